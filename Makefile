@@ -1,0 +1,32 @@
+# The two commands a newcomer runs: `make serve` and `make test`. Each makes .venv if needed.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test lint openapi bench clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "needs $(PYTHON)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/turnpost serve
+
+lint: $(STAMP)
+	$(BIN)/lint-imports
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 -q
+
+openapi: $(STAMP)
+	$(BIN)/turnpost openapi
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) data .pytest_cache

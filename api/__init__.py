@@ -1,0 +1,1 @@
+"""The HTTP API: Flask app factory, one flask-smorest Blueprint per resource."""

@@ -1,0 +1,203 @@
+"""The contract between a game and the platform.
+
+A game is a stateless object (a module-level instance of a class) that satisfies `Game`. Its
+state `g` is plain JSON data (dicts, lists, str, int, float, bool, None), so it can be stored,
+copied and compared as it is. An action is a JSON object with a "type" key; the canonical form
+of an action is exactly what `legal_actions` returns, and `parse(format(a)) == a` for every one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+Action = dict[str, Any]
+State = dict[str, Any]
+
+
+class GameError(Exception):
+    """A move the platform refuses. `code` is stable; the message is for a player to read."""
+
+    code = "move/invalid"
+    status = 409
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class MalformedAction(GameError):
+    """The action cannot be read: unknown type, bad notation, a field of the wrong shape (422)."""
+
+    code = "move/malformed"
+    status = 422
+
+
+class IllegalAction(GameError):
+    """A well-formed action that the rules do not allow now (409)."""
+
+    code = "move/illegal"
+
+
+class NotYourTurn(GameError):
+    """The seat may not act now (409)."""
+
+    code = "move/not_your_turn"
+
+
+class GameOver(GameError):
+    """The game has ended; nothing more can be played (409)."""
+
+    code = "move/game_over"
+
+
+class InvalidOptions(GameError):
+    """A game option or player count the rules do not allow (422)."""
+
+    code = "game/invalid_options"
+    status = 422
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of a game's history.
+
+    `to` is the set of seats that may read it; None means everyone, spectators included.
+    `text` names seats with the tokens {seat0} .. {seat5}, which the service replaces with the
+    players' names. `data` holds structured facts for clients (same visibility as the text).
+    """
+
+    text: str
+    to: frozenset[int] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "to": None if self.to is None else sorted(self.to), "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "LogEntry":
+        to = d.get("to")
+        return cls(d["text"], None if to is None else frozenset(to), d.get("data") or {})
+
+
+class Log:
+    """What `setup` and `apply` write to. Every move of a card is an entry for those who saw it."""
+
+    def __init__(self) -> None:
+        self.entries: list[LogEntry] = []
+
+    def public(self, text: str, **data: Any) -> None:
+        self.entries.append(LogEntry(text, None, data))
+
+    def private(self, seats, text: str, **data: Any) -> None:
+        """An entry only `seats` (an int or an iterable of ints) may read."""
+        to = frozenset([seats]) if isinstance(seats, int) else frozenset(seats)
+        self.entries.append(LogEntry(text, to, data))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. `scores` is one number per seat (None where a game has no scores)."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...] | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "scores": None if self.scores is None else list(self.scores),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Outcome":
+        scores = d.get("scores")
+        return cls(tuple(d["winners"]), None if scores is None else tuple(scores), d["reason"])
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its default, the allowed values (None: any of `kind`), a description."""
+
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    kind: type = str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "default": self.default,
+            "description": self.description,
+            "choices": None if self.choices is None else list(self.choices),
+            "type": {str: "string", int: "integer", bool: "boolean"}.get(self.kind, "string"),
+        }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    options: dict[str, OptionSpec]
+    notation: tuple[str, ...]  # help lines: one per action type, with an example
+
+
+# A bot sees only what its seat may know: the seat's view and its legal actions.
+Bot = Callable[[dict[str, Any], list[Action], "Rng"], Action]  # noqa: F821 (engine.rng.Rng)
+
+
+class Game(Protocol):
+    info: GameInfo
+    bots: dict[str, Bot]  # at least "random" and "heuristic"
+
+    def setup(self, n: int, options: dict[str, Any], rng, log: Log) -> State: ...
+
+    def active_seats(self, g: State) -> frozenset[int]: ...
+
+    def legal_actions(self, g: State, seat: int) -> list[Action]: ...
+
+    def apply(self, g: State, seat: int, action: Action, rng, log: Log) -> State:
+        """Apply a legal action. May mutate and return `g`: the runner passes a private copy."""
+        ...
+
+    def outcome(self, g: State) -> Outcome | None: ...
+
+    def view(self, g: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, built by whitelist."""
+        ...
+
+    def parse(self, text: str) -> Action:
+        """Notation to action; raises MalformedAction with a helpful message."""
+        ...
+
+    def format(self, action: Action) -> str: ...
+
+
+def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every option against its spec; unknown options are refused."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(info.options))
+    if unknown:
+        raise InvalidOptions(f"{info.title} has no option {', '.join(unknown)}; "
+                             f"its options are: {', '.join(sorted(info.options)) or 'none'}")
+    full = {}
+    for name, spec in info.options.items():
+        value = options.get(name, spec.default)
+        if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidOptions(f"option {name} must be a whole number")
+        if spec.kind is bool and not isinstance(value, bool):
+            raise InvalidOptions(f"option {name} must be true or false")
+        if spec.kind is str and not isinstance(value, str):
+            raise InvalidOptions(f"option {name} must be text")
+        if spec.choices is not None and value not in spec.choices:
+            allowed = ", ".join(str(c) for c in spec.choices)
+            raise InvalidOptions(f"option {name} cannot be {value!r}; choose one of: {allowed}")
+        full[name] = value
+    return full

@@ -1,0 +1,151 @@
+"""The match runner: the only entry point the service calls.
+
+A match is a game in play: the game's own state plus what the platform owns around it (the
+generator's counter, the outcome, resignations, and for each seat the version since which its
+situation is unchanged). A match is plain JSON, stored as the snapshot. The seed is not in it:
+the service keeps the seed apart and passes it in, so a match can be shown to nobody by mistake.
+
+Checks, in this order: the game is over -> the seat may act -> the action is well formed -> it
+is among the legal actions -> apply it on a copy.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .core import (Action, Game, GameOver, IllegalAction, Log, LogEntry, MalformedAction,
+                   NotYourTurn, Outcome, InvalidOptions, validate_options)
+from .rng import Rng
+
+Match = dict[str, Any]
+
+
+def _copy(data):
+    """A deep copy that also proves the data is plain JSON."""
+    return json.loads(json.dumps(data))
+
+
+def _digest(actions: list[Action]) -> str:
+    return hashlib.sha1(json.dumps(actions, sort_keys=True).encode()).hexdigest()
+
+
+def start(game: Game, n: int, options: dict[str, Any] | None, seed: bytes,
+          version: int) -> tuple[Match, list[LogEntry]]:
+    """Set the game up for `n` seats; `version` is the version of the GameStarted event."""
+    info = game.info
+    if not info.min_players <= n <= info.max_players:
+        raise InvalidOptions(f"{info.title} is played by {info.min_players} to "
+                             f"{info.max_players} players, not {n}")
+    options = validate_options(info, options)
+    rng = Rng(seed)
+    log = Log()
+    g = game.setup(n, options, rng, log)
+    match = {"game": info.name, "seats": n, "options": options, "state": g,
+             "rng_counter": rng.counter, "outcome": None, "resigned": [],
+             "seat_since": [version] * n, "seat_digest": [""] * n}
+    _settle(game, match, version)
+    return match, log.entries
+
+
+def active_seats(game: Game, match: Match) -> frozenset[int]:
+    if match["outcome"] is not None:
+        return frozenset()
+    return game.active_seats(match["state"])
+
+
+def outcome(match: Match) -> Outcome | None:
+    return None if match["outcome"] is None else Outcome.from_json(match["outcome"])
+
+
+def read_action(game: Game, notation: str | None = None, action: Action | None = None) -> Action:
+    """The canonical action from either a notation line or a structured action."""
+    if notation is not None:
+        if not isinstance(notation, str) or not notation.strip():
+            raise MalformedAction("the move is empty; write it in the game's notation")
+        return game.parse(notation.strip())
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise MalformedAction('an action is an object with a "type"')
+    try:
+        text = game.format(action)
+    except MalformedAction:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        raise MalformedAction(f'the action {action.get("type")!r} is missing a field or has a '
+                              "field of the wrong kind") from None
+    return game.parse(text)
+
+
+def legal_actions(game: Game, match: Match, seat: int) -> list[Action]:
+    if seat not in active_seats(game, match):
+        return []
+    return game.legal_actions(match["state"], seat)
+
+
+def check_turn(game: Game, match: Match, seat: int) -> None:
+    if match["outcome"] is not None:
+        raise GameOver("the game is over")
+    if seat not in active_seats(game, match):
+        raise NotYourTurn("it is not your turn: the game is waiting for another player")
+
+
+def is_current(match: Match, seat: int, expected_version: int, version: int) -> bool:
+    """Whether a move made on `expected_version` may still be applied at `version`.
+
+    It may when nothing this seat could act on changed since: the other seats' moves of a
+    simultaneous choice do not make this seat's choice stale.
+    """
+    return match["seat_since"][seat] <= expected_version <= version
+
+
+def act(game: Game, match: Match, seat: int, action: Action, seed: bytes,
+        version: int) -> tuple[Match, list[LogEntry]]:
+    """Apply `action` for `seat`; `version` is the version of the event that will record it."""
+    check_turn(game, match, seat)
+    legal = game.legal_actions(match["state"], seat)
+    if action not in legal:
+        raise IllegalAction(f"{game.format(action)} is not allowed now")
+    new = _copy(match)
+    rng = Rng(seed, new["rng_counter"])
+    log = Log()
+    new["state"] = game.apply(new["state"], seat, action, rng, log)
+    new["rng_counter"] = rng.counter
+    result = game.outcome(new["state"])
+    if result is not None:
+        new["outcome"] = result.to_json()
+    _settle(game, new, version)
+    return new, log.entries
+
+
+def resign(game: Game, match: Match, seat: int, version: int,
+           reason: str = "resigned") -> tuple[Match, list[LogEntry]]:
+    """The seat leaves. A game that can go on without it (a `remove_seat` method) goes on;
+    otherwise the game ends and the seats still playing share the win."""
+    if match["outcome"] is not None:
+        raise GameOver("the game is over")
+    if seat in match["resigned"]:
+        raise IllegalAction("you have already left this game", code="game/already_resigned")
+    new = _copy(match)
+    new["resigned"].append(seat)
+    remaining = [s for s in range(new["seats"]) if s not in new["resigned"]]
+    log = Log()
+    remove = getattr(game, "remove_seat", None)
+    if remove is not None and len(remaining) >= 2:
+        new["state"] = remove(new["state"], seat, log)
+        result = game.outcome(new["state"])
+        if result is not None:
+            new["outcome"] = result.to_json()
+    else:
+        new["outcome"] = Outcome(tuple(remaining), None, reason).to_json()
+    _settle(game, new, version)
+    return new, log.entries
+
+
+def _settle(game: Game, match: Match, version: int) -> None:
+    """Record, per seat, the version since which its legal actions are unchanged."""
+    active = active_seats(game, match)
+    for seat in range(match["seats"]):
+        digest = _digest(game.legal_actions(match["state"], seat)) if seat in active else ""
+        if digest != match["seat_digest"][seat]:
+            match["seat_digest"][seat] = digest
+            match["seat_since"][seat] = version

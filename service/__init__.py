@@ -1,0 +1,1 @@
+"""The use-cases: create, join, play, resign, view, log, replay."""

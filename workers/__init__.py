@@ -1,0 +1,1 @@
+"""RQ jobs and the RQ side of the scheduler port."""
