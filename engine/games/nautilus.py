@@ -1,0 +1,729 @@
+"""Nautilus (Libellud, 2012; Charles Chevallier), for 2 players.
+
+Rules: /work/shared/rules/nautilus.md, the seed pages in /work/shared/seeds/ win where they
+differ (see docs/games/nautilus.md). Sections of the rules file map to functions here:
+`setup` (Setup), `start_round` (A round, steps 1-2), `use_start_special` (step 3 and the Eye,
+Submarine, Harpoon), `place_card` (step 4, the Anchor), `arrow_moves` / `resolve_arrow`
+(step 5), `compare_column` / `end_round` (steps 6-7), `deal_specials` (step 8),
+`domain_points` / `check_domains` / `finish` (Scoring and end).
+
+Cards are integers everywhere: the Divers are 1..14, the Kraken is 15 and the Fishbone 0 once
+they stand on the board (they are "placed as a Diver of value 15 / 0"). In a hand, the Kraken
+and the Fishbone are Special cards, named by their lowercase names like the other four.
+
+The board is `board[seat][column]` with columns 0..4 inside the state and 1..5 in actions and
+notation. An action names a side from the acting seat's point of view: "me" or "opp".
+"""
+from __future__ import annotations
+
+import json
+
+from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
+
+DOMAINS = ("science", "exploration", "navigation", "engineering", "war")
+# One domain's six cards: one 2-star, four 1-star, one ink blot.
+DOMAIN_CARD_POINTS = (2, 1, 1, 1, 1, -1)
+INK_BLOT = -1
+DIVERS = tuple(range(1, 15))
+SPECIALS = ("anchor", "eye", "fishbone", "harpoon", "kraken", "submarine")
+START_SPECIALS = ("eye", "harpoon", "submarine")
+# Specials placed on the board as if they were Divers, with these values.
+PLACED_VALUE = {"kraken": 15, "fishbone": 0}
+CARD_NAME = {15: "kraken", 0: "fishbone"}
+ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
+COLUMNS = 5
+HAND_SIZE = 5
+ROUNDS = 6
+ROUNDS_PER_SPECIAL_CYCLE = 3
+SPECIALS_PER_ROUND = 2
+DOMAINS_TO_WIN = 3
+WIN_POINTS = 4
+WIN_POINTS_AFTER_BLOT = 3
+SIDES = ("me", "opp")
+
+NOTATION = (
+    "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the other, "
+    "e.g. 'keep kraken'",
+    "eye: use the Eye and see the opponent's Divers, e.g. 'eye'",
+    "submarine: use the Submarine and draw 2 Divers from the pile, e.g. 'submarine'",
+    "submarine keep N: keep one of the 2 drawn Divers, the other goes back, e.g. 'submarine keep 4'",
+    "harpoon: use the Harpoon and take a random Diver from the opponent, e.g. 'harpoon'",
+    "harpoon give N: give the opponent one of your Divers, e.g. 'harpoon give 9'",
+    "pass: do not use your start-of-round Special (or you have none), e.g. 'pass'",
+    "place CARD SIDE+COLUMN [anchor CARD]: place a Diver (or kraken/fishbone) on side me/opp, "
+    "column 1-5, optionally pinning a card with the Anchor, e.g. 'place 7 opp3' or "
+    "'place 12 me2 anchor 12'",
+    "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
+    "'move me2 opp2'",
+)
+
+
+def other(seat):
+    return 1 - seat
+
+
+def card_text(card):
+    return CARD_NAME.get(card, str(card))
+
+
+def cards_text(cards):
+    return " ".join(card_text(c) for c in cards)
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup and rounds
+# ---------------------------------------------------------------------------------------------
+
+def domain_deck():
+    return [{"domain": d, "points": p} for d in DOMAINS for p in DOMAIN_CARD_POINTS]
+
+
+def setup(n, options, rng, log):
+    """Shuffle the Domain deck, pick the Nemo holder at random, start round 1."""
+    pile = domain_deck()
+    rng.shuffle(pile)
+    g = {
+        "hidden": options["hidden_domains"], "round": 0, "nemo": rng.below(2),
+        "phase": "draft", "hands": [[], []], "specials": [[], []], "draft": [], "given": None,
+        "diver_pile": [], "special_deck": [], "special_discard": [],
+        "domain_pile": pile, "domain_row": [], "taken": [[], []],
+        "board": [[None] * COLUMNS, [None] * COLUMNS], "placements": 0, "anchored": None,
+        "pending": None, "start_turn": None, "sub_drawn": [], "harpoon_taken": None,
+        "eye": None, "used": [], "won": [None] * len(DOMAINS), "result": None,
+    }
+    log.public("{seat%d} takes the Nemo token" % g["nemo"], nemo=g["nemo"])
+    start_round(g, rng, log)
+    return g
+
+
+def deal_specials(g, rng):
+    """Rounds 1-3 use 2, 2 and the last 2 of the shuffled six; before round 4 all six are
+    reshuffled and rounds 4-6 use them the same way."""
+    if (g["round"] - 1) % ROUNDS_PER_SPECIAL_CYCLE == 0:
+        g["special_deck"] = list(SPECIALS)
+        g["special_discard"] = []
+        rng.shuffle(g["special_deck"])
+    g["draft"] = sorted(g["special_deck"][:SPECIALS_PER_ROUND])
+    del g["special_deck"][:SPECIALS_PER_ROUND]
+
+
+def start_round(g, rng, log):
+    """Deal 5 Domain cards face up, 5 secret Divers to each player, 2 Specials to Nemo."""
+    g["round"] += 1
+    g["board"] = [[None] * COLUMNS, [None] * COLUMNS]
+    g["placements"] = 0
+    g["anchored"] = None
+    g["used"] = []
+    g["eye"] = None
+    g["given"] = None
+    g["domain_row"] = g["domain_pile"][:COLUMNS]
+    del g["domain_pile"][:COLUMNS]
+    log.public(f"round {g['round']}: the Domain cards are "
+               + ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["domain_row"]),
+               round=g["round"], domain_row=g["domain_row"])
+    divers = list(DIVERS)
+    rng.shuffle(divers)
+    nemo = g["nemo"]
+    for k, seat in enumerate((nemo, other(nemo))):
+        g["hands"][seat] = sorted(divers[k * HAND_SIZE:(k + 1) * HAND_SIZE])
+        log.private(seat, "you were dealt " + cards_text(g["hands"][seat]),
+                    cards=g["hands"][seat])
+    g["diver_pile"] = divers[2 * HAND_SIZE:]
+    deal_specials(g, rng)
+    log.public("{seat%d} draws 2 Special cards" % nemo)
+    log.private(nemo, "you drew the %s and the %s" % tuple(g["draft"]), specials=g["draft"])
+    g["phase"] = "draft"
+
+
+def keep_special(g, seat, special, log):
+    """The Nemo holder keeps one drawn Special and gives the other; the keep stays secret."""
+    given = next(s for s in g["draft"] if s != special)
+    g["specials"][seat] = [special]
+    g["specials"][other(seat)] = [given]
+    g["given"] = given
+    g["draft"] = []
+    log.private(seat, f"you kept the {special}", special=special)
+    log.private([seat, other(seat)], "{seat%d} gave {seat%d} the %s" % (seat, other(seat), given),
+                special=given)
+    log.public("{seat%d} kept one Special card and gave the other to {seat%d}"
+               % (seat, other(seat)))
+    g["phase"] = "start"
+    g["start_turn"] = seat
+
+
+def finish_start_turn(g):
+    """Start-of-round Specials are used Nemo holder first; then placement begins."""
+    if g["start_turn"] == g["nemo"]:
+        g["start_turn"] = other(g["nemo"])
+        g["phase"] = "start"
+    else:
+        g["start_turn"] = None
+        g["phase"] = "place"
+
+
+def spend_special(g, seat, special):
+    g["specials"][seat].remove(special)
+    g["special_discard"].append(special)
+    g["used"].append({"seat": seat, "special": special})
+
+
+def use_start_special(g, seat, special, rng, log):
+    """Eye, Submarine or Harpoon, used at the start of the round."""
+    spend_special(g, seat, special)
+    opp = other(seat)
+    if special == "eye":
+        g["eye"] = {"seat": seat, "hand": sorted(g["hands"][opp])}
+        log.public("{seat%d} uses the Eye and looks at {seat%d}'s Divers" % (seat, opp))
+        log.private(seat, "{seat%d} holds %s" % (opp, cards_text(g["eye"]["hand"])),
+                    cards=g["eye"]["hand"])
+        finish_start_turn(g)
+    elif special == "submarine":
+        g["sub_drawn"] = sorted(g["diver_pile"][:2])
+        del g["diver_pile"][:2]
+        log.public("{seat%d} uses the Submarine and draws 2 Divers from the pile" % seat)
+        log.private(seat, "you drew %s" % cards_text(g["sub_drawn"]), cards=g["sub_drawn"])
+        g["phase"] = "submarine"
+    else:
+        taken = g["hands"][opp].pop(rng.below(len(g["hands"][opp])))
+        g["hands"][seat] = sorted(g["hands"][seat] + [taken])
+        g["harpoon_taken"] = taken
+        log.public("{seat%d} uses the Harpoon and takes a Diver from {seat%d}" % (seat, opp))
+        log.private([seat, opp], "{seat%d} harpooned the %s from {seat%d}" % (seat, taken, opp),
+                    card=taken)
+        g["phase"] = "harpoon"
+
+
+def submarine_keep(g, seat, card, log):
+    back = next(c for c in g["sub_drawn"] if c != card)
+    g["hands"][seat] = sorted(g["hands"][seat] + [card])
+    g["diver_pile"].append(back)
+    g["sub_drawn"] = []
+    log.private(seat, f"you kept the {card} and put the {back} back", card=card, back=back)
+    log.public("{seat%d} keeps one Diver and puts the other back face down" % seat)
+    finish_start_turn(g)
+
+
+def harpoon_give(g, seat, card, log):
+    opp = other(seat)
+    g["hands"][seat].remove(card)
+    g["hands"][opp] = sorted(g["hands"][opp] + [card])
+    g["harpoon_taken"] = None
+    log.private([seat, opp], "{seat%d} gave the %s to {seat%d}" % (seat, card, opp), card=card)
+    log.public("{seat%d} gives a Diver to {seat%d}" % (seat, opp))
+    finish_start_turn(g)
+
+
+# ---------------------------------------------------------------------------------------------
+# Placement and arrows
+# ---------------------------------------------------------------------------------------------
+
+def placer(g):
+    """The Nemo holder places first, then the players alternate."""
+    return g["nemo"] if g["placements"] % 2 == 0 else other(g["nemo"])
+
+
+def placeable(g, seat):
+    """The cards `seat` may place: its Divers, and its Kraken or Fishbone."""
+    return sorted(g["hands"][seat] + [PLACED_VALUE[s] for s in g["specials"][seat]
+                                      if s in PLACED_VALUE])
+
+
+def arrow_moves(board, anchored, side, col, arrow):
+    """The moves the arrow card at (side, col) forces: [(from_side, from_col, to_side, to_col)].
+
+    Vertical (6, 9): another card of that side goes to the empty space directly opposite it.
+    Horizontal (7, 8): another card of that side goes to another empty space of that side.
+    Anchored cards do not move.
+    """
+    moves = []
+    for c in range(COLUMNS):
+        card = board[side][c]
+        if c == col or card is None or card == anchored:
+            continue
+        if arrow == "vertical":
+            if board[other(side)][c] is None:
+                moves.append((side, c, other(side), c))
+        else:
+            moves.extend((side, c, side, to) for to in range(COLUMNS) if board[side][to] is None)
+    return moves
+
+
+def place_card(g, seat, action, log):
+    card, col = action["card"], action["col"] - 1
+    side = seat if action["side"] == "me" else other(seat)
+    if card in CARD_NAME:
+        g["specials"][seat].remove(CARD_NAME[card])
+        g["special_discard"].append(CARD_NAME[card])
+        g["used"].append({"seat": seat, "special": CARD_NAME[card]})
+    else:
+        g["hands"][seat].remove(card)
+    g["board"][side][col] = card
+    g["placements"] += 1
+    log.public("{seat%d} placed %s on {seat%d}'s side, column %d"
+               % (seat, card_text(card), side, col + 1),
+               card=card, side=side, col=col + 1)
+    if action["anchor"] is not None:
+        spend_special(g, seat, "anchor")
+        g["anchored"] = action["anchor"]
+        log.public("{seat%d} anchors the %s" % (seat, card_text(action["anchor"])),
+                   card=action["anchor"])
+    resolve_arrow(g, seat, card, side, col, log)
+
+
+def resolve_arrow(g, seat, card, side, col, log):
+    """An arrow card forces a move when any move is possible; otherwise nothing happens."""
+    arrow = ARROWS.get(card)
+    if arrow is not None and arrow_moves(g["board"], g["anchored"], side, col, arrow):
+        g["pending"] = {"seat": seat, "side": side, "col": col, "arrow": arrow}
+        g["phase"] = "move"
+    else:
+        if arrow is not None:
+            log.public(f"no card can move: the {card}'s arrow does nothing")
+        after_placement(g, log)
+
+
+def move_card(g, seat, action, log):
+    fs = seat if action["from_side"] == "me" else other(seat)
+    ts = seat if action["to_side"] == "me" else other(seat)
+    fc, tc = action["from_col"] - 1, action["to_col"] - 1
+    card = g["board"][fs][fc]
+    g["board"][fs][fc] = None
+    g["board"][ts][tc] = card
+    g["pending"] = None
+    log.public("{seat%d} moved the %s from {seat%d}'s column %d to {seat%d}'s column %d"
+               % (seat, card_text(card), fs, fc + 1, ts, tc + 1),
+               card=card, from_side=fs, from_col=fc + 1, to_side=ts, to_col=tc + 1)
+    after_placement(g, log)
+
+
+def after_placement(g, log):
+    g["phase"] = "place"
+    if g["placements"] == 2 * COLUMNS:
+        g["phase"] = "round_end"
+
+
+# ---------------------------------------------------------------------------------------------
+# Round end, scoring and the end of the game
+# ---------------------------------------------------------------------------------------------
+
+def beats(a, b):
+    """Whether card value a beats b: the higher wins, except that the 1 beats the 14.
+    (The Kraken is 15 and the Fishbone 0, so the 14 loses to the Kraken and the 1 beats the
+    Fishbone.)"""
+    if {a, b} == {1, 14}:
+        return a == 1
+    return a > b
+
+
+def compare_column(board, col):
+    """The seat whose card wins column `col`."""
+    return 0 if beats(board[0][col], board[1][col]) else 1
+
+
+def domain_points(cards):
+    """Points per domain, in DOMAINS order, of a list of Domain cards."""
+    points = [0] * len(DOMAINS)
+    for c in cards:
+        points[DOMAINS.index(c["domain"])] += c["points"]
+    return points
+
+
+def blot_taken(taken, d):
+    return any(c["domain"] == DOMAINS[d] and c["points"] == INK_BLOT for cards in taken
+               for c in cards)
+
+
+def check_domains(g):
+    """Lock every domain a player has now won: 4+ points, or 3+ once its ink blot is taken.
+    A domain once won stays won."""
+    points = [domain_points(g["taken"][s]) for s in (0, 1)]
+    for d in range(len(DOMAINS)):
+        if g["won"][d] is not None:
+            continue
+        need = WIN_POINTS_AFTER_BLOT if blot_taken(g["taken"], d) else WIN_POINTS
+        for s in (0, 1):
+            if points[s][d] >= need:
+                g["won"][d] = s
+
+
+def domains_won(won):
+    return [sum(1 for w in won if w == s) for s in (0, 1)]
+
+
+def end_round(g, rng, log):
+    """Award each column's Domain card, discard the round's Specials, lock won domains, then
+    end the game or start the next round with the Nemo token passed on."""
+    for col in range(COLUMNS):
+        winner = compare_column(g["board"], col)
+        card = g["domain_row"][col]
+        g["taken"][winner].append(card)
+        text = "{seat%d} wins column %d (%s against %s)" % (
+            winner, col + 1, card_text(g["board"][winner][col]),
+            card_text(g["board"][other(winner)][col]))
+        if g["hidden"]:
+            log.public(text, col=col + 1, winner=winner)
+            log.private(winner, "you take the %s %+d card" % (card["domain"], card["points"]),
+                        card=card)
+        else:
+            log.public(text + " and takes the %s %+d card" % (card["domain"], card["points"]),
+                       col=col + 1, winner=winner, card=card)
+    g["domain_row"] = []
+    for s in (0, 1):
+        g["special_discard"].extend(g["specials"][s])
+        g["specials"][s] = []
+    before = list(g["won"])
+    check_domains(g)
+    if not g["hidden"]:
+        for d in range(len(DOMAINS)):
+            if before[d] is None and g["won"][d] is not None:
+                log.public("{seat%d} has won %s" % (g["won"][d], DOMAINS[d]),
+                           domain=DOMAINS[d], seat=g["won"][d])
+    if max(domains_won(g["won"])) >= DOMAINS_TO_WIN:
+        finish(g, "a player won %d domains" % DOMAINS_TO_WIN, log)
+    elif g["round"] == ROUNDS:
+        finish(g, "six rounds played", log)
+    else:
+        g["nemo"] = other(g["nemo"])
+        log.public("{seat%d} takes the Nemo token" % g["nemo"], nemo=g["nemo"])
+        start_round(g, rng, log)
+
+
+def final_domain_winners(g):
+    """Who has each domain when the game ends. Open play: the locked wins (after round 6
+    every domain is decided, since all its cards are taken). Hidden domains: nothing was
+    locked in view, so each domain goes to the higher total now (None if tied)."""
+    if not g["hidden"]:
+        return list(g["won"])
+    points = [domain_points(g["taken"][s]) for s in (0, 1)]
+    return [None if points[0][d] == points[1][d] else (0 if points[0][d] > points[1][d] else 1)
+            for d in range(len(DOMAINS))]
+
+
+def finish(g, reason, log):
+    winners = final_domain_winners(g)
+    scores = domains_won(winners)
+    best = max(scores)
+    g["phase"] = "over"
+    g["result"] = {"winners": [s for s in (0, 1) if scores[s] == best], "scores": scores,
+                   "reason": reason, "domains": winners}
+    log.public("the game ends (%s): %d domains to %d" % (reason, scores[0], scores[1]),
+               domains=winners, scores=scores)
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation
+# ---------------------------------------------------------------------------------------------
+
+def read_card(word, text):
+    if word in PLACED_VALUE:
+        return PLACED_VALUE[word]
+    if word.isdigit() and 1 <= int(word) <= 14:
+        return int(word)
+    raise MalformedAction(f"cannot read {text!r}: {word!r} is not a card; a card is a number "
+                          "1-14, kraken or fishbone")
+
+
+def read_space(word, text, form):
+    for side in SIDES:
+        rest = word[len(side):]
+        if word.startswith(side) and rest.isdigit() and 1 <= int(rest) <= COLUMNS:
+            return side, int(rest)
+    raise MalformedAction(f"cannot read {text!r}: {word!r} is not a space; a space is me or opp "
+                          f"followed by a column 1-5 (e.g. opp3); write {form}")
+
+
+def parse(text):
+    words = text.lower().split()
+    if not words:
+        raise MalformedAction("the move is empty; write e.g. 'place 7 opp3'")
+    head = words[0]
+    if words in (["pass"], ["eye"], ["submarine"], ["harpoon"]):
+        return {"type": head}
+    if head == "keep":
+        if len(words) == 2 and words[1] in SPECIALS:
+            return {"type": "keep", "special": words[1]}
+        raise MalformedAction(f"cannot read {text!r}: write 'keep SPECIAL' with one of "
+                              + ", ".join(SPECIALS))
+    if head == "submarine" and len(words) == 3 and words[1] == "keep":
+        return {"type": "submarine_keep", "card": read_card(words[2], text)}
+    if head == "harpoon" and len(words) == 3 and words[1] == "give":
+        return {"type": "harpoon_give", "card": read_card(words[2], text)}
+    if head == "place":
+        form = "'place CARD SIDECOLUMN' or 'place CARD SIDECOLUMN anchor CARD'"
+        if len(words) not in (3, 5) or (len(words) == 5 and words[3] != "anchor"):
+            raise MalformedAction(f"cannot read {text!r}: write {form}, e.g. 'place 7 opp3'")
+        side, col = read_space(words[2], text, form)
+        anchor = read_card(words[4], text) if len(words) == 5 else None
+        return {"type": "place", "card": read_card(words[1], text), "side": side, "col": col,
+                "anchor": anchor}
+    if head == "move":
+        form = "'move SIDECOLUMN SIDECOLUMN', e.g. 'move me2 opp2'"
+        if len(words) != 3:
+            raise MalformedAction(f"cannot read {text!r}: write {form}")
+        fs, fc = read_space(words[1], text, form)
+        ts, tc = read_space(words[2], text, form)
+        return {"type": "move", "from_side": fs, "from_col": fc, "to_side": ts, "to_col": tc}
+    raise MalformedAction(f"cannot read {text!r}: write one of keep SPECIAL, eye, submarine, "
+                          "submarine keep N, harpoon, harpoon give N, pass, "
+                          "place CARD SIDECOLUMN [anchor CARD], move SIDECOLUMN SIDECOLUMN")
+
+
+def _card(value):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in CARD_NAME and not (
+            1 <= value <= 14):
+        raise MalformedAction(f"{value!r} is not a card: use 0-15 (0 fishbone, 15 kraken)")
+    return card_text(value)
+
+
+def _space(side, col):
+    if side not in SIDES or isinstance(col, bool) or not isinstance(col, int) \
+            or not 1 <= col <= COLUMNS:
+        raise MalformedAction("a space is a side 'me' or 'opp' and a column 1-5")
+    return f"{side}{col}"
+
+
+def format_action(action):
+    kind = action["type"]
+    if kind in ("pass", "eye", "submarine", "harpoon"):
+        return kind
+    if kind == "keep":
+        if action["special"] not in SPECIALS:
+            raise MalformedAction("keep needs a special: " + ", ".join(SPECIALS))
+        return f"keep {action['special']}"
+    if kind == "submarine_keep":
+        return f"submarine keep {_card(action['card'])}"
+    if kind == "harpoon_give":
+        return f"harpoon give {_card(action['card'])}"
+    if kind == "place":
+        text = f"place {_card(action['card'])} {_space(action['side'], action['col'])}"
+        if action.get("anchor") is not None:
+            text += f" anchor {_card(action['anchor'])}"
+        return text
+    if kind == "move":
+        return "move %s %s" % (_space(action["from_side"], action["from_col"]),
+                               _space(action["to_side"], action["to_col"]))
+    raise MalformedAction(f"unknown action type {kind!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots
+# ---------------------------------------------------------------------------------------------
+
+def random_bot(view, legal, rng):
+    return rng.choice(legal)
+
+
+def _column_value(view, seat, board, col):
+    """The heuristic's worth of one column to `seat`: the Domain card's points times a guess
+    of the chance to win it (certain when both cards are down)."""
+    points = view["domain_row"][col]["points"]
+    mine, theirs = board[seat][col], board[other(seat)][col]
+    if mine is not None and theirs is not None:
+        chance = 1.0 if beats(mine, theirs) else 0.0
+    elif mine is not None:
+        chance = 0.05 if mine == 1 else mine / 15
+    elif theirs is not None:
+        chance = 0.95 if theirs == 1 else 1 - theirs / 15
+    else:
+        chance = 0.5
+    return points * chance
+
+
+def _board_value(view, seat, board):
+    return sum(_column_value(view, seat, board, c) for c in range(COLUMNS))
+
+
+def heuristic_bot(view, legal, rng):
+    """Keep the Kraken, use every start Special, keep/give the best/worst Diver, and place or
+    move so that the board's expected Domain points (for this seat) are highest. The Anchor is
+    used to pin this seat's highest winning card."""
+    seat = view["you"]
+    kind = legal[0]["type"]
+    if kind == "keep":
+        order = ("kraken", "harpoon", "submarine", "eye", "anchor", "fishbone")
+        return min(legal, key=lambda a: order.index(a["special"]))
+    if kind in ("pass", "eye", "submarine", "harpoon"):
+        return next((a for a in legal if a["type"] != "pass"), legal[0])
+    if kind == "submarine_keep":
+        return max(legal, key=lambda a: a["card"])
+    if kind == "harpoon_give":
+        return min(legal, key=lambda a: a["card"])
+
+    def score(action):
+        board = [list(row) for row in view["board"]]
+        if action["type"] == "place":
+            side = seat if action["side"] == "me" else other(seat)
+            board[side][action["col"] - 1] = action["card"]
+        else:
+            fs = seat if action["from_side"] == "me" else other(seat)
+            ts = seat if action["to_side"] == "me" else other(seat)
+            board[ts][action["to_col"] - 1] = board[fs][action["from_col"] - 1]
+            board[fs][action["from_col"] - 1] = None
+        bonus = 0.0
+        if action.get("anchor") is not None:
+            bonus = 0.1 if action["anchor"] == action["card"] and action["side"] == "me" else -1
+        # Save strong cards: a small cost for spending a high card.
+        spend = action["card"] / 100 if action["type"] == "place" else 0.0
+        return _board_value(view, seat, board) + bonus - spend
+
+    return max(legal, key=score)
+
+
+# ---------------------------------------------------------------------------------------------
+# The game object
+# ---------------------------------------------------------------------------------------------
+
+def _sort_key(action):
+    return json.dumps(action, sort_keys=True)
+
+
+class Nautilus:
+    info = GameInfo(
+        name="nautilus", title="Nautilus", min_players=2, max_players=2, rules_version="1",
+        options={"hidden_domains": OptionSpec(
+            False, "hide the Domain cards: each player sees only their own won Domain cards "
+            "and the number of the opponent's; domains are decided when the game ends",
+            choices=(False, True), kind=bool)},
+        notation=NOTATION,
+    )
+    bots = {"random": random_bot, "heuristic": heuristic_bot}
+
+    def setup(self, n, options, rng, log):
+        return setup(n, options, rng, log)
+
+    def active_seats(self, g):
+        phase = g["phase"]
+        if phase == "over":
+            return frozenset()
+        if phase == "draft":
+            return frozenset([g["nemo"]])
+        if phase == "start":
+            return frozenset([g["start_turn"]])
+        if phase in ("submarine", "harpoon"):
+            return frozenset([g["start_turn"]])
+        if phase == "move":
+            return frozenset([g["pending"]["seat"]])
+        return frozenset([placer(g)])
+
+    def legal_actions(self, g, seat):
+        if seat not in self.active_seats(g):
+            return []
+        phase = g["phase"]
+        if phase == "draft":
+            actions = [{"type": "keep", "special": s} for s in g["draft"]]
+        elif phase == "start":
+            actions = [{"type": "pass"}] + [{"type": s} for s in g["specials"][seat]
+                                            if s in START_SPECIALS]
+        elif phase == "submarine":
+            actions = [{"type": "submarine_keep", "card": c} for c in g["sub_drawn"]]
+        elif phase == "harpoon":
+            actions = [{"type": "harpoon_give", "card": c} for c in g["hands"][seat]]
+        elif phase == "move":
+            p = g["pending"]
+            actions = [{"type": "move", "from_side": "me" if fs == seat else "opp",
+                        "from_col": fc + 1, "to_side": "me" if ts == seat else "opp",
+                        "to_col": tc + 1}
+                       for fs, fc, ts, tc in arrow_moves(g["board"], g["anchored"], p["side"],
+                                                         p["col"], p["arrow"])]
+        else:
+            actions = self._placements(g, seat)
+        return sorted(actions, key=_sort_key)
+
+    def _placements(self, g, seat):
+        has_anchor = "anchor" in g["specials"][seat]
+        on_board = [c for row in g["board"] for c in row if c is not None]
+        actions = []
+        for card in placeable(g, seat):
+            anchors = [None] + (sorted(on_board + [card]) if has_anchor else [])
+            for side in (seat, other(seat)):
+                name = "me" if side == seat else "opp"
+                for col in range(COLUMNS):
+                    if g["board"][side][col] is None:
+                        actions.extend({"type": "place", "card": card, "side": name,
+                                        "col": col + 1, "anchor": a} for a in anchors)
+        return actions
+
+    def apply(self, g, seat, action, rng, log):
+        kind = action["type"]
+        if kind == "keep":
+            keep_special(g, seat, action["special"], log)
+        elif kind == "pass":
+            log.public("{seat%d} uses no Special now" % seat)
+            finish_start_turn(g)
+        elif kind in START_SPECIALS:
+            use_start_special(g, seat, kind, rng, log)
+        elif kind == "submarine_keep":
+            submarine_keep(g, seat, action["card"], log)
+        elif kind == "harpoon_give":
+            harpoon_give(g, seat, action["card"], log)
+        elif kind == "place":
+            place_card(g, seat, action, log)
+        else:
+            move_card(g, seat, action, log)
+        if g["phase"] == "round_end":
+            end_round(g, rng, log)
+        return g
+
+    def outcome(self, g):
+        r = g["result"]
+        if r is None:
+            return None
+        return Outcome(tuple(r["winners"]), tuple(r["scores"]), r["reason"])
+
+    def view(self, g, seat):
+        over = g["phase"] == "over"
+        hide = g["hidden"] and not over
+        me = seat is not None
+
+        def sees_taken(s):
+            return not hide or (me and s == seat)
+
+        points = [domain_points(g["taken"][s]) if sees_taken(s) else None for s in (0, 1)]
+        pending = g["pending"]
+        return {
+            "you": seat,
+            "round": g["round"],
+            "rounds": ROUNDS,
+            "nemo": g["nemo"],
+            "phase": g["phase"],
+            "hidden_domains": g["hidden"],
+            "domains": list(DOMAINS),
+            "board": [list(row) for row in g["board"]],
+            "anchored": g["anchored"],
+            "pending_move": None if pending is None else {
+                "seat": pending["seat"], "side": pending["side"], "col": pending["col"] + 1,
+                "arrow": pending["arrow"]},
+            "placements": g["placements"],
+            "domain_row": [dict(c) for c in g["domain_row"]],
+            "hand": list(g["hands"][seat]) if me else None,
+            "hand_sizes": [len(h) for h in g["hands"]],
+            "specials": list(g["specials"][seat]) if me else None,
+            "special_counts": [len(s) for s in g["specials"]],
+            "draft": list(g["draft"]) if me and seat == g["nemo"] else [],
+            "special_given": g["given"] if me else None,
+            "submarine_drawn": list(g["sub_drawn"]) if me and g["phase"] == "submarine"
+            and seat == g["start_turn"] else [],
+            "harpoon_taken": g["harpoon_taken"] if me else None,
+            "eye_seen": list(g["eye"]["hand"]) if me and g["eye"] is not None
+            and g["eye"]["seat"] == seat else None,
+            "specials_used": [dict(u) for u in g["used"]],
+            "diver_pile_size": len(g["diver_pile"]),
+            "special_deck_size": len(g["special_deck"]),
+            "domain_pile_size": len(g["domain_pile"]),
+            "taken": [[dict(c) for c in g["taken"][s]] if sees_taken(s) else None
+                      for s in (0, 1)],
+            "taken_counts": [len(t) for t in g["taken"]],
+            "points": points,
+            "won": [None] * len(DOMAINS) if hide else list(g["won"]),
+            "domains_won": [None, None] if hide else domains_won(g["won"]),
+            "final_domains": list(g["result"]["domains"]) if over else None,
+        }
+
+    def parse(self, text):
+        return parse(text)
+
+    def format(self, action):
+        return format_action(action)
+
+
+GAME = Nautilus()
