@@ -1,0 +1,58 @@
+"""The Flask app factory."""
+from __future__ import annotations
+
+import os
+
+import redis
+from flask import Flask
+
+from service.games import GameService
+from service.players import PlayerService
+from service.scheduler import Scheduler
+from store.connection import connect
+from store.games import GameStore
+from store.players import PlayerStore
+
+from . import errors
+from .resources import catalog, games, players
+
+API_DESCRIPTION = """\
+turnpost hosts asynchronous, turn-based board games played by correspondence.
+
+Register with `POST /v1/players` to get a token, then send `Authorization: Bearer <token>`.
+Every game has a `version`; read your view, pick a move from `/legal-moves`, and post it with
+the `expected_version` you read. Errors are JSON with a stable `code` and a `message`.
+"""
+
+
+def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
+               config: dict | None = None) -> Flask:
+    app = Flask("turnpost")
+    app.config.update(
+        API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
+                          "security": [{"bearerAuth": []}]},
+        JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
+    )
+    app.config.update(config or {})
+    client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    player_store = PlayerStore(client)
+    app.extensions["turnpost"] = {
+        "redis": client,
+        "players": PlayerService(player_store),
+        "games": GameService(GameStore(client), player_store, scheduler),
+    }
+    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": _oneof_plugin()})
+    api.spec.components.security_scheme("bearerAuth", {
+        "type": "http", "scheme": "bearer",
+        "description": "The token from POST /v1/players"})
+    for blueprint in (catalog.blp, players.blp, games.blp):
+        api.register_blueprint(blueprint)
+    errors.register(app)
+    return app
+
+
+def _oneof_plugin():
+    from apispec_oneofschema import MarshmallowPlugin
+    return MarshmallowPlugin()

@@ -1,0 +1,1 @@
+"""One flask-smorest Blueprint per resource."""

@@ -1,0 +1,135 @@
+"""/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import Invalid
+
+from .. import context
+from ..game_views import GameViewSchema
+from ..schemas import (GameCreateSchema, GameListQuerySchema, GameListSchema, GameSummarySchema,
+                       JoinSchema, LegalMovesSchema, LogQuerySchema, LogSchema, MoveResultSchema,
+                       MoveSchema)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Games: create and join, read your view, play, follow the log")
+
+IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
+                      "schema": {"type": "string", "maxLength": 100},
+                      "description": "A retry with the same key returns the first answer"}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The ETag you hold; 304 when the game has not moved"}
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.doc(operationId="createGame")
+    @blp.arguments(GameCreateSchema)
+    @blp.response(201, GameSummarySchema)
+    def post(self, body):
+        """Create a game: the seats are player ids or null for open seats"""
+        return context.games().create(context.caller(), body["game"], body["seats"],
+                                      body["options"], body["time_control"])
+
+    @blp.doc(operationId="listGames")
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    def get(self, query):
+        """Your games; awaiting=me is your inbox, status=open the lobby"""
+        player = context.caller()
+        if query.get("status") == "open":
+            return {"games": context.games().open_games(query["limit"])}
+        return {"games": context.games().list_games(player, query.get("awaiting") == "me",
+                                                    query["limit"])}
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.doc(operationId="getGame")
+    @blp.response(200, GameSummarySchema)
+    def get(self, game_id):
+        """A game's summary: status, seats, version, who is to move, deadline, outcome"""
+        context.caller()
+        return context.games().summary(game_id)
+
+
+@blp.route("/<game_id>/join")
+class Join(MethodView):
+    @blp.doc(operationId="joinGame")
+    @blp.arguments(JoinSchema)
+    @blp.response(200, GameSummarySchema)
+    def post(self, body, game_id):
+        """Take an open seat (the first open one unless you name one)"""
+        return context.games().join(game_id, context.caller(), body.get("seat"))
+
+
+@blp.route("/<game_id>/view")
+class View(MethodView):
+    @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH])
+    @blp.response(200, GameViewSchema, headers={"ETag": {
+        "description": "The game's version, quoted", "schema": {"type": "string"}}})
+    @blp.alt_response(304, description="Not modified: the game is at the version you hold")
+    def get(self, game_id):
+        """Your view of the game (a spectator's if you have no seat)"""
+        player = context.caller()
+        held = _held_version()
+        view = context.games().view(game_id, player, unless_version=held)
+        if view is None:
+            return Response(status=304, headers={"ETag": f'"{held}"'})
+        return view, 200, {"ETag": f'"{view["version"]}"'}
+
+
+@blp.route("/<game_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.doc(operationId="getLegalMoves")
+    @blp.response(200, LegalMovesSchema)
+    def get(self, game_id):
+        """Your legal moves now, structured and in notation (empty when it is not your turn)"""
+        return context.games().legal_moves(game_id, context.caller())
+
+
+@blp.route("/<game_id>/moves")
+class Moves(MethodView):
+    @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
+    @blp.arguments(MoveSchema)
+    @blp.response(201, MoveResultSchema)
+    def post(self, body, game_id):
+        """Play a move (notation or action) made on expected_version"""
+        if ("notation" in body) == ("action" in body):
+            raise Invalid("send either notation or action (one of them)",
+                          code="move/malformed")
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 100:
+            raise Invalid("Idempotency-Key must be 1 to 100 characters",
+                          code="request/invalid")
+        return context.games().play(game_id, context.caller(), body["expected_version"],
+                                    notation=body.get("notation"), action=body.get("action"),
+                                    idempotency_key=key)
+
+
+@blp.route("/<game_id>/log")
+class Log(MethodView):
+    @blp.doc(operationId="getLog")
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema)
+    def get(self, query, game_id):
+        """The event log as you may see it; page with after=<last version you have>"""
+        return context.games().log(game_id, context.caller(), query["after"], query["limit"])
+
+
+@blp.route("/<game_id>/resign")
+class Resign(MethodView):
+    @blp.doc(operationId="resignGame")
+    @blp.response(200, GameSummarySchema)
+    def post(self, game_id):
+        """Resign (or leave a game that has not started)"""
+        return context.games().resign(game_id, context.caller())
+
+
+def _held_version() -> int | None:
+    """The version in If-None-Match, if the client sent one of ours."""
+    for tag in request.if_none_match.as_set():
+        if tag.isdigit():
+            return int(tag)
+    return None

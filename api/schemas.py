@@ -1,0 +1,180 @@
+"""The request and response schemas shared by the resources (per-game views: game_views.py)."""
+from marshmallow import Schema, fields, validate
+
+ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
+
+
+class ErrorSchema(Schema):
+    code = fields.String(required=True, metadata={
+        "description": "Stable machine-readable code, e.g. move/stale_version"})
+    message = fields.String(required=True, metadata={"description": "What went wrong, in words"})
+    errors = fields.Dict(metadata={"description": "Field-by-field validation errors"})
+    current_version = fields.Integer(metadata={
+        "description": "With move/stale_version: the game's version now"})
+
+
+class OptionSchema(Schema):
+    default = fields.Raw(allow_none=True)
+    description = fields.String()
+    choices = fields.List(fields.Raw(), allow_none=True)
+    type = fields.String(validate=validate.OneOf(["string", "integer", "boolean"]))
+
+
+class CatalogGameSchema(Schema):
+    name = fields.String(required=True, metadata={"example": "nautilus"})
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionSchema))
+    notation = fields.List(fields.String(), metadata={
+        "description": "How to write each kind of move, with an example"})
+
+
+class CatalogSchema(Schema):
+    games = fields.List(fields.Nested(CatalogGameSchema), required=True)
+
+
+class PlayerCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    email = fields.Email(allow_none=True, load_default=None)
+    webhook_url = fields.Url(allow_none=True, load_default=None,
+                             schemes={"http", "https"}, require_tld=False)
+
+
+class PlayerPatchSchema(Schema):
+    name = fields.String(validate=validate.Length(min=1, max=64))
+    email = fields.Email(allow_none=True)
+    webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    email = fields.String(allow_none=True)
+    webhook_url = fields.String(allow_none=True)
+
+
+class PlayerCreatedSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "The API token: send it as 'Authorization: Bearer <token>'. Shown once."})
+
+
+class TimeControlSchema(Schema):
+    per_move_seconds = fields.Integer(required=True, validate=validate.Range(60, 8 * 7 * 86400))
+    on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))
+
+
+class GameCreateSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "nautilus"})
+    seats = fields.List(fields.String(allow_none=True), required=True,
+                        validate=validate.Length(min=1, max=6), metadata={
+                            "description": "One entry per seat: a player id, or null for an "
+                                           "open seat"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["player", "open"]))
+    player_id = fields.String(allow_none=True)
+    name = fields.String(allow_none=True)
+    deadline = fields.String(allow_none=True, metadata=ISO_TIME)
+
+
+class OutcomeSchema(Schema):
+    winners = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Float(), allow_none=True)
+    reason = fields.String(required=True)
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "active", "finished"]))
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    active_seats = fields.List(fields.Integer(), required=True)
+    deadline = fields.String(allow_none=True, metadata=ISO_TIME)
+    outcome = fields.Nested(OutcomeSchema, allow_none=True)
+    options = fields.Dict(keys=fields.String())
+    time_control = fields.Nested(TimeControlSchema, allow_none=True)
+    rules_version = fields.String()
+    seed_commitment = fields.String(metadata={
+        "description": "SHA-256 (hex) of the game's secret seed, published at creation"})
+    seed = fields.String(allow_none=True, metadata={
+        "description": "The seed (hex), revealed when the game is over"})
+    created_at = fields.String(metadata=ISO_TIME)
+    updated_at = fields.String(metadata=ISO_TIME)
+
+
+class GameListQuerySchema(Schema):
+    awaiting = fields.String(validate=validate.OneOf(["me"]), metadata={
+        "description": "awaiting=me: only games waiting for my move, nearest deadline first"})
+    status = fields.String(validate=validate.OneOf(["open"]), metadata={
+        "description": "status=open: the lobby of games with an open seat"})
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+
+
+class JoinSchema(Schema):
+    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(0, 5))
+
+
+class MoveSchema(Schema):
+    expected_version = fields.Integer(required=True, validate=validate.Range(min=0), metadata={
+        "description": "The version you read; a stale one answers 409 move/stale_version"})
+    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
+        "description": "The move in the game's notation (see the catalog)"})
+    action = fields.Dict(keys=fields.String(), metadata={
+        "description": "The move as a structured action, as /legal-moves lists them"})
+
+
+class MoveResultSchema(Schema):
+    version = fields.Integer(required=True)
+    move = fields.String(required=True)
+    game = fields.Nested(GameSummarySchema, required=True)
+
+
+class LegalMoveSchema(Schema):
+    notation = fields.String(required=True)
+    action = fields.Dict(keys=fields.String(), required=True)
+
+
+class LegalMovesSchema(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
+
+
+class LogQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class LogLineSchema(Schema):
+    text = fields.String(required=True)
+    data = fields.Dict(keys=fields.String())
+
+
+class LogEntrySchema(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True, validate=validate.OneOf([
+        "GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
+        "PlayerResigned", "GameEnded"]))
+    at = fields.String(required=True, metadata=ISO_TIME)
+    seat = fields.Integer()
+    move = fields.String(metadata={"description": "Your own move, in notation (yours only)"})
+    lines = fields.List(fields.Nested(LogLineSchema), required=True)
+
+
+class LogSchema(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(allow_none=True)
+    entries = fields.List(fields.Nested(LogEntrySchema), required=True)

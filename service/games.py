@@ -1,0 +1,350 @@
+"""The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any, Callable
+
+from engine import match as runner
+from engine import registry
+from engine.core import GameError, InvalidOptions, validate_options
+from engine.rng import commitment
+from store.games import Appended, GameStore, Replayed, Stale
+from store.players import PlayerStore
+
+from . import history, logview
+from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, StaleVersion
+from .players import new_id
+from .scheduler import NoScheduler, Scheduler
+from .timefmt import iso
+
+MIN_MOVE_SECONDS = 60
+MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
+TIMEOUT_POLICIES = ("auto", "forfeit")
+APPEND_ATTEMPTS = 16
+
+
+class GameService:
+    def __init__(self, games: GameStore, players: PlayerStore,
+                 scheduler: Scheduler | None = None, clock: Callable[[], float] = time.time):
+        self.games = games
+        self.players = players
+        self.scheduler = scheduler or NoScheduler()
+        self.clock = clock
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> dict:
+        snap = self.games.snapshot(game_id)
+        if snap is None:
+            raise NotFound(f"there is no game {game_id}", code="game/not_found")
+        return snap
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        return summarize(self.load(game_id))
+
+    def view(self, game_id: str, player_id: str,
+             unless_version: int | None = None) -> dict[str, Any] | None:
+        """The player's view (a spectator's without a seat); None if still at unless_version."""
+        snap = self.load(game_id)
+        if unless_version is not None and snap["version"] == unless_version:
+            return None
+        seat = seat_of(snap, player_id)
+        match = _started(snap)
+        game = history.game_of(snap)
+        return {"game": snap["game"], "version": snap["version"], "seat": seat,
+                "active_seats": sorted(runner.active_seats(game, match)),
+                **game.view(match["state"], seat)}
+
+    def legal_moves(self, game_id: str, player_id: str) -> dict[str, Any]:
+        snap = self.load(game_id)
+        seat = seat_of(snap, player_id)
+        if seat is None:
+            raise Forbidden("you have no seat in this game", code="game/not_a_player")
+        match = _started(snap)
+        game = history.game_of(snap)
+        moves = [{"notation": game.format(a), "action": a}
+                 for a in runner.legal_actions(game, match, seat)]
+        return {"version": snap["version"], "seat": seat, "moves": moves}
+
+    def log(self, game_id: str, player_id: str, after: int = 0,
+            limit: int = 100) -> dict[str, Any]:
+        snap = self.load(game_id)
+        seat = seat_of(snap, player_id)
+        game = history.game_of(snap)
+        events = self.games.events(game_id, after=after, count=limit)
+        entries = [logview.render(game, snap["seats"], e, seat) for e in events]
+        return {"version": snap["version"], "seat": seat, "entries": entries}
+
+    def replay(self, game_id: str) -> dict:
+        """The snapshot rebuilt from the log alone."""
+        self.load(game_id)
+        return history.replay(self.games.events(game_id))
+
+    def list_games(self, player_id: str, awaiting: bool = False, limit: int = 50) -> list[dict]:
+        ids = (self.players.inbox if awaiting else self.players.games)(player_id, limit)
+        return [summarize(s) for s in self.games.snapshots(ids) if s is not None]
+
+    def open_games(self, limit: int = 50) -> list[dict]:
+        return [summarize(s) for s in self.games.snapshots(self.games.open_games(limit))
+                if s is not None and s["status"] == "open"]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create(self, creator: str, game_name: str, seats: list, options: dict | None = None,
+               time_control: dict | None = None) -> dict[str, Any]:
+        game = registry.get(game_name)
+        if game is None:
+            raise Invalid(f"there is no game {game_name!r}; the games are: "
+                          f"{', '.join(sorted(registry.GAMES)) or 'none yet'}",
+                          code="game/unknown")
+        info = game.info
+        if not info.min_players <= len(seats) <= info.max_players:
+            raise Invalid(f"{info.title} is played by {info.min_players} to {info.max_players} "
+                          f"players; {len(seats)} seats were given", code="game/invalid_seats")
+        try:
+            options = validate_options(info, options)
+        except InvalidOptions as err:
+            raise ServiceError.from_game_error(err) from None
+        seat_records = self._seat_records(seats)
+        seed = secrets.token_bytes(32)
+        created = {"type": "GameCreated", "game": info.name, "rules_version": info.rules_version,
+                   "options": options, "seats": seat_records,
+                   "time_control": _check_time_control(time_control),
+                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator}
+        while True:
+            game_id = new_id("g_")
+            snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
+            if not any(r["kind"] == "open" for r in seat_records):
+                snap, more = self._start(snap)
+                events += more
+            if self.games.create(game_id, events, snap):
+                break
+        self._after_commit(snap, events)
+        return summarize(snap)
+
+    def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+        name = self._player_name(player_id)
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.load(game_id)
+            if snap["status"] != "open":
+                raise Conflict("this game has no open seat", code="game/full")
+            if seat_of(snap, player_id) is not None:
+                raise Conflict("you already have a seat in this game", code="game/already_seated")
+            open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
+            chosen = open_seats[0] if seat is None else seat
+            if chosen not in open_seats:
+                raise Conflict(f"seat {chosen} is not open; open seats: "
+                               f"{', '.join(map(str, open_seats))}", code="game/seat_taken")
+            joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id,
+                      "name": name}
+            new, events = self._fold([(joined, None)], snap)
+            if len(open_seats) == 1:
+                new, more = self._start(new)
+                events += more
+            if isinstance(self._append(snap, events, new), Appended):
+                return summarize(new)
+        raise Conflict("the game is busy; try again", code="game/busy")
+
+    def play(self, game_id: str, player_id: str, expected_version: int,
+             notation: str | None = None, action: dict | None = None,
+             idempotency_key: str | None = None) -> dict[str, Any]:
+        if idempotency_key:
+            first = self.games.idempotent_answer(game_id, player_id, idempotency_key)
+            if first is not None:
+                return first
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.load(game_id)
+            seat = seat_of(snap, player_id)
+            if seat is None:
+                raise Forbidden("you have no seat in this game", code="game/not_a_player")
+            match = _started(snap)
+            game = history.game_of(snap)
+            try:
+                if match["outcome"] is None and not runner.is_current(
+                        match, seat, expected_version, snap["version"]):
+                    raise StaleVersion(snap["version"])
+                runner.check_turn(game, match, seat)
+                chosen = runner.read_action(game, notation, action)
+                new_match, entries = runner.act(game, match, seat, chosen,
+                                                _seed(snap), snap["version"] + 1)
+            except GameError as err:
+                raise ServiceError.from_game_error(err) from None
+            taken = {"type": "ActionTaken", "seat": seat, "action": chosen,
+                     "entries": [e.to_json() for e in entries]}
+            new, events = self._fold([(taken, new_match)], snap)
+            new, events = self._end_if_over(new, events)
+            answer = {"version": new["version"], "move": game.format(chosen),
+                      "game": summarize(new)}
+            result = self._append(snap, events, new, idempotency_key, player_id, answer)
+            if isinstance(result, Replayed):
+                return result.answer
+            if isinstance(result, Appended):
+                return answer
+        raise Conflict("the game is busy; try again", code="game/busy")
+
+    def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.load(game_id)
+            seat = seat_of(snap, player_id)
+            if seat is None:
+                raise Forbidden("you have no seat in this game", code="game/not_a_player")
+            result = self._leave(snap, seat, "resigned")
+            if result is not None:
+                return summarize(result)
+        raise Conflict("the game is busy; try again", code="game/busy")
+
+    # -- inner workings ----------------------------------------------------------------------
+
+    def _leave(self, snap: dict, seat: int, reason: str) -> dict | None:
+        """Record that `seat` resigned or forfeited; None if the game moved meanwhile."""
+        if snap["status"] == "finished":
+            raise Conflict("the game is over", code="move/game_over")
+        event = {"type": "PlayerResigned", "seat": seat, "reason": reason}
+        if snap["status"] == "open":
+            new, events = self._fold([(event, None)], snap)
+        else:
+            game = history.game_of(snap)
+            try:
+                new_match, entries = runner.resign(game, snap["match"], seat,
+                                                   snap["version"] + 1, reason)
+            except GameError as err:
+                raise ServiceError.from_game_error(err) from None
+            event["entries"] = [e.to_json() for e in entries]
+            new, events = self._fold([(event, new_match)], snap)
+            new, events = self._end_if_over(new, events)
+        return new if isinstance(self._append(snap, events, new), Appended) else None
+
+    def _seat_records(self, seats: list) -> list[dict]:
+        records, seen = [], set()
+        for entry in seats:
+            if entry is None:
+                records.append({"kind": "open", "player_id": None, "name": None})
+            elif isinstance(entry, str) and entry.startswith("bot:"):
+                raise Invalid("bot seats are not available on this server yet",
+                              code="game/invalid_seats")
+            elif isinstance(entry, str):
+                if entry in seen:
+                    raise Invalid(f"player {entry} is given two seats", code="game/invalid_seats")
+                seen.add(entry)
+                records.append({"kind": "player", "player_id": entry,
+                                "name": self._player_name(entry, Invalid)})
+            else:
+                raise Invalid("each seat is a player id, a bot name or null",
+                              code="game/invalid_seats")
+        return records
+
+    def _player_name(self, player_id: str, error=NotFound) -> str:
+        profile = self.players.get(player_id)
+        if profile is None:
+            raise error(f"there is no player {player_id}", code="player/not_found")
+        return profile["name"]
+
+    def _start(self, snap: dict) -> tuple[dict, list[dict]]:
+        game = history.game_of(snap)
+        match, entries = runner.start(game, len(snap["seats"]), snap["options"], _seed(snap),
+                                      snap["version"] + 1)
+        started = {"type": "GameStarted", "entries": [e.to_json() for e in entries]}
+        return self._fold([(started, match)], snap)
+
+    def _end_if_over(self, snap: dict, events: list[dict]) -> tuple[dict, list[dict]]:
+        if snap["match"]["outcome"] is None:
+            return snap, events
+        ended = {"type": "GameEnded", "outcome": snap["match"]["outcome"],
+                 "seed": snap["secret_seed"]}
+        new, more = self._fold([(ended, None)], snap)
+        return new, events + more
+
+    def _fold(self, items: list[tuple[dict, dict | None]],
+              snap: dict | None) -> tuple[dict, list[dict]]:
+        """Stamp events with time and version and fold them; returns (snapshot, events)."""
+        now = int(self.clock() * 1000)
+        events = []
+        for event, computed in items:
+            version = (snap["version"] if snap else 0) + 1
+            event = {**event, "at": now, "version": version}
+            snap = history.fold(snap, event, computed)
+            events.append(event)
+        return snap, events
+
+    def _append(self, before: dict, events: list[dict], after: dict,
+                idempotency_key: str | None = None, player_id: str = "",
+                answer: dict | None = None):
+        stored = [{k: v for k, v in e.items() if k != "version"} for e in events]
+        result = self.games.append(after["id"], before["version"], stored, after,
+                                   idempotency_key, player_id, answer)
+        if isinstance(result, Appended):
+            self._after_commit(after, events)
+        return result
+
+    def _after_commit(self, snap: dict, events: list[dict]) -> None:
+        """Keep the players' lists and inboxes in step, then hand over to the scheduler."""
+        now = snap["updated_at"]
+        active = set(summarize(snap)["active_seats"])
+        for seat, record in enumerate(snap["seats"]):
+            if record["kind"] != "player":
+                continue
+            self.players.track_game(record["player_id"], snap["id"], now)
+            deadline = snap["deadlines"][seat]
+            self.players.set_awaiting(record["player_id"], snap["id"], seat in active,
+                                      deadline if deadline is not None else now)
+        self.games.mark_open(snap["id"], snap["status"] == "open", snap["created_at"])
+        self.scheduler.committed(snap, events)
+
+
+def _seed(snap: dict) -> bytes:
+    return bytes.fromhex(snap["secret_seed"])
+
+
+def _started(snap: dict) -> dict:
+    if snap["match"] is None:
+        open_seats = sum(1 for r in snap["seats"] if r["kind"] == "open")
+        raise Conflict(f"the game has not started: it waits for {open_seats} more "
+                       f"player{'s' if open_seats != 1 else ''}", code="game/not_started")
+    return snap["match"]
+
+
+def _check_time_control(control: dict | None) -> dict | None:
+    if control is None:
+        return None
+    seconds = control.get("per_move_seconds")
+    policy = control.get("on_timeout", "auto")
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not (
+            MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS):
+        raise Invalid(f"per_move_seconds must be a whole number from {MIN_MOVE_SECONDS} to "
+                      f"{MAX_MOVE_SECONDS} (eight weeks)", code="game/invalid_time_control")
+    if policy not in TIMEOUT_POLICIES:
+        raise Invalid("on_timeout must be auto or forfeit", code="game/invalid_time_control")
+    return {"per_move_seconds": seconds, "on_timeout": policy}
+
+
+def seat_of(snap: dict, player_id: str | None) -> int | None:
+    for seat, record in enumerate(snap["seats"]):
+        if record["kind"] == "player" and record["player_id"] == player_id:
+            return seat
+    return None
+
+
+def summarize(snap: dict) -> dict[str, Any]:
+    """The public summary of a game, built by whitelist from its snapshot."""
+    match = snap["match"]
+    active = []
+    if match is not None:
+        active = sorted(runner.active_seats(history.game_of(snap), match))
+    deadlines = [d for s, d in enumerate(snap["deadlines"]) if s in active and d is not None]
+    return {
+        "id": snap["id"], "game": snap["game"], "status": snap["status"],
+        "version": snap["version"],
+        "seats": [{"seat": i, "kind": r["kind"], "player_id": r["player_id"],
+                   "name": r["name"], "deadline": iso(snap["deadlines"][i])}
+                  for i, r in enumerate(snap["seats"])],
+        "active_seats": active,
+        "deadline": iso(min(deadlines)) if deadlines else None,
+        "outcome": None if match is None else match["outcome"],
+        "options": snap["options"], "time_control": snap["time_control"],
+        "rules_version": snap["rules_version"],
+        "seed_commitment": snap["commitment"], "seed": snap["revealed_seed"],
+        "created_at": iso(snap["created_at"]), "updated_at": iso(snap["updated_at"]),
+    }

@@ -1,0 +1,85 @@
+"""Events and the fold that turns them into the snapshot.
+
+The snapshot is a pure function of the event log: `fold` is the only code that changes it, both
+when a use-case commits new events and when the log is replayed from GameCreated. The live path
+passes the match the engine already computed (so a move is applied once); a replay recomputes
+it from the recorded action and the seed in GameCreated.
+
+The snapshot holds the seed (`secret_seed`) so that a move costs one read; it is server-side
+data and never leaves the server as it is: summaries and views are built from it by whitelist.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine import match as runner
+from engine import registry
+from engine.core import Game
+
+
+def game_of(snapshot: dict) -> Game:
+    return registry.GAMES[snapshot["game"]]
+
+
+def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> dict:
+    """The snapshot after `event` (which carries its version). Does not mutate its input."""
+    kind = event["type"]
+    if kind == "GameCreated":
+        snap = {"id": event["game_id"], "game": event["game"],
+                "rules_version": event["rules_version"], "options": event["options"],
+                "time_control": event["time_control"], "commitment": event["commitment"],
+                "seats": event["seats"], "status": "open", "match": None,
+                "deadlines": [None] * len(event["seats"]), "created_at": event["at"],
+                "secret_seed": event["seed"], "revealed_seed": None}
+    else:
+        snap = {**snapshot, "seats": [dict(s) for s in snapshot["seats"]]}
+    game = registry.GAMES[snap["game"]]
+    version = event["version"]
+    seed = bytes.fromhex(snap["secret_seed"])
+
+    if kind == "PlayerJoined":
+        snap["seats"][event["seat"]] = {"kind": "player", "player_id": event["player_id"],
+                                        "name": event["name"]}
+    elif kind == "GameStarted":
+        snap["status"] = "active"
+        snap["match"] = computed or runner.start(game, len(snap["seats"]), snap["options"],
+                                                 seed, version)[0]
+    elif kind == "ActionTaken":
+        snap["match"] = computed or runner.act(game, snap["match"], event["seat"],
+                                               event["action"], seed, version)[0]
+    elif kind == "PlayerResigned" and snap["match"] is None:
+        snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
+    elif kind == "PlayerResigned":
+        snap["match"] = computed or runner.resign(game, snap["match"], event["seat"], version,
+                                                  event["reason"])[0]
+    elif kind == "GameEnded":
+        snap["status"] = "finished"
+        snap["revealed_seed"] = event["seed"]
+    snap["version"] = version
+    snap["updated_at"] = event["at"]
+    if snap["match"] is not None:
+        snap["deadlines"] = _deadlines(game, snap, event["at"])
+    return snap
+
+
+def _deadlines(game: Game, snap: dict, at_ms: int) -> list[int | None]:
+    """Each active seat's deadline: its clock starts when its situation last changed."""
+    control = snap["time_control"]
+    m = snap["match"]
+    active = runner.active_seats(game, m)
+    result = []
+    for seat, previous in enumerate(snap["deadlines"]):
+        if control is None or seat not in active:
+            result.append(None)
+        elif m["seat_since"][seat] == snap["version"] or previous is None:
+            result.append(at_ms + control["per_move_seconds"] * 1000)
+        else:
+            result.append(previous)
+    return result
+
+
+def replay(events: list[dict[str, Any]]) -> dict:
+    snap = None
+    for event in events:
+        snap = fold(snap, event)
+    return snap

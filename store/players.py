@@ -1,0 +1,61 @@
+"""Players, their API tokens, their games and their inbox of games awaiting their move."""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import redis
+
+from . import keys
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class PlayerStore:
+    def __init__(self, client: redis.Redis):
+        self.r = client
+
+    def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
+        """Store a new player and the hash of their token; False if the id is taken."""
+        if not self.r.set(keys.player(player_id), json.dumps(profile), nx=True):
+            return False
+        self.r.set(keys.token(token_hash(token)), player_id)
+        return True
+
+    def get(self, player_id: str) -> dict[str, Any] | None:
+        raw = self.r.get(keys.player(player_id))
+        return None if raw is None else json.loads(raw)
+
+    def get_many(self, player_ids: list[str]) -> list[dict[str, Any] | None]:
+        if not player_ids:
+            return []
+        return [None if raw is None else json.loads(raw)
+                for raw in self.r.mget([keys.player(p) for p in player_ids])]
+
+    def save(self, player_id: str, profile: dict[str, Any]) -> None:
+        self.r.set(keys.player(player_id), json.dumps(profile))
+
+    def by_token(self, token: str) -> str | None:
+        found = self.r.get(keys.token(token_hash(token)))
+        return None if found is None else found.decode()
+
+    def track_game(self, player_id: str, game_id: str, at_ms: int) -> None:
+        self.r.zadd(keys.player_games(player_id), {game_id: at_ms})
+
+    def games(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
+        return [g.decode() for g in
+                self.r.zrevrange(keys.player_games(player_id), offset, offset + limit - 1)]
+
+    def set_awaiting(self, player_id: str, game_id: str, awaiting: bool, score: float) -> None:
+        if awaiting:
+            self.r.zadd(keys.player_inbox(player_id), {game_id: score})
+        else:
+            self.r.zrem(keys.player_inbox(player_id), game_id)
+
+    def inbox(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
+        """Games awaiting the player's move, the nearest deadline first."""
+        return [g.decode() for g in
+                self.r.zrange(keys.player_inbox(player_id), offset, offset + limit - 1)]

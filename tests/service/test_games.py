@@ -1,0 +1,179 @@
+"""The use-cases on a real Valkey, with the platform's test game."""
+import json
+import threading
+
+import pytest
+
+from service.errors import Conflict, Forbidden, Invalid, NotFound, StaleVersion
+
+
+def two_players(players):
+    return players.register("Ada")["id"], players.register("Bo")["id"]
+
+
+def test_create_with_all_seats_filled_starts_the_game(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    summary = games.create(a, "hiddenbid", [a, b])
+    assert summary["status"] == "active"
+    assert summary["version"] == 2  # GameCreated, GameStarted
+    assert summary["active_seats"] == [0, 1]
+    assert len(summary["seed_commitment"]) == 64 and summary["seed"] is None
+
+
+def test_open_seat_then_join_starts(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    summary = games.create(a, "hiddenbid", [a, None])
+    assert summary["status"] == "open"
+    assert [g["id"] for g in games.open_games()] == [summary["id"]]
+    with pytest.raises(Conflict):
+        games.view(summary["id"], a)
+    joined = games.join(summary["id"], b)
+    assert joined["status"] == "active" and joined["version"] == 3  # + PlayerJoined, GameStarted
+    assert games.open_games() == []
+    with pytest.raises(Conflict, match="no open seat"):
+        games.join(summary["id"], b)
+
+
+def test_unknown_game_and_players_are_refused(services, test_game):
+    players, games = services
+    a, _ = two_players(players)
+    with pytest.raises(Invalid, match="there is no game"):
+        games.create(a, "chess", [a, None])
+    with pytest.raises(Invalid, match="no player"):
+        games.create(a, "hiddenbid", [a, "p_nobody"])
+    with pytest.raises(Invalid, match="2 to 3 players"):
+        games.create(a, "hiddenbid", [a])
+    with pytest.raises(Invalid, match="two seats"):
+        games.create(a, "hiddenbid", [a, a])
+    with pytest.raises(NotFound):
+        games.summary("g_missing")
+
+
+def play_whole_game(games, game_id, ids):
+    while True:
+        s = games.summary(game_id)
+        if s["status"] == "finished":
+            return s
+        seat = s["active_seats"][0]
+        moves = games.legal_moves(game_id, ids[seat])
+        games.play(game_id, ids[seat], moves["version"], notation=moves["moves"][0]["notation"])
+
+
+def test_whole_game_then_replay_equals_snapshot(services, test_game):
+    players, games = services
+    ids = two_players(players)
+    g = games.create(ids[0], "hiddenbid", list(ids))["id"]
+    final = play_whole_game(games, g, ids)
+    assert final["outcome"]["reason"] == "all rounds played"
+    assert final["seed"] is not None and final["active_seats"] == []
+    assert games.replay(g) == games.load(g)
+
+
+def test_stale_version_is_refused_with_the_current_version(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    moves = games.legal_moves(g, a)
+    games.play(g, a, moves["version"], action=moves["moves"][0]["action"])
+    with pytest.raises(StaleVersion) as err:
+        games.play(g, a, moves["version"], action=moves["moves"][1]["action"])
+    assert err.value.details == {"current_version": 3}
+
+
+def test_simultaneous_choices_do_not_collide(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    version = games.summary(g)["version"]
+    games.play(g, a, version, action=games.legal_moves(g, a)["moves"][0]["action"])
+    # b read the game before a's bid; its bid still goes through
+    answer = games.play(g, b, version, action=games.legal_moves(g, b)["moves"][0]["action"])
+    assert answer["version"] == version + 2
+
+
+def test_fifty_threads_same_version_exactly_one_wins(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    moves = games.legal_moves(g, a)
+    results = []
+
+    def attempt():
+        try:
+            games.play(g, a, moves["version"], action=moves["moves"][0]["action"])
+            results.append("ok")
+        except Conflict as err:
+            results.append(err.code)
+    threads = [threading.Thread(target=attempt) for _ in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("ok") == 1
+    assert all(r == "move/stale_version" for r in results if r != "ok")
+    versions = [e["version"] for e in games.games.events(g)]
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) == 3
+
+
+def test_idempotency_key_returns_the_first_answer_and_appends_nothing(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    moves = games.legal_moves(g, a)
+    first = games.play(g, a, moves["version"], action=moves["moves"][0]["action"],
+                       idempotency_key="k1")
+    again = games.play(g, a, moves["version"], action=moves["moves"][0]["action"],
+                       idempotency_key="k1")
+    assert again == first
+    assert len(games.games.events(g)) == 3
+
+
+def test_not_a_player_is_forbidden(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    c = players.register("Cy")["id"]
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    with pytest.raises(Forbidden):
+        games.play(g, c, 2, notation="bid 1")
+    assert games.view(g, c)["seat"] is None  # a spectator
+
+
+def test_log_and_views_hide_other_hands_and_the_seed(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    snap = games.load(g)
+    hand_b = snap["match"]["state"]["hands"][1]
+    v = games.summary(g)["version"]
+    games.play(g, b, v, action={"type": "bid", "card": hand_b[0]})
+    seed = snap["secret_seed"]
+    for reader, secret in ((a, hand_b), (None, hand_b)):
+        text = json.dumps(games.log(g, reader)) + json.dumps(games.view(g, reader))
+        assert seed not in text
+        assert f"you were dealt {' '.join(map(str, secret))}" not in text
+        assert f"bid {hand_b[0]}" not in text
+    mine = json.dumps(games.log(g, b))
+    assert f"you were dealt {' '.join(map(str, hand_b))}" in mine
+    assert f'"move": "bid {hand_b[0]}"' in mine
+
+
+def test_resign_ends_the_game_and_reveals_the_seed(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    s = games.resign(g, a)
+    assert s["status"] == "finished" and s["outcome"]["winners"] == [1]
+    assert s["seed"] == games.load(g)["secret_seed"]
+    assert games.replay(g) == games.load(g)
+
+
+def test_inbox_lists_games_awaiting_my_move(services, test_game):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    assert [s["id"] for s in games.list_games(a, awaiting=True)] == [g]
+    games.play(g, a, 2, action=games.legal_moves(g, a)["moves"][0]["action"])
+    assert games.list_games(a, awaiting=True) == []
+    assert [s["id"] for s in games.list_games(a)] == [g]
