@@ -1,0 +1,596 @@
+"""Con Sonar! (Exequor Studios): hunt the other nations' submarines, keep your own alive.
+
+2 to 6 players. Rules: /work/shared/rules/consonar.md; the Italian seed page is the authority.
+
+Twelve submarines (two per nation) sit on a ladder of 8 rungs. On a turn a player plays at
+least one Fleet card (each moves a submarine of the card's colour), may queue more cards as
+long as they connect (previous arrow symbol = new card's own symbol), and then may use the
+face-up Torpedo Strike card whose symbol the last arrow points to: defuse it if it is of the
+player's own colour, or fire it at a submarine of its colour (a d8 per torpedo, a roll below
+the rung hits). Instead a face-up Torpedo card may be put at the bottom of the Torpedo deck.
+
+A turn is several actions by the same seat: `fleet` (one card), then more `fleet`, and finally
+one of `torpedo`, `defuse`, `delay` or `end`. `split_turn` cuts a one-line whole turn (for play
+by email) into those single steps.
+
+Identifiers (also the notation): colours b g o p r y (blue, green, orange, purple, red,
+yellow); submarine `r1` starts on rung 2 and `r2` on rung 4; Fleet card `r+2` (colour, value);
+Torpedo card `b2` (colour, number of torpedoes).
+"""
+from __future__ import annotations
+
+import re
+
+from engine.core import GameInfo, InvalidOptions, MalformedAction, OptionSpec, Outcome
+
+# ---------------------------------------------------------------- components (data)
+
+COLOURS = ("b", "g", "o", "p", "r", "y")
+COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
+
+# The six ship symbols in arrow order: every Fleet card's arrow points to the next one.
+SYMBOLS = ("destroyer", "carrier", "pt", "frigate", "sub", "transport")
+ARROW = {s: SYMBOLS[(i + 1) % 6] for i, s in enumerate(SYMBOLS)}
+
+FLEET_VALUES = (-1, 2, -3, 4, -5, 6)
+# Own symbol of each Fleet card, per colour, in the order of FLEET_VALUES (the published table).
+FLEET_SYMBOLS = {
+    "b": ("transport", "destroyer", "carrier", "pt", "frigate", "sub"),
+    "g": ("destroyer", "carrier", "pt", "frigate", "sub", "transport"),
+    "o": ("carrier", "pt", "frigate", "sub", "transport", "destroyer"),
+    "p": ("pt", "frigate", "sub", "transport", "destroyer", "carrier"),
+    "r": ("frigate", "sub", "transport", "destroyer", "carrier", "pt"),
+    "y": ("sub", "transport", "destroyer", "carrier", "pt", "frigate"),
+}
+# Symbol of each Torpedo Strike card, per colour, for 1, 2 and 3 torpedoes.
+TORPEDO_SYMBOLS = {
+    "b": ("pt", "carrier", "destroyer"),
+    "g": ("frigate", "pt", "carrier"),
+    "o": ("sub", "frigate", "pt"),
+    "p": ("transport", "sub", "frigate"),
+    "r": ("destroyer", "transport", "sub"),
+    "y": ("carrier", "destroyer", "transport"),
+}
+
+
+def _fleet_id(colour: str, value: int) -> str:
+    return f"{colour}{value:+d}"
+
+
+FLEET_CARDS = tuple(_fleet_id(c, v) for c in COLOURS for v in FLEET_VALUES)  # 36
+FLEET_INFO = {_fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v,
+                                "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
+              for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
+FLEET_ORDER = {card: i for i, card in enumerate(FLEET_CARDS)}
+
+TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in (1, 2, 3))  # 18
+TORPEDO_INFO = {f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
+                            "symbol": TORPEDO_SYMBOLS[c][t - 1]}
+                for c in COLOURS for t in (1, 2, 3)}
+
+SUBS = tuple(f"{c}{k}" for c in COLOURS for k in (1, 2))  # 12
+START_RUNG = {1: 2, 2: 4}  # submarine 1 of each colour on rung 2, submarine 2 on rung 4
+LOW, HIGH = 1, 8  # rung 1 is the deepest (never hit), rung 8 the most exposed
+DIE = 8
+HAND = 3
+ROW = 3
+
+END_SUBS_CHOICES = tuple(range(0, 11))
+
+
+# ---------------------------------------------------------------- setup
+
+def setup(n: int, options: dict, rng, log) -> dict:
+    """Nations dealt at random, 3 Fleet cards each, 3 Torpedo cards face up, first player drawn."""
+    if not 2 <= n <= 6:
+        raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")
+    k = options.get("end_subs_left", 0)
+    if isinstance(k, bool) or not isinstance(k, int) or k not in END_SUBS_CHOICES:
+        raise InvalidOptions("option end_subs_left must be a whole number from 0 to 10")
+    colours = list(COLOURS)
+    rng.shuffle(colours)
+    nations = colours[:n]
+    fleet = list(FLEET_CARDS)
+    rng.shuffle(fleet)
+    torpedoes = list(TORPEDO_CARDS)
+    rng.shuffle(torpedoes)
+    g = {
+        "n": n,
+        "nations": nations,
+        "removed": [],
+        "subs": {s: START_RUNG[int(s[1])] for s in SUBS},
+        "hands": [],
+        "fleet_deck": fleet,
+        "fleet_discard": [],
+        "torpedo_row": torpedoes[:ROW],
+        "torpedo_deck": torpedoes[ROW:],
+        "torpedo_removed": [],
+        "torpedo_discard": [],
+        "sunk": [[] for _ in range(n)],
+        "misses": [[] for _ in range(n)],
+        "current": rng.below(n),
+        "turn": 1,
+        "played": [],
+        "last_strike": None,
+        "end_subs_left": k,
+        "over": None,
+    }
+    log.public("nations: " + ", ".join("{seat%d} %s" % (s, COLOUR_NAMES[c])
+                                      for s, c in enumerate(nations)),
+               nations=nations)
+    for s in range(n):
+        g["hands"].append(_sorted_hand(fleet[HAND * s:HAND * s + HAND]))
+        log.public("{seat%d} is dealt %d Fleet cards" % (s, HAND), seat=s, count=HAND)
+        log.private(s, "you were dealt " + " ".join(g["hands"][s]), cards=g["hands"][s])
+    del fleet[:HAND * n]
+    log.public("face-up Torpedo cards: " + " ".join(g["torpedo_row"]), row=g["torpedo_row"])
+    log.public("{seat%d} plays first" % g["current"], seat=g["current"])
+    return g
+
+
+def _sorted_hand(cards: list) -> list:
+    return sorted(cards, key=FLEET_ORDER.__getitem__)
+
+
+# ---------------------------------------------------------------- helpers
+
+def alive(g: dict) -> list:
+    """Submarines still on the ladder, in fixed order."""
+    return [s for s in SUBS if g["subs"][s] is not None]
+
+
+def targets_of_colour(g: dict, colour: str) -> list:
+    """The submarines a card of `colour` may move or hit: that colour's, or any if none is left."""
+    subs = g["subs"]
+    own = [s for s in (colour + "1", colour + "2") if subs[s] is not None]
+    return own or alive(g)
+
+
+def last_arrow(g: dict) -> str | None:
+    """The arrow symbol of the last Fleet card played this turn (None before the first)."""
+    return FLEET_INFO[g["played"][-1]["card"]]["arrow"] if g["played"] else None
+
+
+def neutral_colours(g: dict) -> list:
+    held = {g["nations"][s] for s in range(g["n"]) if s not in g["removed"]}
+    return [c for c in COLOURS if c not in held]
+
+
+# ---------------------------------------------------------------- a turn
+
+def fleet_movement(g: dict, seat: int, card: str, sub: str, log) -> None:
+    """Steps 1 and 2: play a Fleet card and move a submarine by its value, stopping at 1 and 8."""
+    g["hands"][seat].remove(card)
+    value = FLEET_INFO[card]["value"]
+    before = g["subs"][sub]
+    after = min(HIGH, max(LOW, before + value))
+    g["subs"][sub] = after
+    g["played"].append({"card": card, "sub": sub, "from": before, "to": after})
+    log.public("{seat%d} plays %s moving %s from rung %d to %d" % (seat, card, sub, before, after),
+               seat=seat, card=card, sub=sub, rung_from=before, rung_to=after)
+
+
+def torpedo_strike(g: dict, seat: int, card: str, sub: str, rng, log) -> None:
+    """Step 3: one d8 per torpedo; a roll strictly below the rung hits; the first hit sinks."""
+    rung = g["subs"][sub]
+    rolls = []
+    hit = False
+    for _ in range(TORPEDO_INFO[card]["torpedoes"]):
+        roll = rng.between(1, DIE)
+        rolls.append(roll)
+        if roll < rung:
+            hit = True
+            break
+    g["torpedo_row"].remove(card)
+    if hit:
+        g["subs"][sub] = None
+        g["sunk"][seat].append(sub)
+        g["torpedo_discard"].append(card)
+    else:
+        g["misses"][seat].append(card)
+    g["last_strike"] = {"seat": seat, "card": card, "sub": sub, "rung": rung, "rolls": rolls,
+                        "hit": hit}
+    log.public("{seat%d} fires %s at %s on rung %d: rolled %s, %s"
+               % (seat, card, sub, rung, " ".join(map(str, rolls)),
+                  "sunk!" if hit else "missed"),
+               seat=seat, card=card, sub=sub, rung=rung, rolls=rolls, hit=hit)
+
+
+def defuse(g: dict, seat: int, card: str, log) -> None:
+    """Step 3, own colour: the Torpedo card leaves the game (no roll, no score)."""
+    g["torpedo_row"].remove(card)
+    g["torpedo_removed"].append(card)
+    log.public("{seat%d} defuses %s" % (seat, card), seat=seat, card=card)
+
+
+def delay(g: dict, seat: int, card: str, log) -> None:
+    """Step 3 alternative: a face-up Torpedo card goes to the bottom of the Torpedo deck."""
+    g["torpedo_row"].remove(card)
+    g["torpedo_deck"].append(card)
+    log.public("{seat%d} puts %s at the bottom of the Torpedo deck" % (seat, card),
+               seat=seat, card=card)
+
+
+def end_of_turn(g: dict, seat: int, used_slot: int | None, rng, log) -> None:
+    """Step 4: discard the Fleet cards played, draw back up to 3, replace a used Torpedo card,
+    check the end of the game, pass the turn clockwise."""
+    g["fleet_discard"].extend(p["card"] for p in g["played"])
+    g["played"] = []
+    refill_hand(g, seat, rng, log)
+    if used_slot is not None:
+        if g["torpedo_deck"]:
+            new = g["torpedo_deck"].pop(0)
+            g["torpedo_row"].insert(used_slot, new)
+            log.public("%s is turned face up" % new, card=new)
+        else:
+            g["over"] = "a used Torpedo card could not be replaced"
+    if len(alive(g)) <= g["end_subs_left"]:
+        g["over"] = ("all submarines have been sunk" if not alive(g) else
+                     "only %d submarines are left" % len(alive(g)))
+    if g["over"]:
+        log.public("the game is over: " + g["over"], reason=g["over"])
+        return
+    g["current"] = next_seat(g, seat)
+    g["turn"] += 1
+
+
+def refill_hand(g: dict, seat: int, rng, log) -> None:
+    """Draw up to 3; an empty Fleet deck is rebuilt from the shuffled discard pile."""
+    hand = g["hands"][seat]
+    drawn = []
+    while len(hand) + len(drawn) < HAND:
+        if not g["fleet_deck"]:
+            g["fleet_deck"] = g["fleet_discard"]
+            g["fleet_discard"] = []
+            rng.shuffle(g["fleet_deck"])
+            log.public("the Fleet discard pile is shuffled into a new deck")
+        drawn.append(g["fleet_deck"].pop(0))
+    if drawn:
+        g["hands"][seat] = _sorted_hand(hand + drawn)
+        log.public("{seat%d} draws %d Fleet cards" % (seat, len(drawn)), seat=seat,
+                   count=len(drawn))
+        log.private(seat, "you drew " + " ".join(drawn), cards=drawn)
+
+
+def next_seat(g: dict, seat: int) -> int:
+    s = (seat + 1) % g["n"]
+    while s in g["removed"]:
+        s = (s + 1) % g["n"]
+    return s
+
+
+# ---------------------------------------------------------------- scoring
+
+def colour_groups(counts: list) -> int:
+    """The largest number of disjoint groups of 4 submarines of 4 different colours.
+
+    k groups can be formed exactly when sum(min(count, k)) >= 4k: take at most k of each
+    colour, sort by colour and deal them round-robin into the k groups.
+    """
+    k = sum(counts) // 4
+    while k > 0 and sum(min(c, k) for c in counts) < 4 * k:
+        k -= 1
+    return k
+
+
+def score(g: dict, seat: int) -> int:
+    """+1 per sunk, -1 per miss, +2 per own survivor, +1 per same-colour pair, +2 per group."""
+    sunk = g["sunk"][seat]
+    total = len(sunk) - len(g["misses"][seat])
+    if len(sunk) > 1:
+        counts = [0] * len(COLOURS)
+        for sub in sunk:
+            counts[COLOURS.index(sub[0])] += 1
+        total += sum(c // 2 for c in counts) + 2 * colour_groups(counts)
+    if seat not in g["removed"]:
+        colour = g["nations"][seat]
+        subs = g["subs"]
+        total += 2 * ((subs[colour + "1"] is not None) + (subs[colour + "2"] is not None))
+    return total
+
+
+# ---------------------------------------------------------------- notation
+
+_CARD = r"([bgopry])([+-]?)([1-6])"
+_FLEET_RE = re.compile(r"^fleet " + _CARD + r"@([bgopry][12])$")
+_TORPEDO_RE = re.compile(r"^torpedo ([bgopry][123])@([bgopry][12])$")
+_ONE_CARD_RE = re.compile(r"^(defuse|delay) ([bgopry][123])$")
+_SUB_RE = re.compile(r"^[bgopry][12]$")
+_TCARD_RE = re.compile(r"^[bgopry][123]$")
+
+NOTATION_HELP = (
+    "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
+    "moving a submarine (colour and 1 or 2), e.g. fleet r+2@r1",
+    "torpedo CARD@SUB: fire the Torpedo card (colour and 1-3 torpedoes) the last arrow points "
+    "to at a submarine, e.g. torpedo b2@y1",
+    "defuse CARD: remove a Torpedo card of your own colour from the game, e.g. defuse r1",
+    "delay CARD: put a face-up Torpedo card at the bottom of the Torpedo deck, e.g. delay p3",
+    "end: end the turn without a Torpedo action (pass-torpedo is the same), e.g. end",
+    "a whole turn on one line (by email): steps separated by ';', several Fleet cards after one "
+    "'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1",
+)
+
+_EXPECTED = ("write 'fleet r+2@r1', 'torpedo b2@y1', 'defuse r1', 'delay p3' or 'end'")
+
+
+def _normalise(text: str) -> str:
+    if not isinstance(text, str):
+        raise MalformedAction("a move is a line of text; " + _EXPECTED)
+    text = " ".join(text.lower().split())
+    return re.sub(r" ?@ ?", "@", text)
+
+
+def parse(text: str) -> dict:
+    t = _normalise(text)
+    if t in ("end", "pass-torpedo", "pass torpedo", "pass"):
+        return {"type": "end"}
+    m = _FLEET_RE.match(t)
+    if m:
+        colour, sign, digit, sub = m.groups()
+        value = int(digit) if int(digit) % 2 == 0 else -int(digit)
+        if sign and (sign == "-") != (value < 0):
+            raise MalformedAction(f"there is no Fleet card {colour}{sign}{digit}: the values "
+                                  "are -1 +2 -3 +4 -5 +6; write e.g. 'fleet r+2@r1'")
+        return {"type": "fleet", "card": _fleet_id(colour, value), "sub": sub}
+    m = _TORPEDO_RE.match(t)
+    if m:
+        return {"type": "torpedo", "card": m.group(1), "sub": m.group(2)}
+    m = _ONE_CARD_RE.match(t)
+    if m:
+        return {"type": m.group(1), "card": m.group(2)}
+    if t.startswith("fleet ") and len(t.split()) > 2:
+        raise MalformedAction("one Fleet card per move: write 'fleet r+2@r1', then "
+                              "'fleet g-3@g2' (a whole turn on one line is split at ';')")
+    raise MalformedAction(f"cannot read {text!r}: {_EXPECTED}")
+
+
+def format_action(action: dict) -> str:
+    kind = action["type"]
+    if kind == "end":
+        return "end"
+    if kind == "fleet":
+        if action["card"] not in FLEET_INFO or not _SUB_RE.match(action["sub"]):
+            raise MalformedAction("a fleet action has a card like 'r+2' and a sub like 'r1'")
+        return f"fleet {action['card']}@{action['sub']}"
+    if kind == "torpedo":
+        if not _TCARD_RE.match(action["card"]) or not _SUB_RE.match(action["sub"]):
+            raise MalformedAction("a torpedo action has a card like 'b2' and a sub like 'y1'")
+        return f"torpedo {action['card']}@{action['sub']}"
+    if kind in ("defuse", "delay"):
+        if not _TCARD_RE.match(action["card"]):
+            raise MalformedAction(f"a {kind} action has a Torpedo card like 'p3'")
+        return f"{kind} {action['card']}"
+    raise MalformedAction(f"unknown action type {kind!r}: the types are fleet, torpedo, "
+                          "defuse, delay and end")
+
+
+def split_turn(text: str) -> list:
+    """A whole turn on one line -> the single-step notations, in order.
+
+    Steps are separated by ';' (or new lines); one `fleet` step may list several cards:
+    "fleet r+2@r1 g-3@g2; torpedo b2@y1" -> ["fleet r+2@r1", "fleet g-3@g2", "torpedo b2@y1"].
+    Every step is checked with `parse`; a bad one raises MalformedAction naming it.
+    """
+    if not isinstance(text, str):
+        raise MalformedAction("a turn is a line of text, e.g. 'fleet r+2@r1 g-3@g2; end'")
+    steps = []
+    for part in re.split(r"[;\n]", text):
+        words = _normalise(part).split()
+        if not words:
+            continue
+        if words[0] == "fleet" and len(words) > 2:
+            steps.extend("fleet " + w for w in words[1:])
+        else:
+            steps.append(" ".join(words))
+    if not steps:
+        raise MalformedAction("the turn is empty; write e.g. 'fleet r+2@r1 g-3@g2; torpedo b2@y1'")
+    for i, step in enumerate(steps, start=1):
+        try:
+            parse(step)
+        except MalformedAction as err:
+            raise MalformedAction(f"step {i} ({step!r}): {err.message}") from None
+    return [format_action(parse(s)) for s in steps]
+
+
+# ---------------------------------------------------------------- views
+
+def _strike_view(strike):
+    if strike is None:
+        return None
+    return {"seat": strike["seat"], "card": strike["card"], "sub": strike["sub"],
+            "rung": strike["rung"], "rolls": list(strike["rolls"]), "hit": strike["hit"]}
+
+
+def view(g: dict, seat: int | None) -> dict:
+    """Whitelisted: the ladder, the Torpedo row, scoring areas and played cards are public; a
+    seat sees its own hand; decks and the Fleet discard pile are counts."""
+    over = g["over"] is not None
+    arrow = last_arrow(g)
+    return {
+        "me": seat,
+        "my_colour": g["nations"][seat] if seat is not None else None,
+        "nations": list(g["nations"]),
+        "removed": list(g["removed"]),
+        "neutral": neutral_colours(g),
+        "current": None if over else g["current"],
+        "turn": g["turn"],
+        "phase": "over" if over else ("queue" if g["played"] else "fleet"),
+        "ladder": dict(g["subs"]),
+        "hand": ([dict(FLEET_INFO[c]) for c in g["hands"][seat]] if seat is not None else None),
+        "hand_sizes": [len(h) for h in g["hands"]],
+        "played": [dict(p) for p in g["played"]],
+        "next_symbol": arrow,
+        "torpedo_row": [dict(TORPEDO_INFO[c]) for c in g["torpedo_row"]],
+        "torpedo_deck": len(g["torpedo_deck"]),
+        "torpedo_removed": list(g["torpedo_removed"]),
+        "torpedo_discard": list(g["torpedo_discard"]),
+        "fleet_deck": len(g["fleet_deck"]),
+        "fleet_discard": len(g["fleet_discard"]),
+        "sunk": [list(s) for s in g["sunk"]],
+        "misses": [list(m) for m in g["misses"]],
+        "scores": [score(g, s) for s in range(g["n"])],
+        "last_strike": _strike_view(g["last_strike"]),
+        "end_subs_left": g["end_subs_left"],
+        "end_reason": g["over"],
+    }
+
+
+# ---------------------------------------------------------------- bots
+
+def _hit_chance(rung: int, torpedoes: int) -> float:
+    miss = (DIE - (rung - 1)) / DIE
+    return 1 - miss ** torpedoes
+
+
+def heuristic(view: dict, legal: list, rng) -> dict:
+    """Greedy: sink others' exposed submarines, sink own-colour threats, dive own submarines,
+    push others' up; keep queueing while a card helps, and line up a good Torpedo shot."""
+    me = view["my_colour"]
+    ladder = view["ladder"]
+    row = {t["card"]: t for t in view["torpedo_row"]}
+
+    def shot_value(card, sub, rung):
+        p = _hit_chance(rung, row[card]["torpedoes"])
+        gain = 1 + (2 if sub[0] == me else 0) * -1
+        return p * gain - (1 - p)
+
+    def best_shot_after(arrow, moved=None, rung_after=None):
+        best = 0.0
+        for t in row.values():
+            if t["symbol"] != arrow:
+                continue
+            if t["colour"] == me:
+                best = max(best, 1.0)
+                continue
+            subs = [s for s in (t["colour"] + "1", t["colour"] + "2") if ladder[s] is not None]
+            for s in subs or [s for s in ladder if ladder[s] is not None and s[0] != me]:
+                rung = rung_after if s == moved else ladder[s]
+                best = max(best, shot_value(t["card"], s, rung))
+        return best
+
+    def value(a):
+        kind = a["type"]
+        if kind == "end":
+            return 0.0
+        if kind == "defuse":
+            return 1.2
+        if kind == "delay":
+            return 0.3 if row[a["card"]]["colour"] == me else -0.5
+        if kind == "torpedo":
+            return shot_value(a["card"], a["sub"], ladder[a["sub"]])
+        info = FLEET_INFO[a["card"]]
+        rung = ladder[a["sub"]]
+        after = min(HIGH, max(LOW, rung + info["value"]))
+        move = (after - rung) * (-0.4 if a["sub"][0] == me else 0.15)
+        return move + best_shot_after(info["arrow"], a["sub"], after) - 0.05
+
+    best = max(value(a) for a in legal)
+    choices = [a for a in legal if value(a) >= best - 1e-9]
+    return choices[0]
+
+
+def _random_bot(view, legal, rng):
+    return rng.choice(legal)
+
+
+# ---------------------------------------------------------------- the game object
+
+class ConSonar:
+    info = GameInfo(
+        name="consonar", title="Con Sonar!", min_players=2, max_players=6, rules_version="1",
+        options={"end_subs_left": OptionSpec(
+            0, "the game ends when this many submarines or fewer are left on the ladder "
+               "(0: all sunk, as the seed says; 2: the site's English page)",
+            choices=END_SUBS_CHOICES, kind=int)},
+        notation=NOTATION_HELP,
+    )
+    bots = {"random": _random_bot, "heuristic": heuristic}
+
+    def setup(self, n, options, rng, log):
+        return setup(n, options, rng, log)
+
+    def active_seats(self, g):
+        if g["over"] is not None:
+            return frozenset()
+        return frozenset((g["current"],))
+
+    def legal_actions(self, g, seat):
+        if g["over"] is not None or seat != g["current"]:
+            return []
+        actions = []
+        arrow = last_arrow(g)
+        for card in g["hands"][seat]:
+            info = FLEET_INFO[card]
+            if arrow is not None and info["symbol"] != arrow:
+                continue
+            for sub in targets_of_colour(g, info["colour"]):
+                actions.append({"type": "fleet", "card": card, "sub": sub})
+        if arrow is None:
+            return actions
+        own = g["nations"][seat]
+        for card in g["torpedo_row"]:
+            info = TORPEDO_INFO[card]
+            if info["symbol"] == arrow:
+                if info["colour"] == own:
+                    actions.append({"type": "defuse", "card": card})
+                else:
+                    for sub in targets_of_colour(g, info["colour"]):
+                        actions.append({"type": "torpedo", "card": card, "sub": sub})
+            actions.append({"type": "delay", "card": card})
+        actions.append({"type": "end"})
+        actions.sort(key=lambda a: (a["type"], a.get("card", ""), a.get("sub", "")))
+        return actions
+
+    def apply(self, g, seat, action, rng, log):
+        kind = action["type"]
+        if kind == "fleet":
+            fleet_movement(g, seat, action["card"], action["sub"], log)
+            return g
+        slot = g["torpedo_row"].index(action["card"]) if kind != "end" else None
+        if kind == "torpedo":
+            torpedo_strike(g, seat, action["card"], action["sub"], rng, log)
+        elif kind == "defuse":
+            defuse(g, seat, action["card"], log)
+        elif kind == "delay":
+            delay(g, seat, action["card"], log)
+        else:
+            log.public("{seat%d} ends the turn" % seat, seat=seat)
+        end_of_turn(g, seat, slot, rng, log)
+        return g
+
+    def outcome(self, g):
+        if g["over"] is None:
+            return None
+        scores = tuple(score(g, s) for s in range(g["n"]))
+        playing = [s for s in range(g["n"]) if s not in g["removed"]]
+        best = max(scores[s] for s in playing)
+        return Outcome(tuple(s for s in playing if scores[s] == best), scores, g["over"])
+
+    def remove_seat(self, g, seat, log):
+        """The seat's nation becomes neutral, its hand goes face down to the Fleet discard
+        pile; its scoring area stays (it scores, without survivors, and cannot win). If it was
+        its turn, the cards it played stay played and the turn passes on."""
+        g["removed"].append(seat)
+        g["removed"].sort()
+        g["fleet_discard"].extend(g["hands"][seat])
+        g["hands"][seat] = []
+        log.public("{seat%d} has left: %s is now neutral" % (seat, COLOUR_NAMES[g["nations"][seat]]),
+                   seat=seat)
+        if g["current"] == seat:
+            g["fleet_discard"].extend(p["card"] for p in g["played"])
+            g["played"] = []
+            g["current"] = next_seat(g, seat)
+            g["turn"] += 1
+        return g
+
+    def view(self, g, seat):
+        return view(g, seat)
+
+    def parse(self, text):
+        return parse(text)
+
+    def format(self, action):
+        return format_action(action)
+
+
+GAME = ConSonar()
