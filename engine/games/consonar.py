@@ -525,8 +525,15 @@ class ConSonar:
                 continue
             for sub in targets_of_colour(g, info["colour"]):
                 actions.append({"type": "fleet", "card": card, "sub": sub})
-        if arrow is None:
-            return actions
+        if arrow is not None:
+            self._torpedo_step(g, seat, arrow, actions)
+        actions.sort(key=lambda a: (a["type"], a.get("card", ""), a.get("sub", "")))
+        return actions
+
+    @staticmethod
+    def _torpedo_step(g, seat, arrow, actions):
+        """Step 3 choices once a Fleet card is down: defuse / fire on the arrow's symbol,
+        delay any face-up card, or end."""
         own = g["nations"][seat]
         for card in g["torpedo_row"]:
             info = TORPEDO_INFO[card]
@@ -538,8 +545,6 @@ class ConSonar:
                         actions.append({"type": "torpedo", "card": card, "sub": sub})
             actions.append({"type": "delay", "card": card})
         actions.append({"type": "end"})
-        actions.sort(key=lambda a: (a["type"], a.get("card", ""), a.get("sub", "")))
-        return actions
 
     def apply(self, g, seat, action, rng, log):
         kind = action["type"]
