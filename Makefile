@@ -27,6 +27,7 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.games
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -50,6 +50,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     for blueprint in (catalog.blp, players.blp, games.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
+    app.extensions["turnpost"]["api"] = api
     return app
 
 

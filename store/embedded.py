@@ -40,7 +40,8 @@ class EmbeddedValkey:
                 "--daemonize", "no", "--save", "", "--protected-mode", "yes",
                 "--appendonly", "yes" if self.appendonly else "no",
                 "--appendfsync", "everysec" if self.appendonly else "no",
-                "--logfile", str(self.data_dir / "valkey.log")]
+                "--logfile", str(self.data_dir / "valkey.log"),
+                "--pidfile", str(self.data_dir / "valkey.pid")]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)

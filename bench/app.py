@@ -1,0 +1,25 @@
+"""The API as served, plus one endpoint that only the benchmark has: a baseline that does one
+Redis round trip through the same stack (Flask, flask-smorest, a schema, redis-py)."""
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from api.app import create_app
+
+app = create_app()
+baseline = Blueprint("bench", __name__, url_prefix="/bench")
+
+
+class BaselineSchema(Schema):
+    value = fields.String(allow_none=True)
+
+
+@baseline.route("/baseline")
+class Baseline(MethodView):
+    @baseline.response(200, BaselineSchema)
+    def get(self):
+        raw = app.extensions["turnpost"]["redis"].get("tp:bench:baseline")
+        return {"value": None if raw is None else raw.decode()}
+
+
+app.extensions["turnpost"]["api"].register_blueprint(baseline)

@@ -1,0 +1,69 @@
+"""Running `turnpost serve` as a real process, the way a person runs it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from store.embedded import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class LiveServer:
+    def __init__(self, *args: str, redis_url: str | None = None, cwd: Path = ROOT):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        if redis_url:
+            env["REDIS_URL"] = redis_url
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "serve", "--port", str(self.port), *args],
+            env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 30.0) -> "LiveServer":
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("turnpost serve exited:\n" + self.process.stdout.read().decode())
+            try:
+                if requests.get(self.url + "/v1/catalog", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("turnpost serve did not answer in time")
+
+    def stop(self) -> str:
+        """Stop as Ctrl-C would; returns what the server printed."""
+        if self.process.poll() is None:
+            self.process.send_signal(2)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.stdout.read().decode()
+
+
+class Client:
+    """A player talking to a live server with requests."""
+
+    def __init__(self, base: str, name: str):
+        self.base = base
+        r = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+        assert r.status_code == 201, r.text
+        self.id = r.json()["id"]
+        self.headers = {"Authorization": f"Bearer {r.json()['token']}"}
+
+    def get(self, path, **kw):
+        return requests.get(self.base + path, headers=self.headers, timeout=30, **kw)
+
+    def post(self, path, body=None, **kw):
+        return requests.post(self.base + path, json=body or {}, headers=self.headers,
+                             timeout=30, **kw)

@@ -1,0 +1,109 @@
+"""The `turnpost` command: serve, worker, openapi."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from gunicorn.app.base import BaseApplication
+
+DEFAULT_OPENAPI = Path("openapi") / "openapi.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="turnpost", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the API (and a worker), with an embedded "
+                                              "Valkey unless REDIS_URL is set")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", default="data", help="the embedded server's folder (./data)")
+    serve.add_argument("--http-workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--no-worker", action="store_true",
+                       help="do not start a background worker (run `turnpost worker` apart)")
+
+    worker = commands.add_parser("worker", help="run an RQ worker with the scheduler")
+    worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+
+    openapi = commands.add_parser("openapi", help="write the OpenAPI document")
+    openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
+
+    args = parser.parse_args(argv)
+    return {"serve": serve_command, "worker": worker_command,
+            "openapi": openapi_command}[args.command](args)
+
+
+def serve_command(args) -> int:
+    from store.embedded import EmbeddedValkey
+
+    embedded = None
+    if not os.environ.get("REDIS_URL"):
+        embedded = EmbeddedValkey(args.data).start()
+        os.environ["REDIS_URL"] = embedded.url
+        print(f"turnpost: embedded Valkey on {embedded.url}, data in {embedded.data_dir} "
+              "(append-only file on)", flush=True)
+    else:
+        print("turnpost: using REDIS_URL", flush=True)
+    worker = None
+    if not args.no_worker:
+        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])
+    try:
+        print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /openapi.json)",
+              flush=True)
+        _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
+                   "worker_class": "sync", "accesslog": None, "errorlog": "-",
+                   "loglevel": "warning", "timeout": 60}).run()
+    finally:
+        if worker is not None:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(30)
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+def worker_command(args) -> int:
+    from store.connection import connect
+    from workers.queue import run_worker
+
+    run_worker(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")), args.burst)
+    return 0
+
+
+def openapi_command(args) -> int:
+    from api.app import create_app
+
+    document = json.dumps(create_app().extensions["turnpost"]["api"].spec.to_dict(), indent=2,
+                          sort_keys=True) + "\n"
+    if args.output == "-":
+        sys.stdout.write(document)
+    else:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(document)
+        print(f"turnpost: wrote {args.output}")
+    return 0
+
+
+class _Gunicorn(BaseApplication):
+    """gunicorn run in-process, so the embedded server lives and dies with the command."""
+
+    def __init__(self, options: dict):
+        self.options = options
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        from turnpost.wsgi import app
+        return app
+
+
+if __name__ == "__main__":
+    sys.exit(main())
