@@ -5,7 +5,8 @@ import json
 import pytest
 
 from engine import match as runner
-from engine.games.ninedomains import BASE_CARDS, DOMAIN_IDS, DOMAIN_POINTS, GAME, sort_cards
+from engine.games.ninedomains import (BASE_CARDS, CARD_ORDER, DOMAIN_IDS, DOMAIN_POINTS, GAME,
+                                      sort_cards)
 from engine.rng import Rng
 from tests.engine import conformance
 
@@ -76,14 +77,16 @@ def test_invariants_hold_over_300_seeded_games_per_round_specials():
 # ------------------------------------------------------------------ hidden information
 
 def perturb(g, seat, rng):
-    """Change only what `seat` cannot know: the other seat's split between hand and its
-    face-down cards, the hidden order of the domain piles, the special kinds not dealt."""
+    """Change only what `seat` cannot see: the other seat's hand and face-down cards (drawn
+    anew from all card names, so even a view that showed what is deducible would differ),
+    the hidden order of the domain piles, the special kinds not dealt yet."""
     other = 1 - seat
-    if g["committed"][other] is not None:
-        pool = g["hands"][other] + g["committed"][other]
-        rng.shuffle(pool)
-        g["committed"][other] = pool[:3]
-        g["hands"][other] = sort_cards(pool[3:])
+    names = list(CARD_ORDER)
+    rng.shuffle(names)
+    face_down = 3 if g["committed"][other] is not None else 0
+    if face_down:
+        g["committed"][other] = names[:3]
+    g["hands"][other] = sort_cards(names[face_down:face_down + len(g["hands"][other])])
     hidden = sum(g["piles"], [])
     rng.shuffle(hidden)
     g["piles"] = [hidden[i * len(p):(i + 1) * len(p)] for i, p in enumerate(g["piles"])]
