@@ -1,0 +1,33 @@
+"""Nautilus: the documented schemas describe every view and every legal action."""
+from api.game_schemas.nautilus import ACTION_SCHEMA, VIEW_SCHEMA
+from engine import match as runner
+from engine.games.nautilus import GAME
+from tests.engine import conformance
+
+
+def check(m):
+    g = m["state"]
+    for seat in (None, 0, 1):
+        view = GAME.view(g, seat)
+        assert VIEW_SCHEMA().validate(view) == {}, (seat, VIEW_SCHEMA().validate(view))
+    for seat in sorted(runner.active_seats(GAME, m)):
+        legal = runner.legal_actions(GAME, m, seat)
+        assert legal and ACTION_SCHEMA(many=True).validate(legal) == {}
+
+
+def test_views_and_actions_match_the_schemas():
+    for i in range(30):
+        options = {"hidden_domains": True} if i % 2 else None
+        seed = conformance.seed_of(i)
+        check(runner.start(GAME, 2, options, seed, 1)[0])
+        conformance.play(GAME, 2, options, seed, on_step=lambda b, s, a, after, e: check(after))
+
+
+def test_an_undocumented_view_key_fails():
+    m = runner.start(GAME, 2, None, conformance.seed_of(1), 1)[0]
+    view = dict(GAME.view(m["state"], 0), secret=1)
+    assert "secret" in VIEW_SCHEMA().validate(view)
+
+
+def test_a_wrong_action_type_fails():
+    assert "type" in ACTION_SCHEMA().validate({"type": "dive"})
