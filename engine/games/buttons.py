@@ -438,7 +438,7 @@ class Buttons:
         mine = seat is not None
         choice = g["choices"][seat] if mine and g["phase"] == "place" else None
         return {
-            "me": seat,
+            "you": seat,
             "round": g["round"],
             "phase": g["phase"],
             "turn": g["turn"] if g["phase"] in ("turn", "place") else None,
@@ -520,7 +520,7 @@ def _star_value(board: str, i: int) -> int:
 
 
 def _heuristic_bot(view, legal, rng):
-    me = view["players"][view["me"]]
+    me = view["players"][view["you"]]
     board = "".join(me["board"])
     layout = me["layout"] - 1
     kinds = {a["type"] for a in legal}
