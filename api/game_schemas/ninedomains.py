@@ -1,4 +1,4 @@
-"""The Nine Domains: the schema of a seat's view and of an action (see docs/games/ninedomains.md)."""
+"""The Nine Domains: the schemas of a seat's view and of an action (docs/games/ninedomains.md)."""
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf
 

@@ -160,7 +160,8 @@ class NineDomains:
             choices=SPECIALS_MODES)},
         notation=(
             "play L M R: your cards for the left, middle and right slots, e.g. play 3+ 0 5",
-            "swap-domain MINE THEIRS: after a winning 2-, swap domains, e.g. swap-domain red4 blue2",
+            "swap-domain MINE THEIRS: after a winning 2-, swap domains, "
+            "e.g. swap-domain red4 blue2",
             "swap-card HAND USED: after a winning 3-, swap a hand card for a used one, "
             "e.g. swap-card 2 4",
             "pass: decline the optional effect of your winning 2- or 3-",
