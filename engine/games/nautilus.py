@@ -535,8 +535,8 @@ def _board_value(view, seat, board):
 
 def heuristic_bot(view, legal, rng):
     """Keep the Kraken, use every start Special, keep/give the best/worst Diver, and place or
-    move so that the board's expected Domain points (for this seat) are highest. The Anchor is
-    used to pin this seat's highest winning card."""
+    move so that the board's expected Domain points (for this seat) are highest. The Anchor
+    only ever pins the card just placed on this seat's own side."""
     seat = view["you"]
     kind = legal[0]["type"]
     if kind == "keep":

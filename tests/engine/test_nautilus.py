@@ -705,3 +705,12 @@ def test_bad_notation_is_malformed_with_the_expected_form(text):
 def test_malformed_action_objects_are_refused(action):
     with pytest.raises(MalformedAction):
         runner.read_action(GAME, action=action)
+
+
+def test_hidden_domains_tied_domain_goes_to_nobody_and_equal_counts_share_the_win():
+    g = new_game(hidden=True)
+    g["taken"] = [cards("science", 2, 1, 1) + cards("war", 1), cards("exploration", 2, 1, 1)
+                  + cards("war", 1)]
+    N.finish(g, "a player won 3 domains", Log())
+    assert g["result"]["domains"] == [0, 1, None, None, None]
+    assert GAME.outcome(g).winners == (0, 1) and GAME.outcome(g).scores == (1, 1)
