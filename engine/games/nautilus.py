@@ -46,7 +46,8 @@ NOTATION = (
     "e.g. 'keep kraken'",
     "eye: use the Eye and see the opponent's Divers, e.g. 'eye'",
     "submarine: use the Submarine and draw 2 Divers from the pile, e.g. 'submarine'",
-    "submarine keep N: keep one of the 2 drawn Divers, the other goes back, e.g. 'submarine keep 4'",
+    "submarine keep N: keep one of the 2 drawn Divers, the other goes back, "
+    "e.g. 'submarine keep 4'",
     "harpoon: use the Harpoon and take a random Diver from the opponent, e.g. 'harpoon'",
     "harpoon give N: give the opponent one of your Divers, e.g. 'harpoon give 9'",
     "pass: do not use your start-of-round Special (or you have none), e.g. 'pass'",

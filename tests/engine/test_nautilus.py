@@ -28,8 +28,8 @@ def act(g, seat, text, rng=None):
 
 def row(text):
     """'13 . K F 2' -> [13, None, 15, 0, 2] (K the Kraken, F the Fishbone)."""
-    return [None if w == "." else {"K": 15, "F": 0}.get(w, None) if w in "KF" else int(w)
-            for w in text.split()]
+    symbols = {".": None, "K": 15, "F": 0}
+    return [symbols[w] if w in symbols else int(w) for w in text.split()]
 
 
 def placing(board0, board1, mover=0, hands=None, specials=None, anchored=None):
@@ -289,9 +289,7 @@ def test_worked_example_six_whose_only_legal_move_is_the_thirteen():
 # --- Round end -------------------------------------------------------------------------------
 
 def test_round_ends_when_all_ten_spaces_hold_a_card():
-    g = placing("13 10 7 K 8", "11 12 4 9 .", mover=1, hands=[[], [5, 1]],
-                specials=[[], []])
-    g["board"][0][3] = 15
+    g = placing("13 10 7 K 8", "11 12 4 9 .", mover=1, hands=[[], [5, 1]])
     assert g["round"] == 1
     act(g, 1, "place 5 me5")
     assert g["round"] == 2 and len(g["taken"][0]) + len(g["taken"][1]) == 5
