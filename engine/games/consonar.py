@@ -61,7 +61,6 @@ FLEET_CARDS = tuple(_fleet_id(c, v) for c in COLOURS for v in FLEET_VALUES)  # 3
 FLEET_INFO = {_fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v,
                                 "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
               for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
-FLEET_ORDER = {card: i for i, card in enumerate(FLEET_CARDS)}
 
 TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in (1, 2, 3))  # 18
 TORPEDO_INFO = {f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
@@ -119,17 +118,13 @@ def setup(n: int, options: dict, rng, log) -> dict:
                                       for s, c in enumerate(nations)),
                nations=nations)
     for s in range(n):
-        g["hands"].append(_sorted_hand(fleet[HAND * s:HAND * s + HAND]))
+        g["hands"].append(sorted(fleet[HAND * s:HAND * s + HAND]))
         log.public("{seat%d} is dealt %d Fleet cards" % (s, HAND), seat=s, count=HAND)
         log.private(s, "you were dealt " + " ".join(g["hands"][s]), cards=g["hands"][s])
     del fleet[:HAND * n]
     log.public("face-up Torpedo cards: " + " ".join(g["torpedo_row"]), row=g["torpedo_row"])
     log.public("{seat%d} plays first" % g["current"], seat=g["current"])
     return g
-
-
-def _sorted_hand(cards: list) -> list:
-    return sorted(cards, key=FLEET_ORDER.__getitem__)
 
 
 # ---------------------------------------------------------------- helpers
@@ -246,7 +241,7 @@ def refill_hand(g: dict, seat: int, rng, log) -> None:
             log.public("the Fleet discard pile is shuffled into a new deck")
         drawn.append(g["fleet_deck"].pop(0))
     if drawn:
-        g["hands"][seat] = _sorted_hand(hand + drawn)
+        g["hands"][seat] = sorted(hand + drawn)
         log.public("{seat%d} draws %d Fleet cards" % (seat, len(drawn)), seat=seat,
                    count=len(drawn))
         log.private(seat, "you drew " + " ".join(drawn), cards=drawn)
@@ -495,6 +490,23 @@ def _random_bot(view, legal, rng):
 
 # ---------------------------------------------------------------- the game object
 
+def torpedo_choices(g: dict, seat: int, arrow: str, fleet: list) -> list:
+    """Step 3, once a Fleet card is down: defuse or fire the cards showing the last arrow's
+    symbol, delay any face-up card, or end; `fleet` (the connecting cards) goes in between."""
+    own = g["nations"][seat]
+    defuses, delays, torpedoes = [], [], []
+    for card in sorted(g["torpedo_row"]):
+        info = TORPEDO_INFO[card]
+        if info["symbol"] == arrow:
+            if info["colour"] == own:
+                defuses.append({"type": "defuse", "card": card})
+            else:
+                torpedoes.extend({"type": "torpedo", "card": card, "sub": sub}
+                                 for sub in targets_of_colour(g, info["colour"]))
+        delays.append({"type": "delay", "card": card})
+    return defuses + delays + [{"type": "end"}] + fleet + torpedoes
+
+
 class ConSonar:
     info = GameInfo(
         name="consonar", title="Con Sonar!", min_players=2, max_players=6, rules_version="1",
@@ -515,36 +527,19 @@ class ConSonar:
         return frozenset((g["current"],))
 
     def legal_actions(self, g, seat):
+        """Built in sorted order: defuse, delay, end, fleet, torpedo; then card, then sub."""
         if g["over"] is not None or seat != g["current"]:
             return []
-        actions = []
         arrow = last_arrow(g)
-        for card in g["hands"][seat]:
+        fleet = []
+        for card in g["hands"][seat]:  # hands are kept sorted
             info = FLEET_INFO[card]
-            if arrow is not None and info["symbol"] != arrow:
-                continue
-            for sub in targets_of_colour(g, info["colour"]):
-                actions.append({"type": "fleet", "card": card, "sub": sub})
-        if arrow is not None:
-            self._torpedo_step(g, seat, arrow, actions)
-        actions.sort(key=lambda a: (a["type"], a.get("card", ""), a.get("sub", "")))
-        return actions
-
-    @staticmethod
-    def _torpedo_step(g, seat, arrow, actions):
-        """Step 3 choices once a Fleet card is down: defuse / fire on the arrow's symbol,
-        delay any face-up card, or end."""
-        own = g["nations"][seat]
-        for card in g["torpedo_row"]:
-            info = TORPEDO_INFO[card]
-            if info["symbol"] == arrow:
-                if info["colour"] == own:
-                    actions.append({"type": "defuse", "card": card})
-                else:
-                    for sub in targets_of_colour(g, info["colour"]):
-                        actions.append({"type": "torpedo", "card": card, "sub": sub})
-            actions.append({"type": "delay", "card": card})
-        actions.append({"type": "end"})
+            if arrow is None or info["symbol"] == arrow:
+                fleet.extend({"type": "fleet", "card": card, "sub": sub}
+                             for sub in targets_of_colour(g, info["colour"]))
+        if arrow is None:
+            return fleet
+        return torpedo_choices(g, seat, arrow, fleet)
 
     def apply(self, g, seat, action, rng, log):
         kind = action["type"]

@@ -38,7 +38,7 @@ def make(n=2, nations="rb", subs=None, hands=None, row=("b2", "y1", "g3"), torpe
     """A state from a readable description; unnamed Fleet cards are in the deck, in table order."""
     ladder = {s: C.START_RUNG[int(s[1])] for s in C.SUBS}
     ladder.update(subs or {})
-    hands = [list(h) for h in (hands or [[] for _ in range(n)])]
+    hands = [sorted(h) for h in (hands or [[] for _ in range(n)])]
     played = [{"card": c, "sub": s, "from": 1, "to": 1} for c, s in played]
     used = {c for h in hands for c in h} | {p["card"] for p in played} | set(fleet_discard)
     if fleet_deck is None:
