@@ -1,5 +1,6 @@
 """Buttons: one test per rule of rules/buttons.md and the seed, named after the rule."""
 import ast
+import itertools
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from engine import match as runner
 from engine.core import InvalidOptions, Log, MalformedAction
 from engine.games import buttons as B
 from engine.rng import Rng
-from tests.engine.test_buttons_helpers import GAME, SEED, Dice, act, board, make, roll, texts
+from tests.engine.test_buttons_helpers import GAME, SEED, act, board, make, roll, texts
 
 # Layout 1 (index 0), for colour tests:
 #   GRYBYR / YYBRYG / RGGGBY / BGRBRY / BBRYGG / BYRGRB
@@ -244,7 +245,6 @@ def test_choices_of_a_roll_are_applied_together():
 
 
 def test_choices_of_a_roll_are_accepted_in_any_order():
-    import itertools
     results = []
     for order in itertools.permutations([(0, "skip"), (1, "place 5 2"), (2, "place 5 1")]):
         g = make(3, turn=2)
