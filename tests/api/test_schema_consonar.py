@@ -1,0 +1,42 @@
+"""Con Sonar!: the documented schemas describe every view and every legal action."""
+from api.game_schemas.consonar import ACTION_SCHEMA, VIEW_SCHEMA
+from engine import match as runner
+from engine.games.consonar import GAME
+from tests.engine import conformance
+from tests.engine.test_consonar_props import random_player
+
+
+def check(m):
+    g = m["state"]
+    for seat in (None, *range(m["seats"])):
+        view = GAME.view(g, seat)
+        assert VIEW_SCHEMA().validate(view) == {}, (seat, VIEW_SCHEMA().validate(view))
+    for seat in sorted(runner.active_seats(GAME, m)):
+        legal = runner.legal_actions(GAME, m, seat)
+        assert legal and ACTION_SCHEMA(many=True).validate(legal) == {}
+
+
+def test_views_and_actions_match_the_schemas():
+    for i in range(30):
+        n = 2 + i % 5
+        seed = conformance.seed_of(i)
+        options = {"end_subs_left": 0 if i % 3 == 0 else 8}
+        check(runner.start(GAME, n, options, seed, 1)[0])
+        m, _ = conformance.play(GAME, n, options, seed, chooser=random_player,
+                                on_step=lambda b, s, a, after, e: check(after))
+        assert m["outcome"] is not None and GAME.view(m["state"], None)["phase"] == "over"
+
+
+def test_views_after_a_resignation_match_the_schema():
+    m = runner.start(GAME, 3, None, conformance.seed_of(3), 1)[0]
+    m, _ = runner.resign(GAME, m, 1, 2)
+    check(m)
+
+
+def test_an_undocumented_view_key_fails():
+    m = runner.start(GAME, 2, None, conformance.seed_of(1), 1)[0]
+    view = dict(GAME.view(m["state"], 0), secret=1)
+    assert "secret" in VIEW_SCHEMA().validate(view)
+    card = dict(view["hand"][0], hidden=1)
+    assert "hand" in VIEW_SCHEMA().validate(dict(view, hand=[card]))
+    assert "type" in ACTION_SCHEMA().validate({"type": "fire"})
