@@ -445,8 +445,9 @@ def heuristic(view: dict, legal: list, rng) -> dict:
     row = {t["card"]: t for t in view["torpedo_row"]}
 
     def shot_value(card, sub, rung):
+        """Expected points: +1 for a sinking (but -2 for losing an own survivor), -1 a miss."""
         p = _hit_chance(rung, row[card]["torpedoes"])
-        gain = 1 + (2 if sub[0] == me else 0) * -1
+        gain = -1 if sub[0] == me else 1
         return p * gain - (1 - p)
 
     def best_shot_after(arrow, moved=None, rung_after=None):
