@@ -438,7 +438,7 @@ def _hit_chance(rung: int, torpedoes: int) -> float:
 
 
 def heuristic(view: dict, legal: list, rng) -> dict:
-    """Greedy: sink others' exposed submarines, sink own-colour threats, dive own submarines,
+    """Greedy: sink others' exposed submarines, defuse own-colour threats, dive own submarines,
     push others' up; keep queueing while a card helps, and line up a good Torpedo shot."""
     me = view["my_colour"]
     ladder = view["ladder"]

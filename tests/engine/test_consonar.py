@@ -507,22 +507,23 @@ def test_played_cards_the_ladder_and_scoring_areas_are_public():
 # ---------------------------------------------------------------- a player leaves
 
 def test_resigning_player_nation_becomes_neutral_and_the_game_goes_on():
-    m = runner.start(GAME, 3, None, conformance.seed_of(4), 1)[0]
+    seed = conformance.seed_of(4)
+    m = runner.start(GAME, 3, None, seed, 1)[0]
     leaving = (m["state"]["current"] + 1) % 3
     colour = m["state"]["nations"][leaving]
     m, _ = runner.resign(GAME, m, leaving, 2)
-    assert m["outcome"] is None
     g = m["state"]
+    assert m["outcome"] is None
     assert colour in GAME.view(g, None)["neutral"] and g["hands"][leaving] == []
     assert len(g["fleet_discard"]) == 3
-    while g["current"] != leaving and m["outcome"] is None:
+    movers = []
+    for version in range(3, 40):
         seat = g["current"]
-        m, _ = runner.act(GAME, m, seat, runner.legal_actions(GAME, m, seat)[-1],
-                          conformance.seed_of(4), 3)
+        movers.append(seat)
+        m, _ = runner.act(GAME, m, seat, runner.legal_actions(GAME, m, seat)[-1], seed, version)
         g = m["state"]
         assert leaving not in runner.active_seats(GAME, m)
-        if g["turn"] > 6:
-            break
+    assert set(movers) == {0, 1, 2} - {leaving}
 
 
 def test_neutral_nation_submarines_are_moved_and_hit_like_any_other():
