@@ -54,7 +54,7 @@ class ConsonarPlayedSchema(Schema):
         "description": "The Fleet card played this turn"})
     sub = fields.String(required=True, validate=Regexp(SUB), metadata={
         "description": "The submarine it moved"})
-    from_ = _rung(required=True, data_key="from", metadata={
+    from_ = _rung(required=True, data_key="from", attribute="from", metadata={
         "description": "Its rung before the move"})
     to = _rung(required=True, metadata={"description": "Its rung after the move"})
 

@@ -40,3 +40,12 @@ def test_an_undocumented_view_key_fails():
     card = dict(view["hand"][0], hidden=1)
     assert "hand" in VIEW_SCHEMA().validate(dict(view, hand=[card]))
     assert "type" in ACTION_SCHEMA().validate({"type": "fire"})
+
+
+def test_dumping_a_view_through_the_schema_keeps_every_key():
+    def step(before, seat, action, after, entries):
+        for s in (None, 0, 1, 2):
+            view = GAME.view(after["state"], s)
+            assert VIEW_SCHEMA().dump(view) == view
+    conformance.play(GAME, 3, {"end_subs_left": 8}, conformance.seed_of(2),
+                     chooser=random_player, on_step=step)
