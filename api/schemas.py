@@ -63,7 +63,9 @@ class PlayerCreatedSchema(Schema):
 
 
 class TimeControlSchema(Schema):
-    per_move_seconds = fields.Integer(required=True, validate=validate.Range(60, 8 * 7 * 86400))
+    per_move_seconds = fields.Integer(required=True, validate=validate.Range(1, 8 * 7 * 86400),
+                                      metadata={"description": "Seconds per move: from a "
+                                                "minute (the server's minimum) to eight weeks"})
     on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))
 
 
@@ -71,15 +73,15 @@ class GameCreateSchema(Schema):
     game = fields.String(required=True, metadata={"example": "nautilus"})
     seats = fields.List(fields.String(allow_none=True), required=True,
                         validate=validate.Length(min=1, max=6), metadata={
-                            "description": "One entry per seat: a player id, or null for an "
-                                           "open seat"})
+                            "description": "One entry per seat: a player id, 'bot:random', "
+                                           "'bot:heuristic', or null for an open seat"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
 
 
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["player", "open"]))
+    kind = fields.String(required=True, validate=validate.OneOf(["player", "bot", "open"]))
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     deadline = fields.String(allow_none=True, metadata=ISO_TIME)

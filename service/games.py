@@ -8,7 +8,7 @@ from typing import Any, Callable
 from engine import match as runner
 from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
-from engine.rng import commitment
+from engine.rng import Rng, commitment
 from store.games import Appended, GameStore, Replayed, Stale
 from store.players import PlayerStore
 
@@ -21,12 +21,15 @@ from .timefmt import iso
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
 TIMEOUT_POLICIES = ("auto", "forfeit")
+BOT_SEATS = ("bot:random", "bot:heuristic")
 APPEND_ATTEMPTS = 16
 
 
 class GameService:
     def __init__(self, games: GameStore, players: PlayerStore,
-                 scheduler: Scheduler | None = None, clock: Callable[[], float] = time.time):
+                 scheduler: Scheduler | None = None, clock: Callable[[], float] = time.time,
+                 min_move_seconds: int = MIN_MOVE_SECONDS):
+        self.min_move_seconds = min_move_seconds
         self.games = games
         self.players = players
         self.scheduler = scheduler or NoScheduler()
@@ -110,7 +113,7 @@ class GameService:
         seed = secrets.token_bytes(32)
         created = {"type": "GameCreated", "game": info.name, "rules_version": info.rules_version,
                    "options": options, "seats": seat_records,
-                   "time_control": _check_time_control(time_control),
+                   "time_control": _check_time_control(time_control, self.min_move_seconds),
                    "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator}
         while True:
             game_id = new_id("g_")
@@ -166,14 +169,9 @@ class GameService:
                     raise StaleVersion(snap["version"])
                 runner.check_turn(game, match, seat)
                 chosen = runner.read_action(game, notation, action)
-                new_match, entries = runner.act(game, match, seat, chosen,
-                                                _seed(snap), snap["version"] + 1)
+                new, events = self._action_events(snap, seat, chosen)
             except GameError as err:
                 raise ServiceError.from_game_error(err) from None
-            taken = {"type": "ActionTaken", "seat": seat, "action": chosen,
-                     "entries": [e.to_json() for e in entries]}
-            new, events = self._fold([(taken, new_match)], snap)
-            new, events = self._end_if_over(new, events)
             answer = {"version": new["version"], "move": game.format(chosen),
                       "game": summarize(new)}
             result = self._append(snap, events, new, idempotency_key, player_id, answer)
@@ -182,6 +180,68 @@ class GameService:
             if isinstance(result, Appended):
                 return answer
         raise Conflict("the game is busy; try again", code="game/busy")
+
+    def bot_move(self, game_id: str, seat: int, version: int) -> bool:
+        """Play for a bot seat if the game is still at `version` and the bot may act.
+
+        Safe to run late or twice: any other commit since `version` makes it do nothing (and
+        that commit asked for a new bot move if one is due)."""
+        snap = self.games.snapshot(game_id)
+        if snap is None or snap["status"] != "active" or snap["version"] != version:
+            return False
+        record = snap["seats"][seat]
+        game = history.game_of(snap)
+        if record["kind"] != "bot" or seat not in runner.active_seats(game, snap["match"]):
+            return False
+        chosen = _bot_choice(game, snap["match"], seat, record["bot"])
+        new, events = self._action_events(snap, seat, chosen)
+        return isinstance(self._append(snap, events, new), Appended)
+
+    def expire_turn(self, game_id: str, seat: int, since: int) -> str:
+        """The seat's clock, started at version `since`, has run out: apply the table's policy
+        (`auto`: the heuristic bot plays for the seat; `forfeit`: the seat leaves the game).
+
+        Returns "applied"; "moot" if the seat's turn has moved on since (so a timer that fires
+        late, twice or on two workers has its effect once); or "early" if the deadline has not
+        come yet (the caller asks again at the deadline)."""
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.games.snapshot(game_id)
+            if snap is None or snap["status"] != "active":
+                return "moot"
+            match = snap["match"]
+            game = history.game_of(snap)
+            deadline = snap["deadlines"][seat]
+            if (seat not in runner.active_seats(game, match) or match["seat_since"][seat] != since
+                    or deadline is None):
+                return "moot"
+            if deadline > self.clock() * 1000:
+                return "early"
+            policy = snap["time_control"]["on_timeout"]
+            timed_out = {"type": "TurnTimedOut", "seat": seat, "policy": policy}
+            if policy == "auto":
+                chosen = _bot_choice(game, match, seat, "heuristic")
+                new, events = self._action_events(snap, seat, chosen, before=[timed_out])
+            else:
+                new, events = self._leave_events(snap, seat, "forfeit", before=[timed_out])
+            if isinstance(self._append(snap, events, new), Appended):
+                return "applied"
+        return "moot"
+
+    def deadline(self, game_id: str, seat: int) -> int | None:
+        """The seat's deadline in epoch milliseconds, if its clock runs."""
+        snap = self.games.snapshot(game_id)
+        return None if snap is None else snap["deadlines"][seat]
+
+    def wait_log(self, game_id: str, player_id: str | None, after: int,
+                 block_ms: int) -> list[dict[str, Any]]:
+        """Log entries after `after` as the player may see them, waiting up to block_ms."""
+        snap = self.load(game_id)
+        seat = seat_of(snap, player_id)
+        game = history.game_of(snap)
+        events = self.games.wait_events(game_id, after, block_ms)
+        if events:
+            snap = self.load(game_id)
+        return [logview.render(game, snap["seats"], e, seat) for e in events]
 
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
         for _ in range(APPEND_ATTEMPTS):
@@ -197,23 +257,40 @@ class GameService:
     # -- inner workings ----------------------------------------------------------------------
 
     def _leave(self, snap: dict, seat: int, reason: str) -> dict | None:
-        """Record that `seat` resigned or forfeited; None if the game moved meanwhile."""
+        """Record that `seat` resigned; None if the game moved meanwhile."""
         if snap["status"] == "finished":
             raise Conflict("the game is over", code="move/game_over")
-        event = {"type": "PlayerResigned", "seat": seat, "reason": reason}
         if snap["status"] == "open":
-            new, events = self._fold([(event, None)], snap)
+            new, events = self._fold([({"type": "PlayerResigned", "seat": seat,
+                                        "reason": reason}, None)], snap)
         else:
-            game = history.game_of(snap)
             try:
-                new_match, entries = runner.resign(game, snap["match"], seat,
-                                                   snap["version"] + 1, reason)
+                new, events = self._leave_events(snap, seat, reason)
             except GameError as err:
                 raise ServiceError.from_game_error(err) from None
-            event["entries"] = [e.to_json() for e in entries]
-            new, events = self._fold([(event, new_match)], snap)
-            new, events = self._end_if_over(new, events)
         return new if isinstance(self._append(snap, events, new), Appended) else None
+
+    def _action_events(self, snap: dict, seat: int, chosen: dict,
+                       before: list[dict] = ()) -> tuple[dict, list[dict]]:
+        """Events `before`, then the seat's ActionTaken (and GameEnded if it ends the game)."""
+        game = history.game_of(snap)
+        new, events = self._fold([(e, None) for e in before], snap)
+        new_match, entries = runner.act(game, new["match"], seat, chosen, _seed(snap),
+                                        new["version"] + 1)
+        taken = {"type": "ActionTaken", "seat": seat, "action": chosen,
+                 "entries": [e.to_json() for e in entries]}
+        new, more = self._fold([(taken, new_match)], new)
+        return self._end_if_over(new, events + more)
+
+    def _leave_events(self, snap: dict, seat: int, reason: str,
+                      before: list[dict] = ()) -> tuple[dict, list[dict]]:
+        game = history.game_of(snap)
+        new, events = self._fold([(e, None) for e in before], snap)
+        new_match, entries = runner.resign(game, new["match"], seat, new["version"] + 1, reason)
+        left = {"type": "PlayerResigned", "seat": seat, "reason": reason,
+                "entries": [e.to_json() for e in entries]}
+        new, more = self._fold([(left, new_match)], new)
+        return self._end_if_over(new, events + more)
 
     def _seat_records(self, seats: list) -> list[dict]:
         records, seen = [], set()
@@ -221,8 +298,11 @@ class GameService:
             if entry is None:
                 records.append({"kind": "open", "player_id": None, "name": None})
             elif isinstance(entry, str) and entry.startswith("bot:"):
-                raise Invalid("bot seats are not available on this server yet",
-                              code="game/invalid_seats")
+                if entry not in BOT_SEATS:
+                    raise Invalid(f"there is no bot {entry!r}; the bots are: "
+                                  f"{', '.join(BOT_SEATS)}", code="game/invalid_seats")
+                records.append({"kind": "bot", "player_id": None, "name": entry,
+                                "bot": entry.removeprefix("bot:")})
             elif isinstance(entry, str):
                 if entry in seen:
                     raise Invalid(f"player {entry} is given two seats", code="game/invalid_seats")
@@ -232,6 +312,8 @@ class GameService:
             else:
                 raise Invalid("each seat is a player id, a bot name or null",
                               code="game/invalid_seats")
+        if all(r["kind"] == "bot" for r in records):
+            raise Invalid("a game needs at least one seat for a person", code="game/invalid_seats")
         return records
 
     def _player_name(self, player_id: str, error=NotFound) -> str:
@@ -259,7 +341,7 @@ class GameService:
               snap: dict | None) -> tuple[dict, list[dict]]:
         """Stamp events with time and version and fold them; returns (snapshot, events)."""
         now = int(self.clock() * 1000)
-        events = []
+        events: list[dict] = []
         for event, computed in items:
             version = (snap["version"] if snap else 0) + 1
             event = {**event, "at": now, "version": version}
@@ -292,6 +374,13 @@ class GameService:
         self.scheduler.committed(snap, events)
 
 
+def _bot_choice(game, match: dict, seat: int, bot: str) -> dict:
+    """A bot sees what its seat sees; its own randomness need not replay (its move is logged)."""
+    view = game.view(match["state"], seat)
+    return game.bots[bot](view, runner.legal_actions(game, match, seat),
+                          Rng(secrets.token_bytes(32)))
+
+
 def _seed(snap: dict) -> bytes:
     return bytes.fromhex(snap["secret_seed"])
 
@@ -304,7 +393,7 @@ def _started(snap: dict) -> dict:
     return snap["match"]
 
 
-def _check_time_control(control: dict | None) -> dict | None:
+def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
     if control is None:
         return None
     seconds = control.get("per_move_seconds")
@@ -312,8 +401,8 @@ def _check_time_control(control: dict | None) -> dict | None:
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not (
-            MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS):
-        raise Invalid(f"per_move_seconds must be a whole number from {MIN_MOVE_SECONDS} to "
+            min_seconds <= seconds <= MAX_MOVE_SECONDS):
+        raise Invalid(f"per_move_seconds must be a whole number from {min_seconds} to "
                       f"{MAX_MOVE_SECONDS} (eight weeks)", code="game/invalid_time_control")
     if policy not in TIMEOUT_POLICIES:
         raise Invalid("on_timeout must be auto or forfeit", code="game/invalid_time_control")

@@ -56,7 +56,7 @@ def serve_command(args) -> int:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /openapi.json)",
               flush=True)
         _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
-                   "worker_class": "sync", "accesslog": None, "errorlog": "-",
+                   "worker_class": "gthread", "threads": 16, "accesslog": None, "errorlog": "-",
                    "loglevel": "warning", "timeout": 60}).run()
     finally:
         if worker is not None:

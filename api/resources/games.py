@@ -1,4 +1,6 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
+import json
+
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -17,6 +19,10 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
                       "schema": {"type": "string", "maxLength": 100},
                       "description": "A retry with the same key returns the first answer"}
+KEEPALIVE_MS = 15_000
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The last version you received: the stream resumes after it"}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -125,6 +131,44 @@ class Resign(MethodView):
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
         return context.games().resign(game_id, context.caller())
+
+
+@blp.route("/<game_id>/stream")
+class Stream(MethodView):
+    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID], responses={"200": {
+        "description": "Server-sent events: one per log entry (id = version, event = type, "
+                       "data = the entry as in /log), and a comment line as keep-alive",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    def get(self, game_id):
+        """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
+        player = context.caller()
+        games = context.games()
+        after = _resume_after()
+        games.load(game_id)
+
+        def events(after=after):
+            while True:
+                entries = games.wait_log(game_id, player, after, KEEPALIVE_MS)
+                if not entries:
+                    if games.summary(game_id)["status"] == "finished":
+                        return
+                    yield ": keep-alive\n\n"
+                for entry in entries:
+                    after = entry["version"]
+                    yield (f"id: {after}\nevent: {entry['type']}\n"
+                           f"data: {json.dumps(entry)}\n\n")
+                    if entry["type"] == "GameEnded":
+                        return
+        return Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _resume_after() -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    if not raw.isdigit():
+        raise Invalid("Last-Event-ID (or after) must be a version number",
+                      code="request/invalid")
+    return int(raw)
 
 
 def _held_version() -> int | None:

@@ -1,0 +1,41 @@
+import os
+import subprocess
+import sys
+
+import pytest
+
+from service.games import GameService
+from service.players import PlayerService
+from store.games import GameStore
+from store.players import PlayerStore
+from workers.scheduler import RQScheduler
+
+
+@pytest.fixture
+def services(redis_client):
+    """Services wired to the real RQ scheduler, with clocks allowed down to one second."""
+    scheduler = RQScheduler(redis_client, bot_delay_seconds=0)
+    games = GameService(GameStore(redis_client), PlayerStore(redis_client), scheduler,
+                        min_move_seconds=1)
+    return PlayerService(PlayerStore(redis_client)), games
+
+
+@pytest.fixture
+def start_workers(valkey):
+    """Start real `turnpost worker` processes (RQ, with the scheduler) on the test Valkey."""
+    started = []
+
+    def start(count=1):
+        env = {**os.environ, "REDIS_URL": valkey.url}
+        for _ in range(count):
+            started.append(subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
+                                            env=env, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL))
+    yield start
+    for proc in started:
+        proc.terminate()
+    for proc in started:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

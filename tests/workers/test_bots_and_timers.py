@@ -1,0 +1,124 @@
+"""Bots and turn timers with real RQ worker processes on the test Valkey."""
+import time
+
+import pytest
+
+from engine import registry
+from engine.rng import Rng
+
+TWO_PLAYER_GAMES = sorted(n for n, g in registry.GAMES.items() if g.info.min_players == 2)
+
+
+def wait_for(predicate, timeout=60.0, step=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError("timed out waiting")
+
+
+def event_types(games, game_id):
+    return [e["type"] for e in games.games.events(game_id)]
+
+
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
+def test_a_person_plays_a_whole_game_against_the_heuristic_bot(services, start_workers, name):
+    players, games = services
+    start_workers()
+    me = players.register("Ada")["id"]
+    game_id = games.create(me, name, [me, "bot:heuristic"])["id"]
+    picker = Rng(b"person-vs-bot" + bytes(32))
+
+    def my_turn_or_over():
+        s = games.summary(game_id)
+        return s if s["status"] == "finished" or 0 in s["active_seats"] else None
+    for _ in range(3000):
+        summary = wait_for(my_turn_or_over)
+        if summary["status"] == "finished":
+            break
+        legal = games.legal_moves(game_id, me)
+        games.play(game_id, me, legal["version"], action=picker.choice(legal["moves"])["action"])
+    else:
+        pytest.fail("the game did not end")
+    assert summary["outcome"]["winners"]
+    seats = {e.get("seat") for e in games.games.events(game_id) if e["type"] == "ActionTaken"}
+    assert seats == {0, 1}, "both the person and the bot moved"
+
+
+def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(
+        services, start_workers):
+    players, games = services
+    start_workers()
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "ninedomains", [a, b], time_control={
+        "per_move_seconds": 2, "on_timeout": "auto"})["id"]
+    final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s,
+                     timeout=120)
+    assert final["outcome"]["reason"] != "forfeit"
+    types = event_types(games, game_id)
+    assert types.count("TurnTimedOut") == types.count("ActionTaken") >= 6
+
+
+def test_forfeit_policy_the_absent_seat_loses(services, start_workers):
+    players, games = services
+    start_workers()
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "ninedomains", [a, b], time_control={
+        "per_move_seconds": 2, "on_timeout": "forfeit"})["id"]
+    legal = games.legal_moves(game_id, a)
+    games.play(game_id, a, legal["version"], action=legal["moves"][0]["action"])
+    final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s,
+                     timeout=30)
+    assert final["outcome"]["winners"] == [0] and final["outcome"]["reason"] == "forfeit"
+    assert event_types(games, game_id)[-3:] == ["TurnTimedOut", "PlayerResigned", "GameEnded"]
+
+
+def test_a_move_before_the_deadline_cancels_the_timeout(services, start_workers):
+    players, games = services
+    start_workers()
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "nautilus", [a, b], time_control={
+        "per_move_seconds": 3, "on_timeout": "auto"})["id"]
+    for _ in range(2):
+        time.sleep(2)  # each move comes one second before its deadline
+        s = games.summary(game_id)
+        who = (a, b)[s["active_seats"][0]]
+        legal = games.legal_moves(game_id, who)
+        games.play(game_id, who, legal["version"], action=legal["moves"][0]["action"])
+    time.sleep(2)  # both earlier deadlines have passed; the current one has not
+    assert event_types(games, game_id).count("TurnTimedOut") == 0
+    assert event_types(games, game_id).count("ActionTaken") == 2
+
+
+def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_workers):
+    players, games = services
+    start_workers(2)
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "nautilus", [a, b], time_control={
+        "per_move_seconds": 1, "on_timeout": "auto"})["id"]
+    wait_for(lambda: event_types(games, game_id).count("TurnTimedOut") >= 4, timeout=60)
+    events = games.games.events(game_id)
+    timed = [e for e in events if e["type"] == "TurnTimedOut"]
+    # each TurnTimedOut is followed by exactly that seat's move, never a second timeout
+    for e in timed:
+        following = events[e["version"]]
+        assert following["type"] == "ActionTaken" and following["seat"] == e["seat"]
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert games.replay(game_id) == games.load(game_id)
+
+
+def test_the_same_timer_run_twice_applies_once(services):
+    players, games = services
+    clock = [time.time()]
+    games.clock = lambda: clock[0]
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "ninedomains", [a, b], time_control={
+        "per_move_seconds": 60, "on_timeout": "auto"})["id"]
+    since = games.load(game_id)["version"]
+    assert games.expire_turn(game_id, 0, since) == "early"
+    clock[0] += 61
+    assert games.expire_turn(game_id, 0, since) == "applied"
+    assert games.expire_turn(game_id, 0, since) == "moot"  # late, twice: nothing more
+    assert event_types(games, game_id).count("TurnTimedOut") == 1
