@@ -575,8 +575,8 @@ class ConSonar:
         g["removed"].sort()
         g["fleet_discard"].extend(g["hands"][seat])
         g["hands"][seat] = []
-        log.public("{seat%d} has left: %s is now neutral" % (seat, COLOUR_NAMES[g["nations"][seat]]),
-                   seat=seat)
+        colour = COLOUR_NAMES[g["nations"][seat]]
+        log.public("{seat%d} has left: %s is now neutral" % (seat, colour), seat=seat)
         if g["current"] == seat:
             g["fleet_discard"].extend(p["card"] for p in g["played"])
             g["played"] = []

@@ -81,7 +81,8 @@ def test_ladder_has_eight_rungs_and_an_eight_sided_die():
 def test_36_fleet_cards_values_minus1_plus2_minus3_plus4_minus5_plus6_per_colour():
     assert len(C.FLEET_CARDS) == 36 == len(set(C.FLEET_CARDS))
     for c in C.COLOURS:
-        assert [C.FLEET_INFO[k]["value"] for k in C.FLEET_CARDS if k[0] == c] == [-1, 2, -3, 4, -5, 6]
+        values = [C.FLEET_INFO[k]["value"] for k in C.FLEET_CARDS if k[0] == c]
+        assert values == [-1, 2, -3, 4, -5, 6]
 
 
 def test_fleet_card_symbols_as_tabled():
@@ -434,7 +435,7 @@ def test_score_plus_two_per_group_of_four_different_colours():
     assert C.score(g, 0) == 4 + 2 + 4
 
 
-def _brute_groups(counts):
+def brute_groups(counts):
     """The largest number of disjoint 4-colour groups, by trying every way to form one."""
     best = 0
     for combo in itertools.combinations(range(6), 4):
@@ -442,13 +443,13 @@ def _brute_groups(counts):
             rest = list(counts)
             for c in combo:
                 rest[c] -= 1
-            best = max(best, 1 + _brute_groups(rest))
+            best = max(best, 1 + brute_groups(rest))
     return best
 
 
 def test_groups_of_four_colours_are_disjoint_and_as_many_as_possible():
     for counts in itertools.product(range(3), repeat=6):
-        assert C.colour_groups(list(counts)) == _brute_groups(counts), counts
+        assert C.colour_groups(list(counts)) == brute_groups(counts), counts
     assert C.colour_groups([2, 2, 2, 2, 2, 2]) == 3
     assert C.colour_groups([2, 2, 2, 1, 0, 0]) == 1
     assert C.colour_groups([2, 2, 2, 1, 1, 0]) == 2

@@ -9,6 +9,7 @@ from engine.games import consonar as C
 from engine.games.consonar import GAME
 from engine.rng import Rng
 from tests.engine import conformance
+from tests.engine.test_consonar import brute_groups
 
 GAMES_PER_COUNT = 1000
 
@@ -31,18 +32,7 @@ def options_of(i):
     return {"end_subs_left": 0 if i % 2 == 0 else (i // 2) % 11}
 
 
-def _groups_by_search(counts):
-    best = 0
-    for combo in itertools.combinations(range(6), 4):
-        if all(counts[c] > 0 for c in combo):
-            rest = list(counts)
-            for c in combo:
-                rest[c] -= 1
-            best = max(best, 1 + _groups_by_search(rest))
-    return best
-
-
-GROUPS = {counts: _groups_by_search(counts) for counts in itertools.product(range(3), repeat=6)}
+GROUPS = {counts: brute_groups(counts) for counts in itertools.product(range(3), repeat=6)}
 ALL_FLEET = sorted(C.FLEET_CARDS)
 ALL_TORPEDO = sorted(C.TORPEDO_CARDS)
 
