@@ -25,15 +25,15 @@ class LiveServer:
             [sys.executable, "-m", "turnpost.cli", "serve", "--port", str(self.port), *args],
             env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout: float = 30.0) -> "LiveServer":
+    def wait_ready(self, timeout: float = 60.0) -> "LiveServer":
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("turnpost serve exited:\n" + self.process.stdout.read().decode())
             try:
-                if requests.get(self.url + "/v1/catalog", timeout=1).status_code == 200:
+                if requests.get(self.url + "/v1/catalog", timeout=5).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:
                 pass
             time.sleep(0.1)
         self.stop()
