@@ -1,0 +1,27 @@
+"""The README's curl walkthrough, run line by line in bash against a live `turnpost serve`."""
+import json
+import re
+import subprocess
+
+from tests.e2e.server import ROOT
+
+
+def walkthrough() -> str:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## A first game with curl", 1)[1]
+    return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_walkthrough_works_as_written(live_server):
+    script = walkthrough()
+    assert script.startswith("TP=http://127.0.0.1:8000\n")
+    script = script.replace("TP=http://127.0.0.1:8000", f"TP={live_server.url}", 1)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    documents = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    view, move, log = documents
+    assert view["game"] == "ninedomains" and view["seat"] == 0 and view["version"] == 2
+    assert move["version"] == 3 and move["move"]
+    assert [e["type"] for e in log["entries"]] == ["GameCreated", "GameStarted", "ActionTaken"]
+    assert log["entries"][-1]["move"] == move["move"]
