@@ -2,17 +2,12 @@
 from api.game_schemas.ninedomains import ACTION_SCHEMA, VIEW_SCHEMA
 from engine import match as runner
 from engine.games.ninedomains import GAME
+from tests.api.schema_checks import check_match_against_schemas
 from tests.engine import conformance
 
 
 def check(m):
-    g = m["state"]
-    for seat in (None, 0, 1):
-        view = GAME.view(g, seat)
-        assert VIEW_SCHEMA().validate(view) == {}, (seat, VIEW_SCHEMA().validate(view))
-    for seat in sorted(runner.active_seats(GAME, m)):
-        legal = runner.legal_actions(GAME, m, seat)
-        assert legal and ACTION_SCHEMA(many=True).validate(legal) == {}
+    check_match_against_schemas(GAME, m)
 
 
 def test_views_and_actions_match_the_schemas():
