@@ -56,14 +56,11 @@ class GameService:
         match = _started(snap)
         game = history.game_of(snap)
         return {"game": snap["game"], "version": snap["version"], "seat": seat,
-                "active_seats": sorted(runner.active_seats(game, match)),
-                **game.view(match["state"], seat)}
+                "active_seats": snap["active_seats"], **game.view(match["state"], seat)}
 
     def legal_moves(self, game_id: str, player_id: str) -> dict[str, Any]:
         snap = self.load(game_id)
-        seat = seat_of(snap, player_id)
-        if seat is None:
-            raise Forbidden("you have no seat in this game", code="game/not_a_player")
+        seat = seated(snap, player_id)
         match = _started(snap)
         game = history.game_of(snap)
         moves = [{"notation": game.format(a), "action": a}
@@ -158,9 +155,7 @@ class GameService:
                 return first
         for _ in range(APPEND_ATTEMPTS):
             snap = self.load(game_id)
-            seat = seat_of(snap, player_id)
-            if seat is None:
-                raise Forbidden("you have no seat in this game", code="game/not_a_player")
+            seat = seated(snap, player_id)
             match = _started(snap)
             game = history.game_of(snap)
             try:
@@ -191,7 +186,7 @@ class GameService:
             return False
         record = snap["seats"][seat]
         game = history.game_of(snap)
-        if record["kind"] != "bot" or seat not in runner.active_seats(game, snap["match"]):
+        if record["kind"] != "bot" or seat not in snap["active_seats"]:
             return False
         chosen = _bot_choice(game, snap["match"], seat, record["bot"])
         new, events = self._action_events(snap, seat, chosen)
@@ -211,7 +206,7 @@ class GameService:
             match = snap["match"]
             game = history.game_of(snap)
             deadline = snap["deadlines"][seat]
-            if (seat not in runner.active_seats(game, match) or match["seat_since"][seat] != since
+            if (seat not in snap["active_seats"] or match["seat_since"][seat] != since
                     or deadline is None):
                 return "moot"
             if deadline > self.clock() * 1000:
@@ -246,9 +241,7 @@ class GameService:
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
         for _ in range(APPEND_ATTEMPTS):
             snap = self.load(game_id)
-            seat = seat_of(snap, player_id)
-            if seat is None:
-                raise Forbidden("you have no seat in this game", code="game/not_a_player")
+            seat = seated(snap, player_id)
             result = self._leave(snap, seat, "resigned")
             if result is not None:
                 return summarize(result)
@@ -362,7 +355,7 @@ class GameService:
     def _after_commit(self, snap: dict, events: list[dict]) -> None:
         """Keep the players' lists and inboxes in step, then hand over to the scheduler."""
         now = snap["updated_at"]
-        active = set(summarize(snap)["active_seats"])
+        active = snap["active_seats"]
         for seat, record in enumerate(snap["seats"]):
             if record["kind"] != "player":
                 continue
@@ -409,6 +402,14 @@ def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
     return {"per_move_seconds": seconds, "on_timeout": policy}
 
 
+def seated(snap: dict, player_id: str) -> int:
+    """The player's seat; 403 for a player without one."""
+    seat = seat_of(snap, player_id)
+    if seat is None:
+        raise Forbidden("you have no seat in this game", code="game/not_a_player")
+    return seat
+
+
 def seat_of(snap: dict, player_id: str | None) -> int | None:
     for seat, record in enumerate(snap["seats"]):
         if record["kind"] == "player" and record["player_id"] == player_id:
@@ -419,9 +420,7 @@ def seat_of(snap: dict, player_id: str | None) -> int | None:
 def summarize(snap: dict) -> dict[str, Any]:
     """The public summary of a game, built by whitelist from its snapshot."""
     match = snap["match"]
-    active = []
-    if match is not None:
-        active = sorted(runner.active_seats(history.game_of(snap), match))
+    active = snap["active_seats"]
     deadlines = [d for s, d in enumerate(snap["deadlines"]) if s in active and d is not None]
     return {
         "id": snap["id"], "game": snap["game"], "status": snap["status"],

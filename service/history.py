@@ -3,7 +3,8 @@
 The snapshot is a pure function of the event log: `fold` is the only code that changes it, both
 when a use-case commits new events and when the log is replayed from GameCreated. The live path
 passes the match the engine already computed (so a move is applied once); a replay recomputes
-it from the recorded action and the seed in GameCreated.
+it from the recorded action and the seed in GameCreated. The fold also records the seats that
+may act (`active_seats`), so summaries, inboxes and the scheduler never ask the engine again.
 
 The snapshot holds the seed (`secret_seed`) so that a move costs one read; it is server-side
 data and never leaves the server as it is: summaries and views are built from it by whitelist.
@@ -29,7 +30,8 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
                 "rules_version": event["rules_version"], "options": event["options"],
                 "time_control": event["time_control"], "commitment": event["commitment"],
                 "seats": event["seats"], "status": "open", "match": None,
-                "deadlines": [None] * len(event["seats"]), "created_at": event["at"],
+                "deadlines": [None] * len(event["seats"]), "active_seats": [],
+                "created_at": event["at"],
                 "secret_seed": event["seed"], "revealed_seed": None}
     else:
         snap = {**snapshot, "seats": [dict(s) for s in snapshot["seats"]]}
@@ -58,15 +60,16 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     snap["version"] = version
     snap["updated_at"] = event["at"]
     if snap["match"] is not None:
-        snap["deadlines"] = _deadlines(game, snap, event["at"])
+        snap["active_seats"] = sorted(runner.active_seats(game, snap["match"]))
+        snap["deadlines"] = _deadlines(snap, event["at"])
     return snap
 
 
-def _deadlines(game: Game, snap: dict, at_ms: int) -> list[int | None]:
+def _deadlines(snap: dict, at_ms: int) -> list[int | None]:
     """Each active seat's deadline: its clock starts when its situation last changed."""
     control = snap["time_control"]
     m = snap["match"]
-    active = runner.active_seats(game, m)
+    active = snap["active_seats"]
     result = []
     for seat, previous in enumerate(snap["deadlines"]):
         if control is None or seat not in active:

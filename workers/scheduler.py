@@ -12,9 +12,6 @@ from datetime import datetime, timedelta, timezone
 
 import redis
 
-from engine import match as runner
-from service.history import game_of
-
 from . import jobs
 from .queue import queue
 
@@ -31,7 +28,7 @@ class RQScheduler:
             return
         game_id, version = snapshot["id"], snapshot["version"]
         match = snapshot["match"]
-        for seat in sorted(runner.active_seats(game_of(snapshot), match)):
+        for seat in snapshot["active_seats"]:
             record = snapshot["seats"][seat]
             if record["kind"] == "bot":
                 self._in(self.bot_delay, jobs.bot_move, (game_id, seat, version),
