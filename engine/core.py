@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from .rng import Rng
+
 Action = dict[str, Any]
 State = dict[str, Any]
 
@@ -150,20 +152,20 @@ class GameInfo:
 
 
 # A bot sees only what its seat may know: the seat's view and its legal actions.
-Bot = Callable[[dict[str, Any], list[Action], "Rng"], Action]  # noqa: F821 (engine.rng.Rng)
+Bot = Callable[[dict[str, Any], list[Action], Rng], Action]
 
 
 class Game(Protocol):
     info: GameInfo
     bots: dict[str, Bot]  # at least "random" and "heuristic"
 
-    def setup(self, n: int, options: dict[str, Any], rng, log: Log) -> State: ...
+    def setup(self, n: int, options: dict[str, Any], rng: Rng, log: Log) -> State: ...
 
     def active_seats(self, g: State) -> frozenset[int]: ...
 
     def legal_actions(self, g: State, seat: int) -> list[Action]: ...
 
-    def apply(self, g: State, seat: int, action: Action, rng, log: Log) -> State:
+    def apply(self, g: State, seat: int, action: Action, rng: Rng, log: Log) -> State:
         """Apply a legal action. May mutate and return `g`: the runner passes a private copy."""
         ...
 

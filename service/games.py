@@ -9,7 +9,7 @@ from engine import match as runner
 from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
-from store.games import Appended, GameStore, Replayed, Stale
+from store.games import Appended, GameStore, Replayed
 from store.players import PlayerStore
 
 from . import history, logview

@@ -1,5 +1,5 @@
 import pytest
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from api.app import create_app
 from api.game_views import GameViewSchema, ViewEnvelopeSchema

@@ -99,7 +99,7 @@ def test_inbox_and_log_paging(client, register, test_game):
 
 
 def test_open_game_join_over_http(client, register, test_game):
-    (a, ha), (b, hb) = register("Ada"), register("Bo")
+    (a, ha), (_, hb) = register("Ada"), register("Bo")
     g = client.post("/v1/games", json={"game": "hiddenbid", "seats": [a, None]}, headers=ha).json
     assert g["status"] == "open"
     assert client.get(f"/v1/games/{g['id']}/view", headers=ha).json["code"] == "game/not_started"

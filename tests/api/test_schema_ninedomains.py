@@ -1,5 +1,5 @@
 """The Nine Domains: the documented schemas describe every view and every legal action."""
-from api.game_schemas.ninedomains import ACTION_SCHEMA, VIEW_SCHEMA
+from api.game_schemas.ninedomains import VIEW_SCHEMA
 from engine import match as runner
 from engine.games.ninedomains import GAME
 from tests.api.schema_checks import check_match_against_schemas

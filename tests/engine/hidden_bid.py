@@ -7,7 +7,7 @@ extra points or `burn`s them (a single-seat decision). Three rounds. Most points
 It has the shapes the real games have: a secret hand, a secret simultaneous choice, a deck
 whose order is hidden, and a single-seat decision.
 """
-from engine.core import GameInfo, IllegalAction, MalformedAction, OptionSpec, Outcome
+from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
 
 
 class HiddenBid:
