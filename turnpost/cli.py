@@ -57,7 +57,8 @@ def serve_command(args) -> int:
               flush=True)
         _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
                    "worker_class": "gthread", "threads": 16, "accesslog": None, "errorlog": "-",
-                   "loglevel": "warning", "timeout": 60}).run()
+                   "loglevel": "warning", "timeout": 60,
+                   "graceful_timeout": 10}).run()
     finally:
         if worker is not None:
             worker.send_signal(signal.SIGTERM)

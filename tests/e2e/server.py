@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,15 +23,18 @@ class LiveServer:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         if redis_url:
             env["REDIS_URL"] = redis_url
+        self.output = tempfile.TemporaryFile()
+        # its own process group, so that stop() signals it the way Ctrl-C in a terminal does
         self.process = subprocess.Popen(
             [sys.executable, "-m", "turnpost.cli", "serve", "--port", str(self.port), *args],
-            env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            env=env, cwd=cwd, stdout=self.output, stderr=subprocess.STDOUT,
+            start_new_session=True)
 
     def wait_ready(self, timeout: float = 60.0) -> "LiveServer":
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("turnpost serve exited:\n" + self.process.stdout.read().decode())
+                raise RuntimeError("turnpost serve exited:\n" + self.printed())
             try:
                 if requests.get(self.url + "/v1/catalog", timeout=5).status_code == 200:
                     return self
@@ -39,16 +44,25 @@ class LiveServer:
         self.stop()
         raise RuntimeError("turnpost serve did not answer in time")
 
-    def stop(self) -> str:
-        """Stop as Ctrl-C would; returns what the server printed."""
+    def stop(self) -> None:
+        """Stop as Ctrl-C would (SIGINT to the whole process group); whatever is still
+        running after that is killed, so no process outlives the test."""
+        group = self.process.pid
         if self.process.poll() is None:
-            self.process.send_signal(2)
+            os.killpg(group, signal.SIGINT)
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.stdout.read().decode()
+                pass
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+    def printed(self) -> str:
+        self.output.seek(0)
+        return self.output.read().decode(errors="replace")
 
 
 class Client:
