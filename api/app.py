@@ -1,10 +1,12 @@
-"""The Flask app factory."""
+"""The Flask app factory, and the OpenAPI document it describes itself with."""
 from __future__ import annotations
 
+import json
 import os
 
 import redis
 from flask import Flask
+from flask_swagger_ui import get_swaggerui_blueprint
 
 from service.games import GameService
 from service.players import PlayerService
@@ -15,6 +17,7 @@ from store.players import PlayerStore
 
 from . import errors
 from .resources import catalog, games, players
+from .spec_plugin import ContractPlugin
 
 API_DESCRIPTION = """\
 turnpost hosts asynchronous, turn-based board games played by correspondence.
@@ -34,6 +37,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
                           "security": [{"bearerAuth": []}]},
         JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
+        STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
     app.config.update(config or {})
     client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -43,13 +47,17 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         "players": PlayerService(player_store),
         "games": GameService(GameStore(client), player_store, scheduler),
     }
-    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": _oneof_plugin()})
+    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": _oneof_plugin(),
+                                               "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
         "description": "The token from POST /v1/players"})
     for blueprint in (catalog.blp, players.blp, games.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
+    app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
+        "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
+        "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))
     app.extensions["turnpost"]["api"] = api
     return app
 
@@ -57,3 +65,9 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
 def _oneof_plugin():
     from apispec_oneofschema import MarshmallowPlugin
     return MarshmallowPlugin()
+
+
+def openapi_document(app: Flask) -> str:
+    """The app's OpenAPI document as openapi/openapi.json holds it: sorted keys, indented."""
+    spec = app.extensions["turnpost"]["api"].spec.to_dict()
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"

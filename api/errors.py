@@ -24,6 +24,7 @@ HTTP_CODES = {
 
 class TurnpostApi(Api):
     ERROR_SCHEMA = ErrorSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None  # each error status is documented: see spec_plugin.py
 
     def handle_http_exception(self, error: HTTPException):
         payload = {"code": HTTP_CODES.get(error.code, f"http/{error.code}"),

@@ -1,14 +1,18 @@
-"""The view endpoint's response: a oneOf over the games, discriminated by `game`.
+"""The payloads whose shape depends on the game: the view, the legal moves and the move's action.
 
-Each game's view schema lives in api/game_schemas/<game>.py (VIEW_SCHEMA); here it is joined
-with the envelope every view has. Dumping through these schemas is a second whitelist: a key a
-game's view does not declare never reaches a client.
+Each game's view and action schemas live in api/game_schemas/<game>.py (VIEW_SCHEMA,
+ACTION_SCHEMA); here each is joined with the envelope every such payload has, and the games are
+put together in a oneOf discriminated by `game`. Dumping through these schemas is a second
+whitelist: a key a game's view or action does not declare never reaches a client.
+
+A move request does not name its game (the path does), so its `action` is documented as any one
+of the games' actions; the engine checks it against the game it is for.
 """
 from __future__ import annotations
 
 import importlib
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from engine import registry
@@ -24,27 +28,80 @@ class ViewEnvelopeSchema(Schema):
         "description": "The seats that may act now"})
 
 
+class LegalMovesEnvelopeSchema(Schema):
+    game = fields.String(required=True, metadata={"description": "The game's name"})
+    version = fields.Integer(required=True, metadata={
+        "description": "The version these moves are for: send it as expected_version"})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+
+
 def game_schema_module(name: str):
     return importlib.import_module(f"api.game_schemas.{name}")
 
 
-def _view_schemas() -> dict[str, type[Schema]]:
-    schemas = {}
-    for name, game in sorted(registry.GAMES.items()):
-        module = game_schema_module(name)
-        title = module.VIEW_SCHEMA.__name__.removesuffix("Schema")
-        schemas[name] = type(f"{title}Schema", (ViewEnvelopeSchema, module.VIEW_SCHEMA), {})
-    return schemas
+def _title(schema: type[Schema], suffix: str) -> str:
+    return schema.__name__.removesuffix(suffix)
 
 
-def action_schemas() -> dict[str, type[Schema]]:
-    return {name: game_schema_module(name).ACTION_SCHEMA for name in sorted(registry.GAMES)}
+def _game_name(name: str) -> fields.String:
+    """The `game` field of one game's payload: only its name, so that the oneOf is exact."""
+    return fields.String(required=True, validate=validate.OneOf([name]),
+                         metadata={"description": "The game's name"})
+
+
+def _view_schema(name: str) -> type[Schema]:
+    view = game_schema_module(name).VIEW_SCHEMA
+    return type(view.__name__, (ViewEnvelopeSchema, view), {"game": _game_name(name)})
+
+
+def legal_moves_schema(name: str, action: type[Schema]) -> type[Schema]:
+    """`{game, version, seat, moves: [{notation, action}]}` for the game `name`."""
+    title = _title(action, "ActionSchema")
+    move = type(f"{title}LegalMoveSchema", (Schema,), {
+        "notation": fields.String(required=True, metadata={
+            "description": "The move in the game's notation"}),
+        "action": fields.Nested(action, required=True, metadata={
+            "description": "The same move as a structured action"}),
+    })
+    return type(f"{title}LegalMovesSchema", (LegalMovesEnvelopeSchema,), {
+        "game": _game_name(name),
+        "moves": fields.List(fields.Nested(move), required=True, metadata={
+            "description": "Every move you may make now (empty when it is not your turn)"}),
+    })
 
 
 class GameViewSchema(OneOfSchema):
     type_field = "game"
     type_field_remove = False
-    type_schemas = _view_schemas()
+    type_schemas = {name: _view_schema(name) for name in sorted(registry.GAMES)}
 
     def get_obj_type(self, obj):
         return obj["game"]
+
+
+class LegalMovesSchema(OneOfSchema):
+    type_field = "game"
+    type_field_remove = False
+    type_schemas = {name: legal_moves_schema(name, game_schema_module(name).ACTION_SCHEMA)
+                    for name in sorted(registry.GAMES)}
+
+    def get_obj_type(self, obj):
+        return obj["game"]
+
+
+def _any_action() -> dict:
+    """The JSON schema of "one of the games' actions", by reference to their components."""
+    return {"anyOf": [
+        {"$ref": "#/components/schemas/"
+                 + _title(game_schema_module(name).ACTION_SCHEMA, "Schema")}
+        for name in sorted(registry.GAMES)]}
+
+
+class MoveSchema(Schema):
+    expected_version = fields.Integer(required=True, validate=validate.Range(min=0), metadata={
+        "description": "The version you read; a stale one answers 409 move/stale_version"})
+    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
+        "description": "The move in the game's notation (see the catalog)"})
+    action = fields.Dict(keys=fields.String(), metadata={
+        "description": "The move as a structured action, as /legal-moves lists them",
+        **_any_action()})

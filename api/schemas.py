@@ -1,4 +1,4 @@
-"""The request and response schemas shared by the resources (per-game views: game_views.py)."""
+"""The request and response schemas shared by the resources (the per-game ones: game_views.py)."""
 from marshmallow import Schema, fields, validate
 
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
@@ -129,30 +129,10 @@ class JoinSchema(Schema):
     seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(0, 5))
 
 
-class MoveSchema(Schema):
-    expected_version = fields.Integer(required=True, validate=validate.Range(min=0), metadata={
-        "description": "The version you read; a stale one answers 409 move/stale_version"})
-    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
-        "description": "The move in the game's notation (see the catalog)"})
-    action = fields.Dict(keys=fields.String(), metadata={
-        "description": "The move as a structured action, as /legal-moves lists them"})
-
-
 class MoveResultSchema(Schema):
     version = fields.Integer(required=True)
     move = fields.String(required=True)
     game = fields.Nested(GameSummarySchema, required=True)
-
-
-class LegalMoveSchema(Schema):
-    notation = fields.String(required=True)
-    action = fields.Dict(keys=fields.String(), required=True)
-
-
-class LegalMovesSchema(Schema):
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True)
-    moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
 
 
 class LogQuerySchema(Schema):

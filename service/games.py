@@ -65,7 +65,7 @@ class GameService:
         game = history.game_of(snap)
         moves = [{"notation": game.format(a), "action": a}
                  for a in runner.legal_actions(game, match, seat)]
-        return {"version": snap["version"], "seat": seat, "moves": moves}
+        return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
     def log(self, game_id: str, player_id: str, after: int = 0,
             limit: int = 100) -> dict[str, Any]:
@@ -301,7 +301,8 @@ class GameService:
                     raise Invalid(f"player {entry} is given two seats", code="game/invalid_seats")
                 seen.add(entry)
                 records.append({"kind": "player", "player_id": entry,
-                                "name": self._player_name(entry, Invalid)})
+                                "name": self._player_name(entry, Invalid,
+                                                          "game/invalid_seats")})
             else:
                 raise Invalid("each seat is a player id, a bot name or null",
                               code="game/invalid_seats")
@@ -309,10 +310,10 @@ class GameService:
             raise Invalid("a game needs at least one seat for a person", code="game/invalid_seats")
         return records
 
-    def _player_name(self, player_id: str, error=NotFound) -> str:
+    def _player_name(self, player_id: str, error=NotFound, code: str = "player/not_found") -> str:
         profile = self.players.get(player_id)
         if profile is None:
-            raise error(f"there is no player {player_id}", code="player/not_found")
+            raise error(f"there is no player {player_id}", code=code)
         return profile["name"]
 
     def _start(self, snap: dict) -> tuple[dict, list[dict]]:

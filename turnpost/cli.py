@@ -33,9 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
 
+    commands.add_parser("examples", help="record the document's examples from real games "
+                                         "(api/examples.json); then run `turnpost openapi`")
+
     args = parser.parse_args(argv)
-    return {"serve": serve_command, "worker": worker_command,
-            "openapi": openapi_command}[args.command](args)
+    return {"serve": serve_command, "worker": worker_command, "openapi": openapi_command,
+            "examples": examples_command}[args.command](args)
 
 
 def serve_command(args) -> int:
@@ -53,7 +56,7 @@ def serve_command(args) -> int:
     if not args.no_worker:
         worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])
     try:
-        print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /openapi.json)",
+        print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)",
               flush=True)
         _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
                    "worker_class": "gthread", "threads": 16, "accesslog": None, "errorlog": "-",
@@ -77,16 +80,34 @@ def worker_command(args) -> int:
 
 
 def openapi_command(args) -> int:
-    from api.app import create_app
+    from api.app import create_app, openapi_document
 
-    document = json.dumps(create_app().extensions["turnpost"]["api"].spec.to_dict(), indent=2,
-                          sort_keys=True) + "\n"
+    document = openapi_document(create_app())
     if args.output == "-":
         sys.stdout.write(document)
     else:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(document)
         print(f"turnpost: wrote {args.output}")
+    return 0
+
+
+def examples_command(args) -> int:
+    import tempfile
+
+    from api import examples
+    from api.app import create_app
+    from store.connection import connect
+    from store.embedded import EmbeddedValkey
+
+    with tempfile.TemporaryDirectory() as data:
+        server = EmbeddedValkey(data, appendonly=False).start()
+        try:
+            recorded = examples.record(create_app(connect(server.url)).test_client())
+        finally:
+            server.stop()
+    examples.EXAMPLES_FILE.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
+    print(f"turnpost: wrote {examples.EXAMPLES_FILE}")
     return 0
 
 

@@ -1,17 +1,18 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
 import json
+import time
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import Invalid
 
 from .. import context
-from ..game_views import GameViewSchema
+from ..error_codes import raises
+from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..schemas import (GameCreateSchema, GameListQuerySchema, GameListSchema, GameSummarySchema,
-                       JoinSchema, LegalMovesSchema, LogQuerySchema, LogSchema, MoveResultSchema,
-                       MoveSchema)
+                       JoinSchema, LogQuerySchema, LogSchema, MoveResultSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create and join, read your view, play, follow the log")
@@ -31,6 +32,8 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
 @blp.route("")
 class Games(MethodView):
     @blp.doc(operationId="createGame")
+    @raises("game/unknown", "game/invalid_seats", "game/invalid_options",
+            "game/invalid_time_control")
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema)
     def post(self, body):
@@ -53,6 +56,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.doc(operationId="getGame")
+    @raises("game/not_found")
     @blp.response(200, GameSummarySchema)
     def get(self, game_id):
         """A game's summary: status, seats, version, who is to move, deadline, outcome"""
@@ -63,6 +67,8 @@ class Game(MethodView):
 @blp.route("/<game_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
+    @raises("game/not_found", "player/not_found", "game/full", "game/already_seated",
+            "game/seat_taken", "game/busy")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
@@ -73,6 +79,7 @@ class Join(MethodView):
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH])
+    @raises("game/not_found", "game/not_started")
     @blp.response(200, GameViewSchema, headers={"ETag": {
         "description": "The game's version, quoted", "schema": {"type": "string"}}})
     @blp.alt_response(304, description="Not modified: the game is at the version you hold")
@@ -89,6 +96,7 @@ class View(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.doc(operationId="getLegalMoves")
+    @raises("game/not_found", "game/not_a_player", "game/not_started")
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
@@ -98,6 +106,9 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
+    @raises("game/not_found", "game/not_a_player", "game/not_started", "move/stale_version",
+            "move/not_your_turn", "move/illegal", "move/game_over", "game/already_resigned",
+            "game/busy", "move/malformed")
     @blp.arguments(MoveSchema)
     @blp.response(201, MoveResultSchema)
     def post(self, body, game_id):
@@ -117,6 +128,7 @@ class Moves(MethodView):
 @blp.route("/<game_id>/log")
 class Log(MethodView):
     @blp.doc(operationId="getLog")
+    @raises("game/not_found")
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
     def get(self, query, game_id):
@@ -127,6 +139,8 @@ class Log(MethodView):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
+    @raises("game/not_found", "game/not_a_player", "move/game_over", "game/already_resigned",
+            "game/busy")
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
@@ -137,28 +151,36 @@ class Resign(MethodView):
 class Stream(MethodView):
     @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID], responses={"200": {
         "description": "Server-sent events: one per log entry (id = version, event = type, "
-                       "data = the entry as in /log), and a comment line as keep-alive",
+                       "data = the entry as in /log), and a comment line as keep-alive every "
+                       "15 seconds. The stream ends after GameEnded, or after five minutes: "
+                       "reconnect with Last-Event-ID (a browser's EventSource does)",
         "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @raises("game/not_found", "request/invalid")
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()
         games = context.games()
         after = _resume_after()
         games.load(game_id)
+        until = time.monotonic() + current_app.config["STREAM_SECONDS"]
 
         def events(after=after):
             while True:
-                entries = games.wait_log(game_id, player, after, KEEPALIVE_MS)
-                if not entries:
-                    if games.summary(game_id)["status"] == "finished":
-                        return
-                    yield ": keep-alive\n\n"
+                left_ms = int((until - time.monotonic()) * 1000)
+                entries = games.wait_log(game_id, player, after,
+                                         min(KEEPALIVE_MS, max(left_ms, 1)))
                 for entry in entries:
                     after = entry["version"]
                     yield (f"id: {after}\nevent: {entry['type']}\n"
                            f"data: {json.dumps(entry)}\n\n")
                     if entry["type"] == "GameEnded":
                         return
+                if left_ms <= 0:
+                    return
+                if not entries:
+                    if games.summary(game_id)["status"] == "finished":
+                        return
+                    yield ": keep-alive\n\n"
         return Response(events(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

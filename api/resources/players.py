@@ -3,6 +3,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .. import context
+from ..error_codes import raises
 from ..schemas import PlayerCreatedSchema, PlayerCreateSchema, PlayerPatchSchema, PlayerSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
@@ -12,6 +13,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
 @blp.route("")
 class Players(MethodView):
     @blp.doc(security=[], operationId="registerPlayer")
+    @raises("player/invalid")
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema)
     def post(self, body):
@@ -22,12 +24,14 @@ class Players(MethodView):
 @blp.route("/me")
 class Me(MethodView):
     @blp.doc(operationId="getMe")
+    @raises("player/not_found")
     @blp.response(200, PlayerSchema)
     def get(self):
         """Your profile"""
         return context.players().profile(context.caller())
 
     @blp.doc(operationId="updateMe")
+    @raises("player/not_found", "player/invalid")
     @blp.arguments(PlayerPatchSchema)
     @blp.response(200, PlayerSchema)
     def patch(self, changes):

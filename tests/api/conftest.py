@@ -1,8 +1,8 @@
 import pytest
-from marshmallow import fields
+from marshmallow import Schema, fields
 
 from api.app import create_app
-from api.game_views import GameViewSchema, ViewEnvelopeSchema
+from api.game_views import GameViewSchema, LegalMovesSchema, ViewEnvelopeSchema, legal_moves_schema
 from engine import registry
 from tests.engine.hidden_bid import GAME as HIDDEN_BID
 
@@ -18,11 +18,18 @@ class HiddenBidViewSchema(ViewEnvelopeSchema):
     my_bid = fields.Integer(allow_none=True)
 
 
+class HiddenBidActionSchema(Schema):
+    type = fields.String(required=True)
+    card = fields.Integer()
+
+
 @pytest.fixture
 def test_game(monkeypatch):
-    """The platform's test game and its view schema, for this test only."""
+    """The platform's test game and its view and action schemas, for this test only."""
     monkeypatch.setitem(registry.GAMES, "hiddenbid", HIDDEN_BID)
     monkeypatch.setitem(GameViewSchema.type_schemas, "hiddenbid", HiddenBidViewSchema)
+    monkeypatch.setitem(LegalMovesSchema.type_schemas, "hiddenbid",
+                        legal_moves_schema("hiddenbid", HiddenBidActionSchema))
     return HIDDEN_BID
 
 
