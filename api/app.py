@@ -11,8 +11,10 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from service.games import GameService
 from service.players import PlayerService
 from service.scheduler import Scheduler
+from service.settings import Settings
 from store.connection import connect
 from store.games import GameStore
+from store.notifications import NotificationStore
 from store.players import PlayerStore
 
 from . import errors
@@ -29,7 +31,7 @@ the `expected_version` you read. Errors are JSON with a stable `code` and a `mes
 
 
 def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
-               config: dict | None = None) -> Flask:
+               config: dict | None = None, settings: Settings | None = None) -> Flask:
     app = Flask("turnpost")
     app.config.update(
         API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
@@ -44,7 +46,8 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     player_store = PlayerStore(client)
     app.extensions["turnpost"] = {
         "redis": client,
-        "players": PlayerService(player_store),
+        "settings": settings or Settings(),
+        "players": PlayerService(player_store, NotificationStore(client)),
         "games": GameService(GameStore(client), player_store, scheduler),
     }
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": _oneof_plugin(),

@@ -30,6 +30,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/already_seated": (409, "you already have a seat in this game"),
     "game/seat_taken": (409, "the seat you asked for is not open"),
     "game/busy": (409, "the game changed under the request again and again: try again"),
+    "player/no_webhook": (409, "you have no webhook: set webhook_url first"),
     "request/too_large": (413, "the body is larger than 256 KiB"),
     "request/invalid": (422, "the request does not match the schema; `errors` says where"),
     "move/malformed": (422, "the move cannot be read: send `notation` or `action` (one), "

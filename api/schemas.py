@@ -42,10 +42,23 @@ class PlayerCreateSchema(Schema):
                              schemes={"http", "https"}, require_tld=False)
 
 
+class NotificationPreferencesSchema(Schema):
+    email = fields.Boolean(metadata={"description": "Turn and end-of-game emails"})
+    webhook = fields.Boolean(metadata={"description": "Webhook deliveries"})
+    reminders = fields.Boolean(metadata={
+        "description": "Reminders at 50% and 90% of a clock, by email and webhook"})
+
+
 class PlayerPatchSchema(Schema):
     name = fields.String(validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True)
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
+    notifications = fields.Nested(NotificationPreferencesSchema)
+
+
+WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries (HMAC-SHA256 "
+                                 "over '<t>.<body>', header Turnpost-Signature). Shown only in "
+                                 "the answer that made it."}
 
 
 class PlayerSchema(Schema):
@@ -53,6 +66,12 @@ class PlayerSchema(Schema):
     name = fields.String(required=True)
     email = fields.String(allow_none=True)
     webhook_url = fields.String(allow_none=True)
+    notifications = fields.Nested(NotificationPreferencesSchema, required=True)
+    webhook_status = fields.String(required=True, validate=validate.OneOf(
+        ["none", "ok", "failing"]), metadata={
+        "description": "failing: deliveries kept failing, so you get emails instead until "
+                       "one succeeds or you change webhook_url"})
+    webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
 class PlayerCreatedSchema(Schema):
@@ -60,6 +79,36 @@ class PlayerCreatedSchema(Schema):
     name = fields.String(required=True)
     token = fields.String(required=True, metadata={
         "description": "The API token: send it as 'Authorization: Bearer <token>'. Shown once."})
+    webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
+
+
+class WebhookSecretSchema(Schema):
+    webhook_secret = fields.String(required=True, metadata=WEBHOOK_SECRET)
+
+
+class DeliverySchema(Schema):
+    id = fields.String(required=True, metadata={
+        "description": "The delivery id: the same on every retry (header Turnpost-Delivery)"})
+    at = fields.String(required=True, metadata=ISO_TIME)
+    channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
+    event = fields.String(required=True, validate=validate.OneOf(
+        ["turn.started", "turn.reminder", "game.finished"]))
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["sent", "fallback", "retrying", "failed", "superseded"]), metadata={
+        "description": "fallback: an email sent because the webhook failed; superseded: "
+                       "not sent, the turn had moved on"})
+    attempt = fields.Integer(required=True)
+    detail = fields.String(required=True)
+
+
+class DeliveryListSchema(Schema):
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+
+
+class DeliveryQuerySchema(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
 
 
 class TimeControlSchema(Schema):

@@ -1,13 +1,16 @@
-"""Registering players, authenticating their tokens, their profile."""
+"""Registering players, authenticating their tokens, their profile, notification settings and
+webhook secret, and the log of what was delivered to them."""
 from __future__ import annotations
 
 import secrets
 import time
 from typing import Any, Callable
 
+from store.notifications import NotificationStore
 from store.players import PlayerStore
 
-from .errors import Invalid, NotFound, Unauthorized
+from .errors import Conflict, Invalid, NotFound, Unauthorized
+from .notifications import preferences
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
 
@@ -17,13 +20,16 @@ def new_id(prefix: str) -> str:
 
 
 class PlayerService:
-    def __init__(self, players: PlayerStore, clock: Callable[[], float] = time.time):
+    def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
+                 clock: Callable[[], float] = time.time):
         self.players = players
+        self.notes = notes or NotificationStore(players.r)
         self.clock = clock
 
     def register(self, name: str, email: str | None = None,
                  webhook_url: str | None = None) -> dict[str, Any]:
-        """A new player and their API token, which is shown only in this answer."""
+        """A new player and their API token, which is shown only in this answer (and the
+        webhook secret, when a webhook is given)."""
         name = (name or "").strip()
         if not name:
             raise Invalid("a player needs a name", code="player/invalid")
@@ -33,7 +39,11 @@ class PlayerService:
         while True:
             player_id = new_id("p_")
             if self.players.create(player_id, profile, token):
-                return {"id": player_id, "name": name, "token": token}
+                break
+        answer = {"id": player_id, "name": name, "token": token}
+        if webhook_url:
+            answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+        return answer
 
     def authenticate(self, token: str | None) -> str:
         if not token:
@@ -44,19 +54,47 @@ class PlayerService:
         return player_id
 
     def profile(self, player_id: str) -> dict[str, Any]:
-        profile = self.players.get(player_id)
-        if profile is None:
-            raise NotFound(f"there is no player {player_id}", code="player/not_found")
-        return {"id": player_id, **{k: profile.get(k) for k in PROFILE_FIELDS}}
+        profile = self._get(player_id)
+        status = "none"
+        if profile.get("webhook_url"):
+            status = "failing" if self.notes.webhook_failing(player_id) else "ok"
+        return {"id": player_id, **{k: profile.get(k) for k in PROFILE_FIELDS},
+                "notifications": preferences(profile), "webhook_status": status}
 
     def update(self, player_id: str, changes: dict[str, Any]) -> dict[str, Any]:
-        profile = self.players.get(player_id)
-        if profile is None:
-            raise NotFound(f"there is no player {player_id}", code="player/not_found")
+        """Change profile fields and notification settings. A first webhook gets a secret,
+        shown in this answer only; a changed webhook starts again as not failing."""
+        profile = self._get(player_id)
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
+        if "notifications" in changes:
+            profile["notifications"] = {**preferences(profile), **changes["notifications"]}
         if not (profile.get("name") or "").strip():
             raise Invalid("a player needs a name", code="player/invalid")
         self.players.save(player_id, profile)
-        return self.profile(player_id)
+        answer = self.profile(player_id)
+        if "webhook_url" in changes and changes["webhook_url"]:
+            self.notes.set_webhook_failing(player_id, False)
+            answer["webhook_status"] = "ok"
+            if self.notes.webhook_secret(player_id) is None:
+                answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+        return answer
+
+    def rotate_webhook_secret(self, player_id: str) -> dict[str, Any]:
+        """A new webhook secret (the old one stops working at once); shown only here."""
+        profile = self._get(player_id)
+        if not profile.get("webhook_url"):
+            raise Conflict("you have no webhook: set webhook_url first",
+                           code="player/no_webhook")
+        return {"webhook_secret": self.notes.new_webhook_secret(player_id)}
+
+    def deliveries(self, player_id: str, limit: int = 50) -> dict[str, Any]:
+        self._get(player_id)
+        return {"deliveries": self.notes.deliveries(player_id, limit)}
+
+    def _get(self, player_id: str) -> dict[str, Any]:
+        profile = self.players.get(player_id)
+        if profile is None:
+            raise NotFound(f"there is no player {player_id}", code="player/not_found")
+        return profile

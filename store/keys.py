@@ -38,3 +38,35 @@ def token(token_hash: str) -> str:
 
 
 OPEN_GAMES = f"{PREFIX}:games:open"
+
+
+def player_deliveries(player_id: str) -> str:
+    """List of the player's latest notification deliveries, newest first (JSON)."""
+    return f"{PREFIX}:player:{{{player_id}}}:deliveries"
+
+
+def player_webhook(player_id: str) -> str:
+    """Hash: the player's webhook secret and whether the webhook is failing."""
+    return f"{PREFIX}:player:{{{player_id}}}:webhook"
+
+
+def email_throttle(player_id: str, game_id: str) -> str:
+    """Present while a player may not get another email about a game."""
+    return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"
+
+
+def sent_mark(delivery_id: str) -> str:
+    """Present once a delivery was claimed, so that a retried job never sends twice."""
+    return f"{PREFIX}:sent:{delivery_id}"
+
+
+def mail_token(token: str) -> str:
+    """A per-seat reply token -> {game_id, seat} (play by email)."""
+    return f"{PREFIX}:mailtoken:{token}"
+
+
+def seat_mail_token(game_id: str, seat: int) -> str:
+    return f"{PREFIX}:game:{{{game_id}}}:mailtoken:{seat}"
+
+
+SERVER_SECRET = f"{PREFIX}:secret"

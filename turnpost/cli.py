@@ -52,6 +52,13 @@ def serve_command(args) -> int:
               "(append-only file on)", flush=True)
     else:
         print("turnpost: using REDIS_URL", flush=True)
+    if not os.environ.get("SMTP_URL"):
+        os.environ.setdefault("OUTBOX_DIR", str(Path(args.data) / "outbox"))
+        print(f"turnpost: no SMTP_URL, so emails are written as .eml files into "
+              f"{os.environ['OUTBOX_DIR']}/", flush=True)
+    else:
+        print("turnpost: emails go out through SMTP_URL", flush=True)
+    os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
     worker = None
     if not args.no_worker:
         worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])

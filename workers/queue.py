@@ -5,6 +5,7 @@ import redis
 from rq import Queue, Worker
 
 QUEUE_NAME = "turnpost"
+FAILED_JOB_TTL = 7 * 24 * 3600
 
 
 def queue(client: redis.Redis) -> Queue:

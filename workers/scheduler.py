@@ -1,29 +1,43 @@
 """The RQ implementation of the service's scheduler port: after every commit, ask for the
-bot moves that are due and arm the turn timers of the seats whose turn just began.
+bot moves that are due, the notices of the players whose turn began (or of everyone, when the
+game ended), and arm the turn timers and reminders of the seats whose turn just began.
 
 Job ids are deterministic (game, seat and version), so asking twice enqueues once. A timer is
 never moved in place: a job may be re-armed while it runs (a timeout's commit arms the next
-turn's timer), and RQ would then lose the new schedule. A timer whose turn has moved on finds
-the seat's `seat_since` changed when it fires, and does nothing."""
+turn's timer), and RQ would then lose the new schedule. A timer or reminder whose turn has
+moved on finds the seat's `seat_since` changed when it fires, and does nothing."""
 from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta, timezone
 
 import redis
+from rq import Retry
+
+from service.notifications import (GAME_FINISHED, REMINDER_PERCENTS, TURN_REMINDER, Notice,
+                                   notices)
+from service.settings import Settings
 
 from . import jobs
-from .queue import queue
+from .queue import FAILED_JOB_TTL, queue
 
-FAILED_JOB_TTL = 7 * 24 * 3600
+EMAIL_RETRY = Retry(max=3, interval=[30, 120, 600])
 
 
 class RQScheduler:
-    def __init__(self, connection: redis.Redis, bot_delay_seconds: float = 1.0):
+    def __init__(self, connection: redis.Redis, bot_delay_seconds: float | None = None,
+                 settings: Settings | None = None):
         self.queue = queue(connection)
-        self.bot_delay = bot_delay_seconds
+        self.settings = settings or Settings()
+        self.bot_delay = (self.settings.bot_delay_seconds if bot_delay_seconds is None
+                          else bot_delay_seconds)
 
     def committed(self, snapshot: dict, events: list[dict]) -> None:
+        for notice in notices(snapshot, events):
+            args = (notice.event, notice.game_id, notice.seat, notice.version)
+            delay = 0 if notice.event == GAME_FINISHED else self.settings.email_delay_seconds
+            self._in(delay, jobs.email_notice, args, notice.delivery_id("email"), EMAIL_RETRY)
+            self._in(0, jobs.webhook_notice, args, notice.delivery_id("webhook"))
         if snapshot["status"] != "active":
             return
         game_id, version = snapshot["id"], snapshot["version"]
@@ -35,6 +49,7 @@ class RQScheduler:
                          f"bot-{game_id}-{seat}-{version}")
             elif snapshot["deadlines"][seat] is not None and match["seat_since"][seat] == version:
                 self.arm_timer(game_id, seat, version, snapshot["deadlines"][seat])
+                self._arm_reminders(snapshot, seat)
 
     def arm_timer(self, game_id: str, seat: int, since: int, deadline_ms: int,
                   retry: bool = False) -> None:
@@ -45,9 +60,26 @@ class RQScheduler:
                               job_id=f"timer-{game_id}-{seat}-{since}{suffix}",
                               failure_ttl=FAILED_JOB_TTL)
 
-    def _in(self, seconds: float, func, args: tuple, job_id: str) -> None:
+    def _arm_reminders(self, snapshot: dict, seat: int) -> None:
+        """Reminders at 50% and 90% of the seat's clock (each checks the turn when it runs)."""
+        clock_ms = snapshot["time_control"]["per_move_seconds"] * 1000
+        started = snapshot["deadlines"][seat] - clock_ms
+        for percent in REMINDER_PERCENTS:
+            at = datetime.fromtimestamp((started + clock_ms * percent / 100) / 1000,
+                                        timezone.utc)
+            notice = Notice(TURN_REMINDER, snapshot["id"], seat, snapshot["version"],
+                            f"-{percent}")
+            args = (notice.event, notice.game_id, notice.seat, notice.version, notice.tag)
+            for func, channel in ((jobs.email_notice, "email"),
+                                  (jobs.webhook_notice, "webhook")):
+                self.queue.enqueue_at(at, func, *args, job_id=notice.delivery_id(channel),
+                                      failure_ttl=FAILED_JOB_TTL)
+
+    def _in(self, seconds: float, func, args: tuple, job_id: str,
+            retry: Retry | None = None) -> None:
         if seconds <= 0:
-            self.queue.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL)
+            self.queue.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL,
+                               retry=retry)
         else:
             self.queue.enqueue_in(timedelta(seconds=seconds), func, *args, job_id=job_id,
-                                  failure_ttl=FAILED_JOB_TTL)
+                                  failure_ttl=FAILED_JOB_TTL, retry=retry)

@@ -1,10 +1,11 @@
-"""POST /v1/players, GET and PATCH /v1/players/me."""
+"""POST /v1/players; GET and PATCH /v1/players/me; the webhook secret; the delivery log."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .. import context
 from ..error_codes import raises
-from ..schemas import PlayerCreatedSchema, PlayerCreateSchema, PlayerPatchSchema, PlayerSchema
+from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, PlayerCreatedSchema,
+                       PlayerCreateSchema, PlayerPatchSchema, PlayerSchema, WebhookSecretSchema)
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Registering, your profile and your notification settings")
@@ -27,7 +28,7 @@ class Me(MethodView):
     @raises("player/not_found")
     @blp.response(200, PlayerSchema)
     def get(self):
-        """Your profile"""
+        """Your profile and notification settings"""
         return context.players().profile(context.caller())
 
     @blp.doc(operationId="updateMe")
@@ -35,5 +36,27 @@ class Me(MethodView):
     @blp.arguments(PlayerPatchSchema)
     @blp.response(200, PlayerSchema)
     def patch(self, changes):
-        """Change your name, email or webhook"""
+        """Change your name, email, webhook or notification settings (a first webhook gets
+        its secret in this answer)"""
         return context.players().update(context.caller(), changes)
+
+
+@blp.route("/me/webhook-secret")
+class WebhookSecret(MethodView):
+    @blp.doc(operationId="rotateWebhookSecret")
+    @raises("player/not_found", "player/no_webhook")
+    @blp.response(201, WebhookSecretSchema)
+    def post(self):
+        """Make a new webhook secret; the old one stops working at once"""
+        return context.players().rotate_webhook_secret(context.caller())
+
+
+@blp.route("/me/deliveries")
+class Deliveries(MethodView):
+    @blp.doc(operationId="listDeliveries")
+    @raises("player/not_found")
+    @blp.arguments(DeliveryQuerySchema, location="query")
+    @blp.response(200, DeliveryListSchema)
+    def get(self, query):
+        """Your latest email and webhook deliveries, newest first"""
+        return context.players().deliveries(context.caller(), query["limit"])

@@ -6,6 +6,7 @@ import pytest
 
 from service.games import GameService
 from service.players import PlayerService
+from service.settings import Settings
 from store.games import GameStore
 from store.players import PlayerStore
 from workers.scheduler import RQScheduler
@@ -14,7 +15,8 @@ from workers.scheduler import RQScheduler
 @pytest.fixture
 def services(redis_client):
     """Services wired to the real RQ scheduler, with clocks allowed down to one second."""
-    scheduler = RQScheduler(redis_client, bot_delay_seconds=0)
+    scheduler = RQScheduler(redis_client, settings=Settings(bot_delay_seconds=0,
+                                                            email_delay_seconds=0))
     games = GameService(GameStore(redis_client), PlayerStore(redis_client), scheduler,
                         min_move_seconds=1)
     return PlayerService(PlayerStore(redis_client)), games
@@ -25,8 +27,10 @@ def start_workers(valkey):
     """Start real `turnpost worker` processes (RQ, with the scheduler) on the test Valkey."""
     started = []
 
-    def start(count=1):
-        env = {**os.environ, "REDIS_URL": valkey.url}
+    def start(count=1, **settings):
+        """Settings are environment variables of service/settings.py, e.g. SMTP_URL."""
+        env = {**os.environ, "REDIS_URL": valkey.url, "EMAIL_DELAY_SECONDS": "0",
+               "EMAIL_THROTTLE_SECONDS": "0", **settings}
         for _ in range(count):
             started.append(subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
                                             env=env, stdout=subprocess.DEVNULL,

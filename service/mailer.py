@@ -1,0 +1,68 @@
+"""Sending an email: over SMTP when SMTP_URL is set, else as an .eml file in the outbox folder
+(so that a newcomer running `make serve` can read what would have been sent)."""
+from __future__ import annotations
+
+import smtplib
+import ssl
+import time
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import parse_qs, unquote, urlsplit
+
+
+class Mailer(Protocol):
+    def send(self, message: EmailMessage) -> None: ...
+
+
+class SmtpMailer:
+    """smtp://[user:password@]host[:port][?starttls=true] or smtps://... (TLS from the start).
+    Login happens when a user is given; STARTTLS when asked or when the server offers it."""
+
+    def __init__(self, url: str, timeout: float = 30.0):
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError("SMTP_URL must look like smtp://user:pass@host:587")
+        self.implicit_tls = parts.scheme == "smtps"
+        self.host = parts.hostname
+        self.port = parts.port or (465 if self.implicit_tls else 25)
+        self.user = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+        query = parse_qs(parts.query)
+        self.starttls = query.get("starttls", ["auto"])[0].lower()
+        self.timeout = timeout
+
+    def send(self, message: EmailMessage) -> None:
+        context = ssl.create_default_context()
+        if self.implicit_tls:
+            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        with smtp:
+            smtp.ehlo()
+            if not self.implicit_tls and (self.starttls == "true" or (
+                    self.starttls == "auto" and smtp.has_extn("starttls"))):
+                smtp.starttls(context=context)
+                smtp.ehlo()
+            if self.user:
+                smtp.login(self.user, self.password or "")
+            smtp.send_message(message)
+
+
+class OutboxMailer:
+    """Writes each message as <time>-<id>.eml into a folder."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+
+    def send(self, message: EmailMessage) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = message.get("X-Turnpost-Delivery", "message").replace("/", "_")
+        path = self.folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}.eml"
+        temporary = path.with_suffix(".part")
+        temporary.write_bytes(bytes(message))
+        temporary.rename(path)
+
+
+def mailer_for(smtp_url: str | None, outbox_dir: str | Path) -> Mailer:
+    return SmtpMailer(smtp_url) if smtp_url else OutboxMailer(outbox_dir)

@@ -1,0 +1,281 @@
+"""Telling players it is their turn: which notices a commit calls for, and delivering one by
+email or webhook when a worker runs it.
+
+A notice is (event, game, seat, version). Delivery re-reads the game when it runs, so a notice
+whose turn has already moved on (the player moved through the API meanwhile) is dropped as
+`superseded` instead of telling the player something stale. Every delivery id is a function of
+the notice and the channel; an email is claimed in Redis before it is sent, so a job that runs
+twice sends once.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engine import match as runner
+from store.games import GameStore
+from store.notifications import NotificationStore
+from store.players import PlayerStore
+
+from . import emails, history, logview, webhooks
+from .mailer import Mailer
+from .settings import Settings
+from .timefmt import in_words, iso
+
+TURN_STARTED = "turn.started"
+TURN_REMINDER = "turn.reminder"
+GAME_FINISHED = "game.finished"
+EVENTS = (TURN_STARTED, TURN_REMINDER, GAME_FINISHED)
+REMINDER_PERCENTS = (50, 90)
+SINCE_LINES = 30
+LISTED_MOVES = 60
+DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True}
+
+
+@dataclass(frozen=True)
+class Notice:
+    event: str
+    game_id: str
+    seat: int
+    version: int      # the game's version the notice is about (for a reminder: the turn's start)
+    tag: str = ""     # tells apart notices of one event and version (a reminder's percent)
+
+    def delivery_id(self, channel: str) -> str:
+        """Also the job id, so only letters, digits, '_' and '-' (RQ's rule)."""
+        event = self.event.replace(".", "_")
+        return f"{channel}-{self.game_id}-{self.seat}-{self.version}-{event}{self.tag}"
+
+
+def notices(snapshot: dict, events: list[dict]) -> list[Notice]:
+    """The notices a commit calls for: every seated person when the game ends; otherwise each
+    person whose turn begins with this commit (their legal moves changed and they may act)."""
+    game_id, version = snapshot["id"], snapshot["version"]
+    people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
+    if any(e["type"] == "GameEnded" for e in events):
+        return [Notice(GAME_FINISHED, game_id, s, version) for s in people]
+    if snapshot["status"] != "active":
+        return []
+    since = snapshot["match"]["seat_since"]
+    return [Notice(TURN_STARTED, game_id, s, version) for s in people
+            if s in snapshot["active_seats"] and since[s] == version]
+
+
+def preferences(profile: dict) -> dict[str, bool]:
+    return {**DEFAULT_PREFERENCES, **(profile.get("notifications") or {})}
+
+
+class NotificationService:
+    def __init__(self, games: GameStore, players: PlayerStore, notes: NotificationStore,
+                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time):
+        self.games = games
+        self.players = players
+        self.notes = notes
+        self.settings = settings
+        self.mailer = mailer
+        self.clock = clock
+
+    # -- email -------------------------------------------------------------------------------
+
+    def email(self, notice: Notice, fallback: bool = False) -> tuple[str, float]:
+        """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
+        (the throttle window is open for `seconds` more: ask again then), or a reason nothing
+        was sent ("off", "superseded", "duplicate", "gone"). A `fallback` email stands in for
+        a failed webhook: it ignores the email preference and the throttle."""
+        snap = self.games.snapshot(notice.game_id)
+        if snap is None:
+            return "gone", 0
+        record = snap["seats"][notice.seat]
+        profile = self.players.get(record["player_id"]) if record["kind"] == "player" else None
+        if not profile or not profile.get("email"):
+            return "off", 0
+        prefs = preferences(profile)
+        wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
+        if not (wanted or fallback):
+            return "off", 0
+        delivery_id = notice.delivery_id("email")
+        if not _still_current(snap, notice):
+            self._record(record["player_id"], notice, "email", delivery_id, "superseded",
+                         "the turn moved on before the email went")
+            return "superseded", 0
+        if notice.event == TURN_STARTED and not fallback:
+            wait = self.notes.throttle(record["player_id"], notice.game_id,
+                                       self.settings.email_throttle_seconds)
+            if wait:
+                return "deferred", wait
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        message = self._letter(snap, notice, profile, delivery_id)
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            self.notes.release(delivery_id)
+            self._record(record["player_id"], notice, "email", delivery_id, "failed",
+                         f"{type(err).__name__}: {err}")
+            raise
+        self._record(record["player_id"], notice, "email", delivery_id,
+                     "fallback" if fallback else "sent", f"to {profile['email']}")
+        return "sent", 0
+
+    def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
+        game = history.game_of(snap)
+        seat, seats = notice.seat, snap["seats"]
+        title = game.info.title
+        others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
+        against = f" against {', '.join(others)}" if others else ""
+        link = f"{self.settings.public_url}/play/{snap['id']}"
+        sections = []
+        since = self._since_last_move(snap, notice)
+        if since:
+            sections.append(("Since your last move:", since))
+        reply_to = None
+        if notice.event == GAME_FINISHED:
+            result = _result_words(snap, seat)
+            subject = f"{title} with {', '.join(others)}: the game is over, {result}"
+            lead = f"The game of {title}{against} (game {snap['id']}) is over: {result}."
+        else:
+            moves = [game.format(a) for a in
+                     runner.legal_actions(game, snap["match"], seat)]
+            deadline = snap["deadlines"][seat]
+            when = ("There is no clock on this game." if deadline is None else
+                    f"Your deadline: {in_words(deadline, int(self.clock() * 1000))}. "
+                    + ("After it the computer plays for you."
+                       if snap["time_control"]["on_timeout"] == "auto"
+                       else "After it you forfeit the game."))
+            if notice.event == TURN_REMINDER:
+                subject = f"Reminder: your turn in {title} (game {snap['id']})"
+                lead = f"It is still your turn in {title}{against}. {when}"
+            else:
+                subject = f"Your turn in {title} (game {snap['id']}, move {snap['version']})"
+                lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
+            listed = moves[:LISTED_MOVES]
+            if len(moves) > len(listed):
+                listed.append(f"... and {len(moves) - len(listed)} more "
+                              f"(GET /v1/games/{snap['id']}/legal-moves)")
+            sections.append((f"Your legal moves ({len(moves)}):", listed))
+            if self.settings.mail_domain:
+                token = self.notes.seat_mail_token(snap["id"], seat)
+                reply_to = f"move+{token}.{snap['version']}@{self.settings.mail_domain}"
+        footer = ("To play, reply to this email with your move on the first line."
+                  if reply_to else "")
+        letter = emails.Letter(subject=f"[turnpost] {subject}",
+                               greeting=f"Hello {profile['name']},", lead=lead,
+                               sections=sections, links=[("See the game", link)],
+                               footer=footer)
+        return emails.layout(letter, profile["name"], profile["email"],
+                             self.settings.mail_from, delivery_id, reply_to,
+                             {"X-Turnpost-Game": snap["id"],
+                              "X-Turnpost-Version": str(snap["version"]),
+                              "X-Turnpost-Event": notice.event})
+
+    def _since_last_move(self, snap: dict, notice: Notice) -> list[str]:
+        """The seat's own log lines after its last move, up to the notice's version."""
+        game = history.game_of(snap)
+        first = max(0, snap["version"] - 300)
+        events = self.games.events(snap["id"], after=first)
+        own = [i for i, e in enumerate(events)
+               if e["type"] == "ActionTaken" and e["seat"] == notice.seat]
+        later = events[own[-1] + 1:] if own else events
+        lines = [line["text"] for e in later
+                 for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
+                 if e["type"] not in ("GameCreated", "GameEnded")]
+        if len(lines) > SINCE_LINES:
+            lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + \
+                lines[-SINCE_LINES:]
+        return lines
+
+    # -- webhooks ------------------------------------------------------------------------------
+
+    def webhook(self, notice: Notice, attempt: int = 1) -> tuple[str, float]:
+        """POST the notice to the player's webhook. Returns (outcome, seconds): "sent";
+        "retry" after `seconds`; "failed" (attempts used up: the webhook is marked failing
+        and the player gets the email instead); or "off" / "superseded" / "gone"."""
+        snap = self.games.snapshot(notice.game_id)
+        if snap is None:
+            return "gone", 0
+        record = snap["seats"][notice.seat]
+        player_id = record["player_id"]
+        profile = self.players.get(player_id) if record["kind"] == "player" else None
+        if not profile or not profile.get("webhook_url"):
+            return "off", 0
+        prefs = preferences(profile)
+        if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
+            return "off", 0
+        secret = self.notes.webhook_secret(player_id)
+        if secret is None:
+            return "off", 0
+        delivery_id = notice.delivery_id("webhook")
+        if not _still_current(snap, notice):
+            self._record(player_id, notice, "webhook", delivery_id, "superseded",
+                         "the turn moved on before the webhook went")
+            return "superseded", 0
+        now = self.clock()
+        result = webhooks.post(profile["webhook_url"], secret, notice.event, delivery_id,
+                               self._payload(snap, notice, delivery_id), int(now),
+                               self.settings.webhook_timeout_seconds)
+        if result.ok:
+            self.notes.set_webhook_failing(player_id, False)
+            self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail,
+                         attempt)
+            return "sent", 0
+        already_failing = self.notes.webhook_failing(player_id)
+        if attempt < self.settings.webhook_attempts and not already_failing:
+            delay = self.settings.webhook_retry_seconds * 2 ** (attempt - 1)
+            self._record(player_id, notice, "webhook", delivery_id, "retrying",
+                         f"{result.detail}; next attempt in {delay:g} s", attempt)
+            return "retry", delay
+        self.notes.set_webhook_failing(player_id, True)
+        self._record(player_id, notice, "webhook", delivery_id, "failed",
+                     f"{result.detail}; the webhook is marked failing", attempt)
+        self.email(notice, fallback=True)
+        return "failed", 0
+
+    def _payload(self, snap: dict, notice: Notice, delivery_id: str) -> dict[str, Any]:
+        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        payload = {"event": notice.event, "delivery_id": delivery_id, "game_id": snap["id"],
+                   "game": snap["game"], "version": snap["version"], "seat": notice.seat,
+                   "status": snap["status"], "active_seats": snap["active_seats"],
+                   "deadline": iso(snap["deadlines"][notice.seat]),
+                   "sent_at": iso(int(self.clock() * 1000)),
+                   "links": {"game": base, "view": f"{base}/view",
+                             "legal_moves": f"{base}/legal-moves"}}
+        if notice.event == GAME_FINISHED:
+            payload["outcome"] = snap["match"]["outcome"]
+        return payload
+
+    # -- the delivery log ------------------------------------------------------------------------
+
+    def _record(self, player_id: str, notice: Notice, channel: str, delivery_id: str,
+                status: str, detail: str, attempt: int = 1) -> None:
+        self.notes.record(player_id, {
+            "id": delivery_id, "at": iso(int(self.clock() * 1000)), "channel": channel,
+            "event": notice.event, "game_id": notice.game_id, "version": notice.version,
+            "status": status, "attempt": attempt, "detail": detail})
+
+
+def _still_current(snap: dict, notice: Notice) -> bool:
+    """A turn notice still holds while the seat may act and its turn has not moved on."""
+    if notice.event == GAME_FINISHED:
+        return True
+    match = snap["match"]
+    return (snap["status"] == "active" and notice.seat in snap["active_seats"]
+            and match["seat_since"][notice.seat] == notice.version)
+
+
+def _result_words(snap: dict, seat: int) -> str:
+    outcome = snap["match"]["outcome"]
+    winners = outcome["winners"]
+    names = [logview.seat_name(snap["seats"][s]) for s in winners]
+    if seat in winners and len(winners) == 1:
+        result = "you won"
+    elif seat in winners:
+        result = f"you shared the win with {', '.join(n for s, n in zip(winners, names) if s != seat)}"
+    elif winners:
+        result = f"{' and '.join(names)} won"
+    else:
+        result = "nobody won"
+    if outcome.get("scores"):
+        scores = ", ".join(f"{logview.seat_name(r)} {outcome['scores'][s]:g}"
+                           for s, r in enumerate(snap["seats"]))
+        result += f" (scores: {scores})"
+    return result

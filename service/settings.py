@@ -1,0 +1,45 @@
+"""Notification and mail settings, read from the environment once per process."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Settings:
+    public_url: str = "http://127.0.0.1:8000"
+    mail_from: str = "turnpost <turnpost@localhost>"
+    smtp_url: str | None = None          # smtp://user:pass@host:587?starttls=true, smtps://...
+    outbox_dir: str = "data/outbox"      # where emails go when there is no SMTP server
+    mail_domain: str | None = None       # replies to move+TOKEN.VERSION@mail_domain play moves
+    email_delay_seconds: float = 30.0    # a turn email waits this long: a quick move makes it moot
+    email_throttle_seconds: float = 300.0  # at most one email per player and game per window
+    webhook_attempts: int = 3
+    webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
+    webhook_timeout_seconds: float = 10.0
+    one_click_max_moves: int = 12        # list a link per move when there are at most this many
+    inbound_secret: str | None = None    # the shared secret of POST /v1/inbound/email
+    bot_delay_seconds: float = 1.0       # a bot seat moves this long after its turn begins
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "Settings":
+        def number(name: str, default: float) -> float:
+            return float(env[name]) if env.get(name) else default
+
+        base = cls()
+        return cls(
+            public_url=env.get("PUBLIC_URL", base.public_url).rstrip("/"),
+            mail_from=env.get("MAIL_FROM", base.mail_from),
+            smtp_url=env.get("SMTP_URL") or None,
+            outbox_dir=env.get("OUTBOX_DIR", base.outbox_dir),
+            mail_domain=env.get("MAIL_DOMAIN") or None,
+            email_delay_seconds=number("EMAIL_DELAY_SECONDS", base.email_delay_seconds),
+            email_throttle_seconds=number("EMAIL_THROTTLE_SECONDS", base.email_throttle_seconds),
+            webhook_attempts=int(number("WEBHOOK_ATTEMPTS", base.webhook_attempts)),
+            webhook_retry_seconds=number("WEBHOOK_RETRY_SECONDS", base.webhook_retry_seconds),
+            webhook_timeout_seconds=number("WEBHOOK_TIMEOUT_SECONDS",
+                                           base.webhook_timeout_seconds),
+            one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
+            inbound_secret=env.get("INBOUND_SECRET") or None,
+            bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
+        )

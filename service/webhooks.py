@@ -1,0 +1,59 @@
+"""Webhook deliveries: the signed JSON POST, and how a receiver checks it.
+
+Headers: `Turnpost-Event` (e.g. turn.started), `Turnpost-Delivery` (an id stable across
+retries: a receiver may drop one it has seen), and `Turnpost-Signature: t=<unix seconds>,
+v1=<hex>`, where hex is HMAC-SHA256 with the player's webhook secret over
+`<t>.<the raw body>`. A receiver recomputes it, compares in constant time, and rejects a `t`
+too far from its own clock (we suggest five minutes) so that an old delivery cannot be replayed.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+def verify(secret: str, header: str, body: bytes, now: float, tolerance: float = 300) -> bool:
+    """The receiver's side, as documented (the tests use it the way a receiver would)."""
+    fields = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
+    try:
+        timestamp = int(fields["t"])
+    except (KeyError, ValueError):
+        return False
+    expected = signature(secret, timestamp, body)
+    return abs(now - timestamp) <= tolerance and hmac.compare_digest(expected, header)
+
+
+@dataclass(frozen=True)
+class PostResult:
+    status: int | None      # the HTTP status, None when no answer came
+    detail: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def post(url: str, secret: str, event: str, delivery_id: str, payload: dict,
+         timestamp: int, timeout: float) -> PostResult:
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "User-Agent": "turnpost-webhook/1",
+        "Turnpost-Event": event, "Turnpost-Delivery": delivery_id,
+        "Turnpost-Signature": signature(secret, timestamp, body)})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return PostResult(answer.status, f"HTTP {answer.status}")
+    except urllib.error.HTTPError as err:
+        return PostResult(err.code, f"HTTP {err.code}")
+    except (urllib.error.URLError, OSError, ValueError) as err:
+        reason = getattr(err, "reason", err)
+        return PostResult(None, f"no answer: {reason}")

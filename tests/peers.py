@@ -1,0 +1,119 @@
+"""Real network peers for tests: an SMTP server (aiosmtpd) and an HTTP webhook receiver,
+each in a thread on a free loopback port."""
+from __future__ import annotations
+
+import email
+import json
+import threading
+import time
+from email.message import EmailMessage
+from email.policy import default
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from aiosmtpd.controller import Controller
+
+from store.embedded import free_port
+
+
+class SmtpInbox:
+    """An SMTP server that keeps every message it accepts."""
+
+    def __init__(self, **controller_options):
+        self.messages: list[tuple[list[str], EmailMessage, float]] = []
+        self.changed = threading.Condition()
+        self.port = free_port()
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port,
+                                     **controller_options)
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content or envelope.content,
+                                           policy=default)
+        with self.changed:
+            self.messages.append((list(envelope.rcpt_tos), message, time.time()))
+            self.changed.notify_all()
+        return "250 OK"
+
+    def wait_for(self, predicate, timeout: float = 20.0) -> EmailMessage:
+        """The first message for which predicate(message, recipients) holds, waiting for it."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for recipients, message, _ in self.messages:
+                    if predicate(message, recipients):
+                        return message
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("no such email arrived; got: " + ", ".join(
+                        f"{r} {m['Subject']!r}" for r, m, _ in self.messages))
+                self.changed.wait(left)
+
+    def to(self, address: str) -> list[EmailMessage]:
+        with self.changed:
+            return [m for r, m, _ in self.messages if address in r]
+
+    def __enter__(self):
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.controller.stop()
+
+
+def text_of(message: EmailMessage) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def html_of(message: EmailMessage) -> str:
+    return message.get_body(preferencelist=("html",)).get_content()
+
+
+class WebhookReceiver:
+    """An HTTP server that records each POST and answers with the next status it was given
+    (then 200)."""
+
+    def __init__(self, statuses: list[int] | None = None):
+        self.statuses = list(statuses or [])
+        self.requests: list[dict] = []
+        self.changed = threading.Condition()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.changed:
+                    status = receiver.statuses.pop(0) if receiver.statuses else 200
+                    receiver.requests.append({"headers": dict(self.headers), "body": body,
+                                              "json": json.loads(body), "status": status,
+                                              "at": time.time()})
+                    receiver.changed.notify_all()
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+
+    def wait_count(self, count: int, timeout: float = 20.0) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while len(self.requests) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.requests)} webhook calls, not {count}")
+                self.changed.wait(left)
+            return list(self.requests)
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,239 @@
+"""Turn notifications with real parts: real `turnpost worker` processes, a real SMTP server
+(aiosmtpd) and a real HTTP webhook receiver, all on loopback."""
+import hashlib
+import hmac
+import time
+
+import pytest
+
+from engine.core import LogEntry
+from engine.rng import Rng
+from service import logview
+from tests.peers import SmtpInbox, WebhookReceiver, html_of, text_of
+
+
+@pytest.fixture
+def smtp():
+    with SmtpInbox() as inbox:
+        yield inbox
+
+
+def turn_email_for(address, version, event="turn.started"):
+    return lambda m, rcpt: (address in rcpt and m["X-Turnpost-Version"] == str(version)
+                            and m["X-Turnpost-Event"] == event)
+
+
+def legal_by_seat(games, game_id, people):
+    return {seat: [m["notation"] for m in games.legal_moves(game_id, pid)["moves"]]
+            for seat, pid in enumerate(people)}
+
+
+def listed_moves(body):
+    after = body.split("Your legal moves (")[1].splitlines()[1:]
+    listed = []
+    for line in after:
+        if not line.startswith("  "):
+            break
+        listed.append(line.strip())
+    return listed
+
+
+def hidden_from(games, game_id, seat):
+    """Log texts written for other seats only: what this seat must never read."""
+    snap = games.load(game_id)
+    texts = set()
+    for event in games.games.events(game_id):
+        for raw in event.get("entries", []):
+            entry = LogEntry.from_json(raw)
+            if not entry.visible_to(seat):
+                texts.add(logview.with_names(entry.text, snap["seats"]))
+    public = {logview.with_names(LogEntry.from_json(raw).text, snap["seats"])
+              for e in games.games.events(game_id) for raw in e.get("entries", [])
+              if LogEntry.from_json(raw).visible_to(seat)}
+    return texts - public
+
+
+def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
+        services, start_workers, smtp):
+    players, games = services
+    start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
+    people = [players.register(n, email=f"{n.lower()}@example.org")["id"] for n in ("Ada", "Bo")]
+    addresses = ["ada@example.org", "bo@example.org"]
+    game_id = games.create(people[0], "nautilus", people)["id"]
+    picker = Rng(b"emails" + bytes(32))
+    before: dict[int, list[str]] = {0: [], 1: []}
+    expected = 0
+    for _ in range(2000):
+        summary = games.summary(game_id)
+        version = summary["version"]
+        if summary["status"] == "finished":
+            break
+        now = legal_by_seat(games, game_id, people)
+        for seat in (0, 1):
+            if now[seat] and now[seat] != before[seat]:
+                message = smtp.wait_for(turn_email_for(addresses[seat], version))
+                expected += 1
+                body = text_of(message)
+                listed = listed_moves(body)
+                if len(now[seat]) > 60:
+                    assert listed.pop() == (f"... and {len(now[seat]) - 60} more "
+                                            f"(GET /v1/games/{game_id}/legal-moves)")
+                assert listed == now[seat][:60]
+                assert message["Subject"] == (f"[turnpost] Your turn in Nautilus (game "
+                                              f"{game_id}, move {version})")
+                assert f"http://turnpost.test/play/{game_id}" in body
+                assert f"http://turnpost.test/play/{game_id}" in html_of(message)
+                for secret in hidden_from(games, game_id, seat):
+                    assert secret not in body and secret not in html_of(message)
+                assert games.load(game_id)["secret_seed"] not in body
+        before = now
+        mover = summary["active_seats"][0]
+        moves = games.legal_moves(game_id, people[mover])["moves"]
+        games.play(game_id, people[mover], version, action=picker.choice(moves)["action"])
+    else:
+        pytest.fail("the game did not end")
+    for seat in (0, 1):
+        end = smtp.wait_for(turn_email_for(addresses[seat], version, "game.finished"))
+        assert "the game is over" in end["Subject"]
+    time.sleep(1.0)   # anything extra would have arrived by now
+    turn_emails = [m for m in smtp.to(addresses[0]) + smtp.to(addresses[1])
+                   if m["X-Turnpost-Event"] == "turn.started"]
+    assert expected > 10 and len(turn_emails) == expected
+    assert len({(m["To"], m["X-Turnpost-Version"]) for m in turn_emails}) == expected
+
+
+def test_webhook_is_signed_with_the_players_secret_as_documented(services, start_workers):
+    players, games = services
+    with WebhookReceiver() as receiver:
+        start_workers()
+        bot = players.register("Bot", webhook_url=receiver.url)
+        other = players.register("Ada")["id"]
+        game_id = games.create(other, "ninedomains", [bot["id"], other])["id"]
+        call = receiver.wait_count(1)[0]
+    # the receiver's side, written from docs/notifications.md alone
+    timestamp, signature = (part.split("=", 1)[1] for part in
+                            call["headers"]["Turnpost-Signature"].split(","))
+    expected = hmac.new(bot["webhook_secret"].encode(),
+                        timestamp.encode() + b"." + call["body"], hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(signature, expected)
+    assert abs(int(timestamp) - time.time()) < 60
+    assert call["headers"]["Turnpost-Event"] == "turn.started"
+    assert call["json"]["event"] == "turn.started" and call["json"]["game_id"] == game_id
+    assert call["json"]["version"] == games.summary(game_id)["version"]
+    assert call["json"]["seat"] == 0 and call["json"]["game"] == "ninedomains"
+    assert call["headers"]["Turnpost-Delivery"] == call["json"]["delivery_id"]
+    wrong = hmac.new(b"whsec_other", timestamp.encode() + b"." + call["body"],
+                     hashlib.sha256).hexdigest()
+    assert wrong != signature
+
+
+def test_failing_webhook_is_retried_then_the_player_gets_the_email(
+        services, start_workers, smtp):
+    players, games = services
+    with WebhookReceiver(statuses=[500, 500, 500]) as receiver:
+        start_workers(SMTP_URL=smtp.url, WEBHOOK_ATTEMPTS="3", WEBHOOK_RETRY_SECONDS="1")
+        bot = players.register("Bot", email="bot@example.org", webhook_url=receiver.url)
+        players.update(bot["id"], {"notifications": {"email": False}})
+        other = players.register("Ada")["id"]
+        game_id = games.create(other, "ninedomains", [bot["id"], other])["id"]
+        fallback = smtp.wait_for(lambda m, rcpt: "bot@example.org" in rcpt)
+        calls = receiver.wait_count(3)
+    assert [c["status"] for c in calls] == [500, 500, 500]
+    assert len({c["headers"]["Turnpost-Delivery"] for c in calls}) == 1
+    assert fallback["X-Turnpost-Game"] == game_id
+    assert players.profile(bot["id"])["webhook_status"] == "failing"
+    log = players.deliveries(bot["id"])["deliveries"]
+    assert [(d["channel"], d["status"], d["attempt"]) for d in log] == [
+        ("email", "fallback", 1), ("webhook", "failed", 3),
+        ("webhook", "retrying", 2), ("webhook", "retrying", 1)]
+    assert log[3]["detail"] == "HTTP 500; next attempt in 1 s", "backoff doubles"
+    assert log[2]["detail"] == "HTTP 500; next attempt in 2 s"
+
+
+def test_emails_are_throttled_per_game_and_the_later_one_waits(
+        services, start_workers, smtp):
+    players, games = services
+    start_workers(SMTP_URL=smtp.url, EMAIL_THROTTLE_SECONDS="3")
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    game_id = games.create(ada, "nautilus", [ada, bo])["id"]
+    picker = Rng(b"throttle" + bytes(32))
+    first_version = None
+    while len({m["X-Turnpost-Version"] for m in smtp.to("ada@example.org")}) < 1:
+        time.sleep(0.05)
+    # play fast until Ada has been given the turn twice more
+    given = 0
+    while given < 2:
+        summary = games.summary(game_id)
+        mover = summary["active_seats"][0]
+        pid = (ada, bo)[mover]
+        if mover == 0:
+            given += 1
+            first_version = first_version or summary["version"]
+            if given == 2:
+                break
+        moves = games.legal_moves(game_id, pid)["moves"]
+        games.play(game_id, pid, summary["version"], action=picker.choice(moves)["action"])
+    latest = games.summary(game_id)["version"]
+    late = smtp.wait_for(turn_email_for("ada@example.org", latest), timeout=15)
+    arrivals = {m["X-Turnpost-Version"]: at for r, m, at in smtp.messages
+                if "ada@example.org" in r}
+    first_at = min(arrivals.values())
+    assert arrivals[late["X-Turnpost-Version"]] - first_at >= 2.0, "it waited for the window"
+    assert len(smtp.to("ada@example.org")) <= 2
+
+
+def test_no_email_when_the_player_turned_emails_off(services, start_workers, smtp):
+    players, games = services
+    start_workers(SMTP_URL=smtp.url)
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    players.update(ada, {"notifications": {"email": False}})
+    games.create(ada, "ninedomains", [ada, bo])
+    smtp.wait_for(lambda m, rcpt: "bo@example.org" in rcpt)
+    time.sleep(1.0)
+    assert smtp.to("ada@example.org") == []
+
+
+def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers, smtp):
+    players, games = services
+    start_workers(SMTP_URL=smtp.url)
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    players.update(bo, {"notifications": {"reminders": False}})
+    started = time.time()
+    game_id = games.create(ada, "ninedomains", [ada, bo],
+                           time_control={"per_move_seconds": 6, "on_timeout": "auto"})["id"]
+    version = games.summary(game_id)["version"]
+    reminders = []
+    for tag in ("50", "90"):
+        reminders.append(smtp.wait_for(lambda m, rcpt: "ada@example.org" in rcpt and
+                                       m["X-Turnpost-Event"] == "turn.reminder" and
+                                       m["X-Turnpost-Delivery"].endswith(tag), timeout=15))
+    arrivals = sorted(at for r, m, at in smtp.messages
+                      if "ada@example.org" in r and m["X-Turnpost-Event"] == "turn.reminder")
+    # RQ keeps schedules in whole seconds: a job may run up to a second before its time
+    assert arrivals[0] - started >= 2.0 and arrivals[1] - started >= 4.4
+    assert all(r["X-Turnpost-Version"] == str(version) for r in reminders)
+    assert "Reminder: your turn in The Nine Domains" in reminders[0]["Subject"]
+    assert "After it the computer plays for you." in text_of(reminders[0])
+    assert not [m for m in smtp.to("bo@example.org") if m["X-Turnpost-Event"] == "turn.reminder"]
+
+
+def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers, tmp_path):
+    players, games = services
+    outbox = tmp_path / "outbox"
+    start_workers(OUTBOX_DIR=str(outbox))
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo")["id"]
+    game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
+    deadline = time.monotonic() + 20
+    while not list(outbox.glob("*.eml")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    files = list(outbox.glob("*.eml"))
+    assert len(files) == 1
+    import email
+    from email.policy import default
+    message = email.message_from_bytes(files[0].read_bytes(), policy=default)
+    assert message["To"] == "Ada <ada@example.org>" and message["X-Turnpost-Game"] == game_id
+    assert "It is your turn in The Nine Domains against Bo" in text_of(message)
