@@ -17,6 +17,8 @@ from marshmallow_oneofschema import OneOfSchema
 
 from engine import registry
 
+from .schemas import MAX_VERSION
+
 
 class ViewEnvelopeSchema(Schema):
     game = fields.String(required=True, metadata={"description": "The game's name"})
@@ -98,8 +100,10 @@ def _any_action() -> dict:
 
 
 class MoveSchema(Schema):
-    expected_version = fields.Integer(required=True, validate=validate.Range(min=0), metadata={
-        "description": "The version you read; a stale one answers 409 move/stale_version"})
+    expected_version = fields.Integer(
+        required=True, validate=validate.Range(0, MAX_VERSION),
+        metadata={"description": "The version you read; a stale one answers 409 "
+                                 "move/stale_version"})
     notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
         "description": "The move in the game's notation (see the catalog)"})
     action = fields.Dict(keys=fields.String(), metadata={

@@ -1,6 +1,9 @@
 """The request and response schemas shared by the resources (the per-game ones: game_views.py)."""
 from marshmallow import Schema, fields, validate
 
+MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
+LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
+                   "PlayerResigned", "GameEnded"]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 
 
@@ -185,7 +188,7 @@ class MoveResultSchema(Schema):
 
 
 class LogQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION))
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
@@ -196,9 +199,7 @@ class LogLineSchema(Schema):
 
 class LogEntrySchema(Schema):
     version = fields.Integer(required=True)
-    type = fields.String(required=True, validate=validate.OneOf([
-        "GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
-        "PlayerResigned", "GameEnded"]))
+    type = fields.String(required=True, validate=validate.OneOf(LOG_EVENT_TYPES))
     at = fields.String(required=True, metadata=ISO_TIME)
     seat = fields.Integer()
     move = fields.String(metadata={"description": "Your own move, in notation (yours only)"})

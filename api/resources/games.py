@@ -1,5 +1,6 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
 import json
+import re
 import time
 
 from flask import Response, current_app, request
@@ -11,19 +12,30 @@ from service.errors import Invalid
 from .. import context
 from ..error_codes import raises
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
-from ..schemas import (GameCreateSchema, GameListQuerySchema, GameListSchema, GameSummarySchema,
-                       JoinSchema, LogQuerySchema, LogSchema, MoveResultSchema)
+from ..schemas import (LOG_EVENT_TYPES, GameCreateSchema, GameListQuerySchema, GameListSchema,
+                       GameSummarySchema, JoinSchema, LogQuerySchema, LogSchema, MoveResultSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create and join, read your view, play, follow the log")
 
 IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
-                      "schema": {"type": "string", "maxLength": 100},
+                      "schema": {"type": "string", "minLength": 1, "maxLength": 100},
                       "description": "A retry with the same key returns the first answer"}
 KEEPALIVE_MS = 15_000
+VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
+RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
-                 "schema": {"type": "string"},
+                 "schema": RESUME_SCHEMA,
                  "description": "The last version you received: the stream resumes after it"}
+AFTER = {"name": "after", "in": "query", "required": False, "schema": RESUME_SCHEMA,
+         "description": "Resume after this version, for a client that cannot send "
+                        "Last-Event-ID (the header wins when both are there)"}
+SSE_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties": {
+    "id": {"type": "string", "pattern": f"^{VERSION_TEXT.pattern}$",
+           "description": "The entry's version"},
+    "event": {"type": "string", "enum": LOG_EVENT_TYPES, "description": "The entry's type"},
+    "data": {"type": "string", "description": "The entry as /log lists it (a LogEntry), "
+                                              "as JSON"}}}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -69,7 +81,7 @@ class Join(MethodView):
     @blp.doc(operationId="joinGame")
     @raises("game/not_found", "player/not_found", "game/full", "game/already_seated",
             "game/seat_taken", "game/busy")
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
         """Take an open seat (the first open one unless you name one)"""
@@ -149,12 +161,12 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID], responses={"200": {
+    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], responses={"200": {
         "description": "Server-sent events: one per log entry (id = version, event = type, "
                        "data = the entry as in /log), and a comment line as keep-alive every "
                        "15 seconds. The stream ends after GameEnded, or after five minutes: "
                        "reconnect with Last-Event-ID (a browser's EventSource does)",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        "content": {"text/event-stream": {"schema": SSE_EVENT}}}})
     @raises("game/not_found", "request/invalid")
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
@@ -186,16 +198,16 @@ class Stream(MethodView):
 
 
 def _resume_after() -> int:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-    if not raw.isdigit():
-        raise Invalid("Last-Event-ID (or after) must be a version number",
+    given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
+    if any(raw and not VERSION_TEXT.fullmatch(raw) for raw in given):
+        raise Invalid("Last-Event-ID and after must be version numbers",
                       code="request/invalid")
-    return int(raw)
+    return int(next((raw for raw in given if raw), "0"))
 
 
 def _held_version() -> int | None:
-    """The version in If-None-Match, if the client sent one of ours."""
+    """The version in If-None-Match, if the client sent one of ours (others are ignored)."""
     for tag in request.if_none_match.as_set():
-        if tag.isdigit():
+        if tag and VERSION_TEXT.fullmatch(tag):
             return int(tag)
     return None

@@ -33,7 +33,7 @@ class Me(MethodView):
 
     @blp.doc(operationId="updateMe")
     @raises("player/not_found", "player/invalid")
-    @blp.arguments(PlayerPatchSchema)
+    @blp.arguments(PlayerPatchSchema, required=False)
     @blp.response(200, PlayerSchema)
     def patch(self, changes):
         """Change your name, email, webhook or notification settings (a first webhook gets
