@@ -19,7 +19,7 @@ from store.players import PlayerStore
 
 from . import errors
 from .resources import catalog, games, players
-from .spec_plugin import ContractPlugin
+from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
 turnpost hosts asynchronous, turn-based board games played by correspondence.
@@ -50,7 +50,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         "players": PlayerService(player_store, NotificationStore(client)),
         "games": GameService(GameStore(client), player_store, scheduler),
     }
-    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": _oneof_plugin(),
+    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
@@ -63,11 +63,6 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))
     app.extensions["turnpost"]["api"] = api
     return app
-
-
-def _oneof_plugin():
-    from apispec_oneofschema import MarshmallowPlugin
-    return MarshmallowPlugin()
 
 
 def openapi_document(app: Flask) -> str:

@@ -8,12 +8,16 @@ treatment without anyone remembering to:
   `x-error-codes`). The codes come from api/error_codes.py: the ones of the operation's kind
   (a body, query parameters, a bearer token) by rule, and its own from `raises(...)`;
 - the examples recorded for its operationId (api/examples.py) go into its JSON bodies.
+
+It also holds the marshmallow converter the document is written with (see NullableRefConverter).
 """
 from __future__ import annotations
 
 from http import HTTPStatus
 
 from apispec import APISpec, BasePlugin
+from apispec_oneofschema import MarshmallowPlugin
+from apispec_oneofschema.plugin import OneofOpenAPIConverter
 
 from . import examples
 from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, ERROR_CODES, EXTENSION,
@@ -70,3 +74,24 @@ def error_response(status: int, codes: list[str]) -> dict:
     return {"description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
             "content": {"application/json": {"schema": ERROR_SCHEMA_REF}},
             EXTENSION: codes}
+
+
+class NullableRefConverter(OneofOpenAPIConverter):
+    """Write a nested schema that may be null as "that schema, or null" in OpenAPI 3.0.
+
+    apispec writes it as `anyOf: [{type: object, nullable: true}, {$ref}]`, whose first branch
+    takes any object at all: a generated client then reads a game's outcome as an untyped
+    object. `{enum: [null], nullable: true}` is the 3.0 way to say "only null"."""
+
+    def field2nullable(self, field, ret) -> dict:
+        if field.allow_none and (self.openapi_version.major, self.openapi_version.minor) == (3, 0):
+            refs = ret.pop("allOf", None) or ([{"$ref": ret.pop("$ref")}] if "$ref" in ret
+                                              else None)
+            if refs:
+                return {"anyOf": [*refs, {"enum": [None], "nullable": True}]}
+        return super().field2nullable(field, ret)
+
+
+class TurnpostMarshmallowPlugin(MarshmallowPlugin):
+    """apispec-oneofschema's plugin (a oneOf per OneOfSchema) with NullableRefConverter."""
+    Converter = NullableRefConverter
