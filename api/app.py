@@ -8,17 +8,15 @@ import redis
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from service.games import GameService
-from service.players import PlayerService
+from service.assembly import assemble
+from service.mailer import Mailer
 from service.scheduler import Scheduler
 from service.settings import Settings
 from store.connection import connect
-from store.games import GameStore
-from store.notifications import NotificationStore
-from store.players import PlayerStore
 
 from . import errors
-from .resources import catalog, games, players
+from .pages import pages
+from .resources import catalog, games, inbound, players
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
@@ -31,7 +29,8 @@ the `expected_version` you read. Errors are JSON with a stable `code` and a `mes
 
 
 def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
-               config: dict | None = None, settings: Settings | None = None) -> Flask:
+               config: dict | None = None, settings: Settings | None = None,
+               mailer: Mailer | None = None) -> Flask:
     app = Flask("turnpost")
     app.config.update(
         API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
@@ -43,20 +42,19 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     )
     app.config.update(config or {})
     client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    player_store = PlayerStore(client)
+    services = assemble(client, scheduler, settings, mailer)
     app.extensions["turnpost"] = {
-        "redis": client,
-        "settings": settings or Settings(),
-        "players": PlayerService(player_store, NotificationStore(client)),
-        "games": GameService(GameStore(client), player_store, scheduler),
+        "redis": client, "services": services,
+        "players": services.players, "games": services.games,
     }
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
         "description": "The token from POST /v1/players"})
-    for blueprint in (catalog.blp, players.blp, games.blp):
+    for blueprint in (catalog.blp, players.blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
+    app.register_blueprint(pages)
     errors.register(app)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,

@@ -16,8 +16,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "auth/bad_token": (401, "the bearer token is not valid"),
     "auth/forbidden": (403, "you may not do this"),
     "game/not_a_player": (403, "you have no seat in this game"),
+    "inbound/bad_secret": (403, "the Turnpost-Inbound-Secret header is missing or wrong"),
     "game/not_found": (404, "there is no game with this id"),
     "player/not_found": (404, "there is no such player"),
+    "inbound/disabled": (404, "inbound email is not set up on this server (INBOUND_SECRET)"),
     "move/stale_version": (409, "the game has moved on since the version you sent; "
                                 "`current_version` tells where it is: read again and retry"),
     "move/invalid": (409, "the game refuses the move"),
@@ -40,13 +42,16 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/invalid_seats": (422, "the seats do not fit the game: count, unknown player or bot, "
                                 "a player twice, or no seat for a person"),
     "game/invalid_options": (422, "an option is unknown or has a value the game does not take"),
+    "inbound/empty": (422, "the body must be a raw RFC 822 message"),
     "game/invalid_time_control": (422, "per_move_seconds is out of range, or on_timeout is "
                                         "not auto or forfeit"),
     "server/error": (500, "the server failed; nothing was changed"),
 }
 
 #: What an operation with a request body may always answer with.
-BODY_CODES = ("request/bad_json", "request/too_large", "request/invalid")
+BODY_CODES = ("request/too_large",)
+#: ... and with a JSON request body.
+JSON_BODY_CODES = ("request/bad_json", "request/invalid")
 #: What an operation that reads query parameters may always answer with.
 QUERY_CODES = ("request/invalid",)
 #: What an operation that needs a bearer token may always answer with.

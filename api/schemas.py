@@ -210,3 +210,12 @@ class LogSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
+
+
+class InboundResultSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["played", "refused", "ignored"]), metadata={
+        "description": "played: at least one move was played; refused: nothing was played "
+                       "and the sender got an answer saying why; ignored: an automatic "
+                       "message, or one already read (same Message-ID)"})
+    code = fields.String(required=True, metadata={"example": "mail/played"})

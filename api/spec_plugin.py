@@ -6,7 +6,8 @@ treatment without anyone remembering to:
 - each error status the operation may answer with is a response using the shared `Error`
   schema, whose description lists its stable codes (also given, machine-readable, as
   `x-error-codes`). The codes come from api/error_codes.py: the ones of the operation's kind
-  (a body, query parameters, a bearer token) by rule, and its own from `raises(...)`;
+  (a body, a JSON body, query parameters, a bearer token) by rule, and its own from
+  `raises(...)`;
 - the examples recorded for its operationId (api/examples.py) go into its JSON bodies.
 
 It also holds the marshmallow converter the document is written with (see NullableRefConverter).
@@ -21,7 +22,7 @@ from apispec_oneofschema.plugin import OneofOpenAPIConverter
 
 from . import examples
 from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, ERROR_CODES, EXTENSION,
-                          QUERY_CODES)
+                          JSON_BODY_CODES, QUERY_CODES)
 
 ERROR_SCHEMA_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -43,6 +44,8 @@ class ContractPlugin(BasePlugin):
         codes = list(ANY_CODES) + operation.pop(EXTENSION, [])
         if "requestBody" in operation:
             codes += BODY_CODES
+            if "application/json" in operation["requestBody"].get("content", {}):
+                codes += JSON_BODY_CODES
         if any(p.get("in") == "query" for p in operation.get("parameters", [])):
             codes += QUERY_CODES
         if operation.get("security", self.spec.options.get("security")):

@@ -76,6 +76,15 @@ def read_action(game: Game, notation: str | None = None, action: Action | None =
     return game.parse(text)
 
 
+def split_steps(game: Game, text: str) -> list[str]:
+    """A line that may hold several steps of one turn -> each step's notation. A game whose
+    notation needs it defines `split_turn`; otherwise steps are separated by ';'."""
+    split = getattr(game, "split_turn", None)
+    if split is not None:
+        return split(text)
+    return [step.strip() for step in text.split(";") if step.strip()]
+
+
 def legal_actions(game: Game, match: Match, seat: int) -> list[Action]:
     if seat not in active_seats(game, match):
         return []

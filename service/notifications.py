@@ -19,6 +19,7 @@ from store.notifications import NotificationStore
 from store.players import PlayerStore
 
 from . import emails, history, logview, webhooks
+from .mail_replies import reply_address
 from .mailer import Mailer
 from .settings import Settings
 from .timefmt import in_words, iso
@@ -67,7 +68,10 @@ def preferences(profile: dict) -> dict[str, bool]:
 
 class NotificationService:
     def __init__(self, games: GameStore, players: PlayerStore, notes: NotificationStore,
-                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time):
+                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
+                 one_click: Callable[[dict, int, list[str]], list[tuple[str, str]]] | None = None):
+        """`one_click(snapshot, seat, moves)` gives (move, url) links for a turn email."""
+        self.one_click = one_click
         self.games = games
         self.players = players
         self.notes = notes
@@ -123,7 +127,7 @@ class NotificationService:
         title = game.info.title
         others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
         against = f" against {', '.join(others)}" if others else ""
-        link = f"{self.settings.public_url}/play/{snap['id']}"
+        links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
         sections = []
         since = self._since_last_move(snap, notice)
         if since:
@@ -153,15 +157,17 @@ class NotificationService:
                 listed.append(f"... and {len(moves) - len(listed)} more "
                               f"(GET /v1/games/{snap['id']}/legal-moves)")
             sections.append((f"Your legal moves ({len(moves)}):", listed))
+            if self.one_click is not None:
+                links = [(f"Play {move}", url)
+                         for move, url in self.one_click(snap, seat, moves)] + links
             if self.settings.mail_domain:
                 token = self.notes.seat_mail_token(snap["id"], seat)
-                reply_to = f"move+{token}.{snap['version']}@{self.settings.mail_domain}"
-        footer = ("To play, reply to this email with your move on the first line."
-                  if reply_to else "")
+                reply_to = reply_address(token, snap["version"], self.settings.mail_domain)
+        footer = ("To play, reply to this email with your move on the first line (several "
+                  "steps of one turn: one per line)." if reply_to else "")
         letter = emails.Letter(subject=f"[turnpost] {subject}",
                                greeting=f"Hello {profile['name']},", lead=lead,
-                               sections=sections, links=[("See the game", link)],
-                               footer=footer)
+                               sections=sections, links=links, footer=footer)
         return emails.layout(letter, profile["name"], profile["email"],
                              self.settings.mail_from, delivery_id, reply_to,
                              {"X-Turnpost-Game": snap["id"],

@@ -55,9 +55,10 @@ def email_throttle(player_id: str, game_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"
 
 
-def sent_mark(delivery_id: str) -> str:
-    """Present once a delivery was claimed, so that a retried job never sends twice."""
-    return f"{PREFIX}:sent:{delivery_id}"
+def claimed(name: str) -> str:
+    """Present once something that must happen once was claimed: a delivery (so a retried job
+    never sends twice), an inbound email (by Message-ID), a one-click link."""
+    return f"{PREFIX}:claimed:{name}"
 
 
 def mail_token(token: str) -> str:

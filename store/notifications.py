@@ -11,7 +11,7 @@ import redis
 from . import keys
 
 DELIVERY_LOG_LENGTH = 200
-SENT_MARK_SECONDS = 30 * 24 * 3600
+CLAIM_SECONDS = 30 * 24 * 3600
 
 
 class NotificationStore:
@@ -33,13 +33,17 @@ class NotificationStore:
 
     # -- at most once ------------------------------------------------------------------------
 
-    def claim(self, delivery_id: str) -> bool:
-        """True the first time a delivery id is claimed; False ever after."""
-        return bool(self.r.set(keys.sent_mark(delivery_id), 1, nx=True, ex=SENT_MARK_SECONDS))
+    def claim(self, name: str) -> bool:
+        """True the first time a name (a delivery id, a Message-ID, a link) is claimed; False
+        ever after (for a month)."""
+        return bool(self.r.set(keys.claimed(name), 1, nx=True, ex=CLAIM_SECONDS))
 
-    def release(self, delivery_id: str) -> None:
-        """Give a claim back after a failed attempt, so that a retry may send."""
-        self.r.delete(keys.sent_mark(delivery_id))
+    def is_claimed(self, name: str) -> bool:
+        return bool(self.r.exists(keys.claimed(name)))
+
+    def release(self, name: str) -> None:
+        """Give a claim back after a failed attempt, so that a retry may go ahead."""
+        self.r.delete(keys.claimed(name))
 
     # -- the email throttle ------------------------------------------------------------------
 

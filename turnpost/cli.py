@@ -30,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     worker = commands.add_parser("worker", help="run an RQ worker with the scheduler")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
 
+    mail_in = commands.add_parser("mail-in", help="receive players' emailed moves over SMTP "
+                                                   "(for MAIL_DOMAIN, whose MX points here)")
+    mail_in.add_argument("--host", default="127.0.0.1")
+    mail_in.add_argument("--port", type=int, default=2525)
+
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
 
@@ -37,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                                          "(api/examples.json); then run `turnpost openapi`")
 
     args = parser.parse_args(argv)
-    return {"serve": serve_command, "worker": worker_command, "openapi": openapi_command,
-            "examples": examples_command}[args.command](args)
+    return {"serve": serve_command, "worker": worker_command, "mail-in": mail_in_command,
+            "openapi": openapi_command, "examples": examples_command}[args.command](args)
 
 
 def serve_command(args) -> int:
@@ -83,6 +88,36 @@ def worker_command(args) -> int:
     from workers.queue import run_worker
 
     run_worker(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")), args.burst)
+    return 0
+
+
+def mail_in_command(args) -> int:
+    import logging
+    import threading
+
+    from service.assembly import assemble
+    from service.settings import Settings
+    from store.connection import connect
+    from turnpost.mailin import mail_in_server
+    from workers.scheduler import RQScheduler
+
+    settings = Settings.from_env(os.environ)
+    if not settings.mail_domain:
+        print("turnpost mail-in: set MAIL_DOMAIN (the domain whose MX points here)",
+              file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    services = assemble(client, RQScheduler(client, settings=settings), settings)
+    server = mail_in_server(services.mail_moves, settings.mail_domain, args.host, args.port)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    server.start()
+    print(f"turnpost: receiving moves for @{settings.mail_domain} on SMTP "
+          f"{args.host}:{args.port}", flush=True)
+    stop.wait()
+    server.stop()
     return 0
 
 

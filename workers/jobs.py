@@ -11,34 +11,28 @@ from functools import lru_cache
 
 from rq import get_current_job
 
+from service.assembly import Services, assemble
 from service.games import GameService
-from service.mailer import mailer_for
 from service.notifications import Notice, NotificationService
 from service.settings import Settings
-from store.games import GameStore
-from store.notifications import NotificationStore
-from store.players import PlayerStore
 
 from .queue import FAILED_JOB_TTL
 
 
 @lru_cache(maxsize=1)
-def _services(connection_id: int) -> tuple[GameService, NotificationService]:
+def _services(connection_id: int) -> Services:
     from .scheduler import RQScheduler
     connection = get_current_job().connection
     settings = Settings.from_env(os.environ)
-    games, players = GameStore(connection), PlayerStore(connection)
-    notifications = NotificationService(games, players, NotificationStore(connection), settings,
-                                        mailer_for(settings.smtp_url, settings.outbox_dir))
-    return GameService(games, players, RQScheduler(connection, settings=settings)), notifications
+    return assemble(connection, RQScheduler(connection, settings=settings), settings)
 
 
 def games() -> GameService:
-    return _services(id(get_current_job().connection))[0]
+    return _services(id(get_current_job().connection)).games
 
 
 def notifications() -> NotificationService:
-    return _services(id(get_current_job().connection))[1]
+    return _services(id(get_current_job().connection)).notifications
 
 
 def bot_move(game_id: str, seat: int, version: int) -> bool:

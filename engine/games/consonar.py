@@ -518,6 +518,7 @@ class ConSonar:
         notation=NOTATION_HELP,
     )
     bots = {"random": _random_bot, "heuristic": heuristic}
+    split_turn = staticmethod(split_turn)
 
     def setup(self, n, options, rng, log):
         return setup(n, options, rng, log)

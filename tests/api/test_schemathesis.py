@@ -5,7 +5,7 @@ error's code being one its operation lists.
 Each operation gets a world with real players and games. Random ids and moves would stop at
 "no such game" and "malformed move", so a hook marks some generated cases to use the world's
 things instead: a real game id (about half the cases), real players as a new game's seats, a
-move /legal-moves offers, the ETag a view has now. The marks are put in at request time, since
+move /legal-moves offers, the ETag a view has now, the inbound email secret. The marks are put in at request time, since
 each world's ids are new. Requests carry Ada's token; schemathesis tries each secured operation
 without a token and with a wrong one on its own.
 
@@ -26,7 +26,9 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api.app import create_app
 from api.error_codes import EXTENSION
+from api.resources.inbound import SECRET_HEADER
 from engine import registry
+from service.settings import Settings
 
 
 class CurrentApp:
@@ -41,10 +43,12 @@ class CurrentApp:
 CURRENT = CurrentApp()
 schema = schemathesis.openapi.from_wsgi("/openapi.json", CURRENT)
 schema.config.generation.update(allow_extra_parameters=False, with_security_parameters=False)
+schemathesis.serializer.alias("message/rfc822", "application/octet-stream")  # inbound email
 EXAMPLES_PER_OPERATION = 60
 TITLES = sorted(registry.GAMES)
 GAMES = len(TITLES) + 4  # one of each title, two open, one finished, one without Ada
 PLAYERS = 3
+INBOUND_SECRET = "fuzz"
 
 
 @dataclass
@@ -56,10 +60,14 @@ class World:
 
 
 @pytest.fixture
-def world(redis_client) -> World:
+def world(redis_client, tmp_path) -> World:
     """Ada (whose token the requests carry) sits in a game of each title, an open game and a
-    finished one; Bo has an open game she can join; Bo and Cy play one she has no seat in."""
-    app = CURRENT.app = create_app(redis_client, config={"STREAM_SECONDS": 0})
+    finished one; Bo has an open game she can join; Bo and Cy play one she has no seat in.
+    Inbound email is on (its answers go to an outbox folder)."""
+    settings = Settings(inbound_secret=INBOUND_SECRET, mail_domain="play.test",
+                        outbox_dir=str(tmp_path / "outbox"))
+    app = CURRENT.app = create_app(redis_client, config={"STREAM_SECONDS": 0},
+                                   settings=settings)
     client = app.test_client()
     ada, bo, cy = (client.post("/v1/players", json={"name": name, **extra}).json
                    for name, extra in (("Ada", {"webhook_url": "http://127.0.0.1:9/hook"}),
@@ -99,6 +107,8 @@ def flatmap_case(context, case):
             case.body = {"notation": f"@legal{title}", "expected_version": 0}
         elif operation_id == "getView":
             case.headers = {**(case.headers or {}), "If-None-Match": "@etag"}
+        elif operation_id == "receiveEmail":
+            case.headers = {**(case.headers or {}), SECRET_HEADER: INBOUND_SECRET}
         return case
     return st.tuples(st.none() | st.integers(0, GAMES - 1), st.booleans(),
                      st.integers(0, 50)).map(mark)

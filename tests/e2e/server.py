@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import signal
+import smtplib
+import socket
 import subprocess
 import sys
 import tempfile
@@ -17,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class LiveServer:
-    def __init__(self, *args: str, redis_url: str | None = None, cwd: Path = ROOT):
+    def __init__(self, *args: str, redis_url: str | None = None, cwd: Path = ROOT,
+                 env: dict[str, str] | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, **(env or {})}
         if redis_url:
             env["REDIS_URL"] = redis_url
         self.output = tempfile.TemporaryFile()
@@ -65,12 +68,51 @@ class LiveServer:
         return self.output.read().decode(errors="replace")
 
 
+class MailIn:
+    """`turnpost mail-in` as a real process: the SMTP server that takes players' replies."""
+
+    def __init__(self, redis_url: str, env: dict[str, str]):
+        self.port = free_port()
+        self.output = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "mail-in", "--port", str(self.port)],
+            env={**os.environ, **env, "REDIS_URL": redis_url}, cwd=ROOT, stdout=self.output,
+            stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self, timeout: float = 30.0) -> "MailIn":
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                self.output.seek(0)
+                raise RuntimeError("turnpost mail-in exited:\n" + self.output.read().decode())
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("turnpost mail-in did not listen in time")
+
+    def send(self, message) -> None:
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=30) as smtp:
+            smtp.send_message(message)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+
 class Client:
     """A player talking to a live server with requests."""
 
-    def __init__(self, base: str, name: str):
+    def __init__(self, base: str, name: str, email: str | None = None):
         self.base = base
-        r = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+        r = requests.post(f"{base}/v1/players", json={"name": name, "email": email},
+                          timeout=10)
         assert r.status_code == 201, r.text
         self.id = r.json()["id"]
         self.headers = {"Authorization": f"Bearer {r.json()['token']}"}

@@ -1,0 +1,43 @@
+"""POST /v1/inbound/email: a raw RFC 822 message from a hosted inbound-mail service."""
+import hmac
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import Forbidden, Invalid, NotFound
+
+from ..error_codes import raises
+from ..schemas import InboundResultSchema
+
+blp = Blueprint("inbound", __name__, url_prefix="/v1/inbound",
+                description="Moves that arrive by email, from an inbound-mail service")
+
+SECRET_HEADER = "Turnpost-Inbound-Secret"
+
+
+@blp.route("/email")
+class InboundEmail(MethodView):
+    @blp.doc(security=[], operationId="receiveEmail", parameters=[{
+        "in": "header", "name": SECRET_HEADER, "required": True, "schema": {"type": "string"},
+        "description": "The shared secret set as INBOUND_SECRET on the server"}],
+        requestBody={"required": True, "content": {"message/rfc822": {
+            "schema": {"type": "string", "format": "binary"}}}})
+    @raises("inbound/disabled", "inbound/bad_secret", "inbound/empty")
+    @blp.response(200, InboundResultSchema)
+    def post(self):
+        """Read a player's emailed reply and play it (the answer goes to them by email)"""
+        services = current_app.extensions["turnpost"]["services"]
+        secret = services.settings.inbound_secret
+        if not secret:
+            raise NotFound("inbound email is not set up on this server (INBOUND_SECRET)",
+                           code="inbound/disabled")
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), secret.encode()):
+            raise Forbidden(f"the {SECRET_HEADER} header is missing or wrong",
+                            code="inbound/bad_secret")
+        raw = request.get_data(cache=False)
+        if not raw.strip():
+            raise Invalid("the body must be a raw RFC 822 message", code="inbound/empty")
+        outcome = services.mail_moves.receive(raw)
+        return {"status": outcome.status, "code": outcome.code}

@@ -1,0 +1,50 @@
+"""Building the use-cases on one Redis connection: the one place that wires them together
+(the API, the workers and the mail receiver all start here)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from store.games import GameStore
+from store.notifications import NotificationStore
+from store.players import PlayerStore
+
+from .games import GameService
+from .mail_moves import MailMoves
+from .mailer import Mailer, mailer_for
+from .notifications import NotificationService
+from .one_click import OneClick
+from .players import PlayerService
+from .scheduler import Scheduler
+from .settings import Settings
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    players: PlayerService
+    games: GameService
+    notifications: NotificationService
+    one_click: OneClick
+    mail_moves: MailMoves
+
+
+def assemble(client: redis.Redis, scheduler: Scheduler | None = None,
+             settings: Settings | None = None, mailer: Mailer | None = None,
+             min_move_seconds: int | None = None) -> Services:
+    settings = settings or Settings()
+    mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
+    game_store, player_store, notes = GameStore(client), PlayerStore(client), NotificationStore(client)
+    extra = {} if min_move_seconds is None else {"min_move_seconds": min_move_seconds}
+    games = GameService(game_store, player_store, scheduler, **extra)
+    one_click = OneClick(games, notes, settings)
+    return Services(
+        settings=settings,
+        players=PlayerService(player_store, notes),
+        games=games,
+        notifications=NotificationService(game_store, player_store, notes, settings, mailer,
+                                          one_click=one_click.links),
+        one_click=one_click,
+        mail_moves=MailMoves(games, player_store, notes, settings, mailer),
+    )

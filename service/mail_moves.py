@@ -1,0 +1,204 @@
+"""Playing by email: a reply to a turn email is read, checked and played through the same
+service as an API move, and the player gets an answer that says what happened.
+
+The address the reply went to (move+TOKEN.VERSION@MAIL_DOMAIN) names the seat and the version
+the email was written for; the token, not the From address, authorises the move, but the From
+address must also be the player's own. A message is processed once, by its Message-ID. An
+answer to someone who is not the seat's verified player says what was wrong and nothing about
+the game.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Callable
+
+from engine import match as runner
+from engine.core import GameError
+from store.notifications import NotificationStore
+from store.players import PlayerStore
+
+from . import emails, history
+from .errors import ServiceError
+from .games import GameService
+from .mail_replies import Reply, parse_reply, read_reply_address, reply_address
+from .mailer import Mailer
+from .settings import Settings
+
+LISTED_MOVES = 60
+
+
+@dataclass(frozen=True)
+class MailOutcome:
+    status: str      # played | refused | ignored
+    code: str        # a stable code: mail/played, move/stale_version, mail/unknown_token ...
+    detail: str
+
+
+class MailMoves:
+    def __init__(self, games: GameService, players: PlayerStore, notes: NotificationStore,
+                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time):
+        self.games = games
+        self.players = players
+        self.notes = notes
+        self.settings = settings
+        self.mailer = mailer
+        self.clock = clock
+
+    def receive(self, raw: bytes, envelope_recipients: list[str] = ()) -> MailOutcome:
+        reply = parse_reply(raw)
+        if reply.auto_submitted or not reply.sender:
+            return MailOutcome("ignored", "mail/automatic", "an automatic message or no sender")
+        found = self._address(reply, envelope_recipients)
+        if found is None:
+            return self._refuse(reply, "mail/unknown_token",
+                                "This address does not belong to any game here. Reply to the "
+                                "turn email itself, to the address it gives.")
+        once = "inmail-" + hashlib.sha256(
+            (reply.message_id or raw.decode("latin-1")).encode()).hexdigest()
+        if not self.notes.claim(once):
+            return MailOutcome("ignored", "mail/duplicate", "this message was already read")
+        try:
+            return self._play(reply, *found)
+        except Exception:
+            self.notes.release(once)
+            raise
+
+    def _address(self, reply: Reply, envelope: list[str]) -> tuple[str, int] | None:
+        if not self.settings.mail_domain:
+            return None
+        for address in [*envelope, *reply.recipients]:
+            found = read_reply_address(address, self.settings.mail_domain)
+            if found is not None:
+                return found
+        return None
+
+    def _play(self, reply: Reply, token: str, version: int) -> MailOutcome:
+        seat_of_token = self.notes.mail_token_seat(token)
+        if seat_of_token is None:
+            return self._refuse(reply, "mail/unknown_token",
+                                "This address does not belong to any game here. Reply to the "
+                                "turn email itself, to the address it gives.")
+        game_id, seat = seat_of_token
+        snap = self.games.load(game_id)
+        record = snap["seats"][seat]
+        profile = self.players.get(record["player_id"]) or {}
+        if (profile.get("email") or "").lower() != reply.sender:
+            return self._refuse(reply, "mail/wrong_sender",
+                                f"This reply came from {reply.sender}, which is not the "
+                                "address of the player this game emailed. Nothing was "
+                                "played. Reply from the address the turn email was sent to.")
+        steps = self._steps(snap, reply.move_lines)
+        if not steps:
+            return self._answer(reply, snap, seat, profile, [], "mail/unreadable",
+                                "No move was found in your reply: write the move on the "
+                                "first line, in the game's notation.")
+        played: list[str] = []
+        expected = version
+        for step in steps:
+            try:
+                answer = self.games.play(game_id, record["player_id"], expected, notation=step)
+            except (ServiceError, GameError) as err:
+                return self._answer(reply, self.games.load(game_id), seat, profile, played,
+                                    err.code, _explain(err, step, version))
+            played.append(answer["move"])
+            expected = answer["version"]
+            if seat not in answer["game"]["active_seats"]:
+                break
+        rest = steps[len(played):]
+        note = (f"Your turn ended there, so the rest was not played: {'; '.join(rest)}."
+                if rest else "")
+        return self._answer(reply, self.games.load(game_id), seat, profile, played,
+                            "mail/played", note)
+
+    def _steps(self, snap: dict, lines: list[str]) -> list[str]:
+        game = history.game_of(snap)
+        steps: list[str] = []
+        for line in lines:
+            try:
+                steps += runner.split_steps(game, line)
+            except GameError:
+                steps.append(line)
+        return steps
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def _answer(self, reply: Reply, snap: dict, seat: int, profile: dict, played: list[str],
+                code: str, problem: str) -> MailOutcome:
+        """Tell the seat's player what was played and what was wrong; with their legal moves
+        and a fresh reply address when it is still their turn."""
+        game = history.game_of(snap)
+        title = game.info.title
+        sections = []
+        if played:
+            sections.append(("Played:", played))
+        reply_to = None
+        if snap["status"] == "active" and seat in snap["active_seats"]:
+            moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
+            listed = moves[:LISTED_MOVES]
+            if len(moves) > len(listed):
+                listed.append(f"... and {len(moves) - len(listed)} more")
+            sections.append((f"Your legal moves now ({len(moves)}):", listed))
+            token = self.notes.seat_mail_token(snap["id"], seat)
+            reply_to = reply_address(token, snap["version"], self.settings.mail_domain)
+        status = "played" if played else "refused"
+        if played and not problem:
+            lead = f"Your move in {title} (game {snap['id']}) was played."
+        elif played:
+            lead = f"Part of your reply was played in {title} (game {snap['id']}). {problem}"
+        else:
+            lead = f"Nothing was played in {title} (game {snap['id']}). {problem}"
+        if reply_to:
+            footer = "To play, reply to this email with your move on the first line."
+        elif snap["status"] == "active":
+            footer = "It is not your turn now: you will get an email when it is."
+        else:
+            footer = f"The game is over: {self.settings.public_url}/play/{snap['id']}"
+        letter = emails.Letter(subject=_re(reply.subject, f"[turnpost] {title}: "
+                                                          f"{'played' if played else 'not played'}"),
+                               greeting=f"Hello {profile['name']},", lead=lead,
+                               sections=sections, footer=footer)
+        self._send(letter, reply, profile["name"], reply_to, code, snap["id"], snap["version"])
+        return MailOutcome(status, code, problem or "played")
+
+    def _refuse(self, reply: Reply, code: str, problem: str) -> MailOutcome:
+        """An answer that names no game: the sender is not known to be a player of it."""
+        letter = emails.Letter(subject=_re(reply.subject, "[turnpost] not played"),
+                               greeting="Hello,", lead=problem)
+        self._send(letter, reply, "", None, code, None, None)
+        return MailOutcome("refused", code, problem)
+
+    def _send(self, letter: emails.Letter, reply: Reply, name: str, reply_to: str | None,
+              code: str, game_id: str | None, version: int | None) -> None:
+        headers = {"X-Turnpost-Event": "mail.answer", "X-Turnpost-Code": code}
+        if game_id:
+            headers.update({"X-Turnpost-Game": game_id, "X-Turnpost-Version": str(version)})
+        if reply.message_id:
+            headers.update({"In-Reply-To": f"<{reply.message_id}>",
+                            "References": f"<{reply.message_id}>"})
+        message: EmailMessage = emails.layout(
+            letter, name, reply.sender, self.settings.mail_from,
+            f"answer-{hashlib.sha256((reply.message_id or letter.lead).encode()).hexdigest()[:16]}",
+            reply_to, headers)
+        self.mailer.send(message)
+
+
+def _re(subject: str, fallback: str) -> str:
+    if not subject:
+        return fallback
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def _explain(err: Exception, step: str, version: int) -> str:
+    code = getattr(err, "code", "")
+    if code == "move/stale_version":
+        return (f"Your reply answered the email for move {version}, and the game has moved "
+                f"on since (it is at move {err.details['current_version']}), so '{step}' was "
+                "not played. Here is where you stand now.")
+    if code == "move/malformed":
+        return f"'{step}' could not be read as a move: {err.message}"
+    if code == "move/illegal":
+        return f"'{step}' is not a legal move now: {err.message}"
+    return f"'{step}' was not played: {err.message}"
