@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint openapi bench clean
+.PHONY: serve test lint openapi examples bench clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "needs $(PYTHON)"; exit 1; }
@@ -23,6 +23,10 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 -q
 
 openapi: $(STAMP)
+	$(BIN)/turnpost openapi
+
+examples: $(STAMP)
+	$(BIN)/turnpost examples
 	$(BIN)/turnpost openapi
 
 bench: $(STAMP)
