@@ -17,7 +17,7 @@ from marshmallow_oneofschema import OneOfSchema
 
 from engine import registry
 
-from .schemas import MAX_VERSION
+from .schemas import MAX_VERSION, JsonInteger
 
 
 class ViewEnvelopeSchema(Schema):
@@ -100,7 +100,7 @@ def _any_action() -> dict:
 
 
 class MoveSchema(Schema):
-    expected_version = fields.Integer(
+    expected_version = JsonInteger(
         required=True, validate=validate.Range(0, MAX_VERSION),
         metadata={"description": "The version you read; a stale one answers 409 "
                                  "move/stale_version"})

@@ -7,6 +7,24 @@ LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", 
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 
 
+class JsonInteger(fields.Integer):
+    """An integer in a JSON body, as JSON writes it: marshmallow alone takes "5", 5.0, true."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class JsonBoolean(fields.Boolean):
+    """true or false in a JSON body: marshmallow alone takes 1, "yes", "on"..."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class ErrorSchema(Schema):
     code = fields.String(required=True, metadata={
         "description": "Stable machine-readable code, e.g. move/stale_version"})
@@ -46,9 +64,9 @@ class PlayerCreateSchema(Schema):
 
 
 class NotificationPreferencesSchema(Schema):
-    email = fields.Boolean(metadata={"description": "Turn and end-of-game emails"})
-    webhook = fields.Boolean(metadata={"description": "Webhook deliveries"})
-    reminders = fields.Boolean(metadata={
+    email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
+    webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
+    reminders = JsonBoolean(metadata={
         "description": "Reminders at 50% and 90% of a clock, by email and webhook"})
 
 
@@ -115,9 +133,9 @@ class DeliveryQuerySchema(Schema):
 
 
 class TimeControlSchema(Schema):
-    per_move_seconds = fields.Integer(required=True, validate=validate.Range(1, 8 * 7 * 86400),
-                                      metadata={"description": "Seconds per move: from a "
-                                                "minute (the server's minimum) to eight weeks"})
+    per_move_seconds = JsonInteger(required=True, validate=validate.Range(1, 8 * 7 * 86400),
+                                   metadata={"description": "Seconds per move: from a minute "
+                                             "(the server's minimum) to eight weeks"})
     on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))
 
 
@@ -178,7 +196,7 @@ class GameListSchema(Schema):
 
 
 class JoinSchema(Schema):
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(0, 5))
+    seat = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 5))
 
 
 class MoveResultSchema(Schema):
