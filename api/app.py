@@ -8,6 +8,7 @@ import redis
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 
+from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
 from service.scheduler import Scheduler
@@ -20,11 +21,16 @@ from .resources import catalog, games, inbound, players
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
-turnpost hosts asynchronous, turn-based board games played by correspondence.
+turnpost hosts asynchronous, turn-based board games played by correspondence: {games}.
 
 Register with `POST /v1/players` to get a token, then send `Authorization: Bearer <token>`.
-Every game has a `version`; read your view, pick a move from `/legal-moves`, and post it with
-the `expected_version` you read. Errors are JSON with a stable `code` and a `message`.
+Your inbox is `GET /v1/games?awaiting=me`. Every game has a `version`: read your view or your
+`/legal-moves`, and post a move with the `expected_version` you read. A stale version answers
+409 `move/stale_version`; an `Idempotency-Key` makes a retry safe. Follow a game by polling
+`/view` with `If-None-Match` (304 while nothing moved) or with its event stream.
+
+Errors are JSON with a stable `code` and a `message`: each error response below lists its
+codes. The project's docs/clients.md walks through a complete bot.
 """
 
 
@@ -32,10 +38,11 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
                config: dict | None = None, settings: Settings | None = None,
                mailer: Mailer | None = None) -> Flask:
     app = Flask("turnpost")
+    titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
         API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION.format(games=titles)},
                           "security": [{"bearerAuth": []}]},
         JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume

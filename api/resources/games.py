@@ -36,6 +36,8 @@ SSE_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties"
     "event": {"type": "string", "enum": LOG_EVENT_TYPES, "description": "The entry's type"},
     "data": {"type": "string", "description": "The entry as /log lists it (a LogEntry), "
                                               "as JSON"}}}
+ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-Match",
+                 "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -92,9 +94,9 @@ class Join(MethodView):
 class View(MethodView):
     @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH])
     @raises("game/not_found", "game/not_started")
-    @blp.response(200, GameViewSchema, headers={"ETag": {
-        "description": "The game's version, quoted", "schema": {"type": "string"}}})
-    @blp.alt_response(304, description="Not modified: the game is at the version you hold")
+    @blp.response(200, GameViewSchema, headers=ETAG)
+    @blp.alt_response(304, description="Not modified: the game is at the version you hold",
+                      headers=ETAG)
     def get(self, game_id):
         """Your view of the game (a spectator's if you have no seat)"""
         player = context.caller()
