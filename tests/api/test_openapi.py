@@ -90,6 +90,7 @@ def test_every_operation_is_named_tagged_summarized_and_lists_its_errors():
         assert ("401" in op["responses"]) == bool(secured), where
         assert "500" in op["responses"], where
     assert len(ids) == len(set(ids)), "operationIds must be unique"
+    assert all(path.startswith("/v1/") for path in doc["paths"]), "pages stay out of the API"
 
 
 def test_the_headers_are_documented():
