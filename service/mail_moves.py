@@ -25,6 +25,7 @@ from .errors import ServiceError
 from .games import GameService
 from .mail_replies import Reply, parse_reply, read_reply_address, reply_address
 from .mailer import Mailer
+from .notifications import preferences
 from .settings import Settings
 
 LISTED_MOVES = 60
@@ -85,7 +86,8 @@ class MailMoves:
         snap = self.games.load(game_id)
         record = snap["seats"][seat]
         profile = self.players.get(record["player_id"]) or {}
-        if (profile.get("email") or "").lower() != reply.sender:
+        own_address = (profile.get("email") or "").lower() == reply.sender
+        if not (own_address or preferences(profile)["replies_from_any_address"]):
             return self._refuse(reply, "mail/wrong_sender",
                                 f"This reply came from {reply.sender}, which is not the "
                                 "address of the player this game emailed. Nothing was "

@@ -54,7 +54,8 @@ def reply_to(original, body, sender, message_id=None):
 
 
 def answer_to(smtp, address, code):
-    return smtp.wait_for(lambda m, r: address in r and m["X-Turnpost-Code"] == code)
+    """Answers go to the sender's address as read (lower-cased)."""
+    return smtp.wait_for(lambda m, r: address.lower() in r and m["X-Turnpost-Code"] == code)
 
 
 def secrets_of(services, game_id, seat):
@@ -151,6 +152,15 @@ def test_wrong_sender_is_refused_even_with_the_right_token(table, smtp):
     assert game_id not in body and card not in body and answer["X-Turnpost-Game"] is None
     for secret in secrets_of(services, game_id, None):
         assert secret not in body
+
+
+def test_a_player_may_allow_replies_from_any_address(table, smtp):
+    services, game_id, ada, _ = table
+    services.players.update(ada, {"notifications": {"replies_from_any_address": True}})
+    email = turn_email(services, smtp, game_id, 0, "ada@example.org")
+    card = services.games.legal_moves(game_id, ada)["moves"][0]["notation"]
+    outcome = services.mail_moves.receive(reply_to(email, card, "ada.at.work@example.com"))
+    assert (outcome.status, outcome.code) == ("played", "mail/played")
 
 
 def test_sender_address_is_compared_without_case(table, smtp):
