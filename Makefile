@@ -28,6 +28,7 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.games
+	$(BIN)/python -m bench.timers
 
 clean:
 	rm -rf $(VENV) data .pytest_cache
