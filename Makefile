@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.games
 	$(BIN)/python -m bench.timers
+	$(BIN)/python -m bench.notify
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -62,7 +62,7 @@ from store.connection import connect
 from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
-from workers.queue import QUEUE_NAME
+from workers.queue import CLOCK_QUEUE_NAME, QUEUE_NAME
 from workers.scheduler import RQScheduler
 
 HERE = Path(__file__).parent
@@ -124,7 +124,7 @@ def stop_workers(workers: list[subprocess.Popen]) -> None:
 
 def wait_until_ready(client, workers: list[subprocess.Popen], timeout: float = 30.0) -> None:
     """Both workers registered on the queue and one of them holding the scheduler lock."""
-    lock = f"rq:scheduler-lock:{QUEUE_NAME}"
+    lock = f"rq:scheduler-lock:{CLOCK_QUEUE_NAME}"
     deadline = time.monotonic() + timeout
     while len(Worker.all(connection=client)) < WORKERS or not client.exists(lock):
         if any(p.poll() is not None for p in workers) or time.monotonic() > deadline:
@@ -181,7 +181,8 @@ def wait_drained(client, game_ids: list[str], timers: int, cutoff_s: float) -> N
         if applied == timers or time.time() > cutoff_s:
             return
         if time.monotonic() - reported > 10:
-            queued = len(Queue(QUEUE_NAME, connection=client))
+            queued = sum(len(Queue(name, connection=client))
+                         for name in (CLOCK_QUEUE_NAME, QUEUE_NAME))
             print(f"  {applied}/{timers} timers applied; {queued} jobs queued", file=sys.stderr,
                   flush=True)
             reported = time.monotonic()
@@ -211,7 +212,8 @@ def measure(timers: int, limit: int) -> dict:
                 raise RuntimeError("the first deadline came before every timer was armed")
 
             time.sleep(max(0.0, first_due - time.time()))
-            queued_at_first = len(Queue(QUEUE_NAME, connection=client))
+            queued_at_first = sum(len(Queue(name, connection=client))
+                                  for name in (CLOCK_QUEUE_NAME, QUEUE_NAME))
             done_at_first = jobs_done(client)
             cutoff = last_due + limit
             wait_drained(client, game_ids, timers, cutoff)

@@ -12,7 +12,7 @@ import math
 from datetime import datetime, timedelta, timezone
 
 import redis
-from rq import Retry
+from rq import Queue, Retry
 
 from service.notifications import (GAME_FINISHED, REMINDER_PERCENTS, TURN_REMINDER, Notice,
                                    notices)
@@ -20,7 +20,7 @@ from service.settings import Settings
 from store.players import PlayerStore
 
 from . import jobs
-from .queue import FAILED_JOB_TTL, queue
+from .queue import FAILED_JOB_TTL, clock_queue, queue
 
 EMAIL_RETRY = Retry(max=3, interval=[30, 120, 600])
 
@@ -29,6 +29,7 @@ class RQScheduler:
     def __init__(self, connection: redis.Redis, bot_delay_seconds: float | None = None,
                  settings: Settings | None = None):
         self.queue = queue(connection)
+        self.clock = clock_queue(connection)
         self.players = PlayerStore(connection)
         self.settings = settings or Settings()
         self.bot_delay = (self.settings.bot_delay_seconds if bot_delay_seconds is None
@@ -52,7 +53,7 @@ class RQScheduler:
             record = snapshot["seats"][seat]
             if record["kind"] == "bot":
                 self._in(self.bot_delay, jobs.bot_move, (game_id, seat, version),
-                         f"bot-{game_id}-{seat}-{version}")
+                         f"bot-{game_id}-{seat}-{version}", queue=self.clock)
             elif snapshot["deadlines"][seat] is not None and match["seat_since"][seat] == version:
                 self.arm_timer(game_id, seat, version, snapshot["deadlines"][seat])
                 contact = next((c for n, c in reachable if n.seat == seat), None)
@@ -91,15 +92,15 @@ class RQScheduler:
         """Run the seat's timer at its deadline, rounded up to the whole second RQ keeps."""
         at = datetime.fromtimestamp(math.ceil(deadline_ms / 1000), timezone.utc)
         suffix = "-again" if retry else ""
-        self.queue.enqueue_at(at, jobs.turn_timer, game_id, seat, since,
+        self.clock.enqueue_at(at, jobs.turn_timer, game_id, seat, since,
                               job_id=f"timer-{game_id}-{seat}-{since}{suffix}",
                               failure_ttl=FAILED_JOB_TTL)
 
     def _in(self, seconds: float, func, args: tuple, job_id: str,
-            retry: Retry | None = None) -> None:
+            retry: Retry | None = None, queue: Queue | None = None) -> None:
+        target = queue or self.queue
         if seconds <= 0:
-            self.queue.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL,
-                               retry=retry)
+            target.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL, retry=retry)
         else:
-            self.queue.enqueue_in(timedelta(seconds=seconds), func, *args, job_id=job_id,
-                                  failure_ttl=FAILED_JOB_TTL, retry=retry)
+            target.enqueue_in(timedelta(seconds=seconds), func, *args, job_id=job_id,
+                              failure_ttl=FAILED_JOB_TTL, retry=retry)
