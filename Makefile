@@ -32,6 +32,8 @@ examples: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.games
+	$(BIN)/python -m bench.timers
+	$(BIN)/python -m bench.notify
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -68,6 +68,9 @@ class NotificationPreferencesSchema(Schema):
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     reminders = JsonBoolean(metadata={
         "description": "Reminders at 50% and 90% of a clock, by email and webhook"})
+    replies_from_any_address = fields.Boolean(metadata={
+        "description": "Play emailed replies sent from any address (the reply address's "
+                       "token still authorises); off: only from your own email address"})
 
 
 class PlayerPatchSchema(Schema):

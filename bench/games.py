@@ -52,10 +52,14 @@ def section() -> str:
 def main() -> None:
     path = Path(__file__).parent / "RESULTS.md"
     text = path.read_text() if path.exists() else "# Benchmark results\n"
-    if "\n## Games" in text:
-        text = text[:text.index("\n## Games")]
     result = section()
-    path.write_text(text.rstrip("\n") + "\n" + result)
+    if "\n## Games" in text:   # replace this section only, keep the ones after it
+        start = text.index("\n## Games")
+        end = text.find("\n## ", start + 1)
+        text = text[:start] + "\n" + result.strip("\n") + "\n" + (text[end:] if end != -1 else "")
+        path.write_text(text)
+    else:
+        path.write_text(text.rstrip("\n") + "\n" + result)
     print(result)
 
 

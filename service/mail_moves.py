@@ -25,6 +25,7 @@ from .errors import ServiceError
 from .games import GameService
 from .mail_replies import Reply, parse_reply, read_reply_address, reply_address
 from .mailer import Mailer
+from .notifications import preferences
 from .settings import Settings
 
 LISTED_MOVES = 60
@@ -85,7 +86,8 @@ class MailMoves:
         snap = self.games.load(game_id)
         record = snap["seats"][seat]
         profile = self.players.get(record["player_id"]) or {}
-        if (profile.get("email") or "").lower() != reply.sender:
+        own_address = (profile.get("email") or "").lower() == reply.sender
+        if not (own_address or preferences(profile)["replies_from_any_address"]):
             return self._refuse(reply, "mail/wrong_sender",
                                 f"This reply came from {reply.sender}, which is not the "
                                 "address of the player this game emailed. Nothing was "
@@ -96,20 +98,25 @@ class MailMoves:
                                 "No move was found in your reply: write the move on the "
                                 "first line, in the game's notation.")
         played: list[str] = []
-        expected = version
+        expected, note = version, ""
         for step in steps:
             try:
                 answer = self.games.play(game_id, record["player_id"], expected, notation=step)
             except (ServiceError, GameError) as err:
+                if played and err.code == "move/malformed":
+                    # words after the moves ("thanks!") end the reply; they are no error
+                    note = f"Reading stopped at '{step}', which is not a move."
+                    break
                 return self._answer(reply, self.games.load(game_id), seat, profile, played,
                                     err.code, _explain(err, step, version))
             played.append(answer["move"])
             expected = answer["version"]
             if seat not in answer["game"]["active_seats"]:
+                rest = steps[len(played):]
+                if rest:
+                    note = (f"Your turn ended there, so the rest was not played: "
+                            f"{'; '.join(rest)}.")
                 break
-        rest = steps[len(played):]
-        note = (f"Your turn ended there, so the rest was not played: {'; '.join(rest)}."
-                if rest else "")
         return self._answer(reply, self.games.load(game_id), seat, profile, played,
                             "mail/played", note)
 
@@ -146,6 +153,8 @@ class MailMoves:
         status = "played" if played else "refused"
         if played and not problem:
             lead = f"Your move in {title} (game {snap['id']}) was played."
+        elif played and code == "mail/played":
+            lead = f"Your move in {title} (game {snap['id']}) was played. {problem}"
         elif played:
             lead = f"Part of your reply was played in {title} (game {snap['id']}). {problem}"
         else:

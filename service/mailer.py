@@ -6,6 +6,7 @@ import smtplib
 import ssl
 import time
 from email.message import EmailMessage
+from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -34,17 +35,21 @@ class SmtpMailer:
         self.cafile = query.get("cafile", [None])[0]
         self.timeout = timeout
 
+    @cached_property
+    def tls(self) -> ssl.SSLContext:
+        """Made once, and only when TLS is used: loading the CA store takes tens of ms."""
+        return ssl.create_default_context(cafile=self.cafile)
+
     def send(self, message: EmailMessage) -> None:
-        context = ssl.create_default_context(cafile=self.cafile)
         if self.implicit_tls:
-            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self.tls)
         else:
             smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
         with smtp:
             smtp.ehlo()
             if not self.implicit_tls and (self.starttls == "true" or (
                     self.starttls == "auto" and smtp.has_extn("starttls"))):
-                smtp.starttls(context=context)
+                smtp.starttls(context=self.tls)
                 smtp.ehlo()
             if self.user:
                 smtp.login(self.user, self.password or "")

@@ -31,7 +31,8 @@ EVENTS = (TURN_STARTED, TURN_REMINDER, GAME_FINISHED)
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
 LISTED_MOVES = 60
-DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True}
+DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True,
+                       "replies_from_any_address": False}
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
 
     worker = commands.add_parser("worker", help="run an RQ worker with the scheduler")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--fork", action="store_true",
+                        help="run each job in its own process, as plain RQ does (slower)")
 
     mail_in = commands.add_parser("mail-in", help="receive players' emailed moves over SMTP "
                                                    "(for MAIL_DOMAIN, whose MX points here)")
@@ -87,7 +89,8 @@ def worker_command(args) -> int:
     from store.connection import connect
     from workers.queue import run_worker
 
-    run_worker(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")), args.burst)
+    run_worker(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")), args.burst,
+               args.fork)
     return 0
 
 

@@ -12,14 +12,15 @@ import math
 from datetime import datetime, timedelta, timezone
 
 import redis
-from rq import Retry
+from rq import Queue, Retry
 
 from service.notifications import (GAME_FINISHED, REMINDER_PERCENTS, TURN_REMINDER, Notice,
                                    notices)
 from service.settings import Settings
+from store.players import PlayerStore
 
 from . import jobs
-from .queue import FAILED_JOB_TTL, queue
+from .queue import FAILED_JOB_TTL, clock_queue, queue
 
 EMAIL_RETRY = Retry(max=3, interval=[30, 120, 600])
 
@@ -28,16 +29,22 @@ class RQScheduler:
     def __init__(self, connection: redis.Redis, bot_delay_seconds: float | None = None,
                  settings: Settings | None = None):
         self.queue = queue(connection)
+        self.clock = clock_queue(connection)
+        self.players = PlayerStore(connection)
         self.settings = settings or Settings()
         self.bot_delay = (self.settings.bot_delay_seconds if bot_delay_seconds is None
                           else bot_delay_seconds)
 
     def committed(self, snapshot: dict, events: list[dict]) -> None:
-        for notice in notices(snapshot, events):
+        reachable = self._reachable(snapshot, notices(snapshot, events))
+        for notice, contact in reachable:
             args = (notice.event, notice.game_id, notice.seat, notice.version)
-            delay = 0 if notice.event == GAME_FINISHED else self.settings.email_delay_seconds
-            self._in(delay, jobs.email_notice, args, notice.delivery_id("email"), EMAIL_RETRY)
-            self._in(0, jobs.webhook_notice, args, notice.delivery_id("webhook"))
+            if contact.get("email"):
+                delay = 0 if notice.event == GAME_FINISHED else self.settings.email_delay_seconds
+                self._in(delay, jobs.email_notice, args, notice.delivery_id("email"),
+                         EMAIL_RETRY)
+            if contact.get("webhook_url"):
+                self._in(0, jobs.webhook_notice, args, notice.delivery_id("webhook"))
         if snapshot["status"] != "active":
             return
         game_id, version = snapshot["id"], snapshot["version"]
@@ -46,21 +53,24 @@ class RQScheduler:
             record = snapshot["seats"][seat]
             if record["kind"] == "bot":
                 self._in(self.bot_delay, jobs.bot_move, (game_id, seat, version),
-                         f"bot-{game_id}-{seat}-{version}")
+                         f"bot-{game_id}-{seat}-{version}", queue=self.clock)
             elif snapshot["deadlines"][seat] is not None and match["seat_since"][seat] == version:
                 self.arm_timer(game_id, seat, version, snapshot["deadlines"][seat])
-                self._arm_reminders(snapshot, seat)
+                contact = next((c for n, c in reachable if n.seat == seat), None)
+                if contact is not None:
+                    self._arm_reminders(snapshot, seat, contact)
 
-    def arm_timer(self, game_id: str, seat: int, since: int, deadline_ms: int,
-                  retry: bool = False) -> None:
-        """Run the seat's timer at its deadline, rounded up to the whole second RQ keeps."""
-        at = datetime.fromtimestamp(math.ceil(deadline_ms / 1000), timezone.utc)
-        suffix = "-again" if retry else ""
-        self.queue.enqueue_at(at, jobs.turn_timer, game_id, seat, since,
-                              job_id=f"timer-{game_id}-{seat}-{since}{suffix}",
-                              failure_ttl=FAILED_JOB_TTL)
+    def _reachable(self, snapshot: dict, wanted: list[Notice]) -> list[tuple[Notice, dict]]:
+        """The notices whose player has an email address or a webhook (one MGET), so that no
+        job is queued for a player who cannot be told; preferences are read when a job runs."""
+        if not wanted:
+            return []
+        profiles = self.players.get_many([snapshot["seats"][n.seat]["player_id"]
+                                          for n in wanted])
+        return [(n, p) for n, p in zip(wanted, profiles)
+                if p and (p.get("email") or p.get("webhook_url"))]
 
-    def _arm_reminders(self, snapshot: dict, seat: int) -> None:
+    def _arm_reminders(self, snapshot: dict, seat: int, contact: dict) -> None:
         """Reminders at 50% and 90% of the seat's clock (each checks the turn when it runs)."""
         clock_ms = snapshot["time_control"]["per_move_seconds"] * 1000
         started = snapshot["deadlines"][seat] - clock_ms
@@ -70,16 +80,27 @@ class RQScheduler:
             notice = Notice(TURN_REMINDER, snapshot["id"], seat, snapshot["version"],
                             f"-{percent}")
             args = (notice.event, notice.game_id, notice.seat, notice.version, notice.tag)
-            for func, channel in ((jobs.email_notice, "email"),
-                                  (jobs.webhook_notice, "webhook")):
-                self.queue.enqueue_at(at, func, *args, job_id=notice.delivery_id(channel),
-                                      failure_ttl=FAILED_JOB_TTL)
+            for func, channel, field in ((jobs.email_notice, "email", "email"),
+                                         (jobs.webhook_notice, "webhook", "webhook_url")):
+                if contact.get(field):
+                    self.queue.enqueue_at(at, func, *args,
+                                          job_id=notice.delivery_id(channel),
+                                          failure_ttl=FAILED_JOB_TTL)
+
+    def arm_timer(self, game_id: str, seat: int, since: int, deadline_ms: int,
+                  retry: bool = False) -> None:
+        """Run the seat's timer at its deadline, rounded up to the whole second RQ keeps."""
+        at = datetime.fromtimestamp(math.ceil(deadline_ms / 1000), timezone.utc)
+        suffix = "-again" if retry else ""
+        self.clock.enqueue_at(at, jobs.turn_timer, game_id, seat, since,
+                              job_id=f"timer-{game_id}-{seat}-{since}{suffix}",
+                              failure_ttl=FAILED_JOB_TTL)
 
     def _in(self, seconds: float, func, args: tuple, job_id: str,
-            retry: Retry | None = None) -> None:
+            retry: Retry | None = None, queue: Queue | None = None) -> None:
+        target = queue or self.queue
         if seconds <= 0:
-            self.queue.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL,
-                               retry=retry)
+            target.enqueue(func, *args, job_id=job_id, failure_ttl=FAILED_JOB_TTL, retry=retry)
         else:
-            self.queue.enqueue_in(timedelta(seconds=seconds), func, *args, job_id=job_id,
-                                  failure_ttl=FAILED_JOB_TTL, retry=retry)
+            target.enqueue_in(timedelta(seconds=seconds), func, *args, job_id=job_id,
+                              failure_ttl=FAILED_JOB_TTL, retry=retry)

@@ -13,7 +13,8 @@ def test_register_and_read_my_profile(client, register):
     r = client.get("/v1/players/me", headers=headers)
     assert r.status_code == 200 and r.json == {
         "id": pid, "name": "Ada", "email": None, "webhook_url": None, "webhook_status": "none",
-        "notifications": {"email": True, "webhook": True, "reminders": True}}
+        "notifications": {"email": True, "webhook": True, "reminders": True,
+                          "replies_from_any_address": False}}
     r = client.patch("/v1/players/me", json={"email": "ada@example.org"}, headers=headers)
     assert r.json["email"] == "ada@example.org"
 

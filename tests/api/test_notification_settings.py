@@ -6,11 +6,14 @@ def test_preferences_change_one_at_a_time(client, register):
     r = client.patch("/v1/players/me", json={"notifications": {"reminders": False}},
                      headers=headers)
     assert r.status_code == 200
-    assert r.json["notifications"] == {"email": True, "webhook": True, "reminders": False}
+    assert r.json["notifications"] == {"email": True, "webhook": True, "reminders": False,
+                                        "replies_from_any_address": False}
     r = client.patch("/v1/players/me", json={"notifications": {"email": False}}, headers=headers)
-    assert r.json["notifications"] == {"email": False, "webhook": True, "reminders": False}
+    assert r.json["notifications"] == {"email": False, "webhook": True, "reminders": False,
+                                        "replies_from_any_address": False}
     assert client.get("/v1/players/me", headers=headers).json["notifications"] == \
-        {"email": False, "webhook": True, "reminders": False}
+        {"email": False, "webhook": True, "reminders": False,
+                                        "replies_from_any_address": False}
 
 
 def test_preferences_reject_what_is_not_a_boolean(client, register):

@@ -54,7 +54,8 @@ def reply_to(original, body, sender, message_id=None):
 
 
 def answer_to(smtp, address, code):
-    return smtp.wait_for(lambda m, r: address in r and m["X-Turnpost-Code"] == code)
+    """Answers go to the sender's address as read (lower-cased)."""
+    return smtp.wait_for(lambda m, r: address.lower() in r and m["X-Turnpost-Code"] == code)
 
 
 def secrets_of(services, game_id, seat):
@@ -153,6 +154,15 @@ def test_wrong_sender_is_refused_even_with_the_right_token(table, smtp):
         assert secret not in body
 
 
+def test_a_player_may_allow_replies_from_any_address(table, smtp):
+    services, game_id, ada, _ = table
+    services.players.update(ada, {"notifications": {"replies_from_any_address": True}})
+    email = turn_email(services, smtp, game_id, 0, "ada@example.org")
+    card = services.games.legal_moves(game_id, ada)["moves"][0]["notation"]
+    outcome = services.mail_moves.receive(reply_to(email, card, "ada.at.work@example.com"))
+    assert (outcome.status, outcome.code) == ("played", "mail/played")
+
+
 def test_sender_address_is_compared_without_case(table, smtp):
     services, game_id, _, bo = table
     email = turn_email(services, smtp, game_id, 1, "Bo@Example.org")
@@ -203,3 +213,20 @@ def test_several_steps_on_several_lines_play_in_order(table, smtp):
     else:   # Bo won the round and decides: Ada's reply stops after her bid, and says so
         assert moves == [highest]
         assert "Your turn ended there, so the rest was not played: keep." in body
+
+
+def test_words_after_the_move_end_the_reply_without_an_error(table, smtp):
+    """The round's winner keeps the bids and is at once to bid again: the words after
+    'keep' are read as the next step, which is not a move, and reading stops there."""
+    services, game_id, ada, bo = table
+    for player in (ada, bo):
+        services.games.play(game_id, player, services.games.summary(game_id)["version"],
+                            services.games.legal_moves(game_id, player)["moves"][0]["notation"])
+    decider = services.games.summary(game_id)["active_seats"][0]
+    address = ("ada@example.org", "Bo@Example.org")[decider]
+    email = turn_email(services, smtp, game_id, decider, address)
+    outcome = services.mail_moves.receive(reply_to(email, "keep\nThanks, good luck!", address))
+    assert (outcome.status, outcome.code) == ("played", "mail/played")
+    body = text_of(answer_to(smtp, address, "mail/played"))
+    assert "Reading stopped at 'Thanks, good luck!', which is not a move." in body
+    assert services.games.log(game_id, (ada, bo)[decider])["entries"][-1]["move"] == "keep"

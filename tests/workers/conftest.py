@@ -29,7 +29,8 @@ def start_workers(valkey):
 
     def start(count=1, **settings):
         """Settings are environment variables of service/settings.py, e.g. SMTP_URL."""
-        env = {**os.environ, "REDIS_URL": valkey.url, "EMAIL_DELAY_SECONDS": "0",
+        env = {**os.environ, "REDIS_URL": valkey.url, "BOT_DELAY_SECONDS": "0",
+               "EMAIL_DELAY_SECONDS": "0",
                "EMAIL_THROTTLE_SECONDS": "0", **settings}
         for _ in range(count):
             started.append(subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],

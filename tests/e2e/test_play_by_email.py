@@ -1,0 +1,121 @@
+"""Whole games played from a mailbox, with every part real: `turnpost serve` (API and
+worker) sends turn emails over SMTP to an aiosmtpd server; the players answer with real SMTP
+to `turnpost mail-in`; or they click the one-click links and confirm over HTTP."""
+import re
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+import requests
+
+from engine.rng import Rng
+from tests.e2e.server import Client, LiveServer, MailIn
+from tests.peers import SmtpInbox, html_of, text_of
+
+DOMAIN = "play.test"
+
+
+@pytest.fixture(scope="module")
+def post_office(valkey):
+    with SmtpInbox() as outgoing:
+        env = {"SMTP_URL": outgoing.url, "MAIL_DOMAIN": DOMAIN, "EMAIL_DELAY_SECONDS": "0",
+               "EMAIL_THROTTLE_SECONDS": "0", "ONE_CLICK_MAX_MOVES": "1000"}
+        server = LiveServer(redis_url=valkey.url, env=env).wait_ready()
+        mail_in = MailIn(valkey.url, env).wait_ready()
+        try:
+            yield server, mail_in, outgoing
+        finally:
+            mail_in.stop()
+            server.stop()
+
+
+def listed_moves(message):
+    lines = text_of(message).split("Your legal moves (")[1].splitlines()[1:]
+    moves = []
+    for line in lines:
+        if not line.startswith("  ") or line.strip().startswith("... and"):
+            break
+        moves.append(line.strip())
+    return moves
+
+
+def reply(original, move, sender):
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = original["Reply-To"]
+    message["Subject"] = "Re: " + original["Subject"]
+    message["Message-ID"] = make_msgid("player")
+    message["In-Reply-To"] = original["Message-ID"]
+    quoted = "\n".join("> " + line for line in text_of(original).splitlines())
+    message.set_content(f"{move}\n\nThanks!\n-- \nsent from my phone\n\n"
+                        f"On Sat, 21 Nov 2026, turnpost <turnpost@{DOMAIN}> wrote:\n{quoted}\n")
+    return message
+
+
+def new_table(server, game, tag):
+    ada = Client(server.url, "Ada", email=f"ada.{tag}@example.org")
+    bo = Client(server.url, "Bo", email=f"bo.{tag}@example.org")
+    r = ada.post("/v1/games", {"game": game, "seats": [ada.id, bo.id]})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], ada
+
+
+def next_email(outgoing, game_id, handled):
+    def fresh(message, _):
+        return (message["X-Turnpost-Game"] == game_id
+                and message["X-Turnpost-Event"] in ("turn.started", "game.finished")
+                and message["X-Turnpost-Delivery"] not in handled)
+    message = outgoing.wait_for(fresh, timeout=30)
+    handled.add(message["X-Turnpost-Delivery"])
+    return message
+
+
+@pytest.mark.parametrize("game", ["nautilus", "ninedomains"])
+def test_a_whole_game_played_only_by_replying_to_emails(post_office, game):
+    server, mail_in, outgoing = post_office
+    game_id, ada = new_table(server, game, f"{game}-mail")
+    picker = Rng(game.encode() + bytes(32))
+    handled, finished, replies = set(), set(), 0
+    while len(finished) < 2:
+        message = next_email(outgoing, game_id, handled)
+        recipient = message["To"].addresses[0].addr_spec
+        if message["X-Turnpost-Event"] == "game.finished":
+            finished.add(recipient)
+            continue
+        assert message["Reply-To"].startswith("move+") and DOMAIN in message["Reply-To"]
+        mail_in.send(reply(message, picker.choice(listed_moves(message)), recipient))
+        replies += 1
+        assert replies < 2000, "the game did not end"
+    refusals = [m for m in outgoing.messages if m[1]["X-Turnpost-Game"] == game_id
+                and m[1]["X-Turnpost-Event"] == "mail.answer"
+                and m[1]["X-Turnpost-Code"] != "mail/played"]
+    assert refusals == [], [text_of(m[1]) for m in refusals]
+    assert ada.get(f"/v1/games/{game_id}").json()["status"] == "finished"
+    assert replies > 5
+
+
+def click_links(message):
+    return re.findall(r'href="([^"]+/m/[^"]+)"', html_of(message))
+
+
+def test_a_whole_game_played_only_by_one_click_links(post_office):
+    server, _, outgoing = post_office
+    game_id, ada = new_table(server, "nautilus", "clicks")
+    picker = Rng(b"clicks" + bytes(32))
+    handled, finished, clicks = set(), set(), 0
+    while len(finished) < 2:
+        message = next_email(outgoing, game_id, handled)
+        if message["X-Turnpost-Event"] == "game.finished":
+            finished.add(message["To"].addresses[0].addr_spec)
+            continue
+        links = click_links(message)
+        assert len(links) == int(text_of(message).split("Your legal moves (")[1].split(")")[0])
+        link = picker.choice(links)
+        page = requests.get(link, timeout=10)          # what a mail scanner would fetch, too
+        assert page.status_code == 200 and "<form method=\"post\">" in page.text
+        played = requests.post(link, timeout=10)
+        assert played.status_code == 200 and "Played" in played.text, played.text
+        clicks += 1
+        assert clicks < 2000, "the game did not end"
+    assert ada.get(f"/v1/games/{game_id}").json()["status"] == "finished"
+    assert clicks > 5
