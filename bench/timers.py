@@ -274,8 +274,8 @@ def section(results: list[dict], command: str, limit: int, load: tuple[float, fl
 scheduler, default settings), already running when the timers are armed; The Nine Domains
 between two absent players (no email, no webhook), `on_timeout: auto`, so each game arms
 {TIMERS_PER_GAME} timers. All timers are armed before the first deadline ("arming s", from this
-one process on the same cores). The workers also run every other job the commits enqueue on
-the same queue (notices and reminders): "jobs queued at first deadline" counts the jobs
+one process on the same cores). The workers also run every other job the commits enqueue
+(notices and reminders, on the queue after the timers'): "jobs queued at first deadline" counts the jobs
 waiting when the first timer came due, "jobs run per s" all jobs run by both workers from then
 on. The wait ends when every timer has taken effect or {limit} s after the last one came due; a
 timer still waiting then counts with its lateness so far, and "≥" marks figures that are only
