@@ -9,6 +9,18 @@ from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 
 
+LISTED_MOVES = 60
+
+
+def moves_section(title: str, moves: list[str], game_id: str) -> tuple[str, list[str]]:
+    """A section listing the player's legal moves in notation, the first LISTED_MOVES of them."""
+    listed = moves[:LISTED_MOVES]
+    if len(moves) > len(listed):
+        listed.append(f"... and {len(moves) - len(listed)} more "
+                      f"(GET /v1/games/{game_id}/legal-moves)")
+    return f"{title} ({len(moves)}):", listed
+
+
 @dataclass(frozen=True)
 class Letter:
     """What an email says, before it is laid out as text and HTML."""

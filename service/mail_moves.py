@@ -28,8 +28,6 @@ from .mailer import Mailer
 from .notifications import preferences
 from .settings import Settings
 
-LISTED_MOVES = 60
-
 
 @dataclass(frozen=True)
 class MailOutcome:
@@ -144,10 +142,7 @@ class MailMoves:
         reply_to = None
         if snap["status"] == "active" and seat in snap["active_seats"]:
             moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
-            listed = moves[:LISTED_MOVES]
-            if len(moves) > len(listed):
-                listed.append(f"... and {len(moves) - len(listed)} more")
-            sections.append((f"Your legal moves now ({len(moves)}):", listed))
+            sections.append(emails.moves_section("Your legal moves now", moves, snap["id"]))
             token = self.notes.seat_mail_token(snap["id"], seat)
             reply_to = reply_address(token, snap["version"], self.settings.mail_domain)
         status = "played" if played else "refused"

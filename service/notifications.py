@@ -27,10 +27,8 @@ from .timefmt import in_words, iso
 TURN_STARTED = "turn.started"
 TURN_REMINDER = "turn.reminder"
 GAME_FINISHED = "game.finished"
-EVENTS = (TURN_STARTED, TURN_REMINDER, GAME_FINISHED)
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
-LISTED_MOVES = 60
 DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True,
                        "replies_from_any_address": False}
 
@@ -153,11 +151,7 @@ class NotificationService:
             else:
                 subject = f"Your turn in {title} (game {snap['id']}, move {snap['version']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
-            listed = moves[:LISTED_MOVES]
-            if len(moves) > len(listed):
-                listed.append(f"... and {len(moves) - len(listed)} more "
-                              f"(GET /v1/games/{snap['id']}/legal-moves)")
-            sections.append((f"Your legal moves ({len(moves)}):", listed))
+            sections.append(emails.moves_section("Your legal moves", moves, snap["id"]))
             if self.one_click is not None:
                 links = [(f"Play {move}", url)
                          for move, url in self.one_click(snap, seat, moves)] + links

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 from engine import match as runner
@@ -40,6 +41,11 @@ class OneClick:
         self.settings = settings
         self.clock = clock
 
+    @cached_property
+    def secret(self) -> bytes:
+        """The server's signing key: made once and kept in Redis, so read once per process."""
+        return self.notes.server_secret()
+
     def links(self, snap: dict, seat: int, moves: list[str]) -> list[tuple[str, str]]:
         """(notation, url) for each move, when there are few enough to list."""
         if not moves or len(moves) > self.settings.one_click_max_moves:
@@ -47,7 +53,7 @@ class OneClick:
         deadline = snap["deadlines"][seat]
         expires = (deadline // 1000 if deadline is not None
                    else int(self.clock()) + LIFETIME_WITHOUT_CLOCK)
-        secret = self.notes.server_secret()
+        secret = self.secret
         return [(move, f"{self.settings.public_url}/m/"
                        f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}")
                 for move in moves]
@@ -55,7 +61,7 @@ class OneClick:
     def inspect(self, token: str) -> LinkState:
         """What opening the link would do, without doing it."""
         try:
-            link = read_link(self.notes.server_secret(), token, self.clock())
+            link = read_link(self.secret, token, self.clock())
         except LinkError as err:
             if err.code == "link/expired":
                 return LinkState("expired", "This link has expired: the turn it was made "

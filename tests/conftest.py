@@ -4,6 +4,7 @@ import pytest
 
 from store.connection import connect
 from store.embedded import EmbeddedValkey
+from tests.peers import SmtpInbox
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +20,10 @@ def redis_client(valkey):
     client.flushall()
     yield client
     client.close()
+
+
+@pytest.fixture
+def smtp():
+    """A real SMTP server (aiosmtpd) on a free loopback port, keeping what it receives."""
+    with SmtpInbox() as inbox:
+        yield inbox

@@ -8,15 +8,8 @@ from service.mail_replies import reply_address
 from service.mailer import SmtpMailer
 from service.settings import Settings
 from store.notifications import NotificationStore
-from tests.peers import SmtpInbox
 
 SECRET = "inbound-shared-secret"
-
-
-@pytest.fixture
-def smtp():
-    with SmtpInbox() as inbox:
-        yield inbox
 
 
 @pytest.fixture

@@ -11,13 +11,7 @@ from service.mailer import SmtpMailer
 from service.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from store.notifications import NotificationStore
-from tests.peers import SmtpInbox, html_of
-
-
-@pytest.fixture
-def smtp():
-    with SmtpInbox() as inbox:
-        yield inbox
+from tests.peers import html_of
 
 
 @pytest.fixture

@@ -10,15 +10,9 @@ from service.mailer import SmtpMailer
 from service.mail_replies import read_reply_address
 from service.notifications import Notice, TURN_STARTED
 from service.settings import Settings
-from tests.peers import SmtpInbox, text_of
+from tests.peers import text_of
 
 DOMAIN = "play.test"
-
-
-@pytest.fixture
-def smtp():
-    with SmtpInbox() as inbox:
-        yield inbox
 
 
 @pytest.fixture

@@ -9,13 +9,7 @@ import pytest
 from engine.core import LogEntry
 from engine.rng import Rng
 from service import logview
-from tests.peers import SmtpInbox, WebhookReceiver, html_of, text_of
-
-
-@pytest.fixture
-def smtp():
-    with SmtpInbox() as inbox:
-        yield inbox
+from tests.peers import WebhookReceiver, html_of, text_of
 
 
 def turn_email_for(address, version, event="turn.started"):
