@@ -11,7 +11,6 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
-from service.scheduler import Scheduler
 from service.settings import Settings
 from store.connection import connect
 
@@ -34,9 +33,8 @@ codes. The project's docs/clients.md walks through a complete bot.
 """
 
 
-def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
-               config: dict | None = None, settings: Settings | None = None,
-               mailer: Mailer | None = None) -> Flask:
+def create_app(redis_client: redis.Redis | None = None, config: dict | None = None,
+               settings: Settings | None = None, mailer: Mailer | None = None) -> Flask:
     app = Flask("turnpost")
     titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
@@ -49,7 +47,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     )
     app.config.update(config or {})
     client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    services = assemble(client, scheduler, settings, mailer)
+    services = assemble(client, settings, mailer)
     app.extensions["turnpost"] = {
         "redis": client, "services": services,
         "players": services.players, "games": services.games,

@@ -8,15 +8,17 @@ import redis
 
 from store.games import GameStore
 from store.notifications import NotificationStore
+from store.outbox import OutboxStore
 from store.players import PlayerStore
+from store.schedule import ScheduleStore
 
+from .consequences import Consequences, Deliveries
 from .games import GameService
 from .mail_moves import MailMoves
 from .mailer import Mailer, mailer_for
 from .notifications import NotificationService
 from .one_click import OneClick
 from .players import PlayerService
-from .scheduler import Scheduler
 from .settings import Settings
 
 
@@ -28,17 +30,22 @@ class Services:
     notifications: NotificationService
     one_click: OneClick
     mail_moves: MailMoves
+    consequences: Consequences | None
+    """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
 
-def assemble(client: redis.Redis, scheduler: Scheduler | None = None,
-             settings: Settings | None = None, mailer: Mailer | None = None,
-             min_move_seconds: int | None = None) -> Services:
+def assemble(client: redis.Redis, settings: Settings | None = None,
+             mailer: Mailer | None = None, min_move_seconds: int | None = None,
+             deliveries: Deliveries | None = None) -> Services:
     settings = settings or Settings()
     mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
     game_store, player_store, notes = GameStore(client), PlayerStore(client), NotificationStore(client)
     extra = {} if min_move_seconds is None else {"min_move_seconds": min_move_seconds}
-    games = GameService(game_store, player_store, scheduler, **extra)
+    games = GameService(game_store, player_store, **extra)
     one_click = OneClick(games, notes, settings)
+    consequences = None if deliveries is None else Consequences(
+        games, game_store, player_store, ScheduleStore(client), OutboxStore(client),
+        deliveries, settings)
     return Services(
         settings=settings,
         players=PlayerService(player_store, notes),
@@ -47,4 +54,5 @@ def assemble(client: redis.Redis, scheduler: Scheduler | None = None,
                                           one_click=one_click.links),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer),
+        consequences=consequences,
     )

@@ -1,6 +1,7 @@
 """The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import Any, Callable
@@ -9,14 +10,17 @@ from engine import match as runner
 from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
-from store.games import Appended, GameStore, Replayed
+from store.connection import StoreUnavailable
+from store.games import Appended, Commit, GameStore, Replayed, Stale
+from store.schedule import member as schedule_member
 from store.players import PlayerStore
 
-from . import history, logview
+from . import history, logview, lists
 from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, StaleVersion
 from .players import new_id
-from .scheduler import NoScheduler, Scheduler
 from .timefmt import iso
+
+log = logging.getLogger(__name__)
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
@@ -27,12 +31,11 @@ APPEND_ATTEMPTS = 16
 
 class GameService:
     def __init__(self, games: GameStore, players: PlayerStore,
-                 scheduler: Scheduler | None = None, clock: Callable[[], float] = time.time,
+                 clock: Callable[[], float] = time.time,
                  min_move_seconds: int = MIN_MOVE_SECONDS):
         self.min_move_seconds = min_move_seconds
         self.games = games
         self.players = players
-        self.scheduler = scheduler or NoScheduler()
         self.clock = clock
 
     # -- reading ---------------------------------------------------------------------------
@@ -118,9 +121,10 @@ class GameService:
             if not any(r["kind"] == "open" for r in seat_records):
                 snap, more = self._start(snap)
                 events += more
-            if self.games.create(game_id, events, snap):
+            if self.games.create(Commit(game_id, 0, _stored(events), snap,
+                                        schedule=_deadline_items(snap))):
                 break
-        self._after_commit(snap, events)
+        self._write_lists(snap)
         return summarize(snap)
 
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
@@ -149,32 +153,47 @@ class GameService:
     def play(self, game_id: str, player_id: str, expected_version: int,
              notation: str | None = None, action: dict | None = None,
              idempotency_key: str | None = None) -> dict[str, Any]:
-        if idempotency_key:
-            first = self.games.idempotent_answer(game_id, player_id, idempotency_key)
+        """Play a move. With an `idempotency_key`, a retry answers the first attempt's answer,
+        also when it raced the first attempt (which then made its version stale)."""
+        for _ in range(APPEND_ATTEMPTS):
+            snap, first = self.games.snapshot_and_answer(game_id, player_id, idempotency_key)
             if first is not None:
                 return first
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.load(game_id)
-            seat = seated(snap, player_id)
-            match = _started(snap)
-            game = history.game_of(snap)
+            if snap is None:
+                raise NotFound(f"there is no game {game_id}", code="game/not_found")
             try:
-                if match["outcome"] is None and not runner.is_current(
-                        match, seat, expected_version, snap["version"]):
-                    raise StaleVersion(snap["version"])
-                runner.check_turn(game, match, seat)
-                chosen = runner.read_action(game, notation, action)
-                new, events = self._action_events(snap, seat, chosen)
-            except GameError as err:
-                raise ServiceError.from_game_error(err) from None
-            answer = {"version": new["version"], "move": game.format(chosen),
-                      "game": summarize(new)}
+                new, events, answer = self._move(snap, player_id, expected_version, notation,
+                                                 action)
+            except ServiceError:
+                first = idempotency_key and self.games.idempotent_answer(
+                    game_id, player_id, idempotency_key)
+                if first:
+                    return first
+                raise
             result = self._append(snap, events, new, idempotency_key, player_id, answer)
             if isinstance(result, Replayed):
                 return result.answer
             if isinstance(result, Appended):
                 return answer
         raise Conflict("the game is busy; try again", code="game/busy")
+
+    def _move(self, snap: dict, player_id: str, expected_version: int, notation: str | None,
+              action: dict | None) -> tuple[dict, list[dict], dict[str, Any]]:
+        seat = seated(snap, player_id)
+        match = _started(snap)
+        game = history.game_of(snap)
+        try:
+            if match["outcome"] is None and not runner.is_current(
+                    match, seat, expected_version, snap["version"]):
+                raise StaleVersion(snap["version"])
+            runner.check_turn(game, match, seat)
+            chosen = runner.read_action(game, notation, action)
+            new, events = self._action_events(snap, seat, chosen)
+        except GameError as err:
+            raise ServiceError.from_game_error(err) from None
+        answer = {"version": new["version"], "move": game.format(chosen),
+                  "game": summarize(new)}
+        return new, events, answer
 
     def bot_move(self, game_id: str, seat: int, version: int) -> bool:
         """Play for a bot seat if the game is still at `version` and the bot may act.
@@ -192,40 +211,71 @@ class GameService:
         new, events = self._action_events(snap, seat, chosen)
         return isinstance(self._append(snap, events, new), Appended)
 
-    def expire_turn(self, game_id: str, seat: int, since: int) -> str:
-        """The seat's clock, started at version `since`, has run out: apply the table's policy
-        (`auto`: the heuristic bot plays for the seat; `forfeit`: the seat leaves the game).
-
-        Returns "applied"; "moot" if the seat's turn has moved on since (so a timer that fires
-        late, twice or on two workers has its effect once); or "early" if the deadline has not
-        come yet (the caller asks again at the deadline)."""
+    def play_for_timed_out(self, game_id: str, seat: int) -> bool:
+        """Under `on_timeout: auto`, the computer (the heuristic bot) plays for a seat whose
+        clock ran out, unless the seat's turn moved on meanwhile. Safe to run late or twice."""
         for _ in range(APPEND_ATTEMPTS):
             snap = self.games.snapshot(game_id)
-            if snap is None or snap["status"] != "active":
-                return "moot"
-            match = snap["match"]
-            game = history.game_of(snap)
-            deadline = snap["deadlines"][seat]
-            if (seat not in snap["active_seats"] or match["seat_since"][seat] != since
-                    or deadline is None):
-                return "moot"
-            if deadline > self.clock() * 1000:
-                return "early"
-            policy = snap["time_control"]["on_timeout"]
-            timed_out = {"type": "TurnTimedOut", "seat": seat, "policy": policy}
-            if policy == "auto":
-                chosen = _bot_choice(game, match, seat, "heuristic")
-                new, events = self._action_events(snap, seat, chosen, before=[timed_out])
-            else:
-                new, events = self._leave_events(snap, seat, "forfeit", before=[timed_out])
+            if (snap is None or snap["status"] != "active" or seat not in snap["timed_out"]
+                    or snap["time_control"]["on_timeout"] != "auto"):
+                return False
+            chosen = _bot_choice(history.game_of(snap), snap["match"], seat, "heuristic")
+            new, events = self._action_events(snap, seat, chosen)
+            if isinstance(self._append(snap, events, new), Appended):
+                return True
+        return False
+
+    def expire_turn(self, game_id: str, seat: int, since: int) -> str:
+        """The seat's clock, started at version `since`, has run out. See expire_turns."""
+        return self.expire_turns([(game_id, seat, since)])[0]
+
+    def expire_turns(self, due: list[tuple[str, int, int]]) -> list[str]:
+        """Record that these seats' clocks (game, seat, the version their turn started at) ran
+        out: TurnTimedOut, and under `forfeit` the seat leaves the game; under `auto` the
+        computer's move follows as the commit's consequence. All the games are read in one
+        round trip and the timeouts appended in one more.
+
+        Each answer is "applied"; "moot" if the seat's turn has moved on since (so a deadline
+        met late, twice or by two clocks has its effect once); or "early" if the deadline has
+        not come yet (the caller asks again at the deadline)."""
+        now = self.clock() * 1000
+        answers: list[str] = []
+        commits: list[tuple[int, dict, list[dict], dict]] = []
+        for i, ((_, seat, since), snap) in enumerate(
+                zip(due, self.games.snapshots([game_id for game_id, _, _ in due]))):
+            verdict = _timeout_verdict(snap, seat, since, now)
+            answers.append(verdict)
+            if verdict == "applied":
+                new, events = self._timeout_events(snap, seat)
+                commits.append((i, snap, events, new))
+        results = self.games.append_many([self._commit(snap, events, new)
+                                          for _, snap, events, new in commits])
+        written = []
+        for (i, snap, events, new), result in zip(commits, results):
+            if isinstance(result, Appended):
+                written.append(new)
+            else:  # two seats of one game in one batch, or a move just now: one at a time
+                answers[i] = self._expire_one(*due[i])
+        self._write_lists(*written)
+        return answers
+
+    def _expire_one(self, game_id: str, seat: int, since: int) -> str:
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.games.snapshot(game_id)
+            verdict = _timeout_verdict(snap, seat, since, self.clock() * 1000)
+            if verdict != "applied":
+                return verdict
+            new, events = self._timeout_events(snap, seat)
             if isinstance(self._append(snap, events, new), Appended):
                 return "applied"
         return "moot"
 
-    def deadline(self, game_id: str, seat: int) -> int | None:
-        """The seat's deadline in epoch milliseconds, if its clock runs."""
-        snap = self.games.snapshot(game_id)
-        return None if snap is None else snap["deadlines"][seat]
+    def _timeout_events(self, snap: dict, seat: int) -> tuple[dict, list[dict]]:
+        policy = snap["time_control"]["on_timeout"]
+        timed_out = {"type": "TurnTimedOut", "seat": seat, "policy": policy}
+        if policy == "auto":
+            return self._fold([(timed_out, None)], snap)
+        return self._leave_events(snap, seat, "forfeit", before=[timed_out])
 
     def wait_log(self, game_id: str, player_id: str | None, after: int,
                  block_ms: int) -> list[dict[str, Any]]:
@@ -343,29 +393,67 @@ class GameService:
             events.append(event)
         return snap, events
 
+    def _commit(self, before: dict, events: list[dict], after: dict,
+                idempotency_key: str | None = None, player_id: str = "",
+                answer: dict | None = None) -> Commit:
+        """The append of `events` on `before`: the snapshot `after`, and the deadlines that
+        start or stop with it (everything else a commit causes is derived from the outbox
+        entry the append writes with it; see service.consequences)."""
+        old, new = _deadline_items(before), _deadline_items(after)
+        new_members = {m for _, m in new}
+        return Commit(after["id"], before["version"], _stored(events), after,
+                      unschedule=[m for _, m in old if m not in new_members],
+                      schedule=[(at, m) for at, m in new if (at, m) not in old],
+                      idempotency_key=idempotency_key, player_id=player_id, answer=answer)
+
     def _append(self, before: dict, events: list[dict], after: dict,
                 idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None):
-        stored = [{k: v for k, v in e.items() if k != "version"} for e in events]
-        result = self.games.append(after["id"], before["version"], stored, after,
-                                   idempotency_key, player_id, answer)
+                answer: dict | None = None) -> Appended | Stale | Replayed:
+        result = self.games.append(self._commit(before, events, after, idempotency_key,
+                                                player_id, answer))
         if isinstance(result, Appended):
-            self._after_commit(after, events)
+            self._write_lists(after)
         return result
 
-    def _after_commit(self, snap: dict, events: list[dict]) -> None:
-        """Keep the players' lists and inboxes in step, then hand over to the scheduler."""
-        now = snap["updated_at"]
-        active = snap["active_seats"]
-        for seat, record in enumerate(snap["seats"]):
-            if record["kind"] != "player":
-                continue
-            self.players.track_game(record["player_id"], snap["id"], now)
-            deadline = snap["deadlines"][seat]
-            self.players.set_awaiting(record["player_id"], snap["id"], seat in active,
-                                      deadline if deadline is not None else now)
-        self.games.mark_open(snap["id"], snap["status"] == "open", snap["created_at"])
-        self.scheduler.committed(snap, events)
+    def _write_lists(self, *snaps: dict) -> None:
+        """Bring the players' game lists, inboxes and the lobby up to the committed snapshots
+        now, so that the committing client reads its own write. A worker does the same from
+        the outbox, so a failure here loses nothing, and the committed answer stands."""
+        try:
+            lists.write(self.games, self.players, list(snaps))
+        except StoreUnavailable:
+            log.warning("lists of %s not written now; the outbox will",
+                        ", ".join(s["id"] for s in snaps), exc_info=True)
+
+
+def _timeout_verdict(snap: dict | None, seat: int, since: int, now_ms: float) -> str:
+    if snap is None or snap["status"] != "active":
+        return "moot"
+    deadline = snap["deadlines"][seat]
+    if (seat not in snap["active_seats"] or snap["match"]["seat_since"][seat] != since
+            or deadline is None or seat in snap["timed_out"]):
+        return "moot"
+    return "early" if deadline > now_ms else "applied"
+
+
+def timeout_item(game_id: str, seat: int, since: int) -> dict[str, Any]:
+    """The schedule's item for a seat's deadline (the clock records the timeout)."""
+    return {"kind": "timeout", "game": game_id, "seat": seat, "since": since}
+
+
+def _deadline_items(snap: dict | None) -> list[tuple[int, str]]:
+    """(deadline, schedule member) of every seat whose clock runs in this snapshot."""
+    if snap is None or snap["match"] is None or snap["status"] != "active":
+        return []
+    since = snap["match"]["seat_since"]
+    return [(deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
+            for seat, deadline in enumerate(snap["deadlines"])
+            if deadline is not None and seat in snap["active_seats"]]
+
+
+def _stored(events: list[dict]) -> list[dict]:
+    """Events as the log keeps them: the version is the entry's ID, not a field."""
+    return [{k: v for k, v in e.items() if k != "version"} for e in events]
 
 
 def _bot_choice(game, match: dict, seat: int, bot: str) -> dict:

@@ -31,7 +31,7 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
                 "time_control": event["time_control"], "commitment": event["commitment"],
                 "seats": event["seats"], "status": "open", "match": None,
                 "deadlines": [None] * len(event["seats"]), "active_seats": [],
-                "created_at": event["at"],
+                "timed_out": [], "created_at": event["at"],
                 "secret_seed": event["seed"], "revealed_seed": None}
     else:
         snap = {**snapshot, "seats": [dict(s) for s in snapshot["seats"]]}
@@ -62,7 +62,19 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     if snap["match"] is not None:
         snap["active_seats"] = sorted(runner.active_seats(game, snap["match"]))
         snap["deadlines"] = _deadlines(snap, event["at"])
+        snap["timed_out"] = _timed_out(snap, event)
     return snap
+
+
+def _timed_out(snap: dict, event: dict) -> list[int]:
+    """The seats whose clock ran out and whose turn has not moved on since: under
+    `on_timeout: auto` the computer owes each of them a move (see service.consequences)."""
+    since = snap["match"]["seat_since"]
+    seats = set(snap["timed_out"])
+    if event["type"] == "TurnTimedOut":
+        seats.add(event["seat"])
+    return sorted(s for s in seats
+                  if s in snap["active_seats"] and since[s] != snap["version"])
 
 
 def _deadlines(snap: dict, at_ms: int) -> list[int | None]:

@@ -47,18 +47,22 @@ class Notice:
         return f"{channel}-{self.game_id}-{self.seat}-{self.version}-{event}{self.tag}"
 
 
-def notices(snapshot: dict, events: list[dict]) -> list[Notice]:
-    """The notices a commit calls for: every seated person when the game ends; otherwise each
-    person whose turn begins with this commit (their legal moves changed and they may act)."""
-    game_id, version = snapshot["id"], snapshot["version"]
+def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
+    """The notices that the commit of versions `first`..`last` calls for and that still hold in
+    `snapshot` (the game now, which may be later than the commit): every seated person when
+    that commit ended the game; otherwise each person whose turn began with that commit (their
+    legal moves changed then) and who may still act."""
+    game_id = snapshot["id"]
     people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
-    if any(e["type"] == "GameEnded" for e in events):
-        return [Notice(GAME_FINISHED, game_id, s, version) for s in people]
+    if snapshot["status"] == "finished":
+        if first <= snapshot["version"] <= last:
+            return [Notice(GAME_FINISHED, game_id, s, snapshot["version"]) for s in people]
+        return []
     if snapshot["status"] != "active":
         return []
     since = snapshot["match"]["seat_since"]
-    return [Notice(TURN_STARTED, game_id, s, version) for s in people
-            if s in snapshot["active_seats"] and since[s] == version]
+    return [Notice(TURN_STARTED, game_id, s, since[s]) for s in people
+            if s in snapshot["active_seats"] and first <= since[s] <= last]
 
 
 def preferences(profile: dict) -> dict[str, bool]:
@@ -106,9 +110,11 @@ class NotificationService:
                                        self.settings.email_throttle_seconds)
             if wait:
                 return "deferred", wait
+        message = self._letter(snap, notice, profile, delivery_id)
+        # claimed only once the letter is written: nothing between the claim and the send
+        # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if not self.notes.claim(delivery_id):
             return "duplicate", 0
-        message = self._letter(snap, notice, profile, delivery_id)
         try:
             self.mailer.send(message)
         except Exception as err:

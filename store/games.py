@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -30,51 +30,98 @@ class Replayed:
     answer: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Commit:
+    """What one append writes: the events, the snapshot after them, and the changes to the
+    game's entries in its bucket's schedule (members to remove, (score, member) to add)."""
+    game_id: str
+    expected_version: int
+    events: list[dict]
+    snapshot: dict
+    unschedule: list[str] = field(default_factory=list)
+    schedule: list[tuple[int, str]] = field(default_factory=list)
+    idempotency_key: str | None = None
+    player_id: str = ""
+    answer: dict | None = None
+
+
+def load_script(client: redis.Redis, name: str):
+    return client.register_script(resources.files("store").joinpath(name).read_text())
+
+
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.r = client
-        self._append = client.register_script(
-            resources.files("store").joinpath("append.lua").read_text())
+        self._append = load_script(client, "append.lua")
+        self._project = load_script(client, "project.lua")
 
-    def create(self, game_id: str, events: list[dict], snapshot: dict) -> bool:
+    def create(self, commit: Commit) -> bool:
         """Write a new game; False if the id is taken (the caller picks another)."""
-        return isinstance(self.append(game_id, 0, events, snapshot), Appended)
+        return isinstance(self.append(commit), Appended)
 
-    def append(self, game_id: str, expected_version: int, events: list[dict], snapshot: dict,
-               idempotency_key: str | None = None, player_id: str = "",
-               answer: dict | None = None) -> Appended | Stale | Replayed:
-        idem_key = keys.game_idempotency(game_id, player_id, idempotency_key or "-")
-        args = [expected_version, json.dumps(snapshot, separators=(",", ":")),
-                json.dumps(answer) if idempotency_key else "", IDEMPOTENCY_TTL]
-        args += [json.dumps({"schema": EVENT_SCHEMA, **e}, separators=(",", ":")) for e in events]
-        status, value = self._append(
-            keys=[keys.game_log(game_id), keys.game_snapshot(game_id), idem_key], args=args)
-        if status == 1:
-            return Appended(int(value))
-        if status == 2:
-            return Replayed(json.loads(value))
-        return Stale(int(value))
+    def append(self, commit: Commit) -> Appended | Stale | Replayed:
+        """Commit atomically (see append.lua), or answer stale / the first answer."""
+        return self.append_many([commit])[0]
+
+    def append_many(self, commits: list[Commit]) -> list[Appended | Stale | Replayed]:
+        """Several games' commits in one round trip; each is atomic on its own."""
+        pipe = self.r.pipeline(transaction=False)
+        for commit in commits:
+            self._append(*self._script_call(commit), client=pipe)
+        return [_appended(status, value) for status, value in pipe.execute()]
+
+    @staticmethod
+    def _script_call(commit: Commit) -> tuple[list[str], list]:
+        game_id = commit.game_id
+        idem_key = keys.game_idempotency(game_id, commit.player_id,
+                                         commit.idempotency_key or "-")
+        bucket = keys.bucket_of(game_id)
+        args: list = [commit.expected_version, _json(commit.snapshot),
+                      json.dumps(commit.answer) if commit.idempotency_key else "",
+                      IDEMPOTENCY_TTL, game_id, len(commit.unschedule), *commit.unschedule,
+                      len(commit.schedule)]
+        for score, member in commit.schedule:
+            args += [score, member]
+        args += [_json({"schema": EVENT_SCHEMA, **e}) for e in commit.events]
+        return ([keys.game_log(game_id), keys.game_snapshot(game_id), idem_key,
+                 keys.outbox(bucket), keys.schedule(bucket)], args)
 
     def snapshot(self, game_id: str) -> dict | None:
         raw = self.r.get(keys.game_snapshot(game_id))
         return None if raw is None else json.loads(raw)
 
+    def snapshot_and_answer(self, game_id: str, player_id: str,
+                            idempotency_key: str | None) -> tuple[dict | None, dict | None]:
+        """The snapshot and, when a key is given, the first answer to it: one round trip."""
+        if not idempotency_key:
+            return self.snapshot(game_id), None
+        pipe = self.r.pipeline(transaction=False)
+        pipe.get(keys.game_snapshot(game_id))
+        pipe.get(keys.game_idempotency(game_id, player_id, idempotency_key))
+        raw, first = pipe.execute()
+        return (None if raw is None else json.loads(raw),
+                None if first is None else json.loads(first))
+
     def snapshots(self, game_ids: list[str]) -> list[dict | None]:
+        """Many snapshots in one round trip (a pipeline of GETs, so that games in different
+        buckets, on different nodes of a cluster, are read alike)."""
         if not game_ids:
             return []
-        raws = self.r.mget([keys.game_snapshot(g) for g in game_ids])
-        return [None if raw is None else json.loads(raw) for raw in raws]
+        pipe = self.r.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(keys.game_snapshot(game_id))
+        return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
 
     def idempotent_answer(self, game_id: str, player_id: str, key: str) -> dict | None:
         raw = self.r.get(keys.game_idempotency(game_id, player_id, key))
         return None if raw is None else json.loads(raw)
 
-    def mark_open(self, game_id: str, is_open: bool, at_ms: int) -> None:
-        """Keep the lobby of games with an open seat."""
-        if is_open:
-            self.r.zadd(keys.OPEN_GAMES, {game_id: at_ms})
-        else:
-            self.r.zrem(keys.OPEN_GAMES, game_id)
+    def lobby_entry(self, game_id: str, version: int, open_since_ms: int | None,
+                    pipe=None) -> None:
+        """Keep the lobby of games with an open seat (None: not open), newest version wins."""
+        self._project(keys=[keys.OPEN_GAMES_SEEN, keys.OPEN_GAMES],
+                      args=[game_id, version, "" if open_since_ms is None else open_since_ms],
+                      client=pipe or self.r)
 
     def open_games(self, limit: int) -> list[str]:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]
@@ -91,6 +138,18 @@ class GameStore:
         if not found:
             return []
         return [_decode(entry_id, fields) for entry_id, fields in found[0][1]]
+
+
+def _appended(status: int, value) -> Appended | Stale | Replayed:
+    if status == 1:
+        return Appended(int(value))
+    if status == 2:
+        return Replayed(json.loads(value))
+    return Stale(int(value))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _decode(entry_id: bytes, fields: dict) -> dict:

@@ -1,21 +1,61 @@
-"""Every Redis key name. A game's keys share the hash tag {ID}, so they land in one slot of a
-Redis Cluster and one Lua script may touch them all; nothing is atomic across two games."""
+"""Every Redis key name.
+
+A game belongs to one of BUCKETS buckets (a hash of its id), and its keys carry the bucket's
+hash tag `{bNN}`, as do that bucket's outbox stream and schedule. So one Lua script may commit
+a game's events, its snapshot, the outbox entry that says the commit's consequences are due and
+the game's deadlines, atomically, and still every key it touches is in one slot of a Redis
+Cluster. Nothing is atomic across two buckets. A player's keys share the tag {player id}."""
+import zlib
 
 PREFIX = "tp"
+BUCKETS = 32
+"""Fixed for the life of a database: a game's keys are named after its bucket."""
+
+
+def bucket_of(game_id: str) -> int:
+    return zlib.crc32(game_id.encode()) % BUCKETS
+
+
+def _bucket_tag(bucket: int) -> str:
+    return f"{{b{bucket:02d}}}"
+
+
+def _game(game_id: str) -> str:
+    return f"{PREFIX}:game:{_bucket_tag(bucket_of(game_id))}:{game_id}"
 
 
 def game_log(game_id: str) -> str:
     """The game's history: a Stream of events, entry ID '<version>-0'."""
-    return f"{PREFIX}:game:{{{game_id}}}:log"
+    return f"{_game(game_id)}:log"
 
 
 def game_snapshot(game_id: str) -> str:
     """The state after the last event, as JSON (never shown as it is)."""
-    return f"{PREFIX}:game:{{{game_id}}}:snap"
+    return f"{_game(game_id)}:snap"
 
 
 def game_idempotency(game_id: str, player_id: str, key: str) -> str:
-    return f"{PREFIX}:game:{{{game_id}}}:idem:{player_id}:{key}"
+    return f"{_game(game_id)}:idem:{player_id}:{key}"
+
+
+def outbox(bucket: int) -> str:
+    """Stream of commits whose consequences are due: fields `game` and `version`, written by
+    the append script, read by the workers' consumer group OUTBOX_GROUP."""
+    return f"{PREFIX}:outbox:{_bucket_tag(bucket)}"
+
+
+OUTBOX_GROUP = "consequences"
+
+
+def schedule(bucket: int) -> str:
+    """Sorted set of what is due at a time (score: epoch ms): turn deadlines (written with the
+    commit), reminders, delayed notices, a bot's delayed move."""
+    return f"{PREFIX}:schedule:{_bucket_tag(bucket)}"
+
+
+def schedule_leased(bucket: int) -> str:
+    """Items a clock took and has not finished (score: when the lease runs out)."""
+    return f"{PREFIX}:schedule:{_bucket_tag(bucket)}:leased"
 
 
 def player(player_id: str) -> str:
@@ -32,12 +72,21 @@ def player_inbox(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:inbox"
 
 
+def player_seen(player_id: str) -> str:
+    """Hash: game id -> the version the player's lists were last written from (so that an
+    older commit's update never overwrites a newer one)."""
+    return f"{PREFIX}:player:{{{player_id}}}:seen"
+
+
 def token(token_hash: str) -> str:
     """SHA-256 of an API token -> player id. The token itself is never stored."""
     return f"{PREFIX}:token:{token_hash}"
 
 
-OPEN_GAMES = f"{PREFIX}:games:open"
+OPEN_GAMES = f"{PREFIX}:{{lobby}}:open"
+"""Sorted set of the games with an open seat (the lobby), scored by creation time."""
+OPEN_GAMES_SEEN = f"{PREFIX}:{{lobby}}:seen"
+"""Hash: game id -> the version the lobby was last written from."""
 
 
 def player_deliveries(player_id: str) -> str:
@@ -67,7 +116,7 @@ def mail_token(token: str) -> str:
 
 
 def seat_mail_token(game_id: str, seat: int) -> str:
-    return f"{PREFIX}:game:{{{game_id}}}:mailtoken:{seat}"
+    return f"{_game(game_id)}:mailtoken:{seat}"
 
 
 SERVER_SECRET = f"{PREFIX}:secret"

@@ -8,6 +8,7 @@ from typing import Any
 import redis
 
 from . import keys
+from .games import load_script
 
 
 def token_hash(token: str) -> str:
@@ -17,6 +18,7 @@ def token_hash(token: str) -> str:
 class PlayerStore:
     def __init__(self, client: redis.Redis):
         self.r = client
+        self._project = load_script(client, "project.lua")
 
     def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
         """Store a new player and the hash of their token; False if the id is taken."""
@@ -32,8 +34,10 @@ class PlayerStore:
     def get_many(self, player_ids: list[str]) -> list[dict[str, Any] | None]:
         if not player_ids:
             return []
-        return [None if raw is None else json.loads(raw)
-                for raw in self.r.mget([keys.player(p) for p in player_ids])]
+        pipe = self.r.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.get(keys.player(player_id))
+        return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
 
     def save(self, player_id: str, profile: dict[str, Any]) -> None:
         self.r.set(keys.player(player_id), json.dumps(profile))
@@ -42,18 +46,19 @@ class PlayerStore:
         found = self.r.get(keys.token(token_hash(token)))
         return None if found is None else found.decode()
 
-    def track_game(self, player_id: str, game_id: str, at_ms: int) -> None:
-        self.r.zadd(keys.player_games(player_id), {game_id: at_ms})
+    def project(self, player_id: str, game_id: str, version: int, activity_ms: int,
+                awaiting_score: float | None, pipe=None) -> None:
+        """Put the game in the player's games (scored by last activity) and in or out of their
+        inbox (None: not awaiting them), unless a newer version was written already."""
+        self._project(keys=[keys.player_seen(player_id), keys.player_games(player_id),
+                            keys.player_inbox(player_id)],
+                      args=[game_id, version, activity_ms,
+                            "" if awaiting_score is None else awaiting_score],
+                      client=pipe or self.r)
 
     def games(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
         return [g.decode() for g in
                 self.r.zrevrange(keys.player_games(player_id), offset, offset + limit - 1)]
-
-    def set_awaiting(self, player_id: str, game_id: str, awaiting: bool, score: float) -> None:
-        if awaiting:
-            self.r.zadd(keys.player_inbox(player_id), {game_id: score})
-        else:
-            self.r.zrem(keys.player_inbox(player_id), game_id)
 
     def inbox(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
         """Games awaiting the player's move, the nearest deadline first."""

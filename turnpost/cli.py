@@ -1,4 +1,4 @@
-"""The `turnpost` command: serve, worker, openapi."""
+"""The `turnpost` command: serve, worker, mail-in, status, openapi, examples."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
@@ -27,10 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-worker", action="store_true",
                        help="do not start a background worker (run `turnpost worker` apart)")
 
-    worker = commands.add_parser("worker", help="run an RQ worker with the scheduler")
-    worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker = commands.add_parser("worker", help="carry out what commits cause: the outbox "
+                                                 "consumer, the clock and an RQ worker")
     worker.add_argument("--fork", action="store_true",
-                        help="run each job in its own process, as plain RQ does (slower)")
+                        help="run each RQ job in its own process, as plain RQ does (slower)")
+
+    commands.add_parser("status", help="print the background work: outbox entries waiting, "
+                                       "deadlines overdue, jobs queued, workers")
 
     mail_in = commands.add_parser("mail-in", help="receive players' emailed moves over SMTP "
                                                    "(for MAIL_DOMAIN, whose MX points here)")
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     return {"serve": serve_command, "worker": worker_command, "mail-in": mail_in_command,
-            "openapi": openapi_command, "examples": examples_command}[args.command](args)
+            "openapi": openapi_command, "examples": examples_command,
+            "status": status_command}[args.command](args)
 
 
 def serve_command(args) -> int:
@@ -66,9 +71,7 @@ def serve_command(args) -> int:
     else:
         print("turnpost: emails go out through SMTP_URL", flush=True)
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
-    worker = None
-    if not args.no_worker:
-        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])
+    worker = None if args.no_worker else WorkerSupervisor()
     try:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)",
               flush=True)
@@ -78,19 +81,64 @@ def serve_command(args) -> int:
                    "graceful_timeout": 10}).run()
     finally:
         if worker is not None:
-            worker.send_signal(signal.SIGTERM)
-            worker.wait(30)
+            worker.stop()
         if embedded is not None:
             embedded.stop()
     return 0
 
 
-def worker_command(args) -> int:
-    from store.connection import connect
-    from workers.queue import run_worker
+class WorkerSupervisor:
+    """`turnpost serve`'s background worker: a `turnpost worker` process, started again
+    (after a second) whenever it exits, until the server stops."""
 
-    run_worker(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")), args.burst,
-               args.fork)
+    RESTART_SECONDS = 1.0
+
+    def __init__(self):
+        self.stopping = threading.Event()
+        self.process = self._start()
+        self.watcher = threading.Thread(target=self._watch, daemon=True)
+        self.watcher.start()
+
+    def _start(self) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])
+
+    def _watch(self) -> None:
+        while not self.stopping.is_set():
+            code = self.process.wait()
+            if self.stopping.wait(self.RESTART_SECONDS):
+                return
+            print(f"turnpost: the worker exited ({code}); starting it again", flush=True)
+            self.process = self._start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def worker_command(args) -> int:
+    import logging
+
+    from service.settings import Settings
+    from workers.process import WorkerProcess
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    WorkerProcess(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+                  Settings.from_env(os.environ), fork=args.fork).run()
+    return 0
+
+
+def status_command(args) -> int:
+    from store.connection import connect
+    from workers.status import status
+
+    report = status(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")))
+    print(json.dumps(report, indent=2))
     return 0
 
 
@@ -102,7 +150,6 @@ def mail_in_command(args) -> int:
     from service.settings import Settings
     from store.connection import connect
     from turnpost.mailin import mail_in_server
-    from workers.scheduler import RQScheduler
 
     settings = Settings.from_env(os.environ)
     if not settings.mail_domain:
@@ -111,7 +158,7 @@ def mail_in_command(args) -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    services = assemble(client, RQScheduler(client, settings=settings), settings)
+    services = assemble(client, settings)
     server = mail_in_server(services.mail_moves, settings.mail_domain, args.host, args.port)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -5,13 +5,12 @@ import os
 from api.app import create_app
 from service.settings import Settings
 from store.connection import connect
-from workers.scheduler import RQScheduler
 
 
 def build_app():
     client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     settings = Settings.from_env(os.environ)
-    return create_app(client, RQScheduler(client, settings=settings), settings=settings)
+    return create_app(client, settings=settings)
 
 
 app = build_app()

@@ -1,37 +1,42 @@
-"""The RQ side: the queues turnpost jobs go on, and running a worker.
+"""The RQ side: the queue notification jobs go on, and the deliveries port's RQ adapter.
 
-Two queues: `turnpost-clock` for what keeps games moving (turn timers, bot moves) and
-`turnpost` for notifications. A worker takes from the clock queue first, so a burst of emails
-and webhooks never delays a timeout.
-"""
+RQ runs only deliveries (emails and webhooks). What is due at a time (deadlines, reminders,
+delayed notices) is kept by the clock in workers/process.py, not by RQ's scheduler, and bot and
+timeout moves are carried out from the outbox."""
 from __future__ import annotations
 
 import redis
-from rq import Queue, SimpleWorker, Worker
+from rq import Queue, Retry
+
+from service.consequences import Delivery
 
 QUEUE_NAME = "turnpost"
-CLOCK_QUEUE_NAME = "turnpost-clock"
 FAILED_JOB_TTL = 7 * 24 * 3600
+ABANDONED_RETRIES = Retry(max=2)
+"""A job whose worker died while running it is queued again, at once (no RQ scheduler)."""
 
 
 def queue(client: redis.Redis) -> Queue:
-    """Notifications."""
     return Queue(QUEUE_NAME, connection=client)
 
 
-def clock_queue(client: redis.Redis) -> Queue:
-    """Turn timers and bot moves."""
-    return Queue(CLOCK_QUEUE_NAME, connection=client)
+class RQDeliveries:
+    """service.consequences.Deliveries on RQ: one job per delivery, its id the delivery's."""
+
+    def __init__(self, client: redis.Redis):
+        self.rq_queue = queue(client)
+
+    def queue(self, deliveries: list[Delivery]) -> None:
+        from . import jobs
+        if not deliveries:
+            return
+        functions = {"email": jobs.email_notice, "webhook": jobs.webhook_notice}
+        self.rq_queue.enqueue_many([
+            Queue.prepare_data(functions[d.channel], args=_args(d), job_id=d.job_id,
+                               failure_ttl=FAILED_JOB_TTL, retry=ABANDONED_RETRIES)
+            for d in deliveries])
 
 
-def run_worker(client: redis.Redis, burst: bool = False, fork: bool = False) -> None:
-    """A worker with the scheduler, so jobs enqueued to run later (timers) fire.
-
-    By default jobs run in the worker's own process: RQ's fork per job costs more than a
-    turnpost job itself (measured in bench/RESULTS.md, Turn timers). `fork=True` gives each
-    job its own process, as plain RQ does; the jobs' modules are then imported once, here,
-    before forking."""
-    from . import jobs  # noqa: F401  (preloaded for the forks)
-    worker_class = Worker if fork else SimpleWorker
-    worker_class([clock_queue(client), queue(client)], connection=client).work(
-        with_scheduler=True, burst=burst)
+def _args(delivery: Delivery) -> tuple:
+    n = delivery.notice
+    return (n.event, n.game_id, n.seat, n.version, n.tag, delivery.attempt)

@@ -6,25 +6,21 @@ import pytest
 
 from service.games import GameService
 from service.players import PlayerService
-from service.settings import Settings
 from store.games import GameStore
 from store.players import PlayerStore
-from workers.scheduler import RQScheduler
 
 
 @pytest.fixture
 def services(redis_client):
-    """Services wired to the real RQ scheduler, with clocks allowed down to one second."""
-    scheduler = RQScheduler(redis_client, settings=Settings(bot_delay_seconds=0,
-                                                            email_delay_seconds=0))
-    games = GameService(GameStore(redis_client), PlayerStore(redis_client), scheduler,
-                        min_move_seconds=1)
+    """The service as the API has it (commits and nothing else), with clocks allowed down to
+    one second; what commits cause is carried out by the workers of `start_workers`."""
+    games = GameService(GameStore(redis_client), PlayerStore(redis_client), min_move_seconds=1)
     return PlayerService(PlayerStore(redis_client)), games
 
 
 @pytest.fixture
 def start_workers(valkey):
-    """Start real `turnpost worker` processes (RQ, with the scheduler) on the test Valkey."""
+    """Start real `turnpost worker` processes (outbox consumer, clock, RQ) on the test Valkey."""
     started = []
 
     def start(count=1, **settings):

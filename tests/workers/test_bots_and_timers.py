@@ -98,8 +98,9 @@ def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_worker
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     game_id = games.create(a, "nautilus", [a, b], time_control={
         "per_move_seconds": 1, "on_timeout": "auto"})["id"]
-    wait_for(lambda: event_types(games, game_id).count("TurnTimedOut") >= 4, timeout=60)
-    events = games.games.events(game_id)
+    # the computer's move is the timeout's consequence: a commit of its own, right after
+    events = wait_for(lambda: (e := games.games.events(game_id)) and e[-1]["type"] != "TurnTimedOut"
+                      and sum(x["type"] == "TurnTimedOut" for x in e) >= 4 and e, timeout=60)
     timed = [e for e in events if e["type"] == "TurnTimedOut"]
     # each TurnTimedOut is followed by exactly that seat's move, never a second timeout
     for e in timed:

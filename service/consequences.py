@@ -1,0 +1,221 @@
+"""What a commit causes, and carrying it out.
+
+A commit is one atomic fact in Redis: the events, the snapshot, the game's deadlines and an
+outbox entry saying the commit's consequences are due (store/append.lua). Nothing that
+happens next is decided in the request. A worker reads the entry and asks `due_after_commit`,
+a pure function of the game's snapshot, the commit's versions, the players' contacts, the
+settings and the time, what is due; `Consequences.carry_out` does it and only then is the
+entry acknowledged. Every step is idempotent (lists are version-guarded, deliveries have
+deterministic ids and emails are claimed before sending, a bot or the computer moves only if
+the game is still where it was), so an entry carried out twice, or late, has its effect once.
+
+The clock's side: `Consequences.run_due` carries out the schedule's items that came due
+(deadlines, reminders, delayed notices, delayed bot moves), batched.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from store.games import GameStore
+from store.outbox import Entry, OutboxStore
+from store.players import PlayerStore
+from store.schedule import ScheduleStore
+
+from . import lists
+from .games import GameService
+from .notifications import REMINDER_PERCENTS, TURN_REMINDER, TURN_STARTED, Notice, notices
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One notice to send on one channel ("email" or "webhook"); `attempt` counts the
+    deliveries of this notice on this channel (a throttled or failed one is tried again)."""
+    channel: str
+    notice: Notice
+    attempt: int = 1
+
+    @property
+    def job_id(self) -> str:
+        base = self.notice.delivery_id(self.channel)
+        return base if self.attempt == 1 else f"{base}-try{self.attempt}"
+
+    def item(self) -> dict[str, Any]:
+        """As the schedule keeps it."""
+        n = self.notice
+        return {"kind": "notify", "channel": self.channel, "event": n.event, "game": n.game_id,
+                "seat": n.seat, "version": n.version, "tag": n.tag, "attempt": self.attempt}
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> "Delivery":
+        return cls(item["channel"], Notice(item["event"], item["game"], item["seat"],
+                                           item["version"], item["tag"]), item["attempt"])
+
+
+@dataclass(frozen=True)
+class Contact:
+    """How a seated person can be told (read from their profile when the entry is handled)."""
+    email: bool = False
+    webhook: bool = False
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a commit calls for, as `due_after_commit` decides it."""
+    deliveries: list[tuple[int, Delivery]] = field(default_factory=list)
+    """(when, in epoch ms, what): a notice to queue, at once when the time is now or past."""
+    bot_seats: list[int] = field(default_factory=list)
+    """Bot seats that move now."""
+    wake_at: int | None = None
+    """When the bot seats may move, if not yet (the clock wakes the game then)."""
+    replacements: list[int] = field(default_factory=list)
+    """Seats whose clock ran out under `on_timeout: auto`: the computer moves for them now."""
+
+
+def due_after_commit(snap: dict, first: int, last: int, contacts: dict[int, Contact],
+                     settings: Settings, now_ms: int) -> Due:
+    """What the commit of versions first..last calls for, given the game as it is now.
+
+    - A notice for each person whose turn began with the commit, or for everyone when it ended
+      the game (service.notifications.notices), on each channel the person can be reached by;
+      a turn email waits `email_delay_seconds` (a quick move makes it moot), and a running
+      clock adds reminders at 50% and 90% of it.
+    - A move for every bot seat that may act, `bot_delay_seconds` after the game last moved.
+    - The computer's move for every seat whose clock ran out under `on_timeout: auto`.
+    Only what still holds now is asked for: a turn that moved on since the commit is left to
+    the later commit's own entry."""
+    deliveries: list[tuple[int, Delivery]] = []
+    for notice in notices(snap, first, last):
+        contact = contacts.get(notice.seat, Contact())
+        email_at = now_ms
+        if notice.event == TURN_STARTED:
+            email_at += int(settings.email_delay_seconds * 1000)
+        if contact.email:
+            deliveries.append((email_at, Delivery("email", notice)))
+        if contact.webhook:
+            deliveries.append((now_ms, Delivery("webhook", notice)))
+        deadline = snap["deadlines"][notice.seat]
+        if notice.event == TURN_STARTED and deadline is not None:
+            deliveries += _reminders(snap, notice, deadline, contact)
+    if snap["status"] != "active":
+        return Due(deliveries)
+    bots = [s for s in snap["active_seats"] if snap["seats"][s]["kind"] == "bot"]
+    bots_from = snap["updated_at"] + int(settings.bot_delay_seconds * 1000)
+    on_time = now_ms >= bots_from
+    policy = (snap["time_control"] or {}).get("on_timeout")
+    return Due(deliveries=deliveries, bot_seats=bots if on_time else [],
+               wake_at=None if on_time or not bots else bots_from,
+               replacements=list(snap["timed_out"]) if policy == "auto" else [])
+
+
+def _reminders(snap: dict, turn: Notice, deadline: int,
+               contact: Contact) -> list[tuple[int, Delivery]]:
+    clock_ms = snap["time_control"]["per_move_seconds"] * 1000
+    started = deadline - clock_ms
+    found = []
+    for percent in REMINDER_PERCENTS:
+        notice = Notice(TURN_REMINDER, turn.game_id, turn.seat, turn.version, f"-{percent}")
+        at = started + clock_ms * percent // 100
+        found += [(at, Delivery(channel, notice)) for channel, wanted in
+                  (("email", contact.email), ("webhook", contact.webhook)) if wanted]
+    return found
+
+
+class Deliveries(Protocol):
+    """The port through which notices are handed to the job runner (RQ, in workers/)."""
+
+    def queue(self, deliveries: list[Delivery]) -> None:
+        """Queue these deliveries now; queueing one twice runs it again, never in parallel
+        with itself (its id is its job id)."""
+        ...
+
+
+class Consequences:
+    """Carries out outbox entries and due schedule items (run by `turnpost worker`)."""
+
+    def __init__(self, games: GameService, game_store: GameStore, players: PlayerStore,
+                 schedule: ScheduleStore, outbox: OutboxStore, deliveries: Deliveries,
+                 settings: Settings, clock: Callable[[], float] = time.time):
+        self.games = games
+        self.game_store = game_store
+        self.players = players
+        self.schedule = schedule
+        self.outbox = outbox
+        self.deliveries = deliveries
+        self.settings = settings
+        self.clock = clock
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # -- the outbox ------------------------------------------------------------------------
+
+    def carry_out(self, entry: Entry) -> None:
+        """Everything the commit named by `entry` calls for. Raises if any of it could not be
+        done: the entry then stays pending and is carried out again."""
+        snap = self.game_store.snapshot(entry.game_id)
+        if snap is None:
+            return
+        lists.write(self.game_store, self.players, [snap])
+        due = due_after_commit(snap, entry.first, entry.version, self._contacts(snap),
+                               self.settings, self.now_ms())
+        self.send(due.deliveries)
+        if due.wake_at is not None:
+            self.schedule.add(snap["id"], due.wake_at,
+                              {"kind": "wake", "game": snap["id"], "version": snap["version"]})
+        for seat in due.bot_seats:
+            self.games.bot_move(snap["id"], seat, snap["version"])
+        for seat in due.replacements:
+            self.games.play_for_timed_out(snap["id"], seat)
+
+    def _contacts(self, snap: dict) -> dict[int, Contact]:
+        people = [(s, r["player_id"]) for s, r in enumerate(snap["seats"])
+                  if r["kind"] == "player"]
+        profiles = self.players.get_many([p for _, p in people])
+        return {seat: Contact(bool(p.get("email")), bool(p.get("webhook_url")))
+                for (seat, _), p in zip(people, profiles) if p}
+
+    def send(self, deliveries: list[tuple[int, Delivery]]) -> None:
+        """Queue what is due now; schedule the rest."""
+        now = self.now_ms()
+        self.deliveries.queue([d for at, d in deliveries if at <= now])
+        later = [(at, d) for at, d in deliveries if at > now]
+        if later:
+            pipe = self.game_store.r.pipeline(transaction=False)
+            for at, delivery in later:
+                self.schedule.add(delivery.notice.game_id, at, delivery.item(), pipe)
+            pipe.execute()
+
+    # -- the clock ---------------------------------------------------------------------------
+
+    def run_due(self, taken: list[tuple[int, dict[str, Any]]]) -> None:
+        """Carry out schedule items that came due (leased by ScheduleStore.take_due), then end
+        their leases. Raises if something could not be done: the lease then runs out and a
+        clock takes the items again."""
+        by_kind: dict[str, list[dict[str, Any]]] = {}
+        for _, item in taken:
+            by_kind.setdefault(item["kind"], []).append(item)
+        timeouts = by_kind.get("timeout", [])
+        if timeouts:
+            verdicts = self.games.expire_turns([(i["game"], i["seat"], i["since"])
+                                                for i in timeouts])
+            for item, verdict in zip(timeouts, verdicts):
+                if verdict == "early":  # this clock runs ahead of the one that set the deadline
+                    snap = self.game_store.snapshot(item["game"])
+                    if snap is not None:
+                        self.schedule.add(item["game"], snap["deadlines"][item["seat"]], item)
+        self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
+        for item in by_kind.get("wake", []):
+            self.outbox.add(item["game"], item["version"])
+        self.schedule.done(taken)
+
+    def later(self, delivery: Delivery, seconds: float) -> None:
+        """Deliver again after `seconds` (a throttled email, a webhook's next attempt)."""
+        self.schedule.add(delivery.notice.game_id, self.now_ms() + int(seconds * 1000),
+                          delivery.item())
+

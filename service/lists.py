@@ -1,0 +1,30 @@
+"""The lists derived from games: each player's games (by last activity) and inbox (the games
+awaiting their move, nearest deadline first), and the lobby of games with an open seat.
+
+Both the request that commits and the worker that carries out the commit's consequences write
+them, in either order; every write names the game's version and an older one never overwrites
+a newer one (store/project.lua)."""
+from __future__ import annotations
+
+from store.games import GameStore
+from store.players import PlayerStore
+
+
+def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
+    """Write the lists of these games' snapshots, in one round trip."""
+    if not snaps:
+        return
+    pipe = games.r.pipeline(transaction=False)
+    for snap in snaps:
+        game_id, version, now = snap["id"], snap["version"], snap["updated_at"]
+        for seat, record in enumerate(snap["seats"]):
+            if record["kind"] != "player":
+                continue
+            deadline = snap["deadlines"][seat]
+            awaiting = None
+            if seat in snap["active_seats"]:
+                awaiting = deadline if deadline is not None else now
+            players.project(record["player_id"], game_id, version, now, awaiting, pipe)
+        games.lobby_entry(game_id, version,
+                          snap["created_at"] if snap["status"] == "open" else None, pipe)
+    pipe.execute()

@@ -1,0 +1,169 @@
+"""`turnpost worker`: one process that carries out everything commits cause.
+
+Three loops share the process:
+- the outbox consumer (a thread) reads the outbox streams in the consumer group, carries each
+  entry out (service.consequences) and only then acknowledges it; every few seconds it also
+  takes over entries another worker read and never finished (that worker died);
+- the clock (a thread) leases the schedule's due items in batches, carries them out and ends
+  their leases; a batch whose clock died comes due again when its lease runs out;
+- RQ's worker loop (the main thread) runs the deliveries: emails and webhooks.
+
+None of them exits when Redis goes away (a restart, a failover, a dropped connection): each
+waits, with a backoff from 0.1 s doubling to 5 s, and carries on. RQ's own loop quits on any
+unhandled exception, so it is started again with a fresh worker.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+import uuid
+from typing import Callable
+
+import redis
+from rq import SimpleWorker, Worker
+
+from service.assembly import assemble
+from service.settings import Settings
+from store.connection import connect
+from store.outbox import OutboxStore
+from store.schedule import ScheduleStore
+
+from .queue import RQDeliveries, queue
+
+log = logging.getLogger("turnpost.worker")
+
+BATCH = 200
+"""Entries or due items taken at once (per bucket, for the schedule)."""
+OUTBOX_BLOCK_MS = 1000
+CLOCK_TICK_SECONDS = 0.05
+BACKOFF_FIRST, BACKOFF_MAX = 0.1, 5.0
+RQ_MAINTENANCE_SECONDS = 30
+"""How often RQ looks for jobs whose worker died (it queues them again)."""
+
+
+class Backoff:
+    def __init__(self, stop: threading.Event):
+        self.stop = stop
+        self.delay = BACKOFF_FIRST
+
+    def wait(self, what: str, err: Exception) -> None:
+        log.warning("%s: Redis unavailable (%s); again in %.1f s", what, err, self.delay)
+        self.stop.wait(self.delay)
+        self.delay = min(self.delay * 2, BACKOFF_MAX)
+
+    def reset(self) -> None:
+        self.delay = BACKOFF_FIRST
+
+
+def keep_running(name: str, step: Callable[[], bool], stop: threading.Event,
+                 idle_seconds: float = 0.0) -> None:
+    """Run `step` until `stop` is set; it answers whether it found work. Redis errors wait
+    with a backoff; any other error is logged and the loop goes on (what failed is still
+    pending, and is tried again)."""
+    backoff = Backoff(stop)
+    while not stop.is_set():
+        try:
+            busy = step()
+            backoff.reset()
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            backoff.wait(name, err)
+            continue
+        except Exception:
+            log.exception("%s: failed; what it was doing is left pending", name)
+            stop.wait(1.0)
+            continue
+        if not busy and idle_seconds:
+            stop.wait(idle_seconds)
+
+
+class WorkerProcess:
+    def __init__(self, redis_url: str, settings: Settings, fork: bool = False):
+        self.redis_url = redis_url
+        self.settings = settings
+        self.fork = fork
+        self.stop = threading.Event()
+        self.name = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        client = connect(redis_url)
+        services = assemble(client, settings, deliveries=RQDeliveries(client))
+        assert services.consequences is not None
+        self.consequences = services.consequences
+        self.outbox = OutboxStore(client)
+        self.schedule = ScheduleStore(client)
+
+    # -- the outbox --------------------------------------------------------------------------
+
+    def outbox_step(self) -> bool:
+        entries = self.outbox.read(self.name, BATCH, OUTBOX_BLOCK_MS)
+        if time.monotonic() >= self._next_claim:
+            self._next_claim = time.monotonic() + self.settings.outbox_lease_seconds / 3
+            entries += self.outbox.claim_stale(
+                self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH)
+        done = []
+        for entry in entries:
+            try:
+                self.consequences.carry_out(entry)
+            except (redis.ConnectionError, redis.TimeoutError):
+                raise
+            except Exception:
+                log.exception("outbox: %s version %s failed; it stays pending",
+                              entry.game_id, entry.version)
+                continue
+            done.append(entry)
+        self.outbox.done(done)
+        return bool(entries)
+
+    # -- the clock ---------------------------------------------------------------------------
+
+    def clock_step(self) -> bool:
+        taken = self.schedule.take_due(self.consequences.now_ms(), BATCH,
+                                       int(self.settings.schedule_lease_seconds * 1000))
+        if taken:
+            self.consequences.run_due(taken)
+        return bool(taken)
+
+    # -- RQ ------------------------------------------------------------------------------------
+
+    def run_rq(self) -> None:
+        """RQ's loop, started again whenever it quits on an error (not on a stop request)."""
+        backoff = Backoff(self.stop)
+        worker_class = Worker if self.fork else SimpleWorker
+        while not self.stop.is_set():
+            client = connect(self.redis_url)
+            try:
+                worker = worker_class([queue(client)], connection=client,
+                                      maintenance_interval=RQ_MAINTENANCE_SECONDS)
+                worker.work(logging_level=logging.getLevelName(
+                    logging.getLogger().getEffectiveLevel()))
+                if worker._stop_requested:
+                    return
+                error: Exception = RuntimeError("RQ's loop quit")
+            except (redis.ConnectionError, redis.TimeoutError) as err:
+                error = err
+            finally:
+                client.close()
+                self._install_signal_handlers()  # RQ's own replace them while it works
+            backoff.wait("rq", error)
+
+    def run(self) -> None:
+        """Run until SIGINT or SIGTERM."""
+        self._next_claim = 0.0
+        self._install_signal_handlers()
+        threads = [threading.Thread(target=keep_running, name=name, daemon=True,
+                                    args=(name, step, self.stop, idle))
+                   for name, step, idle in (("outbox", self.outbox_step, 0.0),
+                                            ("clock", self.clock_step, CLOCK_TICK_SECONDS))]
+        for thread in threads:
+            thread.start()
+        try:
+            self.run_rq()
+        finally:
+            self.stop.set()
+            for thread in threads:
+                thread.join(10)
+
+    def _install_signal_handlers(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: self.stop.set())
