@@ -4,7 +4,7 @@ The snapshot is a pure function of the event log: `fold` is the only code that c
 when a use-case commits new events and when the log is replayed from GameCreated. The live path
 passes the match the engine already computed (so a move is applied once); a replay recomputes
 it from the recorded action and the seed in GameCreated. The fold also records the seats that
-may act (`active_seats`), so summaries, inboxes and the scheduler never ask the engine again.
+may act (`active_seats`), so summaries, inboxes and the workers never ask the engine again.
 
 The snapshot holds the seed (`secret_seed`) so that a move costs one read; it is server-side
 data and never leaves the server as it is: summaries and views are built from it by whitelist.

@@ -1,1 +1,1 @@
-"""RQ jobs and the RQ side of the scheduler port."""
+"""`turnpost worker`: the outbox consumer, the clock and RQ for deliveries."""

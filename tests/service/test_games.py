@@ -177,3 +177,27 @@ def test_inbox_lists_games_awaiting_my_move(services, test_game):
     games.play(g, a, 2, action=games.legal_moves(g, a)["moves"][0]["action"])
     assert games.list_games(a, awaiting=True) == []
     assert [s["id"] for s in games.list_games(a)] == [g]
+
+
+def test_retries_racing_their_original_all_answer_the_originals_201(services):
+    """Eight copies of one move with one Idempotency-Key, sent at once (a client retrying while
+    the first is still under way): one move is played, every copy gets its answer, none 409."""
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "nautilus", [a, b])["id"]
+    mover = a if 0 in games.load(g)["active_seats"] else b
+    moves = games.legal_moves(g, mover)
+    start = threading.Barrier(8)
+    answers = []
+
+    def post():
+        start.wait()
+        answers.append(games.play(g, mover, moves["version"], idempotency_key="same",
+                                  action=moves["moves"][0]["action"]))
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 8 and all(answer == answers[0] for answer in answers)
+    assert [e["type"] for e in games.games.events(g)].count("ActionTaken") == 1

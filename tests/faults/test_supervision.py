@@ -1,0 +1,53 @@
+"""`turnpost serve` keeps its worker alive, and `turnpost status` shows the backlog."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from tests.e2e.server import Client, LiveServer
+
+
+def worker_of(server: LiveServer) -> int | None:
+    found = subprocess.run(["pgrep", "-P", str(server.process.pid), "-f", "turnpost.cli worker"],
+                           text=True, capture_output=True).stdout.split()
+    return int(found[0]) if found else None
+
+
+def test_serve_starts_its_worker_again_after_kill_9(valkey, redis_client):
+    server = LiveServer(redis_url=valkey.url, env={"BOT_DELAY_SECONDS": "0"}).wait_ready()
+    try:
+        first = worker_of(server)
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        ada = Client(server.url, "Ada")
+        game = ada.post("/v1/games", {"game": "ninedomains",
+                                      "seats": [ada.id, "bot:heuristic"]}).json()
+        deadline = time.monotonic() + 60
+        while ada.get(f"/v1/games/{game['id']}").json()["active_seats"] != [0]:
+            assert time.monotonic() < deadline, "the bot never moved: no worker"
+            time.sleep(0.1)
+        second = worker_of(server)
+        assert second is not None and second != first
+        assert "the worker exited" in server.printed()
+    finally:
+        server.stop()
+
+
+def test_status_counts_the_outbox_the_schedule_and_the_queue(valkey, redis_client):
+    server = LiveServer("--no-worker", redis_url=valkey.url).wait_ready()
+    try:
+        ada, bo = Client(server.url, "Ada"), Client(server.url, "Bo")
+        for _ in range(3):
+            ada.post("/v1/games", {"game": "nautilus", "seats": [ada.id, bo.id],
+                                   "time_control": {"per_move_seconds": 3600}})
+    finally:
+        server.stop()
+    printed = subprocess.run([sys.executable, "-m", "turnpost.cli", "status"], text=True,
+                             capture_output=True, env={**os.environ, "REDIS_URL": valkey.url},
+                             check=True).stdout
+    report = json.loads(printed)
+    assert report["outbox"]["waiting"] == 3 and report["outbox"]["pending"] == 0
+    assert report["schedule"] == {"scheduled": 3, "overdue": 0, "leased": 0}
+    assert report["queue"]["queued"] == 0 and report["workers"] == 0
