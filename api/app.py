@@ -12,7 +12,7 @@ from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
 from service.settings import Settings
-from store.connection import connect
+from store.connection import connect, data_url
 
 from . import errors
 from .pages import pages
@@ -46,7 +46,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
     app.config.update(config or {})
-    client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    client = redis_client or connect(data_url(os.environ))
     services = assemble(client, settings, mailer)
     app.extensions["turnpost"] = {
         "redis": client, "services": services,

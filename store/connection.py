@@ -1,9 +1,41 @@
-"""Making the Redis client from a URL."""
+"""Making the Redis clients from URLs: the data's (games and players), which may name a Redis
+Cluster, and the queues' (RQ), which must be a plain instance."""
+from __future__ import annotations
+
+from typing import Mapping
+
 import redis
+from redis.cluster import RedisCluster
+
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 
 def connect(url: str) -> redis.Redis:
+    """A client for `url`: `redis://` or `rediss://` for one server, `redis+cluster://host:port`
+    (any node) for a Redis Cluster."""
+    if url.startswith(CLUSTER_SCHEMES):
+        return RedisCluster.from_url(url.replace("+cluster", "", 1), health_check_interval=30)
     return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def is_cluster(client) -> bool:
+    return isinstance(client, RedisCluster) or type(client).__name__ == "ClusterPipeline"
+
+
+def data_url(env: Mapping[str, str]) -> str:
+    """REDIS_URL: where games and players live."""
+    return env.get("REDIS_URL") or DEFAULT_URL
+
+
+def queue_url(env: Mapping[str, str]) -> str:
+    """QUEUE_REDIS_URL: where RQ keeps its jobs; by default the data's Redis, which then must
+    not be a cluster (RQ does not work on one)."""
+    url = env.get("QUEUE_REDIS_URL") or data_url(env)
+    if url.startswith(CLUSTER_SCHEMES):
+        raise SystemExit("turnpost: RQ needs a plain Redis: set QUEUE_REDIS_URL when REDIS_URL "
+                         "names a cluster")
+    return url
 
 
 StoreUnavailable = redis.RedisError

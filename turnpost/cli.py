@@ -124,20 +124,18 @@ class WorkerSupervisor:
 def worker_command(args) -> int:
     import logging
 
-    from service.settings import Settings
     from workers.process import WorkerProcess
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    WorkerProcess(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-                  Settings.from_env(os.environ), fork=args.fork).run()
+    WorkerProcess(os.environ, fork=args.fork).run()
     return 0
 
 
 def status_command(args) -> int:
-    from store.connection import connect
+    from store.connection import connect, data_url, queue_url
     from workers.status import status
 
-    report = status(connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")))
+    report = status(connect(data_url(os.environ)), connect(queue_url(os.environ)))
     print(json.dumps(report, indent=2))
     return 0
 
@@ -148,7 +146,7 @@ def mail_in_command(args) -> int:
 
     from service.assembly import assemble
     from service.settings import Settings
-    from store.connection import connect
+    from store.connection import connect, data_url
     from turnpost.mailin import mail_in_server
 
     settings = Settings.from_env(os.environ)
@@ -157,8 +155,7 @@ def mail_in_command(args) -> int:
               file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    services = assemble(client, settings)
+    services = assemble(connect(data_url(os.environ)), settings)
     server = mail_in_server(services.mail_moves, settings.mail_domain, args.host, args.port)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -4,11 +4,11 @@ import os
 
 from api.app import create_app
 from service.settings import Settings
-from store.connection import connect
+from store.connection import connect, data_url
 
 
 def build_app():
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    client = connect(data_url(os.environ))
     settings = Settings.from_env(os.environ)
     return create_app(client, settings=settings)
 

@@ -1,7 +1,8 @@
 """RQ jobs: module-level functions of plain values, safe to run late or twice.
 
-Each job builds its services on the worker's own Redis connection once per process; the
-notification settings come from the worker's environment (see service/settings.py)."""
+The jobs' services are built once per process from the worker's environment: games and
+players on REDIS_URL (which may be a cluster), deliveries queued on RQ's own connection
+(QUEUE_REDIS_URL), the settings of service/settings.py."""
 from __future__ import annotations
 
 import os
@@ -14,17 +15,17 @@ from service.assembly import Services, assemble
 from service.consequences import Delivery
 from service.notifications import Notice
 from service.settings import Settings
+from store.connection import connect, data_url
 
 EMAIL_RETRY_SECONDS = (30, 120, 600)
 """After a failed send, the next attempts wait this long; then the job fails for good."""
 
 
 @lru_cache(maxsize=1)
-def _services(connection_id: int) -> Services:
+def _services(queue_connection_id: int) -> Services:
     from .queue import RQDeliveries
-    connection = get_current_job().connection
-    return assemble(connection, Settings.from_env(os.environ),
-                    deliveries=RQDeliveries(connection))
+    return assemble(connect(data_url(os.environ)), Settings.from_env(os.environ),
+                    deliveries=RQDeliveries(get_current_job().connection))
 
 
 def services() -> Services:

@@ -20,14 +20,14 @@ import signal
 import threading
 import time
 import uuid
-from typing import Callable
+from typing import Callable, Mapping
 
 import redis
 from rq import SimpleWorker, Worker
 
 from service.assembly import assemble
 from service.settings import Settings
-from store.connection import connect
+from store.connection import connect, data_url, queue_url
 from store.outbox import OutboxStore
 from store.schedule import ScheduleStore
 
@@ -79,15 +79,36 @@ def keep_running(name: str, step: Callable[[], bool], stop: threading.Event,
             stop.wait(idle_seconds)
 
 
+class _StopsTheProcess:
+    """An RQ worker whose stop signal (SIGINT, SIGTERM: RQ installs its own handlers while it
+    works) stops the whole process, the outbox consumer and the clock too."""
+
+    process_stop: threading.Event
+
+    def request_stop(self, signum, frame):
+        self.process_stop.set()
+        return super().request_stop(signum, frame)  # type: ignore[misc]
+
+
+class _InProcessWorker(_StopsTheProcess, SimpleWorker):
+    pass
+
+
+class _ForkingWorker(_StopsTheProcess, Worker):
+    pass
+
+
 class WorkerProcess:
-    def __init__(self, redis_url: str, settings: Settings, fork: bool = False):
-        self.redis_url = redis_url
-        self.settings = settings
+    def __init__(self, env: Mapping[str, str], fork: bool = False):
+        """Games and players on REDIS_URL (a server or a cluster), RQ on QUEUE_REDIS_URL."""
+        self.queue_url = queue_url(env)
+        self.settings = Settings.from_env(env)
         self.fork = fork
         self.stop = threading.Event()
         self.name = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
-        client = connect(redis_url)
-        services = assemble(client, settings, deliveries=RQDeliveries(client))
+        client = connect(data_url(env))
+        services = assemble(client, self.settings,
+                            deliveries=RQDeliveries(connect(self.queue_url)))
         assert services.consequences is not None
         self.consequences = services.consequences
         self.outbox = OutboxStore(client)
@@ -129,15 +150,16 @@ class WorkerProcess:
     def run_rq(self) -> None:
         """RQ's loop, started again whenever it quits on an error (not on a stop request)."""
         backoff = Backoff(self.stop)
-        worker_class = Worker if self.fork else SimpleWorker
+        worker_class = _ForkingWorker if self.fork else _InProcessWorker
         while not self.stop.is_set():
-            client = connect(self.redis_url)
+            client = connect(self.queue_url)
             try:
                 worker = worker_class([queue(client)], connection=client,
                                       maintenance_interval=RQ_MAINTENANCE_SECONDS)
+                worker.process_stop = self.stop
                 worker.work(logging_level=logging.getLevelName(
                     logging.getLogger().getEffectiveLevel()))
-                if worker._stop_requested:
+                if self.stop.is_set():
                     return
                 error: Exception = RuntimeError("RQ's loop quit")
             except (redis.ConnectionError, redis.TimeoutError) as err:

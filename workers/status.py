@@ -18,12 +18,13 @@ OVERDUE_MS = 5_000
 """A scheduled item this late counts as overdue (the clock normally runs within 0.1 s)."""
 
 
-def status(client: redis.Redis) -> dict[str, Any]:
-    jobs = queue(client)
+def status(data: redis.Redis, queues: redis.Redis) -> dict[str, Any]:
+    """From the data's Redis (the outbox, the schedule) and the queues' (RQ)."""
+    jobs = queue(queues)
     return {
-        "outbox": OutboxStore(client).backlog(),
-        "schedule": ScheduleStore(client).counts(int(time.time() * 1000), OVERDUE_MS),
+        "outbox": OutboxStore(data).backlog(),
+        "schedule": ScheduleStore(data).counts(int(time.time() * 1000), OVERDUE_MS),
         "queue": {"name": jobs.name, "queued": jobs.count,
                   "failed": jobs.failed_job_registry.count},
-        "workers": len(Worker.all(connection=client)),
+        "workers": len(Worker.all(connection=queues)),
     }

@@ -14,7 +14,6 @@ import sys
 import threading
 import time
 import uuid
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,12 +27,13 @@ from store.connection import connect
 from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
+from tests.checks import (Mover, assert_each_timeout_once, assert_emails_once,
+                          wait_until_finished)
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
 
 FAST = {"BOT_DELAY_SECONDS": "0", "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0",
         "OUTBOX_LEASE_SECONDS": "3", "SCHEDULE_LEASE_SECONDS": "3"}
-RECOVERY_SECONDS = 150
 
 
 class World:
@@ -90,100 +90,6 @@ def world(tmp_path):
     built.close()
 
 
-def stuck(service: GameService, game_ids: list[str]) -> list[str]:
-    found = []
-    for game_id in game_ids:
-        snap = service.load(game_id)
-        if snap["status"] != "finished":
-            last = service.games.events(game_id)[-1]["type"]
-            found.append(f"{game_id} v{snap['version']} active {snap['active_seats']} "
-                         f"last {last}")
-    return found
-
-
-def wait_until_finished(service: GameService, game_ids: list[str]) -> None:
-    deadline = time.monotonic() + RECOVERY_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            if not stuck(service, game_ids):
-                return
-        except Exception:  # Redis coming back
-            pass
-        time.sleep(0.5)
-    pytest.fail("games frozen after the fault:\n" + "\n".join(stuck(service, game_ids)))
-
-
-def assert_each_timeout_once(service: GameService, game_id: str) -> None:
-    """A seat's clock runs out at most once per turn: between two timeouts of one seat, that
-    seat moved; and under `auto` each timeout is followed by that seat's move."""
-    open_timeouts: set[int] = set()
-    for event in service.games.events(game_id):
-        if event["type"] == "TurnTimedOut":
-            assert event["seat"] not in open_timeouts, f"{game_id}: a second timeout {event}"
-            open_timeouts.add(event["seat"])
-        elif event["type"] in ("ActionTaken", "PlayerResigned"):
-            open_timeouts.discard(event["seat"])
-    assert not open_timeouts, f"{game_id}: a timeout with no move after it"
-
-
-def assert_emails_once(world: World, people: dict[str, str], game_ids: list[str]) -> None:
-    """No email twice (the same delivery: recipient, game, version, event and reminder), and
-    each person's game.finished email exactly once per game."""
-    seen = Counter()
-    for recipients, message, _ in list(world.smtp.messages):
-        for to in recipients:
-            seen[(to, message["X-Turnpost-Game"], message["X-Turnpost-Event"],
-                  message["X-Turnpost-Delivery"])] += 1
-    doubled = [k for k, n in seen.items() if n > 1]
-    assert not doubled, f"emails sent twice: {doubled}"
-    for game_id, address in ((g, people[g]) for g in game_ids):
-        finished = [k for k in seen if k[0] == address and k[1] == game_id
-                    and k[2] == "game.finished"]
-        assert len(finished) == 1, f"{game_id}: game.finished emails to {address}: {finished}"
-
-
-class Mover(threading.Thread):
-    """A person who plays whenever it is their turn, through HTTP, as a careful client does:
-    every move has an Idempotency-Key, kept while the answer is a 5xx or no answer at all."""
-
-    def __init__(self, base: str, players: list[tuple[Client, str]]):
-        super().__init__(daemon=True)
-        self.base = base
-        self.players = players
-        self.acknowledged: list[tuple[str, int, str]] = []
-        self.stop = threading.Event()
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            for client, game_id in self.players:
-                try:
-                    self.turn(client, game_id)
-                except requests.RequestException:
-                    time.sleep(0.2)
-
-    def turn(self, client: Client, game_id: str) -> None:
-        legal = client.get(f"/v1/games/{game_id}/legal-moves")
-        if legal.status_code != 200 or not legal.json()["moves"]:
-            return
-        move = legal.json()["moves"][0]["notation"]
-        body = {"notation": move, "expected_version": legal.json()["version"]}
-        key = uuid.uuid4().hex
-        for _ in range(50):
-            try:
-                r = requests.post(f"{self.base}/v1/games/{game_id}/moves", json=body,
-                                  headers={**client.headers, "Idempotency-Key": key},
-                                  timeout=10)
-            except requests.RequestException:
-                time.sleep(0.2)
-                continue
-            if r.status_code >= 500:
-                time.sleep(0.2)
-                continue
-            if r.status_code == 201:
-                self.acknowledged.append((game_id, r.json()["version"], r.json()["move"]))
-            return
-
-
 def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world):
     """Valkey is killed twice (SIGKILL, down 2 s, started again on its data) while people play
     against bots under two-second clocks, some moving, some letting their clock run out."""
@@ -223,7 +129,7 @@ def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world
         assert_each_timeout_once(service, game_id)
         assert service.replay(game_id) == service.load(game_id)
     time.sleep(2)  # the last emails leave the queue
-    assert_emails_once(world, people, game_ids)
+    assert_emails_once(world.smtp, people, game_ids)
 
 
 def _gunicorn_workers(server: LiveServer) -> list[int]:

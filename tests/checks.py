@@ -1,0 +1,111 @@
+"""Checks shared by the tests that run whole games on real servers under faults or on a
+cluster: nothing stuck, every timeout once, every email once, and a careful mover."""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import Counter
+
+import pytest
+import requests
+
+from service.games import GameService
+from tests.e2e.server import Client
+from tests.peers import SmtpInbox
+
+RECOVERY_SECONDS = 150
+
+
+def stuck(service: GameService, game_ids: list[str]) -> list[str]:
+    found = []
+    for game_id in game_ids:
+        snap = service.load(game_id)
+        if snap["status"] != "finished":
+            last = service.games.events(game_id)[-1]["type"]
+            found.append(f"{game_id} v{snap['version']} active {snap['active_seats']} "
+                         f"last {last}")
+    return found
+
+
+def wait_until_finished(service: GameService, game_ids: list[str]) -> None:
+    deadline = time.monotonic() + RECOVERY_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            if not stuck(service, game_ids):
+                return
+        except Exception:  # Redis coming back
+            pass
+        time.sleep(0.5)
+    pytest.fail("games frozen after the fault:\n" + "\n".join(stuck(service, game_ids)))
+
+
+def assert_each_timeout_once(service: GameService, game_id: str) -> None:
+    """A seat's clock runs out at most once per turn: between two timeouts of one seat, that
+    seat moved; and under `auto` each timeout is followed by that seat's move."""
+    open_timeouts: set[int] = set()
+    for event in service.games.events(game_id):
+        if event["type"] == "TurnTimedOut":
+            assert event["seat"] not in open_timeouts, f"{game_id}: a second timeout {event}"
+            open_timeouts.add(event["seat"])
+        elif event["type"] in ("ActionTaken", "PlayerResigned"):
+            open_timeouts.discard(event["seat"])
+    assert not open_timeouts, f"{game_id}: a timeout with no move after it"
+
+
+def assert_emails_once(smtp: SmtpInbox, people: dict[str, str], game_ids: list[str]) -> None:
+    """No email twice (the same delivery: recipient, game, version, event and reminder), and
+    each person's game.finished email exactly once per game."""
+    seen = Counter()
+    for recipients, message, _ in list(smtp.messages):
+        for to in recipients:
+            seen[(to, message["X-Turnpost-Game"], message["X-Turnpost-Event"],
+                  message["X-Turnpost-Delivery"])] += 1
+    doubled = [k for k, n in seen.items() if n > 1]
+    assert not doubled, f"emails sent twice: {doubled}"
+    for game_id, address in ((g, people[g]) for g in game_ids):
+        finished = [k for k in seen if k[0] == address and k[1] == game_id
+                    and k[2] == "game.finished"]
+        assert len(finished) == 1, f"{game_id}: game.finished emails to {address}: {finished}"
+
+
+class Mover(threading.Thread):
+    """A person who plays whenever it is their turn, through HTTP, as a careful client does:
+    every move has an Idempotency-Key, kept while the answer is a 5xx or no answer at all."""
+
+    def __init__(self, base: str, players: list[tuple[Client, str]]):
+        super().__init__(daemon=True)
+        self.base = base
+        self.players = players
+        self.acknowledged: list[tuple[str, int, str]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            for client, game_id in self.players:
+                try:
+                    self.turn(client, game_id)
+                except requests.RequestException:
+                    time.sleep(0.2)
+
+    def turn(self, client: Client, game_id: str) -> None:
+        legal = client.get(f"/v1/games/{game_id}/legal-moves")
+        if legal.status_code != 200 or not legal.json()["moves"]:
+            return
+        move = legal.json()["moves"][0]["notation"]
+        body = {"notation": move, "expected_version": legal.json()["version"]}
+        key = uuid.uuid4().hex
+        for _ in range(50):
+            try:
+                r = requests.post(f"{self.base}/v1/games/{game_id}/moves", json=body,
+                                  headers={**client.headers, "Idempotency-Key": key},
+                                  timeout=10)
+            except requests.RequestException:
+                time.sleep(0.2)
+                continue
+            if r.status_code >= 500:
+                time.sleep(0.2)
+                continue
+            if r.status_code == 201:
+                self.acknowledged.append((game_id, r.json()["version"], r.json()["move"]))
+            return
