@@ -11,10 +11,14 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
+from service.health import Readiness
 from service.settings import Settings
+from store.outbox import OutboxStore
+from store.workers import WorkerHeartbeats
 from store.connection import connect, data_url
 
 from . import errors
+from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
@@ -51,6 +55,9 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     app.extensions["turnpost"] = {
         "redis": client, "services": services,
         "players": services.players, "games": services.games,
+        "readiness": Readiness(WorkerHeartbeats(client), OutboxStore(client),
+                               services.settings.ready_worker_seconds,
+                               services.settings.ready_backlog_seconds),
     }
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
@@ -60,6 +67,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     for blueprint in (catalog.blp, players.blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
+    app.register_blueprint(health)
     errors.register(app)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,

@@ -23,6 +23,8 @@ class Settings:
     outbox_lease_seconds: float = 15.0   # an outbox entry read and not finished this long
                                          # (its worker died) is taken over by another worker
     schedule_lease_seconds: float = 15.0  # likewise for a batch of due deadlines and notices
+    ready_worker_seconds: float = 10.0   # /readyz: a worker silent this long counts as gone
+    ready_backlog_seconds: float = 60.0  # /readyz: the oldest outbox entry may wait this long
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -48,4 +50,6 @@ class Settings:
             outbox_lease_seconds=number("OUTBOX_LEASE_SECONDS", base.outbox_lease_seconds),
             schedule_lease_seconds=number("SCHEDULE_LEASE_SECONDS",
                                           base.schedule_lease_seconds),
+            ready_worker_seconds=number("READY_WORKER_SECONDS", base.ready_worker_seconds),
+            ready_backlog_seconds=number("READY_BACKLOG_SECONDS", base.ready_backlog_seconds),
         )

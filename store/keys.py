@@ -120,3 +120,7 @@ def seat_mail_token(game_id: str, seat: int) -> str:
 
 
 SERVER_SECRET = f"{PREFIX}:secret"
+
+
+WORKERS = f"{PREFIX}:workers"
+"""Sorted set: `turnpost worker` name -> its last heartbeat (epoch ms)."""

@@ -26,10 +26,12 @@ import redis
 from rq import SimpleWorker, Worker
 
 from service.assembly import assemble
+from service.health import HEARTBEAT_SECONDS
 from service.settings import Settings
 from store.connection import connect, data_url, queue_url
 from store.outbox import OutboxStore
 from store.schedule import ScheduleStore
+from store.workers import WorkerHeartbeats
 
 from .queue import RQDeliveries, queue
 
@@ -113,6 +115,8 @@ class WorkerProcess:
         self.consequences = services.consequences
         self.outbox = OutboxStore(client)
         self.schedule = ScheduleStore(client)
+        self.heartbeats = WorkerHeartbeats(client)
+        self._next_beat = 0
 
     # -- the outbox --------------------------------------------------------------------------
 
@@ -139,7 +143,11 @@ class WorkerProcess:
     # -- the clock ---------------------------------------------------------------------------
 
     def clock_step(self) -> bool:
-        taken = self.schedule.take_due(self.consequences.now_ms(), BATCH,
+        now = self.consequences.now_ms()
+        if now >= self._next_beat:
+            self.heartbeats.beat(self.name, now)
+            self._next_beat = now + int(HEARTBEAT_SECONDS * 1000)
+        taken = self.schedule.take_due(now, BATCH,
                                        int(self.settings.schedule_lease_seconds * 1000))
         if taken:
             self.consequences.run_due(taken)

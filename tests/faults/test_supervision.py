@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import requests
+
 from tests.e2e.server import Client, LiveServer
 
 
@@ -51,3 +53,36 @@ def test_status_counts_the_outbox_the_schedule_and_the_queue(valkey, redis_clien
     assert report["outbox"]["waiting"] == 3 and report["outbox"]["pending"] == 0
     assert report["schedule"] == {"scheduled": 3, "overdue": 0, "leased": 0}
     assert report["queue"]["queued"] == 0 and report["workers"] == 0
+
+
+def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(valkey,
+                                                                              redis_client):
+    server = LiveServer("--no-worker", redis_url=valkey.url,
+                        env={"READY_WORKER_SECONDS": "2"}).wait_ready()
+    worker_env = {**os.environ, "REDIS_URL": valkey.url}
+
+    def ready_becomes(expected: bool) -> dict:
+        deadline = time.monotonic() + 30
+        while True:
+            r = requests.get(server.url + "/readyz", timeout=5)
+            if (r.status_code == 200) is expected:
+                return r.json()
+            assert time.monotonic() < deadline, r.json()
+            time.sleep(0.2)
+    try:
+        assert requests.get(server.url + "/healthz", timeout=5).json() == {"status": "ok"}
+        report = ready_becomes(False)
+        assert report["checks"]["workers"] == {"ok": False, "alive": 0}
+        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
+                                  env=worker_env)
+        assert ready_becomes(True)["checks"]["workers"]["alive"] == 1
+        worker.terminate()
+        worker.wait(15)
+        ready_becomes(False)
+        again = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
+                                 env=worker_env)
+        ready_becomes(True)
+        again.terminate()
+        again.wait(15)
+    finally:
+        server.stop()
