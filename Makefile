@@ -1,35 +1,45 @@
-# The two commands a newcomer runs: `make serve` and `make test`. Each makes .venv if needed.
-PYTHON ?= python3.11
+# The two commands a newcomer runs: `make serve` and `make test`. Each makes .venv if needed:
+# `serve` installs what the server runs, `test` adds the development tools.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+SERVER_STAMP := $(VENV)/.installed-server
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: serve test lint openapi examples bench clean
 
-$(STAMP): pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "needs $(PYTHON)"; exit 1; }
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "turnpost needs Python 3.11 or newer (python3.11, python3.12, ...)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-serve: $(STAMP)
+$(SERVER_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(SERVER_STAMP) $@
+
+serve: $(SERVER_STAMP)
 	$(BIN)/turnpost serve
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/lint-imports
 
-test: $(STAMP) lint
+test: $(DEV_STAMP) lint
 	$(BIN)/python -m pytest -n 2 -q
 
-openapi: $(STAMP)
+openapi: $(DEV_STAMP)
 	$(BIN)/turnpost openapi
 
-examples: $(STAMP)
+examples: $(DEV_STAMP)
 	$(BIN)/turnpost examples
 	$(BIN)/turnpost openapi
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.games
 	$(BIN)/python -m bench.timers
