@@ -85,6 +85,10 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
         for worker in workers:
             worker.terminate()
         for worker in workers:
-            worker.wait(15)
+            try:
+                worker.wait(15)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
         for server in servers:
             server.stop()
