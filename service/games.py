@@ -12,7 +12,7 @@ from engine.rng import Rng, commitment
 from store.games import Appended, GameStore, Replayed
 from store.players import PlayerStore
 
-from . import history, logview
+from . import boards, history, logview
 from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, StaleVersion
 from .players import new_id
 from .scheduler import NoScheduler, Scheduler
@@ -53,10 +53,19 @@ class GameService:
         if unless_version is not None and snap["version"] == unless_version:
             return None
         seat = seat_of(snap, player_id)
-        match = _started(snap)
-        game = history.game_of(snap)
-        return {"game": snap["game"], "version": snap["version"], "seat": seat,
-                "active_seats": snap["active_seats"], **game.view(match["state"], seat)}
+        _started(snap)
+        return history.seat_view(snap, seat)
+
+    def board(self, game_id: str, player_id: str,
+              unless_version: int | None = None) -> tuple[int, str] | None:
+        """(version, the text board as the player's seat or a spectator sees it); None if
+        still at unless_version."""
+        snap = self.load(game_id)
+        if unless_version is not None and snap["version"] == unless_version:
+            return None
+        seat = seat_of(snap, player_id)
+        _started(snap)
+        return snap["version"], boards.seat_text(snap, seat)
 
     def legal_moves(self, game_id: str, player_id: str) -> dict[str, Any]:
         snap = self.load(game_id)
