@@ -89,9 +89,7 @@ def game_page(game_id: str):
                      game_url=f"/play/{game_id}")
     page = int(wanted)
     events = games.games.events(game_id, after=(page - 1) * LOG_PAGE, count=LOG_PAGE)
-    items = [{"version": e["version"],
-              "lines": [line["text"] for line in render(game, snap["seats"], e, None)["lines"]]}
-             for e in events]
+    items = [{"version": e["version"], "lines": _public_lines(game, snap, e)} for e in events]
     first, last = (page - 1) * LOG_PAGE + 1, (page - 1) * LOG_PAGE + len(events)
     pager = Markup(render_template_string(PAGER, page=page, pages=pages_count, first=first,
                                           last=last, total=total))
@@ -103,6 +101,15 @@ def game_page(game_id: str):
                  score=boards.score_line(snap, None) if started else None,
                  board=Markup(boards.seat_html(snap, None)) if started else None,
                  items=items, first=first, pager=pager)
+
+
+def _public_lines(game, snap: dict, event: dict) -> list[str]:
+    """What a spectator may read of one event; a move whose lines are all private (a choice
+    made face down) still shows that its player moved."""
+    lines = [line["text"] for line in render(game, snap["seats"], event, None)["lines"]]
+    if not lines and event["type"] == "ActionTaken":
+        lines = [f"{seat_name(snap['seats'][event['seat']])} moved"]
+    return lines
 
 
 def _players(snap: dict) -> str:

@@ -108,3 +108,25 @@ def test_the_page_of_a_game_in_progress_has_no_winner_and_the_score_so_far(clien
     page = client.get(f"/play/{game_id}").get_data(as_text=True)
     assert "Game over" not in page and "won" not in re.search(r"<h1>(.*?)</h1>", page).group(1)
     assert "Score: Ada 0 · Bo 0" in page and "The table, as a spectator sees it" in page
+
+
+def test_a_move_made_face_down_still_shows_on_the_page_as_a_move(client, register):
+    people = [register(name) for name in ("Ada", "Bo", "Cy")]
+    r = client.post("/v1/games", json={"game": "buttons", "seats": [p[0] for p in people]},
+                    headers=people[0][1])
+    game_id = r.json["id"]
+    rng = Rng(b"buttons-page" + bytes(20))
+    for _ in range(40):
+        summary = client.get(f"/v1/games/{game_id}", headers=people[0][1]).json
+        if len(summary["active_seats"]) > 1:
+            break
+        play_moves(client, game_id, [p[1] for p in people], 1, rng)
+    else:
+        raise AssertionError("no roll with several seats deciding came up")
+    seat = summary["active_seats"][0]
+    play_moves(client, game_id, [people[seat][1]] * 3, 1, rng)
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    last = re.findall(r'<li value="(\d+)">\s*(.*?)</li>', page, re.S)[-1]
+    assert int(last[0]) == summary["version"] + 1
+    assert last[1].strip() == f"{['Ada', 'Bo', 'Cy'][seat]} moved"
+    assert not re.search(r'<li value="\d+">\s*</li>', page)
