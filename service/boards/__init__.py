@@ -39,34 +39,32 @@ def html_board(view: dict[str, Any], names: list[str],
     return _renderer(view).html(Table(view, names, outcome))
 
 
-def _table_of(snap: dict[str, Any], seat: int | None) -> Table:
-    return Table(seat_view(snap, seat), [seat_name(record) for record in snap["seats"]],
-                 snap["match"]["outcome"])
+def _parts(snap: dict[str, Any], seat: int | None) -> tuple[dict, list[str], dict | None]:
+    """A started game's snapshot -> the seat's view, the seats' names, the outcome."""
+    return (seat_view(snap, seat), [seat_name(record) for record in snap["seats"]],
+            snap["match"]["outcome"])
 
 
 def seat_text(snap: dict[str, Any], seat: int | None) -> str:
     """The text board of a started game's snapshot as `seat` (None: a spectator) sees it."""
-    table = _table_of(snap, seat)
-    return _renderer(table.view).text(table)
+    return text_board(*_parts(snap, seat))
 
 
 def seat_html(snap: dict[str, Any], seat: int | None) -> Html:
     """The HTML board of a started game's snapshot as `seat` (None: a spectator) sees it."""
-    table = _table_of(snap, seat)
-    return _renderer(table.view).html(table)
+    return html_board(*_parts(snap, seat))
 
 
 def seat_boards(snap: dict[str, Any], seat: int | None) -> tuple[str, Html]:
     """Both boards: the only way from a snapshot to a board goes through the seat's view."""
-    table = _table_of(snap, seat)
-    renderer = _renderer(table.view)
-    return renderer.text(table), renderer.html(table)
+    parts = _parts(snap, seat)
+    return text_board(*parts), html_board(*parts)
 
 
 def score_line(snap: dict[str, Any], seat: int | None) -> str | None:
     """"Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
     seat's view shows it (None where the game keeps no score)."""
-    table = _table_of(snap, seat)
+    table = Table(*_parts(snap, seat))
     outcome = table.outcome
     values = (outcome["scores"] if outcome and outcome.get("scores") is not None
               else _renderer(table.view).scores(table.view))

@@ -27,9 +27,20 @@ def cell_text(colour: str, mark: str) -> str:
     return f" {colour.lower()} "
 
 
-def player_facts(t: Table, seat: int) -> list[str]:
-    """Status, bonus cards, stars and score, stars being picked: short lines for a block."""
+PLAYER_FIELDS = ("colours", "board", "status", "bonus", "stars", "line", "score",
+                 "stars_due", "stars_picked")
+
+
+def player_of(t: Table, seat: int) -> tuple:
+    """A player's part of the view as a hashable tuple (in PLAYER_FIELDS order): a board that
+    did not change since the last position is drawn from the cache."""
     p = t.view["players"][seat]
+    return tuple(tuple(p[k]) if isinstance(p[k], list) else p[k] for k in PLAYER_FIELDS)
+
+
+def player_facts(player: tuple) -> list[str]:
+    """Status, bonus cards, stars and score, stars being picked: short lines for a block."""
+    p = dict(zip(PLAYER_FIELDS, player))
     facts = [STATUS[p["status"]] + (", five in a line" if p["line"] else ""),
              f"bonus {colours(p['bonus'])}" if p["bonus"] else "no bonus card",
              f"{plural(p['stars'], 'star')}, score {p['score']}"]
@@ -38,14 +49,16 @@ def player_facts(t: Table, seat: int) -> list[str]:
     return facts
 
 
-def board_block(t: Table, seat: int) -> list[str]:
-    p = t.view["players"][seat]
-    lines = [t.name(seat, 20)] + player_facts(t, seat)[:3]
-    lines.append(player_facts(t, seat)[3] if p["stars_due"] else "")
+@lru_cache(maxsize=256)
+def board_block(label: str, player: tuple) -> tuple[str, ...]:
+    """One player's board in text: name, four lines of facts, the 6 x 6 grid."""
+    p = dict(zip(PLAYER_FIELDS, player))
+    facts = player_facts(player)
+    lines = [label] + facts[:3] + [facts[3] if p["stars_due"] else ""]
     lines.append("   " + "".join(f" {c} " for c in range(1, 7)))
     for r in range(6):
         lines.append(row_text(r + 1, p["colours"][r], p["board"][r]))
-    return lines
+    return tuple(lines)
 
 
 @lru_cache(maxsize=4096)
@@ -101,13 +114,16 @@ def dice_line(t: Table) -> str:
 def text(t: Table) -> str:
     v = t.view
     turn = f" - {t.name(v['turn'])} to roll" if v["turn"] is not None else ""
-    out = [f"BUTTONS - round {v['round']}{turn}"] + situation(t) + [dice_line(t), ""]
+    out = [f"BUTTONS - round {v['round']}{turn}"] + situation(t)
+    if v["phase"] in ("turn", "place"):
+        out.append(dice_line(t))
+    out.append("")
     seats = list(range(len(v["players"])))
     if t.you is not None:
         seats.remove(t.you)
         seats.insert(0, t.you)
     for first in range(0, len(seats), 2):
-        blocks = [board_block(t, s) for s in seats[first:first + 2]]
+        blocks = [board_block(t.name(s, 20), player_of(t, s)) for s in seats[first:first + 2]]
         for row in zip(*blocks):
             out.append("".join(pad(part, BLOCK + 2) + "  " for part in row).rstrip())
         out.append("")
@@ -131,7 +147,7 @@ def cell_html(colour: str, mark: str) -> Html:
     elif mark == "*":
         face = el("span", "\u2605", style="font-size:20px;color:#1d2733")
     else:
-        face = el("span", colour, style="font-size:10px;color:rgba(0,0,0,0.45)")
+        face = el("span", colour, style="font-size:10px;color:#3a3f45")
     return el("td", face, title=COLOUR_NAMES[colour],
               style=f"width:28px;height:28px;text-align:center;vertical-align:middle;"
                     f"background:{PAINT[colour]};border:1px solid #ffffff;border-radius:4px",
@@ -144,16 +160,18 @@ COLUMN_NUMBERS = el("tr", el("td", ""), [el("td", str(c), style=NUMBER_STYLE)
 ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r in range(1, 7)]
 
 
-def board_html(t: Table, seat: int) -> Html:
-    p = t.view["players"][seat]
+@lru_cache(maxsize=256)
+def board_html(label: str, player: tuple) -> Html:
+    """One player's board as an HTML table of coloured spaces, with the facts above it."""
+    p = dict(zip(PLAYER_FIELDS, player))
     rows = [COLUMN_NUMBERS]
     for r in range(6):
         rows.append(el("tr", ROW_NUMBERS[r], [cell_html(p["colours"][r][c], p["board"][r][c])
                                               for c in range(6)]))
-    facts = player_facts(t, seat)
     faded = p["status"] in ("bust", "left")
-    return el("div", el("div", t.name(seat, 20), style="font-weight:bold"),
-              el("div", " \u00b7 ".join(facts), style=f"font-size:12px;color:{MUTED}"),
+    return el("div", el("div", label, style="font-weight:bold"),
+              el("div", " \u00b7 ".join(player_facts(player)),
+                 style=f"font-size:12px;color:{MUTED}"),
               el("table", rows, role="presentation", cellpadding="0", cellspacing="0",
                  border="0", style="border-collapse:separate;margin-top:4px"
                                    + (";opacity:0.55" if faded else "")))
@@ -167,7 +185,7 @@ def html(t: Table) -> Html:
         seats.insert(0, t.you)
     grid_rows = []
     for first in range(0, len(seats), 2):
-        grid_rows.append(el("tr", [el("td", board_html(t, s),
+        grid_rows.append(el("tr", [el("td", board_html(t.name(s, 20), player_of(t, s)),
                                       style="padding:0 18px 14px 0;vertical-align:top")
                                    for s in seats[first:first + 2]]))
     grid = el("table", grid_rows, role="presentation", cellpadding="0", cellspacing="0",
@@ -186,7 +204,8 @@ def html(t: Table) -> Html:
         el("div", el("table", el("tr", [el("td", d, style="padding-right:6px")
                                         for d in dice_cells]),
                      role="presentation", cellpadding="0", cellspacing="0", border="0")
-           if dice_cells else None, paragraph(dice_line(t), style=f"color:{MUTED}")),
+           if dice_cells else None, paragraph(dice_line(t), style=f"color:{MUTED}"))
+        if v["phase"] in ("turn", "place") else None,
         grid,
         el("div", paragraph("\u25cf a button of this round, \u2605 a star; the letters name "
                             "the printed colours (R red, Y yellow, G green, B blue).",
@@ -196,6 +215,7 @@ def html(t: Table) -> Html:
            style=f"border-top:1px solid {LINE};padding-top:6px"))
 
 
+@lru_cache(maxsize=None)
 def die_html(value: int, background: str, colour: str, name: str) -> Html:
     return el("div", el("div", str(value), title=f"{name} die",
                         style=f"width:30px;height:30px;line-height:30px;text-align:center;"

@@ -194,7 +194,7 @@ def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
                        "color:#ffffff;white-space:nowrap;text-align:right"),
               [el("td", [sub_chip(s) for s in subs] or "\u00a0",
                   style="padding:3px 4px;text-align:center;min-width:70px;"
-                        "border-top:1px solid rgba(255,255,255,0.25)")
+                        "border-top:1px solid #7fa7c4")
                for subs in cells],
               style=f"background:{shade}", bgcolor=shade)
 

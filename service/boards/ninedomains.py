@@ -50,12 +50,35 @@ def situation(t: Table) -> list[str]:
             + t.acting(f"you may {what.replace('their', 'your')}.", f"may {what}.")]
 
 
+def last_fought(t: Table) -> dict[int, dict] | None:
+    """Once a round is fought and before the next one's domains are dealt (a 2-/3- decision,
+    the end of the game): that round's battles by slot, to show in the slots; else None."""
+    v = t.view
+    if any(v["face_up"]) or not v["battles"]:
+        return None
+    last = v["battles"][-1]["round"]
+    return {b["slot"]: b for b in v["battles"] if b["round"] == last}
+
+
+def fought_card(battle: dict | None, seat: int) -> str:
+    if battle is None:
+        return "-"
+    return battle["cards"][seat] + (" takes it" if battle["winner"] == seat else "")
+
+
 def slot_rows(t: Table) -> list[list[str]]:
     v = t.view
     rows = [[""] + list(SLOTS)]
+    seats = [t.you, other(t.you)] if t.you is not None else [0, 1]
+    fought = last_fought(t)
+    if fought is not None:
+        rows.append([f"Round {v['battles'][-1]['round']}"]
+                    + [fought[s]["domain"] if s in fought else "-" for s in range(3)])
+        rows += [[t.name(seat, 14)] + [fought_card(fought.get(s), seat) for s in range(3)]
+                 for seat in seats]
+        return rows
     rows.append(["At stake"] + [d or "fought" for d in v["face_up"]])
     rows.append(["Face down"] + [f"{n} below" for n in v["pile_sizes"]])
-    seats = [t.you, other(t.you)] if t.you is not None else [0, 1]
     for seat in seats:
         if seat == t.you and v["my_cards"] is not None:
             cards = list(v["my_cards"])
@@ -182,9 +205,19 @@ def slots_html(t: Table) -> Html:
     label = f"padding:4px 10px 4px 0;font-size:12px;color:{MUTED};text-align:right;" \
             "white-space:nowrap"
 
+    fought = last_fought(t)
+
     def seat_row(seat):
         cells = []
         for slot in range(3):
+            if fought is not None:
+                battle = fought.get(slot)
+                card = laid_card(battle["cards"][seat], False) if battle else None
+                won = battle is not None and battle["winner"] == seat
+                cells.append(el("td", card, el("div", "takes it", style="font-size:11px;"
+                                                "font-weight:bold;text-align:center")
+                                if won else None, style="padding:4px;vertical-align:top"))
+                continue
             if seat == t.you and v["my_cards"] is not None:
                 card = laid_card(v["my_cards"][slot], False)
             elif v["committed"][seat]:
@@ -197,16 +230,21 @@ def slots_html(t: Table) -> Html:
             carry = v["carry"][seat][slot]
             note = el("div", f"next card here {carry:+d}",
                       style=f"font-size:11px;color:{MUTED}") if carry else None
-            cells.append(el("td", card, note, style="padding:4px"))
+            cells.append(el("td", card, note, style="padding:4px;vertical-align:top"))
         return el("tr", el("td", t.name(seat, 16), style=label), cells)
 
     head = el("tr", el("td", ""), [el("td", s.capitalize(), style="font-size:12px;"
                                        f"color:{MUTED};text-align:center") for s in SLOTS])
-    stakes = el("tr", el("td", "At stake", style=label),
-                [el("td", domain_card(t, d), el("div", f"{n} face down below",
-                                                style=f"font-size:11px;color:{MUTED};"
-                                                      "text-align:center"),
-                    style="padding:4px") for d, n in zip(v["face_up"], v["pile_sizes"])])
+    if fought is not None:
+        stakes = el("tr", el("td", f"Round {v['battles'][-1]['round']}", style=label),
+                    [el("td", domain_card(t, fought[s]["domain"]) if s in fought else None,
+                        style="padding:4px") for s in range(3)])
+    else:
+        stakes = el("tr", el("td", "At stake", style=label),
+                    [el("td", domain_card(t, d), el("div", f"{n} face down below",
+                                                    style=f"font-size:11px;color:{MUTED};"
+                                                          "text-align:center"),
+                        style="padding:4px") for d, n in zip(v["face_up"], v["pile_sizes"])])
     return el("table", head, seat_row(seats[0]), stakes, seat_row(seats[1]),
               role="presentation", cellpadding="0", cellspacing="0", border="0",
               style="border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",

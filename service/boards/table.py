@@ -33,7 +33,8 @@ class Table:
         return short_name(self.names[seat]) if seat < len(self.names) else f"seat {seat}"
 
     def who(self, seats) -> str:
-        """Names joined for a sentence: "you", "Ada and you", "Ada, Bo and Cy"."""
+        """Names joined for a sentence, the reader first: "you", "you and Ada", "Ada, Bo and
+        Cy"."""
         seats = sorted(seats, key=lambda s: s != self.you)
         words = ["you" if s == self.you else self.bare_name(s) for s in seats]
         if len(words) <= 1:

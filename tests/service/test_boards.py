@@ -21,6 +21,7 @@ from tests.service.boards_positions import NAMES, TITLES, perturbed, positions, 
 
 GOLDEN = Path(__file__).parent / "golden_boards"
 RANDOM_GAMES = 200
+RANDOM_PARTS = 4
 GOLDEN_SEEDS = {"nautilus": 11, "consonar": 12, "buttons": 13, "ninedomains": 14}
 GOLDEN_PLAYERS = {"nautilus": 0, "consonar": 1, "buttons": 1, "ninedomains": 0}  # index
 GOLDEN_MIDDLE = {"nautilus": 0.6, "consonar": 0.5, "buttons": 0.5, "ninedomains": 0.5}
@@ -118,27 +119,33 @@ def test_a_hostile_name_is_shown_as_text_never_as_markup():
     assert any(NAMES[0][:15] in text for text in markup.text)
 
 
+@pytest.mark.parametrize("part", range(RANDOM_PARTS))
 @pytest.mark.parametrize("name", sorted(TITLES))
-def test_every_position_of_random_games_draws_for_every_seat_without_hidden_facts(name):
-    """Each seat's boards (and a spectator's) stay byte-identical when what that seat may not
-    know changes (other hands, deck order, face-down choices): a board shows nothing hidden."""
+def test_every_position_of_random_games_draws_for_every_seat_without_hidden_facts(name, part):
+    """Every position of RANDOM_GAMES seeded games per title (in RANDOM_PARTS parts, so that
+    `pytest -n` spreads them) is drawn for every seat and a spectator. At each position one of
+    those viewers, in turn, also gets the boards of a copy of the game in which what it may not
+    know is changed (other hands, deck order, face-down choices): they must be byte-identical."""
     title = TITLES[name]
-    drawn = 0
-    for i in range(RANDOM_GAMES):
+    drawn = checked = 0
+    per_part = RANDOM_GAMES // RANDOM_PARTS
+    for i in range(part * per_part, (part + 1) * per_part):
         seed = conformance.seed_of(20_000 + i)
         shaker = Rng(b"boards:" + seed)
         n, matches = positions(title, i, seed)
         for version, match in enumerate(matches, start=1):
-            for seat in viewers(n):
-                boards = seat_boards(snapshot(name, match, version), seat)
-                other = seat_boards(snapshot(name, perturbed(title, match, seat, shaker),
-                                             version), seat)
-                assert boards == other, (
-                    f"{name} game {i}, version {version}: seat {seat}'s board shows a hidden "
-                    "fact")
-                drawn += 1
+            snap = snapshot(name, match, version)
+            drawn_now = {seat: seat_boards(snap, seat) for seat in viewers(n)}
+            drawn += len(drawn_now)
+            seat = viewers(n)[version % (n + 1)]
+            boards = drawn_now[seat]
+            other = seat_boards(snapshot(name, perturbed(title, match, seat, shaker), version),
+                                seat)
+            assert boards == other, (f"{name} game {i}, version {version}: seat {seat}'s board "
+                                     "shows a hidden fact")
+            checked += 1
         check_board(*boards)
-    assert drawn > RANDOM_GAMES * 10
+    assert checked > per_part * 5 and drawn > checked
 
 
 def test_the_perturbations_change_what_the_boards_hide():
