@@ -86,7 +86,8 @@ def _html(letter: Letter) -> str:
     parts = [f"<p>{e(letter.greeting)}</p>", f"<p>{e(letter.lead)}</p>"]
     for section in letter.sections:
         if isinstance(section, BoardSection):
-            parts.append(f"<p><strong>{e(section.title)}</strong></p>{Html(section.html)}")
+            board = section.html if isinstance(section.html, Html) else e(section.html)
+            parts.append(f"<p><strong>{e(section.title)}</strong></p>{board}")
             continue
         title, lines = section
         items = "".join(f"<li>{e(line)}</li>" for line in lines)
