@@ -3,13 +3,13 @@ a one-click move link (GET only shows it, so a mail scanner that fetches the lin
 nothing; the button POSTs)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template_string
+from flask import Blueprint, current_app, render_template_string, request
 from markupsafe import Markup
 
+from service import boards, history
 from service.errors import NotFound
-from service.logview import render
 from service.games import summarize
-from service import history
+from service.logview import render, seat_name
 
 pages = Blueprint("pages", __name__)
 
@@ -17,18 +17,34 @@ LAYOUT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{ title }} · turnpost</title>
-<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em}
-button{font-size:1.2em;padding:.4em 1.2em}pre{white-space:pre-wrap}</style></head>
+<style>body{font-family:sans-serif;max-width:46em;margin:2em auto;padding:0 1em}
+button{font-size:1.2em;padding:.4em 1.2em}pre{white-space:pre-wrap}
+.log li{margin:.2em 0}.log .v{color:#5b6775;font-size:.85em}
+nav.pages a,nav.pages span{margin-right:1em}</style></head>
 <body><h1>{{ title }}</h1>{{ body }}</body></html>"""
 
-GAME_PAGE = """<p>Game {{ s.id }} · {{ s.status }} · move {{ s.version }}</p>
+GAME_PAGE = """{% if result %}<p><strong>{{ result }}</strong></p>{% endif %}
+<p>Game {{ s.id }} · {{ s.status }} · move {{ s.version }}</p>
 <ul>{% for seat in s.seats %}<li>{{ seat.name or "an open seat" }}
 {% if seat.seat in s.active_seats %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
 {% endif %}</li>{% endfor %}</ul>
-{% if s.outcome %}<p>Over: {{ s.outcome.reason }}.</p>{% endif %}
-<h2>What everyone has seen</h2><ol>{% for line in lines %}<li>{{ line }}</li>{% endfor %}</ol>
-<p>Players see their own hand and moves through the API
-(<a href="/docs">docs</a>) or in their turn emails.</p>"""
+{% if score %}<p>Score: {{ score }}</p>{% endif %}
+{% if board %}<h2>The table, as a spectator sees it</h2>{{ board }}{% else %}
+<p>The game starts when every seat is taken.</p>{% endif %}
+<h2 id="log">What everyone has seen</h2>
+{{ pager }}
+<ol class="log" start="{{ first }}">{% for item in items %}<li value="{{ item.version }}">
+{% for line in item.lines %}{{ line }}{% if not loop.last %}<br>{% endif %}{% endfor %}</li>
+{% endfor %}</ol>
+{{ pager }}
+<p>Players see their own hand and moves in their turn emails, or through the API
+(<a href="/docs">docs</a>).</p>"""
+
+PAGER = """<nav class="pages">{% if page > 1 %}<a href="?page=1#log">first</a>
+<a href="?page={{ page - 1 }}#log" rel="prev">&laquo; earlier</a>{% endif %}
+<span>events {{ first }} to {{ last }} of {{ total }} (page {{ page }} of {{ pages }})</span>
+{% if page < pages %}<a href="?page={{ page + 1 }}#log" rel="next">later &raquo;</a>
+<a href="?page={{ pages }}#log">latest</a>{% endif %}</nav>"""
 
 CONFIRM_PAGE = """<p>{{ message }}</p>
 <form method="post"><button type="submit">Play {{ notation }}</button></form>
@@ -50,8 +66,13 @@ def _services():
     return current_app.extensions["turnpost"]["services"]
 
 
+LOG_PAGE = 50   # events per page of a game's public log
+
+
 @pages.get("/play/<game_id>")
 def game_page(game_id: str):
+    """A game as anyone may see it: the result, the score, the spectator's board, and the
+    whole public log in pages of LOG_PAGE events (the latest page unless ?page=N)."""
     games = _services().games
     try:
         snap = games.load(game_id)
@@ -59,10 +80,50 @@ def game_page(game_id: str):
         return _page("No such game", RESULT_PAGE, 404, message="There is no such game.",
                      game_url=None)
     game = history.game_of(snap)
-    events = games.games.events(game_id, after=max(0, snap["version"] - 50))
-    lines = [line["text"] for e in events
-             for line in render(game, snap["seats"], e, None)["lines"]]
-    return _page(game.info.title, GAME_PAGE, s=summarize(snap), lines=lines)
+    total = snap["version"]
+    pages_count = max(1, -(-total // LOG_PAGE))
+    wanted = request.args.get("page", str(pages_count))
+    if not wanted.isdigit() or not 1 <= int(wanted) <= pages_count:
+        return _page("No such page", RESULT_PAGE, 404,
+                     message=f"This game's log has {pages_count} pages of {LOG_PAGE} events.",
+                     game_url=f"/play/{game_id}")
+    page = int(wanted)
+    events = games.games.events(game_id, after=(page - 1) * LOG_PAGE, count=LOG_PAGE)
+    items = [{"version": e["version"], "lines": _public_lines(game, snap, e)} for e in events]
+    first, last = (page - 1) * LOG_PAGE + 1, (page - 1) * LOG_PAGE + len(events)
+    pager = Markup(render_template_string(PAGER, page=page, pages=pages_count, first=first,
+                                          last=last, total=total))
+    started = snap["match"] is not None
+    winners = _winners(snap)
+    title = f"{game.info.title}: {_players(snap)}" + (f" \u2014 {winners}" if winners else "")
+    result = f"Game over: {winners} ({snap['match']['outcome']['reason']})." if winners else None
+    return _page(title, GAME_PAGE, s=summarize(snap), result=result,
+                 score=boards.score_line(snap, None) if started else None,
+                 board=Markup(boards.seat_html(snap, None)) if started else None,
+                 items=items, first=first, pager=pager)
+
+
+def _public_lines(game, snap: dict, event: dict) -> list[str]:
+    """What a spectator may read of one event; a move whose lines are all private (a choice
+    made face down) still shows that its player moved."""
+    lines = [line["text"] for line in render(game, snap["seats"], event, None)["lines"]]
+    if not lines and event["type"] == "ActionTaken":
+        lines = [f"{seat_name(snap['seats'][event['seat']])} moved"]
+    return lines
+
+
+def _players(snap: dict) -> str:
+    return " vs ".join(seat_name(record) for record in snap["seats"])
+
+
+def _winners(snap: dict) -> str | None:
+    """"Ada won", "Ada, Bo share the win" once the game is over; else None."""
+    outcome = snap["match"] and snap["match"]["outcome"]
+    if not outcome:
+        return None
+    winners = [seat_name(snap["seats"][s]) for s in outcome["winners"]]
+    return (f"{winners[0]} won" if len(winners) == 1 else
+            f"{', '.join(winners)} share the win" if winners else "nobody won")
 
 
 @pages.get("/m/<token>")

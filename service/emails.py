@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 
+from .boards import Html
+
 
 LISTED_MOVES = 60
 
@@ -22,12 +24,21 @@ def moves_section(title: str, moves: list[str], game_id: str) -> tuple[str, list
 
 
 @dataclass(frozen=True)
+class BoardSection:
+    """The game drawn for the reader: the text board in the plain part, the HTML board (already
+    safe markup, built from the reader's view) in the HTML part."""
+    title: str
+    text: str
+    html: Html
+
+
+@dataclass(frozen=True)
 class Letter:
     """What an email says, before it is laid out as text and HTML."""
     subject: str
     greeting: str
     lead: str
-    sections: list[tuple[str, list[str]]] = field(default_factory=list)
+    sections: list[tuple[str, list[str]] | BoardSection] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)   # (label, url)
     footer: str = ""
 
@@ -53,7 +64,11 @@ def layout(letter: Letter, to_name: str, to_address: str, mail_from: str,
 
 def _text(letter: Letter) -> str:
     out = [letter.greeting, "", letter.lead, ""]
-    for title, lines in letter.sections:
+    for section in letter.sections:
+        if isinstance(section, BoardSection):
+            out += [section.title, "", section.text]
+            continue
+        title, lines = section
         out.append(title)
         out += [f"  {line}" for line in lines]
         out.append("")
@@ -69,7 +84,12 @@ def _text(letter: Letter) -> str:
 def _html(letter: Letter) -> str:
     e = html.escape
     parts = [f"<p>{e(letter.greeting)}</p>", f"<p>{e(letter.lead)}</p>"]
-    for title, lines in letter.sections:
+    for section in letter.sections:
+        if isinstance(section, BoardSection):
+            board = section.html if isinstance(section.html, Html) else e(section.html)
+            parts.append(f"<p><strong>{e(section.title)}</strong></p>{board}")
+            continue
+        title, lines = section
         items = "".join(f"<li>{e(line)}</li>" for line in lines)
         parts.append(f"<p><strong>{e(title)}</strong></p><ul>{items}</ul>")
     if letter.links:

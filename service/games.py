@@ -15,7 +15,7 @@ from store.games import Appended, Commit, GameStore, Replayed, Stale
 from store.schedule import member as schedule_member
 from store.players import PlayerStore
 
-from . import history, logview, lists
+from . import boards, history, lists, logview
 from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, StaleVersion
 from .players import new_id
 from .timefmt import iso
@@ -56,10 +56,19 @@ class GameService:
         if unless_version is not None and snap["version"] == unless_version:
             return None
         seat = seat_of(snap, player_id)
-        match = _started(snap)
-        game = history.game_of(snap)
-        return {"game": snap["game"], "version": snap["version"], "seat": seat,
-                "active_seats": snap["active_seats"], **game.view(match["state"], seat)}
+        _started(snap)
+        return history.seat_view(snap, seat)
+
+    def board(self, game_id: str, player_id: str,
+              unless_version: int | None = None) -> tuple[int, str] | None:
+        """(version, the text board as the player's seat or a spectator sees it); None if
+        still at unless_version."""
+        snap = self.load(game_id)
+        if unless_version is not None and snap["version"] == unless_version:
+            return None
+        seat = seat_of(snap, player_id)
+        _started(snap)
+        return snap["version"], boards.seat_text(snap, seat)
 
     def legal_moves(self, game_id: str, player_id: str) -> dict[str, Any]:
         snap = self.load(game_id)

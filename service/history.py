@@ -22,6 +22,14 @@ def game_of(snapshot: dict) -> Game:
     return registry.GAMES[snapshot["game"]]
 
 
+def seat_view(snap: dict, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may see of a started game: the game's own view, built by
+    whitelist, in the envelope every client gets (`game`, `version`, `seat`, `active_seats`)."""
+    return {"game": snap["game"], "version": snap["version"], "seat": seat,
+            "active_seats": snap["active_seats"],
+            **game_of(snap).view(snap["match"]["state"], seat)}
+
+
 def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> dict:
     """The snapshot after `event` (which carries its version). Does not mutate its input."""
     kind = event["type"]

@@ -18,7 +18,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 
-from . import emails, history, logview, webhooks
+from . import boards, emails, history, logview, webhooks
 from .mail_replies import reply_address
 from .mailer import Mailer
 from .settings import Settings
@@ -137,6 +137,9 @@ class NotificationService:
         since = self._since_last_move(snap, notice)
         if since:
             sections.append(("Since your last move:", since))
+        board_text, board_html = boards.seat_boards(snap, seat)
+        sections.append(emails.BoardSection("The game as you see it (with your hand):",
+                                            board_text, board_html))
         reply_to = None
         if notice.event == GAME_FINISHED:
             result = _result_words(snap, seat)
@@ -176,13 +179,14 @@ class NotificationService:
                               "X-Turnpost-Event": notice.event})
 
     def _since_last_move(self, snap: dict, notice: Notice) -> list[str]:
-        """The seat's own log lines after its last move, up to the notice's version."""
+        """The seat's own log lines from its last move on, up to the notice's version: what
+        its last move caused (a reveal, a draw, dice, a round's end) and all that followed."""
         game = history.game_of(snap)
         first = max(0, snap["version"] - 300)
         events = self.games.events(snap["id"], after=first)
         own = [i for i, e in enumerate(events)
                if e["type"] == "ActionTaken" and e["seat"] == notice.seat]
-        later = events[own[-1] + 1:] if own else events
+        later = events[own[-1]:] if own else events
         lines = [line["text"] for e in later
                  for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
                  if e["type"] not in ("GameCreated", "GameEnded")]

@@ -90,21 +90,37 @@ class Join(MethodView):
         return context.games().join(game_id, context.caller(), body.get("seat"))
 
 
+TEXT_BOARD = {"text/plain": {"schema": {
+    "type": "string", "description": "The board as monospace text (UTF-8, lines of at most "
+                                     "72 columns), for terminals and chat clients"}}}
+
+
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH])
+    @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH],
+             responses={200: {"content": TEXT_BOARD}})
     @raises("game/not_found", "game/not_started")
-    @blp.response(200, GameViewSchema, headers=ETAG)
+    @blp.response(200, GameViewSchema, headers=ETAG,
+                  description="Your view as JSON; with `Accept: text/plain` the board as "
+                              "text, drawn from the same view")
     @blp.alt_response(304, description="Not modified: the game is at the version you hold",
                       headers=ETAG)
     def get(self, game_id):
-        """Your view of the game (a spectator's if you have no seat)"""
+        """Your view of the game (a spectator's if you have no seat), as JSON or as a board"""
         player = context.caller()
         held = _held_version()
+        headers = {"Vary": "Accept"}
+        if _prefers_text():
+            board = context.games().board(game_id, player, unless_version=held)
+            if board is None:
+                return Response(status=304, headers={"ETag": f'"{held}"', **headers})
+            version, text = board
+            return Response(text, status=200, mimetype="text/plain",
+                            headers={"ETag": f'"{version}"', **headers})
         view = context.games().view(game_id, player, unless_version=held)
         if view is None:
-            return Response(status=304, headers={"ETag": f'"{held}"'})
-        return view, 200, {"ETag": f'"{view["version"]}"'}
+            return Response(status=304, headers={"ETag": f'"{held}"', **headers})
+        return view, 200, {"ETag": f'"{view["version"]}"', **headers}
 
 
 @blp.route("/<game_id>/legal-moves")
@@ -205,6 +221,13 @@ def _resume_after() -> int:
         raise Invalid("Last-Event-ID and after must be version numbers",
                       code="request/invalid")
     return int(next((raw for raw in given if raw), "0"))
+
+
+def _prefers_text() -> bool:
+    """Whether the request's Accept prefers text/plain to JSON (JSON when neither is named
+    more precisely or with a higher quality: `*/*` and no Accept get JSON)."""
+    return request.accept_mimetypes.best_match(["application/json", "text/plain"]) == \
+        "text/plain"
 
 
 def _held_version() -> int | None:

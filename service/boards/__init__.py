@@ -1,0 +1,74 @@
+"""Boards: every game drawn for people, from one seat's view only.
+
+`text_board` gives a monospace board (plain-text email, terminals, `text/plain` from the API);
+`html_board` a picture of the table for HTML email and pages (inline styles only). Both take
+the view a seat may see (`GameService.view`'s dict: the game's `view(state, seat)` with its
+envelope), the seats' public names and, once the game is over, its public outcome. A renderer
+never sees the game's state, so it can show nothing the seat may not know.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..history import seat_view
+from ..logview import seat_name
+from . import buttons, consonar, generic, nautilus, ninedomains
+from .common import Html
+from .table import Table
+
+RENDERERS = {"buttons": buttons, "consonar": consonar, "nautilus": nautilus,
+             "ninedomains": ninedomains}
+
+__all__ = ["Html", "Table", "html_board", "seat_boards", "score_line", "seat_html", "seat_text",
+           "text_board"]
+
+
+def _renderer(view: dict[str, Any]):
+    return RENDERERS.get(view.get("game"), generic)
+
+
+def text_board(view: dict[str, Any], names: list[str],
+               outcome: dict[str, Any] | None = None) -> str:
+    """The board as monospace text, lines of at most 72 columns, ending with a newline."""
+    return _renderer(view).text(Table(view, names, outcome))
+
+
+def html_board(view: dict[str, Any], names: list[str],
+               outcome: dict[str, Any] | None = None) -> Html:
+    """The board as one HTML table with inline styles, safe to put into a page or an email."""
+    return _renderer(view).html(Table(view, names, outcome))
+
+
+def _parts(snap: dict[str, Any], seat: int | None) -> tuple[dict, list[str], dict | None]:
+    """A started game's snapshot -> the seat's view, the seats' names, the outcome."""
+    return (seat_view(snap, seat), [seat_name(record) for record in snap["seats"]],
+            snap["match"]["outcome"])
+
+
+def seat_text(snap: dict[str, Any], seat: int | None) -> str:
+    """The text board of a started game's snapshot as `seat` (None: a spectator) sees it."""
+    return text_board(*_parts(snap, seat))
+
+
+def seat_html(snap: dict[str, Any], seat: int | None) -> Html:
+    """The HTML board of a started game's snapshot as `seat` (None: a spectator) sees it."""
+    return html_board(*_parts(snap, seat))
+
+
+def seat_boards(snap: dict[str, Any], seat: int | None) -> tuple[str, Html]:
+    """Both boards: the only way from a snapshot to a board goes through the seat's view."""
+    parts = _parts(snap, seat)
+    return text_board(*parts), html_board(*parts)
+
+
+def score_line(snap: dict[str, Any], seat: int | None) -> str | None:
+    """"Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
+    seat's view shows it (None where the game keeps no score)."""
+    table = Table(*_parts(snap, seat))
+    outcome = table.outcome
+    values = (outcome["scores"] if outcome and outcome.get("scores") is not None
+              else _renderer(table.view).scores(table.view))
+    if values is None:
+        return None
+    return " \u00b7 ".join(f"{table.name(s)} {'?' if v is None else f'{v:g}'}"
+                           for s, v in enumerate(values))

@@ -1,0 +1,206 @@
+"""What every board shares: names made safe to print, text laid out in columns by display
+width, and HTML built so that nothing reaches it unescaped.
+
+HTML boards must look right in Gmail, Outlook and Apple Mail: tables for layout, inline styles
+only (with `bgcolor` next to `background` for Outlook's Word engine), no SVG, no scripts, no
+external CSS. `el()` is the only way a board makes a tag; every string it is given is escaped
+unless it is already `Html`, so a player called `<script>` is shown as text.
+"""
+from __future__ import annotations
+
+import html
+import unicodedata
+from functools import lru_cache
+from typing import Iterable
+
+NAME_LIMIT = 18
+TEXT_WIDTH = 72   # plain-text mail is wrapped near 78 columns; a board stays within this
+
+
+# ------------------------------------------------------------------------------ text
+
+def clean(text: str) -> str:
+    """Printable text: control and format characters (newlines, bidi overrides) become spaces."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Cf") else c for c in str(text))
+
+
+@lru_cache(maxsize=1024)
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """A player's name as a board prints it: cleaned, and cut to `limit` columns with '…'."""
+    name = " ".join(clean(name).split()) or "?"
+    if width(name) <= limit:
+        return name
+    out = ""
+    for c in name:
+        if width(out + c) > limit - 1:
+            break
+        out += c
+    return out + "…"
+
+
+@lru_cache(maxsize=8192)
+def width(text: str) -> int:
+    """Columns a monospace terminal gives `text`: wide East Asian characters take two,
+    combining marks none."""
+    if text.isascii():
+        return len(text)
+    total = 0
+    for c in text:
+        if unicodedata.combining(c):
+            continue
+        total += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return total
+
+
+def pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def rpad(text: str, columns: int) -> str:
+    return " " * max(0, columns - width(text)) + text
+
+
+def wrap(lines: list[str], columns: int = TEXT_WIDTH) -> list[str]:
+    """Lines longer than `columns` broken at spaces, the rest indented by two."""
+    out = []
+    for line in lines:
+        while width(line) > columns and " " in line.strip():
+            cut = _cut(line, columns)
+            out.append(line[:cut].rstrip())
+            line = "  " + line[cut:].lstrip()
+        out.append(line)
+    return out
+
+
+def _cut(line: str, columns: int) -> int:
+    """Where to break `line`: the last space within `columns`, else the first space."""
+    best, used = None, 0
+    for i, c in enumerate(line):
+        if c == " " and i > 2:
+            if used > columns:
+                break
+            best = i
+        used += width(c)
+    if best is not None:
+        return best
+    return line.index(" ", 3) if " " in line[3:] else len(line)
+
+
+def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> list[str]:
+    """Rows of cells as aligned lines (columns in `right` are right-aligned)."""
+    right = set(right)
+    count = max((len(r) for r in rows), default=0)
+    widths = [max((width(r[i]) for r in rows if i < len(r)), default=0) for i in range(count)]
+    lines = []
+    for row in rows:
+        cells = [(rpad if i in right else pad)(cell, widths[i]) for i, cell in enumerate(row)]
+        lines.append((" " * gap).join(cells).rstrip())
+    return lines
+
+
+def seat_label(names: list[str], seat: int, you: int | None, limit: int = NAME_LIMIT) -> str:
+    name = short_name(names[seat], limit) if seat < len(names) else f"seat {seat}"
+    return f"{name} (you)" if seat == you else name
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def joined(items: list[str], empty: str = "none") -> str:
+    return ", ".join(items) if items else empty
+
+
+# ------------------------------------------------------------------------------ HTML
+
+class Html(str):
+    """Markup that is safe as it is; any other string is escaped when it is put in markup."""
+
+
+def escape(value) -> Html:
+    if isinstance(value, Html):
+        return value
+    return _escaped(value if isinstance(value, str) else str(value))
+
+
+@lru_cache(maxsize=4096)
+def _escaped(text: str) -> Html:
+    """Escaping is cached: a board repeats the same styles and labels hundreds of times."""
+    return Html(html.escape(clean(text), quote=True))
+
+
+def el(tag: str, *children, style: str = "", **attrs) -> Html:
+    """`<tag style=... attrs>children</tag>`; children may be strings, Html, numbers, None
+    (left out) or lists of these. Attribute names: `class_` -> `class`, `_` -> `-`."""
+    parts = [tag]
+    if style:
+        parts.append(f'style="{escape(style)}"')
+    for key, value in attrs.items():
+        if value is not None:
+            parts.append(f'{key.rstrip("_").replace("_", "-")}="{escape(value)}"')
+    inner: list = []
+    _gather(children, inner)
+    return Html(f"<{' '.join(parts)}>{''.join(inner)}</{tag}>")
+
+
+def _gather(children, out: list) -> None:
+    for child in children:
+        if child is None:
+            continue
+        if isinstance(child, (list, tuple)):
+            _gather(child, out)
+        else:
+            out.append(escape(child))
+
+
+FONT = "font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.35;color:#1d2733"
+INK = "#1d2733"
+MUTED = "#5b6775"
+LINE = "#c9d1da"
+
+
+def board_frame(title: str, subtitle: str, *body) -> Html:
+    """The outer box of every HTML board: a title bar and the game's parts below it."""
+    head = el("tr", el("td", el("div", title, style="font-size:18px;font-weight:bold"),
+                       el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
+                       style="padding:10px 14px;background:#eef2f6;border-bottom:1px solid "
+                             + LINE, bgcolor="#eef2f6"))
+    rows = [el("tr", el("td", part, style="padding:10px 14px")) for part in body if part]
+    return el("table", head, *rows, role="presentation", cellpadding="0", cellspacing="0",
+              border="0", style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
+                                "background:#ffffff;max-width:680px", bgcolor="#ffffff")
+
+
+def heading(text: str) -> Html:
+    return el("div", text, style=f"font-size:13px;font-weight:bold;text-transform:uppercase;"
+                                 f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0")
+
+
+def chip(text: str, background: str, colour: str = "#ffffff", border: str | None = None,
+         size: str = "13px", title: str | None = None) -> Html:
+    """A small coloured label (a card's face in a hand, a domain, a colour)."""
+    edge = border or background
+    return el("span", text, title=title,
+              style=f"display:inline-block;padding:2px 7px;margin:1px 3px 1px 0;"
+                    f"border:1px solid {edge};border-radius:4px;background:{background};"
+                    f"color:{colour};font-size:{size};font-weight:bold;white-space:nowrap")
+
+
+def paragraph(*content, style: str = "") -> Html:
+    return el("p", *content, style=f"margin:4px 0;{style}")
+
+
+def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) -> Html:
+    """A small bordered table of facts (scores, battles)."""
+    right = set(align_right)
+    th = "padding:4px 8px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
+    td = "padding:4px 8px;border-bottom:1px solid #e3e8ee;font-size:13px"
+    head = el("tr", [el("th", h, style=th + (";text-align:right" if i in right else ""))
+                     for i, h in enumerate(header)])
+    body = [el("tr", [el("td", c, style=td + (";text-align:right" if i in right else ""))
+                      for i, c in enumerate(row)]) for row in rows]
+    return el("table", head, *body, cellpadding="0", cellspacing="0", border="0",
+              style="border-collapse:collapse;margin:2px 0")

@@ -1,0 +1,79 @@
+"""A turn email carries the game: the board and the hand as the reader's seat sees them (text
+in the plain part, the HTML board in the HTML part), and everything since the reader's last
+move, what that move itself caused included. Real Valkey, real SMTP (aiosmtpd)."""
+from __future__ import annotations
+
+import pytest
+
+from service import boards
+from service.games import GameService
+from service.mailer import SmtpMailer
+from service.notifications import TURN_STARTED, Notice, NotificationService
+from service.players import PlayerService
+from service.settings import Settings
+from store.games import GameStore
+from store.notifications import NotificationStore
+from store.players import PlayerStore
+from tests.peers import html_of, text_of
+
+
+@pytest.fixture
+def table(redis_client, smtp):
+    players = PlayerService(PlayerStore(redis_client))
+    games = GameService(GameStore(redis_client), PlayerStore(redis_client))
+    notify = NotificationService(GameStore(redis_client), PlayerStore(redis_client),
+                                 NotificationStore(redis_client),
+                                 Settings(email_throttle_seconds=0), SmtpMailer(smtp.url))
+    return players, games, notify
+
+
+def play(games, game_id, player_id, notation):
+    version = games.summary(game_id)["version"]
+    return games.play(game_id, player_id, version, notation=notation)
+
+
+def turn_email(notify, smtp, games, game_id, seat, address):
+    snap = games.load(game_id)
+    assert notify.email(Notice(TURN_STARTED, game_id, seat, snap["version"]))[0] == "sent"
+    return smtp.wait_for(lambda m, rcpt: address in rcpt
+                         and m["X-Turnpost-Version"] == str(snap["version"]))
+
+
+def test_the_second_to_commit_reads_the_reveal_and_battles_their_own_move_caused(table, smtp):
+    players, games, notify = table
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo <b>", email="bo@example.org")["id"]
+    game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
+    play(games, game_id, ada, games.legal_moves(game_id, ada)["moves"][0]["notation"])
+    bo_move = games.legal_moves(game_id, bo)["moves"][-1]["notation"]
+    play(games, game_id, bo, bo_move)        # Bo commits second: the round is fought
+    while 1 not in games.load(game_id)["active_seats"]:
+        play(games, game_id, ada, "pass")      # Ada's 2- or 3- won: she declines its swap
+    message = turn_email(notify, smtp, games, game_id, 1, "bo@example.org")
+    text = text_of(message).replace("\r\n", "\n")
+    since = text.split("Since your last move:")[1].split("The game as you see it")[0]
+    assert "you lay face down" in since
+    assert "the cards are revealed" in since
+    for slot in ("left:", "middle:", "right:"):
+        assert slot in since, f"the {slot[:-1]} battle is missing"
+
+
+def test_a_turn_email_shows_the_board_and_hand_of_the_readers_seat_only(table, smtp):
+    players, games, notify = table
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register('<img src=x onerror="alert(1)">', email="bo@example.org")["id"]
+    game_id = games.create(ada, "nautilus", [ada, bo])["id"]
+    snap = games.load(game_id)
+    seat = snap["active_seats"][0]
+    reader, address = [(ada, "ada@example.org"), (bo, "bo@example.org")][seat]
+    message = turn_email(notify, smtp, games, game_id, seat, address)
+    text, html = text_of(message).replace("\r\n", "\n"), html_of(message)
+    snap = games.load(game_id)
+    board_text, board_html = boards.seat_boards(snap, seat)
+    assert board_text in text
+    assert board_html in html
+    hand = " ".join(map(str, snap["match"]["state"]["hands"][seat]))
+    assert f"Your hand: {hand}" in text
+    other_hand = " ".join(map(str, snap["match"]["state"]["hands"][1 - seat]))
+    assert other_hand not in text and other_hand not in board_html
+    assert "<img" not in html and "&lt;img src=x" in html
