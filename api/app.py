@@ -7,15 +7,18 @@ import os
 import redis
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
 from service.scheduler import Scheduler
 from service.settings import Settings
-from store.connection import connect
+from store.connection import connect, for_blocking_reads
+from store.front_door import StreamSlots
 
 from . import errors
+from .front_door import BodyDeadline, FrontDoor
 from .pages import pages
 from .resources import catalog, games, inbound, players
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
@@ -36,7 +39,7 @@ codes. The project's docs/clients.md walks through a complete bot.
 
 def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
                config: dict | None = None, settings: Settings | None = None,
-               mailer: Mailer | None = None) -> Flask:
+               mailer: Mailer | None = None, front_door: FrontDoor | None = None) -> Flask:
     app = Flask("turnpost")
     titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
@@ -48,12 +51,23 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
     app.config.update(config or {})
+    door = front_door or FrontDoor()
     client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     services = assemble(client, scheduler, settings, mailer)
+    # a stream blocks up to a keep-alive interval in XREAD: its client must wait longer
+    streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10),
+                         None, services.settings, services.notifications.mailer)
     app.extensions["turnpost"] = {
-        "redis": client, "services": services,
+        "redis": client, "services": services, "front_door": door,
         "players": services.players, "games": services.games,
+        "stream_games": streaming.games,
+        "stream_slots": StreamSlots(client, app.config["STREAM_SECONDS"]
+                                    + door.stream_keepalive_seconds + 60),
     }
+    app.wsgi_app = BodyDeadline(app.wsgi_app, door.body_timeout_seconds,
+                                app.config["MAX_CONTENT_LENGTH"])
+    if door.proxy_hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops)
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {

@@ -5,10 +5,26 @@ from flask import current_app, request
 
 from service.games import GameService
 from service.players import PlayerService
+from store.front_door import StreamSlots
+
+from .front_door import FrontDoor
 
 
 def games() -> GameService:
     return current_app.extensions["turnpost"]["games"]
+
+
+def stream_games() -> GameService:
+    """The game service on a Redis client whose reads wait out a stream's blocking read."""
+    return current_app.extensions["turnpost"]["stream_games"]
+
+
+def stream_slots() -> StreamSlots:
+    return current_app.extensions["turnpost"]["stream_slots"]
+
+
+def front_door() -> FrontDoor:
+    return current_app.extensions["turnpost"]["front_door"]
 
 
 def players() -> PlayerService:
