@@ -28,11 +28,11 @@ class FrontDoor:
     streams_per_player: int = 8            # open event streams per player; more answer 429
     proxy_hops: int = 0                    # trusted reverse proxies setting X-Forwarded-For
     rate_limits: bool = True               # RATE_LIMITS=off turns every limit below off
-    limit_register_per_ip: str = "30/minute;300/hour"
-    limit_anonymous_per_ip: str = "120/minute"
-    limit_moves_per_player: str = "120/minute"
+    limit_register_per_ip: str = "60/minute;600/hour"
+    limit_anonymous_per_ip: str = "300/minute"
     limit_create_per_player: str = "30/minute;300/hour"
-    limit_reads_per_player: str = "600/minute"
+    limit_moves_per_player: str = "300/minute"   # moves, joins, resigns, settings
+    limit_reads_per_player: str = "1200/minute"
 
     ENV = {
         "header_timeout_seconds": "HEADER_TIMEOUT_SECONDS",
@@ -45,8 +45,8 @@ class FrontDoor:
         "rate_limits": "RATE_LIMITS",
         "limit_register_per_ip": "LIMIT_REGISTER_PER_IP",
         "limit_anonymous_per_ip": "LIMIT_ANONYMOUS_PER_IP",
-        "limit_moves_per_player": "LIMIT_MOVES_PER_PLAYER",
         "limit_create_per_player": "LIMIT_CREATE_PER_PLAYER",
+        "limit_moves_per_player": "LIMIT_MOVES_PER_PLAYER",
         "limit_reads_per_player": "LIMIT_READS_PER_PLAYER",
     }
 
