@@ -39,6 +39,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "move/malformed": (422, "the move cannot be read: send `notation` or `action` (one), "
                             "written as /legal-moves lists them"),
     "player/invalid": (422, "a player needs a name"),
+    "player/unsafe_webhook": (422, "the webhook URL is not https, or its host is not a public "
+                                   "address (loopback, private, link-local, reserved)"),
     "game/unknown": (422, "there is no game by that name (see /v1/catalog)"),
     "game/invalid_seats": (422, "the seats do not fit the game: count, unknown player or bot, "
                                 "a player twice, or no seat for a person"),

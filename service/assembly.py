@@ -41,7 +41,7 @@ def assemble(client: redis.Redis, scheduler: Scheduler | None = None,
     one_click = OneClick(games, notes, settings)
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes),
+        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls),
         games=games,
         notifications=NotificationService(game_store, player_store, notes, settings, mailer,
                                           one_click=one_click.links),

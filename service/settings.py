@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .safe_urls import UrlPolicy
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -16,7 +18,9 @@ class Settings:
     email_throttle_seconds: float = 300.0  # at most one email per player and game per window
     webhook_attempts: int = 3
     webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
-    webhook_timeout_seconds: float = 10.0
+    webhook_timeout_seconds: float = 5.0  # short: a slow receiver holds a worker this long
+    webhook_allow_http: bool = False     # http:// webhooks, for development and tests only
+    webhook_allow_loopback: bool = False  # webhooks on 127.0.0.1/::1, same
     one_click_max_moves: int = 12        # list a link per move when there are at most this many
     inbound_secret: str | None = None    # the shared secret of POST /v1/inbound/email
     bot_delay_seconds: float = 1.0       # a bot seat moves this long after its turn begins
@@ -25,6 +29,9 @@ class Settings:
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
         def number(name: str, default: float) -> float:
             return float(env[name]) if env.get(name) else default
+
+        def flag(name: str) -> bool:
+            return env.get(name, "").strip().lower() in ("1", "on", "true", "yes")
 
         base = cls()
         return cls(
@@ -39,7 +46,14 @@ class Settings:
             webhook_retry_seconds=number("WEBHOOK_RETRY_SECONDS", base.webhook_retry_seconds),
             webhook_timeout_seconds=number("WEBHOOK_TIMEOUT_SECONDS",
                                            base.webhook_timeout_seconds),
+            webhook_allow_http=flag("WEBHOOK_ALLOW_HTTP"),
+            webhook_allow_loopback=flag("WEBHOOK_ALLOW_LOOPBACK"),
             one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
             inbound_secret=env.get("INBOUND_SECRET") or None,
             bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
         )
+
+    @property
+    def webhook_urls(self) -> UrlPolicy:
+        return UrlPolicy(allow_http=self.webhook_allow_http,
+                         allow_loopback=self.webhook_allow_loopback)

@@ -65,7 +65,8 @@ def world(redis_client, tmp_path) -> World:
     finished one; Bo has an open game she can join; Bo and Cy play one she has no seat in.
     Inbound email is on (its answers go to an outbox folder)."""
     settings = Settings(inbound_secret=INBOUND_SECRET, mail_domain="play.test",
-                        outbox_dir=str(tmp_path / "outbox"))
+                        outbox_dir=str(tmp_path / "outbox"), webhook_allow_http=True,
+                        webhook_allow_loopback=True)
     app = CURRENT.app = create_app(redis_client, config={"STREAM_SECONDS": 0},
                                    settings=settings)
     client = app.test_client()
