@@ -17,7 +17,7 @@ from service.settings import Settings
 from store.connection import connect, for_blocking_reads
 from store.front_door import StreamSlots
 
-from . import errors, rate_limits
+from . import errors, hostile_input, rate_limits
 from .front_door import BodyDeadline, FrontDoor
 from .pages import pages
 from .resources import catalog, games, inbound, players
@@ -77,6 +77,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     errors.register(app)
+    app.before_request(hostile_input.check_json_body)
     rate_limits.install(app, client, door)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
