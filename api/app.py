@@ -55,7 +55,8 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     client = redis_client or connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     services = assemble(client, scheduler, settings, mailer)
     # a stream blocks up to a keep-alive interval in XREAD: its client must wait longer
-    streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10),
+    streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10,
+                                            door.worker_connections),
                          None, services.settings, services.notifications.mailer)
     app.extensions["turnpost"] = {
         "redis": client, "services": services, "front_door": door,

@@ -14,6 +14,7 @@ class Settings:
     smtp_url: str | None = None          # smtp://user:pass@host:587?starttls=true, smtps://...
     outbox_dir: str = "data/outbox"      # where emails go when there is no SMTP server
     mail_domain: str | None = None       # replies to move+TOKEN.VERSION@mail_domain play moves
+    mail_in_per_sender_per_hour: int = 500  # emails one address may send the mail receiver
     email_delay_seconds: float = 30.0    # a turn email waits this long: a quick move makes it moot
     email_throttle_seconds: float = 300.0  # at most one email per player and game per window
     webhook_attempts: int = 3
@@ -40,6 +41,8 @@ class Settings:
             smtp_url=env.get("SMTP_URL") or None,
             outbox_dir=env.get("OUTBOX_DIR", base.outbox_dir),
             mail_domain=env.get("MAIL_DOMAIN") or None,
+            mail_in_per_sender_per_hour=int(number("MAIL_IN_PER_SENDER_PER_HOUR",
+                                                   base.mail_in_per_sender_per_hour)),
             email_delay_seconds=number("EMAIL_DELAY_SECONDS", base.email_delay_seconds),
             email_throttle_seconds=number("EMAIL_THROTTLE_SECONDS", base.email_throttle_seconds),
             webhook_attempts=int(number("WEBHOOK_ATTEMPTS", base.webhook_attempts)),

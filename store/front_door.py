@@ -1,8 +1,9 @@
 """What the front door keeps in Redis: each player's open event streams, so that one player
-cannot hold more than a few. The key names live here rather than in keys.py, with the same
-prefix and hash tags."""
+cannot hold more than a few, and how many emails each address sent to the mail receiver. The
+key names live here rather than in keys.py, with the same prefix and hash tags."""
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 
@@ -14,6 +15,27 @@ from .keys import PREFIX
 def player_streams(player_id: str) -> str:
     """Sorted set of the player's open streams, scored by when each expires (seconds)."""
     return f"{PREFIX}:player:{{{player_id}}}:streams"
+
+
+def mail_sender(address: str) -> str:
+    """How many emails an address sent to the mail receiver in the current window."""
+    return f"{PREFIX}:mailin:sender:{hashlib.sha256(address.lower().encode()).hexdigest()}"
+
+
+class SenderQuota:
+    """A fixed window of `window_seconds` per sending address."""
+
+    def __init__(self, client: redis.Redis, window_seconds: int = 3600):
+        self.r = client
+        self.window = window_seconds
+
+    def take(self, address: str, limit: int) -> bool:
+        """Count one message from the address; False once it has sent more than `limit`."""
+        key = mail_sender(address)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.incr(key)
+        pipe.expire(key, self.window, nx=True)
+        return pipe.execute()[0] <= limit
 
 
 class StreamSlots:

@@ -11,10 +11,13 @@ from workers.scheduler import RQScheduler
 
 
 def build_app():
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    door = FrontDoor.from_env(os.environ)
+    # every connection gevent holds may have a Redis call in flight
+    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+                     max_connections=door.worker_connections)
     settings = Settings.from_env(os.environ)
     return create_app(client, RQScheduler(client, settings=settings), settings=settings,
-                      front_door=FrontDoor.from_env(os.environ))
+                      front_door=door)
 
 
 app = build_app()
