@@ -114,6 +114,13 @@ def open_streams(port: int, seated: list[tuple[str, str]], count: int) -> list[s
     return streams
 
 
+def readable(sock: socket.socket) -> bool:
+    """Whether the server sent something (or closed); poll, as select stops at fd 1024."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
 class SlowBodies:
     """`count` connections that each send a request body one byte every 2 seconds; one that
     the server cuts (408) is replaced at once."""
@@ -134,8 +141,7 @@ class SlowBodies:
 
     def _trickle(self) -> None:
         while not self.stop.wait(2):
-            answered, _, _ = select.select(self.socks, [], [], 0)
-            for sock in answered:
+            for sock in [s for s in self.socks if readable(s)]:
                 self.socks[self.socks.index(sock)] = self._open()
                 sock.close()
                 self.cut += 1
@@ -170,8 +176,7 @@ def main() -> None:
             time.sleep(3)
             loaded = measure(port, seated, args.seconds)
             slow.close()
-            still_open = sum(1 for sock in streams
-                             if not select.select([sock], [], [], 0)[0] or sock.recv(4096))
+            still_open = sum(1 for sock in streams if not readable(sock) or sock.recv(4096))
             for sock in streams:
                 sock.close()
         except Exception:

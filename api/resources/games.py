@@ -1,5 +1,6 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
 import json
+import random
 import re
 import time
 
@@ -190,13 +191,17 @@ class Stream(MethodView):
                           // 1000 or 1, code="stream/too_many")
         until = time.monotonic() + current_app.config["STREAM_SECONDS"]
         keepalive_ms = int(door.stream_keepalive_seconds * 1000)
+        # the first wait is shorter by a random part, so that streams opened together (a
+        # restart, a benchmark) do not all wake at the same instant ever after
+        wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))
 
-        def events(after=after):
+        def events(after=after, wait_ms=wait_ms):
             yield f"retry: {door.stream_retry_ms}\n\n"
             while True:
                 left_ms = int((until - time.monotonic()) * 1000)
                 entries = games.wait_log(game_id, player, after,
-                                         min(keepalive_ms, max(left_ms, 1)))
+                                         min(wait_ms, max(left_ms, 1)))
+                wait_ms = keepalive_ms
                 for entry in entries:
                     after = entry["version"]
                     yield (f"id: {after}\nevent: {entry['type']}\n"
