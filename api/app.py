@@ -78,8 +78,8 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     errors.register(app)
+    rate_limits.install(app, client, door)  # first: hostile bodies count against the limits
     app.before_request(hostile_input.check_json_body)
-    rate_limits.install(app, client, door)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
         "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))

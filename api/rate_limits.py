@@ -47,7 +47,8 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
                       storage_uri="redis://", storage_options={
                           "connection_pool": client.connection_pool},
                       strategy="sliding-window-counter", key_prefix="tp:rate",
-                      headers_enabled=False, enabled=door.rate_limits)
+                      headers_enabled=False, enabled=door.rate_limits,
+                      swallow_errors=True)  # Redis down: serve (and log) rather than 500
 
     @app.after_request
     def rate_limit_headers(response):
