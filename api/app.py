@@ -7,17 +7,20 @@ import os
 import redis
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import registry
 from service.assembly import assemble
 from service.mailer import Mailer
 from service.health import Readiness
 from service.settings import Settings
+from store.connection import connect, data_url, for_blocking_reads
+from store.front_door import StreamSlots
 from store.outbox import OutboxStore
 from store.workers import WorkerHeartbeats
-from store.connection import connect, data_url
 
-from . import errors
+from . import errors, hostile_input, rate_limits
+from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players
@@ -38,7 +41,8 @@ codes. The project's docs/clients.md walks through a complete bot.
 
 
 def create_app(redis_client: redis.Redis | None = None, config: dict | None = None,
-               settings: Settings | None = None, mailer: Mailer | None = None) -> Flask:
+               settings: Settings | None = None, mailer: Mailer | None = None,
+               front_door: FrontDoor | None = None) -> Flask:
     app = Flask("turnpost")
     titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
@@ -50,15 +54,27 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
     app.config.update(config or {})
+    door = front_door or FrontDoor()
     client = redis_client or connect(data_url(os.environ))
     services = assemble(client, settings, mailer)
+    # a stream blocks up to a keep-alive interval in XREAD: its client must wait longer
+    streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10,
+                                            door.worker_connections),
+                         services.settings, services.notifications.mailer)
     app.extensions["turnpost"] = {
-        "redis": client, "services": services,
+        "redis": client, "services": services, "front_door": door,
         "players": services.players, "games": services.games,
         "readiness": Readiness(WorkerHeartbeats(client), OutboxStore(client),
                                services.settings.ready_worker_seconds,
                                services.settings.ready_backlog_seconds),
+        "stream_games": streaming.games,
+        "stream_slots": StreamSlots(client, app.config["STREAM_SECONDS"]
+                                    + door.stream_keepalive_seconds + 60),
     }
+    app.wsgi_app = BodyDeadline(app.wsgi_app, door.body_timeout_seconds,
+                                app.config["MAX_CONTENT_LENGTH"])
+    if door.proxy_hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops)
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {
@@ -69,6 +85,8 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     app.register_blueprint(pages)
     app.register_blueprint(health)
     errors.register(app)
+    rate_limits.install(app, client, door)  # first: hostile bodies count against the limits
+    app.before_request(hostile_input.check_json_body)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
         "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))

@@ -1,14 +1,30 @@
 """What a request needs: the services the app was built with, and who is calling."""
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from service.games import GameService
 from service.players import PlayerService
+from store.front_door import StreamSlots
+
+from .front_door import FrontDoor
 
 
 def games() -> GameService:
     return current_app.extensions["turnpost"]["games"]
+
+
+def stream_games() -> GameService:
+    """The game service on a Redis client whose reads wait out a stream's blocking read."""
+    return current_app.extensions["turnpost"]["stream_games"]
+
+
+def stream_slots() -> StreamSlots:
+    return current_app.extensions["turnpost"]["stream_slots"]
+
+
+def front_door() -> FrontDoor:
+    return current_app.extensions["turnpost"]["front_door"]
 
 
 def players() -> PlayerService:
@@ -16,7 +32,10 @@ def players() -> PlayerService:
 
 
 def caller() -> str:
-    """The calling player's id, from 'Authorization: Bearer <token>' (401 without)."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
+    """The calling player's id, from 'Authorization: Bearer <token>' (401 without); looked up
+    once per request (the rate limits need it before the view does)."""
+    if "caller" not in g:
+        header = request.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        g.caller = players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
+    return g.caller

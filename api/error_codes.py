@@ -33,11 +33,14 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/seat_taken": (409, "the seat you asked for is not open"),
     "game/busy": (409, "the game changed under the request again and again: try again"),
     "player/no_webhook": (409, "you have no webhook: set webhook_url first"),
+    "request/timeout": (408, "the body did not arrive in time (BODY_TIMEOUT_SECONDS)"),
     "request/too_large": (413, "the body is larger than 256 KiB"),
     "request/invalid": (422, "the request does not match the schema; `errors` says where"),
     "move/malformed": (422, "the move cannot be read: send `notation` or `action` (one), "
                             "written as /legal-moves lists them"),
     "player/invalid": (422, "a player needs a name"),
+    "player/unsafe_webhook": (422, "the webhook URL is not https, or its host is not a public "
+                                   "address (loopback, private, link-local, reserved)"),
     "game/unknown": (422, "there is no game by that name (see /v1/catalog)"),
     "game/invalid_seats": (422, "the seats do not fit the game: count, unknown player or bot, "
                                 "a player twice, or no seat for a person"),
@@ -45,11 +48,15 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "inbound/empty": (422, "the body must be a raw RFC 822 message"),
     "game/invalid_time_control": (422, "per_move_seconds is out of range, or on_timeout is "
                                         "not auto or forfeit"),
+    "rate/limited": (429, "too many requests: wait the Retry-After seconds; the RateLimit "
+                          "headers tell your quota"),
+    "stream/too_many": (429, "you have the most event streams open that one player may "
+                             "(STREAMS_PER_PLAYER): close one first"),
     "server/error": (500, "the server failed; nothing was changed"),
 }
 
 #: What an operation with a request body may always answer with.
-BODY_CODES = ("request/too_large",)
+BODY_CODES = ("request/timeout", "request/too_large")
 #: ... and with a JSON request body.
 JSON_BODY_CODES = ("request/bad_json", "request/invalid")
 #: What an operation that reads query parameters may always answer with.
@@ -57,7 +64,7 @@ QUERY_CODES = ("request/invalid",)
 #: What an operation that needs a bearer token may always answer with.
 AUTH_CODES = ("auth/unauthorized", "auth/bad_token")
 #: What any operation may answer with.
-ANY_CODES = ("server/error",)
+ANY_CODES = ("rate/limited", "server/error")
 
 EXTENSION = "x-error-codes"
 

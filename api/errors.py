@@ -7,7 +7,7 @@ from flask import jsonify
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ServiceError
+from service.errors import ServiceError, TooMany
 
 from .schemas import ErrorSchema
 
@@ -16,8 +16,8 @@ log = logging.getLogger("turnpost.api")
 HTTP_CODES = {
     400: "request/bad_json", 401: "auth/unauthorized", 403: "auth/forbidden",
     404: "not_found", 405: "request/method_not_allowed", 409: "conflict",
-    413: "request/too_large", 415: "request/unsupported_media_type",
-    422: "request/invalid", 428: "request/precondition_required",
+    408: "request/timeout", 413: "request/too_large", 415: "request/unsupported_media_type",
+    422: "request/invalid", 428: "request/precondition_required", 429: "rate/limited",
     500: "server/error",
 }
 
@@ -64,4 +64,5 @@ def register(app) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
         body = {"code": err.code, "message": err.message, **err.details}
-        return jsonify(body), err.status
+        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooMany) else {}
+        return jsonify(body), err.status, headers

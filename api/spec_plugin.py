@@ -72,11 +72,25 @@ def _by_status(codes: list[str]) -> dict[int, list[str]]:
     return groups
 
 
+RATE_LIMIT_HEADERS = {
+    "Retry-After": {"description": "Seconds to wait before trying again",
+                    "schema": {"type": "integer", "minimum": 0}},
+    "RateLimit-Policy": {"description": "The limit met (IETF draft-ietf-httpapi-ratelimit-headers), "
+                                        "for example `120;w=60`",
+                         "schema": {"type": "string"}},
+    "RateLimit": {"description": "What is left of it: `limit=120, remaining=0, reset=42`",
+                  "schema": {"type": "string"}},
+}
+
+
 def error_response(status: int, codes: list[str]) -> dict:
     listed = "\n".join(f"- `{code}`: {ERROR_CODES[code][1]}" for code in codes)
-    return {"description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
-            "content": {"application/json": {"schema": ERROR_SCHEMA_REF}},
-            EXTENSION: codes}
+    response = {"description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
+                "content": {"application/json": {"schema": ERROR_SCHEMA_REF}},
+                EXTENSION: codes}
+    if status == 429:
+        response["headers"] = RATE_LIMIT_HEADERS
+    return response
 
 
 class NullableRefConverter(OneofOpenAPIConverter):

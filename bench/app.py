@@ -1,12 +1,15 @@
 """The API as served, plus one endpoint that only the benchmark has: a baseline that does one
 Redis round trip through the same stack (Flask, flask-smorest, a schema, redis-py)."""
+import os
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.app import create_app
+from api.front_door import FrontDoor
 
-app = create_app()
+app = create_app(front_door=FrontDoor.from_env(os.environ))
 baseline = Blueprint("bench", __name__, url_prefix="/bench")
 
 

@@ -48,7 +48,7 @@ def assemble(client: redis.Redis, settings: Settings | None = None,
         deliveries, settings)
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes),
+        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls),
         games=games,
         notifications=NotificationService(game_store, player_store, notes, settings, mailer,
                                           one_click=one_click.links),

@@ -55,3 +55,14 @@ class StaleVersion(Conflict):
 class Invalid(ServiceError):
     status = 422
     code = "request/invalid"
+
+
+class TooMany(ServiceError):
+    """Too many requests, or too many of something open at once: try again after
+    `retry_after` seconds (sent as the Retry-After header)."""
+    status = 429
+    code = "rate/limited"
+
+    def __init__(self, message: str, retry_after: int, code: str | None = None):
+        super().__init__(message, code=code)
+        self.retry_after = retry_after

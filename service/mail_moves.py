@@ -3,9 +3,11 @@ service as an API move, and the player gets an answer that says what happened.
 
 The address the reply went to (move+TOKEN.VERSION@MAIL_DOMAIN) names the seat and the version
 the email was written for; the token, not the From address, authorises the move, but the From
-address must also be the player's own. A message is processed once, by its Message-ID. An
-answer to someone who is not the seat's verified player says what was wrong and nothing about
-the game.
+address must also be the player's own (unless the player allows replies from any address). A
+message is processed once, by its Message-ID. Only such an authenticated sender gets an answer:
+a From address is easily forged, so a message with an unknown token or from a foreign address
+is dropped without a word (an answer would send our mail to whoever the forger named:
+backscatter). An address may send at most MAIL_IN_PER_SENDER_PER_HOUR messages.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Callable
 
 from engine import match as runner
 from engine.core import GameError
+from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 
@@ -38,18 +41,23 @@ class MailOutcome:
 
 class MailMoves:
     def __init__(self, games: GameService, players: PlayerStore, notes: NotificationStore,
-                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time):
+                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
+                 quota: SenderQuota | None = None):
         self.games = games
         self.players = players
         self.notes = notes
         self.settings = settings
         self.mailer = mailer
         self.clock = clock
+        self.quota = quota or SenderQuota(players.r)
 
     def receive(self, raw: bytes, envelope_recipients: list[str] = ()) -> MailOutcome:
         reply = parse_reply(raw)
         if reply.auto_submitted or not reply.sender:
             return MailOutcome("ignored", "mail/automatic", "an automatic message or no sender")
+        if not self.quota.take(reply.sender, self.settings.mail_in_per_sender_per_hour):
+            return MailOutcome("ignored", "mail/rate_limited",
+                               "this address sent more messages than an hour allows")
         found = self._address(reply, envelope_recipients)
         if found is None:
             return self._refuse(reply, "mail/unknown_token",
@@ -168,17 +176,13 @@ class MailMoves:
         return MailOutcome(status, code, problem or "played")
 
     def _refuse(self, reply: Reply, code: str, problem: str) -> MailOutcome:
-        """An answer that names no game: the sender is not known to be a player of it."""
-        letter = emails.Letter(subject=_re(reply.subject, "[turnpost] not played"),
-                               greeting="Hello,", lead=problem)
-        self._send(letter, reply, "", None, code, None, None)
+        """No answer at all: the sender is not known to be a player of any game here."""
         return MailOutcome("refused", code, problem)
 
     def _send(self, letter: emails.Letter, reply: Reply, name: str, reply_to: str | None,
-              code: str, game_id: str | None, version: int | None) -> None:
-        headers = {"X-Turnpost-Event": "mail.answer", "X-Turnpost-Code": code}
-        if game_id:
-            headers.update({"X-Turnpost-Game": game_id, "X-Turnpost-Version": str(version)})
+              code: str, game_id: str, version: int) -> None:
+        headers = {"X-Turnpost-Event": "mail.answer", "X-Turnpost-Code": code,
+                   "X-Turnpost-Game": game_id, "X-Turnpost-Version": str(version)}
         if reply.message_id:
             headers.update({"In-Reply-To": f"<{reply.message_id}>",
                             "References": f"<{reply.message_id}>"})

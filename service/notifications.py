@@ -223,7 +223,8 @@ class NotificationService:
         now = self.clock()
         result = webhooks.post(profile["webhook_url"], secret, notice.event, delivery_id,
                                self._payload(snap, notice, delivery_id), int(now),
-                               self.settings.webhook_timeout_seconds)
+                               self.settings.webhook_timeout_seconds,
+                               self.settings.webhook_urls)
         if result.ok:
             self.notes.set_webhook_failing(player_id, False)
             self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail,

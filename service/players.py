@@ -11,6 +11,7 @@ from store.players import PlayerStore
 
 from .errors import Conflict, Invalid, NotFound, Unauthorized
 from .notifications import preferences
+from .safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
 
@@ -21,10 +22,18 @@ def new_id(prefix: str) -> str:
 
 class PlayerService:
     def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy()):
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
+        self.webhook_urls = webhook_urls
+
+    def _check_webhook(self, url: str | None) -> None:
+        if url:
+            try:
+                self.webhook_urls.check(url)
+            except UnsafeUrl as err:
+                raise Invalid(str(err), code="player/unsafe_webhook") from err
 
     def register(self, name: str, email: str | None = None,
                  webhook_url: str | None = None) -> dict[str, Any]:
@@ -33,6 +42,7 @@ class PlayerService:
         name = (name or "").strip()
         if not name:
             raise Invalid("a player needs a name", code="player/invalid")
+        self._check_webhook(webhook_url)
         token = "tp_" + secrets.token_urlsafe(32)
         profile = {"name": name, "email": email, "webhook_url": webhook_url,
                    "created_at": int(self.clock() * 1000)}
@@ -65,6 +75,7 @@ class PlayerService:
         """Change profile fields and notification settings. A first webhook gets a secret,
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
+        self._check_webhook(changes.get("webhook_url"))
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]

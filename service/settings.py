@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .safe_urls import UrlPolicy
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -12,11 +14,14 @@ class Settings:
     smtp_url: str | None = None          # smtp://user:pass@host:587?starttls=true, smtps://...
     outbox_dir: str = "data/outbox"      # where emails go when there is no SMTP server
     mail_domain: str | None = None       # replies to move+TOKEN.VERSION@mail_domain play moves
+    mail_in_per_sender_per_hour: int = 500  # emails one address may send the mail receiver
     email_delay_seconds: float = 30.0    # a turn email waits this long: a quick move makes it moot
     email_throttle_seconds: float = 300.0  # at most one email per player and game per window
     webhook_attempts: int = 3
     webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
-    webhook_timeout_seconds: float = 10.0
+    webhook_timeout_seconds: float = 5.0  # short: a slow receiver holds a worker this long
+    webhook_allow_http: bool = False     # http:// webhooks, for development and tests only
+    webhook_allow_loopback: bool = False  # webhooks on 127.0.0.1/::1, same
     one_click_max_moves: int = 12        # list a link per move when there are at most this many
     inbound_secret: str | None = None    # the shared secret of POST /v1/inbound/email
     bot_delay_seconds: float = 1.0       # a bot seat moves this long after its turn begins
@@ -31,6 +36,9 @@ class Settings:
         def number(name: str, default: float) -> float:
             return float(env[name]) if env.get(name) else default
 
+        def flag(name: str) -> bool:
+            return env.get(name, "").strip().lower() in ("1", "on", "true", "yes")
+
         base = cls()
         return cls(
             public_url=env.get("PUBLIC_URL", base.public_url).rstrip("/"),
@@ -38,12 +46,16 @@ class Settings:
             smtp_url=env.get("SMTP_URL") or None,
             outbox_dir=env.get("OUTBOX_DIR", base.outbox_dir),
             mail_domain=env.get("MAIL_DOMAIN") or None,
+            mail_in_per_sender_per_hour=int(number("MAIL_IN_PER_SENDER_PER_HOUR",
+                                                   base.mail_in_per_sender_per_hour)),
             email_delay_seconds=number("EMAIL_DELAY_SECONDS", base.email_delay_seconds),
             email_throttle_seconds=number("EMAIL_THROTTLE_SECONDS", base.email_throttle_seconds),
             webhook_attempts=int(number("WEBHOOK_ATTEMPTS", base.webhook_attempts)),
             webhook_retry_seconds=number("WEBHOOK_RETRY_SECONDS", base.webhook_retry_seconds),
             webhook_timeout_seconds=number("WEBHOOK_TIMEOUT_SECONDS",
                                            base.webhook_timeout_seconds),
+            webhook_allow_http=flag("WEBHOOK_ALLOW_HTTP"),
+            webhook_allow_loopback=flag("WEBHOOK_ALLOW_LOOPBACK"),
             one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
             inbound_secret=env.get("INBOUND_SECRET") or None,
             bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
@@ -53,3 +65,8 @@ class Settings:
             ready_worker_seconds=number("READY_WORKER_SECONDS", base.ready_worker_seconds),
             ready_backlog_seconds=number("READY_BACKLOG_SECONDS", base.ready_backlog_seconds),
         )
+
+    @property
+    def webhook_urls(self) -> UrlPolicy:
+        return UrlPolicy(allow_http=self.webhook_allow_http,
+                         allow_loopback=self.webhook_allow_loopback)

@@ -11,12 +11,32 @@ CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 
-def connect(url: str) -> redis.Redis:
+def connect(url: str, max_connections: int | None = None) -> redis.Redis:
     """A client for `url`: `redis://` or `rediss://` for one server, `redis+cluster://host:port`
-    (any node) for a Redis Cluster."""
+    (any node) for a Redis Cluster. redis-py 8 allows 100 connections per pool unless told
+    otherwise, and refuses the 101st (MaxConnectionsError): a server with more requests in
+    flight at once must say so."""
+    extra = {"max_connections": max_connections} if max_connections else {}
     if url.startswith(CLUSTER_SCHEMES):
-        return RedisCluster.from_url(url.replace("+cluster", "", 1), health_check_interval=30)
-    return redis.Redis.from_url(url, health_check_interval=30)
+        return RedisCluster.from_url(url.replace("+cluster", "", 1), health_check_interval=30,
+                                     **extra)
+    return redis.Redis.from_url(url, health_check_interval=30, **extra)
+
+
+def for_blocking_reads(client: redis.Redis, read_seconds: float,
+                       max_connections: int) -> redis.Redis:
+    """A client to the same server whose socket waits `read_seconds` for an answer: redis-py's
+    default (5 s) would cut a blocking read (XREAD BLOCK) that waits longer than that. Each
+    blocked read holds a connection of its own, hence `max_connections`."""
+    if isinstance(client, RedisCluster):
+        node = client.get_default_node()
+        return RedisCluster(host=node.host, port=node.port, socket_timeout=read_seconds,
+                            max_connections=max_connections)
+    pool = client.connection_pool
+    kwargs = {**pool.connection_kwargs, "socket_timeout": read_seconds}
+    return redis.Redis(connection_pool=pool.__class__(connection_class=pool.connection_class,
+                                                      max_connections=max_connections,
+                                                      **kwargs))
 
 
 def is_cluster(client) -> bool:

@@ -73,9 +73,10 @@ def html_of(message: EmailMessage) -> str:
 
 class WebhookReceiver:
     """An HTTP server that records each POST and answers with the next status it was given
-    (then 200)."""
+    (then 200), after `delay` seconds, with a Location header when `location` is given."""
 
-    def __init__(self, statuses: list[int] | None = None):
+    def __init__(self, statuses: list[int] | None = None, delay: float = 0.0,
+                 location: str | None = None):
         self.statuses = list(statuses or [])
         self.requests: list[dict] = []
         self.changed = threading.Condition()
@@ -90,7 +91,10 @@ class WebhookReceiver:
                                               "json": json.loads(body), "status": status,
                                               "at": time.time()})
                     receiver.changed.notify_all()
+                time.sleep(delay)
                 self.send_response(status)
+                if location:
+                    self.send_header("Location", location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args) -> int:
+    from api.front_door import FrontDoor
     from store.embedded import EmbeddedValkey
 
     embedded = None
@@ -75,9 +76,14 @@ def serve_command(args) -> int:
     try:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)",
               flush=True)
+        door = FrontDoor.from_env(os.environ)
+        # gevent: thousands of idle streams and slow clients without a thread each. Its
+        # keepalive is also the deadline of a request's line and headers; the body's is
+        # api.front_door.BodyDeadline's.
         _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
-                   "worker_class": "gthread", "threads": 16, "accesslog": None, "errorlog": "-",
-                   "loglevel": "warning", "timeout": 60,
+                   "worker_class": "gevent", "worker_connections": door.worker_connections,
+                   "keepalive": door.header_timeout_seconds, "accesslog": None,
+                   "errorlog": "-", "loglevel": "warning", "timeout": 60,
                    "graceful_timeout": 10}).run()
     finally:
         if worker is not None:

@@ -1,5 +1,6 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
 import json
+import random
 import re
 import time
 
@@ -7,7 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import Invalid
+from service.errors import Invalid, TooMany
 
 from .. import context
 from ..error_codes import raises
@@ -21,7 +22,6 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
                       "schema": {"type": "string", "minLength": 1, "maxLength": 100},
                       "description": "A retry with the same key returns the first answer"}
-KEEPALIVE_MS = 15_000
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
 RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
@@ -179,26 +179,45 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], responses={"200": {
-        "description": "Server-sent events: one per log entry (id = version, event = type, "
-                       "data = the entry as in /log), and a comment line as keep-alive every "
-                       "15 seconds. The stream ends after GameEnded, or after five minutes: "
-                       "reconnect with Last-Event-ID (a browser's EventSource does)",
-        "content": {"text/event-stream": {"schema": SSE_EVENT}}}})
-    @raises("game/not_found", "request/invalid")
+    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], responses={
+        "200": {
+            "description": "Server-sent events: first a `retry:` hint, then one event per log "
+                           "entry (id = version, event = type, data = the entry as in /log), "
+                           "and a comment line as keep-alive every 15 seconds. The stream ends "
+                           "after GameEnded, or after five minutes: reconnect with "
+                           "Last-Event-ID (a browser's EventSource does)",
+            "content": {"text/event-stream": {"schema": SSE_EVENT}}},
+        "204": {"description": "The game is over and you have its last event: nothing more "
+                               "will come (an EventSource stops reconnecting)"}})
+    @raises("game/not_found", "request/invalid", "stream/too_many")
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()
-        games = context.games()
+        games = context.stream_games()
         after = _resume_after()
-        games.load(game_id)
+        summary = games.summary(game_id)
+        if summary["status"] == "finished" and after >= summary["version"]:
+            return Response(status=204)
+        door = context.front_door()
+        slots = context.stream_slots()
+        slot = slots.take(player, door.streams_per_player)
+        if slot is None:
+            raise TooMany(f"you have {door.streams_per_player} event streams open, the most "
+                          "one player may: close one first", retry_after=door.stream_retry_ms
+                          // 1000 or 1, code="stream/too_many")
         until = time.monotonic() + current_app.config["STREAM_SECONDS"]
+        keepalive_ms = int(door.stream_keepalive_seconds * 1000)
+        # the first wait is shorter by a random part, so that streams opened together (a
+        # restart, a benchmark) do not all wake at the same instant ever after
+        wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))
 
-        def events(after=after):
+        def events(after=after, wait_ms=wait_ms):
+            yield f"retry: {door.stream_retry_ms}\n\n"
             while True:
                 left_ms = int((until - time.monotonic()) * 1000)
                 entries = games.wait_log(game_id, player, after,
-                                         min(KEEPALIVE_MS, max(left_ms, 1)))
+                                         min(wait_ms, max(left_ms, 1)))
+                wait_ms = keepalive_ms
                 for entry in entries:
                     after = entry["version"]
                     yield (f"id: {after}\nevent: {entry['type']}\n"
@@ -211,8 +230,10 @@ class Stream(MethodView):
                     if games.summary(game_id)["status"] == "finished":
                         return
                     yield ": keep-alive\n\n"
-        return Response(events(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response = Response(events(), mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response.call_on_close(lambda: slots.release(player, slot))
+        return response
 
 
 def _resume_after() -> int:

@@ -14,7 +14,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
 @blp.route("")
 class Players(MethodView):
     @blp.doc(security=[], operationId="registerPlayer")
-    @raises("player/invalid")
+    @raises("player/invalid", "player/unsafe_webhook")
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema)
     def post(self, body):
@@ -32,7 +32,7 @@ class Me(MethodView):
         return context.players().profile(context.caller())
 
     @blp.doc(operationId="updateMe")
-    @raises("player/not_found", "player/invalid")
+    @raises("player/not_found", "player/invalid", "player/unsafe_webhook")
     @blp.arguments(PlayerPatchSchema, required=False)
     @blp.response(200, PlayerSchema)
     def patch(self, changes):

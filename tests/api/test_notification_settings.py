@@ -1,4 +1,15 @@
 """Notification settings, the webhook secret and the delivery log through the API."""
+import pytest
+
+from api.app import create_app
+from service.settings import Settings
+
+
+@pytest.fixture
+def app(redis_client):
+    """Webhooks on http://127.0.0.1 allowed, as for development (refused by default)."""
+    return create_app(redis_client, settings=Settings(webhook_allow_http=True,
+                                                      webhook_allow_loopback=True))
 
 
 def test_preferences_change_one_at_a_time(client, register):
@@ -40,10 +51,10 @@ def test_first_webhook_gets_a_secret_and_rotation_replaces_it(client, register, 
     pid, headers = register("Ada")
     r = client.post("/v1/players/me/webhook-secret", headers=headers)
     assert r.status_code == 409 and r.json["code"] == "player/no_webhook"
-    r = client.patch("/v1/players/me", json={"webhook_url": "https://example.org/hook"},
+    r = client.patch("/v1/players/me", json={"webhook_url": "http://127.0.0.1:9/hook"},
                      headers=headers)
     first = r.json["webhook_secret"]
-    r = client.patch("/v1/players/me", json={"webhook_url": "https://example.org/other"},
+    r = client.patch("/v1/players/me", json={"webhook_url": "http://127.0.0.1:9/other"},
                      headers=headers)
     assert "webhook_secret" not in r.json, "a secret is shown only when it is made"
     r = client.post("/v1/players/me/webhook-secret", headers=headers)

@@ -119,3 +119,23 @@ def test_a_whole_game_played_only_by_one_click_links(post_office):
         assert clicks < 2000, "the game did not end"
     assert ada.get(f"/v1/games/{game_id}").json()["status"] == "finished"
     assert clicks > 5
+
+
+def test_forged_messages_get_no_answer(post_office):
+    """Backscatter: 20 messages to made-up reply addresses and one to a real one, all from a
+    forged From, over real SMTP to `turnpost mail-in`: nothing goes back to that address."""
+    server, mail_in, outgoing = post_office
+    game_id, ada = new_table(server, "ninedomains", "forged")
+    turn = next_email(outgoing, game_id, set())
+    for n in range(20):
+        forged = EmailMessage()
+        forged["From"] = "victim@example.net"
+        forged["To"] = f"move+{n:032x}.2@{DOMAIN}"
+        forged["Subject"] = "Buy cheap watches"
+        forged["Message-ID"] = make_msgid("spam")
+        forged.set_content("bid 1")
+        mail_in.send(forged)
+    mail_in.send(reply(turn, listed_moves(turn)[0], "victim@example.net"))
+    with pytest.raises(AssertionError):
+        outgoing.wait_for(lambda m, rcpt: "victim@example.net" in rcpt, timeout=3)
+    assert ada.get(f"/v1/games/{game_id}").json()["version"] == 2

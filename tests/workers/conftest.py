@@ -6,6 +6,7 @@ import pytest
 
 from service.games import GameService
 from service.players import PlayerService
+from service.safe_urls import UrlPolicy
 from store.games import GameStore
 from store.players import PlayerStore
 
@@ -15,7 +16,9 @@ def services(redis_client):
     """The service as the API has it (commits and nothing else), with clocks allowed down to
     one second; what commits cause is carried out by the workers of `start_workers`."""
     games = GameService(GameStore(redis_client), PlayerStore(redis_client), min_move_seconds=1)
-    return PlayerService(PlayerStore(redis_client)), games
+    # the tests' webhook receivers listen on http://127.0.0.1: allowed here, and only here
+    loopback = UrlPolicy(allow_http=True, allow_loopback=True)
+    return PlayerService(PlayerStore(redis_client), webhook_urls=loopback), games
 
 
 @pytest.fixture
@@ -27,7 +30,8 @@ def start_workers(valkey):
         """Settings are environment variables of service/settings.py, e.g. SMTP_URL."""
         env = {**os.environ, "REDIS_URL": valkey.url, "BOT_DELAY_SECONDS": "0",
                "EMAIL_DELAY_SECONDS": "0",
-               "EMAIL_THROTTLE_SECONDS": "0", **settings}
+               "EMAIL_THROTTLE_SECONDS": "0", "WEBHOOK_ALLOW_HTTP": "1",
+               "WEBHOOK_ALLOW_LOOPBACK": "1", **settings}
         for _ in range(count):
             started.append(subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
                                             env=env, stdout=subprocess.DEVNULL,

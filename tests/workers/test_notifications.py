@@ -140,8 +140,9 @@ def test_failing_webhook_is_retried_then_the_player_gets_the_email(
     assert [(d["channel"], d["status"], d["attempt"]) for d in log] == [
         ("email", "fallback", 1), ("webhook", "failed", 3),
         ("webhook", "retrying", 2), ("webhook", "retrying", 1)]
-    assert log[3]["detail"] == "HTTP 500; next attempt in 1 s", "backoff doubles"
-    assert log[2]["detail"] == "HTTP 500; next attempt in 2 s"
+    assert log[3]["detail"] == "refused by the receiver (HTTP 500); next attempt in 1 s", \
+        "backoff doubles"
+    assert log[2]["detail"] == "refused by the receiver (HTTP 500); next attempt in 2 s"
 
 
 def test_emails_are_throttled_per_game_and_the_later_one_waits(

@@ -1,0 +1,113 @@
+"""What a public server needs at its door: the timeouts and caps of the HTTP side, read from the
+environment, and the middleware that enforces the body's read deadline.
+
+gunicorn's gevent worker bounds the request line and headers with its `keepalive` timeout (the
+whole header block must arrive within it), but reads the body only when the app asks for it and
+with no deadline at all: one byte every two seconds would hold the connection for ever. So
+`BodyDeadline` reads the whole body first, within `body_timeout_seconds` in total, and answers
+408 (and hangs up) when the client is slower than that.
+"""
+from __future__ import annotations
+
+import io
+import json
+import socket
+from dataclasses import dataclass, fields
+from typing import Mapping
+
+import gevent
+
+
+@dataclass(frozen=True)
+class FrontDoor:
+    header_timeout_seconds: int = 10       # the request line and headers, and an idle keep-alive
+    body_timeout_seconds: float = 20.0     # the whole body, however it trickles in
+    worker_connections: int = 2000         # open connections per HTTP worker process
+    stream_keepalive_seconds: float = 15.0  # a comment line on an idle event stream
+    stream_retry_ms: int = 3000            # the `retry:` an event stream tells clients first
+    streams_per_player: int = 8            # open event streams per player; more answer 429
+    proxy_hops: int = 0                    # trusted reverse proxies setting X-Forwarded-For
+    rate_limits: bool = True               # RATE_LIMITS=off turns every limit below off
+    limit_register_per_ip: str = "60/minute;600/hour"
+    limit_anonymous_per_ip: str = "300/minute"
+    limit_create_per_player: str = "30/minute;300/hour"
+    limit_moves_per_player: str = "300/minute"   # moves, joins, resigns, settings
+    limit_reads_per_player: str = "1200/minute"
+
+    ENV = {
+        "header_timeout_seconds": "HEADER_TIMEOUT_SECONDS",
+        "body_timeout_seconds": "BODY_TIMEOUT_SECONDS",
+        "worker_connections": "WORKER_CONNECTIONS",
+        "stream_keepalive_seconds": "STREAM_KEEPALIVE_SECONDS",
+        "stream_retry_ms": "STREAM_RETRY_MS",
+        "streams_per_player": "STREAMS_PER_PLAYER",
+        "proxy_hops": "PROXY_HOPS",
+        "rate_limits": "RATE_LIMITS",
+        "limit_register_per_ip": "LIMIT_REGISTER_PER_IP",
+        "limit_anonymous_per_ip": "LIMIT_ANONYMOUS_PER_IP",
+        "limit_create_per_player": "LIMIT_CREATE_PER_PLAYER",
+        "limit_moves_per_player": "LIMIT_MOVES_PER_PLAYER",
+        "limit_reads_per_player": "LIMIT_READS_PER_PLAYER",
+    }
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "FrontDoor":
+        given = {}
+        for field in fields(cls):
+            raw = env.get(cls.ENV[field.name])
+            if not raw:
+                continue
+            kind = type(field.default)
+            if kind is bool:
+                given[field.name] = raw.strip().lower() not in ("0", "off", "false", "no")
+            else:
+                given[field.name] = kind(raw)
+        return cls(**given)
+
+
+class BodyDeadline:
+    """WSGI middleware: the request body is read in full, within `seconds` in total, before the
+    app runs; a client slower than that gets 408 and a closed connection. Bodies larger than
+    `max_bytes` are left to the app, which refuses them (413) without reading them."""
+
+    def __init__(self, app, seconds: float, max_bytes: int):
+        self.app, self.seconds, self.max_bytes = app, seconds, max_bytes
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or ""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if not chunked and (not length.isdigit() or not 0 < int(length) <= self.max_bytes):
+            return self.app(environ, start_response)
+        limit = int(length) if length.isdigit() else self.max_bytes + 1
+        try:
+            with gevent.Timeout(self.seconds):
+                body = environ["wsgi.input"].read(limit)
+        except gevent.Timeout:
+            payload = json.dumps({
+                "code": "request/timeout", "status": 408,
+                "message": f"the request body did not arrive within {self.seconds:g} seconds"})
+            start_response("408 Request Timeout", [("Content-Type", "application/json")])
+            return _AnswerThenHangUp(payload.encode(), environ.get("gunicorn.socket"))
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.app(environ, start_response)
+
+
+class _AnswerThenHangUp:
+    """A response body that, once sent, stops reading from the client: gunicorn drops an app's
+    `Connection: close` (a hop-by-hop header) and would otherwise wait for the rest of the
+    slow body and for a next request on the same connection."""
+
+    def __init__(self, body: bytes, client: socket.socket | None):
+        self.body, self.client = body, client
+
+    def __iter__(self):
+        yield self.body
+
+    def close(self) -> None:
+        if self.client is not None:
+            try:
+                self.client.shutdown(socket.SHUT_RD)
+            except OSError:
+                pass

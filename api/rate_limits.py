@@ -1,0 +1,99 @@
+"""Rate limits (Flask-Limiter, counted in Redis so that every worker process shares them).
+
+Each request falls in exactly one bucket:
+
+- `register`: `POST /v1/players`, per client IP;
+- `anonymous`: any other call without a valid token (a bad token too), per client IP;
+- `create`: `POST /v1/games`, per player;
+- `moves`: every other change a player makes (moves, joins, resigns, settings), per player;
+- `reads`: every GET of a player, per player.
+
+The limits come from api.front_door.FrontDoor (environment variables LIMIT_*). Every answer
+carries the IETF RateLimit-Policy and RateLimit headers of its bucket
+(draft-ietf-httpapi-ratelimit-headers); a 429 also carries Retry-After.
+"""
+from __future__ import annotations
+
+import time
+
+import redis
+from flask import Flask, g, request
+from flask_limiter import ApplicationLimit, Limiter
+
+from service.errors import ServiceError
+
+from . import context
+from .front_door import FrontDoor
+
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
+    def bucket(name: str, limit: str, key_function, whose: str) -> ApplicationLimit:
+        return ApplicationLimit(
+            limit, key_function=key_function, scope=name,
+            exempt_when=lambda: _bucket() != name,
+            error_message=f"too many requests ({name}: at most {limit.replace(';', ' and ')} "
+                          f"per {whose}); wait the Retry-After seconds")
+
+    limits = [
+        bucket("register", door.limit_register_per_ip, _client_ip, "address"),
+        bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, "address"),
+        bucket("create", door.limit_create_per_player, _player, "player"),
+        bucket("moves", door.limit_moves_per_player, _player, "player"),
+        bucket("reads", door.limit_reads_per_player, _player, "player"),
+    ]
+    limiter = Limiter(_client_ip, app=app, application_limits=limits,
+                      storage_uri="redis://", storage_options={
+                          "connection_pool": client.connection_pool},
+                      strategy="sliding-window-counter", key_prefix="tp:rate",
+                      headers_enabled=False, enabled=door.rate_limits,
+                      swallow_errors=True)  # Redis down: serve (and log) rather than 500
+
+    @app.after_request
+    def rate_limit_headers(response):
+        current = limiter.current_limit
+        if current is None:
+            return response
+        item = current.limit
+        reset = max(0, int(current.reset_at - time.time()))
+        bucket = _bucket()
+        response.headers["RateLimit-Policy"] = (f'"{bucket}";q={item.amount};'
+                                                f"w={item.get_expiry()}")
+        response.headers["RateLimit"] = f'"{bucket}";r={current.remaining};t={reset}'
+        if response.status_code == 429:
+            response.headers["Retry-After"] = str(max(1, reset))
+        return response
+    return limiter
+
+
+def _client_ip() -> str:
+    """The client's address; behind a reverse proxy, PROXY_HOPS makes it the real client's."""
+    return request.remote_addr or "unknown"
+
+
+def _player() -> str:
+    return g.rate_limit_player
+
+
+def _bucket() -> str:
+    """The request's bucket, worked out once (it looks the token up)."""
+    if "rate_limit_bucket" not in g:
+        g.rate_limit_bucket = _classify()
+    return g.rate_limit_bucket
+
+
+def _classify() -> str:
+    if request.method == "POST" and request.path.rstrip("/") == "/v1/players":
+        return "register"
+    if not request.headers.get("Authorization"):
+        return "anonymous"
+    try:
+        g.rate_limit_player = context.caller()
+    except ServiceError:
+        return "anonymous"
+    if request.method in READ_METHODS:
+        return "reads"
+    if request.method == "POST" and request.path.rstrip("/") == "/v1/games":
+        return "create"
+    return "moves"

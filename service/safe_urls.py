@@ -1,0 +1,123 @@
+"""Webhook URLs that cannot be turned against the server's own network (SSRF).
+
+A webhook URL must be https (http only where WEBHOOK_ALLOW_HTTP says so), and every address its
+host resolves to must be a public one: loopback, private, link-local (cloud metadata),
+shared, multicast, reserved and unspecified addresses are refused (loopback only is allowed
+again by WEBHOOK_ALLOW_LOOPBACK, for development and tests). The check runs when the URL is set
+and again at each delivery, which then connects to the very address it checked, so a DNS
+answer that changes in between (rebinding) gains nothing. `post` follows no redirects, and says
+of a failure only what the receiver's owner needs: never a socket error that would tell an
+open port from a closed one.
+"""
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+DELIVERED = "delivered"
+COULD_NOT_CONNECT = "could not connect"
+
+
+class UnsafeUrl(ValueError):
+    """The URL may not be used as a webhook; the message says why, in a player's words."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str           # as written in the URL: the TLS server name and the Host header
+    port: int
+    path: str           # with the query
+    address: str        # the checked address to connect to
+
+
+@dataclass(frozen=True)
+class UrlPolicy:
+    allow_http: bool = False
+    allow_loopback: bool = False
+
+    def check(self, url: str) -> Target:
+        """The URL's target with a checked address, or UnsafeUrl."""
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError as err:
+            raise UnsafeUrl("the webhook URL cannot be read") from err
+        if parts.scheme != "https" and not (self.allow_http and parts.scheme == "http"):
+            raise UnsafeUrl("a webhook URL must start with https://")
+        if not parts.hostname:
+            raise UnsafeUrl("the webhook URL has no host")
+        if parts.username or parts.password:
+            raise UnsafeUrl("a webhook URL may not carry a user name or password")
+        port = port or (443 if parts.scheme == "https" else 80)
+        try:
+            found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+        except (socket.gaierror, UnicodeError) as err:
+            raise UnsafeUrl(f"the webhook host {parts.hostname} does not resolve") from err
+        addresses = [info[4][0] for info in found]
+        refused = [address for address in addresses if not self._allowed(address)]
+        if refused or not addresses:
+            raise UnsafeUrl(f"the webhook host {parts.hostname} resolves to an address that "
+                            "is not public (loopback, private, link-local or reserved)")
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        return Target(parts.scheme, parts.hostname, port, path, addresses[0])
+
+    def _allowed(self, address: str) -> bool:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+            ip = ip.ipv4_mapped
+        if ip.is_loopback:
+            return self.allow_loopback
+        return ip.is_global and not (ip.is_multicast or ip.is_reserved)
+
+
+def post(target: Target, body: bytes, headers: dict[str, str],
+         timeout: float) -> tuple[int | None, str]:
+    """POST to the checked address: (status, what to tell the player). No redirect is
+    followed: a 3xx is the receiver's answer like any other."""
+    if target.scheme == "https":
+        connection = _PinnedHTTPS(target, timeout)
+    else:
+        connection = _PinnedHTTP(target, timeout)
+    try:
+        connection.request("POST", target.path, body=body,
+                           headers={**headers, "Host": _host_header(target)})
+        status = connection.getresponse().status
+    except (OSError, http.client.HTTPException, ssl.SSLError):
+        return None, COULD_NOT_CONNECT
+    finally:
+        connection.close()
+    if 200 <= status < 300:
+        return status, DELIVERED
+    return status, f"refused by the receiver (HTTP {status})"
+
+
+def _host_header(target: Target) -> str:
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    default = 443 if target.scheme == "https" else 80
+    return host if target.port == default else f"{host}:{target.port}"
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(target.address, target.port, timeout=timeout)
+
+    def connect(self):
+        self.sock = socket.create_connection((self.host, self.port), self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """TLS to the checked address, verified against the URL's host name."""
+
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(target.address, target.port, timeout=timeout,
+                         context=ssl.create_default_context())
+        self.server_name = target.host
+
+    def connect(self):
+        raw = socket.create_connection((self.host, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.server_name)
