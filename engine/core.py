@@ -16,6 +16,7 @@ from .rng import Rng
 Action = dict[str, Any]
 State = dict[str, Any]
 View = dict[str, Any]
+Options = dict[str, Any]
 
 
 class GameError(Exception):
@@ -248,7 +249,7 @@ class GameModule:
     phases allow must have the same handler in both.
     """
 
-    def __init__(self, info: GameInfo, *, setup: Callable[[int, dict[str, Any], Rng, Log], State],
+    def __init__(self, info: GameInfo, *, setup: Callable[[int, Options, Rng, Log], State],
                  phase_of: Callable[[State], str], phases: Mapping[str, Phase],
                  outcome: Callable[[State], Outcome | None],
                  view: Callable[[State, int | None], View],

@@ -37,7 +37,7 @@ import re
 from typing import Any
 
 from engine.core import (OVER, Action, GameInfo, GameModule, InvalidOptions, Log,
-                         MalformedAction, OptionSpec, Outcome, Phase, Rng, State, View,
+                         MalformedAction, OptionSpec, Options, Outcome, Phase, Rng, State, View,
                          best_scores)
 
 # ---------------------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ INFO = GameInfo(
 # Setup
 # ---------------------------------------------------------------------------------------------
 
-def setup(n: int, options: dict[str, Any], rng: Rng, log: Log) -> State:
+def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Nations dealt at random, 3 Fleet cards each, 3 Torpedo cards face up, first player drawn."""
     if not 2 <= n <= 6:
         raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")

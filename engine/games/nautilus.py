@@ -38,7 +38,7 @@ import json
 from typing import Any
 
 from engine.core import (OVER, Action, GameInfo, GameModule, Log, MalformedAction, OptionSpec,
-                         Outcome, Phase, Rng, State, View)
+                         Options, Outcome, Phase, Rng, State, View)
 
 # ---------------------------------------------------------------------------------------------
 # Data
@@ -114,7 +114,7 @@ def domain_deck() -> list[dict[str, Any]]:
 # Setup
 # ---------------------------------------------------------------------------------------------
 
-def setup(n: int, options: dict[str, Any], rng: Rng, log: Log) -> State:
+def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Shuffle the Domain deck, pick the Nemo holder at random, start round 1."""
     pile = domain_deck()
     rng.shuffle(pile)
