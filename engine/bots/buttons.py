@@ -4,7 +4,8 @@ from __future__ import annotations
 from engine.bots import random_bot
 from engine.core import Action, Bot, Rng, View
 from engine.games.buttons import (BUTTON, COLOUR_TARGET, EMPTY, LAYOUTS, NEIGHBOURS, SIZE, STAR,
-                                  cells_marked, put_mark, award_stars, cell, colour_of, is_legal_cell)
+                                  award_stars, cell, cells_marked, colour_of, is_legal_cell,
+                                  put_mark)
 
 
 def _bust_chance(board: str, black_dice: int) -> float:
@@ -20,7 +21,8 @@ def _cell_value(board: str, layout: int, bonus: list[str], row: int, col: int) -
     """How much a button here helps: towards a colour's 3, more for a bonus colour, towards a
     line of stars; minus the free neighbours it blocks."""
     colour = colour_of(layout, row, col)
-    have = sum(1 for i in cells_marked(board, BUTTON) if LAYOUTS[layout][i // SIZE][i % SIZE] == colour)
+    have = sum(1 for i in cells_marked(board, BUTTON)
+               if LAYOUTS[layout][i // SIZE][i % SIZE] == colour)
     value = 0.0
     if have < COLOUR_TARGET:
         value += (1.0 + (colour in bonus)) * (have + 1) / COLOUR_TARGET

@@ -48,6 +48,7 @@ DOMAINS = ("science", "exploration", "navigation", "engineering", "war")
 # One domain's six cards: one 2-star, four 1-star, one ink blot.
 DOMAIN_CARD_POINTS = (2, 1, 1, 1, 1, -1)
 INK_BLOT = -1
+DOMAIN_CARD_VALUES = tuple(dict.fromkeys(DOMAIN_CARD_POINTS))  # 2, 1, -1
 DIVERS = tuple(range(1, 15))
 SPECIALS = ("anchor", "eye", "fishbone", "harpoon", "kraken", "submarine")
 START_SPECIALS = ("eye", "harpoon", "submarine")
@@ -55,7 +56,7 @@ START_SPECIALS = ("eye", "harpoon", "submarine")
 PLACED_VALUE = {"kraken": 15, "fishbone": 0}
 CARD_NAME = {15: "kraken", 0: "fishbone"}
 ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
-ARROW_KINDS = ("vertical", "horizontal")
+ARROW_KINDS = tuple(dict.fromkeys(ARROWS.values()))  # vertical, horizontal
 COLUMNS = 5
 HAND_SIZE = 5
 ROUNDS = 6
@@ -66,7 +67,7 @@ WIN_POINTS = 4
 WIN_POINTS_AFTER_BLOT = 3
 SIDES = ("me", "opp")
 PHASES = ("draft", "start", "submarine", "harpoon", "place", "move", "over")
-ACTION_TYPES = ("keep", "eye", "submarine", "harpoon", "submarine_keep", "harpoon_give",
+ACTION_TYPES = ("keep", "eye", "submarine", "submarine_keep", "harpoon", "harpoon_give",
                 "pass", "place", "move")
 
 INFO = GameInfo(
