@@ -273,7 +273,7 @@ def torpedo_choices(g: State, seat: int, arrow: str, fleet: list[Action]) -> lis
 def torpedo_strike(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3: one d8 per torpedo; a roll strictly below the rung hits; the first hit sinks."""
     card, sub = action["card"], action["sub"]
-    slot = g["torpedo_row"].index(card)
+    slot = take_from_row(g, card)
     rung = g["subs"][sub]
     rolls = []
     hit = False
@@ -283,7 +283,6 @@ def torpedo_strike(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
         if roll < rung:
             hit = True
             break
-    g["torpedo_row"].remove(card)
     if hit:
         g["subs"][sub] = None
         g["sunk"][seat].append(sub)
@@ -302,8 +301,7 @@ def torpedo_strike(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
 def defuse(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3, own colour: the Torpedo card leaves the game (no roll, no score)."""
     card = action["card"]
-    slot = g["torpedo_row"].index(card)
-    g["torpedo_row"].remove(card)
+    slot = take_from_row(g, card)
     g["torpedo_removed"].append(card)
     log.public("{seat%d} defuses %s" % (seat, card), seat=seat, card=card)
     end_of_turn(g, seat, slot, rng, log)
@@ -312,12 +310,19 @@ def defuse(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
 def delay(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3 alternative: a face-up Torpedo card goes to the bottom of the Torpedo deck."""
     card = action["card"]
-    slot = g["torpedo_row"].index(card)
-    g["torpedo_row"].remove(card)
+    slot = take_from_row(g, card)
     g["torpedo_deck"].append(card)
     log.public("{seat%d} puts %s at the bottom of the Torpedo deck" % (seat, card),
                seat=seat, card=card)
     end_of_turn(g, seat, slot, rng, log)
+
+
+def take_from_row(g: State, card: str) -> int:
+    """Take a used Torpedo card from the face-up row; its slot gets the next card at the end
+    of the turn."""
+    slot = g["torpedo_row"].index(card)
+    del g["torpedo_row"][slot]
+    return slot
 
 
 def end_turn(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
