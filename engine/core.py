@@ -25,7 +25,7 @@ class GameError(Exception):
     code = "move/invalid"
     status = 409
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:

@@ -131,11 +131,7 @@ INFO = GameInfo(
 
 def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Nations dealt at random, 3 Fleet cards each, 3 Torpedo cards face up, first player drawn."""
-    if not 2 <= n <= 6:
-        raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")
-    k = options.get("end_subs_left", 0)
-    if isinstance(k, bool) or not isinstance(k, int) or k not in END_SUBS_CHOICES:
-        raise InvalidOptions("option end_subs_left must be a whole number from 0 to 10")
+    k = end_subs_left(n, options)
     colours = list(COLOURS)
     rng.shuffle(colours)
     nations = colours[:n]
@@ -175,6 +171,16 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     log.public("face-up Torpedo cards: " + " ".join(g["torpedo_row"]), row=g["torpedo_row"])
     log.public("{seat%d} plays first" % g["current"], seat=g["current"])
     return g
+
+
+def end_subs_left(n: int, options: Options) -> int:
+    """The option, checked again here for a caller that skips `engine.match.start`."""
+    if not 2 <= n <= 6:
+        raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")
+    k = options.get("end_subs_left", 0)
+    if isinstance(k, bool) or not isinstance(k, int) or k not in END_SUBS_CHOICES:
+        raise InvalidOptions("option end_subs_left must be a whole number from 0 to 10")
+    return k
 
 
 # ---------------------------------------------------------------------------------------------
