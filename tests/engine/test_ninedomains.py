@@ -1,4 +1,4 @@
-"""The Nine Domains: one test per rule of shared/rules/ninedomains.md and the seed.
+"""The Nine Domains: one test per rule of docs/games/rules/ninedomains.md and the seed.
 
 States are built by hand with `table(...)`; a round is played with `play_round(...)`, which
 applies both seats' `play` actions through the game as the runner would.
