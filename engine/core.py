@@ -7,13 +7,16 @@ of an action is exactly what `legal_actions` returns, and `parse(format(a)) == a
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from .rng import Rng
 
 Action = dict[str, Any]
 State = dict[str, Any]
+View = dict[str, Any]
+Options = dict[str, Any]
 
 
 class GameError(Exception):
@@ -22,7 +25,7 @@ class GameError(Exception):
     code = "move/invalid"
     status = 409
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:
@@ -95,7 +98,7 @@ class Log:
     def public(self, text: str, **data: Any) -> None:
         self.entries.append(LogEntry(text, None, data))
 
-    def private(self, seats, text: str, **data: Any) -> None:
+    def private(self, seats: int | Iterable[int], text: str, **data: Any) -> None:
         """An entry only `seats` (an int or an iterable of ints) may read."""
         to = frozenset([seats]) if isinstance(seats, int) else frozenset(seats)
         self.entries.append(LogEntry(text, to, data))
@@ -152,7 +155,7 @@ class GameInfo:
 
 
 # A bot sees only what its seat may know: the seat's view and its legal actions.
-Bot = Callable[[dict[str, Any], list[Action], Rng], Action]
+Bot = Callable[[View, list[Action], Rng], Action]
 
 
 class Game(Protocol):
@@ -203,3 +206,96 @@ def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str
             raise InvalidOptions(f"option {name} cannot be {value!r}; choose one of: {allowed}")
         full[name] = value
     return full
+
+
+# ---------------------------------------------------------------------------------------------
+# The skeleton every game module follows (docs/adding-a-game.md): phases and the GAME object
+# ---------------------------------------------------------------------------------------------
+
+# Every action handler takes the same arguments, so that one table can dispatch them all; it
+# changes `g` in place. A handler that draws no random number simply leaves `rng` alone.
+Handler = Callable[[State, int, Action, Rng, Log], None]
+
+
+def nobody(g: State) -> frozenset[int]:
+    """The active seats of a phase in which nobody acts (the game is over)."""
+    return frozenset()
+
+
+def no_actions(g: State, seat: int) -> list[Action]:
+    """The legal actions of a phase in which nobody acts."""
+    return []
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a game: the seats that act in it, what they may do, and the handler of each
+    action type they may do it with. `legal` is only asked for a seat of `active`."""
+
+    active: Callable[[State], frozenset[int]]
+    legal: Callable[[State, int], list[Action]]
+    handlers: Mapping[str, Handler] = field(default_factory=dict)
+
+
+OVER = Phase(nobody, no_actions)
+
+
+class GameModule:
+    """The `GAME` object of a game module: the module's rule functions under the names of the
+    `Game` protocol, so that a game module defines functions and data only.
+
+    `phase_of(g)` names the phase `g` is in, a key of `phases`. `apply` dispatches on the
+    action's type alone (the runner has checked that it is legal), so an action type that two
+    phases allow must have the same handler in both.
+    """
+
+    def __init__(self, info: GameInfo, *, setup: Callable[[int, Options, Rng, Log], State],
+                 phase_of: Callable[[State], str], phases: Mapping[str, Phase],
+                 outcome: Callable[[State], Outcome | None],
+                 view: Callable[[State, int | None], View],
+                 parse: Callable[[str], Action], format: Callable[[Action], str],
+                 remove_seat: Callable[[State, int, Log], State] | None = None,
+                 split_turn: Callable[[str], list[str]] | None = None) -> None:
+        self.info = info
+        self.setup = setup
+        self.phase_of = phase_of
+        self.phases = dict(phases)
+        self.outcome = outcome
+        self.view = view
+        self.parse = parse
+        self.format = format
+        # Optional parts of the protocol: engine.match asks for them with getattr.
+        if remove_seat is not None:
+            self.remove_seat = remove_seat
+        if split_turn is not None:
+            self.split_turn = split_turn
+        self.handlers: dict[str, Handler] = {}
+        for phase in self.phases.values():
+            for kind, handler in phase.handlers.items():
+                if self.handlers.setdefault(kind, handler) is not handler:
+                    raise ValueError(f"{info.name}: two handlers for the action type {kind!r}")
+
+    @property
+    def bots(self) -> dict[str, Bot]:
+        """The game's bots, `BOTS` of `engine.bots.<name>`. Imported when first asked for: a bots
+        module reads its rules module, so the rules module cannot import it."""
+        return importlib.import_module(f"engine.bots.{self.info.name}").BOTS
+
+    def active_seats(self, g: State) -> frozenset[int]:
+        return self.phases[self.phase_of(g)].active(g)
+
+    def legal_actions(self, g: State, seat: int) -> list[Action]:
+        if seat not in self.active_seats(g):
+            return []
+        return self.phases[self.phase_of(g)].legal(g, seat)
+
+    def apply(self, g: State, seat: int, action: Action, rng: Rng, log: Log) -> State:
+        self.handlers[action["type"]](g, seat, action, rng, log)
+        return g
+
+
+def best_scores(scores: tuple[float, ...], playing: Iterable[int], reason: str) -> Outcome:
+    """The outcome in which the seats still playing with the highest score share the win."""
+    playing = list(playing)
+    best = max(scores[s] for s in playing)
+    return Outcome(tuple(s for s in playing if scores[s] == best), scores, reason)

@@ -2,14 +2,15 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-COLOURS = ["R", "Y", "G", "B"]
-STATUSES = ["in", "opted_out", "bust", "left"]
-PHASES = ["turn", "place", "stars", "over"]
-ACTION_TYPES = ["roll", "optout", "place", "skip", "star"]
+from engine.games.buttons import (ACTION_TYPES, COLOURS, INFO, LAYOUTS, MARKS, PHASES, SIZE,
+                                  STATUSES, WHITE_PIP_DICE)
+
+_COLOUR_ROW = "^[" + "".join(COLOURS) + "]{%d}$" % SIZE
+_BOARD_ROW = "^[" + "".join(MARKS) + "]{%d}$" % SIZE
 
 
 def _die(**kw):
-    return fields.Integer(validate=Range(1, 6), **kw)
+    return fields.Integer(validate=Range(1, SIZE), **kw)
 
 
 class ButtonsDiceSchema(Schema):
@@ -20,7 +21,7 @@ class ButtonsDiceSchema(Schema):
     gold = _die(required=True, metadata={
         "description": "The black die with gold pips: a column for the roller, and the column "
                        "the other players may use"})
-    black = fields.List(_die(), required=True, validate=Length(max=4), metadata={
+    black = fields.List(_die(), required=True, validate=Length(max=WHITE_PIP_DICE), metadata={
         "description": "The black dice with white pips rolled (4 minus those set aside): "
                        "columns for the roller only"})
 
@@ -29,14 +30,14 @@ class ButtonsPlayerSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    layout = fields.Integer(required=True, validate=Range(1, 8), metadata={
+    layout = fields.Integer(required=True, validate=Range(1, len(LAYOUTS)), metadata={
         "description": "Which of the 8 board layouts this player has"})
-    colours = fields.List(fields.String(validate=Regexp(r"^[RYGB]{6}$")), required=True,
-                          validate=Length(equal=6), metadata={
+    colours = fields.List(fields.String(validate=Regexp(_COLOUR_ROW)), required=True,
+                          validate=Length(equal=SIZE), metadata={
         "description": "The layout's printed colours, row 1 first, one letter per column: "
                        "R red, Y yellow, G green, B blue"})
-    board = fields.List(fields.String(validate=Regexp(r"^[.o*]{6}$")), required=True,
-                        validate=Length(equal=6), metadata={
+    board = fields.List(fields.String(validate=Regexp(_BOARD_ROW)), required=True,
+                        validate=Length(equal=SIZE), metadata={
         "description": "The board, row 1 first: '.' empty, 'o' a button of this round, "
                        "'*' a star"})
     status = fields.String(required=True, validate=OneOf(STATUSES), metadata={
@@ -59,8 +60,8 @@ class ButtonsChoiceSchema(Schema):
         unknown = RAISE
 
     type = fields.String(required=True, validate=OneOf(["place", "skip"]))
-    row = fields.Integer(validate=Range(1, 6))
-    col = fields.Integer(validate=Range(1, 6))
+    row = fields.Integer(validate=Range(1, SIZE))
+    col = fields.Integer(validate=Range(1, SIZE))
 
 
 class ButtonsViewSchema(Schema):
@@ -81,18 +82,18 @@ class ButtonsViewSchema(Schema):
         "description": "The seats that still have to decide on this roll or place stars"})
     dice = fields.Nested(ButtonsDiceSchema, required=True, allow_none=True, metadata={
         "description": "The last roll of this round; null before the first roll of a round"})
-    dice_in_play = fields.Integer(required=True, validate=Range(0, 4), metadata={
+    dice_in_play = fields.Integer(required=True, validate=Range(0, WHITE_PIP_DICE), metadata={
         "description": "Black dice with white pips still in play this round (the gold pair "
                        "is always in play)"})
     removed_card = fields.String(required=True, allow_none=True, validate=OneOf(COLOURS),
                                  metadata={"description": "The bonus card removed in a "
                                                           "3-player game, else null"})
     players = fields.List(fields.Nested(ButtonsPlayerSchema), required=True,
-                          validate=Length(min=2, max=4), metadata={
+                          validate=Length(min=INFO.min_players, max=INFO.max_players), metadata={
         "description": "Every seat's board and standing, by seat"})
     my_choice = fields.Nested(ButtonsChoiceSchema, required=True, allow_none=True, metadata={
         "description": "Your decision on the current roll while others still decide"})
-    my_star_picks = fields.List(fields.List(fields.Integer(validate=Range(1, 6)),
+    my_star_picks = fields.List(fields.List(fields.Integer(validate=Range(1, SIZE)),
                                             validate=Length(equal=2)), required=True,
                                 metadata={"description": "The [row, col] cells you picked "
                                                          "for stars while others still pick"})
@@ -105,9 +106,9 @@ class ButtonsActionSchema(Schema):
     type = fields.String(required=True, validate=OneOf(ACTION_TYPES), metadata={
         "description": "roll, optout (your turn); place, skip (a roll's decision); "
                        "star (round end)"})
-    row = fields.Integer(validate=Range(1, 6), metadata={
+    row = fields.Integer(validate=Range(1, SIZE), metadata={
         "description": "place and star: the row (the white die for place)"})
-    col = fields.Integer(validate=Range(1, 6), metadata={
+    col = fields.Integer(validate=Range(1, SIZE), metadata={
         "description": "place and star: the column (a black die for place)"})
 
 

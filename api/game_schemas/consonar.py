@@ -2,29 +2,24 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-COLOURS = ["b", "g", "o", "p", "r", "y"]
-SYMBOLS = ["destroyer", "carrier", "pt", "frigate", "sub", "transport"]
-PHASES = ["fleet", "queue", "over"]
-ACTION_TYPES = ["fleet", "torpedo", "defuse", "delay", "end"]
-
-SUB = r"^[bgopry][12]$"
-FLEET_CARD = r"^[bgopry](-1|\+2|-3|\+4|-5|\+6)$"
-TORPEDO_CARD = r"^[bgopry][123]$"
+from engine.games.consonar import (ACTION_TYPES, COLOURS, DIE, END_SUBS_CHOICES,
+                                   FLEET_CARD_PATTERN, FLEET_VALUES, HIGH, LOW, PHASES,
+                                   SUB_PATTERN, SYMBOLS, TORPEDO_CARD_PATTERN, TORPEDO_COUNTS)
 
 
 def _rung(**kw):
-    return fields.Integer(validate=Range(1, 8), **kw)
+    return fields.Integer(validate=Range(LOW, HIGH), **kw)
 
 
 class ConsonarFleetCardSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    card = fields.String(required=True, validate=Regexp(FLEET_CARD), metadata={
+    card = fields.String(required=True, validate=Regexp(FLEET_CARD_PATTERN), metadata={
         "description": "The card: colour letter and signed value, e.g. r+2"})
     colour = fields.String(required=True, validate=OneOf(COLOURS), metadata={
         "description": "b blue, g green, o orange, p purple, r red, y yellow"})
-    value = fields.Integer(required=True, validate=OneOf([-1, 2, -3, 4, -5, 6]), metadata={
+    value = fields.Integer(required=True, validate=OneOf(FLEET_VALUES), metadata={
         "description": "Rungs the submarine moves: + up (more exposed), - down"})
     symbol = fields.String(required=True, validate=OneOf(SYMBOLS), metadata={
         "description": "The card's own ship symbol"})
@@ -36,11 +31,11 @@ class ConsonarTorpedoCardSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    card = fields.String(required=True, validate=Regexp(TORPEDO_CARD), metadata={
+    card = fields.String(required=True, validate=Regexp(TORPEDO_CARD_PATTERN), metadata={
         "description": "The card: colour letter and number of torpedoes, e.g. b2"})
     colour = fields.String(required=True, validate=OneOf(COLOURS), metadata={
         "description": "The nation it threatens"})
-    torpedoes = fields.Integer(required=True, validate=Range(1, 3), metadata={
+    torpedoes = fields.Integer(required=True, validate=Range(1, max(TORPEDO_COUNTS)), metadata={
         "description": "How many d8 rolls it gives"})
     symbol = fields.String(required=True, validate=OneOf(SYMBOLS), metadata={
         "description": "The last Fleet card's arrow must point to this symbol to use it"})
@@ -50,9 +45,9 @@ class ConsonarPlayedSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    card = fields.String(required=True, validate=Regexp(FLEET_CARD), metadata={
+    card = fields.String(required=True, validate=Regexp(FLEET_CARD_PATTERN), metadata={
         "description": "The Fleet card played this turn"})
-    sub = fields.String(required=True, validate=Regexp(SUB), metadata={
+    sub = fields.String(required=True, validate=Regexp(SUB_PATTERN), metadata={
         "description": "The submarine it moved"})
     from_ = _rung(required=True, data_key="from", attribute="from", metadata={
         "description": "Its rung before the move"})
@@ -64,13 +59,13 @@ class ConsonarStrikeSchema(Schema):
         unknown = RAISE
 
     seat = fields.Integer(required=True, metadata={"description": "Who fired"})
-    card = fields.String(required=True, validate=Regexp(TORPEDO_CARD), metadata={
+    card = fields.String(required=True, validate=Regexp(TORPEDO_CARD_PATTERN), metadata={
         "description": "The Torpedo card fired"})
-    sub = fields.String(required=True, validate=Regexp(SUB), metadata={
+    sub = fields.String(required=True, validate=Regexp(SUB_PATTERN), metadata={
         "description": "The target submarine"})
     rung = _rung(required=True, metadata={"description": "The target's rung when fired at"})
-    rolls = fields.List(fields.Integer(validate=Range(1, 8)), required=True,
-                        validate=Length(min=1, max=3), metadata={
+    rolls = fields.List(fields.Integer(validate=Range(1, DIE)), required=True,
+                        validate=Length(min=1, max=max(TORPEDO_COUNTS)), metadata={
         "description": "The d8 rolls, in order; the rolling stops at the first hit"})
     hit = fields.Boolean(required=True, metadata={"description": "Whether it sank the target"})
 
@@ -95,8 +90,8 @@ class ConsonarViewSchema(Schema):
     phase = fields.String(required=True, validate=OneOf(PHASES), metadata={
         "description": "fleet: the first Fleet card is due; queue: connecting cards or the "
                        "Torpedo step; over"})
-    ladder = fields.Dict(keys=fields.String(validate=Regexp(SUB)),
-                         values=fields.Integer(allow_none=True, validate=Range(1, 8)),
+    ladder = fields.Dict(keys=fields.String(validate=Regexp(SUB_PATTERN)),
+                         values=fields.Integer(allow_none=True, validate=Range(LOW, HIGH)),
                          required=True, metadata={
         "description": "Every submarine (b1..y2; 1 started on rung 2, 2 on rung 4): its rung "
                        "1 (deepest) to 8, or null when sunk"})
@@ -113,26 +108,29 @@ class ConsonarViewSchema(Schema):
                               metadata={"description": "The face-up Torpedo cards"})
     torpedo_deck = fields.Integer(required=True, metadata={
         "description": "Torpedo cards left in the deck"})
-    torpedo_removed = fields.List(fields.String(validate=Regexp(TORPEDO_CARD)), required=True,
+    torpedo_removed = fields.List(fields.String(validate=Regexp(TORPEDO_CARD_PATTERN)),
+                                  required=True,
                                   metadata={"description": "Torpedo cards defused (out of the "
                                             "game)"})
-    torpedo_discard = fields.List(fields.String(validate=Regexp(TORPEDO_CARD)), required=True,
+    torpedo_discard = fields.List(fields.String(validate=Regexp(TORPEDO_CARD_PATTERN)),
+                                  required=True,
                                   metadata={"description": "Torpedo cards that sank a submarine"})
     fleet_deck = fields.Integer(required=True, metadata={
         "description": "Fleet cards left in the deck"})
     fleet_discard = fields.Integer(required=True, metadata={
         "description": "Fleet cards in the discard pile"})
-    sunk = fields.List(fields.List(fields.String(validate=Regexp(SUB))), required=True,
+    sunk = fields.List(fields.List(fields.String(validate=Regexp(SUB_PATTERN))), required=True,
                        metadata={"description": "Per seat, the submarines it sank (scoring "
                                  "area)"})
-    misses = fields.List(fields.List(fields.String(validate=Regexp(TORPEDO_CARD))),
+    misses = fields.List(fields.List(fields.String(validate=Regexp(TORPEDO_CARD_PATTERN))),
                          required=True, metadata={"description": "Per seat, its missed Torpedo "
                                                   "cards (scoring area, -1 each)"})
     scores = fields.List(fields.Integer(), required=True, metadata={
         "description": "Per seat, the score if the game ended now"})
     last_strike = fields.Nested(ConsonarStrikeSchema, required=True, allow_none=True, metadata={
         "description": "The latest torpedo fired in the game; null before the first"})
-    end_subs_left = fields.Integer(required=True, validate=Range(0, 10), metadata={
+    end_subs_left = fields.Integer(required=True, validate=Range(min(END_SUBS_CHOICES),
+                                                                 max(END_SUBS_CHOICES)), metadata={
         "description": "The option: the game ends when this many submarines or fewer are left"})
     end_reason = fields.String(required=True, allow_none=True, metadata={
         "description": "Why the game ended; null while it goes on"})
@@ -149,7 +147,7 @@ class ConsonarActionSchema(Schema):
     card = fields.String(validate=Regexp(r"^[bgopry]([123]|-1|\+2|-3|\+4|-5|\+6)$"), metadata={
         "description": "fleet: a Fleet card like r+2; torpedo, defuse, delay: a Torpedo card "
                        "like b2"})
-    sub = fields.String(validate=Regexp(SUB), metadata={
+    sub = fields.String(validate=Regexp(SUB_PATTERN), metadata={
         "description": "fleet: the submarine moved; torpedo: the target"})
 
 

@@ -2,11 +2,8 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range
 
-DOMAINS = ["science", "exploration", "navigation", "engineering", "war"]
-SPECIALS = ["anchor", "eye", "fishbone", "harpoon", "kraken", "submarine"]
-PHASES = ["draft", "start", "submarine", "harpoon", "place", "move", "over"]
-ACTION_TYPES = ["keep", "eye", "submarine", "submarine_keep", "harpoon", "harpoon_give", "pass",
-                "place", "move"]
+from engine.games.nautilus import (ACTION_TYPES, ARROW_KINDS, COLUMNS, DOMAIN_CARD_VALUES, DOMAINS,
+                                   PHASES, ROUNDS, SIDES, SPECIALS)
 
 
 def _card(**kw):
@@ -26,8 +23,8 @@ def _pair(field, description, **kw):
 
 def _per_domain(field, description, **kw):
     """A list of five values, one per domain, in the order of `domains`."""
-    return fields.List(field, validate=Length(equal=5), metadata={"description": description},
-                       **kw)
+    return fields.List(field, validate=Length(equal=len(DOMAINS)),
+                       metadata={"description": description}, **kw)
 
 
 class NautilusDomainCardSchema(Schema):
@@ -36,7 +33,7 @@ class NautilusDomainCardSchema(Schema):
 
     domain = fields.String(required=True, validate=OneOf(DOMAINS),
                            metadata={"description": "The card's domain"})
-    points = fields.Integer(required=True, validate=OneOf([2, 1, -1]),
+    points = fields.Integer(required=True, validate=OneOf(DOMAIN_CARD_VALUES),
                             metadata={"description": "2 (two stars), 1 (one star), -1 (ink blot)"})
 
 
@@ -46,9 +43,9 @@ class NautilusPendingMoveSchema(Schema):
 
     seat = _seat(required=True, metadata={"description": "The seat that must move a card"})
     side = _seat(required=True, metadata={"description": "The side (seat) of the arrow card"})
-    col = fields.Integer(required=True, validate=Range(1, 5),
+    col = fields.Integer(required=True, validate=Range(1, COLUMNS),
                          metadata={"description": "The arrow card's column, 1-5"})
-    arrow = fields.String(required=True, validate=OneOf(["vertical", "horizontal"]),
+    arrow = fields.String(required=True, validate=OneOf(ARROW_KINDS),
                           metadata={"description": "vertical (6, 9): to the space opposite; "
                                                    "horizontal (7, 8): along the same side"})
 
@@ -68,7 +65,7 @@ class NautilusViewSchema(Schema):
 
     you = _seat(required=True, allow_none=True,
                 metadata={"description": "The seat this view is for (null: a spectator)"})
-    round = fields.Integer(required=True, validate=Range(1, 6),
+    round = fields.Integer(required=True, validate=Range(1, ROUNDS),
                            metadata={"description": "The round, 1-6"})
     rounds = fields.Integer(required=True, metadata={"description": "The last round (6)"})
     nemo = _seat(required=True, metadata={"description": "The Nemo holder: first this round"})
@@ -79,13 +76,13 @@ class NautilusViewSchema(Schema):
     domains = fields.List(fields.String(validate=OneOf(DOMAINS)), required=True,
                           metadata={"description": "The domain names, in the order of every "
                                                    "per-domain list"})
-    board = _pair(fields.List(_card(allow_none=True), validate=Length(equal=5)),
+    board = _pair(fields.List(_card(allow_none=True), validate=Length(equal=COLUMNS)),
                   "Each seat's side of the board: 5 spaces, a card or null")
     anchored = _card(required=True, allow_none=True,
                      metadata={"description": "The card pinned by the Anchor this round"})
     pending_move = fields.Nested(NautilusPendingMoveSchema, required=True, allow_none=True,
                                  metadata={"description": "The move an arrow card forces now"})
-    placements = fields.Integer(required=True, validate=Range(0, 10),
+    placements = fields.Integer(required=True, validate=Range(0, 2 * COLUMNS),
                                 metadata={"description": "Cards placed this round"})
     domain_row = fields.List(fields.Nested(NautilusDomainCardSchema), required=True,
                              metadata={"description": "The Domain cards in front of columns "
@@ -144,18 +141,18 @@ class NautilusActionSchema(Schema):
                             metadata={"description": "keep: the Special the Nemo holder keeps"})
     card = _card(metadata={"description": "place: the card (0 Fishbone, 15 Kraken); "
                                           "submarine_keep, harpoon_give: the Diver"})
-    side = fields.String(validate=OneOf(["me", "opp"]),
+    side = fields.String(validate=OneOf(SIDES),
                          metadata={"description": "place: your side or the opponent's"})
-    col = fields.Integer(validate=Range(1, 5), metadata={"description": "place: column 1-5"})
+    col = fields.Integer(validate=Range(1, COLUMNS), metadata={"description": "place: column 1-5"})
     anchor = _card(allow_none=True,
                    metadata={"description": "place: the card the Anchor pins, or null"})
-    from_side = fields.String(validate=OneOf(["me", "opp"]),
+    from_side = fields.String(validate=OneOf(SIDES),
                               metadata={"description": "move: the moved card's side"})
-    from_col = fields.Integer(validate=Range(1, 5),
+    from_col = fields.Integer(validate=Range(1, COLUMNS),
                               metadata={"description": "move: the moved card's column"})
-    to_side = fields.String(validate=OneOf(["me", "opp"]),
+    to_side = fields.String(validate=OneOf(SIDES),
                             metadata={"description": "move: the side it goes to"})
-    to_col = fields.Integer(validate=Range(1, 5),
+    to_col = fields.Integer(validate=Range(1, COLUMNS),
                             metadata={"description": "move: the column it goes to"})
 
 

@@ -2,9 +2,9 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf
 
-CARDS = ["0", "1", "2", "3", "4", "5", "1-", "1+", "2-", "2+", "3-", "3+", "4-", "4+", "*"]
-DOMAINS = ["red2", "red4", "blue2", "blue4", "green2", "green4", "purple3a", "purple3b", "plain6"]
-ELEMENTS = ["red", "blue", "green", "purple"]
+from engine.games.ninedomains import (ACTION_TYPES, CARD_ORDER as CARDS, DOMAIN_IDS as DOMAINS,
+                                      EFFECT_KINDS, ELEMENTS, FIGHT_DECIDERS, PHASES, SLOTS,
+                                      SPECIALS_MODES)
 
 
 def _card(**kw):
@@ -34,8 +34,7 @@ class NineDomainsBattleSchema(Schema):
     bonuses = _pair(fields.Integer(), "Each card's combat bonus (0 for the *)")
     winner = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The seat that took the domain; null when it left the game"})
-    how = fields.String(required=True, validate=OneOf(
-        ["effect", "strength", "bonus", "identical", "symbol"]), metadata={
+    how = fields.String(required=True, validate=OneOf(FIGHT_DECIDERS), metadata={
         "description": "What decided the slot: a special effect, the strength, the larger "
                        "bonus, identical cards (domain leaves the game) or the + / - symbol"})
 
@@ -45,7 +44,7 @@ class NineDomainsDecisionSchema(Schema):
         unknown = RAISE
 
     seat = fields.Integer(required=True, metadata={"description": "Who decides"})
-    kind = fields.String(required=True, validate=OneOf(["swap-domain", "swap-card"]), metadata={
+    kind = fields.String(required=True, validate=OneOf(EFFECT_KINDS), metadata={
         "description": "swap-domain after a winning 2-, swap-card after a winning 3-"})
     slot = fields.Integer(required=True, metadata={"description": "The slot the card won"})
 
@@ -70,15 +69,17 @@ class NineDomainsViewSchema(Schema):
         "description": "The seat this view is for; null for a spectator"})
     round = fields.Integer(required=True, metadata={"description": "The current round, 1-3"})
     rounds = fields.Integer(required=True, metadata={"description": "Rounds in a game (3)"})
-    phase = fields.String(required=True, validate=OneOf(["commit", "effects", "over"]), metadata={
+    phase = fields.String(required=True, validate=OneOf(PHASES), metadata={
         "description": "commit: both choose their cards; effects: a winner decides an "
                        "optional 2-/3- effect; over: the game has ended"})
-    specials_mode = fields.String(required=True, validate=OneOf(["per_game", "per_round"]),
+    specials_mode = fields.String(required=True, validate=OneOf(SPECIALS_MODES),
                                   metadata={"description": "The `specials` option"})
-    face_up = fields.List(_domain(allow_none=True), required=True, validate=Length(equal=3),
+    face_up = fields.List(_domain(allow_none=True), required=True,
+                          validate=Length(equal=len(SLOTS)),
                           metadata={"description": "The domains at stake in the left, middle "
                                                    "and right slots (null once fought)"})
-    pile_sizes = fields.List(fields.Integer(), required=True, validate=Length(equal=3), metadata={
+    pile_sizes = fields.List(fields.Integer(), required=True,
+                             validate=Length(equal=len(SLOTS)), metadata={
         "description": "Face-down domains left under each slot"})
     specials = fields.List(_card(), required=True, metadata={
         "description": "The special kinds dealt so far (both players have the same)"})
@@ -112,10 +113,9 @@ class NineDomainsActionSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    type = fields.String(required=True, validate=OneOf(["play", "swap-domain", "swap-card",
-                                                        "pass"]),
+    type = fields.String(required=True, validate=OneOf(ACTION_TYPES),
                          metadata={"description": "The kind of action"})
-    cards = fields.List(_card(), validate=Length(equal=3), metadata={
+    cards = fields.List(_card(), validate=Length(equal=len(SLOTS)), metadata={
         "description": "play: your cards for the left, middle and right slots"})
     mine = _domain(metadata={"description": "swap-domain: your domain to give"})
     theirs = _domain(metadata={"description": "swap-domain: the opponent's domain to take"})

@@ -1,11 +1,21 @@
 """Buttons (Benjamin Schwer, Noris Spiele 2015): roll, place buttons, opt out in time, earn stars.
 
-2 to 4 players, each with a 6x6 board of coloured printed buttons. On a turn a player rolls the
-white die (the row) and the black dice (columns) and must place a button on their own board, or
-opts out of the round once they have a button. After every roll the other players still in the
-round may place a button with the gold pair of dice (white die, gold black die) at the same time.
-A button blocks its orthogonal neighbours. A roller who cannot place busts and loses the round's
-buttons. Opting out earns stars at the round end; a line of 5 stars or 12 stars ends the game.
+2 to 4 players. Rules: docs/games/rules/buttons.md (the copy of the rules text in this
+repository); the seed page is the authority (see docs/games/buttons.md).
+
+Each player has a 6x6 board of coloured printed buttons. On a turn a player rolls the white die
+(the row) and the black dice (columns) and must place a button on their own board, or opts out
+of the round once they have a button. After every roll the other players still in the round may
+place a button with the gold pair of dice (white die, gold black die) at the same time. A button
+blocks its orthogonal neighbours. A roller who cannot place busts and loses the round's buttons.
+Opting out earns stars at the round end; a line of 5 stars or 12 stars ends the game.
+
+The rules map to functions here: Setup: `setup`, `deal_layouts`, `deal_bonus_cards`,
+`start_round`; a turn: `roll`, `opt_out`, `bust`, `set_aside_dice`, `next_turn` (phase
+"turn"); the gold dice and the roller's placement: `choose`, `resolve_roll` (phase "place");
+the round end: `end_round`, `award_stars`, `pick_star`, `finish_round` (phase "stars"),
+`pass_bonus_cards`; the end and the score: `has_line`, `score`, `outcome`; a player leaving:
+`remove_seat`.
 
 State (plain JSON):
 - boards: per seat one 36-character string, row by row, "." empty, "o" button, "*" star;
@@ -20,7 +30,12 @@ Seats take turns clockwise, in increasing seat order.
 """
 from __future__ import annotations
 
-from engine.core import GameInfo, MalformedAction, Outcome
+from engine.core import (OVER, Action, GameInfo, GameModule, Log, MalformedAction, Outcome,
+                         Options, Phase, Rng, State, View, best_scores)
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
 
 COLOURS = ("R", "Y", "G", "B")
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -41,11 +56,27 @@ LAYOUTS = (
 SIZE = 6
 EMPTY, BUTTON, STAR = ".", "o", "*"
 IN, OPTED_OUT, BUST, LEFT = "in", "opted_out", "bust", "left"
+STATUSES = (IN, OPTED_OUT, BUST, LEFT)
+MARKS = (EMPTY, BUTTON, STAR)
 WHITE_PIP_DICE = 4          # black dice with white pips; the gold black die is never set aside
 COLOUR_TARGET = 3           # buttons of one colour that earn its star
 LINE_LENGTH = 5
 STAR_TARGET = 12
 LINE_POINTS = 100
+PHASES = ("turn", "place", "stars", "over")
+ACTION_TYPES = ("roll", "optout", "place", "skip", "star")
+
+INFO = GameInfo(
+    name="buttons", title="Buttons", min_players=2, max_players=4, rules_version="1",
+    options={},
+    notation=(
+        "roll: on your turn, roll the dice",
+        "optout: on your turn, leave the round keeping your buttons (needs a button placed)",
+        "place 3 5: put a button at row 3 (the white die), column 5 (a black die)",
+        "skip: do not use the gold dice of another player's roll",
+        "star 3 5: turn your button at row 3, column 5 into a star (round end)",
+    ),
+)
 
 
 def _neighbours(i: int) -> tuple[int, ...]:
@@ -61,7 +92,7 @@ def cell(row: int, col: int) -> int:
     return (row - 1) * SIZE + (col - 1)
 
 
-def _put(board: str, i: int, mark: str) -> str:
+def put_mark(board: str, i: int, mark: str) -> str:
     return board[:i] + mark + board[i + 1:]
 
 
@@ -75,31 +106,7 @@ def colour_of(layout: int, row: int, col: int) -> str:
     return LAYOUTS[layout][row - 1][col - 1]
 
 
-def has_line(board: str) -> bool:
-    """5 stars in an unbroken straight line in a row or a column (not diagonal)."""
-    want = STAR * LINE_LENGTH
-    rows = [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
-    cols = ["".join(board[r * SIZE + c] for r in range(SIZE)) for c in range(SIZE)]
-    return any(want in line for line in rows + cols)
-
-
-def score(board: str) -> int:
-    """As the site scores: 100 points for a line of 5 stars, plus one point per star."""
-    return (LINE_POINTS if has_line(board) else 0) + board.count(STAR)
-
-
-def award_stars(board: str, layout: int, bonus: list[str]) -> tuple[int, list[str], list[str]]:
-    """The stars of a successful opt-out: (total, colours with 3+ buttons, bonus colours among them)."""
-    counts = {c: 0 for c in COLOURS}
-    for i, mark in enumerate(board):
-        if mark == BUTTON:
-            counts[LAYOUTS[layout][i // SIZE][i % SIZE]] += 1
-    colours = [c for c in COLOURS if counts[c] >= COLOUR_TARGET]
-    bonus_hit = [c for c in bonus if c in colours]
-    return 1 + len(colours) + len(bonus_hit), colours, bonus_hit
-
-
-def _cells(board: str, mark: str) -> list[int]:
+def cells_marked(board: str, mark: str) -> list[int]:
     return [i for i, m in enumerate(board) if m == mark]
 
 
@@ -107,16 +114,30 @@ def _rc(i: int) -> str:
     return f"row {i // SIZE + 1}, column {i % SIZE + 1}"
 
 
-# ----------------------------------------------------------------------------- setup
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
 
-def deal_layouts(n: int, rng) -> list[int]:
+def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
+    """Each player a layout and bonus cards; round 1 begins."""
+    layouts = deal_layouts(n, rng)
+    bonus, removed = deal_bonus_cards(n, rng)
+    g = {"n": n, "layouts": layouts, "boards": [EMPTY * SIZE * SIZE] * n, "bonus": bonus,
+         "removed_card": removed, "round": 1, "status": [IN] * n}
+    log.public("each player receives a board layout and bonus colour cards",
+               layouts=[x + 1 for x in layouts], bonus=bonus, removed_card=removed)
+    start_round(g, log)
+    return g
+
+
+def deal_layouts(n: int, rng: Rng) -> list[int]:
     """Each player a different layout, drawn at random from the 8."""
     order = list(range(len(LAYOUTS)))
     rng.shuffle(order)
     return order[:n]
 
 
-def deal_bonus_cards(n: int, rng) -> tuple[list[list[str]], str | None]:
+def deal_bonus_cards(n: int, rng: Rng) -> tuple[list[list[str]], str | None]:
     """4 players: one card each; 3: one card other than red is removed at random; 2: two each."""
     cards = list(COLOURS)
     removed = None
@@ -129,17 +150,7 @@ def deal_bonus_cards(n: int, rng) -> tuple[list[list[str]], str | None]:
     return hands, removed
 
 
-def _next_seat(g, after: int, statuses) -> int | None:
-    """The first seat clockwise after `after` (ending with `after` itself) whose status fits."""
-    n = g["n"]
-    for k in range(1, n + 1):
-        s = (after + k) % n
-        if g["status"][s] in statuses:
-            return s
-    return None
-
-
-def start_round(g, log) -> None:
+def start_round(g: State, log: Log) -> None:
     """Everyone still in the game enters the round; the holder of the red card starts."""
     n = g["n"]
     g["status"] = [LEFT if st == LEFT else IN for st in g["status"]]
@@ -156,46 +167,32 @@ def start_round(g, log) -> None:
                round=g["round"], starts=g["turn"])
 
 
-def pass_bonus_cards(g, log) -> None:
-    """Every player passes their bonus card(s) to the next player clockwise (still in the game)."""
-    new = [[] for _ in range(g["n"])]
-    for s, cards in enumerate(g["bonus"]):
-        if cards:
-            new[_next_seat(g, s, (IN, OPTED_OUT, BUST))] += cards
-    g["bonus"] = [sorted(c, key=COLOURS.index) for c in new]
-    log.public("the bonus cards are passed clockwise", bonus=[list(c) for c in g["bonus"]])
+# ---------------------------------------------------------------------------------------------
+# Phases
+# ---------------------------------------------------------------------------------------------
+
+def phase_of(g: State) -> str:
+    return g["phase"]
 
 
-# ----------------------------------------------------------------------------- a turn
-
-def set_aside_dice(g) -> None:
-    """A player leaving the round sets aside one white-pip black die (two in a 2-player game)."""
-    g["aside"] = min(WHITE_PIP_DICE, g["aside"] + (2 if g["n"] == 2 else 1))
+def waiting_seats(g: State) -> frozenset[int]:
+    """The seats that still have to decide on a roll or to pick their stars."""
+    return frozenset(g["waiting"])
 
 
-def opt_out(g, seat: int, log) -> None:
-    g["status"][seat] = OPTED_OUT
-    set_aside_dice(g)
-    log.public("{seat%d} opted out of the round" % seat, seat=seat)
-    next_turn(g, seat, log)
+# -- phase "turn": the seat `turn` rolls, or opts out once it has a button
+
+def turn_seat(g: State) -> frozenset[int]:
+    return frozenset([g["turn"]])
 
 
-def roller_columns(g) -> list[int]:
-    """The columns the roller may combine with the white die: any black die, gold included."""
-    d = g["dice"]
-    return sorted(set(d["black"]) | {d["gold"]})
+def turn_actions(g: State, seat: int) -> list[Action]:
+    if BUTTON in g["boards"][seat]:
+        return [{"type": "optout"}, {"type": "roll"}]
+    return [{"type": "roll"}]
 
 
-def bust(g, seat: int, log) -> None:
-    """No legal cell: the round's buttons go, a die is set aside, the player is out of the round."""
-    g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
-    g["status"][seat] = BUST
-    set_aside_dice(g)
-    log.public("{seat%d} cannot place and busts: their buttons of this round are removed" % seat,
-               seat=seat)
-
-
-def roll(g, seat: int, rng, log) -> None:
+def roll(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Roll the white die and every black die in play, then ask the roller and the others."""
     white = rng.between(1, 6)
     gold = rng.between(1, 6)
@@ -222,30 +219,35 @@ def roll(g, seat: int, rng, log) -> None:
         next_turn(g, seat, log)
 
 
-def choose(g, seat: int, action, log) -> None:
-    """Record one seat's decision on the roll; once all are in, apply them together."""
-    g["choices"][seat] = action
-    g["waiting"].remove(seat)
-    if not g["waiting"]:
-        resolve_roll(g, log)
+def roller_columns(g: State) -> list[int]:
+    """The columns the roller may combine with the white die: any black die, gold included."""
+    d = g["dice"]
+    return sorted(set(d["black"]) | {d["gold"]})
 
 
-def resolve_roll(g, log) -> None:
-    for s, choice in enumerate(g["choices"]):
-        if choice is None:
-            continue
-        if choice["type"] == "place":
-            i = cell(choice["row"], choice["col"])
-            g["boards"][s] = _put(g["boards"][s], i, BUTTON)
-            log.public("{seat%d} placed a button at %s" % (s, _rc(i)), seat=s,
-                       row=choice["row"], col=choice["col"])
-        else:
-            log.public("{seat%d} let the gold dice pass" % s, seat=s)
-    g["choices"] = [None] * g["n"]
-    next_turn(g, g["roller"], log)
+def bust(g: State, seat: int, log: Log) -> None:
+    """No legal cell: the round's buttons go, a die is set aside, the player is out of the round."""
+    g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
+    g["status"][seat] = BUST
+    set_aside_dice(g)
+    log.public("{seat%d} cannot place and busts: their buttons of this round are removed" % seat,
+               seat=seat)
 
 
-def next_turn(g, after: int, log) -> None:
+def opt_out(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """Leave the round keeping this round's buttons (they earn stars at the round end)."""
+    g["status"][seat] = OPTED_OUT
+    set_aside_dice(g)
+    log.public("{seat%d} opted out of the round" % seat, seat=seat)
+    next_turn(g, seat, log)
+
+
+def set_aside_dice(g: State) -> None:
+    """A player leaving the round sets aside one white-pip black die (two in a 2-player game)."""
+    g["aside"] = min(WHITE_PIP_DICE, g["aside"] + (2 if g["n"] == 2 else 1))
+
+
+def next_turn(g: State, after: int, log: Log) -> None:
     """The dice pass clockwise to the next player still in the round; none left ends the round."""
     g["waiting"] = []
     nxt = _next_seat(g, after, (IN,))
@@ -256,9 +258,85 @@ def next_turn(g, after: int, log) -> None:
         g["turn"] = nxt
 
 
-# ----------------------------------------------------------------------------- round end
+def _next_seat(g: State, after: int, statuses: tuple[str, ...]) -> int | None:
+    """The first seat clockwise after `after` (ending with `after` itself) whose status fits."""
+    n = g["n"]
+    for k in range(1, n + 1):
+        s = (after + k) % n
+        if g["status"][s] in statuses:
+            return s
+    return None
 
-def end_round(g, log) -> None:
+
+# -- phase "place": the roller places a button; the others may use the gold dice at once
+
+def place_actions(g: State, seat: int) -> list[Action]:
+    board = g["boards"][seat]
+    white = g["dice"]["white"]
+    if seat == g["roller"]:
+        return [_place(white, c) for c in roller_columns(g) if is_legal_cell(board, white, c)]
+    return [_place(white, g["dice"]["gold"]), {"type": "skip"}]
+
+
+def _place(row: int, col: int) -> Action:
+    return {"type": "place", "row": row, "col": col}
+
+
+def choose(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """Record one seat's decision on the roll; once all are in, apply them together."""
+    g["choices"][seat] = action
+    g["waiting"].remove(seat)
+    if not g["waiting"]:
+        resolve_roll(g, log)
+
+
+def resolve_roll(g: State, log: Log) -> None:
+    """Apply every decision on the roll together, then pass the dice on."""
+    for s, choice in enumerate(g["choices"]):
+        if choice is None:
+            continue
+        if choice["type"] == "place":
+            i = cell(choice["row"], choice["col"])
+            g["boards"][s] = put_mark(g["boards"][s], i, BUTTON)
+            log.public("{seat%d} placed a button at %s" % (s, _rc(i)), seat=s,
+                       row=choice["row"], col=choice["col"])
+        else:
+            log.public("{seat%d} let the gold dice pass" % s, seat=s)
+    g["choices"] = [None] * g["n"]
+    next_turn(g, g["roller"], log)
+
+
+# -- phase "stars": who opted out turns buttons into the stars earned, all at the same time
+
+def star_actions(g: State, seat: int) -> list[Action]:
+    picked = g["star_picks"][seat]
+    return [{"type": "star", "row": i // SIZE + 1, "col": i % SIZE + 1}
+            for i in cells_marked(g["boards"][seat], BUTTON) if i not in picked]
+
+
+def pick_star(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """One star's cell; the stars are placed once every seat has picked all of its own."""
+    row, col = action["row"], action["col"]
+    g["star_picks"][seat].append(cell(row, col))
+    if len(g["star_picks"][seat]) == g["stars_due"][seat]:
+        g["waiting"].remove(seat)
+        if not g["waiting"]:
+            finish_round(g, log)
+
+
+PHASE_RULES = {
+    "turn": Phase(turn_seat, turn_actions, {"roll": roll, "optout": opt_out}),
+    "place": Phase(waiting_seats, place_actions, {"place": choose, "skip": choose}),
+    "stars": Phase(waiting_seats, star_actions, {"star": pick_star}),
+    "over": OVER,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+def end_round(g: State, log: Log) -> None:
     """Every player is out: those who opted out earn stars and place them (all at once)."""
     g["turn"] = None
     g["dice"] = None
@@ -279,21 +357,24 @@ def end_round(g, log) -> None:
         finish_round(g, log)
 
 
-def pick_star(g, seat: int, row: int, col: int, log) -> None:
-    g["star_picks"][seat].append(cell(row, col))
-    if len(g["star_picks"][seat]) == g["stars_due"][seat]:
-        g["waiting"].remove(seat)
-        if not g["waiting"]:
-            finish_round(g, log)
+def award_stars(board: str, layout: int, bonus: list[str]) -> tuple[int, list[str], list[str]]:
+    """The stars of a successful opt-out: (total, colours with 3+ buttons, bonus colours among them)."""
+    counts = {c: 0 for c in COLOURS}
+    for i, mark in enumerate(board):
+        if mark == BUTTON:
+            counts[LAYOUTS[layout][i // SIZE][i % SIZE]] += 1
+    colours = [c for c in COLOURS if counts[c] >= COLOUR_TARGET]
+    bonus_hit = [c for c in bonus if c in colours]
+    return 1 + len(colours) + len(bonus_hit), colours, bonus_hit
 
 
-def finish_round(g, log) -> None:
+def finish_round(g: State, log: Log) -> None:
     """Place the picked stars, return every button, check the end, else start the next round."""
     for s in range(g["n"]):
         board = g["boards"][s]
         picks = sorted(g["star_picks"][s])
         for i in picks:
-            board = _put(board, i, STAR)
+            board = put_mark(board, i, STAR)
         g["boards"][s] = board.replace(BUTTON, EMPTY)
         if picks:
             log.public("{seat%d} placed stars at %s" % (s, "; ".join(_rc(i) for i in picks)),
@@ -311,236 +392,149 @@ def finish_round(g, log) -> None:
     start_round(g, log)
 
 
-# ----------------------------------------------------------------------------- bots
-
-def _random_bot(view, legal, rng):
-    return rng.choice(legal)
-
-
-def _bust_chance(board: str, black_dice: int) -> float:
-    """The chance that a roll with `black_dice` black dice leaves no legal cell."""
-    total = 0.0
-    for row in range(1, SIZE + 1):
-        free = sum(1 for col in range(1, SIZE + 1) if is_legal_cell(board, row, col))
-        total += ((SIZE - free) / SIZE) ** black_dice
-    return total / SIZE
+def pass_bonus_cards(g: State, log: Log) -> None:
+    """Every player passes their bonus card(s) to the next player clockwise (still in the game)."""
+    new = [[] for _ in range(g["n"])]
+    for s, cards in enumerate(g["bonus"]):
+        if cards:
+            new[_next_seat(g, s, (IN, OPTED_OUT, BUST))] += cards
+    g["bonus"] = [sorted(c, key=COLOURS.index) for c in new]
+    log.public("the bonus cards are passed clockwise", bonus=[list(c) for c in g["bonus"]])
 
 
-def _cell_value(board: str, layout: int, bonus: list[str], row: int, col: int) -> float:
-    """How much a button here helps: towards a colour's 3, more for a bonus colour, towards a
-    line of stars; minus the free neighbours it blocks."""
-    colour = colour_of(layout, row, col)
-    have = sum(1 for i in _cells(board, BUTTON) if LAYOUTS[layout][i // SIZE][i % SIZE] == colour)
-    value = 0.0
-    if have < COLOUR_TARGET:
-        value += (1.0 + (colour in bonus)) * (have + 1) / COLOUR_TARGET
-    i = cell(row, col)
-    value -= 0.15 * sum(1 for j in NEIGHBOURS[i] if board[j] == EMPTY)
-    value += 0.1 * max(board[(row - 1) * SIZE:row * SIZE].count(STAR),
-                       board[col - 1::SIZE].count(STAR))
-    return value
+def has_line(board: str) -> bool:
+    """5 stars in an unbroken straight line in a row or a column (not diagonal)."""
+    want = STAR * LINE_LENGTH
+    rows = [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+    cols = ["".join(board[r * SIZE + c] for r in range(SIZE)) for c in range(SIZE)]
+    return any(want in line for line in rows + cols)
 
 
-def _star_value(board: str, i: int) -> int:
-    """Stars go where they build the longest line: the row or column already richest in stars."""
-    r, c = divmod(i, SIZE)
-    return max(board[r * SIZE:(r + 1) * SIZE].count(STAR), board[c::SIZE].count(STAR))
+def score(board: str) -> int:
+    """As the site scores: 100 points for a line of 5 stars, plus one point per star."""
+    return (LINE_POINTS if has_line(board) else 0) + board.count(STAR)
 
 
-def _heuristic_bot(view, legal, rng):
-    me = view["players"][view["you"]]
-    board = "".join(me["board"])
-    layout = me["layout"] - 1
-    kinds = {a["type"] for a in legal}
-    if "roll" in kinds:
-        if "optout" not in kinds:
-            return {"type": "roll"}
-        stars, _, _ = award_stars(board, layout, me["bonus"])
-        risk = _bust_chance(board, view["dice_in_play"] + 1)
-        return {"type": "optout"} if risk * stars > (1 - risk) * 0.6 else {"type": "roll"}
-    if "star" in kinds:
-        for r, c in view["my_star_picks"]:
-            board = _put(board, cell(r, c), STAR)
-        return max(legal, key=lambda a: (_star_value(board, cell(a["row"], a["col"])),
-                                         -cell(a["row"], a["col"])))
-    places = [a for a in legal if a["type"] == "place"]
-    scored = [(_cell_value(board, layout, me["bonus"], a["row"], a["col"]), a) for a in places]
-    value, best = max(scored, key=lambda va: va[0])
-    if "skip" in kinds and value < 0.3:
-        return {"type": "skip"}
-    return best
+def outcome(g: State) -> Outcome | None:
+    if g["phase"] != "over":
+        return None
+    scores = tuple(score(b) for b in g["boards"])
+    playing = [s for s in range(g["n"]) if g["status"][s] != LEFT]
+    line = any(has_line(g["boards"][s]) for s in playing)
+    reason = "a player completed a line of 5 stars" if line else "a player reached 12 stars"
+    return best_scores(scores, playing, reason)
 
 
-# ----------------------------------------------------------------------------- the game
-
-def _place(row, col):
-    return {"type": "place", "row": row, "col": col}
-
-
-class Buttons:
-    info = GameInfo(
-        name="buttons", title="Buttons", min_players=2, max_players=4, rules_version="1",
-        options={},
-        notation=(
-            "roll: on your turn, roll the dice",
-            "optout: on your turn, leave the round keeping your buttons (needs a button placed)",
-            "place 3 5: put a button at row 3 (the white die), column 5 (a black die)",
-            "skip: do not use the gold dice of another player's roll",
-            "star 3 5: turn your button at row 3, column 5 into a star (round end)",
-        ),
-    )
-
-    def setup(self, n, options, rng, log):
-        layouts = deal_layouts(n, rng)
-        bonus, removed = deal_bonus_cards(n, rng)
-        g = {"n": n, "layouts": layouts, "boards": [EMPTY * SIZE * SIZE] * n, "bonus": bonus,
-             "removed_card": removed, "round": 1, "status": [IN] * n}
-        log.public("each player receives a board layout and bonus colour cards",
-                   layouts=[x + 1 for x in layouts], bonus=bonus, removed_card=removed)
-        start_round(g, log)
-        return g
-
-    def active_seats(self, g):
-        if g["phase"] == "turn":
-            return frozenset([g["turn"]])
-        return frozenset(g["waiting"])
-
-    def legal_actions(self, g, seat):
-        phase = g["phase"]
-        if phase == "turn":
-            if seat != g["turn"]:
-                return []
-            if BUTTON in g["boards"][seat]:
-                return [{"type": "optout"}, {"type": "roll"}]
-            return [{"type": "roll"}]
-        if seat not in g["waiting"]:
-            return []
-        board = g["boards"][seat]
-        if phase == "place":
-            white = g["dice"]["white"]
-            if seat == g["roller"]:
-                return [_place(white, c) for c in roller_columns(g) if is_legal_cell(board, white, c)]
-            return [_place(white, g["dice"]["gold"]), {"type": "skip"}]
-        picked = g["star_picks"][seat]
-        return [{"type": "star", "row": i // SIZE + 1, "col": i % SIZE + 1}
-                for i in _cells(board, BUTTON) if i not in picked]
-
-    def apply(self, g, seat, action, rng, log):
-        kind = action["type"]
-        if kind == "roll":
-            roll(g, seat, rng, log)
-        elif kind == "optout":
-            opt_out(g, seat, log)
-        elif kind in ("place", "skip"):
-            choose(g, seat, action, log)
-        else:
-            pick_star(g, seat, action["row"], action["col"], log)
-        return g
-
-    def remove_seat(self, g, seat, log):
-        """A resigning player leaves: out of every round from now on, their pending decision
-        dropped, their bonus cards handed to the next player clockwise; the others go on."""
-        was_in = g["status"][seat] == IN
-        g["status"][seat] = LEFT
-        g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
-        heir = _next_seat(g, seat, (IN, OPTED_OUT, BUST))
-        g["bonus"][heir] = sorted(g["bonus"][heir] + g["bonus"][seat], key=COLOURS.index)
-        g["bonus"][seat] = []
-        log.public("{seat%d} left the game; their bonus cards go to {seat%d}" % (seat, heir),
-                   seat=seat, bonus=[list(c) for c in g["bonus"]])
-        if was_in:
-            set_aside_dice(g)
-        phase = g["phase"]
-        if phase == "turn" and g["turn"] == seat:
-            next_turn(g, seat, log)
-        elif phase == "place":
-            g["choices"][seat] = None
-            if seat in g["waiting"]:
-                g["waiting"].remove(seat)
-                if not g["waiting"]:
-                    resolve_roll(g, log)
-        elif phase == "stars":
-            g["stars_due"][seat] = 0
-            g["star_picks"][seat] = []
-            if seat in g["waiting"]:
-                g["waiting"].remove(seat)
-                if not g["waiting"]:
-                    finish_round(g, log)
-        return g
-
-    def outcome(self, g):
-        if g["phase"] != "over":
-            return None
-        scores = tuple(score(b) for b in g["boards"])
-        playing = [s for s in range(g["n"]) if g["status"][s] != LEFT]
-        best = max(scores[s] for s in playing)
-        line = any(has_line(g["boards"][s]) for s in playing)
-        reason = "a player completed a line of 5 stars" if line else "a player reached 12 stars"
-        return Outcome(tuple(s for s in playing if scores[s] == best), scores, reason)
-
-    def view(self, g, seat):
-        players = []
-        for s in range(g["n"]):
-            board = g["boards"][s]
-            players.append({
-                "layout": g["layouts"][s] + 1,
-                "colours": list(LAYOUTS[g["layouts"][s]]),
-                "board": [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)],
-                "status": g["status"][s],
-                "bonus": list(g["bonus"][s]),
-                "stars": board.count(STAR),
-                "line": has_line(board),
-                "score": score(board),
-                "stars_due": g["stars_due"][s],
-                "stars_picked": len(g["star_picks"][s]),
-            })
-        dice = g["dice"]
-        mine = seat is not None
-        choice = g["choices"][seat] if mine and g["phase"] == "place" else None
-        return {
-            "you": seat,
-            "round": g["round"],
-            "phase": g["phase"],
-            "turn": g["turn"] if g["phase"] in ("turn", "place") else None,
-            "roller": g["roller"] if g["phase"] == "place" else None,
-            "waiting": list(g["waiting"]),
-            "dice": None if dice is None else {"white": dice["white"], "gold": dice["gold"],
-                                               "black": list(dice["black"])},
-            "dice_in_play": WHITE_PIP_DICE - g["aside"],
-            "removed_card": g["removed_card"],
-            "players": players,
-            "my_choice": None if choice is None else dict(choice),
-            "my_star_picks": ([[i // SIZE + 1, i % SIZE + 1] for i in g["star_picks"][seat]]
-                              if mine else []),
-        }
-
-    def parse(self, text):
-        words = text.lower().replace(",", " ").split()
-        if words in (["roll"], ["skip"]):
-            return {"type": words[0]}
-        if words in (["optout"], ["opt", "out"], ["opt-out"]):
-            return {"type": "optout"}
-        if len(words) == 3 and words[0] in ("place", "star"):
-            if all(w.isdigit() and 1 <= int(w) <= SIZE for w in words[1:]):
-                return {"type": words[0], "row": int(words[1]), "col": int(words[2])}
-            raise MalformedAction(f"cannot read {text!r}: row and column are numbers 1 to 6, "
-                                  f"as in '{words[0]} 3 5'")
-        raise MalformedAction(f"cannot read {text!r}: write 'roll', 'optout', 'place ROW COL' "
-                              "(e.g. 'place 3 5'), 'skip' or 'star ROW COL' (e.g. 'star 3 5')")
-
-    def format(self, action):
-        kind = action["type"]
-        if kind in ("roll", "optout", "skip"):
-            return kind
-        if kind in ("place", "star"):
-            row, col = action["row"], action["col"]
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
-                raise MalformedAction(f"a {kind}'s row and column are whole numbers 1 to 6")
-            return f"{kind} {row} {col}"
-        raise MalformedAction(f"unknown action type {kind!r}; the types are roll, optout, "
-                              "place, skip and star")
-
-    bots = {"random": _random_bot, "heuristic": _heuristic_bot}
+def remove_seat(g: State, seat: int, log: Log) -> State:
+    """A resigning player leaves: out of every round from now on, their pending decision
+    dropped, their bonus cards handed to the next player clockwise; the others go on."""
+    was_in = g["status"][seat] == IN
+    g["status"][seat] = LEFT
+    g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
+    heir = _next_seat(g, seat, (IN, OPTED_OUT, BUST))
+    g["bonus"][heir] = sorted(g["bonus"][heir] + g["bonus"][seat], key=COLOURS.index)
+    g["bonus"][seat] = []
+    log.public("{seat%d} left the game; their bonus cards go to {seat%d}" % (seat, heir),
+               seat=seat, bonus=[list(c) for c in g["bonus"]])
+    if was_in:
+        set_aside_dice(g)
+    phase = g["phase"]
+    if phase == "turn" and g["turn"] == seat:
+        next_turn(g, seat, log)
+    elif phase == "place":
+        g["choices"][seat] = None
+        if seat in g["waiting"]:
+            g["waiting"].remove(seat)
+            if not g["waiting"]:
+                resolve_roll(g, log)
+    elif phase == "stars":
+        g["stars_due"][seat] = 0
+        g["star_picks"][seat] = []
+        if seat in g["waiting"]:
+            g["waiting"].remove(seat)
+            if not g["waiting"]:
+                finish_round(g, log)
+    return g
 
 
-GAME = Buttons()
+# ---------------------------------------------------------------------------------------------
+# Notation
+# ---------------------------------------------------------------------------------------------
+
+def parse(text: str) -> Action:
+    words = text.lower().replace(",", " ").split()
+    if words in (["roll"], ["skip"]):
+        return {"type": words[0]}
+    if words in (["optout"], ["opt", "out"], ["opt-out"]):
+        return {"type": "optout"}
+    if len(words) == 3 and words[0] in ("place", "star"):
+        if all(w.isdigit() and 1 <= int(w) <= SIZE for w in words[1:]):
+            return {"type": words[0], "row": int(words[1]), "col": int(words[2])}
+        raise MalformedAction(f"cannot read {text!r}: row and column are numbers 1 to 6, "
+                              f"as in '{words[0]} 3 5'")
+    raise MalformedAction(f"cannot read {text!r}: write 'roll', 'optout', 'place ROW COL' "
+                          "(e.g. 'place 3 5'), 'skip' or 'star ROW COL' (e.g. 'star 3 5')")
+
+
+def format_action(action: Action) -> str:
+    kind = action["type"]
+    if kind in ("roll", "optout", "skip"):
+        return kind
+    if kind in ("place", "star"):
+        row, col = action["row"], action["col"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
+            raise MalformedAction(f"a {kind}'s row and column are whole numbers 1 to 6")
+        return f"{kind} {row} {col}"
+    raise MalformedAction(f"unknown action type {kind!r}; the types are roll, optout, "
+                          "place, skip and star")
+
+
+# ---------------------------------------------------------------------------------------------
+# View
+# ---------------------------------------------------------------------------------------------
+
+def view(g: State, seat: int | None) -> View:
+    """Everything is public but a seat's decision on the current roll and its star picks while
+    others still decide."""
+    players = []
+    for s in range(g["n"]):
+        board = g["boards"][s]
+        players.append({
+            "layout": g["layouts"][s] + 1,
+            "colours": list(LAYOUTS[g["layouts"][s]]),
+            "board": [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)],
+            "status": g["status"][s],
+            "bonus": list(g["bonus"][s]),
+            "stars": board.count(STAR),
+            "line": has_line(board),
+            "score": score(board),
+            "stars_due": g["stars_due"][s],
+            "stars_picked": len(g["star_picks"][s]),
+        })
+    dice = g["dice"]
+    mine = seat is not None
+    choice = g["choices"][seat] if mine and g["phase"] == "place" else None
+    return {
+        "you": seat,
+        "round": g["round"],
+        "phase": g["phase"],
+        "turn": g["turn"] if g["phase"] in ("turn", "place") else None,
+        "roller": g["roller"] if g["phase"] == "place" else None,
+        "waiting": list(g["waiting"]),
+        "dice": None if dice is None else {"white": dice["white"], "gold": dice["gold"],
+                                           "black": list(dice["black"])},
+        "dice_in_play": WHITE_PIP_DICE - g["aside"],
+        "removed_card": g["removed_card"],
+        "players": players,
+        "my_choice": None if choice is None else dict(choice),
+        "my_star_picks": ([[i // SIZE + 1, i % SIZE + 1] for i in g["star_picks"][seat]]
+                          if mine else []),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The game object
+# ---------------------------------------------------------------------------------------------
+
+GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
+                  view=view, parse=parse, format=format_action, remove_seat=remove_seat)

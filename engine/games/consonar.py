@@ -1,6 +1,7 @@
 """Con Sonar! (Exequor Studios): hunt the other nations' submarines, keep your own alive.
 
-2 to 6 players. Rules: /work/shared/rules/consonar.md; the Italian seed page is the authority.
+2 to 6 players. Rules: docs/games/rules/consonar.md (the copy of the rules text in this
+repository); the Italian seed page is the authority (see docs/games/consonar.md).
 
 Twelve submarines (two per nation) sit on a ladder of 8 rungs. On a turn a player plays at
 least one Fleet card (each moves a submarine of the card's colour), may queue more cards as
@@ -9,9 +10,22 @@ face-up Torpedo Strike card whose symbol the last arrow points to: defuse it if 
 player's own colour, or fire it at a submarine of its colour (a d8 per torpedo, a roll below
 the rung hits). Instead a face-up Torpedo card may be put at the bottom of the Torpedo deck.
 
+The rules map to functions here: Setup: `setup`; a turn, steps 1 and 2: `fleet_movement`
+(phase "fleet", then "queue"); step 3: `torpedo_strike`, `defuse`, `delay`, `end_turn`,
+`torpedo_choices`; step 4: `end_of_turn`, `refill_hand`, `next_seat`; scoring: `score`,
+`colour_groups`; a player leaving: `remove_seat`.
+
 A turn is several actions by the same seat: `fleet` (one card), then more `fleet`, and finally
 one of `torpedo`, `defuse`, `delay` or `end`. `split_turn` cuts a one-line whole turn (for play
 by email) into those single steps.
+
+The state `g` (plain JSON): n, nations (per seat its colour), removed (seats that left),
+subs (submarine -> rung, None once sunk), hands (per seat its Fleet cards, sorted),
+fleet_deck, fleet_discard, torpedo_row (the face-up Torpedo cards), torpedo_deck,
+torpedo_removed (defused), torpedo_discard (that sank a submarine), sunk and misses (per seat
+its scoring area), current (whose turn), turn (its number), played (the Fleet cards of this
+turn: {"card", "sub", "from", "to"}), last_strike, end_subs_left (the option), over (why the
+game ended, else None). The phase is not stored: `phase_of` reads it from `over` and `played`.
 
 Identifiers (also the notation): colours b g o p r y (blue, green, orange, purple, red,
 yellow); submarine `r1` starts on rung 2 and `r2` on rung 4; Fleet card `r+2` (colour, value);
@@ -20,10 +34,15 @@ Torpedo card `b2` (colour, number of torpedoes).
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from engine.core import GameInfo, InvalidOptions, MalformedAction, OptionSpec, Outcome
+from engine.core import (OVER, Action, GameInfo, GameModule, InvalidOptions, Log,
+                         MalformedAction, OptionSpec, Options, Outcome, Phase, Rng, State, View,
+                         best_scores)
 
-# ---------------------------------------------------------------- components (data)
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
@@ -62,10 +81,11 @@ FLEET_INFO = {_fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v
                                 "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
               for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
 
-TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in (1, 2, 3))  # 18
+TORPEDO_COUNTS = (1, 2, 3)
+TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in TORPEDO_COUNTS)  # 18
 TORPEDO_INFO = {f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
                             "symbol": TORPEDO_SYMBOLS[c][t - 1]}
-                for c in COLOURS for t in (1, 2, 3)}
+                for c in COLOURS for t in TORPEDO_COUNTS}
 
 SUBS = tuple(f"{c}{k}" for c in COLOURS for k in (1, 2))  # 12
 START_RUNG = {1: 2, 2: 4}  # submarine 1 of each colour on rung 2, submarine 2 on rung 4
@@ -75,17 +95,43 @@ HAND = 3
 ROW = 3
 
 END_SUBS_CHOICES = tuple(range(0, 11))
+PHASES = ("fleet", "queue", "over")
+ACTION_TYPES = ("fleet", "torpedo", "defuse", "delay", "end")
+
+# The identifiers' shapes, as regular expressions (the notation and the API schemas use them).
+_COLOUR_CLASS = "[" + "".join(COLOURS) + "]"
+SUB_PATTERN = f"^{_COLOUR_CLASS}[12]$"
+TORPEDO_CARD_PATTERN = f"^{_COLOUR_CLASS}[123]$"
+FLEET_CARD_PATTERN = (f"^{_COLOUR_CLASS}("
+                      + "|".join(f"{v:+d}".replace("+", "\\+") for v in FLEET_VALUES) + ")$")
+
+INFO = GameInfo(
+    name="consonar", title="Con Sonar!", min_players=2, max_players=6, rules_version="1",
+    options={"end_subs_left": OptionSpec(
+        0, "the game ends when this many submarines or fewer are left on the ladder "
+           "(0: all sunk, as the seed says; 2: the site's English page)",
+        choices=END_SUBS_CHOICES, kind=int)},
+    notation=(
+        "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
+        "moving a submarine (colour and 1 or 2), e.g. fleet r+2@r1",
+        "torpedo CARD@SUB: fire the Torpedo card (colour and 1-3 torpedoes) the last arrow "
+        "points to at a submarine, e.g. torpedo b2@y1",
+        "defuse CARD: remove a Torpedo card of your own colour from the game, e.g. defuse r1",
+        "delay CARD: put a face-up Torpedo card at the bottom of the Torpedo deck, e.g. delay p3",
+        "end: end the turn without a Torpedo action (pass-torpedo is the same), e.g. end",
+        "a whole turn on one line (by email): steps separated by ';', several Fleet cards after "
+        "one 'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1",
+    ),
+)
 
 
-# ---------------------------------------------------------------- setup
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
 
-def setup(n: int, options: dict, rng, log) -> dict:
+def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Nations dealt at random, 3 Fleet cards each, 3 Torpedo cards face up, first player drawn."""
-    if not 2 <= n <= 6:
-        raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")
-    k = options.get("end_subs_left", 0)
-    if isinstance(k, bool) or not isinstance(k, int) or k not in END_SUBS_CHOICES:
-        raise InvalidOptions("option end_subs_left must be a whole number from 0 to 10")
+    k = end_subs_left(n, options)
     colours = list(COLOURS)
     rng.shuffle(colours)
     nations = colours[:n]
@@ -127,34 +173,74 @@ def setup(n: int, options: dict, rng, log) -> dict:
     return g
 
 
-# ---------------------------------------------------------------- helpers
+def end_subs_left(n: int, options: Options) -> int:
+    """The option, checked again here for a caller that skips `engine.match.start`."""
+    if not 2 <= n <= 6:
+        raise InvalidOptions(f"Con Sonar! is played by 2 to 6 players, not {n}")
+    k = options.get("end_subs_left", 0)
+    if isinstance(k, bool) or not isinstance(k, int) or k not in END_SUBS_CHOICES:
+        raise InvalidOptions("option end_subs_left must be a whole number from 0 to 10")
+    return k
 
-def alive(g: dict) -> list:
+
+# ---------------------------------------------------------------------------------------------
+# Phases
+# ---------------------------------------------------------------------------------------------
+
+def phase_of(g: State) -> str:
+    """"fleet" before the turn's first Fleet card, "queue" after it, "over" at the end."""
+    if g["over"] is not None:
+        return "over"
+    return "queue" if g["played"] else "fleet"
+
+
+def current_player(g: State) -> frozenset[int]:
+    return frozenset((g["current"],))
+
+
+def alive(g: State) -> list[str]:
     """Submarines still on the ladder, in fixed order."""
     return [s for s in SUBS if g["subs"][s] is not None]
 
 
-def targets_of_colour(g: dict, colour: str) -> list:
+def targets_of_colour(g: State, colour: str) -> list[str]:
     """The submarines a card of `colour` may move or hit: that colour's, or any if none is left."""
     subs = g["subs"]
     own = [s for s in (colour + "1", colour + "2") if subs[s] is not None]
     return own or alive(g)
 
 
-def last_arrow(g: dict) -> str | None:
+def last_arrow(g: State) -> str | None:
     """The arrow symbol of the last Fleet card played this turn (None before the first)."""
     return FLEET_INFO[g["played"][-1]["card"]]["arrow"] if g["played"] else None
 
 
-def neutral_colours(g: dict) -> list:
+def neutral_colours(g: State) -> list[str]:
     held = {g["nations"][s] for s in range(g["n"]) if s not in g["removed"]}
     return [c for c in COLOURS if c not in held]
 
 
-# ---------------------------------------------------------------- a turn
+def connecting_fleet(g: State, seat: int, arrow: str | None) -> list[Action]:
+    """The Fleet cards `seat` may play now (any before the first; after it, those whose own
+    symbol the last arrow points to), each at every submarine it may move."""
+    fleet = []
+    for card in g["hands"][seat]:  # hands are kept sorted
+        info = FLEET_INFO[card]
+        if arrow is None or info["symbol"] == arrow:
+            fleet.extend({"type": "fleet", "card": card, "sub": sub}
+                         for sub in targets_of_colour(g, info["colour"]))
+    return fleet
 
-def fleet_movement(g: dict, seat: int, card: str, sub: str, log) -> None:
+
+# -- phase "fleet": the turn's first Fleet card
+
+def fleet_actions(g: State, seat: int) -> list[Action]:
+    return connecting_fleet(g, seat, None)
+
+
+def fleet_movement(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Steps 1 and 2: play a Fleet card and move a submarine by its value, stopping at 1 and 8."""
+    card, sub = action["card"], action["sub"]
     g["hands"][seat].remove(card)
     value = FLEET_INFO[card]["value"]
     before = g["subs"][sub]
@@ -165,8 +251,35 @@ def fleet_movement(g: dict, seat: int, card: str, sub: str, log) -> None:
                seat=seat, card=card, sub=sub, rung_from=before, rung_to=after)
 
 
-def torpedo_strike(g: dict, seat: int, card: str, sub: str, rng, log) -> None:
+# -- phase "queue": more connecting Fleet cards, or the Torpedo step that ends the turn
+
+def queue_actions(g: State, seat: int) -> list[Action]:
+    """Built in sorted order: defuse, delay, end, fleet, torpedo; then card, then sub."""
+    arrow = last_arrow(g)
+    return torpedo_choices(g, seat, arrow, connecting_fleet(g, seat, arrow))
+
+
+def torpedo_choices(g: State, seat: int, arrow: str, fleet: list[Action]) -> list[Action]:
+    """Step 3, once a Fleet card is down: defuse or fire the cards showing the last arrow's
+    symbol, delay any face-up card, or end; `fleet` (the connecting cards) goes in between."""
+    own = g["nations"][seat]
+    defuses, delays, torpedoes = [], [], []
+    for card in sorted(g["torpedo_row"]):
+        info = TORPEDO_INFO[card]
+        if info["symbol"] == arrow:
+            if info["colour"] == own:
+                defuses.append({"type": "defuse", "card": card})
+            else:
+                torpedoes.extend({"type": "torpedo", "card": card, "sub": sub}
+                                 for sub in targets_of_colour(g, info["colour"]))
+        delays.append({"type": "delay", "card": card})
+    return defuses + delays + [{"type": "end"}] + fleet + torpedoes
+
+
+def torpedo_strike(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3: one d8 per torpedo; a roll strictly below the rung hits; the first hit sinks."""
+    card, sub = action["card"], action["sub"]
+    slot = take_from_row(g, card)
     rung = g["subs"][sub]
     rolls = []
     hit = False
@@ -176,7 +289,6 @@ def torpedo_strike(g: dict, seat: int, card: str, sub: str, rng, log) -> None:
         if roll < rung:
             hit = True
             break
-    g["torpedo_row"].remove(card)
     if hit:
         g["subs"][sub] = None
         g["sunk"][seat].append(sub)
@@ -189,24 +301,43 @@ def torpedo_strike(g: dict, seat: int, card: str, sub: str, rng, log) -> None:
                % (seat, card, sub, rung, " ".join(map(str, rolls)),
                   "sunk!" if hit else "missed"),
                seat=seat, card=card, sub=sub, rung=rung, rolls=rolls, hit=hit)
+    end_of_turn(g, seat, slot, rng, log)
 
 
-def defuse(g: dict, seat: int, card: str, log) -> None:
+def defuse(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3, own colour: the Torpedo card leaves the game (no roll, no score)."""
-    g["torpedo_row"].remove(card)
+    card = action["card"]
+    slot = take_from_row(g, card)
     g["torpedo_removed"].append(card)
     log.public("{seat%d} defuses %s" % (seat, card), seat=seat, card=card)
+    end_of_turn(g, seat, slot, rng, log)
 
 
-def delay(g: dict, seat: int, card: str, log) -> None:
+def delay(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Step 3 alternative: a face-up Torpedo card goes to the bottom of the Torpedo deck."""
-    g["torpedo_row"].remove(card)
+    card = action["card"]
+    slot = take_from_row(g, card)
     g["torpedo_deck"].append(card)
     log.public("{seat%d} puts %s at the bottom of the Torpedo deck" % (seat, card),
                seat=seat, card=card)
+    end_of_turn(g, seat, slot, rng, log)
 
 
-def end_of_turn(g: dict, seat: int, used_slot: int | None, rng, log) -> None:
+def take_from_row(g: State, card: str) -> int:
+    """Take a used Torpedo card from the face-up row; its slot gets the next card at the end
+    of the turn."""
+    slot = g["torpedo_row"].index(card)
+    del g["torpedo_row"][slot]
+    return slot
+
+
+def end_turn(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """Step 3 left out: the turn ends without a Torpedo action."""
+    log.public("{seat%d} ends the turn" % seat, seat=seat)
+    end_of_turn(g, seat, None, rng, log)
+
+
+def end_of_turn(g: State, seat: int, used_slot: int | None, rng: Rng, log: Log) -> None:
     """Step 4: discard the Fleet cards played, draw back up to 3, replace a used Torpedo card,
     check the end of the game, pass the turn clockwise."""
     g["fleet_discard"].extend(p["card"] for p in g["played"])
@@ -229,7 +360,7 @@ def end_of_turn(g: dict, seat: int, used_slot: int | None, rng, log) -> None:
     g["turn"] += 1
 
 
-def refill_hand(g: dict, seat: int, rng, log) -> None:
+def refill_hand(g: State, seat: int, rng: Rng, log: Log) -> None:
     """Draw up to 3; an empty Fleet deck is rebuilt from the shuffled discard pile."""
     hand = g["hands"][seat]
     drawn = []
@@ -247,16 +378,27 @@ def refill_hand(g: dict, seat: int, rng, log) -> None:
         log.private(seat, "you drew " + " ".join(drawn), cards=drawn)
 
 
-def next_seat(g: dict, seat: int) -> int:
+def next_seat(g: State, seat: int) -> int:
     s = (seat + 1) % g["n"]
     while s in g["removed"]:
         s = (s + 1) % g["n"]
     return s
 
 
-# ---------------------------------------------------------------- scoring
+PHASE_RULES = {
+    "fleet": Phase(current_player, fleet_actions, {"fleet": fleet_movement}),
+    "queue": Phase(current_player, queue_actions, {
+        "fleet": fleet_movement, "torpedo": torpedo_strike, "defuse": defuse, "delay": delay,
+        "end": end_turn}),
+    "over": OVER,
+}
 
-def colour_groups(counts: list) -> int:
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+def colour_groups(counts: list[int]) -> int:
     """The largest number of disjoint groups of 4 submarines of 4 different colours.
 
     k groups can be formed exactly when sum(min(count, k)) >= 4k: take at most k of each
@@ -268,7 +410,7 @@ def colour_groups(counts: list) -> int:
     return k
 
 
-def score(g: dict, seat: int) -> int:
+def score(g: State, seat: int) -> int:
     """+1 per sunk, -1 per miss, +2 per own survivor, +1 per same-colour pair, +2 per group."""
     sunk = g["sunk"][seat]
     total = len(sunk) - len(g["misses"][seat])
@@ -284,26 +426,41 @@ def score(g: dict, seat: int) -> int:
     return total
 
 
-# ---------------------------------------------------------------- notation
+def outcome(g: State) -> Outcome | None:
+    if g["over"] is None:
+        return None
+    scores = tuple(score(g, s) for s in range(g["n"]))
+    return best_scores(scores, [s for s in range(g["n"]) if s not in g["removed"]], g["over"])
+
+
+def remove_seat(g: State, seat: int, log: Log) -> State:
+    """The seat's nation becomes neutral, its hand goes face down to the Fleet discard
+    pile; its scoring area stays (it scores, without survivors, and cannot win). If it was
+    its turn, the cards it played stay played and the turn passes on."""
+    g["removed"].append(seat)
+    g["removed"].sort()
+    g["fleet_discard"].extend(g["hands"][seat])
+    g["hands"][seat] = []
+    colour = COLOUR_NAMES[g["nations"][seat]]
+    log.public("{seat%d} has left: %s is now neutral" % (seat, colour), seat=seat)
+    if g["current"] == seat:
+        g["fleet_discard"].extend(p["card"] for p in g["played"])
+        g["played"] = []
+        g["current"] = next_seat(g, seat)
+        g["turn"] += 1
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation
+# ---------------------------------------------------------------------------------------------
 
 _CARD = r"([bgopry])([+-]?)([1-6])"
 _FLEET_RE = re.compile(r"^fleet " + _CARD + r"@([bgopry][12])$")
 _TORPEDO_RE = re.compile(r"^torpedo ([bgopry][123])@([bgopry][12])$")
 _ONE_CARD_RE = re.compile(r"^(defuse|delay) ([bgopry][123])$")
-_SUB_RE = re.compile(r"^[bgopry][12]$")
-_TCARD_RE = re.compile(r"^[bgopry][123]$")
-
-NOTATION_HELP = (
-    "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
-    "moving a submarine (colour and 1 or 2), e.g. fleet r+2@r1",
-    "torpedo CARD@SUB: fire the Torpedo card (colour and 1-3 torpedoes) the last arrow points "
-    "to at a submarine, e.g. torpedo b2@y1",
-    "defuse CARD: remove a Torpedo card of your own colour from the game, e.g. defuse r1",
-    "delay CARD: put a face-up Torpedo card at the bottom of the Torpedo deck, e.g. delay p3",
-    "end: end the turn without a Torpedo action (pass-torpedo is the same), e.g. end",
-    "a whole turn on one line (by email): steps separated by ';', several Fleet cards after one "
-    "'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1",
-)
+_SUB_RE = re.compile(SUB_PATTERN)
+_TCARD_RE = re.compile(TORPEDO_CARD_PATTERN)
 
 _EXPECTED = ("write 'fleet r+2@r1', 'torpedo b2@y1', 'defuse r1', 'delay p3' or 'end'")
 
@@ -315,7 +472,7 @@ def _normalise(text: str) -> str:
     return re.sub(r" ?@ ?", "@", text)
 
 
-def parse(text: str) -> dict:
+def parse(text: str) -> Action:
     t = _normalise(text)
     if t in ("end", "pass-torpedo", "pass torpedo", "pass"):
         return {"type": "end"}
@@ -339,7 +496,7 @@ def parse(text: str) -> dict:
     raise MalformedAction(f"cannot read {text!r}: {_EXPECTED}")
 
 
-def format_action(action: dict) -> str:
+def format_action(action: Action) -> str:
     kind = action["type"]
     if kind == "end":
         return "end"
@@ -359,7 +516,7 @@ def format_action(action: dict) -> str:
                           "defuse, delay and end")
 
 
-def split_turn(text: str) -> list:
+def split_turn(text: str) -> list[str]:
     """A whole turn on one line -> the single-step notations, in order.
 
     Steps are separated by ';' (or new lines); one `fleet` step may list several cards:
@@ -387,16 +544,18 @@ def split_turn(text: str) -> list:
     return [format_action(parse(s)) for s in steps]
 
 
-# ---------------------------------------------------------------- views
+# ---------------------------------------------------------------------------------------------
+# View
+# ---------------------------------------------------------------------------------------------
 
-def _strike_view(strike):
+def _strike_view(strike: dict[str, Any] | None) -> dict[str, Any] | None:
     if strike is None:
         return None
     return {"seat": strike["seat"], "card": strike["card"], "sub": strike["sub"],
             "rung": strike["rung"], "rolls": list(strike["rolls"]), "hit": strike["hit"]}
 
 
-def view(g: dict, seat: int | None) -> dict:
+def view(g: State, seat: int | None) -> View:
     """Whitelisted: the ladder, the Torpedo row, scoring areas and played cards are public; a
     seat sees its own hand; decks and the Fleet discard pile are counts."""
     over = g["over"] is not None
@@ -409,7 +568,7 @@ def view(g: dict, seat: int | None) -> dict:
         "neutral": neutral_colours(g),
         "current": None if over else g["current"],
         "turn": g["turn"],
-        "phase": "over" if over else ("queue" if g["played"] else "fleet"),
+        "phase": phase_of(g),
         "ladder": dict(g["subs"]),
         "hand": ([dict(FLEET_INFO[c]) for c in g["hands"][seat]] if seat is not None else None),
         "hand_sizes": [len(h) for h in g["hands"]],
@@ -430,169 +589,10 @@ def view(g: dict, seat: int | None) -> dict:
     }
 
 
-# ---------------------------------------------------------------- bots
+# ---------------------------------------------------------------------------------------------
+# The game object
+# ---------------------------------------------------------------------------------------------
 
-def _hit_chance(rung: int, torpedoes: int) -> float:
-    miss = (DIE - (rung - 1)) / DIE
-    return 1 - miss ** torpedoes
-
-
-def heuristic(view: dict, legal: list, rng) -> dict:
-    """Greedy: sink others' exposed submarines, defuse own-colour threats, dive own submarines,
-    push others' up; keep queueing while a card helps, and line up a good Torpedo shot."""
-    me = view["my_colour"]
-    ladder = view["ladder"]
-    row = {t["card"]: t for t in view["torpedo_row"]}
-
-    def shot_value(card, sub, rung):
-        """Expected points: +1 for a sinking (but -2 for losing an own survivor), -1 a miss."""
-        p = _hit_chance(rung, row[card]["torpedoes"])
-        gain = -1 if sub[0] == me else 1
-        return p * gain - (1 - p)
-
-    def best_shot_after(arrow, moved=None, rung_after=None):
-        best = 0.0
-        for t in row.values():
-            if t["symbol"] != arrow:
-                continue
-            if t["colour"] == me:
-                best = max(best, 1.0)
-                continue
-            subs = [s for s in (t["colour"] + "1", t["colour"] + "2") if ladder[s] is not None]
-            for s in subs or [s for s in ladder if ladder[s] is not None and s[0] != me]:
-                rung = rung_after if s == moved else ladder[s]
-                best = max(best, shot_value(t["card"], s, rung))
-        return best
-
-    def value(a):
-        kind = a["type"]
-        if kind == "end":
-            return 0.0
-        if kind == "defuse":
-            return 1.2
-        if kind == "delay":
-            return 0.3 if row[a["card"]]["colour"] == me else -0.5
-        if kind == "torpedo":
-            return shot_value(a["card"], a["sub"], ladder[a["sub"]])
-        info = FLEET_INFO[a["card"]]
-        rung = ladder[a["sub"]]
-        after = min(HIGH, max(LOW, rung + info["value"]))
-        move = (after - rung) * (-0.4 if a["sub"][0] == me else 0.15)
-        return move + best_shot_after(info["arrow"], a["sub"], after) - 0.05
-
-    best = max(value(a) for a in legal)
-    choices = [a for a in legal if value(a) >= best - 1e-9]
-    return choices[0]
-
-
-def _random_bot(view, legal, rng):
-    return rng.choice(legal)
-
-
-# ---------------------------------------------------------------- the game object
-
-def torpedo_choices(g: dict, seat: int, arrow: str, fleet: list) -> list:
-    """Step 3, once a Fleet card is down: defuse or fire the cards showing the last arrow's
-    symbol, delay any face-up card, or end; `fleet` (the connecting cards) goes in between."""
-    own = g["nations"][seat]
-    defuses, delays, torpedoes = [], [], []
-    for card in sorted(g["torpedo_row"]):
-        info = TORPEDO_INFO[card]
-        if info["symbol"] == arrow:
-            if info["colour"] == own:
-                defuses.append({"type": "defuse", "card": card})
-            else:
-                torpedoes.extend({"type": "torpedo", "card": card, "sub": sub}
-                                 for sub in targets_of_colour(g, info["colour"]))
-        delays.append({"type": "delay", "card": card})
-    return defuses + delays + [{"type": "end"}] + fleet + torpedoes
-
-
-class ConSonar:
-    info = GameInfo(
-        name="consonar", title="Con Sonar!", min_players=2, max_players=6, rules_version="1",
-        options={"end_subs_left": OptionSpec(
-            0, "the game ends when this many submarines or fewer are left on the ladder "
-               "(0: all sunk, as the seed says; 2: the site's English page)",
-            choices=END_SUBS_CHOICES, kind=int)},
-        notation=NOTATION_HELP,
-    )
-    bots = {"random": _random_bot, "heuristic": heuristic}
-    split_turn = staticmethod(split_turn)
-
-    def setup(self, n, options, rng, log):
-        return setup(n, options, rng, log)
-
-    def active_seats(self, g):
-        if g["over"] is not None:
-            return frozenset()
-        return frozenset((g["current"],))
-
-    def legal_actions(self, g, seat):
-        """Built in sorted order: defuse, delay, end, fleet, torpedo; then card, then sub."""
-        if g["over"] is not None or seat != g["current"]:
-            return []
-        arrow = last_arrow(g)
-        fleet = []
-        for card in g["hands"][seat]:  # hands are kept sorted
-            info = FLEET_INFO[card]
-            if arrow is None or info["symbol"] == arrow:
-                fleet.extend({"type": "fleet", "card": card, "sub": sub}
-                             for sub in targets_of_colour(g, info["colour"]))
-        if arrow is None:
-            return fleet
-        return torpedo_choices(g, seat, arrow, fleet)
-
-    def apply(self, g, seat, action, rng, log):
-        kind = action["type"]
-        if kind == "fleet":
-            fleet_movement(g, seat, action["card"], action["sub"], log)
-            return g
-        slot = g["torpedo_row"].index(action["card"]) if kind != "end" else None
-        if kind == "torpedo":
-            torpedo_strike(g, seat, action["card"], action["sub"], rng, log)
-        elif kind == "defuse":
-            defuse(g, seat, action["card"], log)
-        elif kind == "delay":
-            delay(g, seat, action["card"], log)
-        else:
-            log.public("{seat%d} ends the turn" % seat, seat=seat)
-        end_of_turn(g, seat, slot, rng, log)
-        return g
-
-    def outcome(self, g):
-        if g["over"] is None:
-            return None
-        scores = tuple(score(g, s) for s in range(g["n"]))
-        playing = [s for s in range(g["n"]) if s not in g["removed"]]
-        best = max(scores[s] for s in playing)
-        return Outcome(tuple(s for s in playing if scores[s] == best), scores, g["over"])
-
-    def remove_seat(self, g, seat, log):
-        """The seat's nation becomes neutral, its hand goes face down to the Fleet discard
-        pile; its scoring area stays (it scores, without survivors, and cannot win). If it was
-        its turn, the cards it played stay played and the turn passes on."""
-        g["removed"].append(seat)
-        g["removed"].sort()
-        g["fleet_discard"].extend(g["hands"][seat])
-        g["hands"][seat] = []
-        colour = COLOUR_NAMES[g["nations"][seat]]
-        log.public("{seat%d} has left: %s is now neutral" % (seat, colour), seat=seat)
-        if g["current"] == seat:
-            g["fleet_discard"].extend(p["card"] for p in g["played"])
-            g["played"] = []
-            g["current"] = next_seat(g, seat)
-            g["turn"] += 1
-        return g
-
-    def view(self, g, seat):
-        return view(g, seat)
-
-    def parse(self, text):
-        return parse(text)
-
-    def format(self, action):
-        return format_action(action)
-
-
-GAME = ConSonar()
+GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
+                  view=view, parse=parse, format=format_action, remove_seat=remove_seat,
+                  split_turn=split_turn)

@@ -1,29 +1,54 @@
 """Nautilus (Libellud, 2012; Charles Chevallier), for 2 players.
 
-Rules: /work/shared/rules/nautilus.md, the seed pages in /work/shared/seeds/ win where they
-differ (see docs/games/nautilus.md). Sections of the rules file map to functions here:
-`setup` (Setup), `start_round` (A round, steps 1-2), `use_start_special` (step 3 and the Eye,
-Submarine, Harpoon), `place_card` (step 4, the Anchor), `arrow_moves` / `resolve_arrow`
-(step 5), `compare_column` / `end_round` (steps 6-7), `deal_specials` (step 8),
-`domain_points` / `check_domains` / `finish` (Scoring and end).
+Rules: docs/games/rules/nautilus.md (the copy of the rules text in this repository); the seed
+pages win where they differ (see docs/games/nautilus.md). The rules map to functions here:
+
+- Setup: `setup`;
+- A round, steps 1-2: `start_round`, `deal_specials` (step 8 for the next round);
+- step 3, the start-of-round Specials: `use_start_special` (the Eye, Submarine, Harpoon),
+  `submarine_keep`, `harpoon_give`;
+- step 4, placing a card and the Anchor: `place_card`;
+- step 5, the arrows: `arrow_moves`, `resolve_arrow`, `move_card`;
+- steps 6-7, comparing the columns: `beats`, `compare_column`, `end_round`;
+- Scoring and end: `domain_points`, `check_domains`, `final_domain_winners`, `finish`.
+
+The state `g` (plain JSON):
+- phase: "draft" (the Nemo holder keeps a Special), "start" (`start_turn` uses a start Special
+  or passes), "submarine" / "harpoon" (the second step of those Specials), "place" (`placer`
+  places), "move" (`pending` names the arrow whose move is due), "over";
+- round, nemo (the seat holding the Nemo token), hidden (the hidden-domains option);
+- hands: per seat its Divers; specials: per seat its Special cards; draft: the two drawn
+  Specials; given: the Special the Nemo holder gave; diver_pile, special_deck, special_discard,
+  domain_pile: the piles; domain_row: the round's 5 Domain cards ({"domain", "points"});
+- board: `board[seat][column]`, a card or None; placements: cards placed this round;
+  anchored: the card the Anchor pins; sub_drawn, harpoon_taken, eye: the Specials' secrets;
+  used: the Specials used this round; taken: per seat the Domain cards won; won: per domain
+  the seat that has won it for good; result: the end of the game ({"winners", "scores",
+  "reason", "domains"}), else None.
 
 Cards are integers everywhere: the Divers are 1..14, the Kraken is 15 and the Fishbone 0 once
 they stand on the board (they are "placed as a Diver of value 15 / 0"). In a hand, the Kraken
 and the Fishbone are Special cards, named by their lowercase names like the other four.
-
-The board is `board[seat][column]` with columns 0..4 inside the state and 1..5 in actions and
-notation. An action names a side from the acting seat's point of view: "me" or "opp".
+Columns are 0..4 inside the state and 1..5 in actions and notation. An action names a side
+from the acting seat's point of view: "me" or "opp".
 """
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
+from engine.core import (OVER, Action, GameInfo, GameModule, Log, MalformedAction, OptionSpec,
+                         Options, Outcome, Phase, Rng, State, View)
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
 
 DOMAINS = ("science", "exploration", "navigation", "engineering", "war")
 # One domain's six cards: one 2-star, four 1-star, one ink blot.
 DOMAIN_CARD_POINTS = (2, 1, 1, 1, 1, -1)
 INK_BLOT = -1
+DOMAIN_CARD_VALUES = tuple(dict.fromkeys(DOMAIN_CARD_POINTS))  # 2, 1, -1
 DIVERS = tuple(range(1, 15))
 SPECIALS = ("anchor", "eye", "fishbone", "harpoon", "kraken", "submarine")
 START_SPECIALS = ("eye", "harpoon", "submarine")
@@ -31,6 +56,7 @@ START_SPECIALS = ("eye", "harpoon", "submarine")
 PLACED_VALUE = {"kraken": 15, "fishbone": 0}
 CARD_NAME = {15: "kraken", 0: "fishbone"}
 ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
+ARROW_KINDS = tuple(dict.fromkeys(ARROWS.values()))  # vertical, horizontal
 COLUMNS = 5
 HAND_SIZE = 5
 ROUNDS = 6
@@ -40,46 +66,56 @@ DOMAINS_TO_WIN = 3
 WIN_POINTS = 4
 WIN_POINTS_AFTER_BLOT = 3
 SIDES = ("me", "opp")
+PHASES = ("draft", "start", "submarine", "harpoon", "place", "move", "over")
+ACTION_TYPES = ("keep", "eye", "submarine", "submarine_keep", "harpoon", "harpoon_give",
+                "pass", "place", "move")
 
-NOTATION = (
-    "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the other, "
-    "e.g. 'keep kraken'",
-    "eye: use the Eye and see the opponent's Divers, e.g. 'eye'",
-    "submarine: use the Submarine and draw 2 Divers from the pile, e.g. 'submarine'",
-    "submarine keep N: keep one of the 2 drawn Divers, the other goes back, "
-    "e.g. 'submarine keep 4'",
-    "harpoon: use the Harpoon and take a random Diver from the opponent, e.g. 'harpoon'",
-    "harpoon give N: give the opponent one of your Divers, e.g. 'harpoon give 9'",
-    "pass: do not use your start-of-round Special (or you have none), e.g. 'pass'",
-    "place CARD SIDE+COLUMN [anchor CARD]: place a Diver (or kraken/fishbone) on side me/opp, "
-    "column 1-5, optionally pinning a card with the Anchor, e.g. 'place 7 opp3' or "
-    "'place 12 me2 anchor 12'",
-    "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
-    "'move me2 opp2'",
+INFO = GameInfo(
+    name="nautilus", title="Nautilus", min_players=2, max_players=2, rules_version="1",
+    options={"hidden_domains": OptionSpec(
+        False, "hide the Domain cards: each player sees only their own won Domain cards "
+        "and the number of the opponent's; domains are decided when the game ends",
+        choices=(False, True), kind=bool)},
+    notation=(
+        "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the other, "
+        "e.g. 'keep kraken'",
+        "eye: use the Eye and see the opponent's Divers, e.g. 'eye'",
+        "submarine: use the Submarine and draw 2 Divers from the pile, e.g. 'submarine'",
+        "submarine keep N: keep one of the 2 drawn Divers, the other goes back, "
+        "e.g. 'submarine keep 4'",
+        "harpoon: use the Harpoon and take a random Diver from the opponent, e.g. 'harpoon'",
+        "harpoon give N: give the opponent one of your Divers, e.g. 'harpoon give 9'",
+        "pass: do not use your start-of-round Special (or you have none), e.g. 'pass'",
+        "place CARD SIDE+COLUMN [anchor CARD]: place a Diver (or kraken/fishbone) on side "
+        "me/opp, column 1-5, optionally pinning a card with the Anchor, e.g. 'place 7 opp3' or "
+        "'place 12 me2 anchor 12'",
+        "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
+        "'move me2 opp2'",
+    ),
 )
 
 
-def other(seat):
+def other(seat: int) -> int:
     return 1 - seat
 
 
-def card_text(card):
+def card_text(card: int) -> str:
     return CARD_NAME.get(card, str(card))
 
 
-def cards_text(cards):
+def cards_text(cards: list[int]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
-# ---------------------------------------------------------------------------------------------
-# Setup and rounds
-# ---------------------------------------------------------------------------------------------
-
-def domain_deck():
+def domain_deck() -> list[dict[str, Any]]:
     return [{"domain": d, "points": p} for d in DOMAINS for p in DOMAIN_CARD_POINTS]
 
 
-def setup(n, options, rng, log):
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
+
+def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Shuffle the Domain deck, pick the Nemo holder at random, start round 1."""
     pile = domain_deck()
     rng.shuffle(pile)
@@ -97,18 +133,7 @@ def setup(n, options, rng, log):
     return g
 
 
-def deal_specials(g, rng):
-    """Rounds 1-3 use 2, 2 and the last 2 of the shuffled six; before round 4 all six are
-    reshuffled and rounds 4-6 use them the same way."""
-    if (g["round"] - 1) % ROUNDS_PER_SPECIAL_CYCLE == 0:
-        g["special_deck"] = list(SPECIALS)
-        g["special_discard"] = []
-        rng.shuffle(g["special_deck"])
-    g["draft"] = sorted(g["special_deck"][:SPECIALS_PER_ROUND])
-    del g["special_deck"][:SPECIALS_PER_ROUND]
-
-
-def start_round(g, rng, log):
+def start_round(g: State, rng: Rng, log: Log) -> None:
     """Deal 5 Domain cards face up, 5 secret Divers to each player, 2 Specials to Nemo."""
     g["round"] += 1
     g["board"] = [[None] * COLUMNS, [None] * COLUMNS]
@@ -136,8 +161,43 @@ def start_round(g, rng, log):
     g["phase"] = "draft"
 
 
-def keep_special(g, seat, special, log):
+def deal_specials(g: State, rng: Rng) -> None:
+    """Rounds 1-3 use 2, 2 and the last 2 of the shuffled six; before round 4 all six are
+    reshuffled and rounds 4-6 use them the same way."""
+    if (g["round"] - 1) % ROUNDS_PER_SPECIAL_CYCLE == 0:
+        g["special_deck"] = list(SPECIALS)
+        g["special_discard"] = []
+        rng.shuffle(g["special_deck"])
+    g["draft"] = sorted(g["special_deck"][:SPECIALS_PER_ROUND])
+    del g["special_deck"][:SPECIALS_PER_ROUND]
+
+
+# ---------------------------------------------------------------------------------------------
+# Phases
+# ---------------------------------------------------------------------------------------------
+
+def phase_of(g: State) -> str:
+    return g["phase"]
+
+
+def in_order(actions: list[Action]) -> list[Action]:
+    """Legal actions in their canonical order: by their JSON text, keys sorted."""
+    return sorted(actions, key=lambda a: json.dumps(a, sort_keys=True))
+
+
+# -- phase "draft": the Nemo holder keeps one of the two drawn Specials
+
+def nemo_holder(g: State) -> frozenset[int]:
+    return frozenset([g["nemo"]])
+
+
+def draft_actions(g: State, seat: int) -> list[Action]:
+    return in_order([{"type": "keep", "special": s} for s in g["draft"]])
+
+
+def keep_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """The Nemo holder keeps one drawn Special and gives the other; the keep stays secret."""
+    special = action["special"]
     given = next(s for s in g["draft"] if s != special)
     g["specials"][seat] = [special]
     g["specials"][other(seat)] = [given]
@@ -152,24 +212,20 @@ def keep_special(g, seat, special, log):
     g["start_turn"] = seat
 
 
-def finish_start_turn(g):
-    """Start-of-round Specials are used Nemo holder first; then placement begins."""
-    if g["start_turn"] == g["nemo"]:
-        g["start_turn"] = other(g["nemo"])
-        g["phase"] = "start"
-    else:
-        g["start_turn"] = None
-        g["phase"] = "place"
+# -- phase "start": each player in turn, Nemo first, uses a start-of-round Special or passes
+
+def start_turn_seat(g: State) -> frozenset[int]:
+    return frozenset([g["start_turn"]])
 
 
-def spend_special(g, seat, special):
-    g["specials"][seat].remove(special)
-    g["special_discard"].append(special)
-    g["used"].append({"seat": seat, "special": special})
+def start_actions(g: State, seat: int) -> list[Action]:
+    return in_order([{"type": "pass"}] + [{"type": s} for s in g["specials"][seat]
+                                          if s in START_SPECIALS])
 
 
-def use_start_special(g, seat, special, rng, log):
+def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """Eye, Submarine or Harpoon, used at the start of the round."""
+    special = action["type"]
     spend_special(g, seat, special)
     opp = other(seat)
     if special == "eye":
@@ -194,7 +250,35 @@ def use_start_special(g, seat, special, rng, log):
         g["phase"] = "harpoon"
 
 
-def submarine_keep(g, seat, card, log):
+def pass_start(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    log.public("{seat%d} uses no Special now" % seat)
+    finish_start_turn(g)
+
+
+def finish_start_turn(g: State) -> None:
+    """Start-of-round Specials are used Nemo holder first; then placement begins."""
+    if g["start_turn"] == g["nemo"]:
+        g["start_turn"] = other(g["nemo"])
+        g["phase"] = "start"
+    else:
+        g["start_turn"] = None
+        g["phase"] = "place"
+
+
+def spend_special(g: State, seat: int, special: str) -> None:
+    g["specials"][seat].remove(special)
+    g["special_discard"].append(special)
+    g["used"].append({"seat": seat, "special": special})
+
+
+# -- phase "submarine": the Submarine's user keeps one of the two drawn Divers
+
+def submarine_actions(g: State, seat: int) -> list[Action]:
+    return in_order([{"type": "submarine_keep", "card": c} for c in g["sub_drawn"]])
+
+
+def submarine_keep(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    card = action["card"]
     back = next(c for c in g["sub_drawn"] if c != card)
     g["hands"][seat] = sorted(g["hands"][seat] + [card])
     g["diver_pile"].append(back)
@@ -204,7 +288,14 @@ def submarine_keep(g, seat, card, log):
     finish_start_turn(g)
 
 
-def harpoon_give(g, seat, card, log):
+# -- phase "harpoon": the Harpoon's user gives one of its Divers back
+
+def harpoon_actions(g: State, seat: int) -> list[Action]:
+    return in_order([{"type": "harpoon_give", "card": c} for c in g["hands"][seat]])
+
+
+def harpoon_give(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    card = action["card"]
     opp = other(seat)
     g["hands"][seat].remove(card)
     g["hands"][opp] = sorted(g["hands"][opp] + [card])
@@ -214,22 +305,88 @@ def harpoon_give(g, seat, card, log):
     finish_start_turn(g)
 
 
-# ---------------------------------------------------------------------------------------------
-# Placement and arrows
-# ---------------------------------------------------------------------------------------------
+# -- phase "place": the players place a card in turn, Nemo first
 
-def placer(g):
+def placer(g: State) -> int:
     """The Nemo holder places first, then the players alternate."""
     return g["nemo"] if g["placements"] % 2 == 0 else other(g["nemo"])
 
 
-def placeable(g, seat):
+def placer_seat(g: State) -> frozenset[int]:
+    return frozenset([placer(g)])
+
+
+def placeable(g: State, seat: int) -> list[int]:
     """The cards `seat` may place: its Divers, and its Kraken or Fishbone."""
     return sorted(g["hands"][seat] + [PLACED_VALUE[s] for s in g["specials"][seat]
                                       if s in PLACED_VALUE])
 
 
-def arrow_moves(board, anchored, side, col, arrow):
+def place_actions(g: State, seat: int) -> list[Action]:
+    has_anchor = "anchor" in g["specials"][seat]
+    on_board = [c for row in g["board"] for c in row if c is not None]
+    actions = []
+    for card in placeable(g, seat):
+        anchors = [None] + (sorted(on_board + [card]) if has_anchor else [])
+        for side in (seat, other(seat)):
+            name = "me" if side == seat else "opp"
+            for col in range(COLUMNS):
+                if g["board"][side][col] is None:
+                    actions.extend({"type": "place", "card": card, "side": name,
+                                    "col": col + 1, "anchor": a} for a in anchors)
+    return in_order(actions)
+
+
+def place_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    card, col = action["card"], action["col"] - 1
+    side = seat if action["side"] == "me" else other(seat)
+    if card in CARD_NAME:
+        g["specials"][seat].remove(CARD_NAME[card])
+        g["special_discard"].append(CARD_NAME[card])
+        g["used"].append({"seat": seat, "special": CARD_NAME[card]})
+    else:
+        g["hands"][seat].remove(card)
+    g["board"][side][col] = card
+    g["placements"] += 1
+    log.public("{seat%d} placed %s on {seat%d}'s side, column %d"
+               % (seat, card_text(card), side, col + 1),
+               card=card, side=side, col=col + 1)
+    if action["anchor"] is not None:
+        spend_special(g, seat, "anchor")
+        g["anchored"] = action["anchor"]
+        log.public("{seat%d} anchors the %s" % (seat, card_text(action["anchor"])),
+                   card=action["anchor"])
+    resolve_arrow(g, seat, card, side, col, rng, log)
+
+
+def resolve_arrow(g: State, seat: int, card: int, side: int, col: int, rng: Rng,
+                  log: Log) -> None:
+    """An arrow card forces a move when any move is possible; otherwise nothing happens."""
+    arrow = ARROWS.get(card)
+    if arrow is not None and arrow_moves(g["board"], g["anchored"], side, col, arrow):
+        g["pending"] = {"seat": seat, "side": side, "col": col, "arrow": arrow}
+        g["phase"] = "move"
+    else:
+        if arrow is not None:
+            log.public(f"no card can move: the {card}'s arrow does nothing")
+        after_placement(g, rng, log)
+
+
+def after_placement(g: State, rng: Rng, log: Log) -> None:
+    """The next placement, or the end of the round once all ten spaces hold a card."""
+    g["phase"] = "place"
+    if g["placements"] == 2 * COLUMNS:
+        end_round(g, rng, log)
+
+
+# -- phase "move": the player of an arrow card makes the move it forces
+
+def arrow_player(g: State) -> frozenset[int]:
+    return frozenset([g["pending"]["seat"]])
+
+
+def arrow_moves(board: list[list[int | None]], anchored: int | None, side: int, col: int,
+                arrow: str) -> list[tuple[int, int, int, int]]:
     """The moves the arrow card at (side, col) forces: [(from_side, from_col, to_side, to_col)].
 
     Vertical (6, 9): another card of that side goes to the empty space directly opposite it.
@@ -249,41 +406,16 @@ def arrow_moves(board, anchored, side, col, arrow):
     return moves
 
 
-def place_card(g, seat, action, log):
-    card, col = action["card"], action["col"] - 1
-    side = seat if action["side"] == "me" else other(seat)
-    if card in CARD_NAME:
-        g["specials"][seat].remove(CARD_NAME[card])
-        g["special_discard"].append(CARD_NAME[card])
-        g["used"].append({"seat": seat, "special": CARD_NAME[card]})
-    else:
-        g["hands"][seat].remove(card)
-    g["board"][side][col] = card
-    g["placements"] += 1
-    log.public("{seat%d} placed %s on {seat%d}'s side, column %d"
-               % (seat, card_text(card), side, col + 1),
-               card=card, side=side, col=col + 1)
-    if action["anchor"] is not None:
-        spend_special(g, seat, "anchor")
-        g["anchored"] = action["anchor"]
-        log.public("{seat%d} anchors the %s" % (seat, card_text(action["anchor"])),
-                   card=action["anchor"])
-    resolve_arrow(g, seat, card, side, col, log)
+def move_actions(g: State, seat: int) -> list[Action]:
+    p = g["pending"]
+    return in_order([{"type": "move", "from_side": "me" if fs == seat else "opp",
+                      "from_col": fc + 1, "to_side": "me" if ts == seat else "opp",
+                      "to_col": tc + 1}
+                     for fs, fc, ts, tc in arrow_moves(g["board"], g["anchored"], p["side"],
+                                                       p["col"], p["arrow"])])
 
 
-def resolve_arrow(g, seat, card, side, col, log):
-    """An arrow card forces a move when any move is possible; otherwise nothing happens."""
-    arrow = ARROWS.get(card)
-    if arrow is not None and arrow_moves(g["board"], g["anchored"], side, col, arrow):
-        g["pending"] = {"seat": seat, "side": side, "col": col, "arrow": arrow}
-        g["phase"] = "move"
-    else:
-        if arrow is not None:
-            log.public(f"no card can move: the {card}'s arrow does nothing")
-        after_placement(g, log)
-
-
-def move_card(g, seat, action, log):
+def move_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     fs = seat if action["from_side"] == "me" else other(seat)
     ts = seat if action["to_side"] == "me" else other(seat)
     fc, tc = action["from_col"] - 1, action["to_col"] - 1
@@ -294,20 +426,27 @@ def move_card(g, seat, action, log):
     log.public("{seat%d} moved the %s from {seat%d}'s column %d to {seat%d}'s column %d"
                % (seat, card_text(card), fs, fc + 1, ts, tc + 1),
                card=card, from_side=fs, from_col=fc + 1, to_side=ts, to_col=tc + 1)
-    after_placement(g, log)
+    after_placement(g, rng, log)
 
 
-def after_placement(g, log):
-    g["phase"] = "place"
-    if g["placements"] == 2 * COLUMNS:
-        g["phase"] = "round_end"
+PHASE_RULES = {
+    "draft": Phase(nemo_holder, draft_actions, {"keep": keep_special}),
+    "start": Phase(start_turn_seat, start_actions, {
+        "pass": pass_start, "eye": use_start_special, "submarine": use_start_special,
+        "harpoon": use_start_special}),
+    "submarine": Phase(start_turn_seat, submarine_actions, {"submarine_keep": submarine_keep}),
+    "harpoon": Phase(start_turn_seat, harpoon_actions, {"harpoon_give": harpoon_give}),
+    "place": Phase(placer_seat, place_actions, {"place": place_card}),
+    "move": Phase(arrow_player, move_actions, {"move": move_card}),
+    "over": OVER,
+}
 
 
 # ---------------------------------------------------------------------------------------------
-# Round end, scoring and the end of the game
+# Rules
 # ---------------------------------------------------------------------------------------------
 
-def beats(a, b):
+def beats(a: int, b: int) -> bool:
     """Whether card value a beats b: the higher wins, except that the 1 beats the 14.
     (The Kraken is 15 and the Fishbone 0, so the 14 loses to the Kraken and the 1 beats the
     Fishbone.)"""
@@ -316,12 +455,12 @@ def beats(a, b):
     return a > b
 
 
-def compare_column(board, col):
+def compare_column(board: list[list[int]], col: int) -> int:
     """The seat whose card wins column `col`."""
     return 0 if beats(board[0][col], board[1][col]) else 1
 
 
-def domain_points(cards):
+def domain_points(cards: list[dict[str, Any]]) -> list[int]:
     """Points per domain, in DOMAINS order, of a list of Domain cards."""
     points = [0] * len(DOMAINS)
     for c in cards:
@@ -329,12 +468,12 @@ def domain_points(cards):
     return points
 
 
-def blot_taken(taken, d):
+def blot_taken(taken: list[list[dict[str, Any]]], d: int) -> bool:
     return any(c["domain"] == DOMAINS[d] and c["points"] == INK_BLOT for cards in taken
                for c in cards)
 
 
-def check_domains(g):
+def check_domains(g: State) -> None:
     """Lock every domain a player has now won: 4+ points, or 3+ once its ink blot is taken.
     A domain once won stays won."""
     points = [domain_points(g["taken"][s]) for s in (0, 1)]
@@ -347,27 +486,14 @@ def check_domains(g):
                 g["won"][d] = s
 
 
-def domains_won(won):
+def domains_won(won: list[int | None]) -> list[int]:
     return [sum(1 for w in won if w == s) for s in (0, 1)]
 
 
-def end_round(g, rng, log):
+def end_round(g: State, rng: Rng, log: Log) -> None:
     """Award each column's Domain card, discard the round's Specials, lock won domains, then
     end the game or start the next round with the Nemo token passed on."""
-    for col in range(COLUMNS):
-        winner = compare_column(g["board"], col)
-        card = g["domain_row"][col]
-        g["taken"][winner].append(card)
-        text = "{seat%d} wins column %d (%s against %s)" % (
-            winner, col + 1, card_text(g["board"][winner][col]),
-            card_text(g["board"][other(winner)][col]))
-        if g["hidden"]:
-            log.public(text, col=col + 1, winner=winner)
-            log.private(winner, "you take the %s %+d card" % (card["domain"], card["points"]),
-                        card=card)
-        else:
-            log.public(text + " and takes the %s %+d card" % (card["domain"], card["points"]),
-                       col=col + 1, winner=winner, card=card)
+    award_columns(g, log)
     g["domain_row"] = []
     for s in (0, 1):
         g["special_discard"].extend(g["specials"][s])
@@ -389,7 +515,25 @@ def end_round(g, rng, log):
         start_round(g, rng, log)
 
 
-def final_domain_winners(g):
+def award_columns(g: State, log: Log) -> None:
+    """Each column's winner takes its Domain card (in secret with hidden domains)."""
+    for col in range(COLUMNS):
+        winner = compare_column(g["board"], col)
+        card = g["domain_row"][col]
+        g["taken"][winner].append(card)
+        text = "{seat%d} wins column %d (%s against %s)" % (
+            winner, col + 1, card_text(g["board"][winner][col]),
+            card_text(g["board"][other(winner)][col]))
+        if g["hidden"]:
+            log.public(text, col=col + 1, winner=winner)
+            log.private(winner, "you take the %s %+d card" % (card["domain"], card["points"]),
+                        card=card)
+        else:
+            log.public(text + " and takes the %s %+d card" % (card["domain"], card["points"]),
+                       col=col + 1, winner=winner, card=card)
+
+
+def final_domain_winners(g: State) -> list[int | None]:
     """Who has each domain when the game ends. Open play: the locked wins (after round 6
     every domain is decided, since all its cards are taken). Hidden domains: nothing was
     locked in view, so each domain goes to the higher total now (None if tied)."""
@@ -400,7 +544,7 @@ def final_domain_winners(g):
             for d in range(len(DOMAINS))]
 
 
-def finish(g, reason, log):
+def finish(g: State, reason: str, log: Log) -> None:
     winners = final_domain_winners(g)
     scores = domains_won(winners)
     best = max(scores)
@@ -411,11 +555,18 @@ def finish(g, reason, log):
                domains=winners, scores=scores)
 
 
+def outcome(g: State) -> Outcome | None:
+    r = g["result"]
+    if r is None:
+        return None
+    return Outcome(tuple(r["winners"]), tuple(r["scores"]), r["reason"])
+
+
 # ---------------------------------------------------------------------------------------------
 # Notation
 # ---------------------------------------------------------------------------------------------
 
-def read_card(word, text):
+def read_card(word: str, text: str) -> int:
     if word in PLACED_VALUE:
         return PLACED_VALUE[word]
     if word.isdigit() and 1 <= int(word) <= 14:
@@ -424,7 +575,7 @@ def read_card(word, text):
                           "1-14, kraken or fishbone")
 
 
-def read_space(word, text, form):
+def read_space(word: str, text: str, form: str) -> tuple[str, int]:
     for side in SIDES:
         rest = word[len(side):]
         if word.startswith(side) and rest.isdigit() and 1 <= int(rest) <= COLUMNS:
@@ -433,7 +584,7 @@ def read_space(word, text, form):
                           f"followed by a column 1-5 (e.g. opp3); write {form}")
 
 
-def parse(text):
+def parse(text: str) -> Action:
     words = text.lower().split()
     if not words:
         raise MalformedAction("the move is empty; write e.g. 'place 7 opp3'")
@@ -450,13 +601,7 @@ def parse(text):
     if head == "harpoon" and len(words) == 3 and words[1] == "give":
         return {"type": "harpoon_give", "card": read_card(words[2], text)}
     if head == "place":
-        form = "'place CARD SIDECOLUMN' or 'place CARD SIDECOLUMN anchor CARD'"
-        if len(words) not in (3, 5) or (len(words) == 5 and words[3] != "anchor"):
-            raise MalformedAction(f"cannot read {text!r}: write {form}, e.g. 'place 7 opp3'")
-        side, col = read_space(words[2], text, form)
-        anchor = read_card(words[4], text) if len(words) == 5 else None
-        return {"type": "place", "card": read_card(words[1], text), "side": side, "col": col,
-                "anchor": anchor}
+        return parse_place(words, text)
     if head == "move":
         form = "'move SIDECOLUMN SIDECOLUMN', e.g. 'move me2 opp2'"
         if len(words) != 3:
@@ -469,21 +614,31 @@ def parse(text):
                           "place CARD SIDECOLUMN [anchor CARD], move SIDECOLUMN SIDECOLUMN")
 
 
-def _card(value):
+def parse_place(words: list[str], text: str) -> Action:
+    form = "'place CARD SIDECOLUMN' or 'place CARD SIDECOLUMN anchor CARD'"
+    if len(words) not in (3, 5) or (len(words) == 5 and words[3] != "anchor"):
+        raise MalformedAction(f"cannot read {text!r}: write {form}, e.g. 'place 7 opp3'")
+    side, col = read_space(words[2], text, form)
+    anchor = read_card(words[4], text) if len(words) == 5 else None
+    return {"type": "place", "card": read_card(words[1], text), "side": side, "col": col,
+            "anchor": anchor}
+
+
+def _card(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int) or value not in CARD_NAME and not (
             1 <= value <= 14):
         raise MalformedAction(f"{value!r} is not a card: use 0-15 (0 fishbone, 15 kraken)")
     return card_text(value)
 
 
-def _space(side, col):
+def _space(side: Any, col: Any) -> str:
     if side not in SIDES or isinstance(col, bool) or not isinstance(col, int) \
             or not 1 <= col <= COLUMNS:
         raise MalformedAction("a space is a side 'me' or 'opp' and a column 1-5")
     return f"{side}{col}"
 
 
-def format_action(action):
+def format_action(action: Action) -> str:
     kind = action["type"]
     if kind in ("pass", "eye", "submarine", "harpoon"):
         return kind
@@ -507,224 +662,65 @@ def format_action(action):
 
 
 # ---------------------------------------------------------------------------------------------
-# Bots
+# View
 # ---------------------------------------------------------------------------------------------
 
-def random_bot(view, legal, rng):
-    return rng.choice(legal)
+def view(g: State, seat: int | None) -> View:
+    """Whitelisted: the board, the Domain row and the Specials used are public; a seat sees its
+    own hand, Specials and the secrets of its own Specials; piles are counts; with hidden
+    domains each seat sees only its own won Domain cards until the game ends."""
+    over = g["phase"] == "over"
+    hide = g["hidden"] and not over
+    me = seat is not None
 
+    def sees_taken(s: int) -> bool:
+        return not hide or (me and s == seat)
 
-def _column_value(view, seat, board, col):
-    """The heuristic's worth of one column to `seat`: the Domain card's points times a guess
-    of the chance to win it (certain when both cards are down)."""
-    points = view["domain_row"][col]["points"]
-    mine, theirs = board[seat][col], board[other(seat)][col]
-    if mine is not None and theirs is not None:
-        chance = 1.0 if beats(mine, theirs) else 0.0
-    elif mine is not None:
-        chance = 0.05 if mine == 1 else mine / 15
-    elif theirs is not None:
-        chance = 0.95 if theirs == 1 else 1 - theirs / 15
-    else:
-        chance = 0.5
-    return points * chance
-
-
-def _board_value(view, seat, board):
-    return sum(_column_value(view, seat, board, c) for c in range(COLUMNS))
-
-
-def heuristic_bot(view, legal, rng):
-    """Keep the Kraken, use every start Special, keep/give the best/worst Diver, and place or
-    move so that the board's expected Domain points (for this seat) are highest. The Anchor
-    only ever pins the card just placed on this seat's own side."""
-    seat = view["you"]
-    kind = legal[0]["type"]
-    if kind == "keep":
-        order = ("kraken", "harpoon", "submarine", "eye", "anchor", "fishbone")
-        return min(legal, key=lambda a: order.index(a["special"]))
-    if kind in ("pass", "eye", "submarine", "harpoon"):
-        return next((a for a in legal if a["type"] != "pass"), legal[0])
-    if kind == "submarine_keep":
-        return max(legal, key=lambda a: a["card"])
-    if kind == "harpoon_give":
-        return min(legal, key=lambda a: a["card"])
-
-    def score(action):
-        board = [list(row) for row in view["board"]]
-        if action["type"] == "place":
-            side = seat if action["side"] == "me" else other(seat)
-            board[side][action["col"] - 1] = action["card"]
-        else:
-            fs = seat if action["from_side"] == "me" else other(seat)
-            ts = seat if action["to_side"] == "me" else other(seat)
-            board[ts][action["to_col"] - 1] = board[fs][action["from_col"] - 1]
-            board[fs][action["from_col"] - 1] = None
-        bonus = 0.0
-        if action.get("anchor") is not None:
-            bonus = 0.1 if action["anchor"] == action["card"] and action["side"] == "me" else -1
-        # Save strong cards: a small cost for spending a high card.
-        spend = action["card"] / 100 if action["type"] == "place" else 0.0
-        return _board_value(view, seat, board) + bonus - spend
-
-    return max(legal, key=score)
+    points = [domain_points(g["taken"][s]) if sees_taken(s) else None for s in (0, 1)]
+    pending = g["pending"]
+    return {
+        "you": seat,
+        "round": g["round"],
+        "rounds": ROUNDS,
+        "nemo": g["nemo"],
+        "phase": g["phase"],
+        "hidden_domains": g["hidden"],
+        "domains": list(DOMAINS),
+        "board": [list(row) for row in g["board"]],
+        "anchored": g["anchored"],
+        "pending_move": None if pending is None else {
+            "seat": pending["seat"], "side": pending["side"], "col": pending["col"] + 1,
+            "arrow": pending["arrow"]},
+        "placements": g["placements"],
+        "domain_row": [dict(c) for c in g["domain_row"]],
+        "hand": list(g["hands"][seat]) if me else None,
+        "hand_sizes": [len(h) for h in g["hands"]],
+        "specials": list(g["specials"][seat]) if me else None,
+        "special_counts": [len(s) for s in g["specials"]],
+        "draft": list(g["draft"]) if me and seat == g["nemo"] else [],
+        "special_given": g["given"] if me else None,
+        "submarine_drawn": list(g["sub_drawn"]) if me and g["phase"] == "submarine"
+        and seat == g["start_turn"] else [],
+        "harpoon_taken": g["harpoon_taken"] if me else None,
+        "eye_seen": list(g["eye"]["hand"]) if me and g["eye"] is not None
+        and g["eye"]["seat"] == seat else None,
+        "specials_used": [dict(u) for u in g["used"]],
+        "diver_pile_size": len(g["diver_pile"]),
+        "special_deck_size": len(g["special_deck"]),
+        "domain_pile_size": len(g["domain_pile"]),
+        "taken": [[dict(c) for c in g["taken"][s]] if sees_taken(s) else None
+                  for s in (0, 1)],
+        "taken_counts": [len(t) for t in g["taken"]],
+        "points": points,
+        "won": [None] * len(DOMAINS) if hide else list(g["won"]),
+        "domains_won": [None, None] if hide else domains_won(g["won"]),
+        "final_domains": list(g["result"]["domains"]) if over else None,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # The game object
 # ---------------------------------------------------------------------------------------------
 
-def _sort_key(action):
-    return json.dumps(action, sort_keys=True)
-
-
-class Nautilus:
-    info = GameInfo(
-        name="nautilus", title="Nautilus", min_players=2, max_players=2, rules_version="1",
-        options={"hidden_domains": OptionSpec(
-            False, "hide the Domain cards: each player sees only their own won Domain cards "
-            "and the number of the opponent's; domains are decided when the game ends",
-            choices=(False, True), kind=bool)},
-        notation=NOTATION,
-    )
-    bots = {"random": random_bot, "heuristic": heuristic_bot}
-
-    def setup(self, n, options, rng, log):
-        return setup(n, options, rng, log)
-
-    def active_seats(self, g):
-        phase = g["phase"]
-        if phase == "over":
-            return frozenset()
-        if phase == "draft":
-            return frozenset([g["nemo"]])
-        if phase == "start":
-            return frozenset([g["start_turn"]])
-        if phase in ("submarine", "harpoon"):
-            return frozenset([g["start_turn"]])
-        if phase == "move":
-            return frozenset([g["pending"]["seat"]])
-        return frozenset([placer(g)])
-
-    def legal_actions(self, g, seat):
-        if seat not in self.active_seats(g):
-            return []
-        phase = g["phase"]
-        if phase == "draft":
-            actions = [{"type": "keep", "special": s} for s in g["draft"]]
-        elif phase == "start":
-            actions = [{"type": "pass"}] + [{"type": s} for s in g["specials"][seat]
-                                            if s in START_SPECIALS]
-        elif phase == "submarine":
-            actions = [{"type": "submarine_keep", "card": c} for c in g["sub_drawn"]]
-        elif phase == "harpoon":
-            actions = [{"type": "harpoon_give", "card": c} for c in g["hands"][seat]]
-        elif phase == "move":
-            p = g["pending"]
-            actions = [{"type": "move", "from_side": "me" if fs == seat else "opp",
-                        "from_col": fc + 1, "to_side": "me" if ts == seat else "opp",
-                        "to_col": tc + 1}
-                       for fs, fc, ts, tc in arrow_moves(g["board"], g["anchored"], p["side"],
-                                                         p["col"], p["arrow"])]
-        else:
-            actions = self._placements(g, seat)
-        return sorted(actions, key=_sort_key)
-
-    def _placements(self, g, seat):
-        has_anchor = "anchor" in g["specials"][seat]
-        on_board = [c for row in g["board"] for c in row if c is not None]
-        actions = []
-        for card in placeable(g, seat):
-            anchors = [None] + (sorted(on_board + [card]) if has_anchor else [])
-            for side in (seat, other(seat)):
-                name = "me" if side == seat else "opp"
-                for col in range(COLUMNS):
-                    if g["board"][side][col] is None:
-                        actions.extend({"type": "place", "card": card, "side": name,
-                                        "col": col + 1, "anchor": a} for a in anchors)
-        return actions
-
-    def apply(self, g, seat, action, rng, log):
-        kind = action["type"]
-        if kind == "keep":
-            keep_special(g, seat, action["special"], log)
-        elif kind == "pass":
-            log.public("{seat%d} uses no Special now" % seat)
-            finish_start_turn(g)
-        elif kind in START_SPECIALS:
-            use_start_special(g, seat, kind, rng, log)
-        elif kind == "submarine_keep":
-            submarine_keep(g, seat, action["card"], log)
-        elif kind == "harpoon_give":
-            harpoon_give(g, seat, action["card"], log)
-        elif kind == "place":
-            place_card(g, seat, action, log)
-        else:
-            move_card(g, seat, action, log)
-        if g["phase"] == "round_end":
-            end_round(g, rng, log)
-        return g
-
-    def outcome(self, g):
-        r = g["result"]
-        if r is None:
-            return None
-        return Outcome(tuple(r["winners"]), tuple(r["scores"]), r["reason"])
-
-    def view(self, g, seat):
-        over = g["phase"] == "over"
-        hide = g["hidden"] and not over
-        me = seat is not None
-
-        def sees_taken(s):
-            return not hide or (me and s == seat)
-
-        points = [domain_points(g["taken"][s]) if sees_taken(s) else None for s in (0, 1)]
-        pending = g["pending"]
-        return {
-            "you": seat,
-            "round": g["round"],
-            "rounds": ROUNDS,
-            "nemo": g["nemo"],
-            "phase": g["phase"],
-            "hidden_domains": g["hidden"],
-            "domains": list(DOMAINS),
-            "board": [list(row) for row in g["board"]],
-            "anchored": g["anchored"],
-            "pending_move": None if pending is None else {
-                "seat": pending["seat"], "side": pending["side"], "col": pending["col"] + 1,
-                "arrow": pending["arrow"]},
-            "placements": g["placements"],
-            "domain_row": [dict(c) for c in g["domain_row"]],
-            "hand": list(g["hands"][seat]) if me else None,
-            "hand_sizes": [len(h) for h in g["hands"]],
-            "specials": list(g["specials"][seat]) if me else None,
-            "special_counts": [len(s) for s in g["specials"]],
-            "draft": list(g["draft"]) if me and seat == g["nemo"] else [],
-            "special_given": g["given"] if me else None,
-            "submarine_drawn": list(g["sub_drawn"]) if me and g["phase"] == "submarine"
-            and seat == g["start_turn"] else [],
-            "harpoon_taken": g["harpoon_taken"] if me else None,
-            "eye_seen": list(g["eye"]["hand"]) if me and g["eye"] is not None
-            and g["eye"]["seat"] == seat else None,
-            "specials_used": [dict(u) for u in g["used"]],
-            "diver_pile_size": len(g["diver_pile"]),
-            "special_deck_size": len(g["special_deck"]),
-            "domain_pile_size": len(g["domain_pile"]),
-            "taken": [[dict(c) for c in g["taken"][s]] if sees_taken(s) else None
-                      for s in (0, 1)],
-            "taken_counts": [len(t) for t in g["taken"]],
-            "points": points,
-            "won": [None] * len(DOMAINS) if hide else list(g["won"]),
-            "domains_won": [None, None] if hide else domains_won(g["won"]),
-            "final_domains": list(g["result"]["domains"]) if over else None,
-        }
-
-    def parse(self, text):
-        return parse(text)
-
-    def format(self, action):
-        return format_action(action)
-
-
-GAME = Nautilus()
+GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
+                  view=view, parse=parse, format=format_action)

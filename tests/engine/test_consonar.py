@@ -1,4 +1,4 @@
-"""Con Sonar!: one test per rule line of /work/shared/rules/consonar.md, plus options and notation.
+"""Con Sonar!: one test per rule line of docs/games/rules/consonar.md, plus options and notation.
 
 States are built by hand with `make`; dice are fixed with `Dice`.
 """

@@ -1,4 +1,4 @@
-"""Nautilus: one test per rule line of /work/shared/rules/nautilus.md, and its worked examples."""
+"""Nautilus: one test per rule line of docs/games/rules/nautilus.md, and its worked examples."""
 import pytest
 
 from engine import match as runner

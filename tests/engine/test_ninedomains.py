@@ -1,4 +1,4 @@
-"""The Nine Domains: one test per rule of shared/rules/ninedomains.md and the seed.
+"""The Nine Domains: one test per rule of docs/games/rules/ninedomains.md and the seed.
 
 States are built by hand with `table(...)`; a round is played with `play_round(...)`, which
 applies both seats' `play` actions through the game as the runner would.
@@ -8,8 +8,8 @@ import pytest
 from engine import match as runner
 from engine.core import InvalidOptions, Log, MalformedAction, NotYourTurn
 from engine.games.ninedomains import (BASE_CARDS, DOMAIN_IDS, DOMAIN_POINTS, DOMAINS, GAME,
-                                      SPECIAL_KINDS, combat_bonuses, effect_winner,
-                                      elements_of, fight_slot, sort_cards)
+                                      SPECIAL_KINDS, check_elements, combat_bonuses,
+                                      effect_winner, elements_of, fight_slot, sort_cards)
 from engine.rng import Rng
 from tests.engine import conformance
 
@@ -593,10 +593,10 @@ def test_both_players_reaching_all_four_elements_in_one_round_cancels_the_elemen
     g["domains"] = [["red2", "blue2", "green2", "purple3a", "purple3b"],
                     ["red4", "blue4", "green4", "purple3a", "purple3b"]]
     log = Log()
-    assert GAME.check_elements(g, log) is False
+    assert check_elements(g, log) is False
     assert g["elements_void"] is True and g["element_winner"] is None
     g["domains"][1] = ["red4"]
-    assert GAME.check_elements(g, log) is False  # elements are ignored from then on
+    assert check_elements(g, log) is False  # elements are ignored from then on
 
 
 def test_the_game_ends_after_round_three_on_points():

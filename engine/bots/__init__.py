@@ -1,0 +1,13 @@
+"""The bots, one module per game (`engine/bots/<game>.py`, each with its `BOTS` table).
+
+A bot is `f(view, legal, rng) -> action`: it knows only what its seat may know. The rules
+module's `GAME.bots` reads the table of the module named after the game.
+"""
+from __future__ import annotations
+
+from engine.core import Action, Rng, View
+
+
+def random_bot(view: View, legal: list[Action], rng: Rng) -> Action:
+    """Any legal action, drawn from the bot's own generator."""
+    return rng.choice(legal)
