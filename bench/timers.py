@@ -306,14 +306,17 @@ def write_results(text: str) -> None:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.timers", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("policies", nargs="*", default=list(POLICIES), choices=POLICIES)
+    parser.add_argument("policies", nargs="*", metavar="POLICY",
+                        help="forfeit and/or auto (default: both)")
     parser.add_argument("--deadlines", type=int, default=DEADLINES)
     parser.add_argument("--limit", type=int, default=DRAIN_LIMIT,
                         help="seconds to wait after the deadlines' second")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    if set(args.policies) - set(POLICIES):
+        parser.error(f"a policy is one of: {', '.join(POLICIES)}")
     load_before = os.getloadavg()[0]
-    results = [measure(p, args.deadlines, args.limit) for p in args.policies]
+    results = [measure(p, args.deadlines, args.limit) for p in args.policies or POLICIES]
     command = " ".join(["python -m bench.timers", *argv])
     text = section(results, command, (load_before, os.getloadavg()[0]))
     if not args.no_write:
