@@ -228,7 +228,7 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
         "p50": quantile(late, 0.50), "p99": quantile(late, 0.99), "max": quantile(late, 1.0),
         "within_target": sum(1 for v, censored in late if not censored and v <= TARGET_MS),
         "last_timeout_s": ((max(timeouts.values()) - first_due) / 1000 if timeouts else None),
-        "load": (load_before, os.getloadavg()[0]),
+        "load": (load_before, os.getloadavg()[0]), "limit": limit,
     }
     if policy == "auto":
         lags = sorted(replacements[k] - timeouts[k] for k in replacements)
@@ -263,11 +263,13 @@ def table(results: list[dict]) -> str:
     for r in results:
         if r["policy"] == "auto":
             text += (f"\nReplacement moves (`auto`): {r['replacements']:,} of "
-                     f"{r['recorded']:,} timed-out seats played by the computer, the last "
-                     f"{r['replacements_span_s']:.1f} s after the deadlines' second: "
-                     f"**{r['replacements_per_s']:.0f} moves/s** (both workers); a replacement "
-                     f"followed its timeout by {r['replacement_lag_p50']:,} ms (median), "
-                     f"{r['replacement_lag_max']:,} ms at most.\n")
+                     f"{r['recorded']:,} timed-out seats played by the computer when the "
+                     f"workers were stopped ({r['limit']} s after the deadlines at most, "
+                     f"then a warm shutdown), the last {r['replacements_span_s']:.1f} s after "
+                     f"the deadlines' second: **{r['replacements_per_s']:.0f} moves/s** (both "
+                     f"workers); a replacement followed its timeout by "
+                     f"{r['replacement_lag_p50']:,} ms (median), {r['replacement_lag_max']:,} ms "
+                     f"at most.\n")
     return text
 
 
