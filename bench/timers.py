@@ -13,7 +13,8 @@ Per policy (`forfeit`, then `auto`), on a fresh embedded Valkey (append-only fil
    Nine Domains between two absent players (no email, no webhook). Both seats choose at once
    there, so each game arms two deadlines: 10,000 deadlines are 5,000 games. Each game's
    per_move_seconds is computed as it is created so that its deadlines fall in [T, T + 1 s):
-   ceil((T - now) / 1 s). The deadlines are then read from the snapshots; the benchmark checks
+   ceil((T - now) / 1 s), give or take the time one creation takes (the table shows the
+   spread of the deadlines). The deadlines are then read from the snapshots; the benchmark checks
    that the last game was armed before the first deadline and reports how long arming took.
 4. The benchmark waits until every game has what the policy calls for in its log, or until
    --limit seconds after T; then it stops the workers and reads the logs.
