@@ -283,7 +283,8 @@ def section(results: list[dict], command: str, load: tuple[float, float]) -> str
 `{command}` ({run_at}; {machine}, shared with other engineers' work: load average
 {load[0]:.1f} before and {load[1]:.1f} after the run). {DEADLINES_PER_GAME} deadlines per game
 (The Nine Domains between two absent players: no email, no webhook), every deadline in the same
-second (each game's per_move_seconds computed as it is created). Per policy a fresh embedded
+second (each game's per_move_seconds computed as it is created; the spread is a little over
+1,000 ms by the time one creation takes under load). Per policy a fresh embedded
 Valkey (append-only file on) and {WORKERS} `turnpost worker` processes (outbox consumer, clock,
 RQ for deliveries), already running when the games are created; the games are created through
 the service from this one process on the same cores ("arming s"), all before the first
