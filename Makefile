@@ -39,9 +39,14 @@ examples: $(DEV_STAMP)
 	$(BIN)/turnpost examples
 	$(BIN)/turnpost openapi
 
+# The move's cost is compared with the code before issue 13's rewrite, checked out apart.
+BEFORE := /tmp/before
+
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.games
+	test -d $(BEFORE) || git worktree add --detach $(BEFORE) 1854caf
+	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers
 	$(BIN)/python -m bench.notify
 

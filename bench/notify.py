@@ -1,7 +1,8 @@
 """Move to email: the time from a committed move to the turn email in an SMTP server's inbox.
 
-Everything is real and on loopback: an embedded Valkey, one `turnpost worker` process (RQ,
-which forks a work horse per job), an aiosmtpd server in this process. Two players play
+Everything is real and on loopback: an embedded Valkey, one `turnpost worker` process (its
+outbox consumer derives the notice from the commit and queues the email; RQ, in the same
+process, sends it), an aiosmtpd server in this process. Two players play
 Nautilus through the service with EMAIL_DELAY_SECONDS=0 and no throttle; after each move that
 starts the other player's turn we wait for that email. Latency = the SMTP server's arrival
 time minus the moment `play` returned (the commit). Moves are sequential: this is the latency
@@ -23,7 +24,6 @@ from service.settings import Settings
 from store.connection import connect
 from store.embedded import EmbeddedValkey
 from tests.peers import SmtpInbox
-from workers.scheduler import RQScheduler
 
 MOVES = 300
 
@@ -44,7 +44,7 @@ def measure() -> list[float]:
         try:
             client = connect(server.url)
             settings = Settings(email_delay_seconds=0, email_throttle_seconds=0)
-            services = assemble(client, RQScheduler(client, settings=settings), settings)
+            services = assemble(client, settings)
             people = [services.players.register(n, email=f"{n}@example.org")["id"]
                       for n in ("ada", "bo")]
             picker = Rng(b"bench-notify" + bytes(32))

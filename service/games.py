@@ -242,29 +242,38 @@ class GameService:
         """Record that these seats' clocks (game, seat, the version their turn started at) ran
         out: TurnTimedOut, and under `forfeit` the seat leaves the game; under `auto` the
         computer's move follows as the commit's consequence. All the games are read in one
-        round trip and the timeouts appended in one more.
+        round trip and the timeouts appended in one more, a game's seats in one commit.
 
         Each answer is "applied"; "moot" if the seat's turn has moved on since (so a deadline
         met late, twice or by two clocks has its effect once); or "early" if the deadline has
         not come yet (the caller asks again at the deadline)."""
         now = self.clock() * 1000
-        answers: list[str] = []
-        commits: list[tuple[int, dict, list[dict], dict]] = []
-        for i, ((_, seat, since), snap) in enumerate(
-                zip(due, self.games.snapshots([game_id for game_id, _, _ in due]))):
-            verdict = _timeout_verdict(snap, seat, since, now)
-            answers.append(verdict)
-            if verdict == "applied":
-                new, events = self._timeout_events(snap, seat)
-                commits.append((i, snap, events, new))
+        answers: list[str] = [""] * len(due)
+        by_game: dict[str, list[int]] = {}
+        for i, (game_id, _, _) in enumerate(due):
+            by_game.setdefault(game_id, []).append(i)
+        commits: list[tuple[list[int], dict, list[dict], dict]] = []
+        for (game_id, items), snap in zip(by_game.items(),
+                                          self.games.snapshots(list(by_game))):
+            new, events, applied = snap, [], []
+            for i in items:  # each seat's timeout on the game as the earlier ones left it
+                _, seat, since = due[i]
+                answers[i] = _timeout_verdict(new, seat, since, now)
+                if answers[i] == "applied":
+                    new, more = self._timeout_events(new, seat)
+                    events += more
+                    applied.append(i)
+            if events:
+                commits.append((applied, snap, events, new))
         results = self.games.append_many([self._commit(snap, events, new)
                                           for _, snap, events, new in commits])
         written = []
-        for (i, snap, events, new), result in zip(commits, results):
+        for (applied, snap, events, new), result in zip(commits, results):
             if isinstance(result, Appended):
                 written.append(new)
-            else:  # two seats of one game in one batch, or a move just now: one at a time
-                answers[i] = self._expire_one(*due[i])
+            else:  # a move or another clock just now: one at a time
+                for i in applied:
+                    answers[i] = self._expire_one(*due[i])
         self._write_lists(*written)
         return answers
 

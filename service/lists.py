@@ -6,7 +6,7 @@ them, in either order; every write names the game's version and an older one nev
 a newer one (store/project.lua)."""
 from __future__ import annotations
 
-from store.games import GameStore
+from store.games import GameStore, run_pipeline
 from store.players import PlayerStore
 
 
@@ -27,4 +27,4 @@ def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
             players.project(record["player_id"], game_id, version, now, awaiting, pipe)
         games.lobby_entry(game_id, version,
                           snap["created_at"] if snap["status"] == "open" else None, pipe)
-    pipe.execute()
+    run_pipeline(pipe)

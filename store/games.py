@@ -7,6 +7,7 @@ from importlib import resources
 from typing import Any
 
 import redis
+from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
@@ -86,7 +87,7 @@ class GameStore:
         pipe = self.r.pipeline(transaction=False)
         for commit in commits:
             self._append(*self._script_call(commit), client=pipe)
-        return [_appended(status, value) for status, value in pipe.execute()]
+        return [_appended(status, value) for status, value in run_pipeline(pipe)]
 
     @staticmethod
     def _script_call(commit: Commit) -> tuple[list[str], list]:
@@ -174,3 +175,32 @@ def _decode(entry_id: bytes, fields: dict) -> dict:
     event = json.loads(fields[b"e"])
     event["version"] = int(entry_id.split(b"-")[0])
     return event
+
+
+def run_pipeline(pipe: redis.client.Pipeline) -> list:
+    """Execute a pipeline that calls scripts (from load_script) in one round trip.
+
+    redis-py asks the server SCRIPT EXISTS before every pipeline that calls a script, one more
+    round trip each time. Here the calls go out as EVALSHA alone; only when the server has lost
+    a script (a restart, SCRIPT FLUSH) does it refuse those calls with NOSCRIPT, and a refused
+    call did not run: the scripts are then loaded and the refused commands, alone, sent again.
+    Like `execute()`, raises the first error once every command has run. On a cluster the
+    scripts go out as EVAL (see Script), so there is nothing to ask first."""
+    if is_cluster(pipe):
+        return pipe.execute()
+    scripts, pipe.scripts = list(pipe.scripts), set()
+    stack = list(pipe.command_stack)
+    results = pipe.execute(raise_on_error=False)
+    refused = [i for i, result in enumerate(results) if isinstance(result, NoScriptError)]
+    if refused:
+        for script in scripts:
+            script.sha = script.registered_client.script_load(script.script)
+        for i in refused:
+            args, options = stack[i]
+            pipe.execute_command(*args, **options)
+        for i, result in zip(refused, pipe.execute(raise_on_error=False)):
+            results[i] = result
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
+    return results

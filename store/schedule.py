@@ -13,7 +13,7 @@ from typing import Any
 import redis
 
 from . import keys
-from .games import load_script
+from .games import load_script, run_pipeline
 
 LEASE_MS = 30_000
 
@@ -38,7 +38,7 @@ class ScheduleStore:
         for bucket in range(keys.BUCKETS):
             self._take_due(keys=[keys.schedule(bucket), keys.schedule_leased(bucket)],
                            args=[now_ms, lease_ms, limit], client=pipe)
-        return [(bucket, json.loads(raw)) for bucket, taken in enumerate(pipe.execute())
+        return [(bucket, json.loads(raw)) for bucket, taken in enumerate(run_pipeline(pipe))
                 for raw in taken]
 
     def done(self, taken: list[tuple[int, dict[str, Any]]]) -> None:

@@ -5,6 +5,7 @@ import pytest
 
 from engine import registry
 from engine.rng import Rng
+from store.outbox import OutboxStore
 
 TWO_PLAYER_GAMES = sorted(n for n, g in registry.GAMES.items() if g.info.min_players == 2)
 
@@ -123,3 +124,25 @@ def test_the_same_timer_run_twice_applies_once(services):
     assert games.expire_turn(game_id, 0, since) == "applied"
     assert games.expire_turn(game_id, 0, since) == "moot"  # late, twice: nothing more
     assert event_types(games, game_id).count("TurnTimedOut") == 1
+
+
+@pytest.mark.parametrize("policy, answers, timeouts", [("auto", ["applied", "applied"], 2),
+                                                       ("forfeit", ["applied", "moot"], 1)])
+def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(services, policy, answers,
+                                                                    timeouts):
+    players, games = services
+    clock = [time.time()]
+    games.clock = lambda: clock[0]
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    game_id = games.create(a, "ninedomains", [a, b], time_control={
+        "per_move_seconds": 60, "on_timeout": policy})["id"]
+    since = games.load(game_id)["version"]
+    outbox = OutboxStore(games.games.r)
+    outbox.ensure_groups()
+    clock[0] += 61
+    assert games.expire_turns([(game_id, 0, since), (game_id, 1, since)]) == answers
+    timed_out = [e for e in games.games.events(game_id) if e["type"] == "TurnTimedOut"]
+    assert [e["seat"] for e in timed_out] == [0, 1][:timeouts]
+    commits = [(e.first, e.version) for e in outbox.read("test", 100, 10) if e.game_id == game_id]
+    assert commits == [(1, 2), (3, games.load(game_id)["version"])], "one commit for the batch"
+    assert games.replay(game_id) == games.load(game_id)
