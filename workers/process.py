@@ -116,11 +116,16 @@ class WorkerProcess:
         self.outbox = OutboxStore(client)
         self.schedule = ScheduleStore(client)
         self.heartbeats = WorkerHeartbeats(client)
+        self.clock_busy = threading.Event()
+        """Set while the clock finds due items: the outbox consumer waits meanwhile."""
         self._next_beat = 0
 
     # -- the outbox --------------------------------------------------------------------------
 
     def outbox_step(self) -> bool:
+        if self.clock_busy.is_set():  # deadlines first: the two threads share one GIL
+            self.stop.wait(CLOCK_TICK_SECONDS)
+            return False
         entries = self.outbox.read(self.name, BATCH, OUTBOX_BLOCK_MS)
         if time.monotonic() >= self._next_claim:
             self._next_claim = time.monotonic() + self.settings.outbox_lease_seconds / 3
@@ -150,7 +155,10 @@ class WorkerProcess:
         taken = self.schedule.take_due(now, BATCH,
                                        int(self.settings.schedule_lease_seconds * 1000))
         if taken:
+            self.clock_busy.set()
             self.consequences.run_due(taken)
+        else:
+            self.clock_busy.clear()
         return bool(taken)
 
     # -- RQ ------------------------------------------------------------------------------------
