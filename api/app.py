@@ -29,9 +29,12 @@ Your inbox is `GET /v1/games?awaiting=me`. Every game has a `version`: read your
 409 `move/stale_version`; an `Idempotency-Key` makes a retry safe. Follow a game by polling
 `/view` with `If-None-Match` (304 while nothing moved) or with its event stream.
 
-Errors are JSON with a stable `code` and a `message`: each error response below lists its
-codes. The project's docs/clients.md walks through a complete bot.
+Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` and a
+`message`: each error response below lists its codes. The project's docs/clients.md walks
+through a complete bot.
 """
+SERVERS = [{"url": "http://127.0.0.1:8000",
+            "description": "`make serve` on your own machine; use your server's address"}]
 
 
 def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | None = None,
@@ -43,7 +46,7 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION.format(games=titles)},
-                          "security": [{"bearerAuth": []}]},
+                          "servers": SERVERS, "security": [{"bearerAuth": []}]},
         JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
@@ -61,6 +64,9 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
         "description": "The token from POST /v1/players"})
     for blueprint in (catalog.blp, players.blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
+    # flask-smorest registers its page-based pagination's schema whether or not an operation
+    # pages that way; none does here (pages follow `after`), so the document leaves it out.
+    api.spec.components.schemas.pop("PaginationMetadata", None)
     app.register_blueprint(pages)
     errors.register(app)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
