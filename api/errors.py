@@ -8,7 +8,7 @@ import json
 import logging
 from http import HTTPStatus
 
-from flask import Flask, Response, abort, request
+from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -66,8 +66,6 @@ def _summarize(errors, prefix="") -> str:
 
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-#: The blueprints whose request bodies are JSON (the inbound email is a raw message).
-JSON_BODY_BLUEPRINTS = {"players", "games"}
 
 
 def problem(status: int, payload: dict, headers: dict | None = None) -> Response:
@@ -92,7 +90,14 @@ def register(app: Flask) -> None:
     def refuse_a_body_that_is_not_json():
         """A body sent as anything but JSON is refused (415) before its schema is read: it
         would otherwise read as no body at all ("Missing data")."""
-        if (request.blueprint in JSON_BODY_BLUEPRINTS and request.content_length
-                and not request.is_json):
+        if request.content_length and not request.is_json and _reads_a_json_body():
             abort(415, description="the body must be JSON, sent as Content-Type: "
                                    "application/json")
+
+
+def _reads_a_json_body() -> bool:
+    """Whether the operation called declares a JSON body (flask-smorest's `arguments`)."""
+    view = current_app.view_functions.get(request.endpoint)
+    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    arguments = getattr(method, "_apidoc", {}).get("arguments", {})
+    return any(p["in"] == "json" for p in arguments.get("parameters", []))

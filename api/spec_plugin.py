@@ -117,11 +117,24 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
     - No `default: null` on a request field: openapi-typescript reads a default as "always
       there" and makes the field required.
     - `fields.Url` is `format: uri` (apispec writes `url`, which no standard defines).
+    - A field with `metadata={"component": Name}` is written once as the component `Name` and
+      referenced as `anyOf: [{$ref}]`: openapi-generator's python client checks an enum inside
+      a list of lists as if it were the list, and reads a plain reference there as a model (it
+      fails on every answer either way); a one-branch anyOf it reads as a model of its own.
     """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.field_mapping = {**self.field_mapping, fields.Url: ("string", "uri")}
+
+    def field2property(self, field) -> dict:
+        found = super().field2property(field)
+        name = field.metadata.get("component")
+        if name is None:
+            return found
+        if name not in self.spec.components.schemas:
+            self.spec.components.schema(name, component=found)
+        return {"anyOf": [{"$ref": f"#/components/schemas/{name}"}]}
 
     def field2nullable(self, field, ret) -> dict:
         if field.allow_none and (self.openapi_version.major, self.openapi_version.minor) == (3, 0):
