@@ -15,9 +15,10 @@ from service.scheduler import Scheduler
 from service.settings import Settings
 from store.connection import connect
 
-from . import errors
+from . import errors, http_conventions
 from .pages import pages
 from .resources import catalog, games, inbound, players
+from .schemas import WebhookGameFinishedSchema, WebhookTurnStartedSchema
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
@@ -67,8 +68,14 @@ def create_app(redis_client: redis.Redis | None = None, scheduler: Scheduler | N
     # flask-smorest registers its page-based pagination's schema whether or not an operation
     # pages that way; none does here (pages follow `after`), so the document leaves it out.
     api.spec.components.schemas.pop("PaginationMetadata", None)
+    # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
+    # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
+    for event_body in (WebhookTurnStartedSchema, WebhookGameFinishedSchema):
+        api.spec.components.schema(event_body.__name__.removesuffix("Schema"),
+                                   schema=event_body)
     app.register_blueprint(pages)
     errors.register(app)
+    http_conventions.register(app, services.settings.cors_origins)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
         "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))

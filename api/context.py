@@ -1,7 +1,7 @@
 """What a request needs: the services the app was built with, and who is calling."""
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from service.games import GameService
 from service.players import PlayerService
@@ -16,7 +16,10 @@ def players() -> PlayerService:
 
 
 def caller() -> str:
-    """The calling player's id, from 'Authorization: Bearer <token>' (401 without)."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
+    """The calling player's id, from 'Authorization: Bearer <token>' (401 without); read once
+    per request."""
+    if "caller" not in g:
+        header = request.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        g.caller = players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
+    return g.caller

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from service.errors import ServiceError
 
+from . import context
 from .schemas import ProblemSchema
 
 log = logging.getLogger("turnpost.api")
@@ -87,6 +88,14 @@ def register(app: Flask) -> None:
         return problem(err.status, {"code": err.code, "message": err.message, **err.details})
 
     @app.before_request
+    def authenticate_first():
+        """A secured operation checks the token before anything in the request is read, so
+        that a caller without a valid token learns nothing from the validation (401 first)."""
+        if request.method != "OPTIONS" and _operation_doc().get("security", ...) != [] \
+                and request.blueprint in ("games", "players"):
+            context.caller()
+
+    @app.before_request
     def refuse_a_body_that_is_not_json():
         """A body sent as anything but JSON is refused (415) before its schema is read: it
         would otherwise read as no body at all ("Missing data")."""
@@ -95,9 +104,18 @@ def register(app: Flask) -> None:
                                    "application/json")
 
 
-def _reads_a_json_body() -> bool:
-    """Whether the operation called declares a JSON body (flask-smorest's `arguments`)."""
+def _apidoc() -> dict:
+    """What flask-smorest knows of the operation called (empty outside the API)."""
     view = current_app.view_functions.get(request.endpoint)
     method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
-    arguments = getattr(method, "_apidoc", {}).get("arguments", {})
+    return getattr(method, "_apidoc", {})
+
+
+def _operation_doc() -> dict:
+    return _apidoc().get("manual_doc", {})
+
+
+def _reads_a_json_body() -> bool:
+    """Whether the operation called declares a JSON body (flask-smorest's `arguments`)."""
+    arguments = _apidoc().get("arguments", {})
     return any(p["in"] == "json" for p in arguments.get("parameters", []))

@@ -97,9 +97,10 @@ class PlayerPatchSchema(Schema):
     notifications = fields.Nested(NotificationPreferencesSchema)
 
 
-WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries (HMAC-SHA256 "
-                                 "over '<t>.<body>', header Turnpost-Signature). Shown only in "
-                                 "the answer that made it."}
+WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries: `whsec_` + "
+                                 "base64, as Standard Webhooks (webhook-signature) and Stripe's "
+                                 "libraries (Turnpost-Signature) take it. Shown only in the "
+                                 "answer that made it."}
 
 
 class PlayerSchema(Schema):
@@ -257,3 +258,33 @@ class InboundResultSchema(Schema):
                        "and the sender got an answer saying why; ignored: an automatic "
                        "message, or one already read (same Message-ID)"})
     code = fields.String(required=True, metadata={"example": "mail/played"})
+
+
+class WebhookLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    view = fields.Url(required=True, require_tld=False)
+    legal_moves = fields.Url(required=True, require_tld=False)
+
+
+class WebhookTurnStartedSchema(Schema):
+    """The body of a `turn.started` webhook delivery (also `turn.reminder`, with that event):
+    POSTed to your webhook_url, signed as docs/notifications.md says."""
+    event = fields.String(required=True, validate=validate.OneOf(["turn.started",
+                                                                  "turn.reminder"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    active_seats = fields.List(fields.Integer(), required=True)
+    deadline = fields.String(required=True, allow_none=True, metadata=ISO_TIME)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookLinksSchema, required=True)
+
+
+class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
+    """The body of a `game.finished` webhook delivery."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
+    outcome = fields.Nested(OutcomeSchema, required=True)

@@ -27,11 +27,20 @@ from marshmallow import fields
 from . import examples
 from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, ERROR_CODES, EXTENSION,
                           JSON_BODY_CODES, QUERY_CODES)
+from .http_conventions import CONDITIONAL_OPERATIONS
 from .operation_docs import DESCRIPTIONS
 
 PROBLEM_SCHEMA_REF = {"$ref": "#/components/schemas/Problem"}
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 GAME_ID = {"game_id": "$response.body#/id"}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "ETags you hold (RFC 9110: weak or strong, a list, or *): "
+                                "304 when the answer would be the same"}
+ETAG = {"ETag": {"description": "The answer's version: send it back as If-None-Match",
+                 "required": True, "schema": {"type": "string"}}}
+NOT_MODIFIED = {"description": "Not modified: the answer is the one your ETag names",
+                "headers": ETAG}
 _FOLLOW = {"getGame": "The game's summary", "getView": "Your view of it",
            "getLegalMoves": "Your legal moves in it", "playMove": "Play a move in it",
            "getLog": "Its log"}
@@ -58,6 +67,8 @@ class ContractPlugin(BasePlugin):
                 responses[str(status)] = error_response(status, codes)
             operation_id = operation.get("operationId")
             operation.setdefault("description", DESCRIPTIONS.get(operation_id, ""))
+            if operation_id in CONDITIONAL_OPERATIONS:
+                _make_conditional(operation)
             for status, links in LINKS.get(operation_id, {}).items():
                 responses[status]["links"] = links
             self._add_examples(operation)
@@ -84,6 +95,16 @@ class ContractPlugin(BasePlugin):
                 (media,) = body["content"].values()
                 media["examples"] = {
                     name: {"value": value} for name, value in sorted(named.items())}
+
+
+def _make_conditional(operation: dict) -> None:
+    """Document If-None-Match, the ETag and the 304 (api/http_conventions.py answers them),
+    where the operation has not documented its own."""
+    parameters = operation.setdefault("parameters", [])
+    if not any(p.get("name") == "If-None-Match" for p in parameters):
+        parameters.append(IF_NONE_MATCH)
+    operation["responses"]["200"].setdefault("headers", dict(ETAG))
+    operation["responses"].setdefault("304", NOT_MODIFIED)
 
 
 def _by_status(codes: list[str]) -> dict[int, list[str]]:

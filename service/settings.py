@@ -20,6 +20,7 @@ class Settings:
     one_click_max_moves: int = 12        # list a link per move when there are at most this many
     inbound_secret: str | None = None    # the shared secret of POST /v1/inbound/email
     bot_delay_seconds: float = 1.0       # a bot seat moves this long after its turn begins
+    cors_origins: tuple[str, ...] = ()   # browser origins that may call the API (CORS_ORIGINS)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -42,4 +43,6 @@ class Settings:
             one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
             inbound_secret=env.get("INBOUND_SECRET") or None,
             bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
+            cors_origins=tuple(origin.strip().rstrip("/") for origin
+                               in env.get("CORS_ORIGINS", "").split(",") if origin.strip()),
         )

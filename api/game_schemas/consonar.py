@@ -79,7 +79,7 @@ class ConsonarViewSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    you = fields.Integer(required=True, allow_none=True, metadata={
+    you = fields.Integer(required=True, allow_none=True, dump_only=True, metadata={
         "description": "The seat this view is for; null for a spectator"})
     me = fields.Integer(required=True, allow_none=True, metadata={
         "deprecated": True,

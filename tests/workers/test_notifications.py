@@ -5,15 +5,20 @@ import hashlib
 import hmac
 import json
 import time
+from pathlib import Path
 
 import pytest
 import standardwebhooks
 import stripe
+from openapi_schema_validator import OAS30Validator, validate
 
 from engine.core import LogEntry
 from engine.rng import Rng
 from service import logview
 from tests.peers import WebhookReceiver, html_of, text_of
+
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def turn_email_for(address, version, event="turn.started"):
@@ -156,6 +161,12 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
             call["body"], headers["turnpost-signature"], secret, tolerance=300)
         assert headers["webhook-id"] == headers["turnpost-delivery"]
     assert {call["json"]["event"] for call in calls} == {"turn.started", "game.finished"}
+    components = json.loads(DOCUMENT.read_text())["components"]
+    for call in calls:  # each body is the one the document describes for its event
+        name = {"game.finished": "WebhookGameFinished"}.get(call["json"]["event"],
+                                                            "WebhookTurnStarted")
+        validate(call["json"], {"allOf": [{"$ref": f"#/components/schemas/{name}"}],
+                                "components": components}, cls=OAS30Validator)
     tampered = calls[0]["body"].replace(b'"version":', b'"version": ')
     other_secret = "whsec_" + base64.b64encode(bytes(32)).decode()
     for body, key in ((tampered, secret), (calls[0]["body"], other_secret)):
