@@ -67,6 +67,7 @@ def _summarize(errors, prefix="") -> str:
 
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+SECURED_BLUEPRINTS = ("games", "players")
 
 
 def problem(status: int, payload: dict, headers: dict | None = None) -> Response:
@@ -91,8 +92,7 @@ def register(app: Flask) -> None:
     def authenticate_first():
         """A secured operation checks the token before anything in the request is read, so
         that a caller without a valid token learns nothing from the validation (401 first)."""
-        if request.method != "OPTIONS" and _operation_doc().get("security", ...) != [] \
-                and request.blueprint in ("games", "players"):
+        if request.method != "OPTIONS" and _needs_a_token():
             context.caller()
 
     @app.before_request
@@ -111,8 +111,11 @@ def _apidoc() -> dict:
     return getattr(method, "_apidoc", {})
 
 
-def _operation_doc() -> dict:
-    return _apidoc().get("manual_doc", {})
+def _needs_a_token() -> bool:
+    """Every operation of the games and players blueprints needs a token, but those documented
+    with `security=[]` (registering)."""
+    public = _apidoc().get("manual_doc", {}).get("security") == []
+    return request.blueprint in SECURED_BLUEPRINTS and not public
 
 
 def _reads_a_json_body() -> bool:

@@ -39,7 +39,7 @@ SSE_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties"
 ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-Match",
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
-                          "required": True, "schema": {"type": "string", "format": "uri"}}}
+                          "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
