@@ -8,7 +8,10 @@ BIN := $(VENV)/bin
 SERVER_STAMP := $(VENV)/.installed-server
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve test lint openapi examples bench clean
+LINTERS := tools/openapi-lint
+LINTERS_STAMP := $(LINTERS)/node_modules/.installed
+
+.PHONY: serve test lint lint-openapi openapi examples bench clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "turnpost needs Python 3.11 or newer (python3.11, python3.12, ...)"; exit 1; }
@@ -26,8 +29,20 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 serve: $(SERVER_STAMP)
 	$(BIN)/turnpost serve
 
-lint: $(DEV_STAMP)
+lint: $(DEV_STAMP) lint-openapi
 	$(BIN)/lint-imports
+
+# Redocly and Spectral, pinned in tools/openapi-lint/package-lock.json, installed with npm ci.
+$(LINTERS_STAMP): $(LINTERS)/package.json $(LINTERS)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "lint-openapi needs node and npm"; exit 1; }
+	npm ci --prefix $(LINTERS) --no-audit --no-fund --loglevel=error
+	touch $(LINTERS_STAMP)
+
+lint-openapi: $(LINTERS_STAMP)
+	$(LINTERS)/node_modules/.bin/redocly lint openapi/openapi.json \
+		--config $(LINTERS)/redocly.yaml --format=stylish
+	$(LINTERS)/node_modules/.bin/spectral lint openapi/openapi.json \
+		--ruleset $(LINTERS)/.spectral.yaml --fail-severity=error
 
 test: $(DEV_STAMP) lint
 	$(BIN)/python -m pytest -n 2 -q
@@ -51,4 +66,4 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.notify
 
 clean:
-	rm -rf $(VENV) data .pytest_cache
+	rm -rf $(VENV) data .pytest_cache $(LINTERS)/node_modules

@@ -19,11 +19,12 @@ from store.front_door import StreamSlots
 from store.outbox import OutboxStore
 from store.workers import WorkerHeartbeats
 
-from . import errors, hostile_input, rate_limits
+from . import errors, hostile_input, http_conventions, rate_limits
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players
+from .schemas import WebhookGameFinishedSchema, WebhookTurnStartedSchema
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
@@ -35,9 +36,12 @@ Your inbox is `GET /v1/games?awaiting=me`. Every game has a `version`: read your
 409 `move/stale_version`; an `Idempotency-Key` makes a retry safe. Follow a game by polling
 `/view` with `If-None-Match` (304 while nothing moved) or with its event stream.
 
-Errors are JSON with a stable `code` and a `message`: each error response below lists its
-codes. The project's docs/clients.md walks through a complete bot.
+Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` and a
+`message`: each error response below lists its codes. The project's docs/clients.md walks
+through a complete bot.
 """
+SERVERS = [{"url": "http://127.0.0.1:8000",
+            "description": "`make serve` on your own machine; use your server's address"}]
 
 
 def create_app(redis_client: redis.Redis | None = None, config: dict | None = None,
@@ -49,7 +53,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
         API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION.format(games=titles)},
-                          "security": [{"bearerAuth": []}]},
+                          "servers": SERVERS, "security": [{"bearerAuth": []}]},
         JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
@@ -82,11 +86,20 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
         "description": "The token from POST /v1/players"})
     for blueprint in (catalog.blp, players.blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
+    # flask-smorest registers its page-based pagination's schema whether or not an operation
+    # pages that way; none does here (pages follow `after`), so the document leaves it out.
+    api.spec.components.schemas.pop("PaginationMetadata", None)
+    # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
+    # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
+    for event_body in (WebhookTurnStartedSchema, WebhookGameFinishedSchema):
+        api.spec.components.schema(event_body.__name__.removesuffix("Schema"),
+                                   schema=event_body)
     app.register_blueprint(pages)
     app.register_blueprint(health)
     errors.register(app)
     rate_limits.install(app, client, door)  # first: hostile bodies count against the limits
     app.before_request(hostile_input.check_json_body)
+    http_conventions.register(app, services.settings.cors_origins)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
         "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))

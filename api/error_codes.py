@@ -34,7 +34,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/busy": (409, "the game changed under the request again and again: try again"),
     "player/no_webhook": (409, "you have no webhook: set webhook_url first"),
     "request/timeout": (408, "the body did not arrive in time (BODY_TIMEOUT_SECONDS)"),
+    "not_found": (404, "no operation has this path (see /openapi.json)"),
+    "request/method_not_allowed": (405, "the path does not take this method: `Allow` lists "
+                                        "those it takes"),
     "request/too_large": (413, "the body is larger than 256 KiB"),
+    "request/unsupported_media_type": (415, "the body must be sent as application/json"),
     "request/invalid": (422, "the request does not match the schema; `errors` says where"),
     "move/malformed": (422, "the move cannot be read: send `notation` or `action` (one), "
                             "written as /legal-moves lists them"),
@@ -58,7 +62,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
 #: What an operation with a request body may always answer with.
 BODY_CODES = ("request/timeout", "request/too_large")
 #: ... and with a JSON request body.
-JSON_BODY_CODES = ("request/bad_json", "request/invalid")
+JSON_BODY_CODES = ("request/bad_json", "request/unsupported_media_type", "request/invalid")
 #: What an operation that reads query parameters may always answer with.
 QUERY_CODES = ("request/invalid",)
 #: What an operation that needs a bearer token may always answer with.

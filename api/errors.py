@@ -1,15 +1,21 @@
-"""Every error is JSON: {"code": "<stable code>", "message": "<words>", ...details}."""
+"""Every error is RFC 9457 problem details (`application/problem+json`):
+{"type": "about:blank", "title", "status", "detail", "code": "<stable code>",
+"message": "<words>", ...details}. `code` and `message` are extension members: the two fields
+clients read before problem details, kept so that they go on working."""
 from __future__ import annotations
 
+import json
 import logging
+from http import HTTPStatus
 
-from flask import jsonify
+from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service.errors import ServiceError, TooMany
 
-from .schemas import ErrorSchema
+from . import context
+from .schemas import ProblemSchema
 
 log = logging.getLogger("turnpost.api")
 
@@ -23,7 +29,7 @@ HTTP_CODES = {
 
 
 class TurnpostApi(Api):
-    ERROR_SCHEMA = ErrorSchema
+    ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None  # each error status is documented: see spec_plugin.py
 
     def handle_http_exception(self, error: HTTPException):
@@ -44,7 +50,7 @@ class TurnpostApi(Api):
         if error.code == 500:
             log.exception("unhandled error")
             payload["message"] = "the server failed; the game is unchanged"
-        return payload, error.code, headers
+        return problem(error.code, payload, headers)
 
 
 def _summarize(errors, prefix="") -> str:
@@ -60,9 +66,63 @@ def _summarize(errors, prefix="") -> str:
     return "; ".join(p for p in parts if p)
 
 
-def register(app) -> None:
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+SECURED_BLUEPRINTS = ("games", "players")
+
+
+def problem(status: int, payload: dict, headers: dict | None = None) -> Response:
+    """The error answer: `payload` ({code, message, ...}) as problem details."""
+    body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
+            "detail": payload["message"], **payload}
+    headers = dict(headers or {})
+    if status == 401:
+        headers["WWW-Authenticate"] = (
+            'Bearer realm="turnpost"' if payload["code"] == "auth/unauthorized"
+            else 'Bearer realm="turnpost", error="invalid_token"')
+    return Response(json.dumps(body), status=status, headers=headers,
+                    mimetype=PROBLEM_MEDIA_TYPE)
+
+
+def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
-        body = {"code": err.code, "message": err.message, **err.details}
-        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooMany) else {}
-        return jsonify(body), err.status, headers
+        response = problem(err.status, {"code": err.code, "message": err.message,
+                                        **err.details})
+        if isinstance(err, TooMany):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+    @app.before_request
+    def authenticate_first():
+        """A secured operation checks the token before anything in the request is read, so
+        that a caller without a valid token learns nothing from the validation (401 first)."""
+        if request.method != "OPTIONS" and _needs_a_token():
+            context.caller()
+
+    @app.before_request
+    def refuse_a_body_that_is_not_json():
+        """A body sent as anything but JSON is refused (415) before its schema is read: it
+        would otherwise read as no body at all ("Missing data")."""
+        if request.content_length and not request.is_json and _reads_a_json_body():
+            abort(415, description="the body must be JSON, sent as Content-Type: "
+                                   "application/json")
+
+
+def _apidoc() -> dict:
+    """What flask-smorest knows of the operation called (empty outside the API)."""
+    view = current_app.view_functions.get(request.endpoint)
+    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    return getattr(method, "_apidoc", {})
+
+
+def _needs_a_token() -> bool:
+    """Every operation of the games and players blueprints needs a token, but those documented
+    with `security=[]` (registering)."""
+    public = _apidoc().get("manual_doc", {}).get("security") == []
+    return request.blueprint in SECURED_BLUEPRINTS and not public
+
+
+def _reads_a_json_body() -> bool:
+    """Whether the operation called declares a JSON body (flask-smorest's `arguments`)."""
+    arguments = _apidoc().get("arguments", {})
+    return any(p["in"] == "json" for p in arguments.get("parameters", []))

@@ -5,8 +5,9 @@ ACTION_SCHEMA); here each is joined with the envelope every such payload has, an
 put together in a oneOf discriminated by `game`. Dumping through these schemas is a second
 whitelist: a key a game's view or action does not declare never reaches a client.
 
-A move request does not name its game (the path does), so its `action` is documented as any one
-of the games' actions; the engine checks it against the game it is for.
+A move request does not name its game (the path does), so its `action` is documented as exactly
+the union of the games' actions (`anyOf`: their types overlap, so not `oneOf`); the engine checks
+it against the game it is for.
 """
 from __future__ import annotations
 
@@ -99,6 +100,11 @@ def _any_action() -> dict:
         for name in sorted(registry.GAMES)]}
 
 
+def _is_object(value) -> bool:
+    """The action is a JSON object (its fields are the game's to check)."""
+    return isinstance(value, dict)
+
+
 class MoveSchema(Schema):
     expected_version = JsonInteger(
         required=True, validate=validate.Range(0, MAX_VERSION),
@@ -106,6 +112,6 @@ class MoveSchema(Schema):
                                  "move/stale_version"})
     notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
         "description": "The move in the game's notation (see the catalog)"})
-    action = fields.Dict(keys=fields.String(), metadata={
+    action = fields.Raw(validate=_is_object, metadata={
         "description": "The move as a structured action, as /legal-moves lists them",
         **_any_action()})

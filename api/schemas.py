@@ -1,10 +1,16 @@
 """The request and response schemas shared by the resources (the per-game ones: game_views.py)."""
 from marshmallow import Schema, fields, validate
 
+from engine import registry
+
+from .error_codes import ERROR_CODES
+
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
                    "PlayerResigned", "GameEnded"]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
+#: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
+GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
 
 
 class JsonInteger(fields.Integer):
@@ -25,9 +31,20 @@ class JsonBoolean(fields.Boolean):
         return value
 
 
-class ErrorSchema(Schema):
-    code = fields.String(required=True, metadata={
-        "description": "Stable machine-readable code, e.g. move/stale_version"})
+class ProblemSchema(Schema):
+    """An error answer: RFC 9457 problem details, with `code` and `message` as extension
+    members (the two fields clients have always read)."""
+    type = fields.String(required=True, metadata={
+        "description": "A URI naming the kind of problem: `about:blank`, the status says it",
+        "example": "about:blank"})
+    title = fields.String(required=True, metadata={
+        "description": "The status's phrase, e.g. Conflict"})
+    status = fields.Integer(required=True, metadata={"description": "The HTTP status code"})
+    detail = fields.String(required=True, metadata={"description": "The same words as "
+                                                                   "`message`"})
+    code = fields.String(required=True, validate=validate.OneOf(list(ERROR_CODES)), metadata={
+        "description": "Stable machine-readable code, e.g. move/stale_version; each error "
+                       "response lists those it may carry"})
     message = fields.String(required=True, metadata={"description": "What went wrong, in words"})
     errors = fields.Dict(metadata={"description": "Field-by-field validation errors"})
     current_version = fields.Integer(metadata={
@@ -42,7 +59,7 @@ class OptionSchema(Schema):
 
 
 class CatalogGameSchema(Schema):
-    name = fields.String(required=True, metadata={"example": "nautilus"})
+    name = fields.String(required=True, metadata=GAME_NAME)
     title = fields.String(required=True)
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
@@ -68,7 +85,7 @@ class NotificationPreferencesSchema(Schema):
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     reminders = JsonBoolean(metadata={
         "description": "Reminders at 50% and 90% of a clock, by email and webhook"})
-    replies_from_any_address = fields.Boolean(metadata={
+    replies_from_any_address = JsonBoolean(metadata={
         "description": "Play emailed replies sent from any address (the reply address's "
                        "token still authorises); off: only from your own email address"})
 
@@ -80,9 +97,10 @@ class PlayerPatchSchema(Schema):
     notifications = fields.Nested(NotificationPreferencesSchema)
 
 
-WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries (HMAC-SHA256 "
-                                 "over '<t>.<body>', header Turnpost-Signature). Shown only in "
-                                 "the answer that made it."}
+WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries: `whsec_` + "
+                                 "base64, as Standard Webhooks (webhook-signature) and Stripe's "
+                                 "libraries (Turnpost-Signature) take it. Shown only in the "
+                                 "answer that made it."}
 
 
 class PlayerSchema(Schema):
@@ -143,7 +161,7 @@ class TimeControlSchema(Schema):
 
 
 class GameCreateSchema(Schema):
-    game = fields.String(required=True, metadata={"example": "nautilus"})
+    game = fields.String(required=True, metadata=GAME_NAME)
     seats = fields.List(fields.String(allow_none=True), required=True,
                         validate=validate.Length(min=1, max=6), metadata={
                             "description": "One entry per seat: a player id, 'bot:random', "
@@ -168,7 +186,7 @@ class OutcomeSchema(Schema):
 
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
     status = fields.String(required=True, validate=validate.OneOf(["open", "active", "finished"]))
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -240,3 +258,33 @@ class InboundResultSchema(Schema):
                        "and the sender got an answer saying why; ignored: an automatic "
                        "message, or one already read (same Message-ID)"})
     code = fields.String(required=True, metadata={"example": "mail/played"})
+
+
+class WebhookLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    view = fields.Url(required=True, require_tld=False)
+    legal_moves = fields.Url(required=True, require_tld=False)
+
+
+class WebhookTurnStartedSchema(Schema):
+    """The body of a `turn.started` webhook delivery (also `turn.reminder`, with that event):
+    POSTed to your webhook_url, signed as docs/notifications.md says."""
+    event = fields.String(required=True, validate=validate.OneOf(["turn.started",
+                                                                  "turn.reminder"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    active_seats = fields.List(fields.Integer(), required=True)
+    deadline = fields.String(required=True, allow_none=True, metadata=ISO_TIME)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookLinksSchema, required=True)
+
+
+class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
+    """The body of a `game.finished` webhook delivery."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
+    outcome = fields.Nested(OutcomeSchema, required=True)

@@ -30,6 +30,7 @@ class Settings:
     schedule_lease_seconds: float = 15.0  # likewise for a batch of due deadlines and notices
     ready_worker_seconds: float = 10.0   # /readyz: a worker silent this long counts as gone
     ready_backlog_seconds: float = 60.0  # /readyz: the oldest outbox entry may wait this long
+    cors_origins: tuple[str, ...] = ()   # browser origins that may call the API (CORS_ORIGINS)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -64,6 +65,8 @@ class Settings:
                                           base.schedule_lease_seconds),
             ready_worker_seconds=number("READY_WORKER_SECONDS", base.ready_worker_seconds),
             ready_backlog_seconds=number("READY_BACKLOG_SECONDS", base.ready_backlog_seconds),
+            cors_origins=tuple(origin.strip().rstrip("/") for origin
+                               in env.get("CORS_ORIGINS", "").split(",") if origin.strip()),
         )
 
     @property

@@ -2,6 +2,7 @@
 and health, the email throttle, and the marks that make a delivery happen at most once."""
 from __future__ import annotations
 
+import base64
 import json
 import secrets
 from typing import Any
@@ -65,7 +66,9 @@ class NotificationStore:
         return None if found is None else found.decode()
 
     def new_webhook_secret(self, player_id: str) -> str:
-        secret = "whsec_" + secrets.token_urlsafe(32)
+        """`whsec_` + the standard base64 of 32 random bytes: the Standard Webhooks encoding,
+        which its libraries decode to the HMAC key."""
+        secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
         self.r.hset(keys.player_webhook(player_id), "secret", secret)
         return secret
 

@@ -114,6 +114,17 @@ class WebhookReceiver:
                 self.changed.wait(left)
             return list(self.requests)
 
+    def wait_until(self, enough, timeout: float = 60.0) -> list[dict]:
+        """The calls received once `enough(calls)` holds."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not enough(self.requests):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.requests)} webhook calls, not enough")
+                self.changed.wait(left)
+            return list(self.requests)
+
     def __enter__(self):
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self

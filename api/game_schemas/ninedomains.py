@@ -89,11 +89,14 @@ class NineDomainsViewSchema(Schema):
     committed = _pair(fields.Boolean(), "Whether each seat has laid its cards this round")
     my_cards = fields.List(_card(), required=True, allow_none=True, metadata={
         "description": "Your face-down cards (left, middle, right) this round, or null"})
-    used = _pair(fields.List(_card()), "Each seat's played cards, face up")
+    used = _pair(fields.List(_card(metadata={"component": "NineDomainsCard"})),
+                 "Each seat's played cards, face up")
     carry = _pair(fields.List(fields.Integer()), "Each seat's carried bonus for its next card "
                                                  "in each slot (1+ +2, 2+ +1, 4+ -1)")
-    domains = _pair(fields.List(_domain()), "The domains each seat has won")
-    elements = _pair(fields.List(fields.String(validate=OneOf(ELEMENTS))),
+    domains = _pair(fields.List(_domain(metadata={"component": "NineDomainsDomainName"})),
+                    "The domains each seat has won")
+    elements = _pair(fields.List(fields.String(validate=OneOf(ELEMENTS), metadata={
+                         "component": "NineDomainsElement"})),
                      "The elements each seat's domains show")
     points = _pair(fields.Integer(), "Each seat's victory points: domains plus bonus points")
     bonus_points = _pair(fields.Integer(), "Each seat's bonus points (7 per 3+ winning by 2)")

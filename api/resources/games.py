@@ -38,6 +38,8 @@ SSE_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties"
                                               "as JSON"}}}
 ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-Match",
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
+LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
+                          "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -49,11 +51,12 @@ class Games(MethodView):
     @raises("game/unknown", "game/invalid_seats", "game/invalid_options",
             "game/invalid_time_control")
     @blp.arguments(GameCreateSchema)
-    @blp.response(201, GameSummarySchema)
+    @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
         """Create a game: the seats are player ids or null for open seats"""
-        return context.games().create(context.caller(), body["game"], body["seats"],
+        game = context.games().create(context.caller(), body["game"], body["seats"],
                                       body["options"], body["time_control"])
+        return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListQuerySchema, location="query")
@@ -140,7 +143,7 @@ class Moves(MethodView):
             "move/not_your_turn", "move/illegal", "move/game_over", "game/already_resigned",
             "game/busy", "move/malformed")
     @blp.arguments(MoveSchema)
-    @blp.response(201, MoveResultSchema)
+    @blp.response(201, MoveResultSchema, headers=LOCATION)
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
@@ -150,9 +153,11 @@ class Moves(MethodView):
         if key is not None and not 1 <= len(key) <= 100:
             raise Invalid("Idempotency-Key must be 1 to 100 characters",
                           code="request/invalid")
-        return context.games().play(game_id, context.caller(), body["expected_version"],
-                                    notation=body.get("notation"), action=body.get("action"),
-                                    idempotency_key=key)
+        result = context.games().play(game_id, context.caller(), body["expected_version"],
+                                      notation=body.get("notation"), action=body.get("action"),
+                                      idempotency_key=key)
+        return result, 201, {"Location": f"{blp.url_prefix}/{game_id}/log?after="
+                                         f"{body['expected_version']}"}
 
 
 @blp.route("/<game_id>/log")
@@ -252,8 +257,9 @@ def _prefers_text() -> bool:
 
 
 def _held_version() -> int | None:
-    """The version in If-None-Match, if the client sent one of ours (others are ignored)."""
-    for tag in request.if_none_match.as_set():
+    """A version in If-None-Match, weak or strong, if the client sent one of ours (others are
+    compared by api/http_conventions.py with the answer's own ETag)."""
+    for tag in request.if_none_match.as_set(include_weak=True):
         if tag and VERSION_TEXT.fullmatch(tag):
             return int(tag)
     return None

@@ -16,10 +16,12 @@ class Players(MethodView):
     @blp.doc(security=[], operationId="registerPlayer")
     @raises("player/invalid", "player/unsafe_webhook")
     @blp.arguments(PlayerCreateSchema)
-    @blp.response(201, PlayerCreatedSchema)
+    @blp.response(201, PlayerCreatedSchema, headers={"Location": {
+        "description": "Your profile (with the token as bearer)", "required": True,
+        "schema": {"type": "string", "format": "uri-reference"}}})
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once"""
-        return context.players().register(**body)
+        return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
 
 
 @blp.route("/me")
@@ -45,10 +47,13 @@ class Me(MethodView):
 class WebhookSecret(MethodView):
     @blp.doc(operationId="rotateWebhookSecret")
     @raises("player/not_found", "player/no_webhook")
-    @blp.response(201, WebhookSecretSchema)
+    @blp.response(201, WebhookSecretSchema, headers={"Location": {
+        "description": "Your profile, whose webhook it signs", "required": True,
+        "schema": {"type": "string", "format": "uri-reference"}}})
     def post(self):
         """Make a new webhook secret; the old one stops working at once"""
-        return context.players().rotate_webhook_secret(context.caller())
+        return (context.players().rotate_webhook_secret(context.caller()), 201,
+                {"Location": f"{blp.url_prefix}/me"})
 
 
 @blp.route("/me/deliveries")

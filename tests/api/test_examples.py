@@ -25,7 +25,7 @@ def check_examples(doc: dict, recorded: dict) -> int:
         bodies += [(op["responses"][status], named)
                    for status, named in entry["responses"].items()]
         for body, named in bodies:
-            schema = named and body["content"]["application/json"]["schema"]
+            schema = named and next(iter(body["content"].values()))["schema"]
             for value in named.values():
                 validate(value, {"allOf": [schema], "components": doc["components"]},
                          cls=OAS30Validator)
@@ -46,7 +46,8 @@ def test_the_committed_examples_fit_the_document_and_are_in_it():
     assert view["examples"]["nautilus"]["value"] == recorded["getView"]["responses"]["200"][
         "nautilus"]
     move = operation(doc, "playMove")
-    assert "stale version" in move["responses"]["409"]["content"]["application/json"]["examples"]
+    assert "stale version" in move["responses"]["409"]["content"]["application/problem+json"][
+        "examples"]
     assert move["requestBody"]["content"]["application/json"]["examples"]
 
 

@@ -10,7 +10,7 @@ from openapi_spec_validator import validate
 from api.app import create_app, openapi_document
 from api.error_codes import ERROR_CODES
 from api.game_schemas.nautilus import NautilusActionSchema
-from api.schemas import ErrorSchema
+from api.schemas import ProblemSchema
 from engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def test_a_schema_change_without_regenerating_is_caught(monkeypatch):
     """The check above compares the whole document: a new field on a shared schema and a
     changed description deep in one game's action both show as drift."""
     from marshmallow import fields
-    monkeypatch.setitem(ErrorSchema._declared_fields, "hint", fields.String())
+    monkeypatch.setitem(ProblemSchema._declared_fields, "hint", fields.String())
     assert '"hint"' in drift(COMMITTED.read_text(), generated())
     monkeypatch.undo()
     col = NautilusActionSchema._declared_fields["col"]
@@ -77,12 +77,13 @@ def test_every_operation_is_named_tagged_summarized_and_lists_its_errors():
         where = f"{method} {path}"
         assert OPERATION_ID.match(op.get("operationId", "")), where
         ids.append(op["operationId"])
+        assert op.get("description") and op["description"] != op.get("summary"), where
         assert op.get("summary") and op["tags"] and all(tags.get(t) for t in op["tags"]), where
         for status, response in op["responses"].items():
             if int(status) < 400:
                 continue
-            assert response["content"]["application/json"]["schema"] == {
-                "$ref": "#/components/schemas/Error"}, where
+            assert response["content"]["application/problem+json"]["schema"] == {
+                "$ref": "#/components/schemas/Problem"}, where
             codes = response["x-error-codes"]
             assert codes and all(ERROR_CODES[c][0] == int(status) for c in codes), where
             assert all(f"`{c}`" in response["description"] for c in codes), where

@@ -64,7 +64,8 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
     clients = [generated.AuthenticatedClient(base_url=live_server.url, token=p.token)
                for p in (ada, bo)]
     game = create_game.sync(client=clients[0],
-                            body=models.GameCreate(game=title, seats=[ada.id, bo.id]))
+                            body=models.GameCreate(game=models.GameCreateGame(title),
+                                                      seats=[ada.id, bo.id]))
     assert isinstance(game, models.GameSummary), game
     view = get_view.sync(game.id, client=clients[1])
     assert type(view).__name__.lower() == f"{title}view" and view.seat == 1
@@ -84,8 +85,8 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
                 if rng.random() < 0.5 else models.Move(expected_version=version,
                                                        action=move.action))
         answer = play_move.sync(game.id, client=clients[seat], body=body)
-        if isinstance(answer, models.Error):  # read again, then choose again
-            assert answer.code == "move/stale_version", answer
+        if isinstance(answer, models.Problem):  # read again, then choose again
+            assert answer.code == models.ProblemCode.MOVESTALE_VERSION, answer
             assert answer.current_version == legal.version
             stale_answers += 1
             continue

@@ -3,6 +3,8 @@ import json
 import re
 import subprocess
 
+import requests
+
 from tests.e2e.server import ROOT
 
 
@@ -21,6 +23,9 @@ def test_readme_walkthrough_works_as_written(live_server):
     assert done.returncode == 0, done.stderr
     documents = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     view, move, log = documents
+    catalog = requests.get(f"{live_server.url}/v1/catalog", timeout=10).json()["games"]
+    notation = next(g["notation"] for g in catalog if g["name"] == "ninedomains")
+    assert str(notation) in done.stdout.splitlines(), "the notation shown is the game played"
     assert view["game"] == "ninedomains" and view["seat"] == 0 and view["version"] == 2
     assert move["version"] == 3 and move["move"]
     assert [e["type"] for e in log["entries"]] == ["GameCreated", "GameStarted", "ActionTaken"]

@@ -1,15 +1,24 @@
 """Turn notifications with real parts: real `turnpost worker` processes, a real SMTP server
 (aiosmtpd) and a real HTTP webhook receiver, all on loopback."""
+import base64
 import hashlib
 import hmac
+import json
 import time
+from pathlib import Path
 
 import pytest
+import standardwebhooks
+import stripe
+from openapi_schema_validator import OAS30Validator, validate
 
 from engine.core import LogEntry
 from engine.rng import Rng
 from service import logview
 from tests.peers import WebhookReceiver, html_of, text_of
+
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def turn_email_for(address, version, event="turn.started"):
@@ -119,6 +128,54 @@ def test_webhook_is_signed_with_the_players_secret_as_documented(services, start
     wrong = hmac.new(b"whsec_other", timestamp.encode() + b"." + call["body"],
                      hashlib.sha256).hexdigest()
     assert wrong != signature
+
+
+def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libraries(
+        services, start_workers):
+    """Real deliveries of a game played to the end, each checked by `standardwebhooks` and by
+    `stripe` from PyPI as a receiver would call them; a changed byte or another secret fails
+    both."""
+    players, games = services
+    with WebhookReceiver() as receiver:
+        start_workers()
+        bot = players.register("Bot", webhook_url=receiver.url)
+        other = players.register("Ada")["id"]
+        game_id = games.create(other, "buttons", [bot["id"], other])["id"]
+        receiver.wait_count(1)  # its first turn, before the game runs ahead of the worker
+        picker = Rng(b"webhook libraries" + bytes(32))
+        while games.summary(game_id)["status"] != "finished":
+            summary = games.summary(game_id)
+            seat = summary["active_seats"][0]
+            mover = [bot["id"], other][seat]
+            move = picker.choice(games.legal_moves(game_id, mover)["moves"])
+            games.play(game_id, mover, summary["version"], action=move["action"])
+        calls = receiver.wait_until(
+            lambda got: any(c["json"]["event"] == "game.finished" for c in got))
+    secret = bot["webhook_secret"]
+    assert len(base64.b64decode(secret.removeprefix("whsec_"), validate=True)) == 32
+    standard = standardwebhooks.Webhook(secret)
+    for call in calls:
+        headers = {name.lower(): value for name, value in call["headers"].items()}
+        assert standard.verify(call["body"], headers) == call["json"]
+        assert stripe.WebhookSignature.verify_header(
+            call["body"], headers["turnpost-signature"], secret, tolerance=300)
+        assert headers["webhook-id"] == headers["turnpost-delivery"]
+    assert {call["json"]["event"] for call in calls} == {"turn.started", "game.finished"}
+    components = json.loads(DOCUMENT.read_text())["components"]
+    for call in calls:  # each body is the one the document describes for its event
+        name = {"game.finished": "WebhookGameFinished"}.get(call["json"]["event"],
+                                                            "WebhookTurnStarted")
+        validate(call["json"], {"allOf": [{"$ref": f"#/components/schemas/{name}"}],
+                                "components": components}, cls=OAS30Validator)
+    tampered = calls[0]["body"].replace(b'"version":', b'"version": ')
+    other_secret = "whsec_" + base64.b64encode(bytes(32)).decode()
+    for body, key in ((tampered, secret), (calls[0]["body"], other_secret)):
+        with pytest.raises(standardwebhooks.WebhookVerificationError):
+            standardwebhooks.Webhook(key).verify(body, calls[0]["headers"])
+        with pytest.raises(stripe.SignatureVerificationError):
+            stripe.WebhookSignature.verify_header(
+                body, calls[0]["headers"]["Turnpost-Signature"], key, tolerance=300)
+    assert json.loads(tampered) == calls[0]["json"]
 
 
 def test_failing_webhook_is_retried_then_the_player_gets_the_email(

@@ -1,0 +1,50 @@
+"""The description of each operation in the OpenAPI document, by operationId.
+
+The resource's docstring gives the one-line summary; this says what a client must know to call
+it well. api/spec_plugin.py puts each into its operation, and a test checks that every
+operation has one.
+"""
+from __future__ import annotations
+
+DESCRIPTIONS: dict[str, str] = {
+    "getCatalog": "The games you can create, with their player counts, options (with defaults "
+                  "and choices) and move notation. Needs no token.",
+    "listGames": "Without a filter: your games, newest first. `awaiting=me` is your inbox: the "
+                 "games waiting for your move, nearest deadline first (ETag and 304 as for a "
+                 "view). `status=open` is the lobby of games with an open seat.",
+    "createGame": "Seats are player ids, `bot:random`, `bot:heuristic`, or null for an open "
+                  "seat; at least one seat is a person. The game starts when every seat is "
+                  "taken. The answer's `Location` is the new game; its `id` leads to its view, "
+                  "legal moves, moves and log (see the links).",
+    "getGame": "What everyone may know of a game: status, seats, version, the seats to move, "
+               "deadline and outcome. Answers 304 to an `If-None-Match` holding its version.",
+    "joinGame": "Takes the first open seat, or the one you name. The game starts when its last "
+                "open seat is taken.",
+    "getView": "The game as your seat sees it (hidden information stays hidden); a spectator's "
+               "view when you have no seat. Poll it with `If-None-Match`: 304 while the game "
+               "has not moved.",
+    "getLegalMoves": "Every move you may make now, each in notation and as a structured "
+                     "action; send one of them back with `version` as `expected_version`.",
+    "playMove": "Send `notation` or `action` (one of them) and the version you read. A stale "
+                "version answers 409 `move/stale_version` with `current_version`; an "
+                "`Idempotency-Key` makes a retry return the first answer.",
+    "getLog": "The events you may read, oldest first, after the version you name. A page holds "
+              "at most `limit` entries: ask again with `after` = the last version you got.",
+    "resignGame": "Leaves the game: before it starts your seat opens again; during it you "
+                  "resign, and the game goes on where its rules allow.",
+    "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "
+                 "A stream lasts a few minutes; reconnect with `Last-Event-ID` to resume.",
+    "receiveEmail": "For a hosted inbound-mail service: the raw message, authenticated by the "
+                    "`Turnpost-Inbound-Secret` header. Whatever happens, the sender is "
+                    "answered by email.",
+    "registerPlayer": "Needs no token. The answer holds your API token (shown once) and, with "
+                      "a `webhook_url`, the secret that signs your webhook deliveries.",
+    "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
+             "shown again: rotate it to get a new one.",
+    "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "
+                "Setting a first webhook makes its secret, shown in this answer only.",
+    "listDeliveries": "The latest emails and webhook deliveries sent to you (at most 200 are "
+                      "kept), newest first, with their status and attempt.",
+    "rotateWebhookSecret": "The new secret signs every delivery from now on, retries of "
+                           "earlier ones included.",
+}
