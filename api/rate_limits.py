@@ -21,6 +21,7 @@ from flask import Flask, g, request
 from flask_limiter import ApplicationLimit, Limiter
 
 from service.errors import ServiceError
+from store.connection import is_cluster
 
 from . import context
 from .front_door import FrontDoor
@@ -43,9 +44,7 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         bucket("moves", door.limit_moves_per_player, _player, "player"),
         bucket("reads", door.limit_reads_per_player, _player, "player"),
     ]
-    limiter = Limiter(_client_ip, app=app, application_limits=limits,
-                      storage_uri="redis://", storage_options={
-                          "connection_pool": client.connection_pool},
+    limiter = Limiter(_client_ip, app=app, application_limits=limits, **_storage(client),
                       strategy="sliding-window-counter", key_prefix="tp:rate",
                       headers_enabled=False, enabled=door.rate_limits,
                       swallow_errors=True)  # Redis down: serve (and log) rather than 500
@@ -65,6 +64,15 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
             response.headers["Retry-After"] = str(max(1, reset))
         return response
     return limiter
+
+
+def _storage(client: redis.Redis) -> dict:
+    """Count in the data's Redis: its own pool on one server, its nodes on a cluster."""
+    if is_cluster(client):
+        node = client.get_default_node()
+        return {"storage_uri": f"redis+cluster://{node.host}:{node.port}"}
+    return {"storage_uri": "redis://",
+            "storage_options": {"connection_pool": client.connection_pool}}
 
 
 def _client_ip() -> str:
