@@ -96,9 +96,11 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
                                    schema=event_body)
     app.register_blueprint(pages)
     app.register_blueprint(health)
-    errors.register(app)
-    rate_limits.install(app, client, door)  # first: hostile bodies count against the limits
+    # before-request hooks run in this order: the rate limits first (hostile bodies and bad
+    # tokens count against them), then hostile bodies, then the token and the body's type
+    rate_limits.install(app, client, door)
     app.before_request(hostile_input.check_json_body)
+    errors.register(app)
     http_conventions.register(app, services.settings.cors_origins)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
