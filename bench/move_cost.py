@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from bench.results import replace_section
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -257,18 +258,6 @@ After: {commands_line(after)}.
 """
 
 
-def write_results(text: str) -> None:
-    """Put this benchmark's section in RESULTS.md, in place of its previous one."""
-    path = HERE / "RESULTS.md"
-    current = path.read_text() if path.exists() else "# Benchmark results\n"
-    marker = "\n## A move's cost on the server\n"
-    if marker in current:
-        start = current.index(marker)
-        end = current.find("\n## ", start + len(marker))
-        current = current[:start] + (current[end:] if end != -1 else "")
-    path.write_text(current.rstrip("\n") + "\n" + text)
-
-
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.move_cost", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -285,7 +274,7 @@ def main(argv: list[str]) -> None:
     text = section(before, after, (commit_of(args.before), commit_of(TREE)), command,
                    (load_before, os.getloadavg()[0]))
     if not args.no_write:
-        write_results(text)
+        replace_section("A move's cost on the server", text)
     print(text)
 
 

@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from bench.results import replace_section
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -59,7 +60,6 @@ from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
 
-HERE = Path(__file__).parent
 POLICIES = ("forfeit", "auto")
 DEADLINES = 10_000
 GAME = "ninedomains"
@@ -295,18 +295,6 @@ is recorded. Target: every timeout within 1.5 s of its deadline. All figures fro
 {table(results)}"""
 
 
-def write_results(text: str) -> None:
-    """Put this benchmark's section in RESULTS.md, in place of its previous one."""
-    path = HERE / "RESULTS.md"
-    current = path.read_text() if path.exists() else "# Benchmark results\n"
-    marker = "\n## Turn timers\n"
-    if marker in current:
-        start = current.index(marker)
-        end = current.find("\n## ", start + len(marker))
-        current = current[:start] + (current[end:] if end != -1 else "")
-    path.write_text(current.rstrip("\n") + "\n" + text)
-
-
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.timers", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -324,7 +312,7 @@ def main(argv: list[str]) -> None:
     command = " ".join(["python -m bench.timers", *argv])
     text = section(results, command, (load_before, os.getloadavg()[0]))
     if not args.no_write:
-        write_results(text)
+        replace_section("Turn timers", text)
     print(text)
 
 

@@ -65,14 +65,12 @@ class Script:
         return self.cached(keys=keys, args=args, client=target)
 
 
-load_script = Script
-
 
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.r = client
-        self._append = load_script(client, "append.lua")
-        self._project = load_script(client, "project.lua")
+        self._append = Script(client, "append.lua")
+        self._project = Script(client, "project.lua")
 
     def create(self, commit: Commit) -> bool:
         """Write a new game; False if the id is taken (the caller picks another)."""
@@ -178,7 +176,7 @@ def _decode(entry_id: bytes, fields: dict) -> dict:
 
 
 def run_pipeline(pipe: redis.client.Pipeline) -> list:
-    """Execute a pipeline that calls scripts (from load_script) in one round trip.
+    """Execute a pipeline that calls scripts (Script) in one round trip.
 
     redis-py asks the server SCRIPT EXISTS before every pipeline that calls a script, one more
     round trip each time. Here the calls go out as EVALSHA alone; only when the server has lost

@@ -8,7 +8,7 @@ from typing import Any
 import redis
 
 from . import keys
-from .games import load_script
+from .games import Script
 
 
 def token_hash(token: str) -> str:
@@ -18,7 +18,7 @@ def token_hash(token: str) -> str:
 class PlayerStore:
     def __init__(self, client: redis.Redis):
         self.r = client
-        self._project = load_script(client, "project.lua")
+        self._project = Script(client, "project.lua")
 
     def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
         """Store a new player and the hash of their token; False if the id is taken."""

@@ -13,7 +13,7 @@ from typing import Any
 import redis
 
 from . import keys
-from .games import load_script, run_pipeline
+from .games import Script, run_pipeline
 
 LEASE_MS = 30_000
 
@@ -25,7 +25,7 @@ def member(item: dict[str, Any]) -> str:
 class ScheduleStore:
     def __init__(self, client: redis.Redis):
         self.r = client
-        self._take_due = load_script(client, "take_due.lua")
+        self._take_due = Script(client, "take_due.lua")
 
     def add(self, game_id: str, at_ms: int, item: dict[str, Any], pipe=None) -> None:
         """Schedule an item of a game (in the game's bucket); adding it twice keeps one."""
