@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from .rng import Rng
+from .rng import Rng as Rng
 
 Action = dict[str, Any]
 State = dict[str, Any]
@@ -279,7 +279,8 @@ class GameModule:
     def bots(self) -> dict[str, Bot]:
         """The game's bots, `BOTS` of `engine.bots.<name>`. Imported when first asked for: a bots
         module reads its rules module, so the rules module cannot import it."""
-        return importlib.import_module(f"engine.bots.{self.info.name}").BOTS
+        bots: dict[str, Bot] = importlib.import_module(f"engine.bots.{self.info.name}").BOTS
+        return bots
 
     def active_seats(self, g: State) -> frozenset[int]:
         return self.phases[self.phase_of(g)].active(g)

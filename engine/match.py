@@ -21,7 +21,7 @@ from .rng import Rng
 Match = dict[str, Any]
 
 
-def _copy(data):
+def _copy(data: Match) -> Match:
     """A deep copy that also proves the data is plain JSON."""
     return json.loads(json.dumps(data))
 

@@ -14,6 +14,10 @@ hex, published when the game is created; the seed itself is revealed when the ga
 """
 import hashlib
 import hmac
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _SPACE = 1 << 256
 
@@ -48,10 +52,10 @@ class Rng:
         """A uniform integer in [low, high], both ends included (a die is between(1, 6))."""
         return low + self.below(high - low + 1)
 
-    def choice(self, items):
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle in place (Fisher-Yates, from the end)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

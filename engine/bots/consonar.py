@@ -35,7 +35,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
                 continue
             subs = [s for s in (t["colour"] + "1", t["colour"] + "2") if ladder[s] is not None]
             for s in subs or [s for s in ladder if ladder[s] is not None and s[0] != me]:
-                rung = rung_after if s == moved else ladder[s]
+                rung = rung_after if s == moved and rung_after is not None else ladder[s]
                 best = max(best, shot_value(t["card"], s, rung))
         return best
 
@@ -52,7 +52,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         info = FLEET_INFO[a["card"]]
         rung = ladder[a["sub"]]
         after = min(HIGH, max(LOW, rung + info["value"]))
-        move = (after - rung) * (-0.4 if a["sub"][0] == me else 0.15)
+        move: float = (after - rung) * (-0.4 if a["sub"][0] == me else 0.15)
         return move + best_shot_after(info["arrow"], a["sub"], after) - 0.05
 
     best = max(value(a) for a in legal)

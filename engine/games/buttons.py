@@ -268,6 +268,14 @@ def _next_seat(g: State, after: int, statuses: tuple[str, ...]) -> int | None:
     return None
 
 
+def _next_playing_seat(g: State, after: int) -> int:
+    """The first seat clockwise after `after` still in the game. There is one: a game goes on
+    only while two players or more remain (`engine.match.resign`)."""
+    seat = _next_seat(g, after, (IN, OPTED_OUT, BUST))
+    assert seat is not None, "a game goes on only with two players or more"
+    return seat
+
+
 # -- phase "place": the roller places a button; the others may use the gold dice at once
 
 def place_actions(g: State, seat: int) -> list[Action]:
@@ -394,10 +402,10 @@ def finish_round(g: State, log: Log) -> None:
 
 def pass_bonus_cards(g: State, log: Log) -> None:
     """Every player passes their bonus card(s) to the next player clockwise (still in the game)."""
-    new = [[] for _ in range(g["n"])]
+    new: list[list[str]] = [[] for _ in range(g["n"])]
     for s, cards in enumerate(g["bonus"]):
         if cards:
-            new[_next_seat(g, s, (IN, OPTED_OUT, BUST))] += cards
+            new[_next_playing_seat(g, s)] += cards
     g["bonus"] = [sorted(c, key=COLOURS.index) for c in new]
     log.public("the bonus cards are passed clockwise", bonus=[list(c) for c in g["bonus"]])
 
@@ -431,7 +439,7 @@ def remove_seat(g: State, seat: int, log: Log) -> State:
     was_in = g["status"][seat] == IN
     g["status"][seat] = LEFT
     g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
-    heir = _next_seat(g, seat, (IN, OPTED_OUT, BUST))
+    heir = _next_playing_seat(g, seat)
     g["bonus"][heir] = sorted(g["bonus"][heir] + g["bonus"][seat], key=COLOURS.index)
     g["bonus"][seat] = []
     log.public("{seat%d} left the game; their bonus cards go to {seat%d}" % (seat, heir),

@@ -34,7 +34,7 @@ Torpedo card `b2` (colour, number of torpedoes).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.core import (OVER, Action, GameInfo, GameModule, InvalidOptions, Log,
                          MalformedAction, OptionSpec, Options, Outcome, Phase, Rng, State, View,
@@ -77,15 +77,34 @@ def _fleet_id(colour: str, value: int) -> str:
 
 
 FLEET_CARDS = tuple(_fleet_id(c, v) for c in COLOURS for v in FLEET_VALUES)  # 36
-FLEET_INFO = {_fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v,
-                                "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
-              for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
+
+
+class FleetCard(TypedDict):
+    card: str
+    colour: str
+    value: int
+    symbol: str
+    arrow: str
+
+
+class TorpedoCard(TypedDict):
+    card: str
+    colour: str
+    torpedoes: int
+    symbol: str
+
+
+FLEET_INFO: dict[str, FleetCard] = {
+    _fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v,
+                      "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
+    for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
 
 TORPEDO_COUNTS = (1, 2, 3)
 TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in TORPEDO_COUNTS)  # 18
-TORPEDO_INFO = {f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
-                            "symbol": TORPEDO_SYMBOLS[c][t - 1]}
-                for c in COLOURS for t in TORPEDO_COUNTS}
+TORPEDO_INFO: dict[str, TorpedoCard] = {
+    f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
+                "symbol": TORPEDO_SYMBOLS[c][t - 1]}
+    for c in COLOURS for t in TORPEDO_COUNTS}
 
 SUBS = tuple(f"{c}{k}" for c in COLOURS for k in (1, 2))  # 12
 START_RUNG = {1: 2, 2: 4}  # submarine 1 of each colour on rung 2, submarine 2 on rung 4
@@ -139,7 +158,7 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     rng.shuffle(fleet)
     torpedoes = list(TORPEDO_CARDS)
     rng.shuffle(torpedoes)
-    g = {
+    g: State = {
         "n": n,
         "nations": nations,
         "removed": [],
@@ -223,7 +242,7 @@ def neutral_colours(g: State) -> list[str]:
 def connecting_fleet(g: State, seat: int, arrow: str | None) -> list[Action]:
     """The Fleet cards `seat` may play now (any before the first; after it, those whose own
     symbol the last arrow points to), each at every submarine it may move."""
-    fleet = []
+    fleet: list[Action] = []
     for card in g["hands"][seat]:  # hands are kept sorted
         info = FLEET_INFO[card]
         if arrow is None or info["symbol"] == arrow:
@@ -256,6 +275,7 @@ def fleet_movement(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
 def queue_actions(g: State, seat: int) -> list[Action]:
     """Built in sorted order: defuse, delay, end, fleet, torpedo; then card, then sub."""
     arrow = last_arrow(g)
+    assert arrow is not None, "the queue phase follows a Fleet card"
     return torpedo_choices(g, seat, arrow, connecting_fleet(g, seat, arrow))
 
 
@@ -263,7 +283,9 @@ def torpedo_choices(g: State, seat: int, arrow: str, fleet: list[Action]) -> lis
     """Step 3, once a Fleet card is down: defuse or fire the cards showing the last arrow's
     symbol, delay any face-up card, or end; `fleet` (the connecting cards) goes in between."""
     own = g["nations"][seat]
-    defuses, delays, torpedoes = [], [], []
+    defuses: list[Action] = []
+    delays: list[Action] = []
+    torpedoes: list[Action] = []
     for card in sorted(g["torpedo_row"]):
         info = TORPEDO_INFO[card]
         if info["symbol"] == arrow:
@@ -326,7 +348,7 @@ def delay(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
 def take_from_row(g: State, card: str) -> int:
     """Take a used Torpedo card from the face-up row; its slot gets the next card at the end
     of the turn."""
-    slot = g["torpedo_row"].index(card)
+    slot: int = g["torpedo_row"].index(card)
     del g["torpedo_row"][slot]
     return slot
 
@@ -363,7 +385,7 @@ def end_of_turn(g: State, seat: int, used_slot: int | None, rng: Rng, log: Log) 
 def refill_hand(g: State, seat: int, rng: Rng, log: Log) -> None:
     """Draw up to 3; an empty Fleet deck is rebuilt from the shuffled discard pile."""
     hand = g["hands"][seat]
-    drawn = []
+    drawn: list[str] = []
     while len(hand) + len(drawn) < HAND:
         if not g["fleet_deck"]:
             g["fleet_deck"] = g["fleet_discard"]
@@ -379,7 +401,7 @@ def refill_hand(g: State, seat: int, rng: Rng, log: Log) -> None:
 
 
 def next_seat(g: State, seat: int) -> int:
-    s = (seat + 1) % g["n"]
+    s: int = (seat + 1) % g["n"]
     while s in g["removed"]:
         s = (s + 1) % g["n"]
     return s
@@ -525,7 +547,7 @@ def split_turn(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise MalformedAction("a turn is a line of text, e.g. 'fleet r+2@r1 g-3@g2; end'")
-    steps = []
+    steps: list[str] = []
     for part in re.split(r"[;\n]", text):
         words = _normalise(part).split()
         if not words:

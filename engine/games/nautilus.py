@@ -325,7 +325,7 @@ def placeable(g: State, seat: int) -> list[int]:
 def place_actions(g: State, seat: int) -> list[Action]:
     has_anchor = "anchor" in g["specials"][seat]
     on_board = [c for row in g["board"] for c in row if c is not None]
-    actions = []
+    actions: list[Action] = []
     for card in placeable(g, seat):
         anchors = [None] + (sorted(on_board + [card]) if has_anchor else [])
         for side in (seat, other(seat)):

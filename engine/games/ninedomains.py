@@ -390,7 +390,7 @@ def effect_winner(a: str, b: str) -> int | None:
     return None
 
 
-def fight_slot(cards: list[str], bonuses: list[int]) -> dict:
+def fight_slot(cards: list[str], bonuses: list[int]) -> dict[str, Any]:
     """Fight one slot: cards[s] with combat bonus bonuses[s] for seat s.
 
     Returns {winner (seat or None: the domain leaves the game), how ("effect", "strength",
