@@ -33,7 +33,8 @@ class TurnpostApi(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None  # each error status is documented: see spec_plugin.py
 
     def handle_http_exception(self, error: HTTPException):
-        payload = {"code": HTTP_CODES.get(error.code, f"http/{error.code}"),
+        status = error.code or 500
+        payload = {"code": HTTP_CODES.get(status, f"http/{status}"),
                    "message": error.description or error.name}
         data = getattr(error, "data", None) or {}
         if "message" in data:
@@ -42,15 +43,15 @@ class TurnpostApi(Api):
         if errors:
             payload["errors"] = errors
             payload["message"] = "the request does not match the schema: " + _summarize(errors)
-        if error.code == 400:
+        if status == 400:
             payload["message"] = "the request body is not valid JSON"
         headers = dict(data.get("headers") or {})
-        if error.code == 405:
+        if status == 405:
             headers.update({k: v for k, v in error.get_headers() if k.lower() == "allow"})
-        if error.code == 500:
+        if status == 500:
             log.exception("unhandled error")
             payload["message"] = "the server failed; the game is unchanged"
-        return problem(error.code, payload, headers)
+        return problem(status, payload, headers)
 
 
 def _summarize(errors, prefix="") -> str:
@@ -110,7 +111,7 @@ def register(app: Flask) -> None:
 
 def _apidoc() -> dict:
     """What flask-smorest knows of the operation called (empty outside the API)."""
-    view = current_app.view_functions.get(request.endpoint)
+    view = current_app.view_functions.get(request.endpoint or "")
     method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
     return getattr(method, "_apidoc", {})
 

@@ -13,7 +13,7 @@ import io
 import json
 import socket
 from dataclasses import dataclass, fields
-from typing import Mapping
+from typing import Any, Mapping
 
 import gevent
 
@@ -52,12 +52,12 @@ class FrontDoor:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "FrontDoor":
-        given = {}
+        given: dict[str, Any] = {}
         for field in fields(cls):
             raw = env.get(cls.ENV[field.name])
             if not raw:
                 continue
-            kind = type(field.default)
+            kind: type[Any] = type(field.default)
             if kind is bool:
                 given[field.name] = raw.strip().lower() not in ("0", "off", "false", "no")
             else:

@@ -15,13 +15,14 @@ carries the IETF RateLimit-Policy and RateLimit headers of its bucket
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import redis
+from redis.cluster import RedisCluster
 from flask import Flask, g, request
 from flask_limiter import ApplicationLimit, Limiter
 
 from service.errors import ServiceError
-from store.connection import is_cluster
 
 from . import context
 from .front_door import FrontDoor
@@ -37,7 +38,7 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
             error_message=f"too many requests ({name}: at most {limit.replace(';', ' and ')} "
                           f"per {whose}); wait the Retry-After seconds")
 
-    limits = [
+    limits: list[str | Callable[[], str] | ApplicationLimit] = [
         bucket("register", door.limit_register_per_ip, _client_ip, "address"),
         bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, "address"),
         bucket("create", door.limit_create_per_player, _player, "player"),
@@ -68,7 +69,7 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
 
 def _storage(client: redis.Redis) -> dict:
     """Count in the data's Redis: its own pool on one server, its nodes on a cluster."""
-    if is_cluster(client):
+    if isinstance(client, RedisCluster):
         node = client.get_default_node()
         return {"storage_uri": f"redis+cluster://{node.host}:{node.port}"}
     return {"storage_uri": "redis://",

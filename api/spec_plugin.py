@@ -69,8 +69,8 @@ class ContractPlugin(BasePlugin):
             operation.setdefault("description", DESCRIPTIONS.get(operation_id, ""))
             if operation_id in CONDITIONAL_OPERATIONS:
                 _make_conditional(operation)
-            for status, links in LINKS.get(operation_id, {}).items():
-                responses[status]["links"] = links
+            for response, links in LINKS.get(operation_id, {}).items():
+                responses[response]["links"] = links
             self._add_examples(operation)
 
     def _codes(self, operation: dict) -> list[str]:
@@ -161,7 +161,8 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.field_mapping = {**self.field_mapping, fields.Url: ("string", "uri")}
+        self.field_mapping: dict[type, tuple[str | None, str | None]] = {
+            **self.field_mapping, fields.Url: ("string", "uri")}
 
     def field2property(self, field) -> dict:
         found = super().field2property(field)

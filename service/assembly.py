@@ -40,8 +40,8 @@ def assemble(client: redis.Redis, settings: Settings | None = None,
     settings = settings or Settings()
     mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
     game_store, player_store, notes = GameStore(client), PlayerStore(client), NotificationStore(client)
-    extra = {} if min_move_seconds is None else {"min_move_seconds": min_move_seconds}
-    games = GameService(game_store, player_store, **extra)
+    games = (GameService(game_store, player_store) if min_move_seconds is None
+             else GameService(game_store, player_store, min_move_seconds=min_move_seconds))
     one_click = OneClick(games, notes, settings)
     consequences = None if deliveries is None else Consequences(
         games, game_store, player_store, ScheduleStore(client), OutboxStore(client),

@@ -4,6 +4,7 @@ their own redacted log, their own legal moves, public names."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
@@ -38,7 +39,7 @@ class Letter:
     subject: str
     greeting: str
     lead: str
-    sections: list[tuple[str, list[str]] | BoardSection] = field(default_factory=list)
+    sections: Sequence[tuple[str, list[str]] | BoardSection] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)   # (label, url)
     footer: str = ""
 

@@ -41,6 +41,8 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
                 "deadlines": [None] * len(event["seats"]), "active_seats": [],
                 "timed_out": [], "created_at": event["at"],
                 "secret_seed": event["seed"], "revealed_seed": None}
+    elif snapshot is None:
+        raise ValueError(f"a game's log starts with GameCreated, not {kind}")
     else:
         snap = {**snapshot, "seats": [dict(s) for s in snapshot["seats"]]}
     game = registry.GAMES[snap["game"]]
@@ -90,7 +92,7 @@ def _deadlines(snap: dict, at_ms: int) -> list[int | None]:
     control = snap["time_control"]
     m = snap["match"]
     active = snap["active_seats"]
-    result = []
+    result: list[int | None] = []
     for seat, previous in enumerate(snap["deadlines"]):
         if control is None or seat not in active:
             result.append(None)
@@ -102,7 +104,9 @@ def _deadlines(snap: dict, at_ms: int) -> list[int | None]:
 
 
 def replay(events: list[dict[str, Any]]) -> dict:
-    snap = None
+    snap: dict | None = None
     for event in events:
         snap = fold(snap, event)
+    if snap is None:
+        raise ValueError("an empty log is no game")
     return snap

@@ -15,7 +15,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import Callable
+from typing import Callable, Sequence
 
 from engine import match as runner
 from engine.core import GameError
@@ -51,7 +51,7 @@ class MailMoves:
         self.clock = clock
         self.quota = quota or SenderQuota(players.r)
 
-    def receive(self, raw: bytes, envelope_recipients: list[str] = ()) -> MailOutcome:
+    def receive(self, raw: bytes, envelope_recipients: Sequence[str] = ()) -> MailOutcome:
         reply = parse_reply(raw)
         if reply.auto_submitted or not reply.sender:
             return MailOutcome("ignored", "mail/automatic", "an automatic message or no sender")
@@ -73,7 +73,7 @@ class MailMoves:
             self.notes.release(once)
             raise
 
-    def _address(self, reply: Reply, envelope: list[str]) -> tuple[str, int] | None:
+    def _address(self, reply: Reply, envelope: Sequence[str]) -> tuple[str, int] | None:
         if not self.settings.mail_domain:
             return None
         for address in [*envelope, *reply.recipients]:
@@ -144,15 +144,16 @@ class MailMoves:
         and a fresh reply address when it is still their turn."""
         game = history.game_of(snap)
         title = game.info.title
-        sections = []
+        sections: list[tuple[str, list[str]] | emails.BoardSection] = []
         if played:
             sections.append(("Played:", played))
         reply_to = None
-        if snap["status"] == "active" and seat in snap["active_seats"]:
+        mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
+        if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
             moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
             sections.append(emails.moves_section("Your legal moves now", moves, snap["id"]))
             token = self.notes.seat_mail_token(snap["id"], seat)
-            reply_to = reply_address(token, snap["version"], self.settings.mail_domain)
+            reply_to = reply_address(token, snap["version"], mail_domain)
         status = "played" if played else "refused"
         if played and not problem:
             lead = f"Your move in {title} (game {snap['id']}) was played."
@@ -181,6 +182,8 @@ class MailMoves:
 
     def _send(self, letter: emails.Letter, reply: Reply, name: str, reply_to: str | None,
               code: str, game_id: str, version: int) -> None:
+        if not reply.sender:  # only a sender known to be the seat's player is answered
+            return
         headers = {"X-Turnpost-Event": "mail.answer", "X-Turnpost-Code": code,
                    "X-Turnpost-Game": game_id, "X-Turnpost-Version": str(version)}
         if reply.message_id:
@@ -199,9 +202,9 @@ def _re(subject: str, fallback: str) -> str:
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
-def _explain(err: Exception, step: str, version: int) -> str:
-    code = getattr(err, "code", "")
-    if code == "move/stale_version":
+def _explain(err: ServiceError | GameError, step: str, version: int) -> str:
+    code = err.code
+    if isinstance(err, ServiceError) and code == "move/stale_version":
         return (f"Your reply answered the email for move {version}, and the game has moved "
                 f"on since (it is at move {err.details['current_version']}), so '{step}' was "
                 "not played. Here is where you stand now.")

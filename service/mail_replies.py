@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+from typing import cast
 
 REPLY_LOCAL_PREFIX = "move"
 
@@ -58,7 +59,7 @@ class Reply:
 def parse_reply(raw: bytes) -> Reply:
     """Read a raw RFC 822 message. Never raises: a message that cannot be read gives a Reply
     with empty fields (and no move lines)."""
-    msg = message_from_bytes(raw, policy=_LENIENT)
+    msg = cast(EmailMessage, message_from_bytes(raw, policy=_LENIENT))  # the policy's factory
     message_id = _header(msg, "Message-ID").strip().strip("<>").strip() or None
     senders = _addresses(msg, "From")
     recipients: list[str] = []
@@ -146,7 +147,9 @@ def _body_text(msg: EmailMessage, subtype: str) -> str | None:
     part = msg.get_body(preferencelist=(subtype,))
     if part is None:
         return None
-    payload = part.get_payload(decode=True) or b""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):  # a multipart part has no bytes of its own
+        payload = b""
     charset = part.get_content_charset() or "utf-8"
     flowed = str(part.get_param("format", "")).lower() == "flowed"
     delsp = str(part.get_param("delsp", "")).lower() == "yes"

@@ -41,6 +41,7 @@ class SmtpMailer:
         return ssl.create_default_context(cafile=self.cafile)
 
     def send(self, message: EmailMessage) -> None:
+        smtp: smtplib.SMTP
         if self.implicit_tls:
             smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self.tls)
         else:

@@ -133,7 +133,7 @@ class NotificationService:
         others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
         against = f" against {', '.join(others)}" if others else ""
         links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
-        sections = []
+        sections: list[tuple[str, list[str]] | emails.BoardSection] = []
         since = self._since_last_move(snap, notice)
         if since:
             sections.append(("Since your last move:", since))

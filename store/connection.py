@@ -2,7 +2,7 @@
 Cluster, and the queues' (RQ), which must be a plain instance."""
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -18,8 +18,10 @@ def connect(url: str, max_connections: int | None = None) -> redis.Redis:
     flight at once must say so."""
     extra = {"max_connections": max_connections} if max_connections else {}
     if url.startswith(CLUSTER_SCHEMES):
-        return RedisCluster.from_url(url.replace("+cluster", "", 1), health_check_interval=30,
-                                     **extra)
+        # Typed as a plain client: the stores use only commands a RedisCluster also offers,
+        # routed by key (tests/cluster plays every game on a real cluster to show it).
+        return cast(redis.Redis, RedisCluster.from_url(url.replace("+cluster", "", 1),
+                                                       health_check_interval=30, **extra))
     return redis.Redis.from_url(url, health_check_interval=30, **extra)
 
 
@@ -39,7 +41,8 @@ def for_blocking_reads(client: redis.Redis, read_seconds: float,
                                                       **kwargs))
 
 
-def is_cluster(client) -> bool:
+def is_cluster(client: object) -> bool:
+    """Whether `client` (a client or a pipeline) talks to a Redis Cluster."""
     return isinstance(client, RedisCluster) or type(client).__name__ == "ClusterPipeline"
 
 

@@ -24,7 +24,7 @@ __all__ = ["Html", "Table", "html_board", "seat_boards", "score_line", "seat_htm
 
 
 def _renderer(view: dict[str, Any]):
-    return RENDERERS.get(view.get("game"), generic)
+    return RENDERERS.get(view.get("game", ""), generic)
 
 
 def text_board(view: dict[str, Any], names: list[str],

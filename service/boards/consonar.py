@@ -22,7 +22,7 @@ COLUMN = 7
 
 
 def symbol(name: str | None) -> str:
-    return SYMBOL_WORDS.get(name, name or "-")
+    return SYMBOL_WORDS.get(name, name) if name else "-"
 
 
 def colour_of(seat_or_colour) -> str:
@@ -107,8 +107,8 @@ def text(t: Table) -> str:
     if v["current"] is not None:
         head += f" - {t.name(v['current'])} to play"
     out = [head, situation(t)]
-    if played_line(t):
-        out.append(played_line(t))
+    if played := played_line(t):
+        out.append(played)
     out.append("")
     rows = [["Ladder"] + [COLOUR_NAMES[c] for c in COLOURS]]
     for rung, cells in zip(RUNGS, ladder_rows(t)):
@@ -126,8 +126,8 @@ def text(t: Table) -> str:
     out += [f"  {torpedo_words(c)}" for c in v["torpedo_row"]] or ["  empty"]
     out.append(f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
                f"{joined(v['torpedo_discard'])}.")
-    if strike_line(t):
-        out.append(strike_line(t))
+    if strike := strike_line(t):
+        out.append(strike)
     out.append("")
     if v["hand"] is not None:
         out.append("Your hand (card: colour and move, its symbol > the symbol it calls):")

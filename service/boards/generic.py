@@ -16,8 +16,8 @@ def lines(t: Table) -> list[str]:
 
 def text(t: Table) -> str:
     head = [str(t.view.get("game", "game")).upper()]
-    if t.result():
-        head.append(t.result())
+    if result := t.result():
+        head.append(result)
     return "\n".join(head + [""] + lines(t)) + "\n"
 
 

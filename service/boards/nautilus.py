@@ -189,7 +189,7 @@ def card_html(card, anchored=None) -> Html:
     special = {0: ("Fishbone", "#6b6f76"), 15: ("Kraken", "#4b2a6b")}.get(card)
     face, background = special or (str(card), "#ffffff")
     colour = "#ffffff" if special else INK
-    arrow = {"vertical": " \u2195", "horizontal": " \u2194"}.get(ARROWS.get(card), "")
+    arrow = {"vertical": " \u2195", "horizontal": " \u2194"}.get(ARROWS.get(card, ""), "")
     red = card in (1, 14)
     size = "13px" if special else "22px"
     return el("div", face + arrow,
