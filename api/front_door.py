@@ -9,11 +9,12 @@ with no deadline at all: one byte every two seconds would hold the connection fo
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import socket
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 import gevent
 
@@ -34,7 +35,7 @@ class FrontDoor:
     limit_moves_per_player: str = "300/minute"   # moves, joins, resigns, settings
     limit_reads_per_player: str = "1200/minute"
 
-    ENV = {
+    ENV: ClassVar[dict[str, str]] = {
         "header_timeout_seconds": "HEADER_TIMEOUT_SECONDS",
         "body_timeout_seconds": "BODY_TIMEOUT_SECONDS",
         "worker_connections": "WORKER_CONNECTIONS",
@@ -107,7 +108,5 @@ class _AnswerThenHangUp:
 
     def close(self) -> None:
         if self.client is not None:
-            try:
+            with contextlib.suppress(OSError):  # the client may be gone already
                 self.client.shutdown(socket.SHUT_RD)
-            except OSError:
-                pass

@@ -12,6 +12,7 @@ it against the game it is for.
 from __future__ import annotations
 
 import importlib
+from typing import Mapping
 
 from marshmallow import Schema, fields, validate
 from marshmallow_oneofschema import OneOfSchema
@@ -76,7 +77,7 @@ def legal_moves_schema(name: str, action: type[Schema]) -> type[Schema]:
 class GameViewSchema(OneOfSchema):
     type_field = "game"
     type_field_remove = False
-    type_schemas = {name: _view_schema(name) for name in sorted(registry.GAMES)}
+    type_schemas: Mapping[str, type[Schema]] = {name: _view_schema(name) for name in sorted(registry.GAMES)}
 
     def get_obj_type(self, obj):
         return obj["game"]
@@ -85,7 +86,7 @@ class GameViewSchema(OneOfSchema):
 class LegalMovesSchema(OneOfSchema):
     type_field = "game"
     type_field_remove = False
-    type_schemas = {name: legal_moves_schema(name, game_schema_module(name).ACTION_SCHEMA)
+    type_schemas: Mapping[str, type[Schema]] = {name: legal_moves_schema(name, game_schema_module(name).ACTION_SCHEMA)
                     for name in sorted(registry.GAMES)}
 
     def get_obj_type(self, obj):

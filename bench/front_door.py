@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 
 from bench.http import Conn, percentile
 from store.embedded import free_port
+import contextlib
 
 PACE_SECONDS = 0.04     # per thread: 4 threads -> 100 requests/s
 THREADS = 4
@@ -146,10 +147,8 @@ class SlowBodies:
                 sock.close()
                 self.cut += 1
             for sock in self.socks:
-                try:
+                with contextlib.suppress(OSError):
                     sock.send(b" ")
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.stop.set()

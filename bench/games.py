@@ -39,7 +39,7 @@ def measure(game, n: int) -> tuple[float, float]:
 
 def section() -> str:
     rows = []
-    for name, game in sorted(registry.GAMES.items()):
+    for _name, game in sorted(registry.GAMES.items()):
         for n in range(game.info.min_players, game.info.max_players + 1):
             rate, moves = measure(game, n)
             rows.append(f"| {game.info.title} | {n} | {rate:.1f} | {moves:.0f} |")

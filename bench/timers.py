@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 from bench.results import replace_section
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -111,14 +111,10 @@ def stop_workers(workers: list[subprocess.Popen]) -> None:
         if proc.poll() is None:
             proc.terminate()
     for proc in workers:
-        try:
+        with suppress(subprocess.TimeoutExpired):
             proc.wait(15)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
+        with suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait()
 
 

@@ -17,7 +17,7 @@ class Catalog(MethodView):
     def get(self):
         """The games this server hosts"""
         games = []
-        for name, game in sorted(registry.GAMES.items()):
+        for _, game in sorted(registry.GAMES.items()):
             info = game.info
             games.append({"name": info.name, "title": info.title,
                           "min_players": info.min_players, "max_players": info.max_players,

@@ -625,8 +625,8 @@ def parse_place(words: list[str], text: str) -> Action:
 
 
 def _card(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in CARD_NAME and not (
-            1 <= value <= 14):
+    if isinstance(value, bool) or not isinstance(value, int) or (
+            value not in CARD_NAME and not 1 <= value <= 14):
         raise MalformedAction(f"{value!r} is not a card: use 0-15 (0 fishbone, 15 kraken)")
     return card_text(value)
 

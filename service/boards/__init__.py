@@ -19,8 +19,16 @@ from .table import Table
 RENDERERS = {"buttons": buttons, "consonar": consonar, "nautilus": nautilus,
              "ninedomains": ninedomains}
 
-__all__ = ["Html", "Table", "html_board", "seat_boards", "score_line", "seat_html", "seat_text",
-           "text_board"]
+__all__ = [
+    "Html",
+    "Table",
+    "html_board",
+    "score_line",
+    "seat_boards",
+    "seat_html",
+    "seat_text",
+    "text_board",
+]
 
 
 def _renderer(view: dict[str, Any]):

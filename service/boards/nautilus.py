@@ -154,7 +154,7 @@ def text(t: Table) -> str:
 
     def side(seat):
         cells = []
-        for col, card in enumerate(v["board"][seat]):
+        for card in v["board"][seat]:
             mark = "@" if card is not None and card == v["anchored"] else ""
             cells.append(card_words(card) + mark)
         return row(t.name(seat, GRID_NAME), cells)

@@ -104,7 +104,7 @@ def test_the_game_page_shows_the_board_score_winner_and_the_whole_log_in_pages(
 
 
 def test_the_page_of_a_game_in_progress_has_no_winner_and_the_score_so_far(client, register):
-    game_id, headers = nautilus_game(client, register)
+    game_id, _headers = nautilus_game(client, register)
     page = client.get(f"/play/{game_id}").get_data(as_text=True)
     assert "Game over" not in page and "won" not in re.search(r"<h1>(.*?)</h1>", page).group(1)
     assert "Score: Ada 0 · Bo 0" in page and "The table, as a spectator sees it" in page

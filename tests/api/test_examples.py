@@ -54,7 +54,7 @@ def test_the_committed_examples_fit_the_document_and_are_in_it():
 def test_every_game_has_its_examples():
     recorded = examples.load()
     for operation_id in ("getView", "getLegalMoves", "getGame", "getLog"):
-        games = {value["game"] if "game" in value else name
+        games = {value.get("game", name)
                  for name, value in recorded[operation_id]["responses"]["200"].items()}
         assert games == {"buttons", "consonar", "nautilus", "ninedomains"}, operation_id
 

@@ -17,7 +17,6 @@ from store.players import PlayerStore
 from tests.checks import (Mover, assert_each_timeout_once, assert_emails_once,
                           wait_until_finished)
 from tests.e2e.server import Client, LiveServer
-from tests.peers import SmtpInbox
 
 FAST = {"BOT_DELAY_SECONDS": "0", "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0"}
 
@@ -78,7 +77,7 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
         for game_id in game_ids:
             assert_each_timeout_once(service, game_id)
             assert service.replay(game_id) == service.load(game_id)
-        for person, game_id in movers:
+        for person, _ in movers:
             assert person.get("/v1/games?awaiting=me").json()["games"] == []
         assert_emails_once(smtp, people, game_ids)
     finally:

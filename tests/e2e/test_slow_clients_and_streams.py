@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from tests.e2e.server import Client, LiveServer
+import contextlib
 
 HEADER_TIMEOUT, BODY_TIMEOUT, STREAMS_PER_PLAYER = 3, 4, 3
 
@@ -55,10 +56,8 @@ def test_64_slow_connections_are_cut_and_never_stop_other_requests(server):
     def trickle():  # one byte every 2 seconds on every slow connection
         while not stop.wait(2):
             for sock in slow_headers + slow_bodies:
-                try:
+                with contextlib.suppress(OSError):
                     sock.send(b"X" if sock in slow_headers else b" ")
-                except OSError:
-                    pass
     trickler = threading.Thread(target=trickle)
     trickler.start()
     try:
@@ -109,7 +108,7 @@ def read_for(sock: socket.socket, seconds: float) -> bytes:
 
 
 def test_idle_stream_outlives_every_timeout_and_gets_keepalives(server):
-    game_id, a, b = nine_domains(server.url)
+    game_id, a, _b = nine_domains(server.url)
     sock = open_stream(server, a, game_id, last_event_id=2)
     try:
         first = read_for(sock, 1.0)  # headers and the retry hint come at once

@@ -7,6 +7,8 @@ extra points or `burn`s them (a single-seat decision). Three rounds. Most points
 It has the shapes the real games have: a secret hand, a secret simultaneous choice, a deck
 whose order is hidden, and a single-seat decision.
 """
+from typing import ClassVar
+
 from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
 
 
@@ -98,7 +100,7 @@ class HiddenBid:
             return action["type"]
         raise MalformedAction(f"unknown action type {action['type']!r}")
 
-    bots = {
+    bots: ClassVar = {
         "random": lambda view, legal, rng: rng.choice(legal),
         "heuristic": lambda view, legal, rng: legal[-1],
     }

@@ -640,7 +640,7 @@ def test_notation_reads_every_action_and_tolerates_case_and_spaces():
 
 @pytest.mark.parametrize("text", ["place 3", "place 7 1", "star 0 2", "place a b", "jump", "roll 3"])
 def test_malformed_notation_names_the_expected_form(text):
-    with pytest.raises(MalformedAction, match="place 3 5|star 3 5|'roll'"):
+    with pytest.raises(MalformedAction, match=r"place 3 5|star 3 5|'roll'"):
         GAME.parse(text)
 
 

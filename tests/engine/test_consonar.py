@@ -71,7 +71,7 @@ def legal_texts(g, seat=None):
 
 def test_six_nations_with_two_submarines_each():
     assert C.COLOURS == ("b", "g", "o", "p", "r", "y")
-    assert C.SUBS == tuple(f"{c}{k}" for c in "bgopry" for k in (1, 2))
+    assert tuple(f"{c}{k}" for c in "bgopry" for k in (1, 2)) == C.SUBS
 
 
 def test_ladder_has_eight_rungs_and_an_eight_sided_die():

@@ -606,7 +606,7 @@ def test_random_games_end_within_six_rounds():
     for i in range(30):
         m, _ = conformance.play(GAME, 2, None, seed_of(500 + i))
         g, out = m["state"], GAME.outcome(m["state"])
-        assert g["round"] <= 6 and max(out.scores) >= 3 or g["round"] == 6
+        assert (g["round"] <= 6 and max(out.scores) >= 3) or g["round"] == 6
 
 
 def test_score_is_the_number_of_domains_won():

@@ -60,7 +60,7 @@ def test_random_games_keep_the_invariants():
             if action["type"] == "place" and after["state"]["phase"] == "move":
                 assert runner.active_seats(GAME, after) == {seat}
 
-        m, history = conformance.play(GAME, 2, options, seed_of(i), on_step=step, max_steps=400)
+        m, _history = conformance.play(GAME, 2, options, seed_of(i), on_step=step, max_steps=400)
         assert m["state"]["round"] <= 6 and m["outcome"] is not None
 
 

@@ -83,7 +83,7 @@ def test_nine_domains_in_three_piles_of_three():
     g = new_game()["state"]
     # Round 1 has turned the top of each pile face up: two stay hidden under each.
     assert [len(p) for p in g["piles"]] == [2, 2, 2]
-    assert sorted(g["face_up"] + sum(g["piles"], [])) == sorted(DOMAIN_IDS)
+    assert sorted(g["face_up"] + [d for pile in g["piles"] for d in pile]) == sorted(DOMAIN_IDS)
 
 
 def test_domain_deck_has_four_elements_and_two_purple_halves():
@@ -400,7 +400,7 @@ def test_one_minus_on_an_edge_gives_plus_two_to_its_one_neighbour():
 def test_one_minus_helps_only_its_owner_in_play():
     g = table(specials=("1-", "2-", "3+"))
     play_round(g, "1- 2 3", "5 2 4")
-    left, middle, right = last_battles(g)
+    _left, middle, right = last_battles(g)
     assert middle["bonuses"] == [2, 0] and middle["strengths"] == [4, 2]
     assert middle["winner"] == 0
     assert right["bonuses"] == [0, 0]

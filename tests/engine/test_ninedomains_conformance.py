@@ -25,7 +25,7 @@ def check_invariants(g):
         assert g["hands"][s] == sort_cards(g["hands"][s])
     assert len(g["specials"]) == (3 * g["round"] if per_round else 3)
     assert len(set(g["specials"] + g["special_deck"])) == 9
-    placed = sum(g["piles"], []) + [d for d in g["face_up"] if d] + g["domains"][0] \
+    placed = [d for pile in g["piles"] for d in pile] + [d for d in g["face_up"] if d] + g["domains"][0] \
         + g["domains"][1] + g["discarded"]
     assert sorted(placed) == sorted(DOMAIN_IDS), "domains lost or doubled"
     assert all(len(p) == 3 - g["round"] for p in g["piles"])
@@ -87,7 +87,7 @@ def perturb(g, seat, rng):
     if face_down:
         g["committed"][other] = names[:3]
     g["hands"][other] = sort_cards(names[face_down:face_down + len(g["hands"][other])])
-    hidden = sum(g["piles"], [])
+    hidden = [d for pile in g["piles"] for d in pile]
     rng.shuffle(hidden)
     g["piles"] = [hidden[i * len(p):(i + 1) * len(p)] for i, p in enumerate(g["piles"])]
     rng.shuffle(g["special_deck"])
@@ -163,7 +163,7 @@ def test_heuristic_beats_random(options):
 
 
 def test_bots_return_legal_actions():
-    for name, bot in GAME.bots.items():
+    for _name, bot in GAME.bots.items():
         def choose(view, legal, rng, seat, bot=bot):
             action = bot(view, legal, rng)
             assert action in legal

@@ -104,7 +104,7 @@ def test_a_board_shows_the_readers_hand_and_not_the_others():
     _, chosen = golden_positions("ninedomains")
     version, match = chosen["start"]
     hands = match["state"]["hands"]
-    text0, html0 = seat_boards(snapshot("ninedomains", match, version), 0)
+    text0, _html0 = seat_boards(snapshot("ninedomains", match, version), 0)
     spectator, _ = seat_boards(snapshot("ninedomains", match, version), None)
     assert "Your hand: " + " ".join(hands[0]) in text0
     assert "Your hand" not in spectator and "holds 9 cards" in spectator

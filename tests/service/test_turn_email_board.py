@@ -65,7 +65,7 @@ def test_a_turn_email_shows_the_board_and_hand_of_the_readers_seat_only(table, s
     game_id = games.create(ada, "nautilus", [ada, bo])["id"]
     snap = games.load(game_id)
     seat = snap["active_seats"][0]
-    reader, address = [(ada, "ada@example.org"), (bo, "bo@example.org")][seat]
+    _reader, address = [(ada, "ada@example.org"), (bo, "bo@example.org")][seat]
     message = turn_email(notify, smtp, games, game_id, seat, address)
     text, html = text_of(message).replace("\r\n", "\n"), html_of(message)
     snap = games.load(game_id)

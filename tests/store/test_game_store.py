@@ -24,7 +24,7 @@ class Store(GameStore):
         return super().create(Commit(game_id, 0, events, snapshot))
 
 
-GameStore = Store  # noqa: F811  (the tests below read as before)
+GameStore = Store
 
 
 def test_keys_of_a_game_its_outbox_and_its_schedule_share_one_hash_tag():
