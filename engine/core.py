@@ -119,11 +119,6 @@ class Outcome:
             "reason": self.reason,
         }
 
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Outcome":
-        scores = d.get("scores")
-        return cls(tuple(d["winners"]), None if scores is None else tuple(scores), d["reason"])
-
 
 @dataclass(frozen=True)
 class OptionSpec:

@@ -54,10 +54,6 @@ def active_seats(game: Game, match: Match) -> frozenset[int]:
     return game.active_seats(match["state"])
 
 
-def outcome(match: Match) -> Outcome | None:
-    return None if match["outcome"] is None else Outcome.from_json(match["outcome"])
-
-
 def read_action(game: Game, notation: str | None = None, action: Action | None = None) -> Action:
     """The canonical action from either a notation line or a structured action."""
     if notation is not None:
