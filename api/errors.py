@@ -12,20 +12,19 @@ from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany
 
 from . import context
 from .schemas import ProblemSchema
 
 log = logging.getLogger("turnpost.api")
 
-HTTP_CODES = {
-    400: "request/bad_json", 401: "auth/unauthorized", 403: "auth/forbidden",
-    404: "not_found", 405: "request/method_not_allowed", 409: "conflict",
-    408: "request/timeout", 413: "request/too_large", 415: "request/unsupported_media_type",
-    422: "request/invalid", 428: "request/precondition_required", 429: "rate/limited",
-    500: "server/error",
-}
+#: The error of each status Flask, werkzeug or flask-smorest answer before a use case runs.
+HTTP_ERRORS = {error.status: error for error in (
+    ErrorCode.REQUEST_BAD_JSON, ErrorCode.AUTH_UNAUTHORIZED, ErrorCode.AUTH_FORBIDDEN,
+    ErrorCode.NO_SUCH_PATH, ErrorCode.REQUEST_METHOD_NOT_ALLOWED, ErrorCode.REQUEST_TIMEOUT,
+    ErrorCode.REQUEST_TOO_LARGE, ErrorCode.REQUEST_UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.REQUEST_INVALID, ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR)}
 
 
 class TurnpostApi(Api):
@@ -34,7 +33,8 @@ class TurnpostApi(Api):
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
-        payload = {"code": HTTP_CODES.get(status, f"http/{status}"),
+        known = HTTP_ERRORS.get(status)
+        payload = {"code": known.code if known else f"http/{status}",
                    "message": error.description or error.name}
         data = getattr(error, "data", None) or {}
         if "message" in data:

@@ -13,7 +13,7 @@ import re
 
 from flask import request
 
-from service.errors import Invalid, ServiceError
+from service.errors import ErrorCode, ServiceError
 
 MAX_DEPTH = 32
 MAX_INTEGER = 2 ** 53
@@ -22,28 +22,25 @@ FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 NAMES = {"\r": "CR", "\n": "LF", "\x00": "NUL", "\t": "TAB", "\x1b": "ESC", "\x7f": "DEL"}
 
 
-class BadJson(ServiceError):
-    status = 400
-    code = "request/bad_json"
-
-
 def check_json_body() -> None:
     """A Flask before_request hook: 400 or 422 for a JSON body the API will not take."""
     if not request.is_json or not request.content_length:
         return
     raw = request.get_data(cache=True)
     if _depth_exceeds(raw, MAX_DEPTH):
-        raise BadJson(f"the JSON body is nested deeper than {MAX_DEPTH} levels")
+        raise ServiceError(ErrorCode.REQUEST_BAD_JSON,
+                           f"the JSON body is nested deeper than {MAX_DEPTH} levels")
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError) as err:
         if "digits" in str(err):
-            raise BadJson("the JSON body holds a number too long to read") from err
+            raise ServiceError(ErrorCode.REQUEST_BAD_JSON,
+                               "the JSON body holds a number too long to read") from err
         return  # not JSON at all: the body parser answers request/bad_json as usual
     problem = _first_problem(body, "")
     if problem:
-        raise Invalid(f"the request does not match the schema: {problem}",
-                      code="request/invalid")
+        raise ServiceError(ErrorCode.REQUEST_INVALID,
+                           f"the request does not match the schema: {problem}")
 
 
 def _depth_exceeds(raw: bytes, limit: int) -> bool:

@@ -7,7 +7,7 @@ from flask import Blueprint, current_app, render_template_string, request
 from markupsafe import Markup
 
 from service import boards, history
-from service.errors import NotFound
+from service.errors import ErrorCode, ServiceError
 from service.games import summarize
 from service.logview import render, seat_name
 
@@ -76,7 +76,9 @@ def game_page(game_id: str):
     games = _services().games
     try:
         snap = games.load(game_id)
-    except NotFound:
+    except ServiceError as err:
+        if err.error is not ErrorCode.GAME_NOT_FOUND:
+            raise
         return _page("No such game", RESULT_PAGE, 404, message="There is no such game.",
                      game_url=None)
     game = history.game_of(snap)

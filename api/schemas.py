@@ -2,8 +2,8 @@
 from marshmallow import Schema, fields, validate
 
 from engine import registry
+from service.errors import ErrorCode
 
-from .error_codes import ERROR_CODES
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
@@ -42,7 +42,7 @@ class ProblemSchema(Schema):
     status = fields.Integer(required=True, metadata={"description": "The HTTP status code"})
     detail = fields.String(required=True, metadata={"description": "The same words as "
                                                                    "`message`"})
-    code = fields.String(required=True, validate=validate.OneOf(list(ERROR_CODES)), metadata={
+    code = fields.String(required=True, validate=validate.OneOf([error.code for error in ErrorCode]), metadata={
         "description": "Stable machine-readable code, e.g. move/stale_version; each error "
                        "response lists those it may carry"})
     message = fields.String(required=True, metadata={"description": "What went wrong, in words"})

@@ -24,8 +24,10 @@ from apispec_oneofschema import MarshmallowPlugin
 from apispec_oneofschema.plugin import OneofOpenAPIConverter
 from marshmallow import fields
 
+from service.errors import ErrorCode
+
 from . import examples
-from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, ERROR_CODES, EXTENSION,
+from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, EXTENSION,
                           JSON_BODY_CODES, QUERY_CODES)
 from .http_conventions import CONDITIONAL_OPERATIONS
 from .operation_docs import DESCRIPTIONS
@@ -73,8 +75,8 @@ class ContractPlugin(BasePlugin):
                 responses[response]["links"] = links
             self._add_examples(operation)
 
-    def _codes(self, operation: dict) -> list[str]:
-        codes = list(ANY_CODES) + operation.pop(EXTENSION, [])
+    def _codes(self, operation: dict) -> list[ErrorCode]:
+        codes = list(ANY_CODES) + [ErrorCode.of(code) for code in operation.pop(EXTENSION, [])]
         if "requestBody" in operation:
             codes += BODY_CODES
             if "application/json" in operation["requestBody"].get("content", {}):
@@ -108,12 +110,12 @@ def _make_conditional(operation: dict) -> None:
     operation["responses"].setdefault("304", NOT_MODIFIED)
 
 
-def _by_status(codes: list[str]) -> dict[int, list[str]]:
-    """The codes grouped by status, each group in the order of ERROR_CODES."""
-    groups: dict[int, list[str]] = {}
-    for code in ERROR_CODES:
-        if code in codes:
-            groups.setdefault(ERROR_CODES[code][0], []).append(code)
+def _by_status(errors: list[ErrorCode]) -> dict[int, list[ErrorCode]]:
+    """The errors grouped by status, each group in the table's order."""
+    groups: dict[int, list[ErrorCode]] = {}
+    for error in ErrorCode:
+        if error in errors:
+            groups.setdefault(error.status, []).append(error)
     return groups
 
 
@@ -128,11 +130,11 @@ RATE_LIMIT_HEADERS = {
 }
 
 
-def error_response(status: int, codes: list[str]) -> dict:
-    listed = "\n".join(f"- `{code}`: {ERROR_CODES[code][1]}" for code in codes)
+def error_response(status: int, errors: list[ErrorCode]) -> dict:
+    listed = "\n".join(f"- `{error.code}`: {error.meaning}" for error in errors)
     response = {"description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
                 "content": {PROBLEM_MEDIA_TYPE: {"schema": PROBLEM_SCHEMA_REF}},
-                EXTENSION: codes}
+                EXTENSION: [error.code for error in errors]}
     if status == 429:
         response["headers"] = RATE_LIMIT_HEADERS
     return response

@@ -20,48 +20,52 @@ Options = dict[str, Any]
 
 
 class GameError(Exception):
-    """A move the platform refuses. `code` is stable; the message is for a player to read."""
+    """A move the platform refuses. `code` is stable; the message is for a player to read.
+    The class says what is wrong: the action cannot be read (MalformedAction, InvalidOptions)
+    or the rules refuse it now (the others); the service's table of errors gives each code its
+    HTTP status."""
 
     code = "move/invalid"
-    status = 409
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        if code:
-            self.code = code
 
 
 class MalformedAction(GameError):
-    """The action cannot be read: unknown type, bad notation, a field of the wrong shape (422)."""
+    """The action cannot be read: unknown type, bad notation, a field of the wrong shape."""
 
     code = "move/malformed"
-    status = 422
 
 
 class IllegalAction(GameError):
-    """A well-formed action that the rules do not allow now (409)."""
+    """A well-formed action that the rules do not allow now."""
 
     code = "move/illegal"
 
 
+class AlreadyLeft(IllegalAction):
+    """The seat has resigned or timed out of the game already."""
+
+    code = "game/already_resigned"
+
+
 class NotYourTurn(GameError):
-    """The seat may not act now (409)."""
+    """The seat may not act now."""
 
     code = "move/not_your_turn"
 
 
 class GameOver(GameError):
-    """The game has ended; nothing more can be played (409)."""
+    """The game has ended; nothing more can be played."""
 
     code = "move/game_over"
 
 
 class InvalidOptions(GameError):
-    """A game option or player count the rules do not allow (422)."""
+    """A game option or player count the rules do not allow."""
 
     code = "game/invalid_options"
-    status = 422
 
 
 @dataclass(frozen=True)

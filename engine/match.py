@@ -14,8 +14,8 @@ import hashlib
 import json
 from typing import Any
 
-from .core import (Action, Game, GameOver, IllegalAction, Log, LogEntry, MalformedAction,
-                   NotYourTurn, Outcome, InvalidOptions, validate_options)
+from .core import (Action, AlreadyLeft, Game, GameOver, IllegalAction, Log, LogEntry,
+                   MalformedAction, NotYourTurn, Outcome, InvalidOptions, validate_options)
 from .rng import Rng
 
 Match = dict[str, Any]
@@ -129,7 +129,7 @@ def resign(game: Game, match: Match, seat: int, version: int,
     if match["outcome"] is not None:
         raise GameOver("the game is over")
     if seat in match["resigned"]:
-        raise IllegalAction("you have already left this game", code="game/already_resigned")
+        raise AlreadyLeft("you have already left this game")
     new = _copy(match)
     new["resigned"].append(seat)
     remaining = [s for s in range(new["seats"]) if s not in new["resigned"]]

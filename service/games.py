@@ -16,7 +16,7 @@ from store.schedule import member as schedule_member
 from store.players import PlayerStore
 
 from . import boards, history, lists, logview
-from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, StaleVersion
+from .errors import ErrorCode, ServiceError, StaleVersion
 from .players import new_id
 from .timefmt import iso
 
@@ -43,7 +43,7 @@ class GameService:
     def load(self, game_id: str) -> dict:
         snap = self.games.snapshot(game_id)
         if snap is None:
-            raise NotFound(f"there is no game {game_id}", code="game/not_found")
+            raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
         return snap
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -107,13 +107,12 @@ class GameService:
                time_control: dict | None = None) -> dict[str, Any]:
         game = registry.get(game_name)
         if game is None:
-            raise Invalid(f"there is no game {game_name!r}; the games are: "
-                          f"{', '.join(sorted(registry.GAMES)) or 'none yet'}",
-                          code="game/unknown")
+            raise ServiceError(ErrorCode.GAME_UNKNOWN, f"there is no game {game_name!r}; the games are: "
+                          f"{', '.join(sorted(registry.GAMES)) or 'none yet'}")
         info = game.info
         if not info.min_players <= len(seats) <= info.max_players:
-            raise Invalid(f"{info.title} is played by {info.min_players} to {info.max_players} "
-                          f"players; {len(seats)} seats were given", code="game/invalid_seats")
+            raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"{info.title} is played by {info.min_players} to {info.max_players} "
+                          f"players; {len(seats)} seats were given")
         try:
             options = validate_options(info, options)
         except InvalidOptions as err:
@@ -141,14 +140,14 @@ class GameService:
         for _ in range(APPEND_ATTEMPTS):
             snap = self.load(game_id)
             if snap["status"] != "open":
-                raise Conflict("this game has no open seat", code="game/full")
+                raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat")
             if seat_of(snap, player_id) is not None:
-                raise Conflict("you already have a seat in this game", code="game/already_seated")
+                raise ServiceError(ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game")
             open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
             chosen = open_seats[0] if seat is None else seat
             if chosen not in open_seats:
-                raise Conflict(f"seat {chosen} is not open; open seats: "
-                               f"{', '.join(map(str, open_seats))}", code="game/seat_taken")
+                raise ServiceError(ErrorCode.GAME_SEAT_TAKEN, f"seat {chosen} is not open; open seats: "
+                               f"{', '.join(map(str, open_seats))}")
             joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id,
                       "name": name}
             new, events = self._fold([(joined, None)], snap)
@@ -157,7 +156,7 @@ class GameService:
                 events += more
             if isinstance(self._append(snap, events, new), Appended):
                 return summarize(new)
-        raise Conflict("the game is busy; try again", code="game/busy")
+        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
 
     def play(self, game_id: str, player_id: str, expected_version: int,
              notation: str | None = None, action: dict | None = None,
@@ -169,7 +168,7 @@ class GameService:
             if first is not None:
                 return first
             if snap is None:
-                raise NotFound(f"there is no game {game_id}", code="game/not_found")
+                raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
             try:
                 new, events, answer = self._move(snap, player_id, expected_version, notation,
                                                  action)
@@ -184,7 +183,7 @@ class GameService:
                 return result.answer
             if isinstance(result, Appended):
                 return answer
-        raise Conflict("the game is busy; try again", code="game/busy")
+        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
 
     def _move(self, snap: dict, player_id: str, expected_version: int, notation: str | None,
               action: dict | None) -> tuple[dict, list[dict], dict[str, Any]]:
@@ -313,14 +312,14 @@ class GameService:
             result = self._leave(snap, seat, "resigned")
             if result is not None:
                 return summarize(result)
-        raise Conflict("the game is busy; try again", code="game/busy")
+        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
 
     # -- inner workings ----------------------------------------------------------------------
 
     def _leave(self, snap: dict, seat: int, reason: str) -> dict | None:
         """Record that `seat` resigned; None if the game moved meanwhile."""
         if snap["status"] == "finished":
-            raise Conflict("the game is over", code="move/game_over")
+            raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
         if snap["status"] == "open":
             new, events = self._fold([({"type": "PlayerResigned", "seat": seat,
                                         "reason": reason}, None)], snap)
@@ -360,28 +359,28 @@ class GameService:
                 records.append({"kind": "open", "player_id": None, "name": None})
             elif isinstance(entry, str) and entry.startswith("bot:"):
                 if entry not in BOT_SEATS:
-                    raise Invalid(f"there is no bot {entry!r}; the bots are: "
-                                  f"{', '.join(BOT_SEATS)}", code="game/invalid_seats")
+                    raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"there is no bot {entry!r}; the bots are: "
+                                  f"{', '.join(BOT_SEATS)}")
                 records.append({"kind": "bot", "player_id": None, "name": entry,
                                 "bot": entry.removeprefix("bot:")})
             elif isinstance(entry, str):
                 if entry in seen:
-                    raise Invalid(f"player {entry} is given two seats", code="game/invalid_seats")
+                    raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats")
                 seen.add(entry)
                 records.append({"kind": "player", "player_id": entry,
-                                "name": self._player_name(entry, Invalid,
-                                                          "game/invalid_seats")})
+                                "name": self._player_name(entry,
+                                                          ErrorCode.GAME_INVALID_SEATS)})
             else:
-                raise Invalid("each seat is a player id, a bot name or null",
-                              code="game/invalid_seats")
+                raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "each seat is a player id, a bot name or null")
         if all(r["kind"] == "bot" for r in records):
-            raise Invalid("a game needs at least one seat for a person", code="game/invalid_seats")
+            raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "a game needs at least one seat for a person")
         return records
 
-    def _player_name(self, player_id: str, error=NotFound, code: str = "player/not_found") -> str:
+    def _player_name(self, player_id: str,
+                     error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
         profile = self.players.get(player_id)
         if profile is None:
-            raise error(f"there is no player {player_id}", code=code)
+            raise ServiceError(error, f"there is no player {player_id}")
         return profile["name"]
 
     def _start(self, snap: dict) -> tuple[dict, list[dict]]:
@@ -488,8 +487,8 @@ def _seed(snap: dict) -> bytes:
 def _started(snap: dict) -> dict:
     if snap["match"] is None:
         open_seats = sum(1 for r in snap["seats"] if r["kind"] == "open")
-        raise Conflict(f"the game has not started: it waits for {open_seats} more "
-                       f"player{'s' if open_seats != 1 else ''}", code="game/not_started")
+        raise ServiceError(ErrorCode.GAME_NOT_STARTED, f"the game has not started: it waits for {open_seats} more "
+                       f"player{'s' if open_seats != 1 else ''}")
     return snap["match"]
 
 
@@ -502,10 +501,10 @@ def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not (
             min_seconds <= seconds <= MAX_MOVE_SECONDS):
-        raise Invalid(f"per_move_seconds must be a whole number from {min_seconds} to "
-                      f"{MAX_MOVE_SECONDS} (eight weeks)", code="game/invalid_time_control")
+        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, f"per_move_seconds must be a whole number from {min_seconds} to "
+                      f"{MAX_MOVE_SECONDS} (eight weeks)")
     if policy not in TIMEOUT_POLICIES:
-        raise Invalid("on_timeout must be auto or forfeit", code="game/invalid_time_control")
+        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, "on_timeout must be auto or forfeit")
     return {"per_move_seconds": seconds, "on_timeout": policy}
 
 
@@ -513,7 +512,7 @@ def seated(snap: dict, player_id: str) -> int:
     """The player's seat; 403 for a player without one."""
     seat = seat_of(snap, player_id)
     if seat is None:
-        raise Forbidden("you have no seat in this game", code="game/not_a_player")
+        raise ServiceError(ErrorCode.GAME_NOT_A_PLAYER, "you have no seat in this game")
     return seat
 
 

@@ -9,7 +9,7 @@ from typing import Any, Callable
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 
-from .errors import Conflict, Invalid, NotFound, Unauthorized
+from .errors import ErrorCode, ServiceError
 from .notifications import preferences
 from .safe_urls import UnsafeUrl, UrlPolicy
 
@@ -33,7 +33,7 @@ class PlayerService:
             try:
                 self.webhook_urls.check(url)
             except UnsafeUrl as err:
-                raise Invalid(str(err), code="player/unsafe_webhook") from err
+                raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, str(err)) from err
 
     def register(self, name: str, email: str | None = None,
                  webhook_url: str | None = None) -> dict[str, Any]:
@@ -41,7 +41,7 @@ class PlayerService:
         webhook secret, when a webhook is given)."""
         name = (name or "").strip()
         if not name:
-            raise Invalid("a player needs a name", code="player/invalid")
+            raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self._check_webhook(webhook_url)
         token = "tp_" + secrets.token_urlsafe(32)
         profile = {"name": name, "email": email, "webhook_url": webhook_url,
@@ -57,10 +57,10 @@ class PlayerService:
 
     def authenticate(self, token: str | None) -> str:
         if not token:
-            raise Unauthorized("this needs a bearer token: Authorization: Bearer <token>")
+            raise ServiceError(ErrorCode.AUTH_UNAUTHORIZED, "this needs a bearer token: Authorization: Bearer <token>")
         player_id = self.players.by_token(token)
         if player_id is None:
-            raise Unauthorized("that token is not valid", code="auth/bad_token")
+            raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that token is not valid")
         return player_id
 
     def profile(self, player_id: str) -> dict[str, Any]:
@@ -82,7 +82,7 @@ class PlayerService:
         if "notifications" in changes:
             profile["notifications"] = {**preferences(profile), **changes["notifications"]}
         if not (profile.get("name") or "").strip():
-            raise Invalid("a player needs a name", code="player/invalid")
+            raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self.players.save(player_id, profile)
         answer = self.profile(player_id)
         if "webhook_url" in changes and changes["webhook_url"]:
@@ -96,8 +96,7 @@ class PlayerService:
         """A new webhook secret (the old one stops working at once); shown only here."""
         profile = self._get(player_id)
         if not profile.get("webhook_url"):
-            raise Conflict("you have no webhook: set webhook_url first",
-                           code="player/no_webhook")
+            raise ServiceError(ErrorCode.PLAYER_NO_WEBHOOK, "you have no webhook: set webhook_url first")
         return {"webhook_secret": self.notes.new_webhook_secret(player_id)}
 
     def deliveries(self, player_id: str, limit: int = 50) -> dict[str, Any]:
@@ -107,5 +106,5 @@ class PlayerService:
     def _get(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise NotFound(f"there is no player {player_id}", code="player/not_found")
+            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
         return profile

@@ -8,7 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import Invalid, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany
 
 from .. import context
 from ..error_codes import raises
@@ -48,8 +48,8 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
 @blp.route("")
 class Games(MethodView):
     @blp.doc(operationId="createGame")
-    @raises("game/unknown", "game/invalid_seats", "game/invalid_options",
-            "game/invalid_time_control")
+    @raises(ErrorCode.GAME_UNKNOWN, ErrorCode.GAME_INVALID_SEATS, ErrorCode.GAME_INVALID_OPTIONS,
+            ErrorCode.GAME_INVALID_TIME_CONTROL)
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
@@ -73,7 +73,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.doc(operationId="getGame")
-    @raises("game/not_found")
+    @raises(ErrorCode.GAME_NOT_FOUND)
     @blp.response(200, GameSummarySchema)
     def get(self, game_id):
         """A game's summary: status, seats, version, who is to move, deadline, outcome"""
@@ -84,8 +84,8 @@ class Game(MethodView):
 @blp.route("/<game_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
-    @raises("game/not_found", "player/not_found", "game/full", "game/already_seated",
-            "game/seat_taken", "game/busy")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GAME_FULL, ErrorCode.GAME_ALREADY_SEATED,
+            ErrorCode.GAME_SEAT_TAKEN, ErrorCode.GAME_BUSY)
     @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
@@ -102,7 +102,7 @@ TEXT_BOARD = {"text/plain": {"schema": {
 class View(MethodView):
     @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH],
              responses={200: {"content": TEXT_BOARD}})
-    @raises("game/not_found", "game/not_started")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED)
     @blp.response(200, GameViewSchema, headers=ETAG,
                   description="Your view as JSON; with `Accept: text/plain` the board as "
                               "text, drawn from the same view")
@@ -129,7 +129,7 @@ class View(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.doc(operationId="getLegalMoves")
-    @raises("game/not_found", "game/not_a_player", "game/not_started")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED)
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
@@ -139,20 +139,18 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
-    @raises("game/not_found", "game/not_a_player", "game/not_started", "move/stale_version",
-            "move/not_your_turn", "move/illegal", "move/game_over", "game/already_resigned",
-            "game/busy", "move/malformed")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.MOVE_STALE_VERSION,
+            ErrorCode.MOVE_NOT_YOUR_TURN, ErrorCode.MOVE_ILLEGAL, ErrorCode.MOVE_GAME_OVER, ErrorCode.GAME_ALREADY_RESIGNED,
+            ErrorCode.GAME_BUSY, ErrorCode.MOVE_MALFORMED)
     @blp.arguments(MoveSchema)
     @blp.response(201, MoveResultSchema, headers=LOCATION)
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
-            raise Invalid("send either notation or action (one of them)",
-                          code="move/malformed")
+            raise ServiceError(ErrorCode.MOVE_MALFORMED, "send either notation or action (one of them)")
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 100:
-            raise Invalid("Idempotency-Key must be 1 to 100 characters",
-                          code="request/invalid")
+            raise ServiceError(ErrorCode.REQUEST_INVALID, "Idempotency-Key must be 1 to 100 characters")
         result = context.games().play(game_id, context.caller(), body["expected_version"],
                                       notation=body.get("notation"), action=body.get("action"),
                                       idempotency_key=key)
@@ -163,7 +161,7 @@ class Moves(MethodView):
 @blp.route("/<game_id>/log")
 class Log(MethodView):
     @blp.doc(operationId="getLog")
-    @raises("game/not_found")
+    @raises(ErrorCode.GAME_NOT_FOUND)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
     def get(self, query, game_id):
@@ -174,8 +172,8 @@ class Log(MethodView):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
-    @raises("game/not_found", "game/not_a_player", "move/game_over", "game/already_resigned",
-            "game/busy")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.MOVE_GAME_OVER, ErrorCode.GAME_ALREADY_RESIGNED,
+            ErrorCode.GAME_BUSY)
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
@@ -194,7 +192,7 @@ class Stream(MethodView):
             "content": {"text/event-stream": {"schema": SSE_EVENT}}},
         "204": {"description": "The game is over and you have its last event: nothing more "
                                "will come (an EventSource stops reconnecting)"}})
-    @raises("game/not_found", "request/invalid", "stream/too_many")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()
@@ -209,7 +207,7 @@ class Stream(MethodView):
         if slot is None:
             raise TooMany(f"you have {door.streams_per_player} event streams open, the most "
                           "one player may: close one first", retry_after=door.stream_retry_ms
-                          // 1000 or 1, code="stream/too_many")
+                          // 1000 or 1, error=ErrorCode.STREAM_TOO_MANY)
         until = time.monotonic() + current_app.config["STREAM_SECONDS"]
         keepalive_ms = int(door.stream_keepalive_seconds * 1000)
         # the first wait is shorter by a random part, so that streams opened together (a
@@ -244,8 +242,7 @@ class Stream(MethodView):
 def _resume_after() -> int:
     given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
     if any(raw and not VERSION_TEXT.fullmatch(raw) for raw in given):
-        raise Invalid("Last-Event-ID and after must be version numbers",
-                      code="request/invalid")
+        raise ServiceError(ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be version numbers")
     return int(next((raw for raw in given if raw), "0"))
 
 

@@ -5,7 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import Forbidden, Invalid, NotFound
+from service.errors import ErrorCode, ServiceError
 
 from ..error_codes import raises
 from ..schemas import InboundResultSchema
@@ -23,21 +23,19 @@ class InboundEmail(MethodView):
         "description": "The shared secret set as INBOUND_SECRET on the server"}],
         requestBody={"required": True, "content": {"message/rfc822": {
             "schema": {"type": "string", "format": "binary"}}}})
-    @raises("inbound/disabled", "inbound/bad_secret", "inbound/empty")
+    @raises(ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY)
     @blp.response(200, InboundResultSchema)
     def post(self):
         """Read a player's emailed reply and play it (the answer goes to them by email)"""
         services = current_app.extensions["turnpost"]["services"]
         secret = services.settings.inbound_secret
         if not secret:
-            raise NotFound("inbound email is not set up on this server (INBOUND_SECRET)",
-                           code="inbound/disabled")
+            raise ServiceError(ErrorCode.INBOUND_DISABLED, "inbound email is not set up on this server (INBOUND_SECRET)")
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
-            raise Forbidden(f"the {SECRET_HEADER} header is missing or wrong",
-                            code="inbound/bad_secret")
+            raise ServiceError(ErrorCode.INBOUND_BAD_SECRET, f"the {SECRET_HEADER} header is missing or wrong")
         raw = request.get_data(cache=False)
         if not raw.strip():
-            raise Invalid("the body must be a raw RFC 822 message", code="inbound/empty")
+            raise ServiceError(ErrorCode.INBOUND_EMPTY, "the body must be a raw RFC 822 message")
         outcome = services.mail_moves.receive(raw)
         return {"status": outcome.status, "code": outcome.code}

@@ -2,6 +2,8 @@
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.errors import ErrorCode
+
 from .. import context
 from ..error_codes import raises
 from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, PlayerCreatedSchema,
@@ -14,7 +16,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
 @blp.route("")
 class Players(MethodView):
     @blp.doc(security=[], operationId="registerPlayer")
-    @raises("player/invalid", "player/unsafe_webhook")
+    @raises(ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema, headers={"Location": {
         "description": "Your profile (with the token as bearer)", "required": True,
@@ -27,14 +29,14 @@ class Players(MethodView):
 @blp.route("/me")
 class Me(MethodView):
     @blp.doc(operationId="getMe")
-    @raises("player/not_found")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
     @blp.response(200, PlayerSchema)
     def get(self):
         """Your profile and notification settings"""
         return context.players().profile(context.caller())
 
     @blp.doc(operationId="updateMe")
-    @raises("player/not_found", "player/invalid", "player/unsafe_webhook")
+    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
     @blp.arguments(PlayerPatchSchema, required=False)
     @blp.response(200, PlayerSchema)
     def patch(self, changes):
@@ -46,7 +48,7 @@ class Me(MethodView):
 @blp.route("/me/webhook-secret")
 class WebhookSecret(MethodView):
     @blp.doc(operationId="rotateWebhookSecret")
-    @raises("player/not_found", "player/no_webhook")
+    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_NO_WEBHOOK)
     @blp.response(201, WebhookSecretSchema, headers={"Location": {
         "description": "Your profile, whose webhook it signs", "required": True,
         "schema": {"type": "string", "format": "uri-reference"}}})
@@ -59,7 +61,7 @@ class WebhookSecret(MethodView):
 @blp.route("/me/deliveries")
 class Deliveries(MethodView):
     @blp.doc(operationId="listDeliveries")
-    @raises("player/not_found")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
     @blp.arguments(DeliveryQuerySchema, location="query")
     @blp.response(200, DeliveryListSchema)
     def get(self, query):

@@ -7,8 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from api.error_codes import ERROR_CODES
-from api.errors import HTTP_CODES
+from service.errors import ErrorCode
 from engine import registry
 from tests.e2e.server import Client
 
@@ -80,6 +79,6 @@ def test_the_watching_code_sees_each_move(live_server, tmp_path, monkeypatch):
 def test_the_table_of_error_codes_is_the_apis():
     section = DOC.read_text().split("## Errors", 1)[1].split("\n## ", 1)[0]
     named = set(re.findall(r"`([a-z_]+/[a-z_]+|not_found)`", section))
-    assert set(ERROR_CODES) <= named, sorted(set(ERROR_CODES) - named)
-    assert named <= set(ERROR_CODES) | set(HTTP_CODES.values()), sorted(
-        named - set(ERROR_CODES) - set(HTTP_CODES.values()))
+    table = {error.code for error in ErrorCode}
+    assert table <= named, sorted(table - named)
+    assert named <= table, sorted(named - table)

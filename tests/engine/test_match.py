@@ -5,6 +5,7 @@ import pytest
 
 from engine import match as runner
 from engine.core import (GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn)
+from service.errors import ErrorCode
 from tests.engine import conformance
 from tests.engine.hidden_bid import GAME
 
@@ -56,14 +57,14 @@ def test_a_well_formed_action_that_is_not_legal_is_illegal_not_malformed():
     not_mine = m["state"]["hands"][1][0]
     with pytest.raises(IllegalAction) as err:
         runner.act(GAME, m, 0, {"type": "bid", "card": not_mine}, SEED, 2)
-    assert err.value.status == 409
+    assert ErrorCode.of(err.value.code).status == 409
 
 
 def test_malformed_actions_are_422():
     for bad in [{"type": "bid"}, {"type": "bid", "card": "x"}, {"type": "fly"}, {}, "bid 3"]:
         with pytest.raises(MalformedAction) as err:
             runner.read_action(GAME, action=bad)
-        assert err.value.status == 422
+        assert ErrorCode.of(err.value.code).status == 422
     with pytest.raises(MalformedAction):
         runner.read_action(GAME, notation="bid three")
     with pytest.raises(MalformedAction):

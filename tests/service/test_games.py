@@ -1,10 +1,19 @@
 """The use-cases on a real Valkey, with the platform's test game."""
 import json
 import threading
+from contextlib import contextmanager
 
 import pytest
 
-from service.errors import Conflict, Forbidden, Invalid, NotFound, StaleVersion
+from service.errors import ServiceError, StaleVersion
+
+
+@contextmanager
+def refused(status: int, match: str | None = None):
+    """The use case refuses with an error of this HTTP status (and these words)."""
+    with pytest.raises(ServiceError, match=match) as err:
+        yield err
+    assert err.value.status == status, err.value.code
 
 
 def two_players(players):
@@ -27,27 +36,27 @@ def test_open_seat_then_join_starts(services, test_game):
     summary = games.create(a, "hiddenbid", [a, None])
     assert summary["status"] == "open"
     assert [g["id"] for g in games.open_games()] == [summary["id"]]
-    with pytest.raises(Conflict):
+    with refused(409):
         games.view(summary["id"], a)
     joined = games.join(summary["id"], b)
     assert joined["status"] == "active" and joined["version"] == 3  # + PlayerJoined, GameStarted
     assert games.open_games() == []
-    with pytest.raises(Conflict, match="no open seat"):
+    with refused(409, match="no open seat"):
         games.join(summary["id"], b)
 
 
 def test_unknown_game_and_players_are_refused(services, test_game):
     players, games = services
     a, _ = two_players(players)
-    with pytest.raises(Invalid, match="there is no game"):
+    with refused(422, match="there is no game"):
         games.create(a, "chess", [a, None])
-    with pytest.raises(Invalid, match="no player"):
+    with refused(422, match="no player"):
         games.create(a, "hiddenbid", [a, "p_nobody"])
-    with pytest.raises(Invalid, match="2 to 3 players"):
+    with refused(422, match="2 to 3 players"):
         games.create(a, "hiddenbid", [a])
-    with pytest.raises(Invalid, match="two seats"):
+    with refused(422, match="two seats"):
         games.create(a, "hiddenbid", [a, a])
-    with pytest.raises(NotFound):
+    with refused(404):
         games.summary("g_missing")
 
 
@@ -104,7 +113,7 @@ def test_fifty_threads_same_version_exactly_one_wins(services, test_game):
         try:
             games.play(g, a, moves["version"], action=moves["moves"][0]["action"])
             results.append("ok")
-        except Conflict as err:
+        except ServiceError as err:
             results.append(err.code)
     threads = [threading.Thread(target=attempt) for _ in range(50)]
     for t in threads:
@@ -135,7 +144,7 @@ def test_not_a_player_is_forbidden(services, test_game):
     a, b = two_players(players)
     c = players.register("Cy")["id"]
     g = games.create(a, "hiddenbid", [a, b])["id"]
-    with pytest.raises(Forbidden):
+    with refused(403):
         games.play(g, c, 2, notation="bid 1")
     assert games.view(g, c)["seat"] is None  # a spectator
 
