@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from engine import match as runner
 from engine import registry
@@ -173,8 +173,8 @@ class GameService:
                 new, events, answer = self._move(snap, player_id, expected_version, notation,
                                                  action)
             except ServiceError:
-                first = idempotency_key and self.games.idempotent_answer(
-                    game_id, player_id, idempotency_key)
+                first = (self.games.idempotent_answer(game_id, player_id, idempotency_key)
+                         if idempotency_key else None)
                 if first:
                     return first
                 raise
@@ -247,13 +247,15 @@ class GameService:
         met late, twice or by two clocks has its effect once); or "early" if the deadline has
         not come yet (the caller asks again at the deadline)."""
         now = self.clock() * 1000
-        answers: list[str] = [""] * len(due)
+        answers: list[str] = ["moot"] * len(due)  # a game that is gone stays moot
         by_game: dict[str, list[int]] = {}
         for i, (game_id, _, _) in enumerate(due):
             by_game.setdefault(game_id, []).append(i)
         commits: list[tuple[list[int], dict, list[dict], dict]] = []
         for (game_id, items), snap in zip(by_game.items(),
                                           self.games.snapshots(list(by_game))):
+            if snap is None:
+                continue
             new, events, applied = snap, [], []
             for i in items:  # each seat's timeout on the game as the earlier ones left it
                 _, seat, since = due[i]
@@ -279,6 +281,8 @@ class GameService:
     def _expire_one(self, game_id: str, seat: int, since: int) -> str:
         for _ in range(APPEND_ATTEMPTS):
             snap = self.games.snapshot(game_id)
+            if snap is None:
+                return "moot"
             verdict = _timeout_verdict(snap, seat, since, self.clock() * 1000)
             if verdict != "applied":
                 return verdict
@@ -331,7 +335,7 @@ class GameService:
         return new if isinstance(self._append(snap, events, new), Appended) else None
 
     def _action_events(self, snap: dict, seat: int, chosen: dict,
-                       before: list[dict] = ()) -> tuple[dict, list[dict]]:
+                       before: Sequence[dict] = ()) -> tuple[dict, list[dict]]:
         """Events `before`, then the seat's ActionTaken (and GameEnded if it ends the game)."""
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
@@ -343,7 +347,7 @@ class GameService:
         return self._end_if_over(new, events + more)
 
     def _leave_events(self, snap: dict, seat: int, reason: str,
-                      before: list[dict] = ()) -> tuple[dict, list[dict]]:
+                      before: Sequence[dict] = ()) -> tuple[dict, list[dict]]:
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
         new_match, entries = runner.resign(game, new["match"], seat, new["version"] + 1, reason)
@@ -408,6 +412,8 @@ class GameService:
             event = {**event, "at": now, "version": version}
             snap = history.fold(snap, event, computed)
             events.append(event)
+        if snap is None:
+            raise ValueError("nothing to fold: no snapshot and no event")
         return snap, events
 
     def _commit(self, before: dict, events: list[dict], after: dict,
@@ -443,8 +449,8 @@ class GameService:
                         ", ".join(s["id"] for s in snaps), exc_info=True)
 
 
-def _timeout_verdict(snap: dict | None, seat: int, since: int, now_ms: float) -> str:
-    if snap is None or snap["status"] != "active":
+def _timeout_verdict(snap: dict, seat: int, since: int, now_ms: float) -> str:
+    if snap["status"] != "active":
         return "moot"
     deadline = snap["deadlines"][seat]
     if (seat not in snap["active_seats"] or snap["match"]["seat_since"][seat] != since
