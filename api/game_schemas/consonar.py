@@ -1,5 +1,5 @@
 """Con Sonar!: the schema of a seat's view and of an action (see docs/games/consonar.md)."""
-from marshmallow import RAISE, Schema, fields, pre_dump
+from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
 from engine.games.consonar import (ACTION_TYPES, COLOURS, DIE, END_SUBS_CHOICES,
@@ -74,18 +74,13 @@ class ConsonarViewSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    you = fields.Integer(required=True, allow_none=True, dump_only=True, metadata={
+    you = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The seat this view is for; null for a spectator"})
     me = fields.Integer(required=True, allow_none=True, metadata={
         "deprecated": True,
         "description": "Deprecated: the same as `you`, the name the other games use; kept "
                        "for the clients written before it"})
 
-    @pre_dump
-    def name_the_caller_you(self, view, **kwargs):
-        """The engine's view names the caller `me`; the API's says `you` as every game's does
-        (and `me` as well, deprecated)."""
-        return {**view, "you": view["me"]}
     my_colour = fields.String(required=True, allow_none=True, validate=OneOf(COLOURS),
                               metadata={"description": "This seat's nation; null for a spectator"})
     nations = fields.List(fields.String(validate=OneOf(COLOURS)), required=True, metadata={

@@ -13,6 +13,7 @@ from service.errors import ErrorCode, ServiceError, TooMany
 from .. import context
 from ..error_codes import raises
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
+from ..json_answers import json_answer
 from ..schemas import (LOG_EVENT_TYPES, GameCreateSchema, GameListQuerySchema, GameListSchema,
                        GameSummarySchema, JoinSchema, LogQuerySchema, LogSchema, MoveResultSchema)
 
@@ -65,9 +66,9 @@ class Games(MethodView):
         """Your games; awaiting=me is your inbox, status=open the lobby"""
         player = context.caller()
         if query.get("status") == "open":
-            return {"games": context.games().open_games(query["limit"])}
-        return {"games": context.games().list_games(player, query.get("awaiting") == "me",
-                                                    query["limit"])}
+            return json_answer({"games": context.games().open_games(query["limit"])})
+        return json_answer({"games": context.games().list_games(
+            player, query.get("awaiting") == "me", query["limit"])})
 
 
 @blp.route("/<game_id>")
@@ -78,7 +79,7 @@ class Game(MethodView):
     def get(self, game_id):
         """A game's summary: status, seats, version, who is to move, deadline, outcome"""
         context.caller()
-        return context.games().summary(game_id)
+        return json_answer(context.games().summary(game_id))
 
 
 @blp.route("/<game_id>/join")
@@ -123,7 +124,7 @@ class View(MethodView):
         view = context.games().view(game_id, player, unless_version=held)
         if view is None:
             return Response(status=304, headers={"ETag": f'"{held}"', **headers})
-        return view, 200, {"ETag": f'"{view["version"]}"', **headers}
+        return json_answer(view, 200, {"ETag": f'"{view["version"]}"', **headers})
 
 
 @blp.route("/<game_id>/legal-moves")
@@ -133,7 +134,7 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
-        return context.games().legal_moves(game_id, context.caller())
+        return json_answer(context.games().legal_moves(game_id, context.caller()))
 
 
 @blp.route("/<game_id>/moves")

@@ -583,7 +583,8 @@ def view(g: State, seat: int | None) -> View:
     over = g["over"] is not None
     arrow = last_arrow(g)
     return {
-        "me": seat,
+        "you": seat,
+        "me": seat,  # the name of `you` before every game said `you`; kept for older clients
         "my_colour": g["nations"][seat] if seat is not None else None,
         "nations": list(g["nations"]),
         "removed": list(g["removed"]),

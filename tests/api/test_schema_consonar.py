@@ -41,6 +41,6 @@ def test_dumping_a_view_through_the_schema_keeps_every_key():
     def step(before, seat, action, after, entries):
         for s in (None, 0, 1, 2):
             view = GAME.view(after["state"], s)
-            assert VIEW_SCHEMA().dump(view) == {**view, "you": view["me"]}
+            assert VIEW_SCHEMA().dump(view) == view and view["you"] == view["me"] == s
     conformance.play(GAME, 3, {"end_subs_left": 8}, conformance.seed_of(2),
                      chooser=random_player, on_step=step)
