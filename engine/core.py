@@ -73,6 +73,8 @@ class LogEntry:
     """One line of a game's history.
 
     `to` is the set of seats that may read it; None means everyone, spectators included.
+    `but` are seats that do not read a public entry because a private one told them the same
+    thing in full ("you drew r+2 b-1" rather than also "Ada draws 2 Fleet cards").
     `text` names seats with the tokens {seat0} .. {seat5}, which the service replaces with the
     players' names. `data` holds structured facts for clients (same visibility as the text).
     """
@@ -80,17 +82,25 @@ class LogEntry:
     text: str
     to: frozenset[int] | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    but: frozenset[int] = frozenset()
 
     def visible_to(self, seat: int | None) -> bool:
-        return self.to is None or (seat is not None and seat in self.to)
+        if self.to is None:
+            return seat not in self.but
+        return seat is not None and seat in self.to
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "to": None if self.to is None else sorted(self.to), "data": self.data}
+        entry = {"text": self.text, "to": None if self.to is None else sorted(self.to),
+                 "data": self.data}
+        if self.but:
+            entry["but"] = sorted(self.but)
+        return entry
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "LogEntry":
+    def from_json(cls, d: dict[str, Any]) -> LogEntry:
         to = d.get("to")
-        return cls(d["text"], None if to is None else frozenset(to), d.get("data") or {})
+        return cls(d["text"], None if to is None else frozenset(to), d.get("data") or {},
+                   frozenset(d.get("but", ())))
 
 
 class Log:
@@ -99,8 +109,10 @@ class Log:
     def __init__(self) -> None:
         self.entries: list[LogEntry] = []
 
-    def public(self, text: str, **data: Any) -> None:
-        self.entries.append(LogEntry(text, None, data))
+    def public(self, text: str, *, but: Iterable[int] = (), **data: Any) -> None:
+        """An entry everyone may read, except the seats `but`, whom a private entry tells the
+        same in full."""
+        self.entries.append(LogEntry(text, None, data, frozenset(but)))
 
     def private(self, seats: int | Iterable[int], text: str, **data: Any) -> None:
         """An entry only `seats` (an int or an iterable of ints) may read."""

@@ -6,6 +6,7 @@ notation, and the log lines the game wrote for it.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.core import Game, LogEntry
@@ -19,15 +20,55 @@ def seat_name(seat_record: dict) -> str:
     return seat_record["name"]
 
 
-def with_names(text: str, seats: list[dict]) -> str:
+#: The verbs the games write after a seat, as said to that seat ("Ada plays" -> "you play").
+#: Past tenses and modals read the same in every person ("you placed", "you cannot").
+YOUR_VERB = {
+    "anchors": "anchor", "busts": "bust", "defuses": "defuse", "does": "do", "draws": "draw",
+    "earns": "earn", "ends": "end", "fires": "fire", "gives": "give", "has": "have",
+    "holds": "hold", "is": "are", "keeps": "keep", "looks": "look", "moves": "move",
+    "plays": "play", "puts": "put", "sets": "set", "shows": "show", "starts": "start",
+    "swaps": "swap", "takes": "take", "uses": "use", "was": "were", "wins": "win",
+}
+#: What reads the same after "you" as after a name (past tenses, modals), and what the games
+#: write to "you" already (private lines: "you lay face down ..."), besides YOUR_VERB.
+SAME_VERB = frozenset({
+    "anchored", "cannot", "drew", "earned", "gave", "harpooned", "kept", "laid", "lay", "left", "let",
+    "moved", "opted", "placed", "rolled", "took",
+})
+_SUBJECT = re.compile(r"(^|: |; )\{seat(\d)\} (\w+)")
+_AND_THEN = re.compile(r"(\byou \w+[^:;]*? and )(\w+)")
+
+
+def with_names(text: str, seats: list[dict], reader: int | None = None) -> str:
+    """A log line's seat tokens as names, and as "you" for the reader's own seat: one voice
+    per reader ("you play first", "Bo gives a Diver to you", "your 3+ won by 4 or more")."""
+    if reader is not None:
+        text = in_your_voice(text, reader)
     for number, record in enumerate(seats):
         text = text.replace("{seat%d}" % number, seat_name(record))
     return text
 
 
+def in_your_voice(text: str, reader: int) -> str:
+    me = "{seat%d}" % reader
+
+    def subject(match: re.Match[str]) -> str:
+        before, seat, verb = match.groups()
+        if int(seat) != reader:
+            return match.group(0)
+        return f"{before}you {YOUR_VERB.get(verb, verb)}"
+
+    said_to_me = _SUBJECT.sub(subject, text)
+    if said_to_me != text:  # the reader does it: "you use the Eye and look", "your cards"
+        said_to_me = _AND_THEN.sub(
+            lambda m: m.group(1) + YOUR_VERB.get(m.group(2), m.group(2)), said_to_me)
+        said_to_me = re.sub(r"\btheir\b", "your", said_to_me)
+    return said_to_me.replace(me + "'s", "your").replace(me, "you")
+
+
 def lines(entries: list[dict], reader: int | None, seats: list[dict]) -> list[dict[str, Any]]:
     visible = (LogEntry.from_json(e) for e in entries)
-    return [{"text": with_names(e.text, seats), "data": e.data}
+    return [{"text": with_names(e.text, seats, reader), "data": e.data}
             for e in visible if e.visible_to(reader)]
 
 

@@ -179,12 +179,12 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         "end_subs_left": k,
         "over": None,
     }
-    log.public("nations: " + ", ".join("{seat%d} %s" % (s, COLOUR_NAMES[c])
+    log.public("nations: " + ", ".join("%s for {seat%d}" % (COLOUR_NAMES[c], s)
                                       for s, c in enumerate(nations)),
                nations=nations)
     for s in range(n):
         g["hands"].append(sorted(fleet[HAND * s:HAND * s + HAND]))
-        log.public("{seat%d} is dealt %d Fleet cards" % (s, HAND), seat=s, count=HAND)
+        log.public("{seat%d} is dealt %d Fleet cards" % (s, HAND), but=[s], seat=s, count=HAND)
         log.private(s, "you were dealt " + " ".join(g["hands"][s]), cards=g["hands"][s])
     del fleet[:HAND * n]
     log.public("face-up Torpedo cards: " + " ".join(g["torpedo_row"]), row=g["torpedo_row"])
@@ -266,7 +266,9 @@ def fleet_movement(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
     after = min(HIGH, max(LOW, before + value))
     g["subs"][sub] = after
     g["played"].append({"card": card, "sub": sub, "from": before, "to": after})
-    log.public("{seat%d} plays %s moving %s from rung %d to %d" % (seat, card, sub, before, after),
+    moved = (f"moving {sub} from rung {before} to {after}" if after != before
+             else f"{sub} stays on rung {before}")
+    log.public("{seat%d} plays %s, %s" % (seat, card, moved),
                seat=seat, card=card, sub=sub, rung_from=before, rung_to=after)
 
 
@@ -395,8 +397,8 @@ def refill_hand(g: State, seat: int, rng: Rng, log: Log) -> None:
         drawn.append(g["fleet_deck"].pop(0))
     if drawn:
         g["hands"][seat] = sorted(hand + drawn)
-        log.public("{seat%d} draws %d Fleet cards" % (seat, len(drawn)), seat=seat,
-                   count=len(drawn))
+        log.public("{seat%d} draws %d Fleet card%s" % (seat, len(drawn), "s"[:len(drawn) - 1]),
+                   but=[seat], seat=seat, count=len(drawn))
         log.private(seat, "you drew " + " ".join(drawn), cards=drawn)
 
 

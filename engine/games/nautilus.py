@@ -156,7 +156,7 @@ def start_round(g: State, rng: Rng, log: Log) -> None:
                     cards=g["hands"][seat])
     g["diver_pile"] = divers[2 * HAND_SIZE:]
     deal_specials(g, rng)
-    log.public("{seat%d} draws 2 Special cards" % nemo)
+    log.public("{seat%d} draws 2 Special cards" % nemo, but=[nemo])
     log.private(nemo, "you drew the %s and the %s" % tuple(g["draft"]), specials=g["draft"])
     g["phase"] = "draft"
 
@@ -207,7 +207,7 @@ def keep_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
     log.private([seat, other(seat)], "{seat%d} gave {seat%d} the %s" % (seat, other(seat), given),
                 special=given)
     log.public("{seat%d} kept one Special card and gave the other to {seat%d}"
-               % (seat, other(seat)))
+               % (seat, other(seat)), but=[seat, other(seat)])
     g["phase"] = "start"
     g["start_turn"] = seat
 
@@ -244,7 +244,8 @@ def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -
         taken = g["hands"][opp].pop(rng.below(len(g["hands"][opp])))
         g["hands"][seat] = sorted(g["hands"][seat] + [taken])
         g["harpoon_taken"] = taken
-        log.public("{seat%d} uses the Harpoon and takes a Diver from {seat%d}" % (seat, opp))
+        log.public("{seat%d} uses the Harpoon and takes a Diver from {seat%d}" % (seat, opp),
+                   but=[seat, opp])
         log.private([seat, opp], "{seat%d} harpooned the %s from {seat%d}" % (seat, taken, opp),
                     card=taken)
         g["phase"] = "harpoon"
@@ -284,7 +285,7 @@ def submarine_keep(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
     g["diver_pile"].append(back)
     g["sub_drawn"] = []
     log.private(seat, f"you kept the {card} and put the {back} back", card=card, back=back)
-    log.public("{seat%d} keeps one Diver and puts the other back face down" % seat)
+    log.public("{seat%d} keeps one Diver and puts the other back face down" % seat, but=[seat])
     finish_start_turn(g)
 
 
@@ -301,7 +302,7 @@ def harpoon_give(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
     g["hands"][opp] = sorted(g["hands"][opp] + [card])
     g["harpoon_taken"] = None
     log.private([seat, opp], "{seat%d} gave the %s to {seat%d}" % (seat, card, opp), card=card)
-    log.public("{seat%d} gives a Diver to {seat%d}" % (seat, opp))
+    log.public("{seat%d} gives a Diver to {seat%d}" % (seat, opp), but=[seat, opp])
     finish_start_turn(g)
 
 

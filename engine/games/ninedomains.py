@@ -234,7 +234,7 @@ def commit_cards(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
     g["committed"][seat] = list(cards)
     log.private(seat, "you lay face down " + ", ".join(
         f"{c} ({slot})" for slot, c in zip(SLOTS, cards)), cards=list(cards))
-    log.public("{seat%d} has laid their three cards face down" % seat)
+    log.public("{seat%d} has laid their three cards face down" % seat, but=[seat])
     if all(c is not None for c in g["committed"]):
         resolve_round(g, log)
         resolve_effects(g, log)
