@@ -172,6 +172,10 @@ class Consequences:
             self.games.bot_move(snap["id"], seat, snap["version"])
         for seat in due.replacements:
             self.games.play_for_timed_out(snap["id"], seat)
+        if snap["status"] == "finished" and entry.version == snap["version"]:
+            self.schedule.add(snap["id"], self.now_ms() + int(
+                self.settings.finished_log_days * 86_400_000), {"kind": "compact",
+                                                                 "game": snap["id"]})
 
     def _contacts(self, snap: dict) -> dict[int, Contact]:
         people = [(s, r["player_id"]) for s, r in enumerate(snap["seats"])
@@ -212,6 +216,8 @@ class Consequences:
         self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
         for item in by_kind.get("wake", []):
             self.outbox.add(item["game"], item["version"])
+        for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
+            self.game_store.compact(item["game"])
         self.schedule.done(taken)
 
     def later(self, delivery: Delivery, seconds: float) -> None:

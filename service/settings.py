@@ -31,6 +31,7 @@ class Settings:
     ready_worker_seconds: float = 10.0   # /readyz: a worker silent this long counts as gone
     ready_backlog_seconds: float = 60.0  # /readyz: the oldest outbox entry may wait this long
     cors_origins: tuple[str, ...] = ()   # browser origins that may call the API (CORS_ORIGINS)
+    finished_log_days: float = 7.0       # a finished game's log is compacted after this long
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -67,6 +68,7 @@ class Settings:
             ready_backlog_seconds=number("READY_BACKLOG_SECONDS", base.ready_backlog_seconds),
             cors_origins=tuple(origin.strip().rstrip("/") for origin
                                in env.get("CORS_ORIGINS", "").split(",") if origin.strip()),
+            finished_log_days=number("FINISHED_LOG_DAYS", base.finished_log_days),
         )
 
     @property

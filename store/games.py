@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -71,6 +72,7 @@ class GameStore:
         self.r = client
         self._append = Script(client, "append.lua")
         self._project = Script(client, "project.lua")
+        self._compact = Script(client, "compact.lua")
 
     def create(self, commit: Commit) -> bool:
         """Write a new game; False if the id is taken (the caller picks another)."""
@@ -144,17 +146,43 @@ class GameStore:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]
 
     def events(self, game_id: str, after: int = 0, count: int | None = None) -> list[dict]:
-        """Events with version > after, oldest first, each with its "version"."""
-        entries = self.r.xrange(keys.game_log(game_id), min=f"({after}-0" if after else "-",
-                                max="+", count=count)
+        """Events with version > after, oldest first, each with its "version"; from the
+        archive once the game's log is compacted (both are read in one round trip)."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+",
+                    count=count)
+        pipe.get(keys.game_archive(game_id))
+        entries, archive = pipe.execute()
+        if archive is not None:
+            return _from_archive(archive, after, count)
         return [_decode(entry_id, fields) for entry_id, fields in entries]
 
     def wait_events(self, game_id: str, after: int, block_ms: int) -> list[dict]:
-        """Block until events after `after` exist (or the time runs out)."""
+        """Block until events after `after` exist (or the time runs out). A compacted game
+        has all its events at once: it is over, nothing more will come."""
+        archive = self.r.get(keys.game_archive(game_id))
+        if archive is not None:
+            return _from_archive(archive, after, None)
         found = self.r.xread({keys.game_log(game_id): f"{after}-0"}, block=block_ms)
         if not found:
             return []
         return [_decode(entry_id, fields) for entry_id, fields in found[0][1]]
+
+    def compact(self, game_id: str) -> bool:
+        """Keep a finished game's log as one compressed value instead of a Stream (a tenth of
+        the memory or less); `events` and `wait_events` read it the same. False if the log
+        changed while it was read (it is then left as it is), or is compacted already."""
+        snap = self.snapshot(game_id)
+        if snap is None or snap["status"] != "finished":  # a live game's log takes appends
+            return False
+        if self.r.exists(keys.game_archive(game_id)):
+            return False
+        events = self.events(game_id)
+        if not events:
+            return False
+        packed = zlib.compress(json.dumps(events, separators=(",", ":")).encode(), 9)
+        return bool(self._compact([keys.game_log(game_id), keys.game_archive(game_id)],
+                                  [packed, len(events)]))
 
 
 def _appended(status: int, value) -> Appended | Stale | Replayed:
@@ -167,6 +195,11 @@ def _appended(status: int, value) -> Appended | Stale | Replayed:
 
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _from_archive(archive: bytes, after: int, count: int | None) -> list[dict]:
+    events = [e for e in json.loads(zlib.decompress(archive)) if e["version"] > after]
+    return events if count is None else events[:count]
 
 
 def _decode(entry_id: bytes, fields: dict) -> dict:

@@ -29,6 +29,12 @@ def game_log(game_id: str) -> str:
     return f"{_game(game_id)}:log"
 
 
+def game_archive(game_id: str) -> str:
+    """A finished game's history once compacted: its events as one zlib-compressed JSON list
+    (the log Stream is then gone). See GameStore.compact."""
+    return f"{_game(game_id)}:archive"
+
+
 def game_snapshot(game_id: str) -> str:
     """The state after the last event, as JSON (never shown as it is)."""
     return f"{_game(game_id)}:snap"
