@@ -241,11 +241,16 @@ def no_actions(g: State, seat: int) -> list[Action]:
 @dataclass(frozen=True)
 class Phase:
     """One phase of a game: the seats that act in it, what they may do, and the handler of each
-    action type they may do it with. `legal` is only asked for a seat of `active`."""
+    action type they may do it with. `legal` is only asked for a seat of `active`.
+
+    `is_legal`, where listing every legal action is costly (The Nine Domains' 504 ways to lay
+    three cards), answers whether one action is among them without building the list; it must
+    answer exactly `action in legal(g, seat)` (tests/engine/test_is_legal.py checks it)."""
 
     active: Callable[[State], frozenset[int]]
     legal: Callable[[State, int], list[Action]]
     handlers: Mapping[str, Handler] = field(default_factory=dict)
+    is_legal: Callable[[State, int, Action], bool] | None = None
 
 
 OVER = Phase(nobody, no_actions)
@@ -300,6 +305,14 @@ class GameModule:
         if seat not in self.active_seats(g):
             return []
         return self.phases[self.phase_of(g)].legal(g, seat)
+
+    def is_legal(self, g: State, seat: int, action: Action) -> bool:
+        if seat not in self.active_seats(g):
+            return False
+        phase = self.phases[self.phase_of(g)]
+        if phase.is_legal is not None:
+            return phase.is_legal(g, seat, action)
+        return action in phase.legal(g, seat)
 
     def apply(self, g: State, seat: int, action: Action, rng: Rng, log: Log) -> State:
         self.handlers[action["type"]](g, seat, action, rng, log)

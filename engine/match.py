@@ -107,8 +107,9 @@ def act(game: Game, match: Match, seat: int, action: Action, seed: bytes,
         version: int) -> tuple[Match, list[LogEntry]]:
     """Apply `action` for `seat`; `version` is the version of the event that will record it."""
     check_turn(game, match, seat)
-    legal = game.legal_actions(match["state"], seat)
-    if action not in legal:
+    is_legal = getattr(game, "is_legal", None)  # a game without it is asked for its list
+    if not (is_legal(match["state"], seat, action) if is_legal is not None
+            else action in game.legal_actions(match["state"], seat)):
         raise IllegalAction(f"{game.format(action)} is not allowed now")
     new = _copy(match)
     rng = Rng(seed, new["rng_counter"])

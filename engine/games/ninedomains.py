@@ -25,6 +25,7 @@ domain piles under their face-up tops, and the special kinds not dealt yet.
 """
 from __future__ import annotations
 
+from collections import Counter
 from itertools import permutations
 from typing import Any, NamedTuple
 
@@ -225,6 +226,18 @@ def commit_actions(g: State, seat: int) -> list[Action]:
     return [{"type": "play", "cards": list(p)} for p in permutations(g["hands"][seat], 3)]
 
 
+def is_commit_legal(g: State, seat: int, action: Action) -> bool:
+    """Whether `action` is among commit_actions, without listing the 504 of an opening: three
+    cards of the hand, each at most as often as the hand holds it."""
+    if not isinstance(action, dict) or set(action) != {"type", "cards"}:
+        return False
+    cards = action["cards"]
+    return (action["type"] == "play"
+            and isinstance(cards, list) and len(cards) == 3
+            and all(isinstance(c, str) for c in cards)
+            and not Counter(cards) - Counter(g["hands"][seat]))
+
+
 def commit_cards(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """A round, step 2: a seat lays one card face down before each slot; once both have,
     the round is fought."""
@@ -366,7 +379,8 @@ def resolve_effects(g: State, log: Log) -> None:
 
 
 PHASE_RULES = {
-    "commit": Phase(uncommitted_seats, commit_actions, {"play": commit_cards}),
+    "commit": Phase(uncommitted_seats, commit_actions, {"play": commit_cards},
+                    is_legal=is_commit_legal),
     "effects": Phase(deciding_seat, effect_actions, {
         "pass": decline_effect, "swap-domain": swap_domain, "swap-card": swap_card}),
     "over": OVER,
