@@ -40,6 +40,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "request/too_large": (413, "the body is larger than 256 KiB"),
     "request/unsupported_media_type": (415, "the body must be sent as application/json"),
     "request/invalid": (422, "the request does not match the schema; `errors` says where"),
+    "request/idempotency_mismatch": (422, "the Idempotency-Key was used before with another "
+                                          "body: a retry sends the same body, a new move a "
+                                          "new key"),
     "move/malformed": (422, "the move cannot be read: send `notation` or `action` (one), "
                             "written as /legal-moves lists them"),
     "player/invalid": (422, "a player needs a name"),

@@ -1,6 +1,8 @@
 """The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets
 import time
@@ -11,7 +13,7 @@ from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from store.connection import StoreUnavailable
-from store.games import Appended, Commit, GameStore, Replayed, Stale
+from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.schedule import member as schedule_member
 from store.players import PlayerStore
 
@@ -162,12 +164,14 @@ class GameService:
     def play(self, game_id: str, player_id: str, expected_version: int,
              notation: str | None = None, action: dict | None = None,
              idempotency_key: str | None = None) -> dict[str, Any]:
-        """Play a move. With an `idempotency_key`, a retry answers the first attempt's answer,
-        also when it raced the first attempt (which then made its version stale)."""
+        """Play a move. With an `idempotency_key`, a retry of the same request answers the
+        first attempt's answer (a ReplayedAnswer), also when it raced the first attempt (which
+        then made its version stale); the key reused for another request is refused."""
+        request = _move_fingerprint(expected_version, notation, action)
         for _ in range(APPEND_ATTEMPTS):
             snap, first = self.games.snapshot_and_answer(game_id, player_id, idempotency_key)
             if first is not None:
-                return first
+                return _replay(first, request)
             if snap is None:
                 raise NotFound(f"there is no game {game_id}", code="game/not_found")
             try:
@@ -177,11 +181,12 @@ class GameService:
                 first = idempotency_key and self.games.idempotent_answer(
                     game_id, player_id, idempotency_key)
                 if first:
-                    return first
+                    return _replay(first, request)
                 raise
-            result = self._append(snap, events, new, idempotency_key, player_id, answer)
+            result = self._append(snap, events, new, idempotency_key, player_id, answer,
+                                  request)
             if isinstance(result, Replayed):
-                return result.answer
+                return _replay(result.first, request)
             if isinstance(result, Appended):
                 return answer
         raise Conflict("the game is busy; try again", code="game/busy")
@@ -413,7 +418,7 @@ class GameService:
 
     def _commit(self, before: dict, events: list[dict], after: dict,
                 idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None) -> Commit:
+                answer: dict | None = None, request: str = "") -> Commit:
         """The append of `events` on `before`: the snapshot `after`, and the deadlines that
         start or stop with it (everything else a commit causes is derived from the outbox
         entry the append writes with it; see service.consequences)."""
@@ -422,13 +427,14 @@ class GameService:
         return Commit(after["id"], before["version"], _stored(events), after,
                       unschedule=[m for _, m in old if m not in new_members],
                       schedule=[(at, m) for at, m in new if (at, m) not in old],
-                      idempotency_key=idempotency_key, player_id=player_id, answer=answer)
+                      idempotency_key=idempotency_key, player_id=player_id, answer=answer,
+                      request=request)
 
     def _append(self, before: dict, events: list[dict], after: dict,
                 idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None) -> Appended | Stale | Replayed:
+                answer: dict | None = None, request: str = "") -> Appended | Stale | Replayed:
         result = self.games.append(self._commit(before, events, after, idempotency_key,
-                                                player_id, answer))
+                                                player_id, answer, request))
         if isinstance(result, Appended):
             self._write_lists(after)
         return result
@@ -442,6 +448,28 @@ class GameService:
         except StoreUnavailable:
             log.warning("lists of %s not written now; the outbox will",
                         ", ".join(s["id"] for s in snaps), exc_info=True)
+
+
+class ReplayedAnswer(dict):
+    """The first answer to an Idempotency-Key, given again to a retry of the same request: a
+    dict like any answer, marked so that the API can say so (Idempotent-Replayed: true)."""
+
+
+def _move_fingerprint(expected_version: int, notation: str | None,
+                      action: dict | None) -> str:
+    """What makes two move requests the same request: the SHA-256 of their fields as
+    canonical JSON (so spacing and key order do not matter; notation and action do)."""
+    canonical = json.dumps({"expected_version": expected_version, "notation": notation,
+                            "action": action}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(first: FirstAnswer, request: str) -> ReplayedAnswer:
+    if first.request != request:
+        raise Invalid("this Idempotency-Key was used for another move: a retry must send the "
+                      "same body; a new move needs a new key",
+                      code="request/idempotency_mismatch")
+    return ReplayedAnswer(first.answer)
 
 
 def _timeout_verdict(snap: dict | None, seat: int, since: int, now_ms: float) -> str:

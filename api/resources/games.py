@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import Invalid, TooMany
+from service.games import ReplayedAnswer
 
 from .. import context
 from ..error_codes import raises
@@ -21,7 +22,13 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
                       "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-                      "description": "A retry with the same key returns the first answer"}
+                      "description": "A retry with the same key and the same body returns the "
+                                     "first answer (for a day); the same key with another "
+                                     "body answers 422 request/idempotency_mismatch"}
+REPLAYED = {"Idempotent-Replayed": {
+    "description": "`true` when this is the first answer to your Idempotency-Key, given "
+                   "again: the move was played once, by the first request",
+    "required": False, "schema": {"type": "string", "enum": ["true"]}}}
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
 RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
@@ -141,9 +148,9 @@ class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
     @raises("game/not_found", "game/not_a_player", "game/not_started", "move/stale_version",
             "move/not_your_turn", "move/illegal", "move/game_over", "game/already_resigned",
-            "game/busy", "move/malformed")
+            "game/busy", "move/malformed", "request/idempotency_mismatch")
     @blp.arguments(MoveSchema)
-    @blp.response(201, MoveResultSchema, headers=LOCATION)
+    @blp.response(201, MoveResultSchema, headers={**LOCATION, **REPLAYED})
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
@@ -156,8 +163,11 @@ class Moves(MethodView):
         result = context.games().play(game_id, context.caller(), body["expected_version"],
                                       notation=body.get("notation"), action=body.get("action"),
                                       idempotency_key=key)
-        return result, 201, {"Location": f"{blp.url_prefix}/{game_id}/log?after="
-                                         f"{body['expected_version']}"}
+        headers = {"Location": f"{blp.url_prefix}/{game_id}/log?after="
+                               f"{body['expected_version']}"}
+        if isinstance(result, ReplayedAnswer):
+            headers["Idempotent-Replayed"] = "true"
+        return result, 201, headers
 
 
 @blp.route("/<game_id>/log")
