@@ -32,6 +32,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/already_seated": (409, "you already have a seat in this game"),
     "game/seat_taken": (409, "the seat you asked for is not open"),
     "game/busy": (409, "the game changed under the request again and again: try again"),
+    "game/not_invited": (409, "you have no invitation to answer in this game (never invited, "
+                              "or already joined or declined)"),
+    "game/cancelled": (409, "the game was cancelled: an invited player declined"),
     "player/no_webhook": (409, "you have no webhook: set webhook_url first"),
     "request/timeout": (408, "the body did not arrive in time (BODY_TIMEOUT_SECONDS)"),
     "not_found": (404, "no operation has this path (see /openapi.json)"),
@@ -51,6 +54,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "game/unknown": (422, "there is no game by that name (see /v1/catalog)"),
     "game/invalid_seats": (422, "the seats do not fit the game: count, unknown player or bot, "
                                 "a player twice, or no seat for a person"),
+    "player/invalid_friends": (422, "a friend is not a player, is yourself, or the list is "
+                                    "longer than 500"),
     "game/invalid_options": (422, "an option is unknown or has a value the game does not take"),
     "inbound/empty": (422, "the body must be a raw RFC 822 message"),
     "game/invalid_time_control": (422, "per_move_seconds is out of range, or on_timeout is "

@@ -2,12 +2,13 @@
 from marshmallow import Schema, fields, validate
 
 from engine import registry
+from service.players import MAX_FRIENDS
 
 from .error_codes import ERROR_CODES
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
-                   "PlayerResigned", "GameEnded"]
+                   "PlayerResigned", "GameEnded", "InvitationDeclined", "GameCancelled"]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
@@ -124,6 +125,24 @@ class PlayerCreatedSchema(Schema):
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
+class FriendsUpdateSchema(Schema):
+    friends = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                          required=True, validate=validate.Length(max=MAX_FRIENDS), metadata={
+                              "description": "Player ids: each may seat you in a game directly; "
+                                             "anyone else who names you in a game's seats "
+                                             "invites you (you join or decline)"})
+
+
+class FriendSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class FriendsSchema(Schema):
+    friends = fields.List(fields.Nested(FriendSchema), required=True, metadata={
+        "description": "The players who may seat you directly, by id"})
+
+
 class WebhookSecretSchema(Schema):
     webhook_secret = fields.String(required=True, metadata=WEBHOOK_SECRET)
 
@@ -168,11 +187,18 @@ class GameCreateSchema(Schema):
                                            "'bot:heuristic', or null for an open seat"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
+    if_declined = fields.String(load_default="cancel", validate=validate.OneOf(
+        ["cancel", "open"]), metadata={
+        "description": "When an invited player declines: `cancel` the game (the default), or "
+                       "`open` their seat to anyone in the lobby"})
 
 
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["player", "bot", "open"]))
+    kind = fields.String(required=True, validate=validate.OneOf(
+        ["player", "bot", "open", "invited"]), metadata={
+        "description": "invited: reserved for the player named, who has not accepted (join) "
+                       "or declined yet"})
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     deadline = fields.String(allow_none=True, metadata=ISO_TIME)
@@ -187,7 +213,10 @@ class OutcomeSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
-    status = fields.String(required=True, validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["open", "active", "finished", "cancelled"]), metadata={
+        "description": "open: waiting for players to take its seats; cancelled: an invited "
+                       "player declined, and the game never started"})
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     active_seats = fields.List(fields.Integer(), required=True)
@@ -209,6 +238,9 @@ class GameListQuerySchema(Schema):
         "description": "awaiting=me: only games waiting for my move, nearest deadline first"})
     status = fields.String(validate=validate.OneOf(["open"]), metadata={
         "description": "status=open: the lobby of games with an open seat"})
+    invited = fields.String(validate=validate.OneOf(["me"]), metadata={
+        "description": "invited=me: the games with a seat reserved for me that I have not "
+                       "joined or declined yet, newest first"})
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
 
 

@@ -28,6 +28,7 @@ MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
 TIMEOUT_POLICIES = ("auto", "forfeit")
 BOT_SEATS = ("bot:random", "bot:heuristic")
+IF_DECLINED = ("cancel", "open")
 APPEND_ATTEMPTS = 16
 
 
@@ -99,14 +100,25 @@ class GameService:
         ids = (self.players.inbox if awaiting else self.players.games)(player_id, limit)
         return [summarize(s) for s in self.games.snapshots(ids) if s is not None]
 
+    def invitations(self, player_id: str, limit: int = 50) -> list[dict]:
+        """The games with a seat reserved for the player, newest first."""
+        return [summarize(s) for s in self.games.snapshots(self.players.invitations(player_id,
+                                                                                    limit))
+                if s is not None and invitation_of(s, player_id) is not None]
+
     def open_games(self, limit: int = 50) -> list[dict]:
         return [summarize(s) for s in self.games.snapshots(self.games.open_games(limit))
-                if s is not None and s["status"] == "open"]
+                if s is not None and lists.has_open_seat(s)]
 
     # -- writing ---------------------------------------------------------------------------
 
     def create(self, creator: str, game_name: str, seats: list, options: dict | None = None,
-               time_control: dict | None = None) -> dict[str, Any]:
+               time_control: dict | None = None,
+               if_declined: str = "cancel") -> dict[str, Any]:
+        """A new game. A seat naming another player reserves it for them (an invitation: they
+        join or decline), unless they let the creator seat them (their friends); the game
+        starts when every seat is taken. `if_declined`: "cancel" the game when an invitation
+        is declined, or "open" the seat to anyone in the lobby."""
         game = registry.get(game_name)
         if game is None:
             raise Invalid(f"there is no game {game_name!r}; the games are: "
@@ -120,16 +132,19 @@ class GameService:
             options = validate_options(info, options)
         except InvalidOptions as err:
             raise ServiceError.from_game_error(err) from None
-        seat_records = self._seat_records(seats)
+        if if_declined not in IF_DECLINED:
+            raise Invalid("if_declined must be cancel or open", code="request/invalid")
+        seat_records = self._seat_records(creator, seats)
         seed = secrets.token_bytes(32)
         created = {"type": "GameCreated", "game": info.name, "rules_version": info.rules_version,
                    "options": options, "seats": seat_records,
                    "time_control": _check_time_control(time_control, self.min_move_seconds),
-                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator}
+                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator,
+                   "if_declined": if_declined}
         while True:
             game_id = new_id("g_")
             snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
-            if not any(r["kind"] == "open" for r in seat_records):
+            if not _waiting_seats(snap):
                 snap, more = self._start(snap)
                 events += more
             if self.games.create(Commit(game_id, 0, _stored(events), snap,
@@ -139,24 +154,56 @@ class GameService:
         return summarize(snap)
 
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+        """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
         name = self._player_name(player_id)
         for _ in range(APPEND_ATTEMPTS):
             snap = self.load(game_id)
+            _not_cancelled(snap)
             if snap["status"] != "open":
                 raise Conflict("this game has no open seat", code="game/full")
             if seat_of(snap, player_id) is not None:
                 raise Conflict("you already have a seat in this game", code="game/already_seated")
+            invited = invitation_of(snap, player_id)
             open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
-            chosen = open_seats[0] if seat is None else seat
-            if chosen not in open_seats:
+            if invited is not None:
+                if seat is not None and seat != invited:
+                    raise Conflict(f"seat {invited} is reserved for you: join without a seat "
+                                   "or with that one", code="game/seat_taken")
+                chosen = invited
+            elif not open_seats:
+                raise Conflict("this game has no open seat: its other seats are reserved for "
+                               "the players it invited", code="game/full")
+            else:
+                chosen = open_seats[0] if seat is None else seat
+            if chosen != invited and chosen not in open_seats:
                 raise Conflict(f"seat {chosen} is not open; open seats: "
                                f"{', '.join(map(str, open_seats))}", code="game/seat_taken")
             joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id,
                       "name": name}
             new, events = self._fold([(joined, None)], snap)
-            if len(open_seats) == 1:
+            if not _waiting_seats(new):
                 new, more = self._start(new)
                 events += more
+            if isinstance(self._append(snap, events, new), Appended):
+                return summarize(new)
+        raise Conflict("the game is busy; try again", code="game/busy")
+
+    def decline(self, game_id: str, player_id: str) -> dict[str, Any]:
+        """Refuse the seat reserved for you: it opens to anyone in the lobby if the creator
+        asked for that (`if_declined: open`), otherwise the game is cancelled."""
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.load(game_id)
+            _not_cancelled(snap)
+            seat = invitation_of(snap, player_id)
+            if seat is None:
+                raise Conflict("you have no invitation to answer in this game",
+                               code="game/not_invited")
+            declined = {"type": "InvitationDeclined", "seat": seat, "player_id": player_id,
+                        "name": snap["seats"][seat]["name"]}
+            items = [(declined, None)]
+            if snap["if_declined"] == "cancel":
+                items.append(({"type": "GameCancelled", "reason": "declined"}, None))
+            new, events = self._fold(items, snap)
             if isinstance(self._append(snap, events, new), Appended):
                 return summarize(new)
         raise Conflict("the game is busy; try again", code="game/busy")
@@ -326,6 +373,7 @@ class GameService:
         """Record that `seat` resigned; None if the game moved meanwhile."""
         if snap["status"] == "finished":
             raise Conflict("the game is over", code="move/game_over")
+        _not_cancelled(snap)
         if snap["status"] == "open":
             new, events = self._fold([({"type": "PlayerResigned", "seat": seat,
                                         "reason": reason}, None)], snap)
@@ -358,7 +406,9 @@ class GameService:
         new, more = self._fold([(left, new_match)], new)
         return self._end_if_over(new, events + more)
 
-    def _seat_records(self, seats: list) -> list[dict]:
+    def _seat_records(self, creator: str, seats: list) -> list[dict]:
+        """One record per seat: the creator's own seat, a bot, an open seat, a player who lets
+        the creator seat them (kind "player"), or an invitation (kind "invited")."""
         records, seen = [], set()
         for entry in seats:
             if entry is None:
@@ -373,7 +423,7 @@ class GameService:
                 if entry in seen:
                     raise Invalid(f"player {entry} is given two seats", code="game/invalid_seats")
                 seen.add(entry)
-                records.append({"kind": "player", "player_id": entry,
+                records.append({"kind": "invited", "player_id": entry,
                                 "name": self._player_name(entry, Invalid,
                                                           "game/invalid_seats")})
             else:
@@ -381,6 +431,14 @@ class GameService:
                               code="game/invalid_seats")
         if all(r["kind"] == "bot" for r in records):
             raise Invalid("a game needs at least one seat for a person", code="game/invalid_seats")
+        others = [r for r in records if r["kind"] == "invited" and r["player_id"] != creator]
+        friends = self.players.lets_seat([r["player_id"] for r in others], creator)
+        for record in records:
+            if record["kind"] == "invited" and record["player_id"] == creator:
+                record["kind"] = "player"
+        for record, seats_directly in zip(others, friends):
+            if seats_directly:
+                record["kind"] = "player"
         return records
 
     def _player_name(self, player_id: str, error=NotFound, code: str = "player/not_found") -> str:
@@ -515,10 +573,30 @@ def _seed(snap: dict) -> bytes:
 
 def _started(snap: dict) -> dict:
     if snap["match"] is None:
-        open_seats = sum(1 for r in snap["seats"] if r["kind"] == "open")
-        raise Conflict(f"the game has not started: it waits for {open_seats} more "
-                       f"player{'s' if open_seats != 1 else ''}", code="game/not_started")
+        _not_cancelled(snap)
+        waiting = len(_waiting_seats(snap))
+        raise Conflict(f"the game has not started: it waits for {waiting} more "
+                       f"player{'s' if waiting != 1 else ''}", code="game/not_started")
     return snap["match"]
+
+
+def _not_cancelled(snap: dict) -> None:
+    if snap["status"] == "cancelled":
+        raise Conflict("the game was cancelled: an invited player declined",
+                       code="game/cancelled")
+
+
+def _waiting_seats(snap: dict) -> list[int]:
+    """The seats still to be taken: open ones and those reserved for invited players."""
+    return [s for s, r in enumerate(snap["seats"]) if r["kind"] in ("open", "invited")]
+
+
+def invitation_of(snap: dict, player_id: str | None) -> int | None:
+    """The seat reserved for the player, if they are invited and have not answered."""
+    for seat, record in enumerate(snap["seats"]):
+        if record["kind"] == "invited" and record["player_id"] == player_id:
+            return seat
+    return None
 
 
 def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:

@@ -47,6 +47,7 @@ ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
                           "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
+ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -60,19 +61,24 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
-        """Create a game: the seats are player ids or null for open seats"""
+        """Create a game: the seats are player ids (others are invited), bots or null for open
+        seats"""
         game = context.games().create(context.caller(), body["game"], body["seats"],
-                                      body["options"], body["time_control"])
+                                      body["options"], body["time_control"],
+                                      body["if_declined"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
     def get(self, query):
-        """Your games; awaiting=me is your inbox, status=open the lobby"""
+        """Your games; awaiting=me is your inbox, invited=me your invitations, status=open
+        the lobby"""
         player = context.caller()
         if query.get("status") == "open":
             return {"games": context.games().open_games(query["limit"])}
+        if query.get("invited") == "me":
+            return {"games": context.games().invitations(player, query["limit"])}
         return {"games": context.games().list_games(player, query.get("awaiting") == "me",
                                                     query["limit"])}
 
@@ -92,12 +98,24 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
     @raises("game/not_found", "player/not_found", "game/full", "game/already_seated",
-            "game/seat_taken", "game/busy")
+            "game/seat_taken", "game/busy", "game/cancelled")
     @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
-        """Take an open seat (the first open one unless you name one)"""
+        """Take an open seat (the first open one unless you name one), or accept an
+        invitation: take the seat reserved for you"""
         return context.games().join(game_id, context.caller(), body.get("seat"))
+
+
+@blp.route("/<game_id>/decline")
+class Decline(MethodView):
+    @blp.doc(operationId="declineGame")
+    @raises("game/not_found", "game/not_invited", "game/cancelled", "game/busy")
+    @blp.response(200, GameSummarySchema)
+    def post(self, game_id):
+        """Refuse an invitation: the game is cancelled, or your seat opens in the lobby if
+        its creator asked for that"""
+        return context.games().decline(game_id, context.caller())
 
 
 TEXT_BOARD = {"text/plain": {"schema": {
@@ -109,7 +127,7 @@ TEXT_BOARD = {"text/plain": {"schema": {
 class View(MethodView):
     @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH],
              responses={200: {"content": TEXT_BOARD}})
-    @raises("game/not_found", "game/not_started")
+    @raises("game/not_found", "game/not_started", "game/cancelled")
     @blp.response(200, GameViewSchema, headers=ETAG,
                   description="Your view as JSON; with `Accept: text/plain` the board as "
                               "text, drawn from the same view")
@@ -136,7 +154,7 @@ class View(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.doc(operationId="getLegalMoves")
-    @raises("game/not_found", "game/not_a_player", "game/not_started")
+    @raises("game/not_found", "game/not_a_player", "game/not_started", "game/cancelled")
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
@@ -146,8 +164,9 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
-    @raises("game/not_found", "game/not_a_player", "game/not_started", "move/stale_version",
-            "move/not_your_turn", "move/illegal", "move/game_over", "game/already_resigned",
+    @raises("game/not_found", "game/not_a_player", "game/not_started", "game/cancelled",
+            "move/stale_version", "move/not_your_turn", "move/illegal", "move/game_over",
+            "game/already_resigned",
             "game/busy", "move/malformed", "request/idempotency_mismatch")
     @blp.arguments(MoveSchema)
     @blp.response(201, MoveResultSchema, headers={**LOCATION, **REPLAYED})
@@ -185,7 +204,7 @@ class Log(MethodView):
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
     @raises("game/not_found", "game/not_a_player", "move/game_over", "game/already_resigned",
-            "game/busy")
+            "game/busy", "game/cancelled")
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
@@ -199,7 +218,8 @@ class Stream(MethodView):
             "description": "Server-sent events: first a `retry:` hint, then one event per log "
                            "entry (id = version, event = type, data = the entry as in /log), "
                            "and a comment line as keep-alive every 15 seconds. The stream ends "
-                           "after GameEnded, or after five minutes: reconnect with "
+                           "after GameEnded or GameCancelled, or after five minutes: reconnect "
+                           "with "
                            "Last-Event-ID (a browser's EventSource does)",
             "content": {"text/event-stream": {"schema": SSE_EVENT}}},
         "204": {"description": "The game is over and you have its last event: nothing more "
@@ -211,7 +231,7 @@ class Stream(MethodView):
         games = context.stream_games()
         after = _resume_after()
         summary = games.summary(game_id)
-        if summary["status"] == "finished" and after >= summary["version"]:
+        if summary["status"] in ENDED and after >= summary["version"]:
             return Response(status=204)
         door = context.front_door()
         slots = context.stream_slots()
@@ -237,12 +257,12 @@ class Stream(MethodView):
                     after = entry["version"]
                     yield (f"id: {after}\nevent: {entry['type']}\n"
                            f"data: {json.dumps(entry)}\n\n")
-                    if entry["type"] == "GameEnded":
+                    if entry["type"] in ("GameEnded", "GameCancelled"):
                         return
                 if left_ms <= 0:
                     return
                 if not entries:
-                    if games.summary(game_id)["status"] == "finished":
+                    if games.summary(game_id)["status"] in ENDED:
                         return
                     yield ": keep-alive\n\n"
         response = Response(events(), mimetype="text/event-stream",
