@@ -153,13 +153,15 @@ class DeliverySchema(Schema):
     at = fields.String(required=True, metadata=ISO_TIME)
     channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
     event = fields.String(required=True, validate=validate.OneOf(
-        ["turn.started", "turn.reminder", "game.finished"]))
+        ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(
-        ["sent", "fallback", "retrying", "failed", "superseded"]), metadata={
+        ["sent", "fallback", "retrying", "failed", "superseded", "throttled"]), metadata={
         "description": "fallback: an email sent because the webhook failed; superseded: "
-                       "not sent, the turn had moved on"})
+                       "not sent, the turn had moved on (or the invitation was answered); "
+                       "throttled: an invitation not emailed, because another from the same "
+                       "player was (INVITATION_EMAIL_SECONDS)"})
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
 
@@ -320,3 +322,55 @@ class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
     """The body of a `game.finished` webhook delivery."""
     event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
     outcome = fields.Nested(OutcomeSchema, required=True)
+
+
+class WebhookInviterSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+
+
+class WebhookInvitationLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    join = fields.Url(required=True, require_tld=False, metadata={
+        "description": "POST here to accept (take the seat reserved for you)"})
+    decline = fields.Url(required=True, require_tld=False, metadata={
+        "description": "POST here to refuse"})
+
+
+class WebhookGameInvitedSchema(Schema):
+    """The body of a `game.invited` webhook delivery: a player named you in a new game's
+    seats. You are not seated until you join; decline refuses."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.invited"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The seat reserved for you"})
+    status = fields.String(required=True, validate=validate.OneOf(["open"]))
+    invited_by = fields.Nested(WebhookInviterSchema, required=True)
+    if_declined = fields.String(required=True, validate=validate.OneOf(["cancel", "open"]),
+                                metadata={"description": "What your refusal does: cancel the "
+                                                         "game, or open your seat to anyone"})
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookInvitationLinksSchema, required=True)
+
+
+class WebhookGameLinkSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+
+
+class WebhookGameCancelledSchema(Schema):
+    """The body of a `game.cancelled` webhook delivery: an invited player declined, so the
+    game (which had not started) is cancelled."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.cancelled"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
+    invited_by = fields.Nested(WebhookInviterSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookGameLinkSchema, required=True)

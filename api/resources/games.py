@@ -61,8 +61,7 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
-        """Create a game: the seats are player ids (others are invited), bots or null for open
-        seats"""
+        """Create a game: the seats are player ids (others are invited), bots, or null"""
         game = context.games().create(context.caller(), body["game"], body["seats"],
                                       body["options"], body["time_control"],
                                       body["if_declined"])
@@ -72,8 +71,7 @@ class Games(MethodView):
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
     def get(self, query):
-        """Your games; awaiting=me is your inbox, invited=me your invitations, status=open
-        the lobby"""
+        """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
         if query.get("status") == "open":
             return {"games": context.games().open_games(query["limit"])}
@@ -102,8 +100,7 @@ class Join(MethodView):
     @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
-        """Take an open seat (the first open one unless you name one), or accept an
-        invitation: take the seat reserved for you"""
+        """Take an open seat, or the seat reserved for you (accepting the invitation)"""
         return context.games().join(game_id, context.caller(), body.get("seat"))
 
 
@@ -113,8 +110,7 @@ class Decline(MethodView):
     @raises("game/not_found", "game/not_invited", "game/cancelled", "game/busy")
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
-        """Refuse an invitation: the game is cancelled, or your seat opens in the lobby if
-        its creator asked for that"""
+        """Refuse an invitation to a game"""
         return context.games().decline(game_id, context.caller())
 
 

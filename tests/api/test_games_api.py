@@ -1,8 +1,10 @@
 """The v1 API over HTTP (Flask's test client), on a real Valkey, with the test game."""
+from tests.api.conftest import befriend
 
 
 def new_game(client, register, seats=2):
     (a, ha), (b, hb) = register("Ada"), register("Bo")
+    befriend(client, hb, a)
     r = client.post("/v1/games", json={"game": "hiddenbid", "seats": [a, b]}, headers=ha)
     assert r.status_code == 201, r.json
     return r.json["id"], ha, hb

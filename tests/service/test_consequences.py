@@ -30,6 +30,8 @@ def record_game(redis_client, name, seats_of, clock=None, picker_seed=b"policy")
     outbox = OutboxStore(redis_client)
     outbox.ensure_groups()
     people = [players.register(f"P{i}")["id"] for i in range(4)]
+    for friend in people[1:]:  # P0 seats them without inviting them
+        players.set_friends(friend, [people[0]])
     seats = seats_of(people)
     game_id = games.create(people[0], name, seats, time_control=clock)["id"]
     picker = Rng(picker_seed + bytes(32))
@@ -158,6 +160,7 @@ def test_a_seat_whose_clock_ran_out_under_auto_gets_the_computers_move(redis_cli
     games = GameService(GameStore(redis_client), PlayerStore(redis_client),
                         clock=lambda: moment[0], min_move_seconds=1)
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])
     for policy, expected in (("auto", True), ("forfeit", False)):
         game_id = games.create(a, "nautilus", [a, b], time_control={
             "per_move_seconds": 60, "on_timeout": policy})["id"]

@@ -8,7 +8,10 @@ from service.errors import Conflict, Forbidden, Invalid, NotFound, StaleVersion
 
 
 def two_players(players):
-    return players.register("Ada")["id"], players.register("Bo")["id"]
+    """Ada and Bo, who lets Ada seat him in her games without an invitation."""
+    ada, bo = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(bo, [ada])
+    return ada, bo
 
 
 def test_create_with_all_seats_filled_starts_the_game(services, test_game):
