@@ -11,17 +11,18 @@ DESCRIPTIONS: dict[str, str] = {
                   "and choices) and move notation. Needs no token.",
     "listGames": "Without a filter: your games, newest first. `awaiting=me` is your inbox: the "
                  "games waiting for your move, nearest deadline first (ETag and 304 as for a "
-                 "view). `invited=me`: the games with a seat reserved for you that you have not joined or "
-                 "declined, newest first. `status=open` is the lobby of games with an open seat "
-                 "(a seat reserved for an invited player is not open).",
+                 "view). `invited=me`: the games with a seat reserved for you that you have "
+                 "not joined or declined, newest first. `status=open` is the lobby of games "
+                 "with an open seat (a seat reserved for an invited player is not open).",
     "createGame": "Seats are player ids, `bot:random`, `bot:heuristic`, or null for an open "
                   "seat; at least one seat is a person. Naming another player invites them: "
                   "their seat is reserved (kind `invited`) until they join or decline, and "
                   "they are told by email and webhook (`game.invited`); a player who lists you "
                   "among their friends is seated at once. `if_declined` says what a refusal "
                   "does: `cancel` the game (the default) or `open` the seat in the lobby. The "
-                  "game starts when every seat is taken. The answer's `Location` is the new game; its `id` leads to its view, "
-                  "legal moves, moves and log (see the links).",
+                  "game starts when every seat is taken. The answer's `Location` is the new "
+                  "game; its `id` leads to its view, legal moves, moves and log (see the "
+                  "links).",
     "getGame": "What everyone may know of a game: status, seats, version, the seats to move, "
                "deadline and outcome. Answers 304 to an `If-None-Match` holding its version.",
     "joinGame": "Takes the first open seat, or the one you name; if a seat is reserved for "
