@@ -125,3 +125,14 @@ def test_friends_must_be_players_other_than_yourself(client, register):
     r = client.put("/v1/players/me/friends", json={"friends": [b] * 501}, headers=ha)
     assert r.status_code == 422
     assert client.get("/v1/players/me/friends", headers=ha).json == {"friends": []}
+
+
+def test_the_game_page_shows_the_invited_seat_and_the_cancellation(client, register, test_game):
+    (a, ha), (b, hb) = register("Ada"), register("Bo")
+    g = create(client, ha, [a, b])["id"]
+    page = client.get(f"/play/{g}").get_data(as_text=True)
+    assert "Bo\n (invited)" in page and "The game starts when every seat is taken." in page
+    client.post(f"/v1/games/{g}/decline", headers=hb)
+    page = client.get(f"/play/{g}").get_data(as_text=True)
+    assert "The game was cancelled: an invited player declined." in page
+    assert "(invited)" not in page and "Bo declined the invitation to seat 1" in page
