@@ -106,8 +106,9 @@ class NotificationService:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
         (the throttle window is open for `seconds` more: ask again then), or a reason nothing
         was sent ("off", "superseded", "duplicate", "gone", or "throttled": an invitation
-        from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS). A `fallback` email stands in for
-        a failed webhook: it ignores the email preference and the throttle."""
+        from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS).
+        A `fallback` email stands in for a failed webhook: it ignores the email preference
+        and the throttle."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -123,7 +124,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
             self._record(record["player_id"], notice, "email", delivery_id, "superseded",
-                         "the turn moved on before the email went")
+                         f"{_moved_on(notice)} before the email went")
             return "superseded", 0
         if notice.event == TURN_STARTED and not fallback:
             wait = self.notes.throttle(record["player_id"], notice.game_id,
@@ -217,8 +218,8 @@ class NotificationService:
                   if s != notice.seat and r["player_id"] != snap["created_by"]]
         if notice.event == GAME_INVITED:
             letter = emails.invitation(
-                reader=profile["name"], title=game.info.title, game_id=snap["id"], inviter=creator["name"],
-                others=others, time_control=snap["time_control"],
+                reader=profile["name"], title=game.info.title, game_id=snap["id"],
+                inviter=creator["name"], others=others, time_control=snap["time_control"],
                 cancel_if_declined=snap["if_declined"] == "cancel",
                 api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
                 page_url=f"{self.settings.public_url}/play/{snap['id']}")
@@ -275,7 +276,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
             self._record(player_id, notice, "webhook", delivery_id, "superseded",
-                         "the turn moved on before the webhook went")
+                         f"{_moved_on(notice)} before the webhook went")
             return "superseded", 0
         now = self.clock()
         result = webhooks.post(profile["webhook_url"], secret, notice.event, delivery_id,
@@ -332,6 +333,11 @@ class NotificationService:
             "id": delivery_id, "at": iso(int(self.clock() * 1000)), "channel": channel,
             "event": notice.event, "game_id": notice.game_id, "version": notice.version,
             "status": status, "attempt": attempt, "detail": detail})
+
+
+def _moved_on(notice: Notice) -> str:
+    return ("the invitation was answered" if notice.event == GAME_INVITED
+            else "the turn moved on")
 
 
 def _still_current(snap: dict, notice: Notice) -> bool:
