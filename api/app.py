@@ -24,7 +24,8 @@ from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players
-from .schemas import WebhookGameFinishedSchema, WebhookTurnStartedSchema
+from .schemas import (WebhookGameCancelledSchema, WebhookGameFinishedSchema,
+                      WebhookGameInvitedSchema, WebhookTurnStartedSchema)
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
@@ -91,7 +92,8 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     api.spec.components.schemas.pop("PaginationMetadata", None)
     # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
     # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
-    for event_body in (WebhookTurnStartedSchema, WebhookGameFinishedSchema):
+    for event_body in (WebhookTurnStartedSchema, WebhookGameFinishedSchema,
+                       WebhookGameInvitedSchema, WebhookGameCancelledSchema):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"),
                                    schema=event_body)
     app.register_blueprint(pages)

@@ -59,6 +59,13 @@ def record(client) -> dict:
                      status=201)
     rec.call("joinGame", "POST", f"/v1/games/{lobby['id']}/join", "first open seat",
              auth[bo["id"]], {})
+    invitation = rec.call("createGame", "POST", "/v1/games", "invitation", me,
+                          {"game": "ninedomains", "seats": [ada["id"], bo["id"]]}, status=201)
+    rec.call("listGames", "GET", "/v1/games?invited=me", "invitations", auth[bo["id"]])
+    rec.call("declineGame", "POST", f"/v1/games/{invitation['id']}/decline", "cancelled",
+             auth[bo["id"]])
+    rec.call("setFriends", "PUT", "/v1/players/me/friends", "friends", auth[bo["id"]],
+             {"friends": [ada["id"]]})
     for name in sorted(registry.GAMES):
         _record_game(rec, name, ada["id"], bo["id"], auth)
     rec.call("listGames", "GET", "/v1/games?awaiting=me", "inbox", me)

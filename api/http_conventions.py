@@ -20,7 +20,7 @@ CONDITIONAL = {"games.Games": "listGames", "games.Game": "getGame", "games.View"
                "games.LegalMoves": "getLegalMoves", "games.Log": "getLog"}
 CONDITIONAL_OPERATIONS = set(CONDITIONAL.values())
 #: The headers a cross-origin page may read from an answer.
-EXPOSED_HEADERS = ["ETag", "Location", "WWW-Authenticate", "Allow"]
+EXPOSED_HEADERS = ["ETag", "Location", "WWW-Authenticate", "Allow", "Idempotent-Replayed"]
 
 
 def register(app: Flask, cors_origins: tuple[str, ...]) -> None:

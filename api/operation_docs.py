@@ -11,15 +11,26 @@ DESCRIPTIONS: dict[str, str] = {
                   "and choices) and move notation. Needs no token.",
     "listGames": "Without a filter: your games, newest first. `awaiting=me` is your inbox: the "
                  "games waiting for your move, nearest deadline first (ETag and 304 as for a "
-                 "view). `status=open` is the lobby of games with an open seat.",
+                 "view). `invited=me`: the games with a seat reserved for you that you have "
+                 "not joined or declined, newest first. `status=open` is the lobby of games "
+                 "with an open seat (a seat reserved for an invited player is not open).",
     "createGame": "Seats are player ids, `bot:random`, `bot:heuristic`, or null for an open "
-                  "seat; at least one seat is a person. The game starts when every seat is "
-                  "taken. The answer's `Location` is the new game; its `id` leads to its view, "
-                  "legal moves, moves and log (see the links).",
+                  "seat; at least one seat is a person. Naming another player invites them: "
+                  "their seat is reserved (kind `invited`) until they join or decline, and "
+                  "they are told by email and webhook (`game.invited`); a player who lists you "
+                  "among their friends is seated at once. `if_declined` says what a refusal "
+                  "does: `cancel` the game (the default) or `open` the seat in the lobby. The "
+                  "game starts when every seat is taken. The answer's `Location` is the new "
+                  "game; its `id` leads to its view, legal moves, moves and log (see the "
+                  "links).",
     "getGame": "What everyone may know of a game: status, seats, version, the seats to move, "
                "deadline and outcome. Answers 304 to an `If-None-Match` holding its version.",
-    "joinGame": "Takes the first open seat, or the one you name. The game starts when its last "
-                "open seat is taken.",
+    "joinGame": "Takes the first open seat, or the one you name; if a seat is reserved for "
+                "you, takes that one (accepting the invitation). The game starts when its last "
+                "seat is taken.",
+    "declineGame": "Refuses the seat reserved for you. The game, which has not started, is "
+                   "cancelled (everyone seated or invited is told, `game.cancelled`), or, if "
+                   "its creator asked for `if_declined: open`, your seat opens in the lobby.",
     "getView": "The game as your seat sees it (hidden information stays hidden); a spectator's "
                "view when you have no seat. Poll it with `If-None-Match`: 304 while the game "
                "has not moved.",
@@ -45,6 +56,10 @@ DESCRIPTIONS: dict[str, str] = {
                 "Setting a first webhook makes its secret, shown in this answer only.",
     "listDeliveries": "The latest emails and webhook deliveries sent to you (at most 200 are "
                       "kept), newest first, with their status and attempt.",
+    "getFriends": "Your friends: the players who may seat you in their games directly. "
+                  "Anyone else who names you in a game's seats invites you.",
+    "setFriends": "Replaces the whole list (at most 500 player ids; an empty list removes "
+                  "them all). It applies to games created from now on.",
     "rotateWebhookSecret": "The new secret signs every delivery from now on, retries of "
                            "earlier ones included.",
 }

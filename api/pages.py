@@ -26,11 +26,13 @@ nav.pages a,nav.pages span{margin-right:1em}</style></head>
 GAME_PAGE = """{% if result %}<p><strong>{{ result }}</strong></p>{% endif %}
 <p>Game {{ s.id }} · {{ s.status }} · move {{ s.version }}</p>
 <ul>{% for seat in s.seats %}<li>{{ seat.name or "an open seat" }}
+{% if seat.kind == "invited" %} (invited){% endif %}
 {% if seat.seat in s.active_seats %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
 {% endif %}</li>{% endfor %}</ul>
 {% if score %}<p>Score: {{ score }}</p>{% endif %}
-{% if board %}<h2>The table, as a spectator sees it</h2>{{ board }}{% else %}
-<p>The game starts when every seat is taken.</p>{% endif %}
+{% if board %}<h2>The table, as a spectator sees it</h2>{{ board }}
+{% elif s.status == "cancelled" %}<p>The game was cancelled: an invited player declined.</p>
+{% else %}<p>The game starts when every seat is taken.</p>{% endif %}
 <h2 id="log">What everyone has seen</h2>
 {{ pager }}
 <ol class="log" start="{{ first }}">{% for item in items %}<li value="{{ item.version }}">

@@ -3,11 +3,12 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
+from service.players import MAX_FRIENDS
 
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
-                   "PlayerResigned", "GameEnded"]
+                   "PlayerResigned", "GameEnded", "InvitationDeclined", "GameCancelled"]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
@@ -124,6 +125,24 @@ class PlayerCreatedSchema(Schema):
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
+class FriendsUpdateSchema(Schema):
+    friends = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                          required=True, validate=validate.Length(max=MAX_FRIENDS), metadata={
+                              "description": "Player ids: each may seat you in a game directly; "
+                                             "anyone else who names you in a game's seats "
+                                             "invites you (you join or decline)"})
+
+
+class FriendSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class FriendsSchema(Schema):
+    friends = fields.List(fields.Nested(FriendSchema), required=True, metadata={
+        "description": "The players who may seat you directly, by id"})
+
+
 class WebhookSecretSchema(Schema):
     webhook_secret = fields.String(required=True, metadata=WEBHOOK_SECRET)
 
@@ -134,13 +153,15 @@ class DeliverySchema(Schema):
     at = fields.String(required=True, metadata=ISO_TIME)
     channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
     event = fields.String(required=True, validate=validate.OneOf(
-        ["turn.started", "turn.reminder", "game.finished"]))
+        ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(
-        ["sent", "fallback", "retrying", "failed", "superseded"]), metadata={
+        ["sent", "fallback", "retrying", "failed", "superseded", "throttled"]), metadata={
         "description": "fallback: an email sent because the webhook failed; superseded: "
-                       "not sent, the turn had moved on"})
+                       "not sent, the turn had moved on (or the invitation was answered); "
+                       "throttled: an invitation not emailed, because another from the same "
+                       "player was (INVITATION_EMAIL_SECONDS)"})
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
 
@@ -168,11 +189,18 @@ class GameCreateSchema(Schema):
                                            "'bot:heuristic', or null for an open seat"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
+    if_declined = fields.String(load_default="cancel", validate=validate.OneOf(
+        ["cancel", "open"]), metadata={
+        "description": "When an invited player declines: `cancel` the game (the default), or "
+                       "`open` their seat to anyone in the lobby"})
 
 
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["player", "bot", "open"]))
+    kind = fields.String(required=True, validate=validate.OneOf(
+        ["player", "bot", "open", "invited"]), metadata={
+        "description": "invited: reserved for the player named, who has not accepted (join) "
+                       "or declined yet"})
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     deadline = fields.String(allow_none=True, metadata=ISO_TIME)
@@ -187,7 +215,10 @@ class OutcomeSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
-    status = fields.String(required=True, validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["open", "active", "finished", "cancelled"]), metadata={
+        "description": "open: waiting for players to take its seats; cancelled: an invited "
+                       "player declined, and the game never started"})
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     active_seats = fields.List(fields.Integer(), required=True)
@@ -209,6 +240,9 @@ class GameListQuerySchema(Schema):
         "description": "awaiting=me: only games waiting for my move, nearest deadline first"})
     status = fields.String(validate=validate.OneOf(["open"]), metadata={
         "description": "status=open: the lobby of games with an open seat"})
+    invited = fields.String(validate=validate.OneOf(["me"]), metadata={
+        "description": "invited=me: the games with a seat reserved for me that I have not "
+                       "joined or declined yet, newest first"})
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
 
 
@@ -288,3 +322,55 @@ class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
     """The body of a `game.finished` webhook delivery."""
     event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
     outcome = fields.Nested(OutcomeSchema, required=True)
+
+
+class WebhookInviterSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+
+
+class WebhookInvitationLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    join = fields.Url(required=True, require_tld=False, metadata={
+        "description": "POST here to accept (take the seat reserved for you)"})
+    decline = fields.Url(required=True, require_tld=False, metadata={
+        "description": "POST here to refuse"})
+
+
+class WebhookGameInvitedSchema(Schema):
+    """The body of a `game.invited` webhook delivery: a player named you in a new game's
+    seats. You are not seated until you join; decline refuses."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.invited"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The seat reserved for you"})
+    status = fields.String(required=True, validate=validate.OneOf(["open"]))
+    invited_by = fields.Nested(WebhookInviterSchema, required=True)
+    if_declined = fields.String(required=True, validate=validate.OneOf(["cancel", "open"]),
+                                metadata={"description": "What your refusal does: cancel the "
+                                                         "game, or open your seat to anyone"})
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookInvitationLinksSchema, required=True)
+
+
+class WebhookGameLinkSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+
+
+class WebhookGameCancelledSchema(Schema):
+    """The body of a `game.cancelled` webhook delivery: an invited player declined, so the
+    game (which had not started) is cancelled."""
+    event = fields.String(required=True, validate=validate.OneOf(["game.cancelled"]))
+    delivery_id = fields.String(required=True, metadata={
+        "description": "The same on every retry, and in the webhook-id header"})
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata=GAME_NAME)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
+    invited_by = fields.Nested(WebhookInviterSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookGameLinkSchema, required=True)

@@ -60,6 +60,7 @@ def setup_games(port: int, pairs: int) -> list[tuple[str, str]]:
     for i in range(pairs):
         a = Conn(port).call("POST", "/v1/players", {"name": f"A{i}"})[1]
         b = Conn(port).call("POST", "/v1/players", {"name": f"B{i}"})[1]
+        Conn(port, b["token"]).call("PUT", "/v1/players/me/friends", {"friends": [a["id"]]})
         game = Conn(port, a["token"]).call("POST", "/v1/games", {
             "game": "ninedomains", "seats": [a["id"], b["id"]]})[1]
         seated += [(a["token"], game["id"]), (b["token"], game["id"])]

@@ -108,6 +108,7 @@ def child(moves: int) -> dict:
                                     body={"name": name, "email": f"{name}@example.org"})
                 assert status == 201, body
                 people.append((body["id"], body["token"]))
+            call("PUT", "/v1/players/me/friends", people[1][1], {"friends": [people[0][0]]})
 
             def new_game() -> str:
                 status, body = call("POST", "/v1/games", people[0][1], {

@@ -47,6 +47,7 @@ def measure() -> list[float]:
             services = assemble(client, settings)
             people = [services.players.register(n, email=f"{n}@example.org")["id"]
                       for n in ("ada", "bo")]
+            services.players.set_friends(people[1], [people[0]])
             picker = Rng(b"bench-notify" + bytes(32))
             game_id = services.games.create(people[0], "nautilus", people)["id"]
             while len(latencies) < MOVES:

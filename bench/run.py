@@ -50,6 +50,13 @@ def register(port: int, name: str) -> tuple[str, str]:
     return body["id"], body["token"]
 
 
+def befriend(port: int, player: tuple[str, str], friend: tuple[str, str]) -> None:
+    """`player` lets `friend` seat them without an invitation."""
+    status, body = Conn(port, player[1]).call("PUT", "/v1/players/me/friends",
+                                              {"friends": [friend[0]]})
+    assert status == 200, body
+
+
 def new_game(port, a, b) -> str:
     status, body = Conn(port, a[1]).call("POST", "/v1/games", {"game": GAME, "seats": [a[0], b[0]]})
     assert status == 201, body
@@ -81,6 +88,8 @@ def bench_view(port, a, b):
 
 def bench_moves(port):
     players = [(register(port, f"A{i}"), register(port, f"B{i}")) for i in range(THREADS)]
+    for a, b in players:
+        befriend(port, b, a)
 
     def worker(i, stop_at, timings):
         a, b = players[i]
@@ -143,6 +152,7 @@ def main() -> None:
         api = start_api(valkey.url, port)
         try:
             a, b = register(port, "Ada"), register(port, "Bo")
+            befriend(port, b, a)
             base = bench_baseline(port)
             view = bench_view(port, a, b)
             moves = bench_moves(port)

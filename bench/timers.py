@@ -87,6 +87,7 @@ class Bench:
         self.games = GameService(self.store, PlayerStore(self.client), min_move_seconds=1)
         players = PlayerService(PlayerStore(self.client))
         self.seats = [players.register("Ada")["id"], players.register("Bo")["id"]]
+        players.set_friends(self.seats[1], [self.seats[0]])
 
     def create(self, policy: str, due_ms: int) -> str:
         """A game whose deadlines fall due in the second starting at due_ms."""

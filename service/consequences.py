@@ -26,7 +26,8 @@ from store.schedule import ScheduleStore
 
 from . import lists
 from .games import GameService
-from .notifications import REMINDER_PERCENTS, TURN_REMINDER, TURN_STARTED, Notice, notices
+from .notifications import (NOTIFIED_KINDS, REMINDER_PERCENTS, TURN_REMINDER, TURN_STARTED,
+                            Notice, notices)
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -81,8 +82,10 @@ def due_after_commit(snap: dict, first: int, last: int, contacts: dict[int, Cont
                      settings: Settings, now_ms: int) -> Due:
     """What the commit of versions first..last calls for, given the game as it is now.
 
-    - A notice for each person whose turn began with the commit, or for everyone when it ended
-      the game (service.notifications.notices), on each channel the person can be reached by;
+    - A notice for each person whose turn began with the commit, for everyone when it ended
+      the game, for each invited person when it created the game, for everyone seated or
+      invited when it cancelled the game (service.notifications.notices), on each channel the
+      person can be reached by;
       a turn email waits `email_delay_seconds` (a quick move makes it moot), and a running
       clock adds reminders at 50% and 90% of it.
     - A move for every bot seat that may act, `bot_delay_seconds` after the game last moved.
@@ -179,7 +182,7 @@ class Consequences:
 
     def _contacts(self, snap: dict) -> dict[int, Contact]:
         people = [(s, r["player_id"]) for s, r in enumerate(snap["seats"])
-                  if r["kind"] == "player"]
+                  if r["kind"] in NOTIFIED_KINDS]
         profiles = self.players.get_many([p for _, p in people])
         return {seat: Contact(bool(p.get("email")), bool(p.get("webhook_url")))
                 for (seat, _), p in zip(people, profiles) if p}

@@ -101,3 +101,50 @@ def _html(letter: Letter) -> str:
         parts.append(f"<p><small>{e(letter.footer)}</small></p>")
     return ("<!doctype html><html><body style=\"font-family: sans-serif\">"
             + "".join(parts) + "</body></html>\n")
+
+
+def invitation(reader: str, title: str, game_id: str, inviter: str, others: list[str],
+               time_control: dict | None, cancel_if_declined: bool, api_url: str,
+               page_url: str) -> Letter:
+    """An invitation to a game: who invited whom to what, and how to accept or refuse. The
+    game has not started, so it shows no board and no hand."""
+    also = f", with {', '.join(others)}" if others else ""
+    clock = ("There is no clock on this game." if time_control is None else
+             f"Each move has {_duration(time_control['per_move_seconds'])}; after that "
+             + ("the computer plays for you." if time_control["on_timeout"] == "auto"
+                else "you forfeit the game."))
+    if_declined = ("If you decline, the game is cancelled." if cancel_if_declined else
+                   "If you decline, your seat is offered to anyone in the lobby.")
+    return Letter(
+        subject=f"[turnpost] {inviter} invites you to play {title} (game {game_id})",
+        greeting=f"Hello {reader},",
+        lead=f"{inviter} invites you to a game of {title}{also} (game {game_id}). It starts "
+             f"once every invited player has accepted. {clock}",
+        sections=[("To answer, with your API token (Authorization: Bearer <token>):", [
+            f"accept: POST {api_url}/join",
+            f"decline: POST {api_url}/decline"]),
+            ("Nothing happens if you do not answer: you are not seated and get no turn "
+             "emails for this game unless you accept.", [if_declined])],
+        links=[("See the game", page_url)],
+        footer=f"You get this because {inviter} named you in a new game. To let a player "
+               "seat you without asking, add them to your friends (PUT /v1/players/me/friends).")
+
+
+def cancellation(reader: str, title: str, game_id: str, inviter: str | None,
+                 declined_by: str) -> Letter:
+    """The news that a game that had not started was cancelled because an invitation was
+    declined (to the creator: `inviter` None; to the other players: the creator's name)."""
+    which = "the game" if inviter is None else f"the game {inviter} invited you to,"
+    return Letter(
+        subject=f"[turnpost] {title} (game {game_id}) is cancelled: {declined_by} declined",
+        greeting=f"Hello {reader},",
+        lead=f"{declined_by} declined the invitation, so {which} {title} (game {game_id}), "
+             "is cancelled. It had not started; nothing else happens.")
+
+
+def _duration(seconds: int) -> str:
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"

@@ -68,6 +68,10 @@ class ErrorCode(Enum):
     GAME_SEAT_TAKEN = "game/seat_taken", 409, "the seat you asked for is not open"
     GAME_BUSY = ("game/busy", 409,
                  "the game changed under the request again and again: try again")
+    GAME_NOT_INVITED = ("game/not_invited", 409,
+                        "you have no invitation to answer in this game (never invited, or "
+                        "already joined or declined)")
+    GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409,
                          "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = ("request/timeout", 408,
@@ -81,6 +85,9 @@ class ErrorCode(Enum):
                                       "the body must be sent as application/json")
     REQUEST_INVALID = ("request/invalid", 422,
                        "the request does not match the schema; `errors` says where")
+    REQUEST_IDEMPOTENCY_MISMATCH = ("request/idempotency_mismatch", 422,
+                                    "the Idempotency-Key was used before with another body: a "
+                                    "retry sends the same body, a new move a new key")
     MOVE_MALFORMED = ("move/malformed", 422,
                       "the move cannot be read: send `notation` or `action` (one), written as "
                       "/legal-moves lists them")
@@ -92,6 +99,9 @@ class ErrorCode(Enum):
     GAME_INVALID_SEATS = ("game/invalid_seats", 422,
                           "the seats do not fit the game: count, unknown player or bot, a player "
                           "twice, or no seat for a person")
+    PLAYER_INVALID_FRIENDS = ("player/invalid_friends", 422,
+                              "a friend is not a player, is yourself, or the list is longer "
+                              "than 500")
     GAME_INVALID_OPTIONS = ("game/invalid_options", 422,
                             "an option is unknown or has a value the game does not take")
     INBOUND_EMPTY = "inbound/empty", 422, "the body must be a raw RFC 822 message"

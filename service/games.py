@@ -1,6 +1,8 @@
 """The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets
 import time
@@ -11,7 +13,7 @@ from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from store.connection import StoreUnavailable
-from store.games import Appended, Commit, GameStore, Replayed, Stale
+from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.schedule import member as schedule_member
 from store.players import PlayerStore
 
@@ -26,6 +28,7 @@ MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
 TIMEOUT_POLICIES = ("auto", "forfeit")
 BOT_SEATS = ("bot:random", "bot:heuristic")
+IF_DECLINED = ("cancel", "open")
 APPEND_ATTEMPTS = 16
 
 
@@ -97,14 +100,25 @@ class GameService:
         ids = (self.players.inbox if awaiting else self.players.games)(player_id, limit)
         return [summarize(s) for s in self.games.snapshots(ids) if s is not None]
 
+    def invitations(self, player_id: str, limit: int = 50) -> list[dict]:
+        """The games with a seat reserved for the player, newest first."""
+        return [summarize(s) for s in self.games.snapshots(self.players.invitations(player_id,
+                                                                                    limit))
+                if s is not None and invitation_of(s, player_id) is not None]
+
     def open_games(self, limit: int = 50) -> list[dict]:
         return [summarize(s) for s in self.games.snapshots(self.games.open_games(limit))
-                if s is not None and s["status"] == "open"]
+                if s is not None and lists.has_open_seat(s)]
 
     # -- writing ---------------------------------------------------------------------------
 
     def create(self, creator: str, game_name: str, seats: list, options: dict | None = None,
-               time_control: dict | None = None) -> dict[str, Any]:
+               time_control: dict | None = None,
+               if_declined: str = "cancel") -> dict[str, Any]:
+        """A new game. A seat naming another player reserves it for them (an invitation: they
+        join or decline), unless they let the creator seat them (their friends); the game
+        starts when every seat is taken. `if_declined`: "cancel" the game when an invitation
+        is declined, or "open" the seat to anyone in the lobby."""
         game = registry.get(game_name)
         if game is None:
             raise ServiceError(ErrorCode.GAME_UNKNOWN, f"there is no game {game_name!r}; the games are: "
@@ -117,16 +131,19 @@ class GameService:
             options = validate_options(info, options)
         except InvalidOptions as err:
             raise ServiceError.from_game_error(err) from None
-        seat_records = self._seat_records(seats)
+        if if_declined not in IF_DECLINED:
+            raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
+        seat_records = self._seat_records(creator, seats)
         seed = secrets.token_bytes(32)
         created = {"type": "GameCreated", "game": info.name, "rules_version": info.rules_version,
                    "options": options, "seats": seat_records,
                    "time_control": _check_time_control(time_control, self.min_move_seconds),
-                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator}
+                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator,
+                   "if_declined": if_declined}
         while True:
             game_id = new_id("g_")
             snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
-            if not any(r["kind"] == "open" for r in seat_records):
+            if not _waiting_seats(snap):
                 snap, more = self._start(snap)
                 events += more
             if self.games.create(Commit(game_id, 0, _stored(events), snap,
@@ -136,24 +153,55 @@ class GameService:
         return summarize(snap)
 
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+        """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
         name = self._player_name(player_id)
         for _ in range(APPEND_ATTEMPTS):
             snap = self.load(game_id)
+            _not_cancelled(snap)
             if snap["status"] != "open":
                 raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat")
             if seat_of(snap, player_id) is not None:
                 raise ServiceError(ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game")
+            invited = invitation_of(snap, player_id)
             open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
-            chosen = open_seats[0] if seat is None else seat
-            if chosen not in open_seats:
+            if invited is not None:
+                if seat is not None and seat != invited:
+                    raise ServiceError(ErrorCode.GAME_SEAT_TAKEN, f"seat {invited} is reserved for you: join without a seat "
+                                   "or with that one")
+                chosen = invited
+            elif not open_seats:
+                raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat: its other seats are reserved for "
+                               "the players it invited")
+            else:
+                chosen = open_seats[0] if seat is None else seat
+            if chosen != invited and chosen not in open_seats:
                 raise ServiceError(ErrorCode.GAME_SEAT_TAKEN, f"seat {chosen} is not open; open seats: "
                                f"{', '.join(map(str, open_seats))}")
             joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id,
                       "name": name}
             new, events = self._fold([(joined, None)], snap)
-            if len(open_seats) == 1:
+            if not _waiting_seats(new):
                 new, more = self._start(new)
                 events += more
+            if isinstance(self._append(snap, events, new), Appended):
+                return summarize(new)
+        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+
+    def decline(self, game_id: str, player_id: str) -> dict[str, Any]:
+        """Refuse the seat reserved for you: it opens to anyone in the lobby if the creator
+        asked for that (`if_declined: open`), otherwise the game is cancelled."""
+        for _ in range(APPEND_ATTEMPTS):
+            snap = self.load(game_id)
+            _not_cancelled(snap)
+            seat = invitation_of(snap, player_id)
+            if seat is None:
+                raise ServiceError(ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game")
+            declined = {"type": "InvitationDeclined", "seat": seat, "player_id": player_id,
+                        "name": snap["seats"][seat]["name"]}
+            items: list[tuple[dict, dict | None]] = [(declined, None)]
+            if snap["if_declined"] == "cancel":
+                items.append(({"type": "GameCancelled", "reason": "declined"}, None))
+            new, events = self._fold(items, snap)
             if isinstance(self._append(snap, events, new), Appended):
                 return summarize(new)
         raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
@@ -161,12 +209,14 @@ class GameService:
     def play(self, game_id: str, player_id: str, expected_version: int,
              notation: str | None = None, action: dict | None = None,
              idempotency_key: str | None = None) -> dict[str, Any]:
-        """Play a move. With an `idempotency_key`, a retry answers the first attempt's answer,
-        also when it raced the first attempt (which then made its version stale)."""
+        """Play a move. With an `idempotency_key`, a retry of the same request answers the
+        first attempt's answer (a ReplayedAnswer), also when it raced the first attempt (which
+        then made its version stale); the key reused for another request is refused."""
+        request = _move_fingerprint(expected_version, notation, action)
         for _ in range(APPEND_ATTEMPTS):
             snap, first = self.games.snapshot_and_answer(game_id, player_id, idempotency_key)
             if first is not None:
-                return first
+                return _replay(first, request)
             if snap is None:
                 raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
             try:
@@ -176,11 +226,12 @@ class GameService:
                 first = (self.games.idempotent_answer(game_id, player_id, idempotency_key)
                          if idempotency_key else None)
                 if first:
-                    return first
+                    return _replay(first, request)
                 raise
-            result = self._append(snap, events, new, idempotency_key, player_id, answer)
+            result = self._append(snap, events, new, idempotency_key, player_id, answer,
+                                  request)
             if isinstance(result, Replayed):
-                return result.answer
+                return _replay(result.first, request)
             if isinstance(result, Appended):
                 return answer
         raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
@@ -324,6 +375,7 @@ class GameService:
         """Record that `seat` resigned; None if the game moved meanwhile."""
         if snap["status"] == "finished":
             raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
+        _not_cancelled(snap)
         if snap["status"] == "open":
             new, events = self._fold([({"type": "PlayerResigned", "seat": seat,
                                         "reason": reason}, None)], snap)
@@ -356,7 +408,9 @@ class GameService:
         new, more = self._fold([(left, new_match)], new)
         return self._end_if_over(new, events + more)
 
-    def _seat_records(self, seats: list) -> list[dict]:
+    def _seat_records(self, creator: str, seats: list) -> list[dict]:
+        """One record per seat: the creator's own seat, a bot, an open seat, a player who lets
+        the creator seat them (kind "player"), or an invitation (kind "invited")."""
         records, seen = [], set()
         for entry in seats:
             if entry is None:
@@ -371,13 +425,21 @@ class GameService:
                 if entry in seen:
                     raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats")
                 seen.add(entry)
-                records.append({"kind": "player", "player_id": entry,
+                records.append({"kind": "invited", "player_id": entry,
                                 "name": self._player_name(entry,
                                                           ErrorCode.GAME_INVALID_SEATS)})
             else:
                 raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "each seat is a player id, a bot name or null")
         if all(r["kind"] == "bot" for r in records):
             raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "a game needs at least one seat for a person")
+        others = [r for r in records if r["kind"] == "invited" and r["player_id"] != creator]
+        friends = self.players.lets_seat([str(r["player_id"]) for r in others], creator)
+        for record in records:
+            if record["kind"] == "invited" and record["player_id"] == creator:
+                record["kind"] = "player"
+        for record, seats_directly in zip(others, friends):
+            if seats_directly:
+                record["kind"] = "player"
         return records
 
     def _player_name(self, player_id: str,
@@ -402,7 +464,7 @@ class GameService:
         new, more = self._fold([(ended, None)], snap)
         return new, events + more
 
-    def _fold(self, items: list[tuple[dict, dict | None]],
+    def _fold(self, items: Sequence[tuple[dict, dict | None]],
               snap: dict | None) -> tuple[dict, list[dict]]:
         """Stamp events with time and version and fold them; returns (snapshot, events)."""
         now = int(self.clock() * 1000)
@@ -418,7 +480,7 @@ class GameService:
 
     def _commit(self, before: dict, events: list[dict], after: dict,
                 idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None) -> Commit:
+                answer: dict | None = None, request: str = "") -> Commit:
         """The append of `events` on `before`: the snapshot `after`, and the deadlines that
         start or stop with it (everything else a commit causes is derived from the outbox
         entry the append writes with it; see service.consequences)."""
@@ -427,13 +489,14 @@ class GameService:
         return Commit(after["id"], before["version"], _stored(events), after,
                       unschedule=[m for _, m in old if m not in new_members],
                       schedule=[(at, m) for at, m in new if (at, m) not in old],
-                      idempotency_key=idempotency_key, player_id=player_id, answer=answer)
+                      idempotency_key=idempotency_key, player_id=player_id, answer=answer,
+                      request=request)
 
     def _append(self, before: dict, events: list[dict], after: dict,
                 idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None) -> Appended | Stale | Replayed:
+                answer: dict | None = None, request: str = "") -> Appended | Stale | Replayed:
         result = self.games.append(self._commit(before, events, after, idempotency_key,
-                                                player_id, answer))
+                                                player_id, answer, request))
         if isinstance(result, Appended):
             self._write_lists(after)
         return result
@@ -447,6 +510,27 @@ class GameService:
         except StoreUnavailable:
             log.warning("lists of %s not written now; the outbox will",
                         ", ".join(s["id"] for s in snaps), exc_info=True)
+
+
+class ReplayedAnswer(dict):
+    """The first answer to an Idempotency-Key, given again to a retry of the same request: a
+    dict like any answer, marked so that the API can say so (Idempotent-Replayed: true)."""
+
+
+def _move_fingerprint(expected_version: int, notation: str | None,
+                      action: dict | None) -> str:
+    """What makes two move requests the same request: the SHA-256 of their fields as
+    canonical JSON (so spacing and key order do not matter; notation and action do)."""
+    canonical = json.dumps({"expected_version": expected_version, "notation": notation,
+                            "action": action}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(first: FirstAnswer, request: str) -> ReplayedAnswer:
+    if first.request != request:
+        raise ServiceError(ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH, "this Idempotency-Key was used for another move: a retry must send the "
+                      "same body; a new move needs a new key")
+    return ReplayedAnswer(first.answer)
 
 
 def _timeout_verdict(snap: dict, seat: int, since: int, now_ms: float) -> str:
@@ -492,10 +576,29 @@ def _seed(snap: dict) -> bytes:
 
 def _started(snap: dict) -> dict:
     if snap["match"] is None:
-        open_seats = sum(1 for r in snap["seats"] if r["kind"] == "open")
-        raise ServiceError(ErrorCode.GAME_NOT_STARTED, f"the game has not started: it waits for {open_seats} more "
-                       f"player{'s' if open_seats != 1 else ''}")
+        _not_cancelled(snap)
+        waiting = len(_waiting_seats(snap))
+        raise ServiceError(ErrorCode.GAME_NOT_STARTED, f"the game has not started: it waits for {waiting} more "
+                       f"player{'s' if waiting != 1 else ''}")
     return snap["match"]
+
+
+def _not_cancelled(snap: dict) -> None:
+    if snap["status"] == "cancelled":
+        raise ServiceError(ErrorCode.GAME_CANCELLED, "the game was cancelled: an invited player declined")
+
+
+def _waiting_seats(snap: dict) -> list[int]:
+    """The seats still to be taken: open ones and those reserved for invited players."""
+    return [s for s, r in enumerate(snap["seats"]) if r["kind"] in ("open", "invited")]
+
+
+def invitation_of(snap: dict, player_id: str | None) -> int | None:
+    """The seat reserved for the player, if they are invited and have not answered."""
+    for seat, record in enumerate(snap["seats"]):
+        if record["kind"] == "invited" and record["player_id"] == player_id:
+            return seat
+    return None
 
 
 def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:

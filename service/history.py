@@ -40,7 +40,9 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
                 "seats": event["seats"], "status": "open", "match": None,
                 "deadlines": [None] * len(event["seats"]), "active_seats": [],
                 "timed_out": [], "created_at": event["at"],
-                "secret_seed": event["seed"], "revealed_seed": None}
+                "secret_seed": event["seed"], "revealed_seed": None,
+                "created_by": event.get("created_by"),
+                "if_declined": event.get("if_declined", "cancel"), "declined": []}
     elif snapshot is None:
         raise ValueError(f"a game's log starts with GameCreated, not {kind}")
     else:
@@ -52,6 +54,13 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     if kind == "PlayerJoined":
         snap["seats"][event["seat"]] = {"kind": "player", "player_id": event["player_id"],
                                         "name": event["name"]}
+    elif kind == "InvitationDeclined":
+        snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
+        snap["declined"] = [*snap["declined"], {"seat": event["seat"],
+                                                "player_id": event["player_id"],
+                                                "name": event["name"]}]
+    elif kind == "GameCancelled":
+        snap["status"] = "cancelled"
     elif kind == "GameStarted":
         snap["status"] = "active"
         snap["match"] = computed or runner.start(game, len(snap["seats"]), snap["options"],

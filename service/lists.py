@@ -11,20 +11,33 @@ from store.players import PlayerStore
 
 
 def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
-    """Write the lists of these games' snapshots, in one round trip."""
+    """Write the lists of these games' snapshots, in one round trip. A seat reserved for an
+    invited player puts the game in their invitations (not in their games); a player who
+    declined has it in no list of theirs."""
     if not snaps:
         return
     pipe = games.r.pipeline(transaction=False)
     for snap in snaps:
         game_id, version, now = snap["id"], snap["version"], snap["updated_at"]
         for seat, record in enumerate(snap["seats"]):
+            if record["kind"] == "invited":
+                invited = snap["created_at"] if snap["status"] == "open" else None
+                players.project(record["player_id"], game_id, version, None, None, invited,
+                                pipe=pipe)
             if record["kind"] != "player":
                 continue
             deadline = snap["deadlines"][seat]
             awaiting = None
             if seat in snap["active_seats"]:
                 awaiting = deadline if deadline is not None else now
-            players.project(record["player_id"], game_id, version, now, awaiting, pipe)
+            players.project(record["player_id"], game_id, version, now, awaiting, pipe=pipe)
+        for refused in snap.get("declined", []):
+            players.project(refused["player_id"], game_id, version, None, None, pipe=pipe)
         games.lobby_entry(game_id, version,
-                          snap["created_at"] if snap["status"] == "open" else None, pipe)
+                          snap["created_at"] if has_open_seat(snap) else None, pipe)
     run_pipeline(pipe)
+
+
+def has_open_seat(snap: dict) -> bool:
+    """Whether anyone may join the game (a seat reserved for an invited player is not open)."""
+    return snap["status"] == "open" and any(r["kind"] == "open" for r in snap["seats"])

@@ -17,6 +17,8 @@ from .timefmt import iso
 def seat_name(seat_record: dict) -> str:
     if seat_record["kind"] == "open":
         return "an open seat"
+    if seat_record["kind"] == "invited":
+        return f"{seat_record['name']} (invited)"
     return seat_record["name"]
 
 
@@ -83,6 +85,13 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
     elif kind == "PlayerJoined":
         item["seat"] = event["seat"]
         item["lines"] = [{"text": f"{event['name']} took seat {event['seat']}", "data": {}}]
+    elif kind == "InvitationDeclined":
+        item["seat"] = event["seat"]
+        item["lines"] = [{"text": f"{event['name']} declined the invitation to seat "
+                                  f"{event['seat']}", "data": {}}]
+    elif kind == "GameCancelled":
+        item["lines"] = [{"text": "the game was cancelled: an invited player declined",
+                          "data": {"reason": event["reason"]}}]
     elif kind in ("GameStarted", "ActionTaken", "PlayerResigned"):
         if "seat" in event:
             item["seat"] = event["seat"]

@@ -27,6 +27,12 @@ from .timefmt import in_words, iso
 TURN_STARTED = "turn.started"
 TURN_REMINDER = "turn.reminder"
 GAME_FINISHED = "game.finished"
+GAME_INVITED = "game.invited"
+GAME_CANCELLED = "game.cancelled"
+INVITED_AT = 1
+"""The version of every invitation: a game's seats are reserved by its GameCreated."""
+NOTIFIED_KINDS = ("player", "invited")
+"""The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
 DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True,
@@ -50,10 +56,22 @@ class Notice:
 def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
     """The notices that the commit of versions `first`..`last` calls for and that still hold in
     `snapshot` (the game now, which may be later than the commit): every seated person when
-    that commit ended the game; otherwise each person whose turn began with that commit (their
-    legal moves changed then) and who may still act."""
+    that commit ended the game; every person seated or invited when it cancelled the game; an
+    invitation for each seat still reserved when the commit created the game; otherwise each
+    person whose turn began with that commit (their legal moves changed then) and who may
+    still act. Nothing about turns comes before the game starts, so an invited player gets no
+    turn email before they accept."""
     game_id = snapshot["id"]
     people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
+    if snapshot["status"] == "cancelled":
+        told = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] in NOTIFIED_KINDS]
+        if first <= snapshot["version"] <= last:
+            return [Notice(GAME_CANCELLED, game_id, s, snapshot["version"]) for s in told]
+        return []
+    if snapshot["status"] == "open":
+        return [Notice(GAME_INVITED, game_id, s, INVITED_AT)
+                for s, r in enumerate(snapshot["seats"])
+                if r["kind"] == "invited" and first <= INVITED_AT <= last]
     if snapshot["status"] == "finished":
         if first <= snapshot["version"] <= last:
             return [Notice(GAME_FINISHED, game_id, s, snapshot["version"]) for s in people]
@@ -87,13 +105,16 @@ class NotificationService:
     def email(self, notice: Notice, fallback: bool = False) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
         (the throttle window is open for `seconds` more: ask again then), or a reason nothing
-        was sent ("off", "superseded", "duplicate", "gone"). A `fallback` email stands in for
-        a failed webhook: it ignores the email preference and the throttle."""
+        was sent ("off", "superseded", "duplicate", "gone", or "throttled": an invitation
+        from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS).
+        A `fallback` email stands in for a failed webhook: it ignores the email preference
+        and the throttle."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
         record = snap["seats"][notice.seat]
-        profile = self.players.get(record["player_id"]) if record["kind"] == "player" else None
+        profile = (self.players.get(record["player_id"]) if record["kind"] in NOTIFIED_KINDS
+                   else None)
         if not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
@@ -103,13 +124,21 @@ class NotificationService:
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
             self._record(record["player_id"], notice, "email", delivery_id, "superseded",
-                         "the turn moved on before the email went")
+                         f"{_moved_on(notice)} before the email went")
             return "superseded", 0
         if notice.event == TURN_STARTED and not fallback:
             wait = self.notes.throttle(record["player_id"], notice.game_id,
                                        self.settings.email_throttle_seconds)
             if wait:
                 return "deferred", wait
+        if notice.event == GAME_INVITED and not self.notes.take_invitation_window(
+                record["player_id"], snap["created_by"], delivery_id,
+                self.settings.invitation_email_seconds):
+            self._record(record["player_id"], notice, "email", delivery_id, "throttled",
+                         "another invitation from the same player was emailed within "
+                         f"{self.settings.invitation_email_seconds:g} s; this one is listed "
+                         "in GET /v1/games?invited=me")
+            return "throttled", 0
         message = self._letter(snap, notice, profile, delivery_id)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
@@ -127,6 +156,8 @@ class NotificationService:
         return "sent", 0
 
     def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            return self._invitation_letter(snap, notice, profile, delivery_id)
         game = history.game_of(snap)
         seat, seats = notice.seat, snap["seats"]
         title = game.info.title
@@ -178,6 +209,33 @@ class NotificationService:
                               "X-Turnpost-Version": str(snap["version"]),
                               "X-Turnpost-Event": notice.event})
 
+    def _invitation_letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
+        """An invitation, or the news that a game was cancelled: names, the game's title and
+        its settings only (the game has not started: there is no hand to show)."""
+        game = history.game_of(snap)
+        creator = self.players.get(snap["created_by"]) or {"name": "a player"}
+        others = [logview.seat_name(r) for s, r in enumerate(snap["seats"])
+                  if s != notice.seat and r["player_id"] != snap["created_by"]]
+        if notice.event == GAME_INVITED:
+            letter = emails.invitation(
+                reader=profile["name"], title=game.info.title, game_id=snap["id"],
+                inviter=creator["name"], others=others, time_control=snap["time_control"],
+                cancel_if_declined=snap["if_declined"] == "cancel",
+                api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
+                page_url=f"{self.settings.public_url}/play/{snap['id']}")
+        else:
+            refused = [d["name"] for d in snap.get("declined", [])]
+            letter = emails.cancellation(
+                reader=profile["name"], title=game.info.title, game_id=snap["id"],
+                inviter=None if snap["created_by"] == snap["seats"][notice.seat]["player_id"]
+                else creator["name"],
+                declined_by=refused[-1] if refused else "an invited player")
+        return emails.layout(letter, profile["name"], profile["email"],
+                             self.settings.mail_from, delivery_id, None,
+                             {"X-Turnpost-Game": snap["id"],
+                              "X-Turnpost-Version": str(snap["version"]),
+                              "X-Turnpost-Event": notice.event})
+
     def _since_last_move(self, snap: dict, notice: Notice) -> list[str]:
         """The seat's own log lines from its last move on, up to the notice's version: what
         its last move caused (a reveal, a draw, dice, a round's end) and all that followed."""
@@ -206,7 +264,7 @@ class NotificationService:
             return "gone", 0
         record = snap["seats"][notice.seat]
         player_id = record["player_id"]
-        profile = self.players.get(player_id) if record["kind"] == "player" else None
+        profile = self.players.get(player_id) if record["kind"] in NOTIFIED_KINDS else None
         if not profile or not profile.get("webhook_url"):
             return "off", 0
         prefs = preferences(profile)
@@ -218,7 +276,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
             self._record(player_id, notice, "webhook", delivery_id, "superseded",
-                         "the turn moved on before the webhook went")
+                         f"{_moved_on(notice)} before the webhook went")
             return "superseded", 0
         now = self.clock()
         result = webhooks.post(profile["webhook_url"], secret, notice.event, delivery_id,
@@ -244,6 +302,18 @@ class NotificationService:
 
     def _payload(self, snap: dict, notice: Notice, delivery_id: str) -> dict[str, Any]:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            creator = self.players.get(snap["created_by"]) or {"name": None}
+            payload = {"event": notice.event, "delivery_id": delivery_id,
+                       "game_id": snap["id"], "game": snap["game"],
+                       "version": snap["version"], "seat": notice.seat,
+                       "status": snap["status"],
+                       "invited_by": {"id": snap["created_by"], "name": creator["name"]},
+                       "sent_at": iso(int(self.clock() * 1000)), "links": {"game": base}}
+            if notice.event == GAME_INVITED:
+                payload["if_declined"] = snap["if_declined"]
+                payload["links"].update(join=f"{base}/join", decline=f"{base}/decline")
+            return payload
         payload = {"event": notice.event, "delivery_id": delivery_id, "game_id": snap["id"],
                    "game": snap["game"], "version": snap["version"], "seat": notice.seat,
                    "status": snap["status"], "active_seats": snap["active_seats"],
@@ -265,10 +335,18 @@ class NotificationService:
             "status": status, "attempt": attempt, "detail": detail})
 
 
+def _moved_on(notice: Notice) -> str:
+    return ("the invitation was answered" if notice.event == GAME_INVITED
+            else "the turn moved on")
+
+
 def _still_current(snap: dict, notice: Notice) -> bool:
-    """A turn notice still holds while the seat may act and its turn has not moved on."""
-    if notice.event == GAME_FINISHED:
+    """A turn notice still holds while the seat may act and its turn has not moved on; an
+    invitation while the seat is still reserved (not yet joined or declined)."""
+    if notice.event in (GAME_FINISHED, GAME_CANCELLED):
         return True
+    if notice.event == GAME_INVITED:
+        return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
     match = snap["match"]
     return (snap["status"] == "active" and notice.seat in snap["active_seats"]
             and match["seat_since"][notice.seat] == notice.version)

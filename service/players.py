@@ -14,6 +14,7 @@ from .notifications import preferences
 from .safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
+MAX_FRIENDS = 500
 
 
 def new_id(prefix: str) -> str:
@@ -98,6 +99,28 @@ class PlayerService:
         if not profile.get("webhook_url"):
             raise ServiceError(ErrorCode.PLAYER_NO_WEBHOOK, "you have no webhook: set webhook_url first")
         return {"webhook_secret": self.notes.new_webhook_secret(player_id)}
+
+    def friends(self, player_id: str) -> dict[str, Any]:
+        """The players who may seat this one in a game without inviting them."""
+        self._get(player_id)
+        ids = self.players.friends(player_id)
+        profiles = self.players.get_many(ids)
+        return {"friends": [{"id": i, "name": p["name"]}
+                            for i, p in zip(ids, profiles) if p is not None]}
+
+    def set_friends(self, player_id: str, friends: list[str]) -> dict[str, Any]:
+        """Replace the player's friends (all of them players, not the player)."""
+        self._get(player_id)
+        wanted = sorted(set(friends))
+        if len(wanted) > MAX_FRIENDS:
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, f"at most {MAX_FRIENDS} friends")
+        if player_id in wanted:
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot be your own friend here: you always take your own seat")
+        unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
+        if unknown:
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}")
+        self.players.set_friends(player_id, wanted)
+        return self.friends(player_id)
 
     def deliveries(self, player_id: str, limit: int = 50) -> dict[str, Any]:
         self._get(player_id)

@@ -17,6 +17,8 @@ class Settings:
     mail_in_per_sender_per_hour: int = 500  # emails one address may send the mail receiver
     email_delay_seconds: float = 30.0    # a turn email waits this long: a quick move makes it moot
     email_throttle_seconds: float = 300.0  # at most one email per player and game per window
+    invitation_email_seconds: float = 3600.0  # at most one invitation email from one player to
+                                              # another per window (the rest are only listed)
     webhook_attempts: int = 3
     webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
     webhook_timeout_seconds: float = 5.0  # short: a slow receiver holds a worker this long
@@ -52,6 +54,8 @@ class Settings:
                                                    base.mail_in_per_sender_per_hour)),
             email_delay_seconds=number("EMAIL_DELAY_SECONDS", base.email_delay_seconds),
             email_throttle_seconds=number("EMAIL_THROTTLE_SECONDS", base.email_throttle_seconds),
+            invitation_email_seconds=number("INVITATION_EMAIL_SECONDS",
+                                            base.invitation_email_seconds),
             webhook_attempts=int(number("WEBHOOK_ATTEMPTS", base.webhook_attempts)),
             webhook_retry_seconds=number("WEBHOOK_RETRY_SECONDS", base.webhook_retry_seconds),
             webhook_timeout_seconds=number("WEBHOOK_TIMEOUT_SECONDS",

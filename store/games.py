@@ -28,9 +28,17 @@ class Stale:
 
 
 @dataclass(frozen=True)
+class FirstAnswer:
+    """What an Idempotency-Key holds: the first answer to it, and the fingerprint of the
+    request that got it (a retry must send the same request)."""
+    request: str
+    answer: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Replayed:
     """The same Idempotency-Key was used before: here is the first answer."""
-    answer: dict[str, Any]
+    first: FirstAnswer
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,8 @@ class Commit:
     idempotency_key: str | None = None
     player_id: str = ""
     answer: dict | None = None
+    request: str = ""
+    """With an idempotency key: the fingerprint of the request the answer is for."""
 
 
 class Script:
@@ -96,7 +106,8 @@ class GameStore:
                                          commit.idempotency_key or "-")
         bucket = keys.bucket_of(game_id)
         args: list = [commit.expected_version, _json(commit.snapshot),
-                      json.dumps(commit.answer) if commit.idempotency_key else "",
+                      json.dumps({"request": commit.request, "answer": commit.answer})
+                      if commit.idempotency_key else "",
                       IDEMPOTENCY_TTL, game_id, len(commit.unschedule), *commit.unschedule,
                       len(commit.schedule)]
         for score, member in commit.schedule:
@@ -109,8 +120,8 @@ class GameStore:
         raw = self.r.get(keys.game_snapshot(game_id))
         return None if raw is None else json.loads(raw)
 
-    def snapshot_and_answer(self, game_id: str, player_id: str,
-                            idempotency_key: str | None) -> tuple[dict | None, dict | None]:
+    def snapshot_and_answer(self, game_id: str, player_id: str, idempotency_key: str | None
+                            ) -> tuple[dict | None, FirstAnswer | None]:
         """The snapshot and, when a key is given, the first answer to it: one round trip."""
         if not idempotency_key:
             return self.snapshot(game_id), None
@@ -119,7 +130,7 @@ class GameStore:
         pipe.get(keys.game_idempotency(game_id, player_id, idempotency_key))
         raw, first = pipe.execute()
         return (None if raw is None else json.loads(raw),
-                None if first is None else json.loads(first))
+                None if first is None else _first_answer(first))
 
     def snapshots(self, game_ids: list[str]) -> list[dict | None]:
         """Many snapshots in one round trip (a pipeline of GETs, so that games in different
@@ -131,9 +142,9 @@ class GameStore:
             pipe.get(keys.game_snapshot(game_id))
         return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
 
-    def idempotent_answer(self, game_id: str, player_id: str, key: str) -> dict | None:
+    def idempotent_answer(self, game_id: str, player_id: str, key: str) -> FirstAnswer | None:
         raw = self.r.get(keys.game_idempotency(game_id, player_id, key))
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else _first_answer(raw)
 
     def lobby_entry(self, game_id: str, version: int, open_since_ms: int | None,
                     pipe=None) -> None:
@@ -189,8 +200,13 @@ def _appended(status: int, value) -> Appended | Stale | Replayed:
     if status == 1:
         return Appended(int(value))
     if status == 2:
-        return Replayed(json.loads(value))
+        return Replayed(_first_answer(value))
     return Stale(int(value))
+
+
+def _first_answer(raw: bytes) -> FirstAnswer:
+    stored = json.loads(raw)
+    return FirstAnswer(stored["request"], stored["answer"])
 
 
 def _json(value: Any) -> str:

@@ -78,6 +78,23 @@ def player_inbox(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:inbox"
 
 
+def player_invitations(player_id: str) -> str:
+    """Sorted set of the games with a seat reserved for the player, who has not answered yet,
+    scored by the game's creation (ms)."""
+    return f"{PREFIX}:player:{{{player_id}}}:invitations"
+
+
+def player_friends(player_id: str) -> str:
+    """Set of the players who may seat this player in a game without inviting them."""
+    return f"{PREFIX}:player:{{{player_id}}}:friends"
+
+
+def invitation_window(invitee: str, inviter: str) -> str:
+    """Present while no other invitation email from `inviter` may go to `invitee`; holds the
+    delivery id of the one that took the window."""
+    return f"{PREFIX}:player:{{{invitee}}}:invited-by:{inviter}"
+
+
 def player_seen(player_id: str) -> str:
     """Hash: game id -> the version the player's lists were last written from (so that an
     older commit's update never overwrites a newer one)."""

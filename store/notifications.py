@@ -59,6 +59,19 @@ class NotificationStore:
         left = self.r.pttl(key)
         return max(left, 1) / 1000 if left and left > 0 else 0.001
 
+    def take_invitation_window(self, invitee: str, inviter: str, delivery_id: str,
+                               seconds: float) -> bool:
+        """Whether this invitation email may go: True if it takes the window of invitations
+        from `inviter` to `invitee` now, or took it before (a retried delivery); False while
+        another invitation holds it."""
+        if seconds <= 0:
+            return True
+        key = keys.invitation_window(invitee, inviter)
+        if self.r.set(key, delivery_id, nx=True, px=int(seconds * 1000)):
+            return True
+        holder = self.r.get(key)
+        return holder is not None and holder.decode() == delivery_id
+
     # -- the webhook -------------------------------------------------------------------------
 
     def webhook_secret(self, player_id: str) -> str | None:

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError, TooMany
+from service.games import ReplayedAnswer
 
 from .. import context
 from ..error_codes import raises
@@ -22,7 +23,13 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
                       "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-                      "description": "A retry with the same key returns the first answer"}
+                      "description": "A retry with the same key and the same body returns the "
+                                     "first answer (for a day); the same key with another "
+                                     "body answers 422 request/idempotency_mismatch"}
+REPLAYED = {"Idempotent-Replayed": {
+    "description": "`true` when this is the first answer to your Idempotency-Key, given "
+                   "again: the move was played once, by the first request",
+    "required": False, "schema": {"type": "string", "enum": ["true"]}}}
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
 RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
@@ -41,6 +48,7 @@ ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
                           "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
+ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag you hold; 304 when the game has not moved"}
@@ -54,19 +62,22 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
-        """Create a game: the seats are player ids or null for open seats"""
+        """Create a game: the seats are player ids (others are invited), bots, or null"""
         game = context.games().create(context.caller(), body["game"], body["seats"],
-                                      body["options"], body["time_control"])
+                                      body["options"], body["time_control"],
+                                      body["if_declined"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
     def get(self, query):
-        """Your games; awaiting=me is your inbox, status=open the lobby"""
+        """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
         if query.get("status") == "open":
             return json_answer({"games": context.games().open_games(query["limit"])})
+        if query.get("invited") == "me":
+            return json_answer({"games": context.games().invitations(player, query["limit"])})
         return json_answer({"games": context.games().list_games(
             player, query.get("awaiting") == "me", query["limit"])})
 
@@ -86,12 +97,22 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
     @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GAME_FULL, ErrorCode.GAME_ALREADY_SEATED,
-            ErrorCode.GAME_SEAT_TAKEN, ErrorCode.GAME_BUSY)
+            ErrorCode.GAME_SEAT_TAKEN, ErrorCode.GAME_BUSY, ErrorCode.GAME_CANCELLED)
     @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
-        """Take an open seat (the first open one unless you name one)"""
+        """Take an open seat, or the seat reserved for you (accepting the invitation)"""
         return context.games().join(game_id, context.caller(), body.get("seat"))
+
+
+@blp.route("/<game_id>/decline")
+class Decline(MethodView):
+    @blp.doc(operationId="declineGame")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_INVITED, ErrorCode.GAME_CANCELLED, ErrorCode.GAME_BUSY)
+    @blp.response(200, GameSummarySchema)
+    def post(self, game_id):
+        """Refuse an invitation to a game"""
+        return context.games().decline(game_id, context.caller())
 
 
 TEXT_BOARD = {"text/plain": {"schema": {
@@ -103,7 +124,7 @@ TEXT_BOARD = {"text/plain": {"schema": {
 class View(MethodView):
     @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH],
              responses={200: {"content": TEXT_BOARD}})
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED)
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED)
     @blp.response(200, GameViewSchema, headers=ETAG,
                   description="Your view as JSON; with `Accept: text/plain` the board as "
                               "text, drawn from the same view")
@@ -130,7 +151,7 @@ class View(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.doc(operationId="getLegalMoves")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED)
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED)
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
@@ -140,11 +161,12 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.MOVE_STALE_VERSION,
-            ErrorCode.MOVE_NOT_YOUR_TURN, ErrorCode.MOVE_ILLEGAL, ErrorCode.MOVE_GAME_OVER, ErrorCode.GAME_ALREADY_RESIGNED,
-            ErrorCode.GAME_BUSY, ErrorCode.MOVE_MALFORMED)
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED,
+            ErrorCode.MOVE_STALE_VERSION, ErrorCode.MOVE_NOT_YOUR_TURN, ErrorCode.MOVE_ILLEGAL, ErrorCode.MOVE_GAME_OVER,
+            ErrorCode.GAME_ALREADY_RESIGNED,
+            ErrorCode.GAME_BUSY, ErrorCode.MOVE_MALFORMED, ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH)
     @blp.arguments(MoveSchema)
-    @blp.response(201, MoveResultSchema, headers=LOCATION)
+    @blp.response(201, MoveResultSchema, headers={**LOCATION, **REPLAYED})
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
@@ -155,8 +177,11 @@ class Moves(MethodView):
         result = context.games().play(game_id, context.caller(), body["expected_version"],
                                       notation=body.get("notation"), action=body.get("action"),
                                       idempotency_key=key)
-        return result, 201, {"Location": f"{blp.url_prefix}/{game_id}/log?after="
-                                         f"{body['expected_version']}"}
+        headers = {"Location": f"{blp.url_prefix}/{game_id}/log?after="
+                               f"{body['expected_version']}"}
+        if isinstance(result, ReplayedAnswer):
+            headers["Idempotent-Replayed"] = "true"
+        return result, 201, headers
 
 
 @blp.route("/<game_id>/log")
@@ -174,7 +199,7 @@ class Log(MethodView):
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
     @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.MOVE_GAME_OVER, ErrorCode.GAME_ALREADY_RESIGNED,
-            ErrorCode.GAME_BUSY)
+            ErrorCode.GAME_BUSY, ErrorCode.GAME_CANCELLED)
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
@@ -188,7 +213,8 @@ class Stream(MethodView):
             "description": "Server-sent events: first a `retry:` hint, then one event per log "
                            "entry (id = version, event = type, data = the entry as in /log), "
                            "and a comment line as keep-alive every 15 seconds. The stream ends "
-                           "after GameEnded, or after five minutes: reconnect with "
+                           "after GameEnded or GameCancelled, or after five minutes: reconnect "
+                           "with "
                            "Last-Event-ID (a browser's EventSource does)",
             "content": {"text/event-stream": {"schema": SSE_EVENT}}},
         "204": {"description": "The game is over and you have its last event: nothing more "
@@ -200,7 +226,7 @@ class Stream(MethodView):
         games = context.stream_games()
         after = _resume_after()
         summary = games.summary(game_id)
-        if summary["status"] == "finished" and after >= summary["version"]:
+        if summary["status"] in ENDED and after >= summary["version"]:
             return Response(status=204)
         door = context.front_door()
         slots = context.stream_slots()
@@ -226,12 +252,12 @@ class Stream(MethodView):
                     after = entry["version"]
                     yield (f"id: {after}\nevent: {entry['type']}\n"
                            f"data: {json.dumps(entry)}\n\n")
-                    if entry["type"] == "GameEnded":
+                    if entry["type"] in ("GameEnded", "GameCancelled"):
                         return
                 if left_ms <= 0:
                     return
                 if not entries:
-                    if games.summary(game_id)["status"] == "finished":
+                    if games.summary(game_id)["status"] in ENDED:
                         return
                     yield ": keep-alive\n\n"
         response = Response(events(), mimetype="text/event-stream",

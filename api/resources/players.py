@@ -1,4 +1,5 @@
-"""POST /v1/players; GET and PATCH /v1/players/me; the webhook secret; the delivery log."""
+"""POST /v1/players; GET and PATCH /v1/players/me; your friends; the webhook secret; the
+delivery log."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -6,8 +7,9 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..error_codes import raises
-from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, PlayerCreatedSchema,
-                       PlayerCreateSchema, PlayerPatchSchema, PlayerSchema, WebhookSecretSchema)
+from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, FriendsSchema,
+                       FriendsUpdateSchema, PlayerCreatedSchema, PlayerCreateSchema,
+                       PlayerPatchSchema, PlayerSchema, WebhookSecretSchema)
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Registering, your profile and your notification settings")
@@ -43,6 +45,24 @@ class Me(MethodView):
         """Change your name, email, webhook or notification settings (a first webhook gets
         its secret in this answer)"""
         return context.players().update(context.caller(), changes)
+
+
+@blp.route("/me/friends")
+class Friends(MethodView):
+    @blp.doc(operationId="getFriends")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, FriendsSchema)
+    def get(self):
+        """The players who may seat you in a game without an invitation"""
+        return context.players().friends(context.caller())
+
+    @blp.doc(operationId="setFriends")
+    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS)
+    @blp.arguments(FriendsUpdateSchema)
+    @blp.response(200, FriendsSchema)
+    def put(self, body):
+        """Set the players who may seat you in a game without an invitation (the whole list)"""
+        return context.players().set_friends(context.caller(), body["friends"])
 
 
 @blp.route("/me/webhook-secret")

@@ -50,3 +50,10 @@ def register(client):
         assert r.status_code == 201, r.json
         return r.json["id"], {"Authorization": f"Bearer {r.json['token']}"}
     return make
+
+
+def befriend(client, headers, *friends):
+    """The player of `headers` lets `friends` seat them without an invitation (the set-up of
+    tests about playing, not inviting)."""
+    r = client.put("/v1/players/me/friends", json={"friends": list(friends)}, headers=headers)
+    assert r.status_code == 200, r.json

@@ -3,10 +3,12 @@ page /play/<id> with the spectator's board, the score, the winner and the whole 
 import re
 
 from engine.rng import Rng
+from tests.api.conftest import befriend
 
 
 def nautilus_game(client, register, first="Ada", second="Bo"):
     (a, ha), (b, hb) = register(first), register(second)
+    befriend(client, hb, a)
     r = client.post("/v1/games", json={"game": "nautilus", "seats": [a, b]}, headers=ha)
     assert r.status_code == 201, r.json
     return r.json["id"], [ha, hb]
@@ -112,6 +114,8 @@ def test_the_page_of_a_game_in_progress_has_no_winner_and_the_score_so_far(clien
 
 def test_a_move_made_face_down_still_shows_on_the_page_as_a_move(client, register):
     people = [register(name) for name in ("Ada", "Bo", "Cy")]
+    for _, headers in people[1:]:
+        befriend(client, headers, people[0][0])
     r = client.post("/v1/games", json={"game": "buttons", "seats": [p[0] for p in people]},
                     headers=people[0][1])
     game_id = r.json["id"]

@@ -1,8 +1,10 @@
 """The v1 API over HTTP (Flask's test client), on a real Valkey, with the test game."""
+from tests.api.conftest import befriend
 
 
 def new_game(client, register, seats=2):
     (a, ha), (b, hb) = register("Ada"), register("Bo")
+    befriend(client, hb, a)
     r = client.post("/v1/games", json={"game": "hiddenbid", "seats": [a, b]}, headers=ha)
     assert r.status_code == 201, r.json
     return r.json["id"], ha, hb
@@ -88,7 +90,33 @@ def test_idempotency_key_over_http(client, register, test_game):
     first = client.post(f"/v1/games/{g}/moves", headers={**ha, "Idempotency-Key": "abc"}, json=body)
     again = client.post(f"/v1/games/{g}/moves", headers={**ha, "Idempotency-Key": "abc"}, json=body)
     assert first.status_code == again.status_code == 201 and first.json == again.json
+    assert "Idempotent-Replayed" not in first.headers
+    assert again.headers["Idempotent-Replayed"] == "true"
     assert client.get(f"/v1/games/{g}/log", headers=ha).json["entries"][-1]["version"] == 3
+
+
+def test_idempotency_key_reused_with_another_move_is_refused(client, register, test_game):
+    g, ha, _ = new_game(client, register)
+    moves = client.get(f"/v1/games/{g}/legal-moves", headers=ha).json["moves"]
+    keyed = {**ha, "Idempotency-Key": "k1"}
+    first = client.post(f"/v1/games/{g}/moves", headers=keyed,
+                        json={"action": moves[0]["action"], "expected_version": 2})
+    assert first.status_code == 201
+    other = client.post(f"/v1/games/{g}/moves", headers=keyed,
+                        json={"action": moves[1]["action"], "expected_version": 2})
+    assert other.status_code == 422, other.json
+    assert other.json["code"] == "request/idempotency_mismatch"
+    assert "Idempotent-Replayed" not in other.headers
+    # the same move written the other way (notation) is another body too
+    again = client.post(f"/v1/games/{g}/moves", headers=keyed,
+                        json={"notation": moves[0]["notation"], "expected_version": 2})
+    assert again.status_code == 422 and again.json["code"] == "request/idempotency_mismatch"
+    # and the same body answers the first answer, marked as replayed
+    same = client.post(f"/v1/games/{g}/moves", headers=keyed,
+                       json={"action": moves[0]["action"], "expected_version": 2})
+    assert same.status_code == 201 and same.json == first.json
+    assert same.headers["Idempotent-Replayed"] == "true"
+    assert client.get(f"/v1/games/{g}/log", headers=ha).json["version"] == 3
 
 
 def test_inbox_and_log_paging(client, register, test_game):

@@ -19,6 +19,7 @@ def inbound(redis_client, smtp, test_game):
     services = app.extensions["turnpost"]["services"]
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     token = NotificationStore(redis_client).seat_mail_token(game_id, 0)
     message = EmailMessage()

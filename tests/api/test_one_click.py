@@ -21,6 +21,7 @@ def table(redis_client, smtp, test_game):
     services = app.extensions["turnpost"]["services"]
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     services.notifications.email(Notice(TURN_STARTED, game_id, 0, 2))
     email = smtp.wait_for(lambda m, r: "ada@example.org" in r)

@@ -48,7 +48,8 @@ schema.config.generation.update(allow_extra_parameters=False, with_security_para
 schemathesis.serializer.alias("message/rfc822", "application/octet-stream")  # inbound email
 EXAMPLES_PER_OPERATION = 60
 TITLES = sorted(registry.GAMES)
-GAMES = len(TITLES) + 4  # one of each title, two open, one finished, one without Ada
+GAMES = len(TITLES) + 5  # one of each title, two open, one finished, one without Ada, and
+                         # one Cy invited Ada to
 PLAYERS = 3
 INBOUND_SECRET = "fuzz"
 
@@ -64,7 +65,9 @@ class World:
 @pytest.fixture
 def world(redis_client, tmp_path) -> World:
     """Ada (whose token the requests carry) sits in a game of each title, an open game and a
-    finished one; Bo has an open game she can join; Bo and Cy play one she has no seat in.
+    finished one; Bo has an open game she can join; Bo and Cy play one she has no seat in;
+    Cy invited her to one (Bo lets Ada seat him, and Cy lets Bo, so the rest need no
+    invitation).
     Inbound email is on (its answers go to an outbox folder)."""
     settings = Settings(inbound_secret=INBOUND_SECRET, mail_domain="play.test",
                         outbox_dir=str(tmp_path / "outbox"), webhook_allow_http=True,
@@ -77,13 +80,16 @@ def world(redis_client, tmp_path) -> World:
     ada, bo, cy = (client.post("/v1/players", json={"name": name, **extra}).json
                    for name, extra in (("Ada", {"webhook_url": "http://127.0.0.1:9/hook"}),
                                        ("Bo", {}), ("Cy", {})))
+    for friend, of in ((ada, bo), (bo, cy)):
+        assert client.put("/v1/players/me/friends", headers=_auth(of["token"]),
+                          json={"friends": [friend["id"]]}).status_code == 200
     games = [(name, [ada, bo]) for name in TITLES]
     games += [("nautilus", [ada, None]), ("nautilus", [bo, None]), ("nautilus", [ada, bo]),
-              ("nautilus", [bo, cy])]
+              ("nautilus", [bo, cy]), ("nautilus", [cy, ada])]
     game_ids = [client.post("/v1/games", headers=_auth(seats[0]["token"]), json={
         "game": name, "seats": [p and p["id"] for p in seats]}).json["id"]
         for name, seats in games]
-    resigned = client.post(f"/v1/games/{game_ids[-2]}/resign", headers=_auth(ada["token"]))
+    resigned = client.post(f"/v1/games/{game_ids[-3]}/resign", headers=_auth(ada["token"]))
     assert resigned.status_code == 200 and resigned.json["status"] == "finished"
     yield World(client, [p["token"] for p in (ada, bo, cy)], [p["id"] for p in (ada, bo, cy)],
                 game_ids)

@@ -123,3 +123,10 @@ class Client:
     def post(self, path, body=None, **kw):
         return requests.post(self.base + path, json=body or {}, headers=self.headers,
                              timeout=30, **kw)
+
+    def befriend(self, *others: "Client") -> None:
+        """Let `others` seat this player in their games without an invitation (the set-up of
+        tests about playing, not inviting)."""
+        r = requests.put(self.base + "/v1/players/me/friends", headers=self.headers,
+                         json={"friends": [other.id for other in others]}, timeout=30)
+        assert r.status_code == 200, r.text

@@ -28,6 +28,7 @@ def test_the_bot_plays_every_title_to_the_end(live_server, tmp_path):
     bot = tmp_path / "bot.py"
     bot.write_text(program("bot"))
     ada, bo = Client(live_server.url, "Ada"), Client(live_server.url, "Bo")
+    bo.befriend(ada)
     game_ids = [ada.post("/v1/games", {"game": title, "seats": [ada.id, bo.id]}).json()["id"]
                 for title in sorted(registry.GAMES)]
     bots = [subprocess.Popen([sys.executable, str(bot)], stdout=subprocess.PIPE,

@@ -10,6 +10,7 @@ from tests.e2e.server import Client
 
 def nine_domains(live_server):
     a, b = Client(live_server.url, "Ada"), Client(live_server.url, "Bo")
+    b.befriend(a)
     game_id = a.post("/v1/games", {"game": "ninedomains", "seats": [a.id, b.id]}).json()["id"]
     return game_id, a, b
 

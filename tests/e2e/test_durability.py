@@ -15,6 +15,7 @@ def test_acknowledged_move_survives_kill_9_of_the_embedded_server(tmp_path):
     server = LiveServer("--no-worker", "--data", str(data)).wait_ready()
     try:
         a, b = Client(server.url, "Ada"), Client(server.url, "Bo")
+        b.befriend(a)
         game_id = a.post("/v1/games", {"game": name, "seats": [a.id, b.id]}).json()["id"]
         summary = a.get(f"/v1/games/{game_id}").json()
         mover = next(c for c in (a, b) if (a, b).index(c) in summary["active_seats"])

@@ -56,6 +56,7 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
     get_legal_moves = api(generated, games_api + "get_legal_moves")
     play_move = api(generated, games_api + "play_move")
     get_log = api(generated, games_api + "get_log")
+    set_friends = api(generated, players_api + "set_friends")
     models = api(generated, "models")
 
     anonymous = generated.Client(base_url=live_server.url)
@@ -63,6 +64,8 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
                for name in ("Ada", "Bo"))
     clients = [generated.AuthenticatedClient(base_url=live_server.url, token=p.token)
                for p in (ada, bo)]
+    friends = set_friends.sync(client=clients[1], body=models.FriendsUpdate(friends=[ada.id]))
+    assert [f.id for f in friends.friends] == [ada.id]  # so Ada seats Bo without inviting him
     game = create_game.sync(client=clients[0],
                             body=models.GameCreate(game=models.GameCreateGame(title),
                                                       seats=[ada.id, bo.id]))

@@ -53,6 +53,8 @@ def test_the_openapi_generator_client_plays_a_game_to_the_end(live_server, og, t
     anonymous = og.PlayersApi(client(og, live_server.url))
     ada, bo = (anonymous.register_player(og.PlayerCreate(name=name)) for name in ("Ada", "Bo"))
     games = [og.GamesApi(client(og, live_server.url, p.token)) for p in (ada, bo)]
+    og.PlayersApi(client(og, live_server.url, bo.token)).set_friends(
+        og.FriendsUpdate(friends=[ada.id]))  # so Ada seats Bo without inviting him
     game = games[0].create_game(og.GameCreate(game=title, seats=[ada.id, bo.id]))
     assert isinstance(game, og.GameSummary) and game.game == title
 

@@ -55,6 +55,7 @@ def reply(original, move, sender):
 def new_table(server, game, tag):
     ada = Client(server.url, "Ada", email=f"ada.{tag}@example.org")
     bo = Client(server.url, "Bo", email=f"bo.{tag}@example.org")
+    bo.befriend(ada)
     r = ada.post("/v1/games", {"game": game, "seats": [ada.id, bo.id]})
     assert r.status_code == 201, r.text
     return r.json()["id"], ada

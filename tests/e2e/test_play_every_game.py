@@ -19,6 +19,8 @@ CASES = [(name, n) for name, game in sorted(registry.GAMES.items())
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{g}-{n}p" for g, n in CASES])
 def test_play_to_the_end_over_http(live_server, valkey, name, players):
     clients = [Client(live_server.url, f"Player {i}") for i in range(players)]
+    for other in clients[1:]:
+        other.befriend(clients[0])
     r = clients[0].post("/v1/games", {"game": name, "seats": [c.id for c in clients]})
     assert r.status_code == 201, r.text
     game_id = r.json()["id"]
@@ -49,6 +51,8 @@ def test_play_to_the_end_over_http(live_server, valkey, name, players):
 def test_views_and_logs_of_a_running_game_never_show_the_seed(live_server, valkey, name):
     game = registry.GAMES[name]
     clients = [Client(live_server.url, f"P{i}") for i in range(game.info.min_players)]
+    for other in clients[1:]:
+        other.befriend(clients[0])
     game_id = clients[0].post("/v1/games", {"game": name,
                                             "seats": [c.id for c in clients]}).json()["id"]
     seed = GameStore(connect(valkey.url)).snapshot(game_id)["secret_seed"]

@@ -68,6 +68,7 @@ def test_game_creation_is_limited_per_player(server):
 
 def test_moves_are_limited_per_player(server):
     ada, bo = Client(server.url, "Ada"), Client(server.url, "Bo")
+    bo.befriend(ada)  # Bo's settings count against his own quota, not Ada's
     game_id = ada.post("/v1/games", {"game": "ninedomains", "seats": [ada.id, bo.id]}).json()["id"]
     stale = [ada.post(f"/v1/games/{game_id}/moves", {"notation": "x", "expected_version": 1})
              for _ in range(4)]

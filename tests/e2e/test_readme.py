@@ -22,7 +22,8 @@ def test_readme_walkthrough_works_as_written(live_server):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     documents = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    view, move, log = documents
+    friends, view, move, log = documents
+    assert [f["name"] for f in friends["friends"]] == ["Ada"]
     catalog = requests.get(f"{live_server.url}/v1/catalog", timeout=10).json()["games"]
     notation = next(g["notation"] for g in catalog if g["name"] == "ninedomains")
     assert str(notation) in done.stdout.splitlines(), "the notation shown is the game played"

@@ -81,6 +81,7 @@ def test_64_slow_connections_are_cut_and_never_stop_other_requests(server):
 
 def nine_domains(base):
     a, b = Client(base, "Ada"), Client(base, "Bo")
+    b.befriend(a)
     game_id = a.post("/v1/games", {"game": "ninedomains", "seats": [a.id, b.id]}).json()["id"]
     return game_id, a, b
 

@@ -211,6 +211,7 @@ def test_a_worker_killed_in_the_middle_of_a_batch_of_timeouts(world):
     client = connect(world.url)
     players = PlayerService(PlayerStore(client))
     ada, bo = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(bo, [ada])  # seated without an invitation
     game_ids = [service.create(ada, "ninedomains", [ada, bo], time_control={
         "per_move_seconds": 3, "on_timeout": policy})["id"]
         for policy in ["forfeit", "auto"] * 60]

@@ -41,6 +41,7 @@ def test_status_counts_the_outbox_the_schedule_and_the_queue(valkey, redis_clien
     server = LiveServer("--no-worker", redis_url=valkey.url).wait_ready()
     try:
         ada, bo = Client(server.url, "Ada"), Client(server.url, "Bo")
+        bo.befriend(ada)
         for _ in range(3):
             ada.post("/v1/games", {"game": "nautilus", "seats": [ada.id, bo.id],
                                    "time_control": {"per_move_seconds": 3600}})

@@ -11,7 +11,8 @@ from engine.rng import Rng
 from service import history
 from service.consequences import Contact, Delivery, due_after_commit
 from service.games import GameService
-from service.notifications import GAME_FINISHED, TURN_REMINDER, TURN_STARTED, Notice
+from service.notifications import (GAME_CANCELLED, GAME_FINISHED, GAME_INVITED, TURN_REMINDER,
+                                   TURN_STARTED, Notice)
 from service.players import PlayerService
 from service.settings import Settings
 from store.games import GameStore
@@ -30,6 +31,8 @@ def record_game(redis_client, name, seats_of, clock=None, picker_seed=b"policy")
     outbox = OutboxStore(redis_client)
     outbox.ensure_groups()
     people = [players.register(f"P{i}")["id"] for i in range(4)]
+    for friend in people[1:]:  # P0 seats them without inviting them
+        players.set_friends(friend, [people[0]])
     seats = seats_of(people)
     game_id = games.create(people[0], name, seats, time_control=clock)["id"]
     picker = Rng(picker_seed + bytes(32))
@@ -158,6 +161,7 @@ def test_a_seat_whose_clock_ran_out_under_auto_gets_the_computers_move(redis_cli
     games = GameService(GameStore(redis_client), PlayerStore(redis_client),
                         clock=lambda: moment[0], min_move_seconds=1)
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])
     for policy, expected in (("auto", True), ("forfeit", False)):
         game_id = games.create(a, "nautilus", [a, b], time_control={
             "per_move_seconds": 60, "on_timeout": policy})["id"]
@@ -180,3 +184,41 @@ def test_a_delivery_survives_the_schedule_as_it_was():
     delivery = Delivery("webhook", Notice(TURN_REMINDER, "g_1", 1, 7, "-90"), 3)
     assert Delivery.from_item(delivery.item()) == delivery
     assert delivery.job_id == "webhook-g_1-1-7-turn_reminder-90-try3"
+
+
+def test_an_invitation_is_told_at_once_and_no_turn_comes_before_it_is_accepted(redis_client):
+    """Ada invites Bo and Cy to a game of Buttons: each commit's notices, from the snapshot it
+    wrote (and, as the worker may read it later, from the game as it is now)."""
+    players = PlayerService(PlayerStore(redis_client))
+    games = GameService(GameStore(redis_client), PlayerStore(redis_client))
+    ada, bo, cy = (players.register(name)["id"] for name in ("Ada", "Bo", "Cy"))
+    everyone = {s: Contact(email=True, webhook=True) for s in range(3)}
+    game_id = games.create(ada, "buttons", [ada, bo, cy])["id"]
+    created = games.load(game_id)
+    due = due_after_commit(created, 1, 1, everyone, SETTINGS, NOW)
+    assert kinds(due) == {(GAME_INVITED, s, c) for s in (1, 2) for c in ("email", "webhook")}
+    assert all(at == NOW for at, _ in due.deliveries)  # an invitation does not wait
+    games.join(game_id, bo)
+    joined = games.load(game_id)
+    assert kinds(due_after_commit(joined, 2, 2, everyone, SETTINGS, NOW)) == set()
+    # the creation's entry read late: only Cy's invitation still holds
+    late = due_after_commit(joined, 1, 1, everyone, SETTINGS, NOW)
+    assert kinds(late) == {(GAME_INVITED, 2, c) for c in ("email", "webhook")}
+    games.join(game_id, cy)
+    started = games.load(game_id)
+    turns = due_after_commit(started, 3, started["version"], everyone, SETTINGS, NOW)
+    assert {event for event, _, _ in kinds(turns)} == {TURN_STARTED}
+    assert due_after_commit(started, 1, 1, everyone, SETTINGS, NOW).deliveries == []
+
+
+def test_a_cancelled_game_tells_everyone_seated_or_invited_once(redis_client):
+    players = PlayerService(PlayerStore(redis_client))
+    games = GameService(GameStore(redis_client), PlayerStore(redis_client))
+    ada, bo, cy = (players.register(name)["id"] for name in ("Ada", "Bo", "Cy"))
+    everyone = {s: Contact(email=True) for s in range(3)}
+    game_id = games.create(ada, "buttons", [ada, bo, cy])["id"]
+    games.decline(game_id, cy)
+    cancelled = games.load(game_id)
+    due = due_after_commit(cancelled, 2, cancelled["version"], everyone, SETTINGS, NOW)
+    assert kinds(due) == {(GAME_CANCELLED, 0, "email"), (GAME_CANCELLED, 1, "email")}
+    assert due_after_commit(cancelled, 1, 1, everyone, SETTINGS, NOW).deliveries == []

@@ -17,7 +17,10 @@ def refused(status: int, match: str | None = None):
 
 
 def two_players(players):
-    return players.register("Ada")["id"], players.register("Bo")["id"]
+    """Ada and Bo, who lets Ada seat him in her games without an invitation."""
+    ada, bo = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(bo, [ada])
+    return ada, bo
 
 
 def test_create_with_all_seats_filled_starts_the_game(services, test_game):

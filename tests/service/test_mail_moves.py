@@ -25,6 +25,7 @@ def table(redis_client, smtp, test_game):
     services = assemble(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="Bo@Example.org")["id"]
+    services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     return services, game_id, ada, bo
 
@@ -154,6 +155,7 @@ def test_an_address_may_send_only_so_many_messages(redis_client, smtp, test_game
     services = assemble(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
     outcomes = [services.mail_moves.receive(reply_to(email, "nonsense", "ada@example.org"))

@@ -43,6 +43,7 @@ def test_the_second_to_commit_reads_the_reveal_and_battles_their_own_move_caused
     players, games, notify = table
     ada = players.register("Ada", email="ada@example.org")["id"]
     bo = players.register("Bo <b>", email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
     play(games, game_id, ada, games.legal_moves(game_id, ada)["moves"][0]["notation"])
     bo_move = games.legal_moves(game_id, bo)["moves"][-1]["notation"]
@@ -62,6 +63,7 @@ def test_a_turn_email_shows_the_board_and_hand_of_the_readers_seat_only(table, s
     players, games, notify = table
     ada = players.register("Ada", email="ada@example.org")["id"]
     bo = players.register('<img src=x onerror="alert(1)">', email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = games.create(ada, "nautilus", [ada, bo])["id"]
     snap = games.load(game_id)
     seat = snap["active_seats"][0]

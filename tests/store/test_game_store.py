@@ -2,7 +2,7 @@
 import json
 
 from store import keys
-from store.games import Appended, Commit, GameStore, Replayed, Stale
+from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.outbox import OutboxStore
 
 
@@ -14,11 +14,12 @@ class Store(GameStore):
     """The store with the test's short spelling of a commit."""
 
     def append(self, game_id, expected=0, events=None, snapshot=None, key=None, player="",
-               answer=None, **schedule):
+               answer=None, request="", **schedule):
         if isinstance(game_id, Commit):
             return super().append(game_id)
         return super().append(Commit(game_id, expected, events, snapshot, idempotency_key=key,
-                                     player_id=player, answer=answer, **schedule))
+                                     player_id=player, answer=answer, request=request,
+                                     **schedule))
 
     def create(self, game_id, events, snapshot):
         return super().create(Commit(game_id, 0, events, snapshot))
@@ -81,10 +82,12 @@ def test_events_carry_a_schema_number_and_page_by_version(redis_client):
 def test_idempotency_key_returns_the_first_answer(redis_client):
     store = GameStore(redis_client)
     store.append("g1", 0, [event(0)], {})
-    first = store.append("g1", 1, [event(1)], {"v": 2}, "key", "p1", {"answer": 1})
+    first = store.append("g1", 1, [event(1)], {"v": 2}, "key", "p1", {"answer": 1}, "move A")
     assert first == Appended(2)
-    again = store.append("g1", 2, [event(2)], {"v": 3}, "key", "p1", {"answer": 2})
-    assert again == Replayed({"answer": 1}) and len(store.events("g1")) == 2
+    again = store.append("g1", 2, [event(2)], {"v": 3}, "key", "p1", {"answer": 2}, "move B")
+    assert again == Replayed(FirstAnswer("move A", {"answer": 1}))
+    assert len(store.events("g1")) == 2
+    assert store.idempotent_answer("g1", "p1", "key") == FirstAnswer("move A", {"answer": 1})
     other_player = store.append("g1", 2, [event(2)], {"v": 3}, "key", "p2", {"answer": 3})
     assert other_player == Appended(3)
 

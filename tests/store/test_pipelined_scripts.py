@@ -22,7 +22,7 @@ def test_a_commit_and_a_list_update_ask_the_server_nothing_before_their_scripts(
     assert store.append_many([commit("g2", 0, 1), commit("g3", 0, 2)]) == [Appended(1),
                                                                           Appended(2)]
     pipe = redis_client.pipeline(transaction=False)
-    players.project("p1", "g1", 2, 1000, 5000, pipe)
+    players.project("p1", "g1", 2, 1000, 5000, pipe=pipe)
     store.lobby_entry("g1", 2, None, pipe)
     assert run_pipeline(pipe) == [1, 1]
     assert script_exists_calls(redis_client) == asked
@@ -38,7 +38,7 @@ def test_scripts_the_server_lost_are_loaded_again_and_every_command_runs_once(re
     redis_client.script_flush()
     pipe = redis_client.pipeline(transaction=False)
     pipe.incr("plain")
-    players.project("p1", "g1", 3, 1000, 5000, pipe)
+    players.project("p1", "g1", 3, 1000, 5000, pipe=pipe)
     pipe.incr("plain")
     assert run_pipeline(pipe) == [1, 1, 2]
     assert redis_client.get("plain") == b"2"

@@ -53,6 +53,7 @@ def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(
     players, games = services
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "ninedomains", [a, b], time_control={
         "per_move_seconds": 2, "on_timeout": "auto"})["id"]
     final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s,
@@ -66,6 +67,7 @@ def test_forfeit_policy_the_absent_seat_loses(services, start_workers):
     players, games = services
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "ninedomains", [a, b], time_control={
         "per_move_seconds": 2, "on_timeout": "forfeit"})["id"]
     legal = games.legal_moves(game_id, a)
@@ -80,6 +82,7 @@ def test_a_move_before_the_deadline_cancels_the_timeout(services, start_workers)
     players, games = services
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "nautilus", [a, b], time_control={
         "per_move_seconds": 3, "on_timeout": "auto"})["id"]
     for _ in range(2):
@@ -97,6 +100,7 @@ def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_worker
     players, games = services
     start_workers(2)
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "nautilus", [a, b], time_control={
         "per_move_seconds": 1, "on_timeout": "auto"})["id"]
     # the computer's move is the timeout's consequence: a commit of its own, right after
@@ -116,6 +120,7 @@ def test_the_same_timer_run_twice_applies_once(services):
     clock = [time.time()]
     games.clock = lambda: clock[0]
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "ninedomains", [a, b], time_control={
         "per_move_seconds": 60, "on_timeout": "auto"})["id"]
     since = games.load(game_id)["version"]
@@ -134,6 +139,7 @@ def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(services, pol
     clock = [time.time()]
     games.clock = lambda: clock[0]
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])  # seated without an invitation
     game_id = games.create(a, "ninedomains", [a, b], time_control={
         "per_move_seconds": 60, "on_timeout": policy})["id"]
     since = games.load(game_id)["version"]

@@ -62,6 +62,7 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
     start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
     people = [players.register(n, email=f"{n.lower()}@example.org")["id"] for n in ("Ada", "Bo")]
     addresses = ["ada@example.org", "bo@example.org"]
+    players.set_friends(people[1], [people[0]])  # seated without an invitation
     game_id = games.create(people[0], "nautilus", people)["id"]
     picker = Rng(b"emails" + bytes(32))
     before: dict[int, list[str]] = {0: [], 1: []}
@@ -111,6 +112,7 @@ def test_webhook_is_signed_with_the_players_secret_as_documented(services, start
         start_workers()
         bot = players.register("Bot", webhook_url=receiver.url)
         other = players.register("Ada")["id"]
+        players.set_friends(bot["id"], [other])  # seated without an invitation
         game_id = games.create(other, "ninedomains", [bot["id"], other])["id"]
         call = receiver.wait_count(1)[0]
     # the receiver's side, written from docs/notifications.md alone
@@ -140,6 +142,7 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
         start_workers()
         bot = players.register("Bot", webhook_url=receiver.url)
         other = players.register("Ada")["id"]
+        players.set_friends(bot["id"], [other])  # seated without an invitation
         game_id = games.create(other, "buttons", [bot["id"], other])["id"]
         picker = Rng(b"webhook libraries" + bytes(32))
         told_of_a_turn = False
@@ -189,6 +192,7 @@ def test_failing_webhook_is_retried_then_the_player_gets_the_email(
         bot = players.register("Bot", email="bot@example.org", webhook_url=receiver.url)
         players.update(bot["id"], {"notifications": {"email": False}})
         other = players.register("Ada")["id"]
+        players.set_friends(bot["id"], [other])  # seated without an invitation
         game_id = games.create(other, "ninedomains", [bot["id"], other])["id"]
         fallback = smtp.wait_for(lambda m, rcpt: "bot@example.org" in rcpt)
         calls = receiver.wait_count(3)
@@ -213,6 +217,7 @@ def test_emails_are_throttled_per_game_and_the_later_one_waits(
     start_workers(SMTP_URL=smtp.url, EMAIL_THROTTLE_SECONDS="3")
     ada = players.register("Ada", email="ada@example.org")["id"]
     bo = players.register("Bo", email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])  # seated without an invitation
     game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
     smtp.wait_for(turn_email_for("ada@example.org", 2))
     for player in (ada, bo):
@@ -234,6 +239,7 @@ def test_no_email_when_the_player_turned_emails_off(services, start_workers, smt
     ada = players.register("Ada", email="ada@example.org")["id"]
     bo = players.register("Bo", email="bo@example.org")["id"]
     players.update(ada, {"notifications": {"email": False}})
+    players.set_friends(bo, [ada])  # seated without an invitation
     games.create(ada, "ninedomains", [ada, bo])
     smtp.wait_for(lambda m, rcpt: "bo@example.org" in rcpt)
     time.sleep(1.0)
@@ -247,6 +253,7 @@ def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers,
     bo = players.register("Bo", email="bo@example.org")["id"]
     players.update(bo, {"notifications": {"reminders": False}})
     started = time.time()
+    players.set_friends(bo, [ada])  # seated without an invitation
     game_id = games.create(ada, "ninedomains", [ada, bo],
                            time_control={"per_move_seconds": 6, "on_timeout": "auto"})["id"]
     version = games.summary(game_id)["version"]
@@ -271,6 +278,7 @@ def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers
     start_workers(OUTBOX_DIR=str(outbox))
     ada = players.register("Ada", email="ada@example.org")["id"]
     bo = players.register("Bo")["id"]
+    players.set_friends(bo, [ada])  # seated without an invitation
     game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
     deadline = time.monotonic() + 20
     while not list(outbox.glob("*.eml")) and time.monotonic() < deadline:
