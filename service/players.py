@@ -1,7 +1,8 @@
-"""Registering players, authenticating their tokens, their profile, notification settings and
-webhook secret, and the log of what was delivered to them."""
+"""Registering players, authenticating, replacing and rotating their tokens, their profile,
+notification settings and webhook secret, and the log of what was delivered to them."""
 from __future__ import annotations
 
+import base64
 import secrets
 import time
 from typing import Any, Callable
@@ -12,6 +13,8 @@ from store.players import PlayerStore
 from .errors import Conflict, Invalid, NotFound, Unauthorized
 from .notifications import preferences
 from .safe_urls import UnsafeUrl, UrlPolicy
+from .secrets import ServerKeys
+from .settings import Settings
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
 
@@ -20,13 +23,20 @@ def new_id(prefix: str) -> str:
     return prefix + secrets.token_hex(6)
 
 
+def new_token() -> str:
+    """An API token: 256 random bits (Redis keeps only its SHA-256)."""
+    return "tp_" + secrets.token_urlsafe(32)
+
+
 class PlayerService:
     def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
-                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy()):
+                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy(),
+                 keys: ServerKeys | None = None):
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
         self.webhook_urls = webhook_urls
+        self.keys = keys or ServerKeys(Settings(), self.notes)
 
     def _check_webhook(self, url: str | None) -> None:
         if url:
@@ -43,7 +53,7 @@ class PlayerService:
         if not name:
             raise Invalid("a player needs a name", code="player/invalid")
         self._check_webhook(webhook_url)
-        token = "tp_" + secrets.token_urlsafe(32)
+        token = new_token()
         profile = {"name": name, "email": email, "webhook_url": webhook_url,
                    "created_at": int(self.clock() * 1000)}
         while True:
@@ -52,7 +62,7 @@ class PlayerService:
                 break
         answer = {"id": player_id, "name": name, "token": token}
         if webhook_url:
-            answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+            answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
     def authenticate(self, token: str | None) -> str:
@@ -89,7 +99,7 @@ class PlayerService:
             self.notes.set_webhook_failing(player_id, False)
             answer["webhook_status"] = "ok"
             if self.notes.webhook_secret(player_id) is None:
-                answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+                answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
     def rotate_webhook_secret(self, player_id: str) -> dict[str, Any]:
@@ -98,7 +108,22 @@ class PlayerService:
         if not profile.get("webhook_url"):
             raise Conflict("you have no webhook: set webhook_url first",
                            code="player/no_webhook")
-        return {"webhook_secret": self.notes.new_webhook_secret(player_id)}
+        return {"webhook_secret": self._new_webhook_secret(player_id)}
+
+    def _new_webhook_secret(self, player_id: str) -> str:
+        """`whsec_` + the standard base64 of 32 random bytes (the Standard Webhooks encoding,
+        which its libraries decode to the HMAC key); stored encrypted, shown once."""
+        secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+        self.notes.set_webhook_secret(player_id, self.keys.seal(secret))
+        return secret
+
+    def new_token(self, player_id: str) -> dict[str, Any]:
+        """A new API token for the player, shown only in this answer; the one before stops
+        working at once."""
+        self._get(player_id)
+        token = new_token()
+        self.players.replace_token(player_id, token)
+        return {"token": token}
 
     def deliveries(self, player_id: str, limit: int = 50) -> dict[str, Any]:
         self._get(player_id)
