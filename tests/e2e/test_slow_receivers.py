@@ -18,10 +18,15 @@ from workers.queue import queue
 
 SLOW_ACCOUNTS = 8
 TIMEOUT = 1.0
-HONEST_BOUND = 12.0
-"""Seconds an honest notice may take under the attack, generous for a loaded machine: with no
-cap, it waits behind every slow account's deliveries and the wait keeps growing."""
-QUEUE_BOUND = 40
+ATTACK_SECONDS = 24.0
+HONEST_BOUND = 15.0
+"""Seconds an honest notice may take under the attack, generous for a loaded machine. Each
+slow receiver holds the worker once, for the timeout (8 s in all, at the start); without the
+cap the honest notices wait behind every slow delivery, and the wait keeps growing."""
+SETTLED_AFTER = 14.0
+QUEUE_BOUND = 50
+"""Jobs queued at most once the slow receivers were each found out (SETTLED_AFTER seconds
+into the attack): it stays low however long the attack goes on."""
 
 
 class StallingReceiver:
@@ -83,7 +88,7 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
         while not stop.is_set():   # each game starts with the slow player's turn
             requests.post(server.url + "/v1/games", headers=headers, timeout=30, json={
                 "game": "ninedomains", "seats": [player_id, "bot:random"]})
-            stop.wait(0.5)
+            stop.wait(1.0)
 
     attackers = [threading.Thread(target=attack, args=account, daemon=True)
                  for account in slow]
@@ -91,10 +96,11 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
         thread.start()
     queued = []
     rq = queue(connect(valkey.url))
+    began = time.monotonic()
 
     def watch_queue():
         while not stop.is_set():
-            queued.append(rq.count)
+            queued.append((time.monotonic() - began, rq.count))
             stop.wait(0.5)
 
     watcher = threading.Thread(target=watch_queue, daemon=True)
@@ -104,7 +110,7 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
         email_id, email_headers = register(server, "Eve", email="eve.honest@example.org")
         hook_id, hook_headers = register(server, "Hal", webhook_url=fast.url)
         delays = []
-        for round_ in range(5):
+        while time.monotonic() - began < ATTACK_SECONDS:
             for player_id, headers in ((email_id, email_headers), (hook_id, hook_headers)):
                 started = time.time()
                 r = requests.post(server.url + "/v1/games", headers=headers, timeout=30,
@@ -118,11 +124,13 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
                     fast.wait_until(lambda calls, g=game_id: any(
                         c["json"]["game_id"] == g for c in calls), timeout=60)
                 delays.append(time.time() - started)
+                time.sleep(0.3)
     finally:
         stop.set()
         for thread in attackers:
             thread.join(30)
         watcher.join(5)
     assert len(stalling.held) >= SLOW_ACCOUNTS, "every slow receiver was tried"
-    assert max(delays) < HONEST_BOUND, delays
-    assert max(queued) < QUEUE_BOUND, queued
+    assert len(delays) >= 6 and max(delays) < HONEST_BOUND, delays
+    settled = [count for at, count in queued if at >= SETTLED_AFTER]
+    assert settled and max(settled) < QUEUE_BOUND, queued
