@@ -97,6 +97,7 @@ class PlayerService:
         answer = self.profile(player_id)
         if "webhook_url" in changes and changes["webhook_url"]:
             self.notes.set_webhook_failing(player_id, False)
+            self.notes.clear_webhook_slow(player_id)
             answer["webhook_status"] = "ok"
             if self.notes.webhook_secret(player_id) is None:
                 answer["webhook_secret"] = self._new_webhook_secret(player_id)

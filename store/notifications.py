@@ -88,7 +88,7 @@ class NotificationStore:
         """Count a delivery as in flight to the player's webhook, unless `cap` others are;
         each holds its slot until it gives it back or for `hold_ms` at most."""
         return bool(self.r.eval(_TAKE_SLOT, 1, keys.player_webhook_in_flight(player_id),
-                                now_ms, now_ms + hold_ms, cap, delivery_id))
+                                now_ms, now_ms + hold_ms, cap, delivery_id, hold_ms))
 
     def give_webhook_slot(self, player_id: str, delivery_id: str) -> None:
         self.r.zrem(keys.player_webhook_in_flight(player_id), delivery_id)
@@ -179,7 +179,7 @@ _TAKE_SLOT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZSCORE', KEYS[1], ARGV[4]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-  redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
   return 1
 end
 return 0
