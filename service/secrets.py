@@ -32,6 +32,7 @@ from .settings import Settings
 
 _REPLY_TOKEN_PURPOSE = b"turnpost reply token v1\n"  # keeps these MACs apart from the links'
 REPLY_TOKEN_HEX = 32
+MIN_LINK_KEY = 32
 LEGACY_CLEAR_PREFIX = "whsec_"
 """A webhook secret stored before encryption starts with the secret's own prefix."""
 
@@ -42,6 +43,15 @@ class ServerKeys:
     def __init__(self, settings: Settings, notes: NotificationStore):
         self.settings = settings
         self.notes = notes
+        if any(len(key) < MIN_LINK_KEY for key in settings.link_signing_keys):
+            raise ValueError(f"LINK_SIGNING_KEYS: each key must be at least {MIN_LINK_KEY} "
+                             "characters (secrets.token_urlsafe(32) makes 43)")
+        try:   # a mistyped key stops the process at once, not at its first webhook
+            self._configured_webhook_keys = [Fernet(key) for key in
+                                             settings.webhook_secret_keys]
+        except ValueError as err:
+            raise ValueError("WEBHOOK_SECRET_KEYS: each key must be 32 url-safe base64-encoded "
+                             "bytes, as Fernet.generate_key() makes them") from err
 
     @cached_property
     def link_keys(self) -> list[bytes]:
@@ -51,9 +61,8 @@ class ServerKeys:
 
     @cached_property
     def _webhook_keys(self) -> list[Fernet]:
-        configured = list(self.settings.webhook_secret_keys)
-        keys = configured or [self.notes.webhook_secrets_key(Fernet.generate_key().decode())]
-        return [Fernet(key) for key in keys]
+        return self._configured_webhook_keys or [
+            Fernet(self.notes.webhook_secrets_key(Fernet.generate_key().decode()))]
 
     @cached_property
     def _webhook_box(self) -> MultiFernet:
