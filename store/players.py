@@ -1,4 +1,5 @@
-"""Players, their API tokens, their games and their inbox of games awaiting their move."""
+"""Players, their API tokens (kept as SHA-256) and sign-in links, the index of their email
+addresses, their games and their inbox of games awaiting their move."""
 from __future__ import annotations
 
 import hashlib
