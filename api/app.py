@@ -85,7 +85,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
         "description": "The token from POST /v1/players"})
-    for blueprint in (catalog.blp, players.blp, games.blp, inbound.blp):
+    for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
     # pages that way; none does here (pages follow `after`), so the document leaves it out.

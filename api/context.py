@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
+from service.assembly import Services
 from service.games import GameService
 from service.players import PlayerService
 from store.front_door import StreamSlots
@@ -25,6 +26,10 @@ def stream_slots() -> StreamSlots:
 
 def front_door() -> FrontDoor:
     return current_app.extensions["turnpost"]["front_door"]
+
+
+def services() -> Services:
+    return current_app.extensions["turnpost"]["services"]
 
 
 def players() -> PlayerService:

@@ -31,6 +31,7 @@ class FrontDoor:
     rate_limits: bool = True               # RATE_LIMITS=off turns every limit below off
     limit_register_per_ip: str = "60/minute;600/hour"
     limit_anonymous_per_ip: str = "300/minute"
+    limit_sign_in_per_ip: str = "10/minute;30/hour"   # sign-in links asked by one address
     limit_create_per_player: str = "30/minute;300/hour"
     limit_moves_per_player: str = "300/minute"   # moves, joins, resigns, settings
     limit_reads_per_player: str = "1200/minute"
@@ -46,6 +47,7 @@ class FrontDoor:
         "rate_limits": "RATE_LIMITS",
         "limit_register_per_ip": "LIMIT_REGISTER_PER_IP",
         "limit_anonymous_per_ip": "LIMIT_ANONYMOUS_PER_IP",
+        "limit_sign_in_per_ip": "LIMIT_SIGN_IN_PER_IP",
         "limit_create_per_player": "LIMIT_CREATE_PER_PLAYER",
         "limit_moves_per_player": "LIMIT_MOVES_PER_PLAYER",
         "limit_reads_per_player": "LIMIT_READS_PER_PLAYER",

@@ -62,4 +62,12 @@ DESCRIPTIONS: dict[str, str] = {
                   "them all). It applies to games created from now on.",
     "rotateWebhookSecret": "The new secret signs every delivery from now on, retries of "
                            "earlier ones included.",
+    "rotateToken": "The new token is shown only in this answer; the one you called with "
+                   "stops working at once. Lost your token? Ask for a sign-in link "
+                   "(`requestSignIn`).",
+    "requestSignIn": "Needs no token. If players here are registered with this email "
+                     "address, each gets an email with a sign-in link: it works once, for "
+                     "`SIGN_IN_LINK_SECONDS` (15 minutes), and its page gives a new API token "
+                     "(the old one stops working). The answer is the same whether or not "
+                     "anyone has this address; an address may ask a few times an hour.",
 }

@@ -3,6 +3,7 @@
 Each request falls in exactly one bucket:
 
 - `register`: `POST /v1/players`, per client IP;
+- `sign_in`: `POST /v1/sign-in` (a sign-in link by email), per client IP;
 - `anonymous`: any other call without a valid token (a bad token too), per client IP;
 - `create`: `POST /v1/games`, per player;
 - `moves`: every other change a player makes (moves, joins, resigns, settings), per player;
@@ -41,6 +42,7 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
     limits: list[str | Callable[[], str] | ApplicationLimit] = [
         bucket("register", door.limit_register_per_ip, _client_ip, "address"),
         bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, "address"),
+        bucket("sign_in", door.limit_sign_in_per_ip, _client_ip, "address"),
         bucket("create", door.limit_create_per_player, _player, "player"),
         bucket("moves", door.limit_moves_per_player, _player, "player"),
         bucket("reads", door.limit_reads_per_player, _player, "player"),
@@ -95,6 +97,8 @@ def _bucket() -> str:
 def _classify() -> str:
     if request.method == "POST" and request.path.rstrip("/") == "/v1/players":
         return "register"
+    if request.method == "POST" and request.path.rstrip("/") == "/v1/sign-in":
+        return "sign_in"
     if not request.headers.get("Authorization"):
         return "anonymous"
     try:

@@ -147,6 +147,21 @@ class WebhookSecretSchema(Schema):
     webhook_secret = fields.String(required=True, metadata=WEBHOOK_SECRET)
 
 
+class TokenSchema(Schema):
+    token = fields.String(required=True, metadata={
+        "description": "Your new API token: send it as 'Authorization: Bearer <token>'. Shown "
+                       "once; the one before no longer works."})
+
+
+class SignInRequestSchema(Schema):
+    email = fields.Email(required=True, validate=validate.Length(max=254), metadata={
+        "description": "The address you registered with"})
+
+
+class SignInAcceptedSchema(Schema):
+    message = fields.String(required=True)
+
+
 class DeliverySchema(Schema):
     id = fields.String(required=True, metadata={
         "description": "The delivery id: the same on every retry (header Turnpost-Delivery)"})

@@ -19,7 +19,9 @@ from .mailer import Mailer, mailer_for
 from .notifications import NotificationService
 from .one_click import OneClick
 from .players import PlayerService
+from .secrets import ServerKeys
 from .settings import Settings
+from .sign_in import SignIn
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Services:
     notifications: NotificationService
     one_click: OneClick
     mail_moves: MailMoves
+    sign_in: SignIn
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
@@ -42,17 +45,21 @@ def assemble(client: redis.Redis, settings: Settings | None = None,
     game_store, player_store, notes = GameStore(client), PlayerStore(client), NotificationStore(client)
     games = (GameService(game_store, player_store) if min_move_seconds is None
              else GameService(game_store, player_store, min_move_seconds=min_move_seconds))
-    one_click = OneClick(games, notes, settings)
+    keys = ServerKeys(settings, notes)
+    one_click = OneClick(games, notes, settings, keys)
+    sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     consequences = None if deliveries is None else Consequences(
         games, game_store, player_store, ScheduleStore(client), OutboxStore(client),
-        deliveries, settings)
+        deliveries, settings, sign_in=sign_in)
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls),
+        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls,
+                              keys=keys),
         games=games,
         notifications=NotificationService(game_store, player_store, notes, settings, mailer,
-                                          one_click=one_click.links),
+                                          one_click=one_click.links, keys=keys),
         one_click=one_click,
-        mail_moves=MailMoves(games, player_store, notes, settings, mailer),
+        mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
+        sign_in=sign_in,
         consequences=consequences,
     )

@@ -10,7 +10,7 @@ deterministic ids and emails are claimed before sending, a bot or the computer m
 the game is still where it was), so an entry carried out twice, or late, has its effect once.
 
 The clock's side: `Consequences.run_due` carries out the schedule's items that came due
-(deadlines, reminders, delayed notices, delayed bot moves), batched.
+(deadlines, reminders, delayed notices, delayed bot moves, sign-in emails), batched.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from .games import GameService
 from .notifications import (NOTIFIED_KINDS, REMINDER_PERCENTS, TURN_REMINDER, TURN_STARTED,
                             Notice, notices)
 from .settings import Settings
+from .sign_in import SignIn
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,8 @@ class Consequences:
 
     def __init__(self, games: GameService, game_store: GameStore, players: PlayerStore,
                  schedule: ScheduleStore, outbox: OutboxStore, deliveries: Deliveries,
-                 settings: Settings, clock: Callable[[], float] = time.time):
+                 settings: Settings, clock: Callable[[], float] = time.time,
+                 sign_in: SignIn | None = None):
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -152,6 +154,7 @@ class Consequences:
         self.deliveries = deliveries
         self.settings = settings
         self.clock = clock
+        self.sign_in = sign_in
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -221,6 +224,9 @@ class Consequences:
             self.outbox.add(item["game"], item["version"])
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
+        if self.sign_in is not None:
+            for item in by_kind.get("sign_in", []):
+                self.sign_in.send_links(item["email"])
         self.schedule.done(taken)
 
     def later(self, delivery: Delivery, seconds: float) -> None:

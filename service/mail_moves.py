@@ -29,6 +29,7 @@ from .games import GameService
 from .mail_replies import Reply, parse_reply, read_reply_address, reply_address
 from .mailer import Mailer
 from .notifications import preferences
+from .secrets import ServerKeys
 from .settings import Settings
 
 
@@ -42,11 +43,12 @@ class MailOutcome:
 class MailMoves:
     def __init__(self, games: GameService, players: PlayerStore, notes: NotificationStore,
                  settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
-                 quota: SenderQuota | None = None):
+                 quota: SenderQuota | None = None, keys: ServerKeys | None = None):
         self.games = games
         self.players = players
         self.notes = notes
         self.settings = settings
+        self.keys = keys or ServerKeys(settings, notes)
         self.mailer = mailer
         self.clock = clock
         self.quota = quota or SenderQuota(players.r)
@@ -83,7 +85,7 @@ class MailMoves:
         return None
 
     def _play(self, reply: Reply, token: str, version: int) -> MailOutcome:
-        seat_of_token = self.notes.mail_token_seat(token)
+        seat_of_token = self.notes.reply_token_seat(token)
         if seat_of_token is None:
             return self._refuse(reply, "mail/unknown_token",
                                 "This address does not belong to any game here. Reply to the "
@@ -152,8 +154,8 @@ class MailMoves:
         if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
             moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
             sections.append(emails.moves_section("Your legal moves now", moves, snap["id"]))
-            token = self.notes.seat_mail_token(snap["id"], seat)
-            reply_to = reply_address(token, snap["version"], mail_domain)
+            reply_to = reply_address(self.keys.reply_token(snap["id"], seat), snap["version"],
+                                     mail_domain)
         status = "played" if played else "refused"
         if played and not problem:
             lead = f"Your move in {title} (game {snap['id']}) was played."

@@ -21,6 +21,7 @@ from store.players import PlayerStore
 from . import boards, emails, history, logview, webhooks
 from .mail_replies import reply_address
 from .mailer import Mailer
+from .secrets import ServerKeys
 from .settings import Settings
 from .timefmt import in_words, iso
 
@@ -90,9 +91,11 @@ def preferences(profile: dict) -> dict[str, bool]:
 class NotificationService:
     def __init__(self, games: GameStore, players: PlayerStore, notes: NotificationStore,
                  settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
-                 one_click: Callable[[dict, int, list[str]], list[tuple[str, str]]] | None = None):
+                 one_click: Callable[[dict, int, list[str]], list[tuple[str, str]]] | None = None,
+                 keys: ServerKeys | None = None):
         """`one_click(snapshot, seat, moves)` gives (move, url) links for a turn email."""
         self.one_click = one_click
+        self.keys = keys or ServerKeys(settings, notes)
         self.games = games
         self.players = players
         self.notes = notes
@@ -196,8 +199,8 @@ class NotificationService:
                 links = [(f"Play {move}", url)
                          for move, url in self.one_click(snap, seat, moves)] + links
             if self.settings.mail_domain:
-                token = self.notes.seat_mail_token(snap["id"], seat)
-                reply_to = reply_address(token, snap["version"], self.settings.mail_domain)
+                reply_to = reply_address(self.keys.reply_token(snap["id"], seat),
+                                         snap["version"], self.settings.mail_domain)
         footer = ("To play, reply to this email with your move on the first line (several "
                   "steps of one turn: one per line)." if reply_to else "")
         letter = emails.Letter(subject=f"[turnpost] {subject}",
@@ -257,8 +260,14 @@ class NotificationService:
 
     def webhook(self, notice: Notice, attempt: int = 1) -> tuple[str, float]:
         """POST the notice to the player's webhook. Returns (outcome, seconds): "sent";
-        "retry" after `seconds`; "failed" (attempts used up: the webhook is marked failing
-        and the player gets the email instead); or "off" / "superseded" / "gone"."""
+        "retry" after `seconds`; "busy" (the player has WEBHOOK_IN_FLIGHT_PER_PLAYER
+        deliveries under way: ask again after `seconds`, the attempt not used); "failed"
+        (attempts used up: the webhook is marked failing and the player gets the email
+        instead); or "off" / "superseded" / "gone".
+
+        A receiver that leaves a delivery unanswered past the timeout is not called again for
+        WEBHOOK_SLOW_SECONDS: meanwhile its attempts fail at once, so that it holds no worker
+        and delays no one else's notices, only its owner's."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -270,19 +279,31 @@ class NotificationService:
         prefs = preferences(profile)
         if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
             return "off", 0
-        secret = self.notes.webhook_secret(player_id)
-        if secret is None:
+        stored = self.notes.webhook_secret(player_id)
+        if stored is None:
             return "off", 0
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
             self._record(player_id, notice, "webhook", delivery_id, "superseded",
                          f"{_moved_on(notice)} before the webhook went")
             return "superseded", 0
-        now = self.clock()
-        result = webhooks.post(profile["webhook_url"], secret, notice.event, delivery_id,
-                               self._payload(snap, notice, delivery_id), int(now),
-                               self.settings.webhook_timeout_seconds,
-                               self.settings.webhook_urls)
+        timeout = self.settings.webhook_timeout_seconds
+        if self.notes.webhook_slow(player_id):
+            result = webhooks.PostResult(None, webhooks.NOT_ANSWERING)
+        elif not self.notes.take_webhook_slot(
+                player_id, delivery_id, int(self.clock() * 1000), int(4 * timeout * 1000),
+                self.settings.webhook_in_flight_per_player):
+            return "busy", timeout
+        else:
+            try:
+                result = webhooks.post(profile["webhook_url"], self.keys.unseal(stored),
+                                       notice.event, delivery_id,
+                                       self._payload(snap, notice, delivery_id),
+                                       int(self.clock()), timeout, self.settings.webhook_urls)
+            finally:
+                self.notes.give_webhook_slot(player_id, delivery_id)
+            if result.timed_out:
+                self.notes.mark_webhook_slow(player_id, self.settings.webhook_slow_seconds)
         if result.ok:
             self.notes.set_webhook_failing(player_id, False)
             self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail,

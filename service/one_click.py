@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Callable
 
 from engine import match as runner
@@ -17,6 +16,7 @@ from store.notifications import NotificationStore
 from .errors import ServiceError
 from .games import GameService
 from .links import LinkError, MoveLink, read_link, sign_link
+from .secrets import ServerKeys
 from .settings import Settings
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
@@ -35,16 +35,24 @@ class LinkState:
 
 class OneClick:
     def __init__(self, games: GameService, notes: NotificationStore, settings: Settings,
-                 clock: Callable[[], float] = time.time):
+                 keys: ServerKeys, clock: Callable[[], float] = time.time):
         self.games = games
         self.notes = notes
         self.settings = settings
+        self.keys = keys
         self.clock = clock
 
-    @cached_property
-    def secret(self) -> bytes:
-        """The server's signing key: made once and kept in Redis, so read once per process."""
-        return self.notes.server_secret()
+    def _read(self, token: str) -> MoveLink:
+        """The link, if any of the link keys signed it (the first signs; the others are
+        older keys, still accepted while their links live)."""
+        keys = self.keys.link_keys
+        for key in keys[:-1]:
+            try:
+                return read_link(key, token, self.clock())
+            except LinkError as err:
+                if err.code != "link/bad_signature":
+                    raise
+        return read_link(keys[-1], token, self.clock())
 
     def links(self, snap: dict, seat: int, moves: list[str]) -> list[tuple[str, str]]:
         """(notation, url) for each move, when there are few enough to list."""
@@ -53,7 +61,7 @@ class OneClick:
         deadline = snap["deadlines"][seat]
         expires = (deadline // 1000 if deadline is not None
                    else int(self.clock()) + LIFETIME_WITHOUT_CLOCK)
-        secret = self.secret
+        secret = self.keys.link_keys[0]
         return [(move, f"{self.settings.public_url}/m/"
                        f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}")
                 for move in moves]
@@ -61,7 +69,7 @@ class OneClick:
     def inspect(self, token: str) -> LinkState:
         """What opening the link would do, without doing it."""
         try:
-            link = read_link(self.secret, token, self.clock())
+            link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
                 return LinkState("expired", "This link has expired: the turn it was made "

@@ -1,7 +1,8 @@
-"""Registering players, authenticating their tokens, their profile, notification settings and
-webhook secret, and the log of what was delivered to them."""
+"""Registering players, authenticating, replacing and rotating their tokens, their profile,
+notification settings and webhook secret, and the log of what was delivered to them."""
 from __future__ import annotations
 
+import base64
 import secrets
 import time
 from typing import Any, Callable
@@ -12,6 +13,8 @@ from store.players import PlayerStore
 from .errors import ErrorCode, ServiceError
 from .notifications import preferences
 from .safe_urls import UnsafeUrl, UrlPolicy
+from .secrets import ServerKeys
+from .settings import Settings
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
 MAX_FRIENDS = 500
@@ -21,13 +24,20 @@ def new_id(prefix: str) -> str:
     return prefix + secrets.token_hex(6)
 
 
+def new_token() -> str:
+    """An API token: 256 random bits (Redis keeps only its SHA-256)."""
+    return "tp_" + secrets.token_urlsafe(32)
+
+
 class PlayerService:
     def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
-                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy()):
+                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy(),
+                 keys: ServerKeys | None = None):
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
         self.webhook_urls = webhook_urls
+        self.keys = keys or ServerKeys(Settings(), self.notes)
 
     def _check_webhook(self, url: str | None) -> None:
         if url:
@@ -44,7 +54,7 @@ class PlayerService:
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self._check_webhook(webhook_url)
-        token = "tp_" + secrets.token_urlsafe(32)
+        token = new_token()
         profile = {"name": name, "email": email, "webhook_url": webhook_url,
                    "created_at": int(self.clock() * 1000)}
         while True:
@@ -53,7 +63,7 @@ class PlayerService:
                 break
         answer = {"id": player_id, "name": name, "token": token}
         if webhook_url:
-            answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+            answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
     def authenticate(self, token: str | None) -> str:
@@ -88,17 +98,34 @@ class PlayerService:
         answer = self.profile(player_id)
         if "webhook_url" in changes and changes["webhook_url"]:
             self.notes.set_webhook_failing(player_id, False)
+            self.notes.clear_webhook_slow(player_id)
             answer["webhook_status"] = "ok"
             if self.notes.webhook_secret(player_id) is None:
-                answer["webhook_secret"] = self.notes.new_webhook_secret(player_id)
+                answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
     def rotate_webhook_secret(self, player_id: str) -> dict[str, Any]:
         """A new webhook secret (the old one stops working at once); shown only here."""
         profile = self._get(player_id)
         if not profile.get("webhook_url"):
-            raise ServiceError(ErrorCode.PLAYER_NO_WEBHOOK, "you have no webhook: set webhook_url first")
-        return {"webhook_secret": self.notes.new_webhook_secret(player_id)}
+            raise ServiceError(ErrorCode.PLAYER_NO_WEBHOOK,
+                               "you have no webhook: set webhook_url first")
+        return {"webhook_secret": self._new_webhook_secret(player_id)}
+
+    def _new_webhook_secret(self, player_id: str) -> str:
+        """`whsec_` + the standard base64 of 32 random bytes (the Standard Webhooks encoding,
+        which its libraries decode to the HMAC key); stored encrypted, shown once."""
+        secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+        self.notes.set_webhook_secret(player_id, self.keys.seal(secret))
+        return secret
+
+    def new_token(self, player_id: str) -> dict[str, Any]:
+        """A new API token for the player, shown only in this answer; the one before stops
+        working at once."""
+        self._get(player_id)
+        token = new_token()
+        self.players.replace_token(player_id, token)
+        return {"token": token}
 
     def friends(self, player_id: str) -> dict[str, Any]:
         """The players who may seat this one in a game without inviting them."""

@@ -21,7 +21,12 @@ class Settings:
                                               # another per window (the rest are only listed)
     webhook_attempts: int = 3
     webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
-    webhook_timeout_seconds: float = 5.0  # short: a slow receiver holds a worker this long
+    webhook_timeout_seconds: float = 3.0  # connect, and each read: short, because a receiver
+                                          # that does not answer holds a worker this long
+    webhook_in_flight_per_player: int = 2  # deliveries to one player's webhook at once; more
+                                           # wait in the schedule
+    webhook_slow_seconds: float = 300.0  # after a delivery got no answer in time, the webhook
+                                         # is not called for this long (attempts fail at once)
     webhook_allow_http: bool = False     # http:// webhooks, for development and tests only
     webhook_allow_loopback: bool = False  # webhooks on 127.0.0.1/::1, same
     one_click_max_moves: int = 12        # list a link per move when there are at most this many
@@ -34,11 +39,20 @@ class Settings:
     ready_backlog_seconds: float = 60.0  # /readyz: the oldest outbox entry may wait this long
     cors_origins: tuple[str, ...] = ()   # browser origins that may call the API (CORS_ORIGINS)
     finished_log_days: float = 7.0       # a finished game's log is compacted after this long
+    link_signing_keys: tuple[str, ...] = ()  # sign one-click links and derive reply tokens: the
+                                             # first signs, all verify; none: made once, in Redis
+    webhook_secret_keys: tuple[str, ...] = ()  # Fernet keys encrypting webhook secrets: the
+                                               # first encrypts, all decrypt; none: in Redis
+    sign_in_link_seconds: float = 900.0  # an emailed sign-in link works once, this long
+    sign_in_per_address_per_hour: int = 5  # sign-in requests for one email address
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
         def number(name: str, default: float) -> float:
             return float(env[name]) if env.get(name) else default
+
+        def listed(name: str) -> tuple[str, ...]:
+            return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
 
         def flag(name: str) -> bool:
             return env.get(name, "").strip().lower() in ("1", "on", "true", "yes")
@@ -73,6 +87,14 @@ class Settings:
             cors_origins=tuple(origin.strip().rstrip("/") for origin
                                in env.get("CORS_ORIGINS", "").split(",") if origin.strip()),
             finished_log_days=number("FINISHED_LOG_DAYS", base.finished_log_days),
+            link_signing_keys=listed("LINK_SIGNING_KEYS"),
+            webhook_secret_keys=listed("WEBHOOK_SECRET_KEYS"),
+            sign_in_link_seconds=number("SIGN_IN_LINK_SECONDS", base.sign_in_link_seconds),
+            sign_in_per_address_per_hour=int(number("SIGN_IN_PER_ADDRESS_PER_HOUR",
+                                                    base.sign_in_per_address_per_hour)),
+            webhook_in_flight_per_player=int(number("WEBHOOK_IN_FLIGHT_PER_PLAYER",
+                                                    base.webhook_in_flight_per_player)),
+            webhook_slow_seconds=number("WEBHOOK_SLOW_SECONDS", base.webhook_slow_seconds),
         )
 
     @property

@@ -22,6 +22,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import time
 from dataclasses import dataclass
 
 from . import safe_urls
@@ -62,10 +63,15 @@ def signature_headers(secret: str, delivery_id: str, timestamp: int, body: bytes
             "webhook-signature": standard_signature(secret, delivery_id, timestamp, body)}
 
 
+NOT_ANSWERING = f"{safe_urls.COULD_NOT_CONNECT} (it left an earlier delivery unanswered, so " \
+                "it is not called for a while)"
+
+
 @dataclass(frozen=True)
 class PostResult:
     status: int | None      # the HTTP status, None when no answer came
     detail: str
+    timed_out: bool = False  # no answer within the timeout: the receiver holds connections
 
     @property
     def ok(self) -> bool:
@@ -82,8 +88,11 @@ def post(url: str, secret: str, event: str, delivery_id: str, payload: dict,
         target = policy.check(url)
     except UnsafeUrl:
         return PostResult(None, safe_urls.COULD_NOT_CONNECT)
+    started = time.monotonic()
     status, detail = safe_urls.post(target, body, {
         "Content-Type": "application/json", "User-Agent": "turnpost-webhook/1",
         "Turnpost-Event": event, "Turnpost-Delivery": delivery_id,
         **signature_headers(secret, delivery_id, timestamp, body)}, timeout)
-    return PostResult(status, detail)
+    # a refused or reset connection fails at once; one that took the whole timeout was held
+    held = status is None and time.monotonic() - started >= timeout
+    return PostResult(status, detail, timed_out=held)

@@ -106,6 +106,27 @@ def token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
+def player_token(player_id: str) -> str:
+    """The SHA-256 of the player's current API token (so a new one can revoke it)."""
+    return f"{PREFIX}:player:{{{player_id}}}:token"
+
+
+def email_players(address_hash: str) -> str:
+    """Set of the players registered with an email address (by the SHA-256 of the address,
+    trimmed and lower-cased): whom a sign-in link for that address goes to."""
+    return f"{PREFIX}:email:{address_hash}"
+
+
+def sign_in_link(link_hash: str) -> str:
+    """SHA-256 of an emailed sign-in link's token -> player id, until the link expires."""
+    return f"{PREFIX}:signin:{link_hash}"
+
+
+def sign_in_requests(address_hash: str) -> str:
+    """How many sign-in links were asked for an address in the current hour."""
+    return f"{PREFIX}:signin-requests:{address_hash}"
+
+
 OPEN_GAMES = f"{PREFIX}:{{lobby}}:open"
 """Sorted set of the games with an open seat (the lobby), scored by creation time."""
 OPEN_GAMES_SEEN = f"{PREFIX}:{{lobby}}:seen"
@@ -118,8 +139,19 @@ def player_deliveries(player_id: str) -> str:
 
 
 def player_webhook(player_id: str) -> str:
-    """Hash: the player's webhook secret and whether the webhook is failing."""
+    """Hash: the player's webhook secret (encrypted) and whether the webhook is failing."""
     return f"{PREFIX}:player:{{{player_id}}}:webhook"
+
+
+def player_webhook_in_flight(player_id: str) -> str:
+    """Sorted set: the deliveries being posted to the player's webhook now, scored by when
+    their hold runs out (a worker that died frees its slot then)."""
+    return f"{PREFIX}:player:{{{player_id}}}:webhook:in-flight"
+
+
+def player_webhook_slow(player_id: str) -> str:
+    """Present while the player's webhook is not called: it left a delivery unanswered."""
+    return f"{PREFIX}:player:{{{player_id}}}:webhook:slow"
 
 
 def email_throttle(player_id: str, game_id: str) -> str:
@@ -133,16 +165,30 @@ def claimed(name: str) -> str:
     return f"{PREFIX}:claimed:{name}"
 
 
-def mail_token(token: str) -> str:
-    """A per-seat reply token -> {game_id, seat} (play by email)."""
+def reply_token(token_hash: str) -> str:
+    """SHA-256 of a seat's reply token -> {game_id, seat} (play by email)."""
+    return f"{PREFIX}:replytoken:{token_hash}"
+
+
+def legacy_mail_token(token: str) -> str:
+    """Before reply tokens were hashed: the token in clear -> {game_id, seat}. Read once more
+    and replaced by reply_token (and `turnpost upgrade-secrets` replaces them all)."""
     return f"{PREFIX}:mailtoken:{token}"
 
 
-def seat_mail_token(game_id: str, seat: int) -> str:
+def legacy_seat_mail_token(game_id: str, seat: int) -> str:
+    """Before reply tokens were derived: the seat's token in clear (deleted on upgrade)."""
     return f"{_game(game_id)}:mailtoken:{seat}"
 
 
+LEGACY_SEAT_MAIL_TOKENS = f"{PREFIX}:game:*:mailtoken:*"
+"""A pattern matching every legacy_seat_mail_token."""
+
+
 SERVER_SECRET = f"{PREFIX}:secret"
+"""The link signing key made by the server when LINK_SIGNING_KEYS is not set."""
+WEBHOOK_SECRETS_KEY = f"{PREFIX}:secret:webhooks"
+"""The Fernet key made by the server when WEBHOOK_SECRET_KEYS is not set."""
 
 
 WORKERS = f"{PREFIX}:workers"

@@ -1,15 +1,16 @@
 """What notification delivery keeps in Redis: the per-player delivery log, the webhook secret
-and health, the email throttle, and the marks that make a delivery happen at most once."""
+(encrypted), health and deliveries in flight, the email throttle, the marks that make a
+delivery happen at most once, and the hashes of the seats' reply tokens."""
 from __future__ import annotations
 
-import base64
 import json
 import secrets
-from typing import Any
+from typing import Any, Iterator
 
 import redis
 
 from . import keys
+from .players import token_hash
 
 DELIVERY_LOG_LENGTH = 200
 CLAIM_SECONDS = 30 * 24 * 3600
@@ -75,15 +76,19 @@ class NotificationStore:
     # -- the webhook -------------------------------------------------------------------------
 
     def webhook_secret(self, player_id: str) -> str | None:
+        """The secret as stored: encrypted (service.secrets seals it), or in clear if it was
+        made before secrets were encrypted."""
         found = self.r.hget(keys.player_webhook(player_id), "secret")
         return None if found is None else found.decode()
 
-    def new_webhook_secret(self, player_id: str) -> str:
-        """`whsec_` + the standard base64 of 32 random bytes: the Standard Webhooks encoding,
-        which its libraries decode to the HMAC key."""
-        secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
-        self.r.hset(keys.player_webhook(player_id), "secret", secret)
-        return secret
+    def set_webhook_secret(self, player_id: str, stored: str) -> None:
+        self.r.hset(keys.player_webhook(player_id), "secret", stored)
+
+    def replace_webhook_secret(self, player_id: str, old: str, new: str) -> bool:
+        """Store `new` only if the secret is still `old` (an upgrade must not undo a rotation
+        made meanwhile)."""
+        return bool(self.r.eval(_COMPARE_AND_SET_FIELD, 1, keys.player_webhook(player_id),
+                                "secret", old, new))
 
     def webhook_failing(self, player_id: str) -> bool:
         return self.r.hget(keys.player_webhook(player_id), "failing") == b"1"
@@ -91,28 +96,104 @@ class NotificationStore:
     def set_webhook_failing(self, player_id: str, failing: bool) -> None:
         self.r.hset(keys.player_webhook(player_id), "failing", "1" if failing else "0")
 
+    def take_webhook_slot(self, player_id: str, delivery_id: str, now_ms: int, hold_ms: int,
+                          cap: int) -> bool:
+        """Count a delivery as in flight to the player's webhook, unless `cap` others are;
+        each holds its slot until it gives it back or for `hold_ms` at most."""
+        return bool(self.r.eval(_TAKE_SLOT, 1, keys.player_webhook_in_flight(player_id),
+                                now_ms, now_ms + hold_ms, cap, delivery_id, hold_ms))
+
+    def give_webhook_slot(self, player_id: str, delivery_id: str) -> None:
+        self.r.zrem(keys.player_webhook_in_flight(player_id), delivery_id)
+
+    def mark_webhook_slow(self, player_id: str, seconds: float) -> None:
+        self.r.set(keys.player_webhook_slow(player_id), 1, px=max(1, int(seconds * 1000)))
+
+    def clear_webhook_slow(self, player_id: str) -> None:
+        self.r.delete(keys.player_webhook_slow(player_id))
+
+    def webhook_slow(self, player_id: str) -> bool:
+        return bool(self.r.exists(keys.player_webhook_slow(player_id)))
+
     # -- play by email ----------------------------------------------------------------------
 
-    def seat_mail_token(self, game_id: str, seat: int) -> str:
-        """The seat's reply token, made the first time it is asked for."""
-        key = keys.seat_mail_token(game_id, seat)
-        found = self.r.get(key)
-        if found is not None:
-            return found.decode()
-        token = secrets.token_hex(16)
-        if self.r.set(key, token, nx=True):
-            self.r.set(keys.mail_token(token), json.dumps({"game_id": game_id, "seat": seat}))
-            return token
-        return self.r.get(key).decode()
+    def register_reply_token(self, token: str, game_id: str, seat: int) -> None:
+        """Make a seat's reply token work: Redis keeps only its SHA-256."""
+        self.r.set(keys.reply_token(token_hash(token)),
+                   json.dumps({"game_id": game_id, "seat": seat}), nx=True)
 
-    def mail_token_seat(self, token: str) -> tuple[str, int] | None:
-        found = self.r.get(keys.mail_token(token))
+    def reply_token_seat(self, token: str) -> tuple[str, int] | None:
+        found = self.r.get(keys.reply_token(token_hash(token)))
         if found is None:
-            return None
+            found = self._upgrade_legacy_reply_token(token)
+            if found is None:
+                return None
         record = json.loads(found)
         return record["game_id"], record["seat"]
 
+    def _upgrade_legacy_reply_token(self, token: str) -> bytes | None:
+        """A token stored in clear before they were hashed: kept hashed from now on."""
+        found = self.r.get(keys.legacy_mail_token(token))
+        if found is not None:
+            self.upgrade_legacy_reply_token(token, found)
+        return found
+
+    def upgrade_legacy_reply_token(self, token: str, record: bytes) -> None:
+        seat = json.loads(record)
+        self.r.set(keys.reply_token(token_hash(token)), record)
+        self.r.delete(keys.legacy_mail_token(token),
+                      keys.legacy_seat_mail_token(seat["game_id"], seat["seat"]))
+
+    def legacy_reply_tokens(self) -> Iterator[tuple[str, bytes]]:
+        """(token, record) of every reply token an older version stored in clear."""
+        prefix = keys.legacy_mail_token("")
+        for key in self.r.scan_iter(match=prefix + "*", count=1000):
+            record = self.r.get(key)
+            if record is not None:
+                yield key.decode().removeprefix(prefix), record
+
+    def delete_legacy_seat_tokens(self) -> int:
+        found = list(self.r.scan_iter(match=keys.LEGACY_SEAT_MAIL_TOKENS, count=1000))
+        for key in found:
+            self.r.delete(key)
+        return len(found)
+
+    def webhook_secrets(self) -> Iterator[tuple[str, str]]:
+        """(player id, the secret as stored) of every player with a webhook secret."""
+        for key in self.r.scan_iter(match=keys.player_webhook("*"), count=1000):
+            stored = self.r.hget(key, "secret")
+            if stored is not None:
+                yield key.decode().split("{", 1)[1].split("}", 1)[0], stored.decode()
+
+    # -- the server's own keys, when configuration gives none ---------------------------------
+
     def server_secret(self) -> bytes:
-        """The key that signs one-click links: made once, kept with the data."""
+        """The key that signs one-click links when LINK_SIGNING_KEYS is not set: made once,
+        kept with the data."""
         self.r.set(keys.SERVER_SECRET, secrets.token_hex(32), nx=True)
         return bytes.fromhex(self.r.get(keys.SERVER_SECRET).decode())
+
+    def webhook_secrets_key(self, made: str) -> str:
+        """The Fernet key of webhook secrets when WEBHOOK_SECRET_KEYS is not set: `made` is
+        kept unless a key is kept already; the kept one is answered."""
+        self.r.set(keys.WEBHOOK_SECRETS_KEY, made, nx=True)
+        return self.r.get(keys.WEBHOOK_SECRETS_KEY).decode()
+
+
+_COMPARE_AND_SET_FIELD = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+"""
+
+_TAKE_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[4]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+return 0
+"""

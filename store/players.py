@@ -1,9 +1,10 @@
-"""Players, their API tokens, their games and their inbox of games awaiting their move."""
+"""Players, their API tokens (kept as SHA-256) and sign-in links, the index of their email
+addresses, their games and their inbox of games awaiting their move."""
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Iterator
 
 import redis
 
@@ -12,7 +13,13 @@ from .games import Script
 
 
 def token_hash(token: str) -> str:
+    """SHA-256, hex: what Redis keeps of a high-entropy token (no slow hash is needed: the
+    token has 256 random bits, nothing to guess)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def address_hash(email: str) -> str:
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
 
 class PlayerStore:
@@ -25,6 +32,9 @@ class PlayerStore:
         if not self.r.set(keys.player(player_id), json.dumps(profile), nx=True):
             return False
         self.r.set(keys.token(token_hash(token)), player_id)
+        self.r.set(keys.player_token(player_id), token_hash(token))
+        if profile.get("email"):
+            self.r.sadd(keys.email_players(address_hash(profile["email"])), player_id)
         return True
 
     def get(self, player_id: str) -> dict[str, Any] | None:
@@ -40,11 +50,87 @@ class PlayerStore:
         return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
 
     def save(self, player_id: str, profile: dict[str, Any]) -> None:
-        self.r.set(keys.player(player_id), json.dumps(profile))
+        """Write the profile; when its email changed, move the player in the index of
+        addresses."""
+        before = self.r.set(keys.player(player_id), json.dumps(profile), get=True)
+        old_email = json.loads(before).get("email") if before else None
+        email = profile.get("email")
+        if (old_email or "").strip().lower() != (email or "").strip().lower():
+            if old_email:
+                self.r.srem(keys.email_players(address_hash(old_email)), player_id)
+            if email:
+                self.r.sadd(keys.email_players(address_hash(email)), player_id)
+
+    def with_email(self, email: str) -> list[str]:
+        """The players registered with this address (trimmed, any case)."""
+        found = self.r.smembers(keys.email_players(address_hash(email)))
+        return sorted(player_id.decode() for player_id in found)
+
+    def index_email(self, player_id: str, email: str) -> None:
+        self.r.sadd(keys.email_players(address_hash(email)), player_id)
 
     def by_token(self, token: str) -> str | None:
         found = self.r.get(keys.token(token_hash(token)))
         return None if found is None else found.decode()
+
+    def replace_token(self, player_id: str, token: str) -> None:
+        """Make `token` the player's only token: the one before stops working at once."""
+        new = token_hash(token)
+        self.r.set(keys.token(new), player_id)
+        old = self.r.set(keys.player_token(player_id), new, get=True)
+        if old is not None and old.decode() != new:
+            self.r.delete(keys.token(old.decode()))
+
+    # -- emailed sign-in links ----------------------------------------------------------------
+
+    def add_sign_in_link(self, link: str, player_id: str, seconds: float) -> None:
+        """A sign-in link for the player, for `seconds`; Redis keeps only its SHA-256."""
+        self.r.set(keys.sign_in_link(token_hash(link)), player_id,
+                   px=max(1, int(seconds * 1000)))
+
+    def sign_in_link_player(self, link: str) -> str | None:
+        found = self.r.get(keys.sign_in_link(token_hash(link)))
+        return None if found is None else found.decode()
+
+    def take_sign_in_link(self, link: str) -> str | None:
+        """The link's player, once: the link is gone after this (GETDEL is atomic, so two
+        clicks at once redeem it once)."""
+        found = self.r.getdel(keys.sign_in_link(token_hash(link)))
+        return None if found is None else found.decode()
+
+    def count_sign_in_request(self, email: str) -> tuple[int, int]:
+        """Count a sign-in request for the address in its hour: (requests so far, seconds
+        until the hour ends)."""
+        key = keys.sign_in_requests(address_hash(email))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.set(key, 0, nx=True, ex=3600)
+        pipe.incr(key)
+        pipe.ttl(key)
+        _, count, left = pipe.execute()
+        return count, max(1, left)
+
+    def tokens(self) -> Iterator[tuple[str, str]]:
+        """(token hash, player id) of every API token."""
+        prefix = keys.token("")
+        for key in self.r.scan_iter(match=prefix + "*", count=1000):
+            player_id = self.r.get(key)
+            if player_id is not None:
+                yield key.decode().removeprefix(prefix), player_id.decode()
+
+    def profiles(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(player id, profile) of every player."""
+        for key in self.r.scan_iter(match=keys.player("*"), count=1000):
+            name = key.decode()
+            if not name.endswith("}"):
+                continue   # the player's other keys share the pattern's prefix
+            profile = self.get(name.split("{", 1)[1][:-1])
+            if profile is not None:
+                yield name.split("{", 1)[1][:-1], profile
+
+    def record_token(self, player_id: str, hashed: str) -> bool:
+        """For a player registered before tokens were recorded per player: remember the hash
+        of their token (unless one is recorded), so that a new token revokes it."""
+        return bool(self.r.set(keys.player_token(player_id), hashed, nx=True))
 
     def project(self, player_id: str, game_id: str, version: int, activity_ms: float | None,
                 awaiting_score: float | None, invited_score: float | None = None,

@@ -1,4 +1,5 @@
-"""The `turnpost` command: serve, worker, mail-in, status, openapi, examples."""
+"""The `turnpost` command: serve, worker, mail-in, status, upgrade-secrets, openapi,
+examples."""
 from __future__ import annotations
 
 import argparse
@@ -41,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     mail_in.add_argument("--host", default="127.0.0.1")
     mail_in.add_argument("--port", type=int, default=2525)
 
+    commands.add_parser("upgrade-secrets", help="hash or encrypt what an older version kept in "
+                                                "clear, and re-encrypt webhook secrets under "
+                                                "the first of WEBHOOK_SECRET_KEYS")
+
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
 
@@ -50,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     return {"serve": serve_command, "worker": worker_command, "mail-in": mail_in_command,
             "openapi": openapi_command, "examples": examples_command,
-            "status": status_command}[args.command](args)
+            "status": status_command,
+            "upgrade-secrets": upgrade_secrets_command}[args.command](args)
 
 
 def serve_command(args) -> int:
@@ -144,6 +150,21 @@ def status_command(args) -> int:
     report = status(connect(data_url(os.environ)), connect(queue_url(os.environ)))
     print(json.dumps(report, indent=2))
     return 0
+
+
+def upgrade_secrets_command(args) -> int:
+    from service.secrets import ServerKeys, upgrade_secrets
+    from service.settings import Settings
+    from store.connection import connect, data_url
+    from store.notifications import NotificationStore
+    from store.players import PlayerStore
+
+    client = connect(data_url(os.environ))
+    notes = NotificationStore(client)
+    done = upgrade_secrets(PlayerStore(client), notes,
+                           ServerKeys(Settings.from_env(os.environ), notes))
+    print(json.dumps(done, indent=2))
+    return 1 if done["unreadable_webhook_secrets"] else 0
 
 
 def mail_in_command(args) -> int:

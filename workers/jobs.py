@@ -53,9 +53,13 @@ def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "
 
 def webhook_notice(event: str, game_id: str, seat: int, version: int, tag: str = "",
                    attempt: int = 1) -> str:
-    """POST a notice to the player's webhook; retry with backoff, then fall back to email."""
+    """POST a notice to the player's webhook; retry with backoff, then fall back to email.
+    When the player has their cap of deliveries in flight, this one waits in the schedule
+    (the same attempt) rather than hold a worker."""
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
     outcome, wait = services().notifications.webhook(delivery.notice, attempt)
     if outcome == "retry":
         services().consequences.later(replace(delivery, attempt=attempt + 1), wait)
+    elif outcome == "busy":
+        services().consequences.later(delivery, wait)
     return outcome

@@ -1,5 +1,5 @@
-"""POST /v1/players; GET and PATCH /v1/players/me; your friends; the webhook secret; the
-delivery log."""
+"""POST /v1/players; GET and PATCH /v1/players/me; your friends; the API token and the
+webhook secret; the delivery log; POST /v1/sign-in (a sign-in link by email, for a lost token)."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -9,7 +9,8 @@ from .. import context
 from ..error_codes import raises
 from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, FriendsSchema,
                        FriendsUpdateSchema, PlayerCreatedSchema, PlayerCreateSchema,
-                       PlayerPatchSchema, PlayerSchema, WebhookSecretSchema)
+                       PlayerPatchSchema, PlayerSchema, SignInAcceptedSchema,
+                       SignInRequestSchema, TokenSchema, WebhookSecretSchema)
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Registering, your profile and your notification settings")
@@ -78,6 +79,19 @@ class WebhookSecret(MethodView):
                 {"Location": f"{blp.url_prefix}/me"})
 
 
+@blp.route("/me/token")
+class Token(MethodView):
+    @blp.doc(operationId="rotateToken")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(201, TokenSchema, headers={"Location": {
+        "description": "Your profile (with the new token as bearer)", "required": True,
+        "schema": {"type": "string", "format": "uri-reference"}}})
+    def post(self):
+        """Make a new API token; the old one stops working at once"""
+        return (context.players().new_token(context.caller()), 201,
+                {"Location": f"{blp.url_prefix}/me"})
+
+
 @blp.route("/me/deliveries")
 class Deliveries(MethodView):
     @blp.doc(operationId="listDeliveries")
@@ -87,3 +101,22 @@ class Deliveries(MethodView):
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
         return context.players().deliveries(context.caller(), query["limit"])
+
+
+sign_in_blp = Blueprint("sign_in", __name__, url_prefix="/v1/sign-in",
+                        description="A new API token by email, when yours is lost")
+
+SIGN_IN_ACCEPTED = ("If a player here is registered with this address, a sign-in link is on "
+                    "its way to it. The link works once, for a short while, and gives a new "
+                    "API token.")
+
+
+@sign_in_blp.route("")
+class SignIn(MethodView):
+    @sign_in_blp.doc(security=[], operationId="requestSignIn")
+    @sign_in_blp.arguments(SignInRequestSchema)
+    @sign_in_blp.response(202, SignInAcceptedSchema)
+    def post(self, body):
+        """Email a sign-in link to a registered address"""
+        context.services().sign_in.request_link(body["email"])
+        return {"message": SIGN_IN_ACCEPTED}, 202

@@ -7,7 +7,6 @@ from api.app import create_app
 from service.mail_replies import reply_address
 from service.mailer import SmtpMailer
 from service.settings import Settings
-from store.notifications import NotificationStore
 
 SECRET = "inbound-shared-secret"
 
@@ -21,7 +20,7 @@ def inbound(redis_client, smtp, test_game):
     bo = services.players.register("Bo", email="bo@example.org")["id"]
     services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
-    token = NotificationStore(redis_client).seat_mail_token(game_id, 0)
+    token = services.notifications.keys.reply_token(game_id, 0)
     message = EmailMessage()
     message["From"] = "ada@example.org"
     message["To"] = reply_address(token, 2, "play.test")

@@ -59,7 +59,10 @@ def test_first_webhook_gets_a_secret_and_rotation_replaces_it(client, register, 
     assert "webhook_secret" not in r.json, "a secret is shown only when it is made"
     r = client.post("/v1/players/me/webhook-secret", headers=headers)
     assert r.status_code == 201 and r.json["webhook_secret"] != first
-    assert NotificationStore(redis_client).webhook_secret(pid) == r.json["webhook_secret"]
+    stored = NotificationStore(redis_client).webhook_secret(pid)
+    assert stored != r.json["webhook_secret"], "kept encrypted"
+    keys = client.application.extensions["turnpost"]["services"].players.keys
+    assert keys.unseal(stored) == r.json["webhook_secret"]
 
 
 def test_deliveries_are_the_callers_own_newest_first(client, register, redis_client):

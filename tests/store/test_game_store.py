@@ -32,7 +32,7 @@ def test_keys_of_a_game_its_outbox_and_its_schedule_share_one_hash_tag():
     bucket = keys.bucket_of("g1")
     tags = {k.split("{")[1].split("}")[0] for k in (
         keys.game_log("g1"), keys.game_snapshot("g1"), keys.game_idempotency("g1", "p", "k"),
-        keys.seat_mail_token("g1", 0), keys.outbox(bucket), keys.schedule(bucket),
+        keys.legacy_seat_mail_token("g1", 0), keys.outbox(bucket), keys.schedule(bucket),
         keys.schedule_leased(bucket))}
     assert tags == {f"b{bucket:02d}"}
     assert len({keys.bucket_of(f"g_{i}") for i in range(1000)}) == keys.BUCKETS
