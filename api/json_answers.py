@@ -17,6 +17,8 @@ from flask import Response
 
 
 def json_answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """`body` as JSON (keys sorted, as Flask writes them), with `status` and `headers`."""
-    return Response(orjson.dumps(body, option=orjson.OPT_SORT_KEYS), status=status,
+    """`body` as JSON (keys sorted and a final newline, as Flask writes them), with `status`
+    and `headers`."""
+    return Response(orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE),
+                    status=status,
                     headers=headers, mimetype="application/json")

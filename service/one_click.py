@@ -88,9 +88,9 @@ class OneClick:
     def confirm(self, token: str) -> LinkState:
         """Play the link's move, once."""
         state = self.inspect(token)
-        if state.status != "ready":
-            return state
         link = state.link
+        if state.status != "ready" or link is None:  # a ready state always has its link
+            return state
         if not self.notes.claim(f"link-{link.link_id}"):
             return LinkState("used", "This link was already used.", link)
         snap = self.games.load(link.game_id)

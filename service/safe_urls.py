@@ -58,7 +58,7 @@ class UrlPolicy:
             found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
             raise UnsafeUrl(f"the webhook host {parts.hostname} does not resolve") from err
-        addresses = [info[4][0] for info in found]
+        addresses = [str(info[4][0]) for info in found]
         refused = [address for address in addresses if not self._allowed(address)]
         if refused or not addresses:
             raise UnsafeUrl(f"the webhook host {parts.hostname} resolves to an address that "
@@ -79,6 +79,7 @@ def post(target: Target, body: bytes, headers: dict[str, str],
          timeout: float) -> tuple[int | None, str]:
     """POST to the checked address: (status, what to tell the player). No redirect is
     followed: a 3xx is the receiver's answer like any other."""
+    connection: http.client.HTTPConnection
     if target.scheme == "https":
         connection = _PinnedHTTPS(target, timeout)
     else:
@@ -114,10 +115,10 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """TLS to the checked address, verified against the URL's host name."""
 
     def __init__(self, target: Target, timeout: float):
-        super().__init__(target.address, target.port, timeout=timeout,
-                         context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(target.address, target.port, timeout=timeout, context=self.tls)
         self.server_name = target.host
 
     def connect(self):
         raw = socket.create_connection((self.host, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.server_name)
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.server_name)

@@ -40,6 +40,7 @@ def test_a_new_link_key_signs_while_the_old_one_still_verifies(redis_client, smt
     _, before = app_with(redis_client, smtp, link_signing_keys=(OLD_LINK_KEY,))
     ada = before.players.register("Ada", email="ada@example.org")["id"]
     bo = before.players.register("Bo", email="bo@example.org")["id"]
+    before.players.set_friends(bo, [ada])  # Ada seats Bo directly
     game_id = before.games.create(ada, "hiddenbid", [ada, bo])["id"]
     old_links = one_click_links(before, smtp, game_id, 0, "ada@example.org")
     client, rotated = app_with(redis_client, smtp, link_signing_keys=(NEW_LINK_KEY, OLD_LINK_KEY))
@@ -76,6 +77,7 @@ def test_what_an_older_version_kept_in_clear_is_upgraded(redis_client, smtp, tes
     r = client.post("/v1/players", json={"name": "Ada", "email": "ada@example.org"})
     ada, token = r.json["id"], r.json["token"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])  # Ada seats Bo directly
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     legacy_reply, legacy_secret = "ab" * 16, "whsec_" + "A" * 43 + "="
     redis_client.set(keys.legacy_mail_token(legacy_reply),

@@ -58,6 +58,7 @@ def test_the_watching_code_sees_each_move(live_server, tmp_path, monkeypatch):
     watch = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(watch)
 
+    bo.befriend(ada)  # Ada seats Bo directly
     game = ada.post("/v1/games", {"game": "nautilus", "seats": [ada.id, bo.id]}).json()
     view, etag = watch.poll_view(game["id"])
     assert view["version"] == 2 and etag == '"2"'

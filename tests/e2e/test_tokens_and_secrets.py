@@ -148,6 +148,8 @@ def test_redis_holds_no_token_reply_token_link_or_webhook_secret_in_clear(post_o
         cy_token, webhook_secret = r.json()["token"], r.json()["webhook_secret"]
         cy = {"Authorization": f"Bearer {cy_token}"}
         di = Client(server.url, "Di", email="di.secret@example.org")
+        requests.put(server.url + "/v1/players/me/friends", headers=di.headers, timeout=10,
+                     json={"friends": [r.json()["id"]]}).raise_for_status()  # Cy seats Di
         game = requests.post(server.url + "/v1/games", headers=cy, timeout=10, json={
             "game": "ninedomains", "seats": [r.json()["id"], di.id]}).json()
         call = receiver.wait_count(1, timeout=30)[0]
