@@ -30,6 +30,8 @@ serve: $(SERVER_STAMP)
 	$(BIN)/turnpost serve
 
 lint: $(DEV_STAMP) lint-openapi
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 # Redocly and Spectral, pinned in tools/openapi-lint/package-lock.json, installed with npm ci.

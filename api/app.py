@@ -11,8 +11,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import registry
 from service.assembly import assemble
-from service.mailer import Mailer
 from service.health import Readiness
+from service.mailer import Mailer
 from service.settings import Settings
 from store.connection import connect, data_url, for_blocking_reads
 from store.front_door import StreamSlots
@@ -24,8 +24,12 @@ from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players
-from .schemas import (WebhookGameCancelledSchema, WebhookGameFinishedSchema,
-                      WebhookGameInvitedSchema, WebhookTurnStartedSchema)
+from .schemas import (
+    WebhookGameCancelledSchema,
+    WebhookGameFinishedSchema,
+    WebhookGameInvitedSchema,
+    WebhookTurnStartedSchema,
+)
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
 
 API_DESCRIPTION = """\
@@ -76,10 +80,12 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
         "stream_slots": StreamSlots(client, app.config["STREAM_SECONDS"]
                                     + door.stream_keepalive_seconds + 60),
     }
-    app.wsgi_app = BodyDeadline(app.wsgi_app, door.body_timeout_seconds,
+    # Flask's documented way to wrap the WSGI app in middleware (mypy sees a method)
+    app.wsgi_app = BodyDeadline(app.wsgi_app, door.body_timeout_seconds,  # type: ignore[method-assign]
                                 app.config["MAX_CONTENT_LENGTH"])
     if door.proxy_hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops)
     api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
                                                "extra_plugins": [ContractPlugin()]})
     api.spec.components.security_scheme("bearerAuth", {

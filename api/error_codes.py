@@ -7,7 +7,8 @@ schemathesis run checks that every error it sees carries a code its operation do
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask_smorest import Blueprint
 

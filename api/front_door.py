@@ -13,8 +13,9 @@ import contextlib
 import io
 import json
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import gevent
 
@@ -54,7 +55,7 @@ class FrontDoor:
     }
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> "FrontDoor":
+    def from_env(cls, env: Mapping[str, str]) -> FrontDoor:
         given: dict[str, Any] = {}
         for field in fields(cls):
             raw = env.get(cls.ENV[field.name])

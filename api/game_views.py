@@ -12,7 +12,7 @@ it against the game it is for.
 from __future__ import annotations
 
 import importlib
-from typing import Mapping
+from collections.abc import Mapping
 
 from marshmallow import Schema, fields, validate
 from marshmallow_oneofschema import OneOfSchema

@@ -16,12 +16,12 @@ carries the IETF RateLimit-Policy and RateLimit headers of its bucket
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import redis
-from redis.cluster import RedisCluster
 from flask import Flask, g, request
 from flask_limiter import ApplicationLimit, Limiter
+from redis.cluster import RedisCluster
 
 from service.errors import ServiceError
 

@@ -5,7 +5,6 @@ from engine import registry
 from service.errors import ErrorCode
 from service.players import MAX_FRIENDS
 
-
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
                    "PlayerResigned", "GameEnded", "InvitationDeclined", "GameCancelled"]

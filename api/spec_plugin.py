@@ -27,8 +27,7 @@ from marshmallow import fields
 from service.errors import ErrorCode
 
 from . import examples
-from .error_codes import (ANY_CODES, AUTH_CODES, BODY_CODES, EXTENSION,
-                          JSON_BODY_CODES, QUERY_CODES)
+from .error_codes import ANY_CODES, AUTH_CODES, BODY_CODES, EXTENSION, JSON_BODY_CODES, QUERY_CODES
 from .http_conventions import CONDITIONAL_OPERATIONS
 from .operation_docs import DESCRIPTIONS
 

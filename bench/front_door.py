@@ -11,6 +11,7 @@ again at once, so 200 stay open). The goal: the loaded p99 within twice the unlo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import select
 import signal
@@ -20,11 +21,10 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bench.http import Conn, percentile
 from store.embedded import free_port
-import contextlib
 
 PACE_SECONDS = 0.04     # per thread: 4 threads -> 100 requests/s
 THREADS = 4
@@ -191,7 +191,7 @@ def main() -> None:
           f"the body deadline and replaced): {fmt(loaded)}")
     print(f"streams still open at the end: {still_open}/{args.streams}")
     print(f"p99 loaded / unloaded: {ratio:.2f} ({'within' if ratio <= 2 else 'BEYOND'} 2x)")
-    print(f"run at {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average "
+    print(f"run at {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average "
           f"{os.getloadavg()[0]:.2f}")
 
 

@@ -34,9 +34,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from bench.results import replace_section
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+
+from bench.results import replace_section
 
 HERE = Path(__file__).parent
 TREE = HERE.parent
@@ -235,7 +236,7 @@ def commit_of(tree: Path) -> str:
 def section(before: dict, after: dict, trees: tuple[str, str], command: str,
             load: tuple[float, float]) -> str:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    run_at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    run_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return f"""
 ## A move's cost on the server
 

@@ -45,13 +45,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from bench.results import replace_section
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rq import Worker
 
+from bench.results import replace_section
 from service.games import GameService
 from service.players import PlayerService
 from store import keys
@@ -273,7 +273,7 @@ def table(results: list[dict]) -> str:
 
 def section(results: list[dict], command: str, load: tuple[float, float]) -> str:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    run_at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    run_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return f"""
 ## Turn timers
 

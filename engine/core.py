@@ -8,8 +8,9 @@ of an action is exactly what `legal_actions` returns, and `parse(format(a)) == a
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 from .rng import Rng as Rng
 

@@ -14,8 +14,20 @@ import hashlib
 import json
 from typing import Any
 
-from .core import (Action, AlreadyLeft, Game, GameOver, IllegalAction, Log, LogEntry,
-                   MalformedAction, NotYourTurn, Outcome, InvalidOptions, validate_options)
+from .core import (
+    Action,
+    AlreadyLeft,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    Log,
+    LogEntry,
+    MalformedAction,
+    NotYourTurn,
+    Outcome,
+    validate_options,
+)
 from .rng import Rng
 
 Match = dict[str, Any]

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from store.games import GameStore
 from store.outbox import Entry, OutboxStore
@@ -26,8 +27,14 @@ from store.schedule import ScheduleStore
 
 from . import lists
 from .games import GameService
-from .notifications import (NOTIFIED_KINDS, REMINDER_PERCENTS, TURN_REMINDER, TURN_STARTED,
-                            Notice, notices)
+from .notifications import (
+    NOTIFIED_KINDS,
+    REMINDER_PERCENTS,
+    TURN_REMINDER,
+    TURN_STARTED,
+    Notice,
+    notices,
+)
 from .settings import Settings
 from .sign_in import SignIn
 
@@ -54,7 +61,7 @@ class Delivery:
                 "seat": n.seat, "version": n.version, "tag": n.tag, "attempt": self.attempt}
 
     @classmethod
-    def from_item(cls, item: dict[str, Any]) -> "Delivery":
+    def from_item(cls, item: dict[str, Any]) -> Delivery:
         return cls(item["channel"], Notice(item["event"], item["game"], item["seat"],
                                            item["version"], item["tag"]), item["attempt"])
 

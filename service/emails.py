@@ -11,7 +11,6 @@ from email.utils import formataddr, make_msgid
 
 from .boards import Html
 
-
 LISTED_MOVES = 60
 
 

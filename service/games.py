@@ -6,7 +6,8 @@ import json
 import logging
 import secrets
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine import match as runner
 from engine import registry
@@ -14,8 +15,8 @@ from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
-from store.schedule import member as schedule_member
 from store.players import PlayerStore
+from store.schedule import member as schedule_member
 
 from . import boards, history, lists, logview
 from .errors import ErrorCode, ServiceError, StaleVersion
@@ -303,8 +304,7 @@ class GameService:
         for i, (game_id, _, _) in enumerate(due):
             by_game.setdefault(game_id, []).append(i)
         commits: list[tuple[list[int], dict, list[dict], dict]] = []
-        for (game_id, items), snap in zip(by_game.items(),
-                                          self.games.snapshots(list(by_game))):
+        for items, snap in zip(by_game.values(), self.games.snapshots(list(by_game))):
             if snap is None:
                 continue
             new, events, applied = snap, [], []
@@ -320,7 +320,7 @@ class GameService:
         results = self.games.append_many([self._commit(snap, events, new)
                                           for _, snap, events, new in commits])
         written = []
-        for (applied, snap, events, new), result in zip(commits, results):
+        for (applied, _, _, new), result in zip(commits, results):
             if isinstance(result, Appended):
                 written.append(new)
             else:  # a move or another clock just now: one at a time

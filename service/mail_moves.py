@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import Callable, Sequence
 
 from engine import match as runner
 from engine.core import GameError

@@ -10,8 +10,9 @@ twice sends once.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from engine import match as runner
 from store.games import GameStore

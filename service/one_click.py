@@ -7,8 +7,8 @@ expires with the turn's clock (or after LIFETIME_WITHOUT_CLOCK) and works once.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine import match as runner
 from store.notifications import NotificationStore

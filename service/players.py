@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import secrets
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -31,12 +32,12 @@ def new_token() -> str:
 
 class PlayerService:
     def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
-                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy = UrlPolicy(),
+                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy | None = None,
                  keys: ServerKeys | None = None):
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
-        self.webhook_urls = webhook_urls
+        self.webhook_urls = webhook_urls or UrlPolicy()
         self.keys = keys or ServerKeys(Settings(), self.notes)
 
     def _check_webhook(self, url: str | None) -> None:
@@ -96,7 +97,7 @@ class PlayerService:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self.players.save(player_id, profile)
         answer = self.profile(player_id)
-        if "webhook_url" in changes and changes["webhook_url"]:
+        if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)
             self.notes.clear_webhook_slow(player_id)
             answer["webhook_status"] = "ok"

@@ -1,8 +1,8 @@
 """Notification and mail settings, read from the environment once per process."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .safe_urls import UrlPolicy
 
@@ -47,7 +47,7 @@ class Settings:
     sign_in_per_address_per_hour: int = 5  # sign-in requests for one email address
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> "Settings":
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
         def number(name: str, default: float) -> float:
             return float(env[name]) if env.get(name) else default
 

@@ -18,7 +18,7 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from store.players import PlayerStore
 from store.schedule import ScheduleStore

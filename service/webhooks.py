@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from . import safe_urls
 from .safe_urls import UnsafeUrl, UrlPolicy
 
-
 SECRET_PREFIX = "whsec_"
 
 

@@ -2,7 +2,8 @@
 Cluster, and the queues' (RQ), which must be a plain instance."""
 from __future__ import annotations
 
-from typing import Mapping, cast
+from collections.abc import Mapping
+from typing import cast
 
 import redis
 from redis.cluster import RedisCluster

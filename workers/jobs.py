@@ -12,7 +12,7 @@ from functools import lru_cache
 from rq import get_current_job
 
 from service.assembly import Services, assemble
-from service.consequences import Delivery
+from service.consequences import Consequences, Delivery
 from service.notifications import Notice
 from service.settings import Settings
 from store.connection import connect, data_url
@@ -21,15 +21,30 @@ EMAIL_RETRY_SECONDS = (30, 120, 600)
 """After a failed send, the next attempts wait this long; then the job fails for good."""
 
 
+def _queue_connection():
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("a job function runs inside an RQ job only")
+    return job.connection
+
+
 @lru_cache(maxsize=1)
 def _services(queue_connection_id: int) -> Services:
     from .queue import RQDeliveries
     return assemble(connect(data_url(os.environ)), Settings.from_env(os.environ),
-                    deliveries=RQDeliveries(get_current_job().connection))
+                    deliveries=RQDeliveries(_queue_connection()))
 
 
 def services() -> Services:
-    return _services(id(get_current_job().connection))
+    return _services(id(_queue_connection()))
+
+
+def later() -> Consequences:
+    """Where a delivery goes to be tried again later (a worker's services always have it)."""
+    consequences = services().consequences
+    if consequences is None:
+        raise RuntimeError("the worker's services carry out consequences")
+    return consequences
 
 
 def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "",
@@ -37,7 +52,7 @@ def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "
     """Email a notice. When the player's throttle window is open, or the send failed, the
     clock delivers it again later."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
-    again = services().consequences.later
+    again = later().later
     try:
         outcome, wait = services().notifications.email(delivery.notice)
     except Exception:
@@ -59,7 +74,7 @@ def webhook_notice(event: str, game_id: str, seat: int, version: int, tag: str =
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
     outcome, wait = services().notifications.webhook(delivery.notice, attempt)
     if outcome == "retry":
-        services().consequences.later(replace(delivery, attempt=attempt + 1), wait)
+        later().later(replace(delivery, attempt=attempt + 1), wait)
     elif outcome == "busy":
-        services().consequences.later(delivery, wait)
+        later().later(delivery, wait)
     return outcome

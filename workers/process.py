@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 import uuid
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import redis
 from rq import SimpleWorker, Worker
@@ -106,6 +106,7 @@ class WorkerProcess:
         self.queue_url = queue_url(env)
         self.settings = Settings.from_env(env)
         self.fork = fork
+        self._next_claim = 0.0  # when the outbox next takes over a dead worker's entries
         self.stop = threading.Event()
         self.name = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         client = connect(data_url(env))

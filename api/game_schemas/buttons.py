@@ -2,8 +2,17 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-from engine.games.buttons import (ACTION_TYPES, COLOURS, INFO, LAYOUTS, MARKS, PHASES, SIZE,
-                                  STATUSES, WHITE_PIP_DICE)
+from engine.games.buttons import (
+    ACTION_TYPES,
+    COLOURS,
+    INFO,
+    LAYOUTS,
+    MARKS,
+    PHASES,
+    SIZE,
+    STATUSES,
+    WHITE_PIP_DICE,
+)
 
 _COLOUR_ROW = "^[" + "".join(COLOURS) + "]{%d}$" % SIZE
 _BOARD_ROW = "^[" + "".join(MARKS) + "]{%d}$" % SIZE

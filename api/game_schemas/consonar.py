@@ -2,9 +2,21 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-from engine.games.consonar import (ACTION_TYPES, COLOURS, DIE, END_SUBS_CHOICES,
-                                   FLEET_CARD_PATTERN, FLEET_VALUES, HIGH, LOW, PHASES,
-                                   SUB_PATTERN, SYMBOLS, TORPEDO_CARD_PATTERN, TORPEDO_COUNTS)
+from engine.games.consonar import (
+    ACTION_TYPES,
+    COLOURS,
+    DIE,
+    END_SUBS_CHOICES,
+    FLEET_CARD_PATTERN,
+    FLEET_VALUES,
+    HIGH,
+    LOW,
+    PHASES,
+    SUB_PATTERN,
+    SYMBOLS,
+    TORPEDO_CARD_PATTERN,
+    TORPEDO_COUNTS,
+)
 
 
 def _rung(**kw):

@@ -2,8 +2,17 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf, Range
 
-from engine.games.nautilus import (ACTION_TYPES, ARROW_KINDS, COLUMNS, DOMAIN_CARD_VALUES, DOMAINS,
-                                   PHASES, ROUNDS, SIDES, SPECIALS)
+from engine.games.nautilus import (
+    ACTION_TYPES,
+    ARROW_KINDS,
+    COLUMNS,
+    DOMAIN_CARD_VALUES,
+    DOMAINS,
+    PHASES,
+    ROUNDS,
+    SIDES,
+    SPECIALS,
+)
 
 
 def _card(**kw):

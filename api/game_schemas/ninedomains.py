@@ -2,9 +2,17 @@
 from marshmallow import RAISE, Schema, fields
 from marshmallow.validate import Length, OneOf
 
-from engine.games.ninedomains import (ACTION_TYPES, CARD_ORDER as CARDS, DOMAIN_IDS as DOMAINS,
-                                      EFFECT_KINDS, ELEMENTS, FIGHT_DECIDERS, PHASES, SLOTS,
-                                      SPECIALS_MODES)
+from engine.games.ninedomains import (
+    ACTION_TYPES,
+    EFFECT_KINDS,
+    ELEMENTS,
+    FIGHT_DECIDERS,
+    PHASES,
+    SLOTS,
+    SPECIALS_MODES,
+)
+from engine.games.ninedomains import CARD_ORDER as CARDS
+from engine.games.ninedomains import DOMAIN_IDS as DOMAINS
 
 
 def _card(**kw):

@@ -15,8 +15,17 @@ from .. import context
 from ..error_codes import raises
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
-from ..schemas import (LOG_EVENT_TYPES, GameCreateSchema, GameListQuerySchema, GameListSchema,
-                       GameSummarySchema, JoinSchema, LogQuerySchema, LogSchema, MoveResultSchema)
+from ..schemas import (
+    LOG_EVENT_TYPES,
+    GameCreateSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSummarySchema,
+    JoinSchema,
+    LogQuerySchema,
+    LogSchema,
+    MoveResultSchema,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create and join, read your view, play, follow the log")

@@ -7,10 +7,20 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..error_codes import raises
-from ..schemas import (DeliveryListSchema, DeliveryQuerySchema, FriendsSchema,
-                       FriendsUpdateSchema, PlayerCreatedSchema, PlayerCreateSchema,
-                       PlayerPatchSchema, PlayerSchema, SignInAcceptedSchema,
-                       SignInRequestSchema, TokenSchema, WebhookSecretSchema)
+from ..schemas import (
+    DeliveryListSchema,
+    DeliveryQuerySchema,
+    FriendsSchema,
+    FriendsUpdateSchema,
+    PlayerCreatedSchema,
+    PlayerCreateSchema,
+    PlayerPatchSchema,
+    PlayerSchema,
+    SignInAcceptedSchema,
+    SignInRequestSchema,
+    TokenSchema,
+    WebhookSecretSchema,
+)
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Registering, your profile and your notification settings")

@@ -3,9 +3,21 @@ from __future__ import annotations
 
 from engine.bots import random_bot
 from engine.core import Action, Bot, Rng, View
-from engine.games.buttons import (BUTTON, COLOUR_TARGET, EMPTY, LAYOUTS, NEIGHBOURS, SIZE, STAR,
-                                  award_stars, cell, cells_marked, colour_of, is_legal_cell,
-                                  put_mark)
+from engine.games.buttons import (
+    BUTTON,
+    COLOUR_TARGET,
+    EMPTY,
+    LAYOUTS,
+    NEIGHBOURS,
+    SIZE,
+    STAR,
+    award_stars,
+    cell,
+    cells_marked,
+    colour_of,
+    is_legal_cell,
+    put_mark,
+)
 
 
 def _bust_chance(board: str, black_dice: int) -> float:

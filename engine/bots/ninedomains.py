@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from engine.bots import random_bot
 from engine.core import Action, Bot, Rng, View
-from engine.games.ninedomains import (BASE_CARDS, DOMAIN_POINTS, ELEMENTS, FOUR_PLUS_LAST_ROUND,
-                                      ROUNDS, SLOTS, THREE_PLUS_MARGIN, THREE_PLUS_POINTS,
-                                      card_symbol, card_value, combat_bonuses, elements_of,
-                                      fight_slot)
+from engine.games.ninedomains import (
+    BASE_CARDS,
+    DOMAIN_POINTS,
+    ELEMENTS,
+    FOUR_PLUS_LAST_ROUND,
+    ROUNDS,
+    SLOTS,
+    THREE_PLUS_MARGIN,
+    THREE_PLUS_POINTS,
+    card_symbol,
+    card_value,
+    combat_bonuses,
+    elements_of,
+    fight_slot,
+)
 
 
 def _opponent_cards(view: View, me: int) -> list[str]:

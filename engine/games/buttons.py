@@ -30,8 +30,21 @@ Seats take turns clockwise, in increasing seat order.
 """
 from __future__ import annotations
 
-from engine.core import (OVER, Action, GameInfo, GameModule, Log, MalformedAction, Outcome,
-                         Options, Phase, Rng, State, View, best_scores)
+from engine.core import (
+    OVER,
+    Action,
+    GameInfo,
+    GameModule,
+    Log,
+    MalformedAction,
+    Options,
+    Outcome,
+    Phase,
+    Rng,
+    State,
+    View,
+    best_scores,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Data

@@ -36,9 +36,23 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
-from engine.core import (OVER, Action, GameInfo, GameModule, InvalidOptions, Log,
-                         MalformedAction, OptionSpec, Options, Outcome, Phase, Rng, State, View,
-                         best_scores)
+from engine.core import (
+    OVER,
+    Action,
+    GameInfo,
+    GameModule,
+    InvalidOptions,
+    Log,
+    MalformedAction,
+    Options,
+    OptionSpec,
+    Outcome,
+    Phase,
+    Rng,
+    State,
+    View,
+    best_scores,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Data

@@ -37,8 +37,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.core import (OVER, Action, GameInfo, GameModule, Log, MalformedAction, OptionSpec,
-                         Options, Outcome, Phase, Rng, State, View)
+from engine.core import (
+    OVER,
+    Action,
+    GameInfo,
+    GameModule,
+    Log,
+    MalformedAction,
+    Options,
+    OptionSpec,
+    Outcome,
+    Phase,
+    Rng,
+    State,
+    View,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Data

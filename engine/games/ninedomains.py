@@ -29,8 +29,22 @@ from collections import Counter
 from itertools import permutations
 from typing import Any, NamedTuple
 
-from engine.core import (OVER, Action, GameInfo, GameModule, InvalidOptions, Log,
-                         MalformedAction, OptionSpec, Options, Outcome, Phase, Rng, State, View)
+from engine.core import (
+    OVER,
+    Action,
+    GameInfo,
+    GameModule,
+    InvalidOptions,
+    Log,
+    MalformedAction,
+    Options,
+    OptionSpec,
+    Outcome,
+    Phase,
+    Rng,
+    State,
+    View,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Data

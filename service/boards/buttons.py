@@ -3,7 +3,7 @@ round's buttons, stars), the dice, who still has to decide, and the reader's own
 choice or star picks (the others' stay hidden until all are in)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .common import INK, LINE, MUTED, Html, board_frame, el, pad, paragraph, plural, wrap
 from .table import Table
@@ -138,7 +138,7 @@ def text(t: Table) -> str:
 
 # ------------------------------------------------------------------------------ HTML
 
-@lru_cache(maxsize=None)
+@cache
 def cell_html(colour: str, mark: str) -> Html:
     """One space of a board: its printed colour, with a button or a star on it."""
     if mark == "o":
@@ -215,7 +215,7 @@ def html(t: Table) -> Html:
            style=f"border-top:1px solid {LINE};padding-top:6px"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def die_html(value: int, background: str, colour: str, name: str) -> Html:
     return el("div", el("div", str(value), title=f"{name} die",
                         style=f"width:30px;height:30px;line-height:30px;text-align:center;"

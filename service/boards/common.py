@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 NAME_LIMIT = 18
 TEXT_WIDTH = 72   # plain-text mail is wrapped near 78 columns; a board stays within this

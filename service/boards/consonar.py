@@ -3,10 +3,23 @@ the face-up Torpedo cards, the Fleet cards played this turn, the reader's hand, 
 player's scoring area and score."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from .common import (INK, LINE, MUTED, Html, board_frame, data_table, el, heading, joined,
-                     paragraph, plural, table, wrap)
+from .common import (
+    INK,
+    LINE,
+    MUTED,
+    Html,
+    board_frame,
+    data_table,
+    el,
+    heading,
+    joined,
+    paragraph,
+    plural,
+    table,
+    wrap,
+)
 from .table import Table
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
@@ -146,7 +159,7 @@ def text(t: Table) -> str:
 
 # ------------------------------------------------------------------------------ HTML
 
-@lru_cache(maxsize=None)
+@cache
 def sub_chip(sub: str, sunk: bool = False) -> Html:
     colour = sub[0]
     if sunk:
@@ -185,7 +198,7 @@ def ladder_html(t: Table) -> Html:
               bgcolor="#0b3d5a")
 
 
-@lru_cache(maxsize=None)
+@cache
 def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
     """One rung of the ladder, the water darker the deeper it is."""
     depth = 255 - (8 - rung) * 16

@@ -3,10 +3,26 @@ sides (the reader's own side at the bottom, as at a real table), the points per 
 reader's hand and Specials, and what the round's Specials revealed to this seat."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from .common import (INK, LINE, MUTED, Html, board_frame, chip, data_table, el, heading,
-                     joined, pad, paragraph, plural, table, width, wrap)
+from .common import (
+    INK,
+    LINE,
+    MUTED,
+    Html,
+    board_frame,
+    chip,
+    data_table,
+    el,
+    heading,
+    joined,
+    pad,
+    paragraph,
+    plural,
+    table,
+    width,
+    wrap,
+)
 from .table import Table
 
 SHORT = {"science": "Sci", "exploration": "Expl", "navigation": "Nav", "engineering": "Eng",
@@ -181,7 +197,7 @@ def text(t: Table) -> str:
 
 # ------------------------------------------------------------------------------ HTML
 
-@lru_cache(maxsize=None)
+@cache
 def card_html(card, anchored=None) -> Html:
     if card is None:
         return el("div", "\u00a0", style="width:72px;height:44px;border:1px dashed #8fb3c9;"
@@ -204,7 +220,7 @@ def domain_html(card: dict | None) -> Html:
     return _domain_html(None if card is None else (card["domain"], card["points"]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _domain_html(card: tuple[str, int] | None) -> Html:
     if card is None:
         return el("div", "\u2014", style="width:72px;text-align:center;color:#8fb3c9")

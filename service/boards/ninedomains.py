@@ -3,8 +3,20 @@ the cards laid before them (face down until both have laid), the reader's hand, 
 fought so far, and each player's domains, elements and points."""
 from __future__ import annotations
 
-from .common import (INK, LINE, MUTED, Html, board_frame, data_table, el, heading, joined,
-                     paragraph, table, wrap)
+from .common import (
+    INK,
+    LINE,
+    MUTED,
+    Html,
+    board_frame,
+    data_table,
+    el,
+    heading,
+    joined,
+    paragraph,
+    table,
+    wrap,
+)
 from .table import Table
 
 SLOTS = ("left", "middle", "right")

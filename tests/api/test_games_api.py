@@ -49,8 +49,8 @@ def test_play_by_notation_and_by_action(client, register, test_game):
 
 
 def test_move_errors_are_json_with_codes(client, register, test_game):
-    g, ha, hb = new_game(client, register)
-    (c, hc) = register("Cy")
+    g, ha, _hb = new_game(client, register)
+    (_c, hc) = register("Cy")
     cases = [
         (ha, {"notation": "bid", "expected_version": 2}, 422, "move/malformed"),
         (ha, {"notation": "bid 99", "expected_version": 2}, 409, "move/illegal"),
@@ -120,7 +120,7 @@ def test_idempotency_key_reused_with_another_move_is_refused(client, register, t
 
 
 def test_inbox_and_log_paging(client, register, test_game):
-    g, ha, hb = new_game(client, register)
+    g, ha, _hb = new_game(client, register)
     inbox = client.get("/v1/games?awaiting=me", headers=ha).json["games"]
     assert [x["id"] for x in inbox] == [g]
     log = client.get(f"/v1/games/{g}/log?after=1", headers=ha).json

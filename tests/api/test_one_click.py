@@ -31,7 +31,7 @@ def table(redis_client, smtp, test_game):
 
 
 def test_one_link_per_legal_move(table):
-    client, services, game_id, ada, links = table
+    _client, services, game_id, ada, links = table
     assert len(links) == len(services.games.legal_moves(game_id, ada)["moves"]) == 3
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from openapi_spec_validator import validate
 
 from api.app import create_app, openapi_document
-from engine.core import GameError
-from service.errors import ErrorCode
 from api.game_schemas.nautilus import NautilusActionSchema
 from api.schemas import ProblemSchema
 from engine import registry
+from engine.core import GameError
+from service.errors import ErrorCode
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api.app import create_app
-from api.front_door import FrontDoor
 from api.error_codes import EXTENSION
+from api.front_door import FrontDoor
 from api.resources.inbound import SECRET_HEADER
 from engine import registry
 from service.settings import Settings

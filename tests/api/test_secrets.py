@@ -53,7 +53,7 @@ def test_a_new_link_key_signs_while_the_old_one_still_verifies(redis_client, smt
 
 
 def test_webhook_secrets_follow_a_new_key_after_the_upgrade(redis_client, smtp):
-    client, before = app_with(redis_client, smtp, webhook_secret_keys=(OLD_FERNET,))
+    client, _before = app_with(redis_client, smtp, webhook_secret_keys=(OLD_FERNET,))
     r = client.post("/v1/players", json={"name": "Ada", "webhook_url": "http://127.0.0.1:9/h"})
     secret, player_id = r.json["webhook_secret"], r.json["id"]
     notes = NotificationStore(redis_client)

@@ -14,8 +14,7 @@ from store.connection import connect
 from store.embedded import EmbeddedCluster, EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
-from tests.checks import (Mover, assert_each_timeout_once, assert_emails_once,
-                          wait_until_finished)
+from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wait_until_finished
 from tests.e2e.server import Client, LiveServer
 
 FAST = {"BOT_DELAY_SECONDS": "0", "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0"}

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from service.errors import ErrorCode
 from engine import registry
+from service.errors import ErrorCode
 from tests.e2e.server import Client
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"

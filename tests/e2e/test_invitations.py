@@ -86,7 +86,7 @@ def test_the_invited_player_is_told_by_email_and_webhook_and_the_game_waits_for_
 
 
 def test_a_refusal_cancels_the_game_and_its_creator_is_told(town):
-    server, outgoing, receiver = town
+    server, outgoing, _receiver = town
     cy = Client(server.url, "Cy", email="cy.creates@example.org")
     di = Client(server.url, "Di", email="di.refuses@example.org")
     game_id = cy.post("/v1/games", {"game": "ninedomains", "seats": [di.id, cy.id]}).json()["id"]

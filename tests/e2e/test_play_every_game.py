@@ -11,7 +11,6 @@ from store.connection import connect
 from store.games import GameStore
 from tests.e2e.server import Client
 
-
 CASES = [(name, n) for name, game in sorted(registry.GAMES.items())
          for n in sorted({game.info.min_players, game.info.max_players})]
 

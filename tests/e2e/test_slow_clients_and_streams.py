@@ -2,6 +2,7 @@
 connections are cut at their deadline and never stop other requests; an idle event stream
 outlives every timeout on its path; a finished game's stream answers 204; a player may hold
 only a few streams open."""
+import contextlib
 import socket
 import threading
 import time
@@ -10,7 +11,6 @@ import pytest
 import requests
 
 from tests.e2e.server import Client, LiveServer
-import contextlib
 
 HEADER_TIMEOUT, BODY_TIMEOUT, STREAMS_PER_PLAYER = 3, 4, 3
 

@@ -12,7 +12,7 @@ import requests
 
 from store.connection import connect
 from store.embedded import free_port
-from tests.e2e.server import Client, LiveServer
+from tests.e2e.server import LiveServer
 from tests.peers import SmtpInbox, WebhookReceiver
 from workers.queue import queue
 

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from engine import match as runner
-from engine.core import (GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn)
+from engine.core import GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
 from service.errors import ErrorCode
 from tests.engine import conformance
 from tests.engine.hidden_bid import GAME

@@ -7,9 +7,20 @@ import pytest
 
 from engine import match as runner
 from engine.core import InvalidOptions, Log, MalformedAction, NotYourTurn
-from engine.games.ninedomains import (BASE_CARDS, DOMAIN_IDS, DOMAIN_POINTS, DOMAINS, GAME,
-                                      SPECIAL_KINDS, check_elements, combat_bonuses,
-                                      effect_winner, elements_of, fight_slot, sort_cards)
+from engine.games.ninedomains import (
+    BASE_CARDS,
+    DOMAIN_IDS,
+    DOMAIN_POINTS,
+    DOMAINS,
+    GAME,
+    SPECIAL_KINDS,
+    check_elements,
+    combat_bonuses,
+    effect_winner,
+    elements_of,
+    fight_slot,
+    sort_cards,
+)
 from engine.rng import Rng
 from tests.engine import conformance
 

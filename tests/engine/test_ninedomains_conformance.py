@@ -5,8 +5,14 @@ import json
 import pytest
 
 from engine import match as runner
-from engine.games.ninedomains import (BASE_CARDS, CARD_ORDER, DOMAIN_IDS, DOMAIN_POINTS, GAME,
-                                      sort_cards)
+from engine.games.ninedomains import (
+    BASE_CARDS,
+    CARD_ORDER,
+    DOMAIN_IDS,
+    DOMAIN_POINTS,
+    GAME,
+    sort_cards,
+)
 from engine.rng import Rng
 from tests.engine import conformance
 

@@ -27,8 +27,7 @@ from store.connection import connect
 from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
-from tests.checks import (Mover, assert_each_timeout_once, assert_emails_once,
-                          wait_until_finished)
+from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wait_until_finished
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
 

@@ -4,8 +4,8 @@ perturbations the engine's no-leak tests use, reused here)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine import match as runner
 from engine import registry

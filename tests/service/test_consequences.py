@@ -11,8 +11,14 @@ from engine.rng import Rng
 from service import history
 from service.consequences import Contact, Delivery, due_after_commit
 from service.games import GameService
-from service.notifications import (GAME_CANCELLED, GAME_FINISHED, GAME_INVITED, TURN_REMINDER,
-                                   TURN_STARTED, Notice)
+from service.notifications import (
+    GAME_CANCELLED,
+    GAME_FINISHED,
+    GAME_INVITED,
+    TURN_REMINDER,
+    TURN_STARTED,
+    Notice,
+)
 from service.players import PlayerService
 from service.settings import Settings
 from store.games import GameStore

@@ -8,9 +8,9 @@ from email.utils import make_msgid
 import pytest
 
 from service.assembly import assemble
-from service.mailer import SmtpMailer
 from service.mail_replies import read_reply_address
-from service.notifications import Notice, TURN_STARTED
+from service.mailer import SmtpMailer
+from service.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from tests.peers import text_of
 
@@ -124,9 +124,9 @@ def test_unreadable_reply_is_refused(table, smtp):
 
 
 def test_unknown_token_is_dropped_without_an_answer(table, smtp):
-    services, game_id, ada, _ = table
+    services, game_id, _ada, _ = table
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
-    token, version = read_reply_address(email["Reply-To"], DOMAIN)
+    token, _version = read_reply_address(email["Reply-To"], DOMAIN)
     forged = email["Reply-To"].replace(token, "0" * len(token))
     del email["Reply-To"]
     email["Reply-To"] = forged

@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from service.mail_replies import (REPLY_LOCAL_PREFIX, Reply, parse_reply, read_reply_address,
-                                  reply_address)
+from service.mail_replies import (
+    REPLY_LOCAL_PREFIX,
+    Reply,
+    parse_reply,
+    read_reply_address,
+    reply_address,
+)
 
 SAMPLES = Path(__file__).parent / "mail_samples"
 DOMAIN = "play.turnpost.example"

@@ -1,7 +1,7 @@
 """Sending over real SMTP: plain, and with STARTTLS and login, against aiosmtpd."""
 import smtplib
-import subprocess
 import ssl
+import subprocess
 from email.message import EmailMessage
 
 import pytest

@@ -17,7 +17,6 @@ from engine.rng import Rng
 from service import logview
 from tests.peers import WebhookReceiver, html_of, text_of
 
-
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
