@@ -65,7 +65,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     app.config.update(config or {})
     door = front_door or FrontDoor()
     client = redis_client or connect(data_url(os.environ))
-    services = assemble(client, settings, mailer)
+    services = assemble(client, settings, mailer, cache_tokens=True)
     # a stream blocks up to a keep-alive interval in XREAD: its client must wait longer
     streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10,
                                             door.worker_connections),

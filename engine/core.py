@@ -246,12 +246,19 @@ class Phase:
 
     `is_legal`, where listing every legal action is costly (The Nine Domains' 504 ways to lay
     three cards), answers whether one action is among them without building the list; it must
-    answer exactly `action in legal(g, seat)` (tests/engine/test_is_legal.py checks it)."""
+    answer exactly `action in legal(g, seat)` (tests/engine/test_is_legal.py checks it).
+
+    `choice_key`, likewise optional, names the little part of the state that decides a seat's
+    legal list in this phase (The Nine Domains' commit: the seat's hand), so that the runner
+    can tell whether a seat's choice changed without listing it: two positions of the phase
+    with equal keys must have equal lists, and unequal keys unequal lists
+    (tests/engine/test_choice_key.py checks both)."""
 
     active: Callable[[State], frozenset[int]]
     legal: Callable[[State, int], list[Action]]
     handlers: Mapping[str, Handler] = field(default_factory=dict)
     is_legal: Callable[[State, int, Action], bool] | None = None
+    choice_key: Callable[[State, int], Any] | None = None
 
 
 OVER = Phase(nobody, no_actions)
@@ -314,6 +321,15 @@ class GameModule:
         if phase.is_legal is not None:
             return phase.is_legal(g, seat, action)
         return action in phase.legal(g, seat)
+
+    def choice_key(self, g: State, seat: int) -> Any:
+        """What decides `seat`'s legal list (for an active seat): the phase's `choice_key`
+        with the phase's name, or else the list itself."""
+        name = self.phase_of(g)
+        phase = self.phases[name]
+        if phase.choice_key is not None:
+            return [name, phase.choice_key(g, seat)]
+        return phase.legal(g, seat)
 
     def apply(self, g: State, seat: int, action: Action, rng: Rng, log: Log) -> State:
         self.handlers[action["type"]](g, seat, action, rng, log)

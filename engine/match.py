@@ -38,8 +38,8 @@ def _copy(data: Match) -> Match:
     return json.loads(json.dumps(data))
 
 
-def _digest(actions: list[Action]) -> str:
-    return hashlib.sha1(json.dumps(actions, sort_keys=True).encode()).hexdigest()
+def _digest(choice: Any) -> str:
+    return hashlib.sha1(json.dumps(choice, sort_keys=True).encode()).hexdigest()
 
 
 def start(game: Game, n: int, options: dict[str, Any] | None, seed: bytes,
@@ -160,10 +160,17 @@ def resign(game: Game, match: Match, seat: int, version: int,
 
 
 def _settle(game: Game, match: Match, version: int) -> None:
-    """Record, per seat, the version since which its legal actions are unchanged."""
+    """Record, per seat, the version since which its legal actions are unchanged. A game that
+    can name what decides a seat's list (`choice_key`) is asked for that instead of the list."""
     active = active_seats(game, match)
+    choice_key = getattr(game, "choice_key", None)
     for seat in range(match["seats"]):
-        digest = _digest(game.legal_actions(match["state"], seat)) if seat in active else ""
+        if seat not in active:
+            digest = ""
+        elif choice_key is not None:
+            digest = _digest(choice_key(match["state"], seat))
+        else:
+            digest = _digest(game.legal_actions(match["state"], seat))
         if digest != match["seat_digest"][seat]:
             match["seat_digest"][seat] = digest
             match["seat_since"][seat] = version

@@ -11,6 +11,7 @@ from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
+from store.token_cache import TokenCache
 
 from .consequences import Consequences, Deliveries
 from .games import GameService
@@ -39,10 +40,12 @@ class Services:
 
 def assemble(client: redis.Redis, settings: Settings | None = None,
              mailer: Mailer | None = None, min_move_seconds: int | None = None,
-             deliveries: Deliveries | None = None) -> Services:
+             deliveries: Deliveries | None = None, cache_tokens: bool = False) -> Services:
     settings = settings or Settings()
     mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
-    game_store, player_store, notes = GameStore(client), PlayerStore(client), NotificationStore(client)
+    token_cache = TokenCache.for_client(client) if cache_tokens else None
+    game_store, player_store = GameStore(client), PlayerStore(client, token_cache)
+    notes = NotificationStore(client)
     games = (GameService(game_store, player_store) if min_move_seconds is None
              else GameService(game_store, player_store, min_move_seconds=min_move_seconds))
     keys = ServerKeys(settings, notes)

@@ -11,6 +11,7 @@ import redis
 
 from . import keys
 from .games import Script
+from .token_cache import TokenCache
 
 
 def token_hash(token: str) -> str:
@@ -24,8 +25,10 @@ def address_hash(email: str) -> str:
 
 
 class PlayerStore:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, token_cache: TokenCache | None = None):
+        """`token_cache`: token lookups remembered in process (the API's; see token_cache)."""
         self.r = client
+        self.token_cache = token_cache
         self._project = Script(client, "project.lua")
 
     def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
@@ -71,7 +74,11 @@ class PlayerStore:
         self.r.sadd(keys.email_players(address_hash(email)), player_id)
 
     def by_token(self, token: str) -> str | None:
-        found = self.r.get(keys.token(token_hash(token)))
+        key = keys.token(token_hash(token))
+        if self.token_cache is None:
+            found = self.r.get(key)
+        else:
+            found = self.token_cache.lookup(key, lambda: self.r.get(key))
         return None if found is None else found.decode()
 
     def replace_token(self, player_id: str, token: str) -> None:

@@ -252,6 +252,12 @@ def is_commit_legal(g: State, seat: int, action: Action) -> bool:
             and not Counter(cards) - Counter(g["hands"][seat]))
 
 
+def commit_choice(g: State, seat: int) -> list[str]:
+    """What decides a seat's commit_actions: its hand."""
+    hand: list[str] = g["hands"][seat]
+    return hand
+
+
 def commit_cards(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     """A round, step 2: a seat lays one card face down before each slot; once both have,
     the round is fought."""
@@ -394,7 +400,7 @@ def resolve_effects(g: State, log: Log) -> None:
 
 PHASE_RULES = {
     "commit": Phase(uncommitted_seats, commit_actions, {"play": commit_cards},
-                    is_legal=is_commit_legal),
+                    is_legal=is_commit_legal, choice_key=commit_choice),
     "effects": Phase(deciding_seat, effect_actions, {
         "pass": decline_effect, "swap-domain": swap_domain, "swap-card": swap_card}),
     "over": OVER,
