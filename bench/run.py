@@ -1,52 +1,93 @@
-"""`make bench`: the API under load on loopback, in one run, against a baseline endpoint.
+"""`make bench`: what a request costs on the production path, against a baseline request of the
+same stack and against boardgame.io, in one run.
 
-Starts an embedded Valkey (append-only file on, as `turnpost serve` runs it) and gunicorn with
-2 sync workers serving the API plus the benchmark's baseline endpoint, then measures from
-client threads in this process:
-- baseline: GET /bench/baseline, one Redis round trip through the same stack;
-- GET view of a running game;
-- POST move (each thread plays its own games; the legal-moves read before each move is not
-  timed, only the POST);
-- GET view when the game's log holds 10 events and when it holds 1,000.
-Figures go to bench/RESULTS.md with the machine and the date.
+turnpost as it is served: an embedded Valkey with its append-only file on, gunicorn with 2
+gevent worker processes (as `turnpost serve`) serving the API plus one benchmark-only endpoint,
+and a `turnpost worker` (the outbox consumer, the clock and RQ) that sends real email to an
+SMTP server in this process. Every player has an email address and every game a clock, so a
+move pays for what production pays: its deadlines, its outbox entry, its turn email.
+
+Measured from client threads in this process, each alone for SECONDS:
+- baseline: GET /bench/baseline, one Redis GET through the same Flask + smorest stack;
+- GET view, GET legal-moves at The Nine Domains' opening (504 moves), GET summary, the inbox;
+- POST move alone: the games' moves are computed ahead by the engine from the game's own
+  start (read from Redis, as an operator can), so no read is made between two moves.
+Server CPU per request comes from /proc: the API's processes alone, and with the worker and
+Valkey.
+
+Then boardgame.io 0.50.2 (bench/boardgameio, from the npm registry) with its in-memory and its
+FlatFile storage: a two-player game played over socket.io by two clients per match, as many
+matches at once as turnpost has client threads, each move timed until both clients have it.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from datetime import date
+from datetime import datetime, timezone
 from pathlib import Path
 
+from aiosmtpd.controller import Controller
+
 from bench.http import Conn, run_threads
+from bench.results import replace_section
+from engine import match as runner
+from engine import registry
 from engine.rng import Rng
+from store.connection import connect
 from store.embedded import EmbeddedValkey, free_port
+from store.games import GameStore
 
 HERE = Path(__file__).parent
+PEER = HERE / "boardgameio"
 THREADS = 8
 SECONDS = 10.0
 GAME = "ninedomains"
+CLOCK = {"per_move_seconds": 86400, "on_timeout": "auto"}
+GAMES_AHEAD = 200  # per thread: more than it can play in SECONDS
 
 
-def start_api(redis_url: str, port: int) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMITS": "off"}  # measure, not refuse
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b",
-                             f"127.0.0.1:{port}", "--log-level", "warning", "bench.app:app"],
-                            env=env)
-    for _ in range(200):
+# ------------------------------------------------------------------------------ turnpost
+
+
+class MailSink:
+    """A real SMTP server that counts what it receives."""
+
+    def __init__(self):
+        self.received = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        self.received += 1
+        return "250 OK"
+
+
+def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess.Popen]:
+    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMITS": "off",  # measure, not refuse
+           "SMTP_URL": f"smtp://127.0.0.1:{smtp_port}", "EMAIL_DELAY_SECONDS": "0",
+           "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    api = subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2",
+                            "--worker-connections", "1000", "-b", f"127.0.0.1:{port}",
+                            "--log-level", "warning", "bench.app:app"], env=env)
+    worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(400):
         try:
             if Conn(port).call("GET", "/v1/catalog")[0] == 200:
-                return proc
+                return [api, worker]
         except OSError:
             time.sleep(0.05)
     raise RuntimeError("the API did not start")
 
 
 def register(port: int, name: str) -> tuple[str, str]:
-    _, body = Conn(port).call("POST", "/v1/players", {"name": name})
+    _, body = Conn(port).call("POST", "/v1/players",
+                              {"name": name, "email": f"{name.lower()}@example.org"})
     return body["id"], body["token"]
 
 
@@ -57,154 +98,290 @@ def befriend(port: int, player: tuple[str, str], friend: tuple[str, str]) -> Non
     assert status == 200, body
 
 
-def new_game(port, a, b) -> str:
-    status, body = Conn(port, a[1]).call("POST", "/v1/games", {"game": GAME, "seats": [a[0], b[0]]})
+def new_game(port, a, b) -> dict:
+    status, body = Conn(port, a[1]).call("POST", "/v1/games", {
+        "game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK})
     assert status == 201, body
-    return body["id"]
+    return body
 
 
-def bench_baseline(port):
-    def worker(i, stop_at, timings):
-        c = Conn(port)
-        while time.monotonic() < stop_at:
-            t = time.monotonic()
-            c.call("GET", "/bench/baseline")
-            timings.append(time.monotonic() - t)
-    return run_threads(worker, THREADS, SECONDS)
+def moves_ahead(store: GameStore, game_id: str, seed: bytes) -> list[tuple[int, str]]:
+    """The whole game's moves (seat, notation), played by the engine from the game's start as
+    the server holds it; random legal moves."""
+    snap = store.snapshot(game_id)
+    game = registry.GAMES[snap["game"]]
+    match, version = snap["match"], snap["version"]
+    secret = bytes.fromhex(snap["secret_seed"])
+    picker = Rng(hashlib.sha256(seed).digest())
+    moves = []
+    while match["outcome"] is None:
+        seat = picker.choice(sorted(runner.active_seats(game, match)))
+        action = picker.choice(game.legal_actions(match["state"], seat))
+        moves.append((seat, game.format(action)))
+        version += 1
+        match, _ = runner.act(game, match, seat, action, secret, version)
+    return moves
 
 
-def bench_view(port, a, b):
-    game = new_game(port, a, b)
-
-    def worker(i, stop_at, timings):
-        c = Conn(port, a[1])
-        while time.monotonic() < stop_at:
-            t = time.monotonic()
-            status, _ = c.call("GET", f"/v1/games/{game}/view")
-            timings.append(time.monotonic() - t)
-            assert status == 200
-    return run_threads(worker, THREADS, SECONDS)
-
-
-def bench_moves(port):
-    players = [(register(port, f"A{i}"), register(port, f"B{i}")) for i in range(THREADS)]
-    for a, b in players:
-        befriend(port, b, a)
-
-    def worker(i, stop_at, timings):
-        a, b = players[i]
-        conns = [Conn(port, a[1]), Conn(port, b[1])]
-        picker = Rng(f"bench-{i}".encode() * 4)
-        game = new_game(port, a, b)
-        while time.monotonic() < stop_at:
-            _, summary = conns[0].call("GET", f"/v1/games/{game}")
-            if summary["status"] == "finished":
-                game = new_game(port, a, b)
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) of these processes and their children so far."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        for each in [pid, *children(pid)]:
+            try:
+                fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
                 continue
-            seat = picker.choice(summary["active_seats"])
-            _, legal = conns[seat].call("GET", f"/v1/games/{game}/legal-moves")
-            move = picker.choice(legal["moves"])
-            t = time.monotonic()
-            status, body = conns[seat].call("POST", f"/v1/games/{game}/moves", {
-                "notation": move["notation"], "expected_version": legal["version"]})
-            timings.append(time.monotonic() - t)
-            assert status == 201, body
-    return run_threads(worker, THREADS, SECONDS)
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
-def game_with_log_of(port, events: int) -> tuple[str, str]:
-    """A 3-seat game whose log reaches `events` through join/leave of its open seats, then
-    starts: its history is long, its snapshot is not."""
-    owner = register(port, "Owner")
-    guest = register(port, "Guest")
-    last = register(port, "Last")
-    c = Conn(port, owner[1])
-    _, g = c.call("POST", "/v1/games", {"game": "consonar", "seats": [owner[0], None, None]})
-    guest_conn = Conn(port, guest[1])
-    while g["version"] < events - 3:
-        guest_conn.call("POST", f"/v1/games/{g['id']}/join", {})
-        _, g = guest_conn.call("POST", f"/v1/games/{g['id']}/resign")
-    guest_conn.call("POST", f"/v1/games/{g['id']}/join", {})
-    _, g = Conn(port, last[1]).call("POST", f"/v1/games/{g['id']}/join", {})
-    return g["id"], owner[1]
+def children(pid: int) -> list[int]:
+    try:
+        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(c) for c in found] + [g for c in found for g in children(int(c))]
 
 
-def bench_view_by_log_length(port) -> dict[int, dict]:
-    result = {}
-    for events in (10, 1000):
-        game, token = game_with_log_of(port, events)
-
-        def worker(i, stop_at, timings, game=game, token=token):
-            c = Conn(port, token)
-            while time.monotonic() < stop_at:
-                t = time.monotonic()
-                c.call("GET", f"/v1/games/{game}/view")
-                timings.append(time.monotonic() - t)
-        result[events] = run_threads(worker, 1, SECONDS / 2)
-        result[events]["log_events"] = Conn(port, token).call("GET", f"/v1/games/{game}")[1]["version"]
+def measured(fn, api: list[int], everything: list[int]) -> dict:
+    api_before, all_before = process_cpu(api), process_cpu(everything)
+    result = fn()
+    result["api_cpu_ms"] = (process_cpu(api) - api_before) * 1000 / result["requests"]
+    result["all_cpu_ms"] = (process_cpu(everything) - all_before) * 1000 / result["requests"]
     return result
 
 
-def main() -> None:
+def timed_gets(port, calls: list[tuple[str, str]]):
+    """Each thread repeats its (token, path) GET."""
+    def run():
+        def worker(i, stop_at, timings):
+            token, path = calls[i % len(calls)]
+            c = Conn(port, token)
+            while time.monotonic() < stop_at:
+                t = time.monotonic()
+                status, _ = c.call("GET", path)
+                timings.append(time.monotonic() - t)
+                assert status == 200, (path, status)
+        return run_threads(worker, THREADS, SECONDS)
+    return run
+
+
+def timed_moves(port, games: list[list[tuple[dict, list, tuple, tuple]]]):
+    def run():
+        def worker(i, stop_at, timings):
+            for game, moves, a, b in games[i]:
+                conns = [Conn(port, a[1]), Conn(port, b[1])]
+                version = game["version"]
+                for seat, notation in moves:
+                    if time.monotonic() >= stop_at:
+                        return
+                    t = time.monotonic()
+                    status, body = conns[seat].call("POST", f"/v1/games/{game['id']}/moves", {
+                        "notation": notation, "expected_version": version})
+                    timings.append(time.monotonic() - t)
+                    assert status == 201, body
+                    version = body["version"]
+            raise RuntimeError("a thread ran out of games: raise GAMES_AHEAD")
+        return run_threads(worker, THREADS, SECONDS)
+    return run
+
+
+def bench_turnpost() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         valkey = EmbeddedValkey(Path(tmp) / "data").start()
+        sink = MailSink()
+        smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
+        smtp.start()
         port = free_port()
-        api = start_api(valkey.url, port)
+        processes = start_turnpost(valkey.url, smtp.port, port)
+        store = GameStore(connect(valkey.url))
+        api = [processes[0].pid]
+        everything = [p.pid for p in processes] + [valkey.process.pid]
         try:
             a, b = register(port, "Ada"), register(port, "Bo")
             befriend(port, b, a)
-            base = bench_baseline(port)
-            view = bench_view(port, a, b)
-            moves = bench_moves(port)
-            by_length = bench_view_by_log_length(port)
+            opening = new_game(port, a, b)["id"]
+            running = new_game(port, a, b)["id"]
+            for seat, notation in moves_ahead(store, running, b"running")[:3]:
+                player = (a, b)[seat]
+                version = Conn(port, player[1]).call("GET", f"/v1/games/{running}")[1]["version"]
+                Conn(port, player[1]).call("POST", f"/v1/games/{running}/moves",
+                                           {"notation": notation, "expected_version": version})
+            results = {"baseline": measured(timed_gets(port, [("", "/bench/baseline")]),
+                                            api, everything)}
+            for name, path in [("view", f"/v1/games/{running}/view"),
+                               ("legal-moves at the opening", f"/v1/games/{opening}/legal-moves"),
+                               ("summary", f"/v1/games/{running}"),
+                               ("inbox", "/v1/games?awaiting=me")]:
+                results[name] = measured(timed_gets(port, [(a[1], path)]), api, everything)
+            games = []
+            for i in range(THREADS):
+                x, y = register(port, f"A{i}"), register(port, f"B{i}")
+                befriend(port, y, x)
+                ahead = []
+                for j in range(GAMES_AHEAD):
+                    game = new_game(port, x, y)
+                    ahead.append((game, moves_ahead(store, game["id"], f"{i}-{j}".encode()),
+                                  x, y))
+                games.append(ahead)
+            time.sleep(2)  # the games' creation emails go out before the moves are timed
+            results["move"] = measured(timed_moves(port, games), api, everything)
+            results["memory"] = memory_per_game(port, store, valkey.url)
+            results["emails"] = sink.received
         finally:
-            api.terminate()
-            api.wait()
+            for p in processes:
+                p.terminate()
+            for p in processes:
+                p.wait()
+            smtp.stop()
             valkey.stop()
-    write_results(base, view, moves, by_length)
+    return results
 
 
-def row(name, r, base):
-    return (f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
-            f"{r['per_second'] / base['per_second']:.2f} | {r['p50_ms'] / base['p50_ms']:.2f} |")
+def memory_per_game(port, store: GameStore, redis_url: str) -> dict:
+    """Redis bytes per active game: 200 new games between two email players, each a few moves
+    in, with their clocks, lists, outbox entries and mail state; the used memory before and
+    after, per game (the workers have carried out every consequence by then)."""
+    client = connect(redis_url)
+    x, y = register(port, "MemA"), register(port, "MemB")
+    befriend(port, y, x)
+    time.sleep(2)
+    before = client.info("memory")["used_memory"]
+    count = 200
+    for i in range(count):
+        game = new_game(port, x, y)
+        version = game["version"]
+        for seat, notation in moves_ahead(store, game["id"], f"mem{i}".encode())[:4]:
+            _, body = Conn(port, (x, y)[seat][1]).call(
+                "POST", f"/v1/games/{game['id']}/moves",
+                {"notation": notation, "expected_version": version})
+            version = body["version"]
+    time.sleep(3)
+    after = client.info("memory")["used_memory"]
+    return {"games": count, "bytes_per_game": (after - before) / count,
+            "families": key_families(client)}
 
 
-def write_results(base, view, moves, by_length) -> None:
+def key_families(client) -> list[tuple[str, int, int]]:
+    """(key family, keys, bytes) of every key, largest first: where the memory is."""
+    families: dict[str, list[int]] = {}
+    for key in client.scan_iter(count=1000):
+        name = key.decode()
+        parts = [p for p in name.split(":") if not p.startswith("{")]
+        family = ":".join(part if i < 2 else "*" for i, part in enumerate(parts[:4]))
+        if name.startswith("tp:game:"):
+            family = "tp:game:" + ":".join(parts[3:]) if len(parts) > 3 else "tp:game (log)"
+        if name.startswith("tp:player:"):
+            family = "tp:player:" + ":".join(parts[2:3]) if len(parts) > 2 else "tp:player"
+        entry = families.setdefault(family, [0, 0])
+        entry[0] += 1
+        entry[1] += client.memory_usage(key, samples=0) or 0
+    return sorted(((f, n, b) for f, (n, b) in families.items()), key=lambda x: -x[2])
+
+
+# ------------------------------------------------------------------------------ boardgame.io
+
+
+def bench_boardgameio() -> dict:
+    subprocess.run(["npm", "ci", "--prefix", str(PEER), "--no-audit", "--no-fund",
+                    "--loglevel=error"], check=True)
+    results = {}
+    for storage in ("memory", "flatfile"):
+        with tempfile.TemporaryDirectory() as tmp:
+            port, lobby = free_port(), free_port()
+            server = subprocess.Popen(["node", "server.js", str(port), str(lobby), storage,
+                                       tmp], cwd=PEER, stdout=subprocess.PIPE, text=True)
+            try:
+                assert server.stdout is not None
+                ready = threading.Event()
+                threading.Thread(target=lambda s=server.stdout: [
+                    ready.set() for line in s if line.startswith("ready")], daemon=True).start()
+                if not ready.wait(60):
+                    raise RuntimeError("boardgame.io did not start")
+                time.sleep(0.5)
+                before = process_cpu([server.pid])
+                drive = subprocess.run(["node", "drive.js", str(port), str(lobby),
+                                        str(THREADS), str(SECONDS)], cwd=PEER, check=True,
+                                       capture_output=True, text=True)
+                result = json.loads(drive.stdout.strip().splitlines()[-1])
+                result["cpu_ms"] = (process_cpu([server.pid]) - before) * 1000 / result["moves"]
+                results[storage] = result
+            finally:
+                server.terminate()
+                server.wait()
+    return results
+
+
+# ------------------------------------------------------------------------------ report
+
+
+def load() -> str:
+    return "{:.1f}".format(os.getloadavg()[0])
+
+
+def main() -> None:
+    started = datetime.now(timezone.utc)
+    load_before = load()
+    turnpost = bench_turnpost()
+    peer = bench_boardgameio()
+    write_results(turnpost, peer, started, load_before, load())
+
+
+def write_results(t: dict, peer: dict, started: datetime, load_before: str,
+                  load_after: str) -> None:
+    base = t["baseline"]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    short, long = by_length[10], by_length[1000]
-    text = f"""# Benchmark results
 
-`make bench` ({date.today().isoformat()}; {machine}). Loopback; gunicorn with 2 sync workers;
-the embedded Valkey with its append-only file on; {THREADS} client threads in one process
-on the same 2 cores, {SECONDS:.0f} s per measure. All figures below come from one run.
+    def row(name, r, target=""):
+        return (f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
+                f"{r['api_cpu_ms']:.2f} | {r['all_cpu_ms']:.2f} | "
+                f"**{r['per_second'] / base['per_second']:.2f}** | {target} |")
+    move = t["move"]
+    families = "\n".join(f"| `{f}` | {n} | {b / 1024:.0f} |" for f, n, b in t["memory"]["families"][:10])
+    mem, ff = peer["memory"], peer["flatfile"]
+    text = f"""
+## The request path against a baseline and against boardgame.io (`make bench`: `python -m bench.run`)
 
-## The API against the baseline (one Redis round trip through the same stack)
+{started:%Y-%m-%d %H:%M} UTC; {machine}; load average {load_before} before and {load_after}
+after (the machine is shared). turnpost as served: gunicorn, 2 gevent workers, the embedded
+Valkey with its append-only file on, a `turnpost worker` sending real email (an SMTP server
+in the benchmark: {t['emails']} emails received); every player has an email address and every
+game a clock ({CLOCK['per_move_seconds']} s, `auto`). {THREADS} client threads, {SECONDS:.0f} s per
+measure, each request alone. POST move: The Nine Domains, moves computed ahead by the engine,
+so nothing but the POST is made. CPU per request from /proc: the API processes, and the API
+with the worker and Valkey. All figures below come from this one run.
 
-| request | per second | p50 ms | p99 ms | throughput ratio | p50 ratio |
+| request | per second | p50 ms | p99 ms | API CPU ms | all CPU ms | ratio to the baseline | target |
+|---|---|---|---|---|---|---|---|
+{row("baseline: one Redis GET through the same stack", base)}
+{row("GET view (The Nine Domains)", t["view"], "0.8")}
+{row("GET legal-moves at The Nine Domains' opening (504 moves)", t["legal-moves at the opening"], "0.4")}
+{row("GET summary", t["summary"])}
+{row("GET the inbox (`/v1/games?awaiting=me`)", t["inbox"], "0.7")}
+{row("POST move (email players, a clock)", move, "0.5")}
+
+boardgame.io 0.50.2 with the same {THREADS} matches at once over socket.io (two clients per
+match; a move timed until both clients have it; moves played on the server only):
+
+| server | moves per second | p50 ms | p99 ms | server CPU ms per move | turnpost POST move per second / this |
 |---|---|---|---|---|---|
-{row("baseline GET /bench/baseline", base, base)}
-{row(f"GET view ({GAME})", view, base)}
-{row(f"POST move ({GAME})", moves, base)}
+| boardgame.io, in-memory storage | {mem['per_second']:.0f} | {mem['p50_ms']:.2f} | {mem['p99_ms']:.2f} | {mem['cpu_ms']:.2f} | **{move['per_second'] / mem['per_second']:.2f}** (target 0.5) |
+| boardgame.io, FlatFile storage (durable) | {ff['per_second']:.0f} | {ff['p50_ms']:.2f} | {ff['p99_ms']:.2f} | {ff['cpu_ms']:.2f} | **{move['per_second'] / ff['per_second']:.2f}** (target 1.5) |
+| turnpost POST move (above) | {move['per_second']:.0f} | {move['p50_ms']:.2f} | {move['p99_ms']:.2f} | {move['all_cpu_ms']:.2f} (all) | 1.00 |
 
-POST move is timed alone; each client thread also reads /v1/games and /legal-moves before each
-move (not timed), so its per-second figure counts moves while that reading goes on too.
+Redis memory per active game ({t['memory']['games']} Nine Domains games four moves in, between
+email players with a clock, consequences carried out): **{t['memory']['bytes_per_game'] / 1024:.1f} KB**
+(target at most 16 KB). Where Redis holds its keys at the end of the run (every game and
+job of the run; `MEMORY USAGE` per key, the largest families):
 
-## View latency and the length of the log (one client thread)
-
-| log events | p50 ms | p99 ms |
+| key family | keys | KB |
 |---|---|---|
-| {short['log_events']} | {short['p50_ms']:.2f} | {short['p99_ms']:.2f} |
-| {long['log_events']} | {long['p50_ms']:.2f} | {long['p99_ms']:.2f} |
-
-Ratio of medians (1,000 / 10 events): {long['p50_ms'] / short['p50_ms']:.2f}. A view reads the
-snapshot, never the log, so the length of the history should not matter.
+{families}
 """
-    marker = "\n## Games"
-    path = HERE / "RESULTS.md"
-    rest = ""
-    if path.exists() and marker in path.read_text():
-        rest = path.read_text()[path.read_text().index(marker):]
-    path.write_text(text + rest)
+    replace_section("The request path against a baseline and against boardgame.io "
+                    "(`make bench`: `python -m bench.run`)", text)
     print(text)
 
 

@@ -12,6 +12,10 @@ from service.consequences import Delivery
 
 QUEUE_NAME = "turnpost"
 FAILED_JOB_TTL = 7 * 24 * 3600
+FINISHED_JOB_TTL = 0
+"""A delivery that succeeded leaves nothing in Redis: its outcome is in the player's
+deliveries list and an email's claim, so RQ's job hash and result would only take memory
+(about 7 KB a delivery for RQ's default 500 s)."""
 ABANDONED_RETRIES = Retry(max=2)
 """A job whose worker died while running it is queued again, at once (no RQ scheduler)."""
 
@@ -33,7 +37,7 @@ class RQDeliveries:
         functions = {"email": jobs.email_notice, "webhook": jobs.webhook_notice}
         self.rq_queue.enqueue_many([
             Queue.prepare_data(functions[d.channel], args=_args(d), job_id=d.job_id,
-                               failure_ttl=FAILED_JOB_TTL, retry=ABANDONED_RETRIES)
+                               result_ttl=FINISHED_JOB_TTL, failure_ttl=FAILED_JOB_TTL, retry=ABANDONED_RETRIES)
             for d in deliveries])
 
 
