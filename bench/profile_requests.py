@@ -7,7 +7,7 @@ import cProfile
 import io
 import pstats
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from api.app import create_app
@@ -84,7 +84,7 @@ def main() -> None:
     text = f"""
 ## Where a move and a view spend their time (`python -m bench.profile_requests`)
 
-{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. cProfile of the production app in one process (the Flask
+{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. cProfile of the production app in one process (the Flask
 test client: no HTTP server, no gunicorn), a real Valkey, email players and a clock; The Nine
 Domains. Own time per request, the ten largest; the profiler's overhead inflates every
 figure alike.

@@ -30,7 +30,7 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
@@ -318,11 +318,11 @@ def bench_boardgameio() -> dict:
 
 
 def load() -> str:
-    return "{:.1f}".format(os.getloadavg()[0])
+    return f"{os.getloadavg()[0]:.1f}"
 
 
 def main() -> None:
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     load_before = load()
     turnpost = bench_turnpost()
     peer = bench_boardgameio()
