@@ -296,8 +296,8 @@ def bench_boardgameio() -> dict:
             try:
                 assert server.stdout is not None
                 ready = threading.Event()
-                threading.Thread(target=lambda s=server.stdout: [
-                    ready.set() for line in s if line.startswith("ready")], daemon=True).start()
+                threading.Thread(target=announce_ready, args=(server.stdout, ready),
+                                 daemon=True).start()
                 if not ready.wait(60):
                     raise RuntimeError("boardgame.io did not start")
                 time.sleep(0.5)
@@ -312,6 +312,12 @@ def bench_boardgameio() -> dict:
                 server.terminate()
                 server.wait()
     return results
+
+
+def announce_ready(lines, ready: threading.Event) -> None:
+    for line in lines:
+        if line.startswith("ready"):
+            ready.set()
 
 
 # ------------------------------------------------------------------------------ report
