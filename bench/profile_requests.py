@@ -23,6 +23,20 @@ GAMES = 60
 VIEWS = 2000
 
 
+def ours(profile: cProfile.Profile, calls: int) -> str:
+    """turnpost's own functions by time with their callees: where a request goes."""
+    stats = pstats.Stats(profile, stream=io.StringIO())
+    root = str(Path(__file__).resolve().parent.parent)
+    rows = sorted(((k, v) for k, v in stats.stats.items() if k[0].startswith(root)
+                   and "/bench/" not in k[0] and "/.venv/" not in k[0]), key=lambda kv: kv[1][3], reverse=True)[:12]
+    lines = ["| turnpost function | with callees ms per request | calls per request |",
+             "|---|---|---|"]
+    for (path, line, name), (_, ncalls, _, cumtime, _) in rows:
+        lines.append(f"| `{name}` ({Path(path).parent.name}/{Path(path).name}:{line}) | "
+                     f"{cumtime * 1000 / calls:.3f} | {ncalls / calls:.1f} |")
+    return "\n".join(lines)
+
+
 def top_ten(profile: cProfile.Profile, calls: int) -> str:
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out)
@@ -93,9 +107,13 @@ POST move ({count} moves of {GAMES} games, moves computed ahead):
 
 {top_ten(moves, count)}
 
+{ours(moves, count)}
+
 GET view ({VIEWS} reads of one running game):
 
 {top_ten(views, VIEWS)}
+
+{ours(views, VIEWS)}
 """
     replace_section("Where a move and a view spend their time "
                     "(`python -m bench.profile_requests`)", text)
