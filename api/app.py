@@ -19,7 +19,7 @@ from store.front_door import StreamSlots
 from store.outbox import OutboxStore
 from store.workers import WorkerHeartbeats
 
-from . import errors, hostile_input, http_conventions, rate_limits
+from . import errors, hostile_input, http_conventions, metrics, rate_limits, request_log
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
@@ -106,6 +106,8 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     app.register_blueprint(health)
     # before-request hooks run in this order: the rate limits first (hostile bodies and bad
     # tokens count against them), then hostile bodies, then the token and the body's type
+    request_log.install(app)
+    metrics.install(app, client)
     rate_limits.install(app, client, door)
     app.before_request(hostile_input.check_json_body)
     errors.register(app)

@@ -11,6 +11,7 @@ from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
+from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
 
 from .consequences import Consequences, Deliveries
@@ -53,7 +54,7 @@ def assemble(client: redis.Redis, settings: Settings | None = None,
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     consequences = None if deliveries is None else Consequences(
         games, game_store, player_store, ScheduleStore(client), OutboxStore(client),
-        deliveries, settings, sign_in=sign_in)
+        deliveries, settings, sign_in=sign_in, tallies=WorkerTallies(client))
     return Services(
         settings=settings,
         players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls,

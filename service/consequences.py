@@ -24,6 +24,7 @@ from store.games import GameStore
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
+from store.tallies import WorkerTallies
 
 from . import lists
 from .games import GameService
@@ -152,7 +153,7 @@ class Consequences:
     def __init__(self, games: GameService, game_store: GameStore, players: PlayerStore,
                  schedule: ScheduleStore, outbox: OutboxStore, deliveries: Deliveries,
                  settings: Settings, clock: Callable[[], float] = time.time,
-                 sign_in: SignIn | None = None):
+                 sign_in: SignIn | None = None, tallies: WorkerTallies | None = None):
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -162,6 +163,8 @@ class Consequences:
         self.settings = settings
         self.clock = clock
         self.sign_in = sign_in
+        self.tallies = tallies
+        """Counts for the operator's metrics (store.tallies); None: nothing is counted."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -182,10 +185,13 @@ class Consequences:
             self.schedule.add(snap["id"], due.wake_at,
                               {"kind": "wake", "game": snap["id"], "version": snap["version"]})
         for seat in due.bot_seats:
-            self.games.bot_move(snap["id"], seat, snap["version"])
+            if self.games.bot_move(snap["id"], seat, snap["version"]):
+                self._count("turnpost_computer_moves_total", game=snap["game"], why="bot")
         for seat in due.replacements:
-            self.games.play_for_timed_out(snap["id"], seat)
+            if self.games.play_for_timed_out(snap["id"], seat):
+                self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
         if snap["status"] == "finished" and entry.version == snap["version"]:
+            self._count("turnpost_games_finished_total", game=snap["game"])
             self.schedule.add(snap["id"], self.now_ms() + int(
                 self.settings.finished_log_days * 86_400_000), {"kind": "compact",
                                                                  "game": snap["id"]})
@@ -235,6 +241,10 @@ class Consequences:
             for item in by_kind.get("sign_in", []):
                 self.sign_in.send_links(item["email"])
         self.schedule.done(taken)
+
+    def _count(self, name: str, **labels: str) -> None:
+        if self.tallies is not None:
+            self.tallies.count(name, **labels)
 
     def later(self, delivery: Delivery, seconds: float) -> None:
         """Deliver again after `seconds` (a throttled email, a webhook's next attempt)."""

@@ -5,9 +5,9 @@
 -- KEYS[1] log stream, KEYS[2] snapshot, KEYS[3] idempotency key (unused when ARGV[3] is ''),
 -- KEYS[4] the bucket's outbox stream, KEYS[5] the bucket's schedule (sorted set)
 -- ARGV[1] expected version, ARGV[2] new snapshot JSON, ARGV[3] idempotent answer JSON or '',
--- ARGV[4] idempotency TTL seconds, ARGV[5] game id, ARGV[6] number of schedule members to
--- remove (n), ARGV[7..6+n] those members, ARGV[7+n] number of members to add (m), then m pairs
--- (score, member), then the event JSONs
+-- ARGV[4] idempotency TTL seconds, ARGV[5] game id, ARGV[6] the request id ('' for none),
+-- ARGV[7] number of schedule members to remove (n), ARGV[8..7+n] those members, ARGV[8+n]
+-- number of members to add (m), then m pairs (score, member), then the event JSONs
 -- Returns {1, new_version} | {0, current_version} (stale) | {2, first_answer} (idempotent replay)
 local use_idempotency = ARGV[3] ~= ''
 if use_idempotency then
@@ -16,8 +16,8 @@ if use_idempotency then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {0, version} end
-local removing = tonumber(ARGV[6])
-local adding_at = 7 + removing
+local removing = tonumber(ARGV[7])
+local adding_at = 8 + removing
 local adding = tonumber(ARGV[adding_at])
 local first_event = adding_at + 1 + 2 * adding
 for i = first_event, #ARGV do
@@ -28,11 +28,17 @@ redis.call('SET', KEYS[2], ARGV[2])
 if use_idempotency then
   redis.call('SET', KEYS[3], ARGV[3], 'EX', tonumber(ARGV[4]))
 end
-for i = 7, 6 + removing do
+for i = 8, 7 + removing do
   redis.call('ZREM', KEYS[5], ARGV[i])
 end
 for i = adding_at + 1, first_event - 1, 2 do
   redis.call('ZADD', KEYS[5], ARGV[i], ARGV[i + 1])
 end
-redis.call('XADD', KEYS[4], '*', 'game', ARGV[5], 'from', tonumber(ARGV[1]) + 1, 'version', version)
+if ARGV[6] ~= '' then
+  redis.call('XADD', KEYS[4], '*', 'game', ARGV[5], 'from', tonumber(ARGV[1]) + 1,
+             'version', version, 'rid', ARGV[6])
+else
+  redis.call('XADD', KEYS[4], '*', 'game', ARGV[5], 'from', tonumber(ARGV[1]) + 1,
+             'version', version)
+end
 return {1, version}

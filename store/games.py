@@ -12,6 +12,7 @@ from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
+from .request_ids import REQUEST_ID
 
 IDEMPOTENCY_TTL = 24 * 3600
 EVENT_SCHEMA = 1
@@ -108,7 +109,8 @@ class GameStore:
         args: list = [commit.expected_version, _json(commit.snapshot),
                       json.dumps({"request": commit.request, "answer": commit.answer})
                       if commit.idempotency_key else "",
-                      IDEMPOTENCY_TTL, game_id, len(commit.unschedule), *commit.unschedule,
+                      IDEMPOTENCY_TTL, game_id, REQUEST_ID.get(),
+                      len(commit.unschedule), *commit.unschedule,
                       len(commit.schedule)]
         for score, member in commit.schedule:
             args += [score, member]

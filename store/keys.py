@@ -193,3 +193,10 @@ WEBHOOK_SECRETS_KEY = f"{PREFIX}:secret:webhooks"
 
 WORKERS = f"{PREFIX}:workers"
 """Sorted set: `turnpost worker` name -> its last heartbeat (epoch ms)."""
+
+WORKER_TALLIES = f"{PREFIX}:metrics:workers"
+"""Hash: what the workers counted (deliveries, computer moves, finished games, how late the
+clock took due items), summed over every worker; read by the API's /metrics."""
+
+QUEUE_NAME = "turnpost"
+"""The RQ queue the deliveries go on (RQ keeps it as `rq:queue:turnpost` on the queue Redis)."""

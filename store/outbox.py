@@ -25,6 +25,8 @@ class Entry:
     first: int
     """The commit's first version (its events are first..version)."""
     version: int
+    request_id: str = ""
+    """The request that made the commit (store.request_ids), when there was one."""
 
 
 class OutboxStore:
@@ -125,4 +127,4 @@ def _entry(stream: bytes | str, entry_id: bytes, fields: dict) -> Entry:
     name = stream.decode() if isinstance(stream, bytes) else stream
     bucket = int(name.rsplit("{b", 1)[1].rstrip("}"))
     return Entry(bucket, entry_id.decode(), fields[b"game"].decode(), int(fields[b"from"]),
-                 int(fields[b"version"]))
+                 int(fields[b"version"]), fields.get(b"rid", b"").decode())

@@ -26,6 +26,7 @@ class ScheduleStore:
     def __init__(self, client: redis.Redis):
         self.r = client
         self._take_due = Script(client, "take_due.lua")
+        self.last_lateness_ms: list[int] = []
 
     def add(self, game_id: str, at_ms: int, item: dict[str, Any], pipe=None) -> None:
         """Schedule an item of a game (in the game's bucket); adding it twice keeps one."""
@@ -33,13 +34,19 @@ class ScheduleStore:
 
     def take_due(self, now_ms: int, limit: int,
                  lease_ms: int = LEASE_MS) -> list[tuple[int, dict[str, Any]]]:
-        """Lease up to `limit` due items in each bucket, in one round trip: (bucket, item)."""
+        """Lease up to `limit` due items in each bucket, in one round trip: (bucket, item).
+        How late each was taken (ms) is kept in `self.last_lateness_ms` for the worker's metrics."""
         pipe = self.r.pipeline(transaction=False)
         for bucket in range(keys.BUCKETS):
             self._take_due(keys=[keys.schedule(bucket), keys.schedule_leased(bucket)],
                            args=[now_ms, lease_ms, limit], client=pipe)
-        return [(bucket, json.loads(raw)) for bucket, taken in enumerate(run_pipeline(pipe))
-                for raw in taken]
+        taken: list[tuple[int, dict[str, Any]]] = []
+        self.last_lateness_ms = []
+        for bucket, answer in enumerate(run_pipeline(pipe)):
+            half = len(answer) // 2  # the members, then how late each was taken
+            taken += [(bucket, json.loads(raw)) for raw in answer[:half]]
+            self.last_lateness_ms += [int(ms) for ms in answer[half:]]
+        return taken
 
     def done(self, taken: list[tuple[int, dict[str, Any]]]) -> None:
         """The items are carried out: end their leases."""

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from gunicorn.app.base import BaseApplication
+
+from turnpost.logs import LEVELS
+from turnpost.logs import configure as configure_logs
 
 DEFAULT_OPENAPI = Path("openapi") / "openapi.json"
 
@@ -26,11 +32,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", default="data", help="the embedded server's folder (./data)")
     serve.add_argument("--http-workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--log-level", choices=LEVELS, default="warning",
+                       help="info shows the access log and the worker's lines (warning)")
     serve.add_argument("--no-worker", action="store_true",
                        help="do not start a background worker (run `turnpost worker` apart)")
 
     worker = commands.add_parser("worker", help="carry out what commits cause: the outbox "
                                                  "consumer, the clock and an RQ worker")
+    worker.add_argument("--log-level", choices=LEVELS, default="warning",
+                        help="info shows each commit carried out and each delivery (warning)")
     worker.add_argument("--fork", action="store_true",
                         help="run each RQ job in its own process, as plain RQ does (slower)")
 
@@ -41,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    "(for MAIL_DOMAIN, whose MX points here)")
     mail_in.add_argument("--host", default="127.0.0.1")
     mail_in.add_argument("--port", type=int, default=2525)
+    mail_in.add_argument("--log-level", choices=LEVELS, default="info")
 
     commands.add_parser("upgrade-secrets", help="hash or encrypt what an older version kept in "
                                                 "clear, and re-encrypt webhook secrets under "
@@ -60,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args) -> int:
+    # One folder per server for the metrics of its gunicorn processes (api/metrics.py), set
+    # before prometheus_client is first imported, which reads it then.
+    metrics_dir = tempfile.mkdtemp(prefix="turnpost-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    configure_logs(args.log_level)
+
     from api.front_door import FrontDoor
     from store.embedded import EmbeddedValkey
 
@@ -70,7 +87,8 @@ def serve_command(args) -> int:
         print(f"turnpost: embedded Valkey on {embedded.url}, data in {embedded.data_dir} "
               "(append-only file on)", flush=True)
     else:
-        print("turnpost: using REDIS_URL", flush=True)
+        print(f"turnpost: using Redis at {_without_password(os.environ['REDIS_URL'])}",
+              flush=True)
     if not os.environ.get("SMTP_URL"):
         os.environ.setdefault("OUTBOX_DIR", str(Path(args.data) / "outbox"))
         print(f"turnpost: no SMTP_URL, so emails are written as .eml files into "
@@ -78,7 +96,7 @@ def serve_command(args) -> int:
     else:
         print("turnpost: emails go out through SMTP_URL", flush=True)
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
-    worker = None if args.no_worker else WorkerSupervisor()
+    worker = None if args.no_worker else WorkerSupervisor(args.log_level)
     try:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)",
               flush=True)
@@ -89,14 +107,32 @@ def serve_command(args) -> int:
         _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
                    "worker_class": "gevent", "worker_connections": door.worker_connections,
                    "keepalive": door.header_timeout_seconds, "accesslog": None,
-                   "errorlog": "-", "loglevel": "warning", "timeout": 60,
-                   "graceful_timeout": 10}).run()
+                   "errorlog": "-", "loglevel": args.log_level, "timeout": 60,
+                   "graceful_timeout": 10, "child_exit": _metrics_of_dead_worker,
+                   # no control socket: it has one fixed path per user, which two servers
+                   # on a host would share, and nothing here uses it
+                   "control_socket_disable": True}).run()
     finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
         if worker is not None:
             worker.stop()
         if embedded is not None:
             embedded.stop()
     return 0
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + host))
+
+
+def _metrics_of_dead_worker(server, worker) -> None:
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)
 
 
 class WorkerSupervisor:
@@ -105,14 +141,16 @@ class WorkerSupervisor:
 
     RESTART_SECONDS = 1.0
 
-    def __init__(self):
+    def __init__(self, log_level: str = "warning"):
+        self.log_level = log_level
         self.stopping = threading.Event()
         self.process = self._start()
         self.watcher = threading.Thread(target=self._watch, daemon=True)
         self.watcher.start()
 
     def _start(self) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"])
+        return subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker",
+                                 "--log-level", self.log_level])
 
     def _watch(self) -> None:
         while not self.stopping.is_set():
@@ -134,11 +172,10 @@ class WorkerSupervisor:
 
 
 def worker_command(args) -> int:
-    import logging
 
     from workers.process import WorkerProcess
 
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    configure_logs(args.log_level)
     WorkerProcess(os.environ, fork=args.fork).run()
     return 0
 
@@ -168,7 +205,6 @@ def upgrade_secrets_command(args) -> int:
 
 
 def mail_in_command(args) -> int:
-    import logging
     import threading
 
     from service.assembly import assemble
@@ -181,7 +217,7 @@ def mail_in_command(args) -> int:
         print("turnpost mail-in: set MAIL_DOMAIN (the domain whose MX points here)",
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure_logs(args.log_level)
     services = assemble(connect(data_url(os.environ)), settings)
     server = mail_in_server(services.mail_moves, settings.mail_domain, args.host, args.port)
     stop = threading.Event()

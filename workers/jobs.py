@@ -5,6 +5,7 @@ players on REDIS_URL (which may be a cluster), deliveries queued on RQ's own con
 (QUEUE_REDIS_URL), the settings of service/settings.py."""
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import replace
 from functools import lru_cache
@@ -16,9 +17,11 @@ from service.consequences import Consequences, Delivery
 from service.notifications import Notice
 from service.settings import Settings
 from store.connection import connect, data_url
+from store.request_ids import REQUEST_ID
 
 EMAIL_RETRY_SECONDS = (30, 120, 600)
 """After a failed send, the next attempts wait this long; then the job fails for good."""
+log = logging.getLogger("turnpost.jobs")
 
 
 def _queue_connection():
@@ -36,6 +39,9 @@ def _services(queue_connection_id: int) -> Services:
 
 
 def services() -> Services:
+    job = get_current_job()
+    if job is not None:  # the request that caused this delivery, in every line it logs
+        REQUEST_ID.set(job.meta.get("request_id", ""))
     return _services(id(_queue_connection()))
 
 
@@ -53,6 +59,8 @@ def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "
     clock delivers it again later."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
     again = later().later
+    log.info("email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat,
+             attempt)
     try:
         outcome, wait = services().notifications.email(delivery.notice)
     except Exception:
@@ -60,10 +68,10 @@ def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "
         if failures >= len(EMAIL_RETRY_SECONDS):
             raise
         again(replace(delivery, attempt=attempt + 1), EMAIL_RETRY_SECONDS[failures])
-        return "failed"
+        return _counted("email", "failed")
     if outcome == "deferred":
         again(replace(delivery, attempt=attempt + 1), wait)
-    return outcome
+    return _counted("email", outcome)
 
 
 def webhook_notice(event: str, game_id: str, seat: int, version: int, tag: str = "",
@@ -72,9 +80,20 @@ def webhook_notice(event: str, game_id: str, seat: int, version: int, tag: str =
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
+    later()  # the services, and the request id, before the first line
+    log.info("webhook: %s of %s version %d to seat %d, attempt %d", event, game_id, version,
+             seat, attempt)
     outcome, wait = services().notifications.webhook(delivery.notice, attempt)
     if outcome == "retry":
         later().later(replace(delivery, attempt=attempt + 1), wait)
     elif outcome == "busy":
         later().later(delivery, wait)
+    return _counted("webhook", outcome)
+
+
+def _counted(channel: str, outcome: str) -> str:
+    """Count a delivery's outcome for /metrics (store.tallies) and answer it."""
+    tallies = later().tallies
+    if tallies is not None:
+        tallies.count("turnpost_deliveries_total", channel=channel, outcome=outcome)
     return outcome

@@ -30,6 +30,7 @@ from service.health import HEARTBEAT_SECONDS
 from service.settings import Settings
 from store.connection import connect, data_url, queue_url
 from store.outbox import OutboxStore
+from store.request_ids import REQUEST_ID
 from store.schedule import ScheduleStore
 from store.workers import WorkerHeartbeats
 
@@ -134,7 +135,9 @@ class WorkerProcess:
                 self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH)
         done = []
         for entry in entries:
+            following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
             try:
+                log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
                 self.consequences.carry_out(entry)
             except (redis.ConnectionError, redis.TimeoutError):
                 raise
@@ -142,6 +145,8 @@ class WorkerProcess:
                 log.exception("outbox: %s version %s failed; it stays pending",
                               entry.game_id, entry.version)
                 continue
+            finally:
+                REQUEST_ID.reset(following)
             done.append(entry)
         self.outbox.done(done)
         return bool(entries)
@@ -157,6 +162,10 @@ class WorkerProcess:
                                        int(self.settings.schedule_lease_seconds * 1000))
         if taken:
             self.clock_busy.set()
+            if self.consequences.tallies is not None:
+                self.consequences.tallies.observe(
+                    "turnpost_schedule_lateness_seconds",
+                    [ms / 1000 for ms in self.schedule.last_lateness_ms])
             self.consequences.run_due(taken)
         else:
             self.clock_busy.clear()

@@ -9,8 +9,10 @@ import redis
 from rq import Queue, Retry
 
 from service.consequences import Delivery
+from store import keys
+from store.request_ids import REQUEST_ID
 
-QUEUE_NAME = "turnpost"
+QUEUE_NAME = keys.QUEUE_NAME
 FAILED_JOB_TTL = 7 * 24 * 3600
 FINISHED_JOB_TTL = 0
 """A delivery that succeeded leaves nothing in Redis: its outcome is in the player's
@@ -37,7 +39,8 @@ class RQDeliveries:
         functions = {"email": jobs.email_notice, "webhook": jobs.webhook_notice}
         self.rq_queue.enqueue_many([
             Queue.prepare_data(functions[d.channel], args=_args(d), job_id=d.job_id,
-                               result_ttl=FINISHED_JOB_TTL, failure_ttl=FAILED_JOB_TTL, retry=ABANDONED_RETRIES)
+                               result_ttl=FINISHED_JOB_TTL, failure_ttl=FAILED_JOB_TTL,
+                               meta={"request_id": REQUEST_ID.get()}, retry=ABANDONED_RETRIES)
             for d in deliveries])
 
 

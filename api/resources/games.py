@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.games import ReplayedAnswer
 
-from .. import context
+from .. import context, metrics
 from ..error_codes import raises
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
@@ -75,6 +75,7 @@ class Games(MethodView):
         game = context.games().create(context.caller(), body["game"], body["seats"],
                                       body["options"], body["time_control"],
                                       body["if_declined"])
+        metrics.created(game["game"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
     @blp.doc(operationId="listGames")
@@ -190,6 +191,8 @@ class Moves(MethodView):
                                f"{body['expected_version']}"}
         if isinstance(result, ReplayedAnswer):
             headers["Idempotent-Replayed"] = "true"
+        else:
+            metrics.moved(result["game"]["game"])
         return result, 201, headers
 
 

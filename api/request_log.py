@@ -1,0 +1,58 @@
+"""Each request gets an id (the caller's `X-Request-Id` when it is a sane one, else a new one),
+echoed in the answer and carried by every log line of the request and of the work it causes
+(store.request_ids); and one access log line when it is answered.
+
+The access line names the route's pattern (`/v1/games/<game_id>/moves`), never the path: a
+path may hold a secret (a one-click or sign-in link), and a query string too. The caller is
+named by player id; a token is never logged."""
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+
+from store.request_ids import REQUEST_ID
+
+access = logging.getLogger("turnpost.access")
+SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+
+
+def install(app: Flask) -> None:
+    @app.before_request
+    def start_request() -> None:
+        offered = request.headers.get("X-Request-Id", "")
+        g.request_id = offered if SANE_ID.fullmatch(offered) else uuid.uuid4().hex
+        g.request_token = REQUEST_ID.set(g.request_id)
+        g.request_started = time.perf_counter()
+
+    @app.after_request
+    def log_request(response: Response) -> Response:
+        request_id = g.get("request_id")
+        if request_id is None:
+            return response
+        response.headers["X-Request-Id"] = request_id
+        if access.isEnabledFor(logging.INFO):
+            access.info("%s %s %s", request.method, route(), response.status_code, extra={
+                "fields": {"method": request.method, "route": route(),
+                           "status": response.status_code,
+                           "ms": round((time.perf_counter() - g.request_started) * 1000, 2),
+                           "player": g.get("caller")}})
+        return response
+
+    @app.teardown_request
+    def end_request(_error) -> None:
+        token = g.pop("request_token", None)
+        if token is not None:
+            try:
+                REQUEST_ID.reset(token)
+            except ValueError:  # torn down in another context (a streamed answer's end)
+                REQUEST_ID.set("")
+
+
+def route() -> str:
+    """The pattern of the route that answered, or "(no route)"."""
+    rule = request.url_rule
+    return rule.rule if rule is not None else "(no route)"
