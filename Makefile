@@ -62,6 +62,7 @@ BEFORE := /tmp/before
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.profile_requests
+	$(BIN)/python -m bench.finished_games
 	$(BIN)/python -m bench.games
 	test -d $(BEFORE) || git worktree add --detach $(BEFORE) 1854caf
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)

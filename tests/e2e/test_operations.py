@@ -91,6 +91,7 @@ def test_a_moves_request_id_reaches_the_worker_and_its_email_job(traced):
     assert access["route"] == "/v1/games/<game_id>/moves" and access["status"] == 201
     assert access["player"] == bo.id
     # what the worker counted reaches any API process's /metrics, through Redis
+    assert smtp.messages, "the traced job sent its email"
     assert sample(server, "turnpost_deliveries_total", channel="email") >= 1
     assert sample(server, "turnpost_workers_alive") == 1
     printed = server.printed()
