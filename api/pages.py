@@ -1,5 +1,6 @@
-"""Pages for people, outside the JSON API: a game's public page, the confirmation page of a
-one-click move link, and the page of an emailed sign-in link (GET only shows them, so a mail
+"""Pages for people, outside the JSON API: a game's public page, the turn page and the
+confirmation page of a one-click move link from a turn email, and the page of an emailed
+sign-in link (GET only shows them, so a mail
 scanner that fetches a link changes nothing; the button POSTs)."""
 from __future__ import annotations
 
@@ -152,6 +153,61 @@ def _result(state):
 
 def _game_url(state) -> str | None:
     return f"/play/{state.game_id}" if state.game_id else None
+
+
+TURN_PAGE = """{% if message %}<p><strong>{{ message }}</strong></p>{% endif %}
+{% if caused %}<h2>What happened</h2><ul class="log">{% for line in caused %}<li>{{ line }}</li>
+{% endfor %}</ul>{% endif %}
+{% if next_url %}<p><a href="{{ next_url }}"><strong>Your turn goes on: choose your next
+step</strong></a></p>{% endif %}
+{% if board %}<h2>The table as you see it</h2>{{ board }}{% endif %}
+{% if forms %}<h2>Your move</h2>
+<p>Choose below, then press Play: only one of your legal moves can be played.</p>
+{% for f in forms %}<form method="post"><fieldset><legend>{{ f.legend }}
+{% if f.count > 1 %}({{ f.count }} ways){% endif %}</legend>
+<input type="hidden" name="type" value="{{ f.action_type }}">
+{% for c in f.choices %}<label>{{ c.label }} <select name="{{ c.name }}">
+{% for value, text in c.options %}<option value="{{ value }}">{{ text }}</option>{% endfor %}
+</select></label> {% endfor %}<button type="submit">Play</button>
+</fieldset></form>{% endfor %}{% endif %}
+{% if game_url %}<p><a href="{{ game_url }}">The game's public page</a></p>{% endif %}"""
+
+TURN_STATUS_CODES = {"ready": 200, "played": 200, "refused": 409, "stale": 409, "over": 410,
+                     "expired": 410, "invalid": 404}
+
+
+@pages.get("/t/<token>")
+def turn_page(token: str):
+    return _turn(_services().one_click.open_turn(token))
+
+
+@pages.post("/t/<token>")
+def play_turn(token: str):
+    return _turn(_services().one_click.play_turn(token, request.form))
+
+
+def _turn(page):
+    snap, link = page.snap, page.link
+    if snap is None or link is None:
+        return _page("Turn page", RESULT_PAGE, TURN_STATUS_CODES[page.status],
+                     message=page.message, game_url=None)
+    game = history.game_of(snap)
+    title = {"ready": f"Your turn in {game.info.title}", "played": "Move played"}.get(
+        page.status, f"{game.info.title}: no move made")
+    board = Markup(boards.seat_html(snap, link.seat)) if snap["match"] is not None else None
+    forms = [{"legend": _notation_of(game, form.action_type), "count": form.count,
+              "action_type": form.action_type, "choices": form.choices} for form in page.forms]
+    return _page(title, TURN_PAGE, TURN_STATUS_CODES[page.status], message=page.message,
+                 caused=page.caused, next_url=page.next_url, forms=forms, board=board,
+                 game_url=f"/play/{snap['id']}")
+
+
+def _notation_of(game, action_type: str) -> str:
+    """The game's help line for this kind of move (its notation starts with the type)."""
+    for line in game.info.notation:
+        if line.split(" ", 1)[0].split(":", 1)[0] == action_type:
+            return line
+    return action_type
 
 
 SIGN_IN_PAGE = """<p>This link gives {{ name }} a new API token. The token you have now, if

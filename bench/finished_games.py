@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import statistics
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.results import replace_section
@@ -63,7 +63,7 @@ def main() -> None:
     text = f"""
 ## Finished games in Redis (`python -m bench.finished_games`)
 
-{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {GAMES_PER_TITLE} random two-player games per title played to the end through the
+{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. {GAMES_PER_TITLE} random two-player games per title played to the end through the
 service on a real Valkey; `MEMORY USAGE` of the game's log as a Stream, and once compacted
 (one zlib-compressed value, `FINISHED_LOG_DAYS` after the end), and of its snapshot
 (kept); medians.

@@ -18,8 +18,8 @@ def moves_section(title: str, moves: list[str], game_id: str) -> tuple[str, list
     """A section listing the player's legal moves in notation, the first LISTED_MOVES of them."""
     listed = moves[:LISTED_MOVES]
     if len(moves) > len(listed):
-        listed.append(f"... and {len(moves) - len(listed)} more "
-                      f"(GET /v1/games/{game_id}/legal-moves)")
+        listed.append(f"... and {len(moves) - len(listed)} more: your turn page (the link "
+                      "below) lets you choose any of them")
     return f"{title} ({len(moves)}):", listed
 
 

@@ -94,7 +94,8 @@ class NotificationService:
                  settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
                  one_click: Callable[[dict, int, list[str]], list[tuple[str, str]]] | None = None,
                  keys: ServerKeys | None = None):
-        """`one_click(snapshot, seat, moves)` gives (move, url) links for a turn email."""
+        """`one_click(snapshot, seat, moves)` gives (label, url) links for a turn email: its
+        turn page and, for a short list, a one-click link per move."""
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
@@ -197,8 +198,7 @@ class NotificationService:
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
             sections.append(emails.moves_section("Your legal moves", moves, snap["id"]))
             if self.one_click is not None:
-                links = [(f"Play {move}", url)
-                         for move, url in self.one_click(snap, seat, moves)] + links
+                links = self.one_click(snap, seat, moves) + links
             if self.settings.mail_domain:
                 reply_to = reply_address(self.keys.reply_token(snap["id"], seat),
                                          snap["version"], self.settings.mail_domain)

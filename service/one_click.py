@@ -1,18 +1,25 @@
-"""One-click moves: a signed link per legal move in a turn email, played only after the
-player confirms on a small page (a mail scanner that fetches every link must not play).
+"""Links in turn emails that play without an API token.
 
-A link is bound to the game, the seat, the version the email was written for and the move; it
-expires with the turn's clock (or after LIFETIME_WITHOUT_CLOCK) and works once.
+- A **turn page** (`/t/<token>`): the board as the seat sees it and forms that compose any of
+  its legal moves (service.composer). Its link carries no move: it is bound to the game, the
+  seat and the version the email was written for, and opens while that turn is on; after a
+  move, the page of the next step (when the turn goes on) has a fresh link.
+- A **one-click move** (`/m/<token>`), when a turn has few legal moves: a signed link per
+  move, played only after the player confirms (a mail scanner that fetches every link must
+  not play); it works once.
+
+Both expire with the turn's clock (or after LIFETIME_WITHOUT_CLOCK).
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from engine import match as runner
 from store.notifications import NotificationStore
 
+from . import composer, history
 from .errors import ServiceError
 from .games import GameService
 from .links import LinkError, MoveLink, read_link, sign_link
@@ -20,6 +27,24 @@ from .secrets import ServerKeys
 from .settings import Settings
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
+
+
+TURN_PAGE = ""
+"""The notation a turn page's link carries: none (a move link always names its move)."""
+
+
+@dataclass(frozen=True)
+class TurnPage:
+    status: str  # ready | played | refused | stale | over | expired | invalid
+    message: str
+    link: MoveLink | None = None
+    snap: dict | None = None
+    legal: list[dict] = field(default_factory=list)
+    forms: list[composer.Form] = field(default_factory=list)
+    caused: list[str] = field(default_factory=list)
+    """After a move: the log lines since the page's version, as this seat may read them."""
+    next_url: str | None = None
+    """After a move, when the turn goes on: the page of its next step."""
 
 
 @dataclass(frozen=True)
@@ -55,16 +80,82 @@ class OneClick:
         return read_link(keys[-1], token, self.clock())
 
     def links(self, snap: dict, seat: int, moves: list[str]) -> list[tuple[str, str]]:
-        """(notation, url) for each move, when there are few enough to list."""
+        """(label, url) for a turn email: its turn page, then each move when there are few
+        enough to list."""
+        links = [("Open your turn page: see the table and choose your move",
+                  self.turn_url(snap, seat))]
         if not moves or len(moves) > self.settings.one_click_max_moves:
-            return []
+            return links
+        secret, expires = self.keys.link_keys[0], self._expires(snap, seat)
+        return links + [(f"Play {move}", f"{self.settings.public_url}/m/"
+                         f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}")
+                        for move in moves]
+
+    def turn_url(self, snap: dict, seat: int) -> str:
+        token = sign_link(self.keys.link_keys[0], snap["id"], seat, snap["version"], TURN_PAGE,
+                          self._expires(snap, seat))
+        return f"{self.settings.public_url}/t/{token}"
+
+    def _expires(self, snap: dict, seat: int) -> int:
         deadline = snap["deadlines"][seat]
-        expires = (deadline // 1000 if deadline is not None
-                   else int(self.clock()) + LIFETIME_WITHOUT_CLOCK)
-        secret = self.keys.link_keys[0]
-        return [(move, f"{self.settings.public_url}/m/"
-                       f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}")
-                for move in moves]
+        return (deadline // 1000 if deadline is not None
+                else int(self.clock()) + LIFETIME_WITHOUT_CLOCK)
+
+    # -- the turn page -----------------------------------------------------------------------
+
+    def open_turn(self, token: str) -> TurnPage:
+        """The turn page's content: what the seat sees and may do, if the turn is still on."""
+        try:
+            link = self._read(token)
+        except LinkError as err:
+            if err.code == "link/expired":
+                return TurnPage("expired", "This link has expired: the turn it was made for "
+                                           "is over.")
+            return TurnPage("invalid", "This link is not valid. Was it copied whole?")
+        if link.notation != TURN_PAGE:
+            return TurnPage("invalid", "This is a link for one move, not a turn page.")
+        snap = self.games.games.snapshot(link.game_id)
+        if snap is None:
+            return TurnPage("invalid", "There is no such game.")
+        page = TurnPage("ready", "", link, snap)
+        if snap["status"] != "active":
+            return replace(page, status="over", message="The game is over.")
+        if link.seat not in snap["active_seats"] or not runner.is_current(
+                snap["match"], link.seat, link.version, snap["version"]):
+            return replace(page, status="stale", message=(
+                "The game has moved on since this page was made: your latest email has the "
+                "page for your turn now."))
+        game = history.game_of(snap)
+        legal = runner.legal_actions(game, snap["match"], link.seat)
+        return replace(page, legal=legal, forms=composer.forms(legal))
+
+    def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
+        """Play the move the submitted form describes; the page after it (the next step's,
+        when the turn goes on, with what the move caused)."""
+        page = self.open_turn(token)
+        if page.status != "ready" or page.link is None or page.snap is None:
+            return page
+        link, snap = page.link, page.snap
+        action = composer.action_from(fields, page.legal)
+        if action is None:
+            return replace(page, status="refused", message=(
+                "That combination is not one of your legal moves: choose again."))
+        player_id = snap["seats"][link.seat]["player_id"]
+        try:
+            answer = self.games.play(link.game_id, player_id, link.version, action=action,
+                                     idempotency_key=f"turn-{link.link_id}")
+        except ServiceError as err:
+            return replace(page, status="refused",
+                           message=f"The move was not played: {err.message}")
+        after = self.games.games.snapshot(link.game_id) or snap
+        caused = self.games.log(link.game_id, player_id, after=link.version)["entries"]
+        played = replace(page, status="played", message=f"You played {answer['move']}.",
+                         snap=after, legal=[], forms=[],
+                         caused=[line["text"] for e in caused for line in e["lines"]])
+        if after["status"] == "active" and link.seat in after["active_seats"] and \
+                after["match"]["seat_since"][link.seat] > link.version:
+            return replace(played, next_url=self.turn_url(after, link.seat))
+        return played
 
     def inspect(self, token: str) -> LinkState:
         """What opening the link would do, without doing it."""

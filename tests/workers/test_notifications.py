@@ -4,6 +4,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import time
 from pathlib import Path
 
@@ -79,8 +80,12 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                 body = text_of(message)
                 listed = listed_moves(body)
                 if len(now[seat]) > 60:
-                    assert listed.pop() == (f"... and {len(now[seat]) - 60} more "
-                                            f"(GET /v1/games/{game_id}/legal-moves)")
+                    assert listed.pop() == (f"... and {len(now[seat]) - 60} more: your "
+                                            "turn page (the link below) lets you choose any "
+                                            "of them")
+                assert "/v1/" not in body, "no API path in a letter to a person"
+                turn_pages = re.findall(r"http://turnpost\.test/t/[A-Za-z0-9_.-]+", body)
+                assert len(turn_pages) == 1
                 assert listed == now[seat][:60]
                 assert message["Subject"] == (f"[turnpost] Your turn in Nautilus (game "
                                               f"{game_id}, move {version})")

@@ -1,0 +1,97 @@
+"""A move composed with plain form controls, built from the legal actions alone (no game
+knows about forms): one form per action type, one drop-down per field of that type (a field
+that holds a list, such as The Nine Domains' three cards, one per position), each offering the
+values that field takes among the legal actions. The submitted choices make an action, which
+is played only if it is one of the legal ones, so a form can never make an illegal move: a
+combination that is not allowed is answered with a message.
+
+Values travel as JSON text, so a number stays a number and `null` stays null."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str                           # the form field's name
+    label: str
+    options: tuple[tuple[str, str], ...]  # (value as JSON, what the player reads)
+
+
+@dataclass(frozen=True)
+class Form:
+    action_type: str
+    choices: tuple[Choice, ...]
+    count: int                          # how many legal actions of this type
+
+
+def forms(legal: list[Action]) -> list[Form]:
+    """The forms for these legal actions, in the order their types first appear."""
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    return [Form(kind, _choices(actions), len(actions)) for kind, actions in by_type.items()]
+
+
+def _choices(actions: list[Action]) -> tuple[Choice, ...]:
+    choices = []
+    for key in (k for k in actions[0] if k != "type"):
+        value = actions[0][key]
+        if isinstance(value, list):
+            for i in range(len(value)):
+                choices.append(_choice(f"{key}.{i}", f"{_words(key)} {i + 1}",
+                                       [a[key][i] for a in actions]))
+        else:
+            choices.append(_choice(key, _words(key), [a[key] for a in actions]))
+    return tuple(choices)
+
+
+def _choice(name: str, label: str, values: list[Any]) -> Choice:
+    seen: dict[str, str] = {}
+    for value in values:
+        seen.setdefault(json.dumps(value), "none" if value is None else str(value))
+    return Choice(name, label, tuple(seen.items()))
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def action_from(fields: Mapping[str, str], legal: list[Action]) -> Action | None:
+    """The legal action the submitted fields describe; None when they describe none (a
+    combination that is not allowed, or fields that were tampered with)."""
+    kind = fields.get("type")
+    for action in legal:
+        if action["type"] == kind and _matches(action, fields):
+            return action
+    return None
+
+
+def _matches(action: Action, fields: Mapping[str, str]) -> bool:
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if isinstance(value, list):
+            wanted = [_read(fields.get(f"{key}.{i}")) for i in range(len(value))]
+            if wanted != value:
+                return False
+        elif _read(fields.get(key)) != value:
+            return False
+    return True
+
+
+_MISSING = object()
+
+
+def _read(raw: str | None) -> Any:
+    if raw is None:
+        return _MISSING
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return _MISSING
