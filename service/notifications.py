@@ -131,7 +131,9 @@ class NotificationService:
             self._record(record["player_id"], notice, "email", delivery_id, "superseded",
                          f"{_moved_on(notice)} before the email went")
             return "superseded", 0
-        if notice.event == TURN_STARTED and not fallback:
+        # the steps of one turn are not throttled against each other: "your turn goes on"
+        # comes at once
+        if notice.event == TURN_STARTED and not fallback and not self._goes_on(snap, notice):
             wait = self.notes.throttle(record["player_id"], notice.game_id,
                                        self.settings.email_throttle_seconds)
             if wait:
@@ -190,11 +192,18 @@ class NotificationService:
                     + ("After it the computer plays for you."
                        if snap["time_control"]["on_timeout"] == "auto"
                        else "After it you forfeit the game."))
+            view = history.seat_view(snap, seat)
+            asked = f"round {view['round']}: your move" if "round" in view else "your move"
+            with_whom = f"{title} with {', '.join(others)}" if others else title
             if notice.event == TURN_REMINDER:
-                subject = f"Reminder: your turn in {title} (game {snap['id']})"
+                subject = f"{with_whom}: reminder, {asked} ({snap['id']})"
                 lead = f"It is still your turn in {title}{against}. {when}"
+            elif self._goes_on(snap, notice):
+                subject = f"{with_whom}: your turn goes on ({snap['id']})"
+                lead = (f"Your turn in {title}{against} (game {snap['id']}) goes on: your "
+                        f"last step is played, the next is yours. {when}")
             else:
-                subject = f"Your turn in {title} (game {snap['id']}, move {snap['version']})"
+                subject = f"{with_whom}: {asked} ({snap['id']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
             sections.append(emails.moves_section("Your legal moves", moves, snap["id"]))
             if self.one_click is not None:
@@ -239,6 +248,15 @@ class NotificationService:
                              {"X-Turnpost-Game": snap["id"],
                               "X-Turnpost-Version": str(snap["version"]),
                               "X-Turnpost-Event": notice.event})
+
+    def _goes_on(self, snap: dict, notice: Notice) -> bool:
+        """Whether this turn notice continues a turn: the seat's own step began it (a
+        multi-step turn, such as Con Sonar!'s fleet move then torpedo, delay or end)."""
+        if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1:
+            return False
+        began = self.games.events(snap["id"], after=notice.version - 1, count=1)
+        return bool(began) and began[0]["type"] == "ActionTaken" and \
+            began[0]["seat"] == notice.seat
 
     def _since_last_move(self, snap: dict, notice: Notice) -> list[str]:
         """The seat's own log lines from its last move on, up to the notice's version: what

@@ -61,7 +61,7 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
     players, games = services
     start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
     people = [players.register(n, email=f"{n.lower()}@example.org")["id"] for n in ("Ada", "Bo")]
-    addresses = ["ada@example.org", "bo@example.org"]
+    addresses, names = ["ada@example.org", "bo@example.org"], ["Ada", "Bo"]
     players.set_friends(people[1], [people[0]])  # seated without an invitation
     game_id = games.create(people[0], "nautilus", people)["id"]
     picker = Rng(b"emails" + bytes(32))
@@ -87,8 +87,12 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                 turn_pages = re.findall(r"http://turnpost\.test/t/[A-Za-z0-9_.-]+", body)
                 assert len(turn_pages) == 1
                 assert listed == now[seat][:60]
-                assert message["Subject"] == (f"[turnpost] Your turn in Nautilus (game "
-                                              f"{game_id}, move {version})")
+                mover_moved = [e for e in games.games.events(game_id)
+                               if e["version"] == version][0].get("seat") == seat
+                asked = ("your turn goes on" if mover_moved
+                         else f"round {games.view(game_id, people[seat])['round']}: your move")
+                assert message["Subject"] == (f"[turnpost] Nautilus with {names[1 - seat]}: "
+                                              f"{asked} ({game_id})")
                 assert f"http://turnpost.test/play/{game_id}" in body
                 assert f"http://turnpost.test/play/{game_id}" in html_of(message)
                 for secret in hidden_from(games, game_id, seat):
@@ -237,6 +241,33 @@ def test_emails_are_throttled_per_game_and_the_later_one_waits(
     assert arrivals[1] - arrivals[0] >= 2.0, "the second email waited for the window"
 
 
+def test_the_next_step_of_a_turn_is_emailed_at_once_as_your_turn_goes_on(
+        services, start_workers, smtp):
+    """Con Sonar!: a fleet move, then a torpedo, a delay or the end of the turn. The email for
+    the second step comes at once although the player's throttle window (60 s) is open, says
+    that the turn goes on, and tells what the fleet move caused."""
+    players, games = services
+    start_workers(SMTP_URL=smtp.url, EMAIL_THROTTLE_SECONDS="60")
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])  # seated without an invitation
+    game_id = games.create(ada, "consonar", [ada, bo])["id"]
+    first = games.summary(game_id)
+    seat = first["active_seats"][0]
+    player, address = [(ada, "ada@example.org"), (bo, "bo@example.org")][seat]
+    smtp.wait_for(turn_email_for(address, first["version"]))
+    fleet = [m for m in games.legal_moves(game_id, player)["moves"]
+             if m["action"]["type"] == "fleet"]
+    games.play(game_id, player, first["version"], action=fleet[0]["action"])
+    after = games.summary(game_id)
+    assert seat in after["active_seats"], "after a fleet move the same player goes on"
+    started = time.monotonic()
+    message = smtp.wait_for(turn_email_for(address, after["version"]), timeout=20)
+    assert time.monotonic() - started < 15, "not held back by the 60 s throttle"
+    assert "your turn goes on" in message["Subject"]
+    assert "goes on" in text_of(message)
+
+
 def test_no_email_when_the_player_turned_emails_off(services, start_workers, smtp):
     players, games = services
     start_workers(SMTP_URL=smtp.url)
@@ -271,7 +302,8 @@ def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers,
     # RQ keeps schedules in whole seconds: a job may run up to a second before its time
     assert arrivals[0] - started >= 2.0 and arrivals[1] - started >= 4.4
     assert all(r["X-Turnpost-Version"] == str(version) for r in reminders)
-    assert "Reminder: your turn in The Nine Domains" in reminders[0]["Subject"]
+    assert "The Nine Domains with " in reminders[0]["Subject"]
+    assert ": reminder, round 1: your move" in reminders[0]["Subject"]
     assert "After it the computer plays for you." in text_of(reminders[0])
     assert not [m for m in smtp.to("bo@example.org") if m["X-Turnpost-Event"] == "turn.reminder"]
 
