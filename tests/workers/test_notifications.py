@@ -87,8 +87,8 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                 turn_pages = re.findall(r"http://turnpost\.test/t/[A-Za-z0-9_.-]+", body)
                 assert len(turn_pages) == 1
                 assert listed == now[seat][:60]
-                mover_moved = [e for e in games.games.events(game_id)
-                               if e["version"] == version][0].get("seat") == seat
+                mover_moved = next(e for e in games.games.events(game_id)
+                                   if e["version"] == version).get("seat") == seat
                 asked = ("your turn goes on" if mover_moved
                          else f"round {games.view(game_id, people[seat])['round']}: your move")
                 assert message["Subject"] == (f"[turnpost] Nautilus with {names[1 - seat]}: "
