@@ -250,9 +250,12 @@ class NotificationService:
                               "X-Turnpost-Event": notice.event})
 
     def _goes_on(self, snap: dict, notice: Notice) -> bool:
-        """Whether this turn notice continues a turn: the seat's own step began it (a
-        multi-step turn, such as Con Sonar!'s fleet move then torpedo, delay or end)."""
-        if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1:
+        """Whether this turn notice continues a turn: the seat's own step began it and the
+        seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
+        delay or end). A step that ends a round in which others act too (The Nine Domains'
+        last card laid) starts a new turn instead."""
+        if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1 \
+                or snap["active_seats"] != [notice.seat]:
             return False
         began = self.games.events(snap["id"], after=notice.version - 1, count=1)
         return bool(began) and began[0]["type"] == "ActionTaken" and \

@@ -1,5 +1,5 @@
-"""Take the screenshots in this folder: for each game, a turn email's HTML part and the public
-game page /play/<id>, of a seeded game played part-way (or to the end) through the real
+"""Take the screenshots in this folder: for each game, a turn email's HTML part, the turn page
+it links to, and the public game page /play/<id>, of a seeded game played part-way (or to the end) through the real
 services on an embedded Valkey, photographed with headless Chromium.
 
 Needs Debian's chromium-headless-shell and Playwright for Python (not project dependencies):
@@ -54,6 +54,13 @@ def turn_email_html(services, outbox: Path, game_id: str) -> str:
     return message.get_body(preferencelist=("html",)).get_content()
 
 
+def turn_page_html(services, client, game_id: str) -> str:
+    """The turn page the same email links to (its first link)."""
+    snap = services.games.load(game_id)
+    _, url = services.one_click.links(snap, snap["active_seats"][0], [])[0]
+    return client.get(url.removeprefix("https://turnpost.example")).get_data(as_text=True)
+
+
 def main() -> None:
     work = Path(tempfile.mkdtemp())
     server = EmbeddedValkey(work / "valkey", appendonly=False).start()
@@ -69,10 +76,13 @@ def main() -> None:
             for name, names, moves in SCENES:
                 people = [services.players.register(n, email=f"{n.lower()}@example.org")["id"]
                           for n in names]
+                for other in people[1:]:  # seated at once, without an invitation
+                    services.players.set_friends(other, [people[0]])
                 game_id = services.games.create(people[0], name, people)["id"]
                 rng = Rng(f"screenshots:{name}".encode().ljust(32, b"."))
                 play(services, game_id, people, moves, rng)
-                shots = {"email": turn_email_html(services, work / "outbox", game_id)}
+                shots = {"email": turn_email_html(services, work / "outbox", game_id),
+                         "turn": turn_page_html(services, client, game_id)}
                 play(services, game_id, people, 5000, rng)
                 shots["page"] = client.get(f"/play/{game_id}").get_data(as_text=True)
                 for kind, html in shots.items():
