@@ -160,6 +160,8 @@ class NotificationService:
             raise
         self._record(record["player_id"], notice, "email", delivery_id,
                      "fallback" if fallback else "sent", f"to {profile['email']}")
+        if notice.event != GAME_INVITED:
+            self.notes.emailed(record["player_id"], snap["id"], snap["version"])
         return "sent", 0
 
     def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
@@ -167,14 +169,15 @@ class NotificationService:
             return self._invitation_letter(snap, notice, profile, delivery_id)
         game = history.game_of(snap)
         seat, seats = notice.seat, snap["seats"]
+        record = seats[seat]
         title = game.info.title
         others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
         against = f" against {', '.join(others)}" if others else ""
         links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
         sections: list[tuple[str, list[str]] | emails.BoardSection] = []
-        since = self._since_last_move(snap, notice)
+        heading, since = self._since_last_email(snap, notice, record["player_id"])
         if since:
-            sections.append(("Since your last move:", since))
+            sections.append((heading, since))
         board_text, board_html = boards.seat_boards(snap, seat)
         sections.append(emails.BoardSection("The game as you see it (with your hand):",
                                             board_text, board_html))
@@ -261,22 +264,26 @@ class NotificationService:
         return bool(began) and began[0]["type"] == "ActionTaken" and \
             began[0]["seat"] == notice.seat
 
-    def _since_last_move(self, snap: dict, notice: Notice) -> list[str]:
-        """The seat's own log lines from its last move on, up to the notice's version: what
-        its last move caused (a reveal, a draw, dice, a round's end) and all that followed."""
+    def _since_last_email(self, snap: dict, notice: Notice,
+                          player_id: str) -> tuple[str, list[str]]:
+        """The seat's log lines (as it reads them) since the player's last email about this
+        game, or, without one, from the seat's last move on: what happened meanwhile, what
+        their own moves caused (a reveal, a draw, dice, a round's end) and all that followed."""
         game = history.game_of(snap)
-        first = max(0, snap["version"] - 300)
+        emailed = self.notes.last_emailed(player_id, snap["id"])
+        first = max(0, snap["version"] - 300, emailed or 0)
         events = self.games.events(snap["id"], after=first)
         own = [i for i, e in enumerate(events)
                if e["type"] == "ActionTaken" and e["seat"] == notice.seat]
-        later = events[own[-1]:] if own else events
+        later = events if emailed is not None or not own else events[own[-1]:]
         lines = [line["text"] for e in later
                  for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
                  if e["type"] not in ("GameCreated", "GameEnded")]
         if len(lines) > SINCE_LINES:
             lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + \
                 lines[-SINCE_LINES:]
-        return lines
+        heading = "Since your last move:" if emailed is None else "Since your last email:"
+        return heading, lines
 
     # -- webhooks ------------------------------------------------------------------------------
 

@@ -154,6 +154,11 @@ def player_webhook_slow(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:webhook:slow"
 
 
+def emailed_versions(player_id: str) -> str:
+    """Hash: game id -> the version the player's last email about that game was written at."""
+    return f"{PREFIX}:player:{{{player_id}}}:emailed"
+
+
 def email_throttle(player_id: str, game_id: str) -> str:
     """Present while a player may not get another email about a game."""
     return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"

@@ -17,6 +17,10 @@ DELIVERY_LOG_LENGTH = 200
 CLAIM_SECONDS = 30 * 24 * 3600
 
 
+EMAILED_DAYS = 90
+"""How long the version of a player's last email per game is kept after their latest email."""
+
+
 class NotificationStore:
     def __init__(self, client: redis.Redis):
         self.r = client
@@ -49,6 +53,18 @@ class NotificationStore:
         self.r.delete(keys.claimed(name))
 
     # -- the email throttle ------------------------------------------------------------------
+
+    def last_emailed(self, player_id: str, game_id: str) -> int | None:
+        """The version the player's last email about this game was written at, if any."""
+        found = self.r.hget(keys.emailed_versions(player_id), game_id)
+        return None if found is None else int(found)
+
+    def emailed(self, player_id: str, game_id: str, version: int) -> None:
+        key = keys.emailed_versions(player_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(key, game_id, version)
+        pipe.expire(key, EMAILED_DAYS * 86400)
+        pipe.execute()
 
     def throttle(self, player_id: str, game_id: str, seconds: float) -> float:
         """Take the player's email window for this game: 0 if taken now, else the seconds
