@@ -209,6 +209,11 @@ class NotificationService:
                 subject = f"{with_whom}: {asked} ({snap['id']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
             sections.append(emails.moves_section("Your legal moves", moves, snap["id"]))
+            kinds = {a["type"] for a in runner.legal_actions(game, snap["match"], seat)}
+            notation = [line for line in game.info.notation
+                        if line.split(" ", 1)[0].split(":", 1)[0] in kinds]
+            if notation:
+                sections.append(("How a move is written:", notation))
             if self.one_click is not None:
                 links = self.one_click(snap, seat, moves) + links
             if self.settings.mail_domain:
