@@ -77,6 +77,7 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
                                services.settings.ready_worker_seconds,
                                services.settings.ready_backlog_seconds),
         "stream_games": streaming.games,
+        "stream_players": streaming.players,
         "stream_slots": StreamSlots(client, app.config["STREAM_SECONDS"]
                                     + door.stream_keepalive_seconds + 60),
     }

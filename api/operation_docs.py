@@ -45,6 +45,10 @@ DESCRIPTIONS: dict[str, str] = {
                   "resign, and the game goes on where its rules allow.",
     "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "
                  "A stream lasts a few minutes; reconnect with `Last-Event-ID` to resume.",
+    "streamMyEvents": "One connection for all your games (Lichess' event stream is the "
+                      "model): an event when a turn of yours starts or goes on, when you are "
+                      "invited, when a game ends or is cancelled, each with the game id and "
+                      "version; then read the game itself. Reconnect with `Last-Event-ID`.",
     "receiveEmail": "For a hosted inbound-mail service: the raw message, authenticated by the "
                     "`Turnpost-Inbound-Secret` header. Whatever happens, the sender is "
                     "answered by email.",

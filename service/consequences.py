@@ -31,9 +31,11 @@ from .games import GameService
 from .notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
+    TURN_CONTINUES,
     TURN_REMINDER,
     TURN_STARTED,
     Notice,
+    goes_on,
     notices,
 )
 from .settings import Settings
@@ -181,6 +183,7 @@ class Consequences:
         due = due_after_commit(snap, entry.first, entry.version, self._contacts(snap),
                                self.settings, self.now_ms())
         self.send(due.deliveries)
+        self._tell_players(snap, entry)
         if due.wake_at is not None:
             self.schedule.add(snap["id"], due.wake_at,
                               {"kind": "wake", "game": snap["id"], "version": snap["version"]})
@@ -195,6 +198,26 @@ class Consequences:
             self.schedule.add(snap["id"], self.now_ms() + int(
                 self.settings.finished_log_days * 86_400_000), {"kind": "compact",
                                                                  "game": snap["id"]})
+
+    def _tell_players(self, snap: dict, entry: Entry) -> None:
+        """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
+        calls for, a turn that goes on named `turn.continues`. Once each, however often the
+        entry is carried out."""
+        found = notices(snap, entry.first, entry.version)
+        if not found:
+            return
+        began = {e["version"]: e for e in self.game_store.events(
+            snap["id"], after=entry.first - 1, count=entry.version - entry.first + 1)}
+        for notice in found:
+            player_id = snap["seats"][notice.seat]["player_id"]
+            if not player_id:
+                continue
+            kind = notice.event
+            if kind == TURN_STARTED and goes_on(snap, notice, began.get(notice.version)):
+                kind = TURN_CONTINUES
+            self.players.add_event(player_id, notice.delivery_id("stream"), {
+                "event": kind, "game_id": snap["id"], "game": snap["game"],
+                "version": notice.version, "seat": notice.seat})
 
     def _contacts(self, snap: dict) -> dict[int, Contact]:
         people = [(s, r["player_id"]) for s, r in enumerate(snap["seats"])

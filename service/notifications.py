@@ -27,6 +27,8 @@ from .settings import Settings
 from .timefmt import in_words, iso
 
 TURN_STARTED = "turn.started"
+TURN_CONTINUES = "turn.continues"
+"""A turn's next step (the player stream's name for a TURN_STARTED that goes on)."""
 TURN_REMINDER = "turn.reminder"
 GAME_FINISHED = "game.finished"
 GAME_INVITED = "game.invited"
@@ -83,6 +85,13 @@ def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
     since = snapshot["match"]["seat_since"]
     return [Notice(TURN_STARTED, game_id, s, since[s]) for s in people
             if s in snapshot["active_seats"] and first <= since[s] <= last]
+
+
+def goes_on(snap: dict, notice: Notice, began: dict | None) -> bool:
+    """Whether the turn of `notice` continues one: the event that began it (`began`, at the
+    notice's version) is the seat's own step, and the seat alone may act."""
+    return (began is not None and began["type"] == "ActionTaken"
+            and began["seat"] == notice.seat and snap["active_seats"] == [notice.seat])
 
 
 def preferences(profile: dict) -> dict[str, bool]:
@@ -262,12 +271,10 @@ class NotificationService:
         seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
         delay or end). A step that ends a round in which others act too (The Nine Domains'
         last card laid) starts a new turn instead."""
-        if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1 \
-                or snap["active_seats"] != [notice.seat]:
+        if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1:
             return False
         began = self.games.events(snap["id"], after=notice.version - 1, count=1)
-        return bool(began) and began[0]["type"] == "ActionTaken" and \
-            began[0]["seat"] == notice.seat
+        return goes_on(snap, notice, began[0] if began else None)
 
     def _since_last_email(self, snap: dict, notice: Notice,
                           player_id: str) -> tuple[str, list[str]]:

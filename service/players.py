@@ -67,6 +67,16 @@ class PlayerService:
             answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
+    def wait_events(self, player_id: str, after: str,
+                    block_ms: int) -> list[tuple[str, dict[str, str]]]:
+        """The player's events after the event id `after`, waiting up to block_ms."""
+        return self.players.wait_events(player_id, after, block_ms)
+
+    def last_event_id(self, player_id: str) -> str:
+        """The id of the player's newest event ("0-0" without one): a stream opened without
+        Last-Event-ID starts after it."""
+        return self.players.last_event_id(player_id)
+
     def authenticate(self, token: str | None) -> str:
         if not token:
             raise ServiceError(ErrorCode.AUTH_UNAUTHORIZED, "this needs a bearer token: Authorization: Bearer <token>")

@@ -154,6 +154,17 @@ def player_webhook_slow(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:webhook:slow"
 
 
+def player_events(player_id: str) -> str:
+    """Stream: what concerns the player across all their games (turns, invitations, ends),
+    for GET /v1/players/me/stream; capped (store.players.PLAYER_EVENTS_KEPT)."""
+    return f"{PREFIX}:player:{{{player_id}}}:events"
+
+
+def player_event_claim(player_id: str, event_id: str) -> str:
+    """Set once an event is in the player's stream: a commit carried out again adds nothing."""
+    return f"{PREFIX}:player:{{{player_id}}}:event:{event_id}"
+
+
 def emailed_versions(player_id: str) -> str:
     """Hash: game id -> the version the player's last email about that game was written at."""
     return f"{PREFIX}:player:{{{player_id}}}:emailed"

@@ -24,12 +24,41 @@ def address_hash(email: str) -> str:
     return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
 
+PLAYER_EVENTS_KEPT = 1000
+"""About how many events a player's stream keeps: a client away for longer resumes from the
+oldest kept (its games and inbox say the rest)."""
+EVENT_CLAIM_SECONDS = 7 * 86400
+
+
 class PlayerStore:
     def __init__(self, client: redis.Redis, token_cache: TokenCache | None = None):
         """`token_cache`: token lookups remembered in process (the API's; see token_cache)."""
         self.r = client
         self.token_cache = token_cache
         self._project = Script(client, "project.lua")
+        self._player_event = Script(client, "player_events.lua")
+
+    # -- the player's stream of events ---------------------------------------------------------
+
+    def add_event(self, player_id: str, event_id: str, fields: dict[str, str | int]) -> None:
+        """Add to the player's stream once per `event_id`."""
+        pairs = [item for key, value in fields.items() for item in (key, value)]
+        self._player_event([keys.player_events(player_id),
+                            keys.player_event_claim(player_id, event_id)],
+                           [EVENT_CLAIM_SECONDS, PLAYER_EVENTS_KEPT, *pairs])
+
+    def last_event_id(self, player_id: str) -> str:
+        newest = self.r.xrevrange(keys.player_events(player_id), count=1)
+        return newest[0][0].decode() if newest else "0-0"
+
+    def wait_events(self, player_id: str, after: str, block_ms: int) -> list[tuple[str, dict]]:
+        """(entry id, fields) of the player's events after the entry id `after` ("0": from
+        the oldest kept), waiting up to block_ms for one."""
+        found = self.r.xread({keys.player_events(player_id): after}, block=block_ms)
+        if not found:
+            return []
+        return [(entry_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
+                for entry_id, fields in found[0][1]]
 
     def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
         """Store a new player and the hash of their token; False if the id is taken."""

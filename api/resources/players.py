@@ -1,9 +1,16 @@
 """POST /v1/players; GET and PATCH /v1/players/me; your friends; the API token and the
-webhook secret; the delivery log; POST /v1/sign-in (a sign-in link by email, for a lost token)."""
+webhook secret; the delivery log; your stream of events; POST /v1/sign-in (a sign-in link by
+email, for a lost token)."""
+import json
+import random
+import re
+import time
+
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode
+from service.errors import ErrorCode, ServiceError, TooMany
 
 from .. import context
 from ..error_codes import raises
@@ -111,6 +118,78 @@ class Deliveries(MethodView):
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
         return context.players().deliveries(context.caller(), query["limit"])
+
+
+ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}")
+PLAYER_EVENT_TYPES = ["turn.started", "turn.continues", "game.finished", "game.invited",
+                      "game.cancelled"]
+PLAYER_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties": {
+    "id": {"type": "string", "pattern": f"^{ENTRY_ID.pattern}$",
+           "description": "The event's id in your stream: send it as Last-Event-ID"},
+    "event": {"type": "string", "enum": PLAYER_EVENT_TYPES},
+    "data": {"type": "string", "description": 'JSON: {"event", "game_id", "game", "version", '
+                                              '"seat"}: which game, at which version'}}}
+RESUME_AT = {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"}
+
+
+@blp.route("/me/stream")
+class MyStream(MethodView):
+    @blp.doc(operationId="streamMyEvents", parameters=[
+        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": RESUME_AT,
+         "description": "The last event id you received: the stream resumes after it"},
+        {"name": "after", "in": "query", "required": False, "schema": RESUME_AT,
+         "description": "Resume after this event id (for a client that cannot send "
+                        "Last-Event-ID; the header wins)"}], responses={
+        "200": {"description": "Server-sent events of everything that concerns you across "
+                               "all your games: a turn of yours starts (`turn.started`) or "
+                               "goes on (`turn.continues`), an invitation (`game.invited`), "
+                               "a game ends or is cancelled; each with the game and its "
+                               "version. First a `retry:` hint; a keep-alive comment every "
+                               "15 seconds; the stream ends after five minutes: reconnect "
+                               "with Last-Event-ID (an EventSource does). Without one it "
+                               "starts with what comes next; the last 1,000 events are kept "
+                               "for resuming.",
+                "content": {"text/event-stream": {"schema": PLAYER_EVENT}}}})
+    @raises(ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
+    def get(self):
+        """Your events across all your games, live (server-sent events), resumable"""
+        player = context.caller()
+        given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
+        if any(raw and not ENTRY_ID.fullmatch(raw) for raw in given):
+            raise ServiceError(ErrorCode.REQUEST_INVALID,
+                               "Last-Event-ID and after must be event ids such as 1-0")
+        players = current_app.extensions["turnpost"]["stream_players"]
+        after = next((raw for raw in given if raw), None) or players.last_event_id(player)
+        door = context.front_door()
+        slots = context.stream_slots()
+        slot = slots.take(player, door.streams_per_player)
+        if slot is None:
+            raise TooMany(f"you have {door.streams_per_player} event streams open, the most "
+                          "one player may: close one first", retry_after=door.stream_retry_ms
+                          // 1000 or 1, error=ErrorCode.STREAM_TOO_MANY)
+        until = time.monotonic() + current_app.config["STREAM_SECONDS"]
+        keepalive_ms = int(door.stream_keepalive_seconds * 1000)
+        wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))  # streams opened together
+
+        def events(after=after, wait_ms=wait_ms):
+            yield f"retry: {door.stream_retry_ms}\n\n"
+            while True:
+                left_ms = int((until - time.monotonic()) * 1000)
+                found = players.wait_events(player, after, min(wait_ms, max(left_ms, 1)))
+                wait_ms = keepalive_ms
+                for entry_id, fields in found:
+                    after = entry_id
+                    data = {**fields, "version": int(fields["version"]),
+                            "seat": int(fields["seat"])}
+                    yield f"id: {entry_id}\nevent: {fields['event']}\ndata: {json.dumps(data)}\n\n"
+                if left_ms <= 0:
+                    return
+                if not found:
+                    yield ": keep-alive\n\n"
+        response = Response(events(), mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response.call_on_close(lambda: slots.release(player, slot))
+        return response
 
 
 sign_in_blp = Blueprint("sign_in", __name__, url_prefix="/v1/sign-in",
