@@ -258,10 +258,18 @@ class GameListQuerySchema(Schema):
         "description": "invited=me: the games with a seat reserved for me that I have not "
                        "joined or declined yet, newest first"})
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    cursor = fields.String(validate=validate.Length(1, 200), metadata={
+        "description": "Where the page starts: the cursor in the previous page's `next` (your "
+                       "games and your inbox page this way; the lobby and your invitations "
+                       "answer their first `limit` only)"})
 
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next = fields.String(allow_none=True, metadata={
+        "description": "The next page's address (relative) when there are more of your games "
+                       "or your inbox; null on the last page (absent for the lobby and "
+                       "invitations)"})
 
 
 class JoinSchema(Schema):
@@ -297,6 +305,9 @@ class LogSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next = fields.String(required=True, allow_none=True, metadata={
+        "description": "The next page's address (relative) while the log has more entries "
+                       "after this page; null on the last page"})
 
 
 class InboundResultSchema(Schema):

@@ -97,9 +97,17 @@ class GameService:
         self.load(game_id)
         return history.replay(self.games.events(game_id))
 
-    def list_games(self, player_id: str, awaiting: bool = False, limit: int = 50) -> list[dict]:
-        ids = (self.players.inbox if awaiting else self.players.games)(player_id, limit)
-        return [summarize(s) for s in self.games.snapshots(ids) if s is not None]
+    def list_games(self, player_id: str, awaiting: bool = False, limit: int = 50,
+                   after: tuple[float, str] | None = None
+                   ) -> tuple[list[dict], tuple[float, str] | None]:
+        """A page of the player's games (or inbox) after the place `after`, and the place
+        where the next page starts (None on the last page)."""
+        found = self.players.page(player_id, awaiting, limit + 1, after)
+        more, found = len(found) > limit, found[:limit]
+        snaps = self.games.snapshots([game_id for game_id, _ in found])
+        games = [summarize(s) for s in snaps if s is not None]
+        following = (found[-1][1], found[-1][0]) if more and found else None
+        return games, following
 
     def invitations(self, player_id: str, limit: int = 50) -> list[dict]:
         """The games with a seat reserved for the player, newest first."""

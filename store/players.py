@@ -185,6 +185,27 @@ class PlayerStore:
         return [g.decode() for g in
                 self.r.zrevrange(keys.player_games(player_id), offset, offset + limit - 1)]
 
+    def page(self, player_id: str, inbox: bool, limit: int,
+             after: tuple[float, str] | None) -> list[tuple[str, float]]:
+        """(game id, score) of the player's games (latest move first) or inbox (nearest
+        deadline first) that come after the place `after` (a score and a game id: where the
+        previous page ended), at most `limit`. Games with the same score are in the order
+        Redis keeps them (by id), so a page boundary among them loses none."""
+        key = keys.player_inbox(player_id) if inbox else keys.player_games(player_id)
+        if after is None:
+            found = (self.r.zrange(key, 0, limit - 1, withscores=True) if inbox else
+                     self.r.zrevrange(key, 0, limit - 1, withscores=True))
+            return [(g.decode(), score) for g, score in found]
+        score, last = after
+        ties = self.r.zcount(key, score, score)
+        if inbox:
+            found = self.r.zrangebyscore(key, score, "+inf", 0, limit + ties, withscores=True)
+            keep = [(g.decode(), s) for g, s in found if s > score or g.decode() > last]
+        else:
+            found = self.r.zrevrangebyscore(key, score, "-inf", 0, limit + ties, withscores=True)
+            keep = [(g.decode(), s) for g, s in found if s < score or g.decode() < last]
+        return keep[:limit]
+
     def invitations(self, player_id: str, limit: int) -> list[str]:
         """Games with a seat reserved for the player, newest first."""
         return [g.decode() for g in

@@ -1,8 +1,10 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
+import base64
 import json
 import random
 import re
 import time
+from urllib.parse import urlencode
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -57,6 +59,9 @@ ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
                           "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
+NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
+                               "(the same as the `next` field)", "required": False,
+                      "schema": {"type": "string"}}}
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
@@ -79,8 +84,9 @@ class Games(MethodView):
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
     @blp.doc(operationId="listGames")
+    @raises(ErrorCode.REQUEST_INVALID)
     @blp.arguments(GameListQuerySchema, location="query")
-    @blp.response(200, GameListSchema)
+    @blp.response(200, GameListSchema, headers=NEXT_PAGE)
     def get(self, query):
         """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
@@ -88,8 +94,17 @@ class Games(MethodView):
             return json_answer({"games": context.games().open_games(query["limit"])})
         if query.get("invited") == "me":
             return json_answer({"games": context.games().invitations(player, query["limit"])})
-        return json_answer({"games": context.games().list_games(
-            player, query.get("awaiting") == "me", query["limit"])})
+        awaiting = query.get("awaiting") == "me"
+        games, following = context.games().list_games(
+            player, awaiting, query["limit"], read_cursor(query.get("cursor")))
+        if following is None:
+            return json_answer({"games": games, "next": None})
+        args = {**({"awaiting": "me"} if awaiting else {}), "limit": query["limit"],
+                "cursor": make_cursor(following)}
+        url = f"{blp.url_prefix}?{urlencode(args)}"
+        answer = json_answer({"games": games, "next": url})
+        answer.headers["Link"] = f'<{url}>; rel="next"'
+        return answer
 
 
 @blp.route("/<game_id>")
@@ -201,10 +216,16 @@ class Log(MethodView):
     @blp.doc(operationId="getLog")
     @raises(ErrorCode.GAME_NOT_FOUND)
     @blp.arguments(LogQuerySchema, location="query")
-    @blp.response(200, LogSchema)
+    @blp.response(200, LogSchema, headers=NEXT_PAGE)
     def get(self, query, game_id):
         """The event log as you may see it; page with after=<last version you have>"""
-        return context.games().log(game_id, context.caller(), query["after"], query["limit"])
+        log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
+        entries, following = log["entries"], None
+        if entries and entries[-1]["version"] < log["version"]:
+            following = (f"{blp.url_prefix}/{game_id}/log?after={entries[-1]['version']}"
+                         f"&limit={query['limit']}")
+        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
+        return {**log, "next": following}, 200, headers
 
 
 @blp.route("/<game_id>/resign")
@@ -276,6 +297,25 @@ class Stream(MethodView):
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         response.call_on_close(lambda: slots.release(player, slot))
         return response
+
+
+def make_cursor(place: tuple[float, str]) -> str:
+    """An opaque cursor for the place where a page of games ends."""
+    return base64.urlsafe_b64encode(json.dumps(list(place)).encode()).decode().rstrip("=")
+
+
+def read_cursor(cursor: str | None) -> tuple[float, str] | None:
+    if cursor is None:
+        return None
+    try:
+        score, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if isinstance(score, (int, float)) and not isinstance(score, bool) \
+                and isinstance(game_id, str):
+            return float(score), game_id
+    except (ValueError, TypeError):
+        pass
+    raise ServiceError(ErrorCode.REQUEST_INVALID, "that cursor was not made by this server: "
+                                                  "use the `next` of a page as it is")
 
 
 def _resume_after() -> int:
