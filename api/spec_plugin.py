@@ -17,8 +17,10 @@ openapi-generator and the linters (docs/clients.md).
 """
 from __future__ import annotations
 
+import json
 from http import HTTPStatus
 
+import marshmallow
 from apispec import APISpec, BasePlugin
 from apispec_oneofschema import MarshmallowPlugin
 from apispec_oneofschema.plugin import OneofOpenAPIConverter
@@ -151,8 +153,9 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
       checks an enum that includes null against its values and refuses the null.
     - A field of any value that may be null is `{}`, which takes null already (`nullable`
       without a `type` is refused by the linters).
-    - No `default: null` on a request field: openapi-typescript reads a default as "always
-      there" and makes the field required.
+    - No `default` on a request field: openapi-typescript (by default) reads a default as
+      "always there" and makes the field required, so a body without it does not compile;
+      the default is said in the field's description instead.
     - `fields.Url` is `format: uri` (apispec writes `url`, which no standard defines).
     - A field with `metadata={"component": Name}` is written once as the component `Name` and
       referenced as `anyOf: [{$ref}]`: openapi-generator's python client checks an enum inside
@@ -167,6 +170,10 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
 
     def field2property(self, field) -> dict:
         found = super().field2property(field)
+        default = field.load_default
+        if default is not marshmallow.missing and default is not None and not callable(default):
+            said = json.dumps(default) if not isinstance(default, str) else f"`{default}`"
+            found["description"] = f"{found.get('description', '')} Default: {said}.".strip()
         name = field.metadata.get("component")
         if name is None:
             return found
@@ -190,8 +197,8 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
 
     def field2default(self, field, **kwargs) -> dict:
         found = super().field2default(field, **kwargs)
-        if found.get("default", ...) is None:
-            del found["default"]
+        if field.load_default is not marshmallow.missing:
+            found.pop("default", None)  # said in the description (field2property)
         return found
 
 
