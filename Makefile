@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 LINTERS := tools/openapi-lint
 LINTERS_STAMP := $(LINTERS)/node_modules/.installed
 
-.PHONY: serve test lint lint-openapi openapi examples bench clean
+.PHONY: serve test lint lint-openapi openapi examples bench browser clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "turnpost needs Python 3.11 or newer (python3.11, python3.12, ...)"; exit 1; }
@@ -46,7 +46,17 @@ lint-openapi: $(LINTERS_STAMP)
 	$(LINTERS)/node_modules/.bin/spectral lint openapi/openapi.json \
 		--ruleset $(LINTERS)/.spectral.yaml --fail-severity=error
 
-test: $(DEV_STAMP) lint
+# The real browser the browser tests drive (Playwright for Python with Debian's headless
+# Chromium: Playwright's own download server cannot be reached from here).
+BROWSER := /usr/bin/chromium-headless-shell
+
+$(BROWSER):
+	apt-get install -y --no-install-recommends chromium-headless-shell || \
+		{ apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell; }
+
+browser: $(BROWSER)
+
+test: $(DEV_STAMP) lint $(BROWSER)
 	$(BIN)/python -m pytest -n 2 -q
 
 openapi: $(DEV_STAMP)

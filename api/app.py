@@ -92,6 +92,11 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
         "description": "The token from POST /v1/players"})
+    api.spec.components.security_scheme("streamTicket", {
+        "type": "apiKey", "in": "query", "name": "ticket",
+        "description": "For the event streams only, from a browser's EventSource (which "
+                       "cannot send the Authorization header): a ticket from POST "
+                       "/v1/players/me/stream-ticket, usable for a minute"})
     for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation

@@ -41,6 +41,15 @@ def caller() -> str:
     once per request (the rate limits need it before the view does)."""
     if "caller" not in g:
         header = request.headers.get("Authorization", "")
+        ticket = request.args.get("ticket")
+        if not header and ticket and request.endpoint in TICKETED_ENDPOINTS:
+            g.caller = players().redeem_stream_ticket(ticket)
+            return g.caller
         scheme, _, token = header.partition(" ")
         g.caller = players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
     return g.caller
+
+
+TICKETED_ENDPOINTS = frozenset({"games.Stream", "players.MyStream"})
+"""The event streams, which also take a stream ticket (`?ticket=`) instead of the token: a
+browser's EventSource cannot send the Authorization header."""

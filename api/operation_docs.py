@@ -45,6 +45,9 @@ DESCRIPTIONS: dict[str, str] = {
                   "resign, and the game goes on where its rules allow.",
     "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "
                  "A stream lasts a few minutes; reconnect with `Last-Event-ID` to resume.",
+    "makeStreamTicket": "A browser's EventSource cannot send the Authorization header: ask "
+                        "for a ticket with your token (fetch can send it) and open the stream "
+                        "at its address with `?ticket=<ticket>` within a minute.",
     "streamMyEvents": "One connection for all your games (Lichess' event stream is the "
                       "model): an event when a turn of yours starts or goes on, when you are "
                       "invited, when a game ends or is cancelled, each with the game id and "

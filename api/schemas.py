@@ -180,6 +180,14 @@ class DeliverySchema(Schema):
     detail = fields.String(required=True)
 
 
+class StreamTicketSchema(Schema):
+    ticket = fields.String(required=True, metadata={
+        "description": "Add it to an event stream's address as `?ticket=`, in place of the "
+                       "Authorization header (which a browser's EventSource cannot send)"})
+    expires_in = fields.Integer(required=True, metadata={
+        "description": "Seconds during which the ticket opens a stream; an open stream lasts"})
+
+
 class DeliveryListSchema(Schema):
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
 

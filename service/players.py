@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 
@@ -28,6 +30,11 @@ def new_id(prefix: str) -> str:
 def new_token() -> str:
     """An API token: 256 random bits (Redis keeps only its SHA-256)."""
     return "tp_" + secrets.token_urlsafe(32)
+
+
+STREAM_TICKET_SECONDS = 60
+"""How long a stream ticket may be used to open an event stream (the stream then lasts)."""
+_TICKET_SALT = "turnpost stream ticket v1"  # keeps these signatures apart from the key's others
 
 
 class PlayerService:
@@ -76,6 +83,27 @@ class PlayerService:
         """The id of the player's newest event ("0-0" without one): a stream opened without
         Last-Event-ID starts after it."""
         return self.players.last_event_id(player_id)
+
+    def stream_ticket(self, player_id: str) -> dict[str, Any]:
+        """A short-lived credential for the player's event streams, for a browser's
+        EventSource, which cannot send the Authorization header: `?ticket=` on the URL."""
+        ticket = URLSafeTimedSerializer(self.keys.link_keys[0], salt=_TICKET_SALT).dumps(player_id)
+        return {"ticket": ticket, "expires_in": STREAM_TICKET_SECONDS}
+
+    def redeem_stream_ticket(self, ticket: str) -> str:
+        """The player a stream ticket was made for (401 when forged, altered or expired)."""
+        for key in self.keys.link_keys:  # the first signs; older keys still read
+            try:
+                player_id = URLSafeTimedSerializer(key, salt=_TICKET_SALT).loads(
+                    ticket, max_age=STREAM_TICKET_SECONDS)
+            except SignatureExpired:
+                raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "the stream ticket has expired: "
+                                   "ask for a new one") from None
+            except BadSignature:
+                continue
+            if isinstance(player_id, str) and self.players.get(player_id) is not None:
+                return player_id
+        raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that stream ticket is not valid")
 
     def authenticate(self, token: str | None) -> str:
         if not token:

@@ -62,6 +62,7 @@ LOCATION = {"Location": {"description": "What was made: the game, or the log fro
 NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
                                "(the same as the `next` field)", "required": False,
                       "schema": {"type": "string"}}}
+TOKEN_OR_TICKET = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
@@ -241,7 +242,8 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], responses={
+    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], security=TOKEN_OR_TICKET,
+             responses={
         "200": {
             "description": "Server-sent events: first a `retry:` hint, then one event per log "
                            "entry (id = version, event = type, data = the entry as in /log), "

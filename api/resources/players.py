@@ -25,6 +25,7 @@ from ..schemas import (
     PlayerSchema,
     SignInAcceptedSchema,
     SignInRequestSchema,
+    StreamTicketSchema,
     TokenSchema,
     WebhookSecretSchema,
 )
@@ -120,6 +121,16 @@ class Deliveries(MethodView):
         return context.players().deliveries(context.caller(), query["limit"])
 
 
+@blp.route("/me/stream-ticket")
+class StreamTicket(MethodView):
+    @blp.doc(operationId="makeStreamTicket")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(201, StreamTicketSchema)
+    def post(self):
+        """A ticket that opens your event streams from a browser's EventSource"""
+        return context.players().stream_ticket(context.caller()), 201
+
+
 ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}")
 PLAYER_EVENT_TYPES = ["turn.started", "turn.continues", "game.finished", "game.invited",
                       "game.cancelled"]
@@ -134,7 +145,8 @@ RESUME_AT = {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"}
 
 @blp.route("/me/stream")
 class MyStream(MethodView):
-    @blp.doc(operationId="streamMyEvents", parameters=[
+    @blp.doc(operationId="streamMyEvents", security=[{"bearerAuth": []}, {"streamTicket": []}],
+             parameters=[
         {"name": "Last-Event-ID", "in": "header", "required": False, "schema": RESUME_AT,
          "description": "The last event id you received: the stream resumes after it"},
         {"name": "after", "in": "query", "required": False, "schema": RESUME_AT,
