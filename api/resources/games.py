@@ -62,7 +62,7 @@ LOCATION = {"Location": {"description": "What was made: the game, or the log fro
 NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
                                "(the same as the `next` field)", "required": False,
                       "schema": {"type": "string"}}}
-TOKEN_OR_TICKET = [{"bearerAuth": []}, {"streamTicket": []}]
+TOKEN_OR_TICKET: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
