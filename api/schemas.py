@@ -334,9 +334,11 @@ class WebhookLinksSchema(Schema):
 
 
 class WebhookTurnStartedSchema(Schema):
-    """The body of a `turn.started` webhook delivery (also `turn.reminder`, with that event):
+    """The body of a `turn.started` webhook delivery (also `turn.continues` when the step of
+    a multi-step turn that you just played leaves the turn yours, and `turn.reminder`):
     POSTed to your webhook_url, signed as docs/notifications.md says."""
     event = fields.String(required=True, validate=validate.OneOf(["turn.started",
+                                                                  "turn.continues",
                                                                   "turn.reminder"]))
     delivery_id = fields.String(required=True, metadata={
         "description": "The same on every retry, and in the webhook-id header"})

@@ -376,7 +376,10 @@ class NotificationService:
                 payload["if_declined"] = snap["if_declined"]
                 payload["links"].update(join=f"{base}/join", decline=f"{base}/decline")
             return payload
-        payload = {"event": notice.event, "delivery_id": delivery_id, "game_id": snap["id"],
+        event = notice.event
+        if event == TURN_STARTED and self._goes_on(snap, notice):
+            event = TURN_CONTINUES  # the player's multi-step turn goes on
+        payload = {"event": event, "delivery_id": delivery_id, "game_id": snap["id"],
                    "game": snap["game"], "version": snap["version"], "seat": notice.seat,
                    "status": snap["status"], "active_seats": snap["active_seats"],
                    "deadline": iso(snap["deadlines"][notice.seat]),

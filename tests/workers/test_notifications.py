@@ -326,3 +326,36 @@ def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers
     message = email.message_from_bytes(files[0].read_bytes(), policy=default)
     assert message["To"] == "Ada <ada@example.org>" and message["X-Turnpost-Game"] == game_id
     assert "It is your turn in The Nine Domains against Bo" in text_of(message)
+
+
+def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_workers):
+    """Con Sonar!: after a fleet move the same player goes on; their webhook hears
+    `turn.continues`, signed like every delivery."""
+    players, games = services
+    with WebhookReceiver() as receiver:
+        start_workers()
+        ada = players.register("Ada", webhook_url=receiver.url)["id"]
+        bo = players.register("Bo", webhook_url=receiver.url)["id"]
+        players.set_friends(bo, [ada])
+        game_id = games.create(ada, "consonar", [ada, bo])["id"]
+        first = games.summary(game_id)
+        mover = [ada, bo][first["active_seats"][0]]
+        deadline = time.monotonic() + 20
+        while not any(json.loads(r["body"])["version"] == first["version"]
+                      for r in receiver.requests):
+            assert time.monotonic() < deadline, "the first turn's webhook"
+            time.sleep(0.1)
+        fleet = [m for m in games.legal_moves(game_id, mover)["moves"]
+                 if m["action"]["type"] == "fleet"]
+        games.play(game_id, mover, first["version"], action=fleet[0]["action"])
+        version = games.summary(game_id)["version"]
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            bodies = [json.loads(r["body"]) for r in receiver.requests]
+            found = [b for b in bodies if b["version"] == version]
+            if found:
+                break
+            time.sleep(0.1)
+        assert [b["event"] for b in found] == ["turn.continues"]
+        assert [b["event"] for b in bodies if b["version"] == first["version"]] == \
+            ["turn.started"]
