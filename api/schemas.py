@@ -190,10 +190,15 @@ class StreamTicketSchema(Schema):
 
 class DeliveryListSchema(Schema):
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+    next = fields.String(required=True, allow_none=True, metadata={
+        "description": "The next page's address (relative) when older deliveries are kept; "
+                       "null on the last page"})
 
 
 class DeliveryQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    before = fields.Integer(validate=validate.Range(1, 2**53), metadata={
+        "description": "Where the page starts: the `before` in the previous page's `next`"})
 
 
 class TimeControlSchema(Schema):
@@ -409,3 +414,9 @@ class WebhookGameCancelledSchema(Schema):
     invited_by = fields.Nested(WebhookInviterSchema, required=True)
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookGameLinkSchema, required=True)
+
+
+NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
+                               "(the same as the `next` field)", "required": False,
+                      "schema": {"type": "string"}}}
+"""The header of an answer that is one page of a longer list."""

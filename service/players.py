@@ -188,9 +188,15 @@ class PlayerService:
         self.players.set_friends(player_id, wanted)
         return self.friends(player_id)
 
-    def deliveries(self, player_id: str, limit: int = 50) -> dict[str, Any]:
+    def deliveries(self, player_id: str, limit: int = 50,
+                   before: int | None = None) -> dict[str, Any]:
+        """A page of the player's latest deliveries, newest first (below `before`), and
+        where the next page starts (`next_before`, None on the last page)."""
         self._get(player_id)
-        return {"deliveries": self.notes.deliveries(player_id, limit)}
+        found = self.notes.deliveries(player_id, limit + 1, before)
+        page = found[:limit]
+        following = page[-1].get("seq") if len(found) > limit and page else None
+        return {"deliveries": page, "next_before": following}
 
     def _get(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)

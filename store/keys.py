@@ -138,6 +138,11 @@ def player_deliveries(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:deliveries"
 
 
+def player_deliveries_count(player_id: str) -> str:
+    """How many deliveries were ever recorded for the player: each record's `seq`."""
+    return f"{PREFIX}:player:{{{player_id}}}:deliveries:count"
+
+
 def player_webhook(player_id: str) -> str:
     """Hash: the player's webhook secret (encrypted) and whether the webhook is failing."""
     return f"{PREFIX}:player:{{{player_id}}}:webhook"

@@ -28,15 +28,25 @@ class NotificationStore:
     # -- the delivery log ------------------------------------------------------------------
 
     def record(self, player_id: str, delivery: dict[str, Any]) -> None:
+        """Keep the delivery at the head of the player's list, numbered (`seq`, which pages
+        the list: it only grows)."""
         key = keys.player_deliveries(player_id)
+        seq = self.r.incr(keys.player_deliveries_count(player_id))
         pipe = self.r.pipeline(transaction=False)
-        pipe.lpush(key, json.dumps(delivery))
+        pipe.lpush(key, json.dumps({**delivery, "seq": seq}))
         pipe.ltrim(key, 0, DELIVERY_LOG_LENGTH - 1)
         pipe.execute()
 
-    def deliveries(self, player_id: str, limit: int) -> list[dict[str, Any]]:
-        return [json.loads(raw) for raw in
-                self.r.lrange(keys.player_deliveries(player_id), 0, limit - 1)]
+    def deliveries(self, player_id: str, limit: int,
+                   before: int | None = None) -> list[dict[str, Any]]:
+        """The latest deliveries, newest first, or those numbered below `before` (a page's
+        last `seq`). The list is short (DELIVERY_LOG_LENGTH): it is read whole for a page."""
+        if before is None:
+            return [json.loads(raw) for raw in
+                    self.r.lrange(keys.player_deliveries(player_id), 0, limit - 1)]
+        every = [json.loads(raw) for raw in
+                 self.r.lrange(keys.player_deliveries(player_id), 0, DELIVERY_LOG_LENGTH - 1)]
+        return [d for d in every if d.get("seq", 0) < before][:limit]
 
     # -- at most once ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
 from ..schemas import (
     LOG_EVENT_TYPES,
+    NEXT_PAGE,
     GameCreateSchema,
     GameListQuerySchema,
     GameListSchema,
@@ -59,9 +60,6 @@ ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-
                  "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
                           "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
-NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
-                               "(the same as the `next` field)", "required": False,
-                      "schema": {"type": "string"}}}
 TOKEN_OR_TICKET: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,

@@ -5,6 +5,7 @@ import json
 import random
 import re
 import time
+from urllib.parse import urlencode
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -15,6 +16,7 @@ from service.errors import ErrorCode, ServiceError, TooMany
 from .. import context
 from ..error_codes import raises
 from ..schemas import (
+    NEXT_PAGE,
     DeliveryListSchema,
     DeliveryQuerySchema,
     FriendsSchema,
@@ -115,10 +117,17 @@ class Deliveries(MethodView):
     @blp.doc(operationId="listDeliveries")
     @raises(ErrorCode.PLAYER_NOT_FOUND)
     @blp.arguments(DeliveryQuerySchema, location="query")
-    @blp.response(200, DeliveryListSchema)
+    @blp.response(200, DeliveryListSchema, headers=NEXT_PAGE)
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
-        return context.players().deliveries(context.caller(), query["limit"])
+        found = context.players().deliveries(context.caller(), query["limit"],
+                                             query.get("before"))
+        if found["next_before"] is None:
+            return {"deliveries": found["deliveries"], "next": None}
+        url = (f"{blp.url_prefix}/me/deliveries?"
+               f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}")
+        return ({"deliveries": found["deliveries"], "next": url}, 200,
+                {"Link": f'<{url}>; rel="next"'})
 
 
 @blp.route("/me/stream-ticket")
