@@ -9,18 +9,29 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 
+from . import composer
 from .boards import Html
 
 LISTED_MOVES = 60
 
 
-def moves_section(title: str, moves: list[str], game_id: str) -> tuple[str, list[str]]:
-    """A section listing the player's legal moves in notation, the first LISTED_MOVES of them."""
-    listed = moves[:LISTED_MOVES]
-    if len(moves) > len(listed):
-        listed.append(f"... and {len(moves) - len(listed)} more: your turn page (the link "
-                      "below) lets you choose any of them")
-    return f"{title} ({len(moves)}):", listed
+def moves_section(title: str, legal: list[dict], notation: list[str],
+                  links: dict[str, str] | None = None) -> tuple[str, list[str | tuple[str, str]]]:
+    """The player's legal moves: listed in notation (each with its one-click link, if any)
+    when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move with
+    the values each of its fields may take (service.composer), to be written by the player
+    in the notation explained below it, or chosen on the turn page."""
+    links = links or {}
+    if len(notation) <= LISTED_MOVES or len(links) >= len(notation):
+        return f"{title} ({len(notation)}):", [
+            (move, links[move]) if move in links else move for move in notation]
+    summary: list[str | tuple[str, str]] = [
+        f"{form.action_type} ({form.count} ways): " + "; ".join(
+            f"{choice.label}: {' '.join(text for _, text in choice.options)}"
+            for choice in form.choices)
+        for form in composer.forms(legal)]
+    summary.append("your turn page (the link below) lets you choose any of them")
+    return f"{title} ({len(notation)}, summed up):", summary
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,9 @@ class Letter:
     subject: str
     greeting: str
     lead: str
-    sections: Sequence[tuple[str, list[str]] | BoardSection] = field(default_factory=list)
+    sections: Sequence[tuple[str, Sequence[str | tuple[str, str]]] | BoardSection] = field(
+        default_factory=list)
+    """A section's line is text, or (text, url): a line that is a link."""
     links: list[tuple[str, str]] = field(default_factory=list)   # (label, url)
     footer: str = ""
 
@@ -70,7 +83,8 @@ def _text(letter: Letter) -> str:
             continue
         title, lines = section
         out.append(title)
-        out += [f"  {line}" for line in lines]
+        out += [f"  {line}" if isinstance(line, str) else f"  {line[0]}: {line[1]}"
+                for line in lines]
         out.append("")
     for label, url in letter.links:
         out.append(f"{label}: {url}")
@@ -90,7 +104,8 @@ def _html(letter: Letter) -> str:
             parts.append(f"<p><strong>{e(section.title)}</strong></p>{board}")
             continue
         title, lines = section
-        items = "".join(f"<li>{e(line)}</li>" for line in lines)
+        items = "".join(f"<li>{e(line)}</li>" if isinstance(line, str) else
+                        f'<li><a href="{e(line[1])}">{e(line[0])}</a></li>' for line in lines)
         parts.append(f"<p><strong>{e(title)}</strong></p><ul>{items}</ul>")
     if letter.links:
         items = "".join(f'<li><a href="{e(url)}">{e(label)}</a></li>'

@@ -146,14 +146,15 @@ class MailMoves:
         and a fresh reply address when it is still their turn."""
         game = history.game_of(snap)
         title = game.info.title
-        sections: list[tuple[str, list[str]] | emails.BoardSection] = []
+        sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if played:
             sections.append(("Played:", played))
         reply_to = None
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
         if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
-            moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
-            sections.append(emails.moves_section("Your legal moves now", moves, snap["id"]))
+            legal = runner.legal_actions(game, snap["match"], seat)
+            sections.append(emails.moves_section("Your legal moves now", legal,
+                                                 [game.format(a) for a in legal]))
             reply_to = reply_address(self.keys.reply_token(snap["id"], seat), snap["version"],
                                      mail_domain)
         status = "played" if played else "refused"

@@ -10,9 +10,9 @@ twice sends once.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import match as runner
 from store.games import GameStore
@@ -25,6 +25,9 @@ from .mailer import Mailer
 from .secrets import ServerKeys
 from .settings import Settings
 from .timefmt import in_words, iso
+
+if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
+    from .one_click import TurnLinks
 
 TURN_STARTED = "turn.started"
 TURN_CONTINUES = "turn.continues"
@@ -101,10 +104,10 @@ def preferences(profile: dict) -> dict[str, bool]:
 class NotificationService:
     def __init__(self, games: GameStore, players: PlayerStore, notes: NotificationStore,
                  settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
-                 one_click: Callable[[dict, int, list[str]], list[tuple[str, str]]] | None = None,
+                 one_click: Callable[[dict, int, list[str]], TurnLinks] | None = None,
                  keys: ServerKeys | None = None):
-        """`one_click(snapshot, seat, moves)` gives (label, url) links for a turn email: its
-        turn page and, for a short list, a one-click link per move."""
+        """`one_click(snapshot, seat, moves)` gives a turn email's links: its turn page and,
+        for a short list, a one-click link per move (service.one_click)."""
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
@@ -183,7 +186,7 @@ class NotificationService:
         others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
         against = f" against {', '.join(others)}" if others else ""
         links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
-        sections: list[tuple[str, list[str]] | emails.BoardSection] = []
+        sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         heading, since = self._since_last_email(snap, notice, record["player_id"])
         if since:
             sections.append((heading, since))
@@ -217,14 +220,19 @@ class NotificationService:
             else:
                 subject = f"{with_whom}: {asked} ({snap['id']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
-            sections.append(emails.moves_section("Your legal moves", moves, snap["id"]))
-            kinds = {a["type"] for a in runner.legal_actions(game, snap["match"], seat)}
+            legal = runner.legal_actions(game, snap["match"], seat)
+            turn_links = (self.one_click(snap, seat, moves) if self.one_click is not None
+                          else None)
+            sections.append(emails.moves_section("Your legal moves", legal, moves,
+                                                 turn_links.moves if turn_links else None))
+            kinds = {a["type"] for a in legal}
             notation = [line for line in game.info.notation
                         if line.split(" ", 1)[0].split(":", 1)[0] in kinds]
             if notation:
                 sections.append(("How a move is written:", notation))
-            if self.one_click is not None:
-                links = self.one_click(snap, seat, moves) + links
+            if turn_links is not None:
+                links = [("Open your turn page: see the table and choose your move",
+                          turn_links.turn_page), *links]
             if self.settings.mail_domain:
                 reply_to = reply_address(self.keys.reply_token(snap["id"], seat),
                                          snap["version"], self.settings.mail_domain)

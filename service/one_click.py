@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from engine import match as runner
 from store.notifications import NotificationStore
@@ -27,6 +28,12 @@ from .secrets import ServerKeys
 from .settings import Settings
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
+
+
+class TurnLinks(NamedTuple):
+    turn_page: str
+    moves: dict[str, str]
+    """notation -> its one-click link"""
 
 
 TURN_PAGE = ""
@@ -79,17 +86,17 @@ class OneClick:
                     raise
         return read_link(keys[-1], token, self.clock())
 
-    def links(self, snap: dict, seat: int, moves: list[str]) -> list[tuple[str, str]]:
-        """(label, url) for a turn email: its turn page, then each move when there are few
-        enough to list."""
-        links = [("Open your turn page: see the table and choose your move",
-                  self.turn_url(snap, seat))]
+    def links(self, snap: dict, seat: int, moves: list[str]) -> TurnLinks:
+        """A turn email's links: its turn page, and a link per move when there are few
+        enough (ONE_CLICK_MAX_MOVES)."""
+        turn_page = self.turn_url(snap, seat)
         if not moves or len(moves) > self.settings.one_click_max_moves:
-            return links
+            return TurnLinks(turn_page, {})
         secret, expires = self.keys.link_keys[0], self._expires(snap, seat)
-        return links + [(f"Play {move}", f"{self.settings.public_url}/m/"
-                         f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}")
-                        for move in moves]
+        return TurnLinks(turn_page, {
+            move: f"{self.settings.public_url}/m/"
+                  f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}"
+            for move in moves})
 
     def turn_url(self, snap: dict, seat: int) -> str:
         token = sign_link(self.keys.link_keys[0], snap["id"], seat, snap["version"], TURN_PAGE,

@@ -57,7 +57,7 @@ def turn_email_html(services, outbox: Path, game_id: str) -> str:
 def turn_page_html(services, client, game_id: str) -> str:
     """The turn page the same email links to (its first link)."""
     snap = services.games.load(game_id)
-    _, url = services.one_click.links(snap, snap["active_seats"][0], [])[0]
+    url = services.one_click.links(snap, snap["active_seats"][0], []).turn_page
     return client.get(url.removeprefix("https://turnpost.example")).get_data(as_text=True)
 
 

@@ -30,13 +30,22 @@ def post_office(valkey):
 
 
 def listed_moves(message):
-    lines = text_of(message).split("Your legal moves (")[1].splitlines()[1:]
+    """The moves the email offers: its list, or, when it sums them up (The Nine Domains' 504
+    ways to lay three cards), one composed from the summary as a person would: three
+    different cards of the hand."""
+    text = text_of(message)
+    lines = text.split("Your legal moves (")[1].splitlines()[1:]
     moves = []
     for line in lines:
-        if not line.startswith("  ") or line.strip().startswith("... and"):
+        if not line.startswith("  "):
             break
-        moves.append(line.strip())
-    return moves
+        moves.append(line.strip().split(": http", 1)[0])
+    summary = [m for m in moves if m.startswith("play (") and "ways): cards 1: " in m]
+    if summary:
+        hand = summary[0].split("cards 1: ", 1)[1].split(";", 1)[0].split()
+        return [f"play {' '.join(hand[i] for i in (0, 1, 2))}",
+                f"play {' '.join(hand[i] for i in (2, 1, 0))}"]
+    return [m for m in moves if "ways): " not in m and not m.startswith("your turn page")]
 
 
 def reply(original, move, sender):
