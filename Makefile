@@ -30,6 +30,7 @@ serve: $(SERVER_STAMP)
 	$(BIN)/turnpost serve
 
 lint: $(DEV_STAMP) lint-openapi
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports

@@ -1,4 +1,5 @@
 """The Flask app factory, and the OpenAPI document it describes itself with."""
+
 from __future__ import annotations
 
 import json
@@ -45,21 +46,36 @@ Errors are RFC 9457 problem details (`application/problem+json`) with a stable `
 `message`: each error response below lists its codes. The project's docs/clients.md walks
 through a complete bot.
 """
-SERVERS = [{"url": "http://127.0.0.1:8000",
-            "description": "`make serve` on your own machine; use your server's address"}]
+SERVERS = [
+    {
+        "url": "http://127.0.0.1:8000",
+        "description": "`make serve` on your own machine; use your server's address",
+    }
+]
 
 
-def create_app(redis_client: redis.Redis | None = None, config: dict | None = None,
-               settings: Settings | None = None, mailer: Mailer | None = None,
-               front_door: FrontDoor | None = None) -> Flask:
+def create_app(
+    redis_client: redis.Redis | None = None,
+    config: dict | None = None,
+    settings: Settings | None = None,
+    mailer: Mailer | None = None,
+    front_door: FrontDoor | None = None,
+) -> Flask:
     app = Flask("turnpost")
     titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
-        API_TITLE="turnpost", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION.format(games=titles)},
-                          "servers": SERVERS, "security": [{"bearerAuth": []}]},
-        JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=256 * 1024,
+        API_TITLE="turnpost",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION.format(games=titles)},
+            "servers": SERVERS,
+            "security": [{"bearerAuth": []}],
+        },
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=256 * 1024,
         STREAM_SECONDS=300,  # how long one event stream stays open; clients then resume
     )
     app.config.update(config or {})
@@ -67,36 +83,59 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     client = redis_client or connect(data_url(os.environ))
     services = assemble(client, settings, mailer, cache_tokens=True)
     # a stream blocks up to a keep-alive interval in XREAD: its client must wait longer
-    streaming = assemble(for_blocking_reads(client, door.stream_keepalive_seconds + 10,
-                                            door.worker_connections),
-                         services.settings, services.notifications.mailer)
+    streaming = assemble(
+        for_blocking_reads(client, door.stream_keepalive_seconds + 10, door.worker_connections),
+        services.settings,
+        services.notifications.mailer,
+    )
     app.extensions["turnpost"] = {
-        "redis": client, "services": services, "front_door": door,
-        "players": services.players, "games": services.games,
-        "readiness": Readiness(WorkerHeartbeats(client), OutboxStore(client),
-                               services.settings.ready_worker_seconds,
-                               services.settings.ready_backlog_seconds),
+        "redis": client,
+        "services": services,
+        "front_door": door,
+        "players": services.players,
+        "games": services.games,
+        "readiness": Readiness(
+            WorkerHeartbeats(client),
+            OutboxStore(client),
+            services.settings.ready_worker_seconds,
+            services.settings.ready_backlog_seconds,
+        ),
         "stream_games": streaming.games,
         "stream_players": streaming.players,
-        "stream_slots": StreamSlots(client, app.config["STREAM_SECONDS"]
-                                    + door.stream_keepalive_seconds + 60),
+        "stream_slots": StreamSlots(
+            client, app.config["STREAM_SECONDS"] + door.stream_keepalive_seconds + 60
+        ),
     }
     # Flask's documented way to wrap the WSGI app in middleware (mypy sees a method)
-    app.wsgi_app = BodyDeadline(app.wsgi_app, door.body_timeout_seconds,  # type: ignore[method-assign]
-                                app.config["MAX_CONTENT_LENGTH"])
+    app.wsgi_app = BodyDeadline(  # type: ignore[method-assign]
+        app.wsgi_app, door.body_timeout_seconds, app.config["MAX_CONTENT_LENGTH"]
+    )
     if door.proxy_hops:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops)
-    api = errors.TurnpostApi(app, spec_kwargs={"marshmallow_plugin": TurnpostMarshmallowPlugin(),
-                                               "extra_plugins": [ContractPlugin()]})
-    api.spec.components.security_scheme("bearerAuth", {
-        "type": "http", "scheme": "bearer",
-        "description": "The token from POST /v1/players"})
-    api.spec.components.security_scheme("streamTicket", {
-        "type": "apiKey", "in": "query", "name": "ticket",
-        "description": "For the event streams only, from a browser's EventSource (which "
-                       "cannot send the Authorization header): a ticket from POST "
-                       "/v1/players/me/stream-ticket, usable for a minute"})
+            app.wsgi_app, x_for=door.proxy_hops, x_proto=door.proxy_hops
+        )
+    api = errors.TurnpostApi(
+        app,
+        spec_kwargs={
+            "marshmallow_plugin": TurnpostMarshmallowPlugin(),
+            "extra_plugins": [ContractPlugin()],
+        },
+    )
+    api.spec.components.security_scheme(
+        "bearerAuth",
+        {"type": "http", "scheme": "bearer", "description": "The token from POST /v1/players"},
+    )
+    api.spec.components.security_scheme(
+        "streamTicket",
+        {
+            "type": "apiKey",
+            "in": "query",
+            "name": "ticket",
+            "description": "For the event streams only, from a browser's EventSource (which "
+            "cannot send the Authorization header): a ticket from POST "
+            "/v1/players/me/stream-ticket, usable for a minute",
+        },
+    )
     for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
@@ -104,10 +143,13 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     api.spec.components.schemas.pop("PaginationMetadata", None)
     # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
     # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
-    for event_body in (WebhookTurnStartedSchema, WebhookGameFinishedSchema,
-                       WebhookGameInvitedSchema, WebhookGameCancelledSchema):
-        api.spec.components.schema(event_body.__name__.removesuffix("Schema"),
-                                   schema=event_body)
+    for event_body in (
+        WebhookTurnStartedSchema,
+        WebhookGameFinishedSchema,
+        WebhookGameInvitedSchema,
+        WebhookGameCancelledSchema,
+    ):
+        api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)
     app.register_blueprint(health)
     # before-request hooks run in this order: the rate limits first (hostile bodies and bad
@@ -118,9 +160,18 @@ def create_app(redis_client: redis.Redis | None = None, config: dict | None = No
     app.before_request(hostile_input.check_json_body)
     errors.register(app)
     http_conventions.register(app, services.settings.cors_origins)
-    app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
-        "app_name": "turnpost API", "validatorUrl": None, "persistAuthorization": True,
-        "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))
+    app.register_blueprint(
+        get_swaggerui_blueprint(
+            "/docs",
+            "/openapi.json",
+            config={
+                "app_name": "turnpost API",
+                "validatorUrl": None,
+                "persistAuthorization": True,
+                "oauth2RedirectUrl": "/docs/oauth2-redirect.html",
+            },
+        )
+    )
     app.extensions["turnpost"]["api"] = api
     return app
 

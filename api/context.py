@@ -1,4 +1,5 @@
 """What a request needs: the services the app was built with, and who is calling."""
+
 from __future__ import annotations
 
 from flask import current_app, g, request

@@ -5,6 +5,7 @@ with (api/spec_plugin.py writes them). The codes every operation of a kind share
 missing token) are added there by rule; an operation names its own with `raises(...)`; the
 schemathesis run checks that every error it sees carries a code its operation documents.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,8 +18,11 @@ from service.errors import ErrorCode
 #: What an operation with a request body may always answer with.
 BODY_CODES = (ErrorCode.REQUEST_TIMEOUT, ErrorCode.REQUEST_TOO_LARGE)
 #: ... and with a JSON request body.
-JSON_BODY_CODES = (ErrorCode.REQUEST_BAD_JSON, ErrorCode.REQUEST_UNSUPPORTED_MEDIA_TYPE,
-                   ErrorCode.REQUEST_INVALID)
+JSON_BODY_CODES = (
+    ErrorCode.REQUEST_BAD_JSON,
+    ErrorCode.REQUEST_UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.REQUEST_INVALID,
+)
 #: What an operation that reads query parameters may always answer with.
 QUERY_CODES = (ErrorCode.REQUEST_INVALID,)
 #: What an operation that needs a bearer token may always answer with.

@@ -2,6 +2,7 @@
 {"type": "about:blank", "title", "status", "detail", "code": "<stable code>",
 "message": "<words>", ...details}. `code` and `message` are extension members: the two fields
 clients read before problem details, kept so that they go on working."""
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,22 @@ from .schemas import ProblemSchema
 log = logging.getLogger("turnpost.api")
 
 #: The error of each status Flask, werkzeug or flask-smorest answer before a use case runs.
-HTTP_ERRORS = {error.status: error for error in (
-    ErrorCode.REQUEST_BAD_JSON, ErrorCode.AUTH_UNAUTHORIZED, ErrorCode.AUTH_FORBIDDEN,
-    ErrorCode.NO_SUCH_PATH, ErrorCode.REQUEST_METHOD_NOT_ALLOWED, ErrorCode.REQUEST_TIMEOUT,
-    ErrorCode.REQUEST_TOO_LARGE, ErrorCode.REQUEST_UNSUPPORTED_MEDIA_TYPE,
-    ErrorCode.REQUEST_INVALID, ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR)}
+HTTP_ERRORS = {
+    error.status: error
+    for error in (
+        ErrorCode.REQUEST_BAD_JSON,
+        ErrorCode.AUTH_UNAUTHORIZED,
+        ErrorCode.AUTH_FORBIDDEN,
+        ErrorCode.NO_SUCH_PATH,
+        ErrorCode.REQUEST_METHOD_NOT_ALLOWED,
+        ErrorCode.REQUEST_TIMEOUT,
+        ErrorCode.REQUEST_TOO_LARGE,
+        ErrorCode.REQUEST_UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode.REQUEST_INVALID,
+        ErrorCode.RATE_LIMITED,
+        ErrorCode.SERVER_ERROR,
+    )
+}
 
 
 class TurnpostApi(Api):
@@ -34,8 +46,10 @@ class TurnpostApi(Api):
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
         known = HTTP_ERRORS.get(status)
-        payload = {"code": known.code if known else f"http/{status}",
-                   "message": error.description or error.name}
+        payload = {
+            "code": known.code if known else f"http/{status}",
+            "message": error.description or error.name,
+        }
         data = getattr(error, "data", None) or {}
         if "message" in data:
             payload["message"] = data["message"]
@@ -73,22 +87,27 @@ SECURED_BLUEPRINTS = ("games", "players")
 
 def problem(status: int, payload: dict, headers: dict | None = None) -> Response:
     """The error answer: `payload` ({code, message, ...}) as problem details."""
-    body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
-            "detail": payload["message"], **payload}
+    body = {
+        "type": "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": payload["message"],
+        **payload,
+    }
     headers = dict(headers or {})
     if status == 401:
         headers["WWW-Authenticate"] = (
-            'Bearer realm="turnpost"' if payload["code"] == "auth/unauthorized"
-            else 'Bearer realm="turnpost", error="invalid_token"')
-    return Response(json.dumps(body), status=status, headers=headers,
-                    mimetype=PROBLEM_MEDIA_TYPE)
+            'Bearer realm="turnpost"'
+            if payload["code"] == "auth/unauthorized"
+            else 'Bearer realm="turnpost", error="invalid_token"'
+        )
+    return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_MEDIA_TYPE)
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
-        response = problem(err.status, {"code": err.code, "message": err.message,
-                                        **err.details})
+        response = problem(err.status, {"code": err.code, "message": err.message, **err.details})
         if isinstance(err, TooMany):
             response.headers["Retry-After"] = str(err.retry_after)
         return response
@@ -105,8 +124,7 @@ def register(app: Flask) -> None:
         """A body sent as anything but JSON is refused (415) before its schema is read: it
         would otherwise read as no body at all ("Missing data")."""
         if request.content_length and not request.is_json and _reads_a_json_body():
-            abort(415, description="the body must be JSON, sent as Content-Type: "
-                                   "application/json")
+            abort(415, description="the body must be JSON, sent as Content-Type: application/json")
 
 
 def _apidoc() -> dict:

@@ -7,6 +7,7 @@ with no deadline at all: one byte every two seconds would hold the connection fo
 `BodyDeadline` reads the whole body first, within `body_timeout_seconds` in total, and answers
 408 (and hangs up) when the client is slower than that.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -22,19 +23,19 @@ import gevent
 
 @dataclass(frozen=True)
 class FrontDoor:
-    header_timeout_seconds: int = 10       # the request line and headers, and an idle keep-alive
-    body_timeout_seconds: float = 20.0     # the whole body, however it trickles in
-    worker_connections: int = 2000         # open connections per HTTP worker process
+    header_timeout_seconds: int = 10  # the request line and headers, and an idle keep-alive
+    body_timeout_seconds: float = 20.0  # the whole body, however it trickles in
+    worker_connections: int = 2000  # open connections per HTTP worker process
     stream_keepalive_seconds: float = 15.0  # a comment line on an idle event stream
-    stream_retry_ms: int = 3000            # the `retry:` an event stream tells clients first
-    streams_per_player: int = 8            # open event streams per player; more answer 429
-    proxy_hops: int = 0                    # trusted reverse proxies setting X-Forwarded-For
-    rate_limits: bool = True               # RATE_LIMITS=off turns every limit below off
+    stream_retry_ms: int = 3000  # the `retry:` an event stream tells clients first
+    streams_per_player: int = 8  # open event streams per player; more answer 429
+    proxy_hops: int = 0  # trusted reverse proxies setting X-Forwarded-For
+    rate_limits: bool = True  # RATE_LIMITS=off turns every limit below off
     limit_register_per_ip: str = "60/minute;600/hour"
     limit_anonymous_per_ip: str = "300/minute"
-    limit_sign_in_per_ip: str = "10/minute;30/hour"   # sign-in links asked by one address
+    limit_sign_in_per_ip: str = "10/minute;30/hour"  # sign-in links asked by one address
     limit_create_per_player: str = "30/minute;300/hour"
-    limit_moves_per_player: str = "300/minute"   # moves, joins, resigns, settings
+    limit_moves_per_player: str = "300/minute"  # moves, joins, resigns, settings
     limit_reads_per_player: str = "1200/minute"
 
     ENV: ClassVar[dict[str, str]] = {
@@ -87,9 +88,13 @@ class BodyDeadline:
             with gevent.Timeout(self.seconds):
                 body = environ["wsgi.input"].read(limit)
         except gevent.Timeout:
-            payload = json.dumps({
-                "code": "request/timeout", "status": 408,
-                "message": f"the request body did not arrive within {self.seconds:g} seconds"})
+            payload = json.dumps(
+                {
+                    "code": "request/timeout",
+                    "status": 408,
+                    "message": f"the request body did not arrive within {self.seconds:g} seconds",
+                }
+            )
             start_response("408 Request Timeout", [("Content-Type", "application/json")])
             return _AnswerThenHangUp(payload.encode(), environ.get("gunicorn.socket"))
         environ["wsgi.input"] = io.BytesIO(body)

@@ -9,6 +9,7 @@ A move request does not name its game (the path does), so its `action` is docume
 the union of the games' actions (`anyOf`: their types overlap, so not `oneOf`); the engine checks
 it against the game it is for.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -24,18 +25,25 @@ from .schemas import MAX_VERSION, JsonInteger
 
 class ViewEnvelopeSchema(Schema):
     game = fields.String(required=True, metadata={"description": "The game's name"})
-    version = fields.Integer(required=True, metadata={"description": "The game's version; "
-                                                      "also the ETag"})
-    seat = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "Your seat, or null when you watch as a spectator"})
-    active_seats = fields.List(fields.Integer(), required=True, metadata={
-        "description": "The seats that may act now"})
+    version = fields.Integer(
+        required=True, metadata={"description": "The game's version; also the ETag"}
+    )
+    seat = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Your seat, or null when you watch as a spectator"},
+    )
+    active_seats = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats that may act now"}
+    )
 
 
 class LegalMovesEnvelopeSchema(Schema):
     game = fields.String(required=True, metadata={"description": "The game's name"})
-    version = fields.Integer(required=True, metadata={
-        "description": "The version these moves are for: send it as expected_version"})
+    version = fields.Integer(
+        required=True,
+        metadata={"description": "The version these moves are for: send it as expected_version"},
+    )
     seat = fields.Integer(required=True, metadata={"description": "Your seat"})
 
 
@@ -49,8 +57,9 @@ def _title(schema: type[Schema], suffix: str) -> str:
 
 def _game_name(name: str) -> fields.String:
     """The `game` field of one game's payload: only its name, so that the oneOf is exact."""
-    return fields.String(required=True, validate=validate.OneOf([name]),
-                         metadata={"description": "The game's name"})
+    return fields.String(
+        required=True, validate=validate.OneOf([name]), metadata={"description": "The game's name"}
+    )
 
 
 def _view_schema(name: str) -> type[Schema]:
@@ -61,23 +70,42 @@ def _view_schema(name: str) -> type[Schema]:
 def legal_moves_schema(name: str, action: type[Schema]) -> type[Schema]:
     """`{game, version, seat, moves: [{notation, action}]}` for the game `name`."""
     title = _title(action, "ActionSchema")
-    move = type(f"{title}LegalMoveSchema", (Schema,), {
-        "notation": fields.String(required=True, metadata={
-            "description": "The move in the game's notation"}),
-        "action": fields.Nested(action, required=True, metadata={
-            "description": "The same move as a structured action"}),
-    })
-    return type(f"{title}LegalMovesSchema", (LegalMovesEnvelopeSchema,), {
-        "game": _game_name(name),
-        "moves": fields.List(fields.Nested(move), required=True, metadata={
-            "description": "Every move you may make now (empty when it is not your turn)"}),
-    })
+    move = type(
+        f"{title}LegalMoveSchema",
+        (Schema,),
+        {
+            "notation": fields.String(
+                required=True, metadata={"description": "The move in the game's notation"}
+            ),
+            "action": fields.Nested(
+                action,
+                required=True,
+                metadata={"description": "The same move as a structured action"},
+            ),
+        },
+    )
+    return type(
+        f"{title}LegalMovesSchema",
+        (LegalMovesEnvelopeSchema,),
+        {
+            "game": _game_name(name),
+            "moves": fields.List(
+                fields.Nested(move),
+                required=True,
+                metadata={
+                    "description": "Every move you may make now (empty when it is not your turn)"
+                },
+            ),
+        },
+    )
 
 
 class GameViewSchema(OneOfSchema):
     type_field = "game"
     type_field_remove = False
-    type_schemas: Mapping[str, type[Schema]] = {name: _view_schema(name) for name in sorted(registry.GAMES)}
+    type_schemas: Mapping[str, type[Schema]] = {
+        name: _view_schema(name) for name in sorted(registry.GAMES)
+    }
 
     def get_obj_type(self, obj):
         return obj["game"]
@@ -86,8 +114,10 @@ class GameViewSchema(OneOfSchema):
 class LegalMovesSchema(OneOfSchema):
     type_field = "game"
     type_field_remove = False
-    type_schemas: Mapping[str, type[Schema]] = {name: legal_moves_schema(name, game_schema_module(name).ACTION_SCHEMA)
-                    for name in sorted(registry.GAMES)}
+    type_schemas: Mapping[str, type[Schema]] = {
+        name: legal_moves_schema(name, game_schema_module(name).ACTION_SCHEMA)
+        for name in sorted(registry.GAMES)
+    }
 
     def get_obj_type(self, obj):
         return obj["game"]
@@ -95,10 +125,15 @@ class LegalMovesSchema(OneOfSchema):
 
 def _any_action() -> dict:
     """The JSON schema of "one of the games' actions", by reference to their components."""
-    return {"anyOf": [
-        {"$ref": "#/components/schemas/"
-                 + _title(game_schema_module(name).ACTION_SCHEMA, "Schema")}
-        for name in sorted(registry.GAMES)]}
+    return {
+        "anyOf": [
+            {
+                "$ref": "#/components/schemas/"
+                + _title(game_schema_module(name).ACTION_SCHEMA, "Schema")
+            }
+            for name in sorted(registry.GAMES)
+        ]
+    }
 
 
 def _is_object(value) -> bool:
@@ -108,11 +143,20 @@ def _is_object(value) -> bool:
 
 class MoveSchema(Schema):
     expected_version = JsonInteger(
-        required=True, validate=validate.Range(0, MAX_VERSION),
-        metadata={"description": "The version you read; a stale one answers 409 "
-                                 "move/stale_version"})
-    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
-        "description": "The move in the game's notation (see the catalog)"})
-    action = fields.Raw(validate=_is_object, metadata={
-        "description": "The move as a structured action, as /legal-moves lists them",
-        **_any_action()})
+        required=True,
+        validate=validate.Range(0, MAX_VERSION),
+        metadata={
+            "description": "The version you read; a stale one answers 409 move/stale_version"
+        },
+    )
+    notation = fields.String(
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "The move in the game's notation (see the catalog)"},
+    )
+    action = fields.Raw(
+        validate=_is_object,
+        metadata={
+            "description": "The move as a structured action, as /legal-moves lists them",
+            **_any_action(),
+        },
+    )

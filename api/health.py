@@ -1,5 +1,6 @@
 """Probes for operators and orchestrators, outside the API's document: `/healthz` (the
 process answers) and `/readyz` (Redis answers, a worker is alive, the outbox is not behind)."""
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify

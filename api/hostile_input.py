@@ -6,6 +6,7 @@ break an email header or a page, and no cheap body can make the parser fail with
 - a string (or object key) with a control character (CR, LF, NUL, ESC, DEL...) or a lone
   UTF-16 surrogate is refused, naming where it is.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,7 @@ from flask import request
 from service.errors import ErrorCode, ServiceError
 
 MAX_DEPTH = 32
-MAX_INTEGER = 2 ** 53
+MAX_INTEGER = 2**53
 #: C0 and C1 controls, DEL, and the UTF-16 surrogates (which are not characters on their own)
 FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 NAMES = {"\r": "CR", "\n": "LF", "\x00": "NUL", "\t": "TAB", "\x1b": "ESC", "\x7f": "DEL"}
@@ -28,19 +29,22 @@ def check_json_body() -> None:
         return
     raw = request.get_data(cache=True)
     if _depth_exceeds(raw, MAX_DEPTH):
-        raise ServiceError(ErrorCode.REQUEST_BAD_JSON,
-                           f"the JSON body is nested deeper than {MAX_DEPTH} levels")
+        raise ServiceError(
+            ErrorCode.REQUEST_BAD_JSON, f"the JSON body is nested deeper than {MAX_DEPTH} levels"
+        )
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError) as err:
         if "digits" in str(err):
-            raise ServiceError(ErrorCode.REQUEST_BAD_JSON,
-                               "the JSON body holds a number too long to read") from err
+            raise ServiceError(
+                ErrorCode.REQUEST_BAD_JSON, "the JSON body holds a number too long to read"
+            ) from err
         return  # not JSON at all: the body parser answers request/bad_json as usual
     problem = _first_problem(body, "")
     if problem:
-        raise ServiceError(ErrorCode.REQUEST_INVALID,
-                           f"the request does not match the schema: {problem}")
+        raise ServiceError(
+            ErrorCode.REQUEST_INVALID, f"the request does not match the schema: {problem}"
+        )
 
 
 def _depth_exceeds(raw: bytes, limit: int) -> bool:
@@ -50,9 +54,9 @@ def _depth_exceeds(raw: bytes, limit: int) -> bool:
         if in_string:
             if escaped:
                 escaped = False
-            elif byte == 0x5C:      # backslash
+            elif byte == 0x5C:  # backslash
                 escaped = True
-            elif byte == 0x22:      # quote
+            elif byte == 0x22:  # quote
                 in_string = False
         elif byte == 0x22:
             in_string = True
@@ -77,7 +81,9 @@ def _first_problem(value, where: str) -> str | None:
     items = value.items() if isinstance(value, dict) else enumerate(value)
     for key, item in items:
         path = f"{where}.{key}" if where else str(key)
-        if isinstance(key, str) and (problem := _string_problem(key, f"a key in {where or 'the body'}")):
+        if isinstance(key, str) and (
+            problem := _string_problem(key, f"a key in {where or 'the body'}")
+        ):
             return problem
         if problem := _first_problem(item, path):
             return problem
@@ -93,5 +99,7 @@ def _string_problem(text: str, where: str) -> str | None:
         what = f"a lone surrogate (U+{ord(char):04X})"
     else:
         what = f"a control character ({NAMES.get(char, f'U+{ord(char):04X}')})"
-    return (f"{where or 'the body'}: contains {what}; names, emails and other text may not "
-            "contain control characters (CR, LF, NUL...) or lone surrogates")
+    return (
+        f"{where or 'the body'}: contains {what}; names, emails and other text may not "
+        "contain control characters (CR, LF, NUL...) or lone surrogates"
+    )

@@ -10,14 +10,20 @@
 - CORS for the origins listed in the CORS_ORIGINS setting (none by default), preflight
   included, by flask-cors: a browser page on one of them may send the bearer token.
 """
+
 from __future__ import annotations
 
 from flask import Flask, Response, request
 from flask_cors import CORS
 
 #: The endpoints whose GET answers are conditional, with the operationIds that document them.
-CONDITIONAL = {"games.Games": "listGames", "games.Game": "getGame", "games.View": "getView",
-               "games.LegalMoves": "getLegalMoves", "games.Log": "getLog"}
+CONDITIONAL = {
+    "games.Games": "listGames",
+    "games.Game": "getGame",
+    "games.View": "getView",
+    "games.LegalMoves": "getLegalMoves",
+    "games.Log": "getLog",
+}
 CONDITIONAL_OPERATIONS = set(CONDITIONAL.values())
 #: The headers a cross-origin page may read from an answer.
 EXPOSED_HEADERS = ["ETag", "Location", "WWW-Authenticate", "Allow", "Idempotent-Replayed"]
@@ -25,10 +31,19 @@ EXPOSED_HEADERS = ["ETag", "Location", "WWW-Authenticate", "Allow", "Idempotent-
 
 def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
     if cors_origins:
-        CORS(app, resources={r"/v1/*": {"origins": list(cors_origins)}},
-             allow_headers=["Authorization", "Content-Type", "If-None-Match",
-                            "Idempotency-Key", "Last-Event-ID"],
-             expose_headers=EXPOSED_HEADERS, max_age=600)
+        CORS(
+            app,
+            resources={r"/v1/*": {"origins": list(cors_origins)}},
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "If-None-Match",
+                "Idempotency-Key",
+                "Last-Event-ID",
+            ],
+            expose_headers=EXPOSED_HEADERS,
+            max_age=600,
+        )
 
     @app.after_request
     def follow_the_conventions(response: Response) -> Response:
@@ -36,11 +51,14 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
             if "Cache-Control" not in response.headers:
                 response.headers["Cache-Control"] = "private, no-cache"
             elif "private" not in response.headers["Cache-Control"]:
-                response.headers["Cache-Control"] = "private, " + response.headers[
-                    "Cache-Control"]
+                response.headers["Cache-Control"] = "private, " + response.headers["Cache-Control"]
             response.vary.add("Authorization")
-        if (request.method == "GET" and request.endpoint in CONDITIONAL
-                and response.status_code == 200 and not response.is_streamed):
+        if (
+            request.method == "GET"
+            and request.endpoint in CONDITIONAL
+            and response.status_code == 200
+            and not response.is_streamed
+        ):
             response.add_etag()  # keeps an ETag the operation set itself (the view's version)
             response.make_conditional(request)
         return response

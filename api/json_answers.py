@@ -8,6 +8,7 @@ nothing: tests/api/test_json_answers.py checks, on thousands of positions of eve
 each answer equals what its schema dumps. The schemas still describe these answers in the
 OpenAPI document (`@blp.response`), and flask-smorest passes a `Response` through as it is.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,6 +20,9 @@ from flask import Response
 def json_answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """`body` as JSON (keys sorted and a final newline, as Flask writes them), with `status`
     and `headers`."""
-    return Response(orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE),
-                    status=status,
-                    headers=headers, mimetype="application/json")
+    return Response(
+        orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE),
+        status=status,
+        headers=headers,
+        mimetype="application/json",
+    )

@@ -10,6 +10,7 @@ What the workers count (deliveries by channel and outcome, the computer's moves,
 games, how late the clock took what was due) lives in Redis (store.tallies), and what is
 waiting (jobs queued, outbox entries, due items, live workers) is read from Redis at each
 scrape, so any API process shows the whole server's."""
+
 from __future__ import annotations
 
 import os
@@ -38,11 +39,15 @@ from store.workers import WorkerHeartbeats
 
 from .request_log import route
 
-REQUESTS = Counter("turnpost_http_requests_total", "Requests answered",
-                   ["route", "method", "status"])
-LATENCY = Histogram("turnpost_http_request_seconds", "Time to answer a request (to its headers)",
-                    ["route", "method"],
-                    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
+REQUESTS = Counter(
+    "turnpost_http_requests_total", "Requests answered", ["route", "method", "status"]
+)
+LATENCY = Histogram(
+    "turnpost_http_request_seconds",
+    "Time to answer a request (to its headers)",
+    ["route", "method"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0),
+)
 MOVES = Counter("turnpost_moves_total", "Moves played through the API", ["game"])
 CREATED = Counter("turnpost_games_created_total", "Games created", ["game"])
 WORKER_ALIVE_SECONDS = 10
@@ -112,18 +117,34 @@ class ServerState(Collector):
             yield GaugeMetricFamily("turnpost_redis_up", "Redis answered this scrape", value=0)
             return
         yield GaugeMetricFamily("turnpost_redis_up", "Redis answered this scrape", value=1)
-        yield GaugeMetricFamily("turnpost_outbox_waiting", "Commits whose consequences are "
-                                "not yet carried out", value=backlog["waiting"])
-        yield GaugeMetricFamily("turnpost_outbox_oldest_seconds", "Age of the oldest of them",
-                                value=backlog["oldest_ms"] / 1000)
-        yield GaugeMetricFamily("turnpost_schedule_items", "Deadlines, reminders and delayed "
-                                "deliveries waiting for their time", value=counts["scheduled"])
-        yield GaugeMetricFamily("turnpost_schedule_overdue", "Of them, due more than 1 s ago "
-                                "and not yet taken by a clock", value=counts["overdue"])
-        yield GaugeMetricFamily("turnpost_jobs_queued", "Deliveries queued for the workers",
-                                value=queued)
-        yield GaugeMetricFamily("turnpost_workers_alive", "Workers that beat in the last "
-                                f"{WORKER_ALIVE_SECONDS} s", value=alive)
+        yield GaugeMetricFamily(
+            "turnpost_outbox_waiting",
+            "Commits whose consequences are not yet carried out",
+            value=backlog["waiting"],
+        )
+        yield GaugeMetricFamily(
+            "turnpost_outbox_oldest_seconds",
+            "Age of the oldest of them",
+            value=backlog["oldest_ms"] / 1000,
+        )
+        yield GaugeMetricFamily(
+            "turnpost_schedule_items",
+            "Deadlines, reminders and delayed deliveries waiting for their time",
+            value=counts["scheduled"],
+        )
+        yield GaugeMetricFamily(
+            "turnpost_schedule_overdue",
+            "Of them, due more than 1 s ago and not yet taken by a clock",
+            value=counts["overdue"],
+        )
+        yield GaugeMetricFamily(
+            "turnpost_jobs_queued", "Deliveries queued for the workers", value=queued
+        )
+        yield GaugeMetricFamily(
+            "turnpost_workers_alive",
+            f"Workers that beat in the last {WORKER_ALIVE_SECONDS} s",
+            value=alive,
+        )
 
     @staticmethod
     def _tallies(values: dict[str, float]) -> Iterator:
@@ -132,11 +153,13 @@ class ServerState(Collector):
         for raw, value in sorted(values.items()):
             name, labels = parse(raw)
             if name == "turnpost_schedule_lateness_seconds" or name.startswith(
-                    "turnpost_schedule_lateness_seconds_"):
+                "turnpost_schedule_lateness_seconds_"
+            ):
                 base = "turnpost_schedule_lateness_seconds"
                 le = labels.pop("le", None)
-                entry = histograms.setdefault((base, tuple(sorted(labels.items()))),
-                                              {"buckets": [], "sum": 0.0})
+                entry = histograms.setdefault(
+                    (base, tuple(sorted(labels.items()))), {"buckets": [], "sum": 0.0}
+                )
                 if name.endswith("_sum"):
                     entry["sum"] = value
                 elif le is not None:
@@ -146,8 +169,8 @@ class ServerState(Collector):
             family = counters.get(base)
             if family is None:
                 family = counters[base] = CounterMetricFamily(
-                    base, TALLY_HELP.get(base, "Counted by the workers"),
-                    labels=sorted(labels))
+                    base, TALLY_HELP.get(base, "Counted by the workers"), labels=sorted(labels)
+                )
             family.add_metric([labels[k] for k in sorted(labels)], value)
         yield from counters.values()
         for (base, _), entry in histograms.items():

@@ -4,77 +4,78 @@ The resource's docstring gives the one-line summary; this says what a client mus
 it well. api/spec_plugin.py puts each into its operation, and a test checks that every
 operation has one.
 """
+
 from __future__ import annotations
 
 DESCRIPTIONS: dict[str, str] = {
     "getCatalog": "The games you can create, with their player counts, options (with defaults "
-                  "and choices) and move notation. Needs no token.",
+    "and choices) and move notation. Needs no token.",
     "listGames": "Without a filter: your games, newest first. `awaiting=me` is your inbox: the "
-                 "games waiting for your move, nearest deadline first (ETag and 304 as for a "
-                 "view). `invited=me`: the games with a seat reserved for you that you have "
-                 "not joined or declined, newest first. `status=open` is the lobby of games "
-                 "with an open seat (a seat reserved for an invited player is not open).",
+    "games waiting for your move, nearest deadline first (ETag and 304 as for a "
+    "view). `invited=me`: the games with a seat reserved for you that you have "
+    "not joined or declined, newest first. `status=open` is the lobby of games "
+    "with an open seat (a seat reserved for an invited player is not open).",
     "createGame": "Seats are player ids, `bot:random`, `bot:heuristic`, or null for an open "
-                  "seat; at least one seat is a person. Naming another player invites them: "
-                  "their seat is reserved (kind `invited`) until they join or decline, and "
-                  "they are told by email and webhook (`game.invited`); a player who lists you "
-                  "among their friends is seated at once. `if_declined` says what a refusal "
-                  "does: `cancel` the game (the default) or `open` the seat in the lobby. The "
-                  "game starts when every seat is taken. The answer's `Location` is the new "
-                  "game; its `id` leads to its view, legal moves, moves and log (see the "
-                  "links).",
+    "seat; at least one seat is a person. Naming another player invites them: "
+    "their seat is reserved (kind `invited`) until they join or decline, and "
+    "they are told by email and webhook (`game.invited`); a player who lists you "
+    "among their friends is seated at once. `if_declined` says what a refusal "
+    "does: `cancel` the game (the default) or `open` the seat in the lobby. The "
+    "game starts when every seat is taken. The answer's `Location` is the new "
+    "game; its `id` leads to its view, legal moves, moves and log (see the "
+    "links).",
     "getGame": "What everyone may know of a game: status, seats, version, the seats to move, "
-               "deadline and outcome. Answers 304 to an `If-None-Match` holding its version.",
+    "deadline and outcome. Answers 304 to an `If-None-Match` holding its version.",
     "joinGame": "Takes the first open seat, or the one you name; if a seat is reserved for "
-                "you, takes that one (accepting the invitation). The game starts when its last "
-                "seat is taken.",
+    "you, takes that one (accepting the invitation). The game starts when its last "
+    "seat is taken.",
     "declineGame": "Refuses the seat reserved for you. The game, which has not started, is "
-                   "cancelled (everyone seated or invited is told, `game.cancelled`), or, if "
-                   "its creator asked for `if_declined: open`, your seat opens in the lobby.",
+    "cancelled (everyone seated or invited is told, `game.cancelled`), or, if "
+    "its creator asked for `if_declined: open`, your seat opens in the lobby.",
     "getView": "The game as your seat sees it (hidden information stays hidden); a spectator's "
-               "view when you have no seat. Poll it with `If-None-Match`: 304 while the game "
-               "has not moved.",
+    "view when you have no seat. Poll it with `If-None-Match`: 304 while the game "
+    "has not moved.",
     "getLegalMoves": "Every move you may make now, each in notation and as a structured "
-                     "action; send one of them back with `version` as `expected_version`.",
+    "action; send one of them back with `version` as `expected_version`.",
     "playMove": "Send `notation` or `action` (one of them) and the version you read. A stale "
-                "version answers 409 `move/stale_version` with `current_version`; an "
-                "`Idempotency-Key` makes a retry return the first answer.",
+    "version answers 409 `move/stale_version` with `current_version`; an "
+    "`Idempotency-Key` makes a retry return the first answer.",
     "getLog": "The events you may read, oldest first, after the version you name. A page holds "
-              "at most `limit` entries: ask again with `after` = the last version you got.",
+    "at most `limit` entries: ask again with `after` = the last version you got.",
     "resignGame": "Leaves the game: before it starts your seat opens again; during it you "
-                  "resign, and the game goes on where its rules allow.",
+    "resign, and the game goes on where its rules allow.",
     "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "
-                 "A stream lasts a few minutes; reconnect with `Last-Event-ID` to resume.",
+    "A stream lasts a few minutes; reconnect with `Last-Event-ID` to resume.",
     "makeStreamTicket": "A browser's EventSource cannot send the Authorization header: ask "
-                        "for a ticket with your token (fetch can send it) and open the stream "
-                        "at its address with `?ticket=<ticket>` within a minute.",
+    "for a ticket with your token (fetch can send it) and open the stream "
+    "at its address with `?ticket=<ticket>` within a minute.",
     "streamMyEvents": "One connection for all your games (Lichess' event stream is the "
-                      "model): an event when a turn of yours starts or goes on, when you are "
-                      "invited, when a game ends or is cancelled, each with the game id and "
-                      "version; then read the game itself. Reconnect with `Last-Event-ID`.",
+    "model): an event when a turn of yours starts or goes on, when you are "
+    "invited, when a game ends or is cancelled, each with the game id and "
+    "version; then read the game itself. Reconnect with `Last-Event-ID`.",
     "receiveEmail": "For a hosted inbound-mail service: the raw message, authenticated by the "
-                    "`Turnpost-Inbound-Secret` header. Whatever happens, the sender is "
-                    "answered by email.",
+    "`Turnpost-Inbound-Secret` header. Whatever happens, the sender is "
+    "answered by email.",
     "registerPlayer": "Needs no token. The answer holds your API token (shown once) and, with "
-                      "a `webhook_url`, the secret that signs your webhook deliveries.",
+    "a `webhook_url`, the secret that signs your webhook deliveries.",
     "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
-             "shown again: rotate it to get a new one.",
+    "shown again: rotate it to get a new one.",
     "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "
-                "Setting a first webhook makes its secret, shown in this answer only.",
+    "Setting a first webhook makes its secret, shown in this answer only.",
     "listDeliveries": "The latest emails and webhook deliveries sent to you (at most 200 are "
-                      "kept), newest first, with their status and attempt.",
+    "kept), newest first, with their status and attempt.",
     "getFriends": "Your friends: the players who may seat you in their games directly. "
-                  "Anyone else who names you in a game's seats invites you.",
+    "Anyone else who names you in a game's seats invites you.",
     "setFriends": "Replaces the whole list (at most 500 player ids; an empty list removes "
-                  "them all). It applies to games created from now on.",
+    "them all). It applies to games created from now on.",
     "rotateWebhookSecret": "The new secret signs every delivery from now on, retries of "
-                           "earlier ones included.",
+    "earlier ones included.",
     "rotateToken": "The new token is shown only in this answer; the one you called with "
-                   "stops working at once. Lost your token? Ask for a sign-in link "
-                   "(`requestSignIn`).",
+    "stops working at once. Lost your token? Ask for a sign-in link "
+    "(`requestSignIn`).",
     "requestSignIn": "Needs no token. If players here are registered with this email "
-                     "address, each gets an email with a sign-in link: it works once, for "
-                     "`SIGN_IN_LINK_SECONDS` (15 minutes), and its page gives a new API token "
-                     "(the old one stops working). The answer is the same whether or not "
-                     "anyone has this address; an address may ask a few times an hour.",
+    "address, each gets an email with a sign-in link: it works once, for "
+    "`SIGN_IN_LINK_SECONDS` (15 minutes), and its page gives a new API token "
+    "(the old one stops working). The answer is the same whether or not "
+    "anyone has this address; an address may ask a few times an hour.",
 }

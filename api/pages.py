@@ -2,6 +2,7 @@
 confirmation page of a one-click move link from a turn email, and the page of an emailed
 sign-in link (GET only shows them, so a mail
 scanner that fetches a link changes nothing; the button POSTs)."""
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template_string, request
@@ -55,21 +56,31 @@ CONFIRM_PAGE = """<p>{{ message }}</p>
 
 RESULT_PAGE = """<p>{{ message }}</p>{% if game_url %}<p><a href="{{ game_url }}">See the game</a></p>{% endif %}"""
 
-STATUS_CODES = {"played": 200, "ready": 200, "used": 409, "stale": 409, "refused": 409,
-                "expired": 410, "invalid": 404}
+STATUS_CODES = {
+    "played": 200,
+    "ready": 200,
+    "used": 409,
+    "stale": 409,
+    "refused": 409,
+    "expired": 410,
+    "invalid": 404,
+}
 
 
 def _page(title: str, body: str, status: int = 200, **values):
-    inner = Markup(render_template_string(body, **values))   # already escaped
-    return render_template_string(LAYOUT, title=title, body=inner), status, {
-        "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+    inner = Markup(render_template_string(body, **values))  # already escaped
+    return (
+        render_template_string(LAYOUT, title=title, body=inner),
+        status,
+        {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"},
+    )
 
 
 def _services():
     return current_app.extensions["turnpost"]["services"]
 
 
-LOG_PAGE = 50   # events per page of a game's public log
+LOG_PAGE = 50  # events per page of a game's public log
 
 
 @pages.get("/play/<game_id>")
@@ -82,30 +93,45 @@ def game_page(game_id: str):
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:
             raise
-        return _page("No such game", RESULT_PAGE, 404, message="There is no such game.",
-                     game_url=None)
+        return _page(
+            "No such game", RESULT_PAGE, 404, message="There is no such game.", game_url=None
+        )
     game = history.game_of(snap)
     total = snap["version"]
     pages_count = max(1, -(-total // LOG_PAGE))
     wanted = request.args.get("page", str(pages_count))
     if not wanted.isdigit() or not 1 <= int(wanted) <= pages_count:
-        return _page("No such page", RESULT_PAGE, 404,
-                     message=f"This game's log has {pages_count} pages of {LOG_PAGE} events.",
-                     game_url=f"/play/{game_id}")
+        return _page(
+            "No such page",
+            RESULT_PAGE,
+            404,
+            message=f"This game's log has {pages_count} pages of {LOG_PAGE} events.",
+            game_url=f"/play/{game_id}",
+        )
     page = int(wanted)
     events = games.games.events(game_id, after=(page - 1) * LOG_PAGE, count=LOG_PAGE)
     items = [{"version": e["version"], "lines": _public_lines(game, snap, e)} for e in events]
     first, last = (page - 1) * LOG_PAGE + 1, (page - 1) * LOG_PAGE + len(events)
-    pager = Markup(render_template_string(PAGER, page=page, pages=pages_count, first=first,
-                                          last=last, total=total))
+    pager = Markup(
+        render_template_string(
+            PAGER, page=page, pages=pages_count, first=first, last=last, total=total
+        )
+    )
     started = snap["match"] is not None
     winners = _winners(snap)
     title = f"{game.info.title}: {_players(snap)}" + (f" \u2014 {winners}" if winners else "")
     result = f"Game over: {winners} ({snap['match']['outcome']['reason']})." if winners else None
-    return _page(title, GAME_PAGE, s=summarize(snap), result=result,
-                 score=boards.score_line(snap, None) if started else None,
-                 board=Markup(boards.seat_html(snap, None)) if started else None,
-                 items=items, first=first, pager=pager)
+    return _page(
+        title,
+        GAME_PAGE,
+        s=summarize(snap),
+        result=result,
+        score=boards.score_line(snap, None) if started else None,
+        board=Markup(boards.seat_html(snap, None)) if started else None,
+        items=items,
+        first=first,
+        pager=pager,
+    )
 
 
 def _public_lines(game, snap: dict, event: dict) -> list[str]:
@@ -122,21 +148,31 @@ def _players(snap: dict) -> str:
 
 
 def _winners(snap: dict) -> str | None:
-    """"Ada won", "Ada, Bo share the win" once the game is over; else None."""
+    """ "Ada won", "Ada, Bo share the win" once the game is over; else None."""
     outcome = snap["match"] and snap["match"]["outcome"]
     if not outcome:
         return None
     winners = [seat_name(snap["seats"][s]) for s in outcome["winners"]]
-    return (f"{winners[0]} won" if len(winners) == 1 else
-            f"{', '.join(winners)} share the win" if winners else "nobody won")
+    return (
+        f"{winners[0]} won"
+        if len(winners) == 1
+        else f"{', '.join(winners)} share the win"
+        if winners
+        else "nobody won"
+    )
 
 
 @pages.get("/m/<token>")
 def confirm_move(token: str):
     state = _services().one_click.inspect(token)
     if state.status == "ready":
-        return _page("Play this move?", CONFIRM_PAGE, message=state.message,
-                     notation=state.link.notation, game_url=_game_url(state))
+        return _page(
+            "Play this move?",
+            CONFIRM_PAGE,
+            message=state.message,
+            notation=state.link.notation,
+            game_url=_game_url(state),
+        )
     return _result(state)
 
 
@@ -147,8 +183,13 @@ def play_move(token: str):
 
 def _result(state):
     title = "Move played" if state.status == "played" else "Move not played"
-    return _page(title, RESULT_PAGE, STATUS_CODES[state.status], message=state.message,
-                 game_url=_game_url(state))
+    return _page(
+        title,
+        RESULT_PAGE,
+        STATUS_CODES[state.status],
+        message=state.message,
+        game_url=_game_url(state),
+    )
 
 
 def _game_url(state) -> str | None:
@@ -172,8 +213,15 @@ step</strong></a></p>{% endif %}
 </fieldset></form>{% endfor %}{% endif %}
 {% if game_url %}<p><a href="{{ game_url }}">The game's public page</a></p>{% endif %}"""
 
-TURN_STATUS_CODES = {"ready": 200, "played": 200, "refused": 409, "stale": 409, "over": 410,
-                     "expired": 410, "invalid": 404}
+TURN_STATUS_CODES = {
+    "ready": 200,
+    "played": 200,
+    "refused": 409,
+    "stale": 409,
+    "over": 410,
+    "expired": 410,
+    "invalid": 404,
+}
 
 
 @pages.get("/t/<token>")
@@ -189,17 +237,38 @@ def play_turn(token: str):
 def _turn(page):
     snap, link = page.snap, page.link
     if snap is None or link is None:
-        return _page("Turn page", RESULT_PAGE, TURN_STATUS_CODES[page.status],
-                     message=page.message, game_url=None)
+        return _page(
+            "Turn page",
+            RESULT_PAGE,
+            TURN_STATUS_CODES[page.status],
+            message=page.message,
+            game_url=None,
+        )
     game = history.game_of(snap)
     title = {"ready": f"Your turn in {game.info.title}", "played": "Move played"}.get(
-        page.status, f"{game.info.title}: no move made")
+        page.status, f"{game.info.title}: no move made"
+    )
     board = Markup(boards.seat_html(snap, link.seat)) if snap["match"] is not None else None
-    forms = [{"legend": _notation_of(game, form.action_type), "count": form.count,
-              "action_type": form.action_type, "choices": form.choices} for form in page.forms]
-    return _page(title, TURN_PAGE, TURN_STATUS_CODES[page.status], message=page.message,
-                 caused=page.caused, next_url=page.next_url, forms=forms, board=board,
-                 game_url=f"/play/{snap['id']}")
+    forms = [
+        {
+            "legend": _notation_of(game, form.action_type),
+            "count": form.count,
+            "action_type": form.action_type,
+            "choices": form.choices,
+        }
+        for form in page.forms
+    ]
+    return _page(
+        title,
+        TURN_PAGE,
+        TURN_STATUS_CODES[page.status],
+        message=page.message,
+        caused=page.caused,
+        next_url=page.next_url,
+        forms=forms,
+        board=board,
+        game_url=f"/play/{snap['id']}",
+    )
 
 
 def _notation_of(game, action_type: str) -> str:
@@ -219,8 +288,10 @@ and send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
 <p><code>{{ token }}</code></p>
 <p>The token before it no longer works.</p>"""
 
-SIGN_IN_INVALID = ("This sign-in link is not valid: it was used already, it expired, or it was "
-                   "not copied whole. Ask for a new one with POST /v1/sign-in.")
+SIGN_IN_INVALID = (
+    "This sign-in link is not valid: it was used already, it expired, or it was "
+    "not copied whole. Ask for a new one with POST /v1/sign-in."
+)
 
 
 @pages.get("/sign-in/<link>")
@@ -238,10 +309,13 @@ def sign_in(link: str):
     if player_id is None:
         return _sign_in_invalid()
     token = services.players.new_token(player_id)["token"]
-    return _page("Your new API token", NEW_TOKEN_PAGE, token=token,
-                 name=services.players.profile(player_id)["name"])
+    return _page(
+        "Your new API token",
+        NEW_TOKEN_PAGE,
+        token=token,
+        name=services.players.profile(player_id)["name"],
+    )
 
 
 def _sign_in_invalid():
-    return _page("Sign-in link not valid", RESULT_PAGE, 404, message=SIGN_IN_INVALID,
-                 game_url=None)
+    return _page("Sign-in link not valid", RESULT_PAGE, 404, message=SIGN_IN_INVALID, game_url=None)

@@ -13,6 +13,7 @@ The limits come from api.front_door.FrontDoor (environment variables LIMIT_*). E
 carries the IETF RateLimit-Policy and RateLimit headers of its bucket
 (draft-ietf-httpapi-ratelimit-headers); a 429 also carries Retry-After.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,10 +35,13 @@ READ_METHODS = ("GET", "HEAD", "OPTIONS")
 def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
     def bucket(name: str, limit: str, key_function, whose: str) -> ApplicationLimit:
         return ApplicationLimit(
-            limit, key_function=key_function, scope=name,
+            limit,
+            key_function=key_function,
+            scope=name,
             exempt_when=lambda: _bucket() != name,
             error_message=f"too many requests ({name}: at most {limit.replace(';', ' and ')} "
-                          f"per {whose}); wait the Retry-After seconds")
+            f"per {whose}); wait the Retry-After seconds",
+        )
 
     limits: list[str | Callable[[], str] | ApplicationLimit] = [
         bucket("register", door.limit_register_per_ip, _client_ip, "address"),
@@ -47,10 +51,17 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         bucket("moves", door.limit_moves_per_player, _player, "player"),
         bucket("reads", door.limit_reads_per_player, _player, "player"),
     ]
-    limiter = Limiter(_client_ip, app=app, application_limits=limits, **_storage(client),
-                      strategy="sliding-window-counter", key_prefix="tp:rate",
-                      headers_enabled=False, enabled=door.rate_limits,
-                      swallow_errors=True)  # Redis down: serve (and log) rather than 500
+    limiter = Limiter(
+        _client_ip,
+        app=app,
+        application_limits=limits,
+        **_storage(client),
+        strategy="sliding-window-counter",
+        key_prefix="tp:rate",
+        headers_enabled=False,
+        enabled=door.rate_limits,
+        swallow_errors=True,
+    )  # Redis down: serve (and log) rather than 500
 
     @app.after_request
     def rate_limit_headers(response):
@@ -60,12 +71,12 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         item = current.limit
         reset = max(0, int(current.reset_at - time.time()))
         bucket = _bucket()
-        response.headers["RateLimit-Policy"] = (f'"{bucket}";q={item.amount};'
-                                                f"w={item.get_expiry()}")
+        response.headers["RateLimit-Policy"] = f'"{bucket}";q={item.amount};w={item.get_expiry()}'
         response.headers["RateLimit"] = f'"{bucket}";r={current.remaining};t={reset}'
         if response.status_code == 429:
             response.headers["Retry-After"] = str(max(1, reset))
         return response
+
     return limiter
 
 
@@ -74,8 +85,10 @@ def _storage(client: redis.Redis) -> dict:
     if isinstance(client, RedisCluster):
         node = client.get_default_node()
         return {"storage_uri": f"redis+cluster://{node.host}:{node.port}"}
-    return {"storage_uri": "redis://",
-            "storage_options": {"connection_pool": client.connection_pool}}
+    return {
+        "storage_uri": "redis://",
+        "storage_options": {"connection_pool": client.connection_pool},
+    }
 
 
 def _client_ip() -> str:

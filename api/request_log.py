@@ -5,6 +5,7 @@ echoed in the answer and carried by every log line of the request and of the wor
 The access line names the route's pattern (`/v1/games/<game_id>/moves`), never the path: a
 path may hold a secret (a one-click or sign-in link), and a query string too. The caller is
 named by player id; a token is never logged."""
+
 from __future__ import annotations
 
 import logging
@@ -35,11 +36,21 @@ def install(app: Flask) -> None:
             return response
         response.headers["X-Request-Id"] = request_id
         if access.isEnabledFor(logging.INFO):
-            access.info("%s %s %s", request.method, route(), response.status_code, extra={
-                "fields": {"method": request.method, "route": route(),
-                           "status": response.status_code,
-                           "ms": round((time.perf_counter() - g.request_started) * 1000, 2),
-                           "player": g.get("caller")}})
+            access.info(
+                "%s %s %s",
+                request.method,
+                route(),
+                response.status_code,
+                extra={
+                    "fields": {
+                        "method": request.method,
+                        "route": route(),
+                        "status": response.status_code,
+                        "ms": round((time.perf_counter() - g.request_started) * 1000, 2),
+                        "player": g.get("caller"),
+                    }
+                },
+            )
         return response
 
     @app.teardown_request

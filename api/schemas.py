@@ -1,4 +1,5 @@
 """The request and response schemas shared by the resources (the per-game ones: game_views.py)."""
+
 from marshmallow import Schema, fields, validate
 
 from engine import registry
@@ -6,8 +7,17 @@ from service.errors import ErrorCode
 from service.players import MAX_FRIENDS
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
-LOG_EVENT_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "ActionTaken", "TurnTimedOut",
-                   "PlayerResigned", "GameEnded", "InvitationDeclined", "GameCancelled"]
+LOG_EVENT_TYPES = [
+    "GameCreated",
+    "PlayerJoined",
+    "GameStarted",
+    "ActionTaken",
+    "TurnTimedOut",
+    "PlayerResigned",
+    "GameEnded",
+    "InvitationDeclined",
+    "GameCancelled",
+]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
@@ -34,21 +44,32 @@ class JsonBoolean(fields.Boolean):
 class ProblemSchema(Schema):
     """An error answer: RFC 9457 problem details, with `code` and `message` as extension
     members (the two fields clients have always read)."""
-    type = fields.String(required=True, metadata={
-        "description": "A URI naming the kind of problem: `about:blank`, the status says it",
-        "example": "about:blank"})
-    title = fields.String(required=True, metadata={
-        "description": "The status's phrase, e.g. Conflict"})
+
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "A URI naming the kind of problem: `about:blank`, the status says it",
+            "example": "about:blank",
+        },
+    )
+    title = fields.String(
+        required=True, metadata={"description": "The status's phrase, e.g. Conflict"}
+    )
     status = fields.Integer(required=True, metadata={"description": "The HTTP status code"})
-    detail = fields.String(required=True, metadata={"description": "The same words as "
-                                                                   "`message`"})
-    code = fields.String(required=True, validate=validate.OneOf([error.code for error in ErrorCode]), metadata={
-        "description": "Stable machine-readable code, e.g. move/stale_version; each error "
-                       "response lists those it may carry"})
+    detail = fields.String(required=True, metadata={"description": "The same words as `message`"})
+    code = fields.String(
+        required=True,
+        validate=validate.OneOf([error.code for error in ErrorCode]),
+        metadata={
+            "description": "Stable machine-readable code, e.g. move/stale_version; each error "
+            "response lists those it may carry"
+        },
+    )
     message = fields.String(required=True, metadata={"description": "What went wrong, in words"})
     errors = fields.Dict(metadata={"description": "Field-by-field validation errors"})
-    current_version = fields.Integer(metadata={
-        "description": "With move/stale_version: the game's version now"})
+    current_version = fields.Integer(
+        metadata={"description": "With move/stale_version: the game's version now"}
+    )
 
 
 class OptionSchema(Schema):
@@ -65,8 +86,9 @@ class CatalogGameSchema(Schema):
     max_players = fields.Integer(required=True)
     rules_version = fields.String(required=True)
     options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionSchema))
-    notation = fields.List(fields.String(), metadata={
-        "description": "How to write each kind of move, with an example"})
+    notation = fields.List(
+        fields.String(), metadata={"description": "How to write each kind of move, with an example"}
+    )
 
 
 class CatalogSchema(Schema):
@@ -76,18 +98,23 @@ class CatalogSchema(Schema):
 class PlayerCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True, load_default=None)
-    webhook_url = fields.Url(allow_none=True, load_default=None,
-                             schemes={"http", "https"}, require_tld=False)
+    webhook_url = fields.Url(
+        allow_none=True, load_default=None, schemes={"http", "https"}, require_tld=False
+    )
 
 
 class NotificationPreferencesSchema(Schema):
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
-    reminders = JsonBoolean(metadata={
-        "description": "Reminders at 50% and 90% of a clock, by email and webhook"})
-    replies_from_any_address = JsonBoolean(metadata={
-        "description": "Play emailed replies sent from any address (the reply address's "
-                       "token still authorises); off: only from your own email address"})
+    reminders = JsonBoolean(
+        metadata={"description": "Reminders at 50% and 90% of a clock, by email and webhook"}
+    )
+    replies_from_any_address = JsonBoolean(
+        metadata={
+            "description": "Play emailed replies sent from any address (the reply address's "
+            "token still authorises); off: only from your own email address"
+        }
+    )
 
 
 class PlayerPatchSchema(Schema):
@@ -97,10 +124,12 @@ class PlayerPatchSchema(Schema):
     notifications = fields.Nested(NotificationPreferencesSchema)
 
 
-WEBHOOK_SECRET = {"description": "The secret that signs your webhook deliveries: `whsec_` + "
-                                 "base64, as Standard Webhooks (webhook-signature) and Stripe's "
-                                 "libraries (Turnpost-Signature) take it. Shown only in the "
-                                 "answer that made it."}
+WEBHOOK_SECRET = {
+    "description": "The secret that signs your webhook deliveries: `whsec_` + "
+    "base64, as Standard Webhooks (webhook-signature) and Stripe's "
+    "libraries (Turnpost-Signature) take it. Shown only in the "
+    "answer that made it."
+}
 
 
 class PlayerSchema(Schema):
@@ -109,27 +138,40 @@ class PlayerSchema(Schema):
     email = fields.String(allow_none=True)
     webhook_url = fields.String(allow_none=True)
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
-    webhook_status = fields.String(required=True, validate=validate.OneOf(
-        ["none", "ok", "failing"]), metadata={
-        "description": "failing: deliveries kept failing, so you get emails instead until "
-                       "one succeeds or you change webhook_url"})
+    webhook_status = fields.String(
+        required=True,
+        validate=validate.OneOf(["none", "ok", "failing"]),
+        metadata={
+            "description": "failing: deliveries kept failing, so you get emails instead until "
+            "one succeeds or you change webhook_url"
+        },
+    )
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
 class PlayerCreatedSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
-    token = fields.String(required=True, metadata={
-        "description": "The API token: send it as 'Authorization: Bearer <token>'. Shown once."})
+    token = fields.String(
+        required=True,
+        metadata={
+            "description": "The API token: send it as 'Authorization: Bearer <token>'. Shown once."
+        },
+    )
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
 class FriendsUpdateSchema(Schema):
-    friends = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
-                          required=True, validate=validate.Length(max=MAX_FRIENDS), metadata={
-                              "description": "Player ids: each may seat you in a game directly; "
-                                             "anyone else who names you in a game's seats "
-                                             "invites you (you join or decline)"})
+    friends = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(max=MAX_FRIENDS),
+        metadata={
+            "description": "Player ids: each may seat you in a game directly; "
+            "anyone else who names you in a game's seats "
+            "invites you (you join or decline)"
+        },
+    )
 
 
 class FriendSchema(Schema):
@@ -138,8 +180,11 @@ class FriendSchema(Schema):
 
 
 class FriendsSchema(Schema):
-    friends = fields.List(fields.Nested(FriendSchema), required=True, metadata={
-        "description": "The players who may seat you directly, by id"})
+    friends = fields.List(
+        fields.Nested(FriendSchema),
+        required=True,
+        metadata={"description": "The players who may seat you directly, by id"},
+    )
 
 
 class WebhookSecretSchema(Schema):
@@ -147,14 +192,21 @@ class WebhookSecretSchema(Schema):
 
 
 class TokenSchema(Schema):
-    token = fields.String(required=True, metadata={
-        "description": "Your new API token: send it as 'Authorization: Bearer <token>'. Shown "
-                       "once; the one before no longer works."})
+    token = fields.String(
+        required=True,
+        metadata={
+            "description": "Your new API token: send it as 'Authorization: Bearer <token>'. Shown "
+            "once; the one before no longer works."
+        },
+    )
 
 
 class SignInRequestSchema(Schema):
-    email = fields.Email(required=True, validate=validate.Length(max=254), metadata={
-        "description": "The address you registered with"})
+    email = fields.Email(
+        required=True,
+        validate=validate.Length(max=254),
+        metadata={"description": "The address you registered with"},
+    )
 
 
 class SignInAcceptedSchema(Schema):
@@ -162,72 +214,120 @@ class SignInAcceptedSchema(Schema):
 
 
 class DeliverySchema(Schema):
-    id = fields.String(required=True, metadata={
-        "description": "The delivery id: the same on every retry (header Turnpost-Delivery)"})
+    id = fields.String(
+        required=True,
+        metadata={
+            "description": "The delivery id: the same on every retry (header Turnpost-Delivery)"
+        },
+    )
     at = fields.String(required=True, metadata=ISO_TIME)
     channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
-    event = fields.String(required=True, validate=validate.OneOf(
-        ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]))
+    event = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]
+        ),
+    )
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(
-        ["sent", "fallback", "retrying", "failed", "superseded", "throttled"]), metadata={
-        "description": "fallback: an email sent because the webhook failed; superseded: "
-                       "not sent, the turn had moved on (or the invitation was answered); "
-                       "throttled: an invitation not emailed, because another from the same "
-                       "player was (INVITATION_EMAIL_SECONDS)"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            ["sent", "fallback", "retrying", "failed", "superseded", "throttled"]
+        ),
+        metadata={
+            "description": "fallback: an email sent because the webhook failed; superseded: "
+            "not sent, the turn had moved on (or the invitation was answered); "
+            "throttled: an invitation not emailed, because another from the same "
+            "player was (INVITATION_EMAIL_SECONDS)"
+        },
+    )
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
 
 
 class StreamTicketSchema(Schema):
-    ticket = fields.String(required=True, metadata={
-        "description": "Add it to an event stream's address as `?ticket=`, in place of the "
-                       "Authorization header (which a browser's EventSource cannot send)"})
-    expires_in = fields.Integer(required=True, metadata={
-        "description": "Seconds during which the ticket opens a stream; an open stream lasts"})
+    ticket = fields.String(
+        required=True,
+        metadata={
+            "description": "Add it to an event stream's address as `?ticket=`, in place of the "
+            "Authorization header (which a browser's EventSource cannot send)"
+        },
+    )
+    expires_in = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Seconds during which the ticket opens a stream; an open stream lasts"
+        },
+    )
 
 
 class DeliveryListSchema(Schema):
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
-    next = fields.String(required=True, allow_none=True, metadata={
-        "description": "The next page's address (relative) when older deliveries are kept; "
-                       "null on the last page"})
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The next page's address (relative) when older deliveries are kept; "
+            "null on the last page"
+        },
+    )
 
 
 class DeliveryQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    before = fields.Integer(validate=validate.Range(1, 2**53), metadata={
-        "description": "Where the page starts: the `before` in the previous page's `next`"})
+    before = fields.Integer(
+        validate=validate.Range(1, 2**53),
+        metadata={
+            "description": "Where the page starts: the `before` in the previous page's `next`"
+        },
+    )
 
 
 class TimeControlSchema(Schema):
-    per_move_seconds = JsonInteger(required=True, validate=validate.Range(1, 8 * 7 * 86400),
-                                   metadata={"description": "Seconds per move: from a minute "
-                                             "(the server's minimum) to eight weeks"})
+    per_move_seconds = JsonInteger(
+        required=True,
+        validate=validate.Range(1, 8 * 7 * 86400),
+        metadata={
+            "description": "Seconds per move: from a minute (the server's minimum) to eight weeks"
+        },
+    )
     on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))
 
 
 class GameCreateSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
-    seats = fields.List(fields.String(allow_none=True), required=True,
-                        validate=validate.Length(min=1, max=6), metadata={
-                            "description": "One entry per seat: a player id, 'bot:random', "
-                                           "'bot:heuristic', or null for an open seat"})
+    seats = fields.List(
+        fields.String(allow_none=True),
+        required=True,
+        validate=validate.Length(min=1, max=6),
+        metadata={
+            "description": "One entry per seat: a player id, 'bot:random', "
+            "'bot:heuristic', or null for an open seat"
+        },
+    )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
-    if_declined = fields.String(load_default="cancel", validate=validate.OneOf(
-        ["cancel", "open"]), metadata={
-        "description": "When an invited player declines: `cancel` the game (the default), or "
-                       "`open` their seat to anyone in the lobby"})
+    if_declined = fields.String(
+        load_default="cancel",
+        validate=validate.OneOf(["cancel", "open"]),
+        metadata={
+            "description": "When an invited player declines: `cancel` the game (the default), or "
+            "`open` their seat to anyone in the lobby"
+        },
+    )
 
 
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(
-        ["player", "bot", "open", "invited"]), metadata={
-        "description": "invited: reserved for the player named, who has not accepted (join) "
-                       "or declined yet"})
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["player", "bot", "open", "invited"]),
+        metadata={
+            "description": "invited: reserved for the player named, who has not accepted (join) "
+            "or declined yet"
+        },
+    )
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     deadline = fields.String(allow_none=True, metadata=ISO_TIME)
@@ -242,10 +342,14 @@ class OutcomeSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
-    status = fields.String(required=True, validate=validate.OneOf(
-        ["open", "active", "finished", "cancelled"]), metadata={
-        "description": "open: waiting for players to take its seats; cancelled: an invited "
-                       "player declined, and the game never started"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
+        metadata={
+            "description": "open: waiting for players to take its seats; cancelled: an invited "
+            "player declined, and the game never started"
+        },
+    )
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     active_seats = fields.List(fields.Integer(), required=True)
@@ -254,35 +358,55 @@ class GameSummarySchema(Schema):
     options = fields.Dict(keys=fields.String())
     time_control = fields.Nested(TimeControlSchema, allow_none=True)
     rules_version = fields.String()
-    seed_commitment = fields.String(metadata={
-        "description": "SHA-256 (hex) of the game's secret seed, published at creation"})
-    seed = fields.String(allow_none=True, metadata={
-        "description": "The seed (hex), revealed when the game is over"})
+    seed_commitment = fields.String(
+        metadata={"description": "SHA-256 (hex) of the game's secret seed, published at creation"}
+    )
+    seed = fields.String(
+        allow_none=True, metadata={"description": "The seed (hex), revealed when the game is over"}
+    )
     created_at = fields.String(metadata=ISO_TIME)
     updated_at = fields.String(metadata=ISO_TIME)
 
 
 class GameListQuerySchema(Schema):
-    awaiting = fields.String(validate=validate.OneOf(["me"]), metadata={
-        "description": "awaiting=me: only games waiting for my move, nearest deadline first"})
-    status = fields.String(validate=validate.OneOf(["open"]), metadata={
-        "description": "status=open: the lobby of games with an open seat"})
-    invited = fields.String(validate=validate.OneOf(["me"]), metadata={
-        "description": "invited=me: the games with a seat reserved for me that I have not "
-                       "joined or declined yet, newest first"})
+    awaiting = fields.String(
+        validate=validate.OneOf(["me"]),
+        metadata={
+            "description": "awaiting=me: only games waiting for my move, nearest deadline first"
+        },
+    )
+    status = fields.String(
+        validate=validate.OneOf(["open"]),
+        metadata={"description": "status=open: the lobby of games with an open seat"},
+    )
+    invited = fields.String(
+        validate=validate.OneOf(["me"]),
+        metadata={
+            "description": "invited=me: the games with a seat reserved for me that I have not "
+            "joined or declined yet, newest first"
+        },
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    cursor = fields.String(validate=validate.Length(1, 200), metadata={
-        "description": "Where the page starts: the cursor in the previous page's `next` (your "
-                       "games and your inbox page this way; the lobby and your invitations "
-                       "answer their first `limit` only)"})
+    cursor = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={
+            "description": "Where the page starts: the cursor in the previous page's `next` (your "
+            "games and your inbox page this way; the lobby and your invitations "
+            "answer their first `limit` only)"
+        },
+    )
 
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
-    next = fields.String(allow_none=True, metadata={
-        "description": "The next page's address (relative) when there are more of your games "
-                       "or your inbox; null on the last page (absent for the lobby and "
-                       "invitations)"})
+    next = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The next page's address (relative) when there are more of your games "
+            "or your inbox; null on the last page (absent for the lobby and "
+            "invitations)"
+        },
+    )
 
 
 class JoinSchema(Schema):
@@ -318,17 +442,26 @@ class LogSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
-    next = fields.String(required=True, allow_none=True, metadata={
-        "description": "The next page's address (relative) while the log has more entries "
-                       "after this page; null on the last page"})
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The next page's address (relative) while the log has more entries "
+            "after this page; null on the last page"
+        },
+    )
 
 
 class InboundResultSchema(Schema):
-    status = fields.String(required=True, validate=validate.OneOf(
-        ["played", "refused", "ignored"]), metadata={
-        "description": "played: at least one move was played; refused: nothing was played "
-                       "and the sender got an answer saying why; ignored: an automatic "
-                       "message, or one already read (same Message-ID)"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["played", "refused", "ignored"]),
+        metadata={
+            "description": "played: at least one move was played; refused: nothing was played "
+            "and the sender got an answer saying why; ignored: an automatic "
+            "message, or one already read (same Message-ID)"
+        },
+    )
     code = fields.String(required=True, metadata={"example": "mail/played"})
 
 
@@ -342,11 +475,14 @@ class WebhookTurnStartedSchema(Schema):
     """The body of a `turn.started` webhook delivery (also `turn.continues` when the step of
     a multi-step turn that you just played leaves the turn yours, and `turn.reminder`):
     POSTed to your webhook_url, signed as docs/notifications.md says."""
-    event = fields.String(required=True, validate=validate.OneOf(["turn.started",
-                                                                  "turn.continues",
-                                                                  "turn.reminder"]))
-    delivery_id = fields.String(required=True, metadata={
-        "description": "The same on every retry, and in the webhook-id header"})
+
+    event = fields.String(
+        required=True, validate=validate.OneOf(["turn.started", "turn.continues", "turn.reminder"])
+    )
+    delivery_id = fields.String(
+        required=True,
+        metadata={"description": "The same on every retry, and in the webhook-id header"},
+    )
     game_id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
     version = fields.Integer(required=True)
@@ -360,6 +496,7 @@ class WebhookTurnStartedSchema(Schema):
 
 class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
     """The body of a `game.finished` webhook delivery."""
+
     event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
     outcome = fields.Nested(OutcomeSchema, required=True)
 
@@ -371,27 +508,38 @@ class WebhookInviterSchema(Schema):
 
 class WebhookInvitationLinksSchema(Schema):
     game = fields.Url(required=True, require_tld=False)
-    join = fields.Url(required=True, require_tld=False, metadata={
-        "description": "POST here to accept (take the seat reserved for you)"})
-    decline = fields.Url(required=True, require_tld=False, metadata={
-        "description": "POST here to refuse"})
+    join = fields.Url(
+        required=True,
+        require_tld=False,
+        metadata={"description": "POST here to accept (take the seat reserved for you)"},
+    )
+    decline = fields.Url(
+        required=True, require_tld=False, metadata={"description": "POST here to refuse"}
+    )
 
 
 class WebhookGameInvitedSchema(Schema):
     """The body of a `game.invited` webhook delivery: a player named you in a new game's
     seats. You are not seated until you join; decline refuses."""
+
     event = fields.String(required=True, validate=validate.OneOf(["game.invited"]))
-    delivery_id = fields.String(required=True, metadata={
-        "description": "The same on every retry, and in the webhook-id header"})
+    delivery_id = fields.String(
+        required=True,
+        metadata={"description": "The same on every retry, and in the webhook-id header"},
+    )
     game_id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, metadata={"description": "The seat reserved for you"})
     status = fields.String(required=True, validate=validate.OneOf(["open"]))
     invited_by = fields.Nested(WebhookInviterSchema, required=True)
-    if_declined = fields.String(required=True, validate=validate.OneOf(["cancel", "open"]),
-                                metadata={"description": "What your refusal does: cancel the "
-                                                         "game, or open your seat to anyone"})
+    if_declined = fields.String(
+        required=True,
+        validate=validate.OneOf(["cancel", "open"]),
+        metadata={
+            "description": "What your refusal does: cancel the game, or open your seat to anyone"
+        },
+    )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookInvitationLinksSchema, required=True)
 
@@ -403,9 +551,12 @@ class WebhookGameLinkSchema(Schema):
 class WebhookGameCancelledSchema(Schema):
     """The body of a `game.cancelled` webhook delivery: an invited player declined, so the
     game (which had not started) is cancelled."""
+
     event = fields.String(required=True, validate=validate.OneOf(["game.cancelled"]))
-    delivery_id = fields.String(required=True, metadata={
-        "description": "The same on every retry, and in the webhook-id header"})
+    delivery_id = fields.String(
+        required=True,
+        metadata={"description": "The same on every retry, and in the webhook-id header"},
+    )
     game_id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
     version = fields.Integer(required=True)
@@ -416,7 +567,12 @@ class WebhookGameCancelledSchema(Schema):
     links = fields.Nested(WebhookGameLinkSchema, required=True)
 
 
-NEXT_PAGE = {"Link": {"description": 'The next page, when there is one: `<url>; rel="next"` '
-                               "(the same as the `next` field)", "required": False,
-                      "schema": {"type": "string"}}}
+NEXT_PAGE = {
+    "Link": {
+        "description": 'The next page, when there is one: `<url>; rel="next"` '
+        "(the same as the `next` field)",
+        "required": False,
+        "schema": {"type": "string"},
+    }
+}
 """The header of an answer that is one page of a longer list."""

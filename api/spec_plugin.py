@@ -15,6 +15,7 @@ It also holds the marshmallow converter the document is written with (see
 GeneratorFriendlyConverter): what it writes is read alike by openapi-python-client,
 openapi-generator and the linters (docs/clients.md).
 """
+
 from __future__ import annotations
 
 import json
@@ -36,23 +37,42 @@ from .operation_docs import DESCRIPTIONS
 PROBLEM_SCHEMA_REF = {"$ref": "#/components/schemas/Problem"}
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 GAME_ID = {"game_id": "$response.body#/id"}
-IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "ETags you hold (RFC 9110: weak or strong, a list, or *): "
-                                "304 when the answer would be the same"}
-ETAG = {"ETag": {"description": "The answer's version: send it back as If-None-Match",
-                 "required": True, "schema": {"type": "string"}}}
-NOT_MODIFIED = {"description": "Not modified: the answer is the one your ETag names",
-                "headers": ETAG}
-_FOLLOW = {"getGame": "The game's summary", "getView": "Your view of it",
-           "getLegalMoves": "Your legal moves in it", "playMove": "Play a move in it",
-           "getLog": "Its log"}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "ETags you hold (RFC 9110: weak or strong, a list, or *): "
+    "304 when the answer would be the same",
+}
+ETAG = {
+    "ETag": {
+        "description": "The answer's version: send it back as If-None-Match",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+}
+NOT_MODIFIED = {
+    "description": "Not modified: the answer is the one your ETag names",
+    "headers": ETAG,
+}
+_FOLLOW = {
+    "getGame": "The game's summary",
+    "getView": "Your view of it",
+    "getLegalMoves": "Your legal moves in it",
+    "playMove": "Play a move in it",
+    "getLog": "Its log",
+}
 #: Links from an answer that names a game to the operations on that game (OpenAPI links, which
 #: generators and schemathesis' stateful phase follow): {operationId: {status: {name: link}}}.
 LINKS = {
-    operation: {status: {target: {"operationId": target, "parameters": GAME_ID,
-                                  "description": text}
-                         for target, text in _FOLLOW.items() if target != operation}}
+    operation: {
+        status: {
+            target: {"operationId": target, "parameters": GAME_ID, "description": text}
+            for target, text in _FOLLOW.items()
+            if target != operation
+        }
+    }
     for operation, status in (("createGame", "201"), ("joinGame", "200"), ("getGame", "200"))
 }
 
@@ -65,7 +85,8 @@ class ContractPlugin(BasePlugin):
     def operation_helper(self, path=None, operations=None, **kwargs) -> None:
         for operation in (operations or {}).values():
             responses = operation["responses"] = {  # flask-smorest's keys are numbers
-                str(status): doc for status, doc in operation.get("responses", {}).items()}
+                str(status): doc for status, doc in operation.get("responses", {}).items()
+            }
             for status, codes in _by_status(self._codes(operation)).items():
                 responses[str(status)] = error_response(status, codes)
             operation_id = operation.get("operationId")
@@ -91,14 +112,17 @@ class ContractPlugin(BasePlugin):
     def _add_examples(self, operation: dict) -> None:
         recorded = self.examples.get(operation.get("operationId"), {})
         bodies = [(operation.get("requestBody"), recorded.get("request", {}))]
-        bodies += [(operation["responses"].get(status), named)
-                   for status, named in recorded.get("responses", {}).items()]
+        bodies += [
+            (operation["responses"].get(status), named)
+            for status, named in recorded.get("responses", {}).items()
+        ]
         for body, named in bodies:
             if body and named:
                 content = body["content"]  # JSON, or problem+json (a view may add text/plain)
                 media = content.get("application/json") or next(iter(content.values()))
                 media["examples"] = {
-                    name: {"value": value} for name, value in sorted(named.items())}
+                    name: {"value": value} for name, value in sorted(named.items())
+                }
 
 
 def _make_conditional(operation: dict) -> None:
@@ -121,21 +145,29 @@ def _by_status(errors: list[ErrorCode]) -> dict[int, list[ErrorCode]]:
 
 
 RATE_LIMIT_HEADERS = {
-    "Retry-After": {"description": "Seconds to wait before trying again",
-                    "schema": {"type": "integer", "minimum": 0}},
-    "RateLimit-Policy": {"description": "The limit met (IETF draft-ietf-httpapi-ratelimit-headers), "
-                                        "for example `120;w=60`",
-                         "schema": {"type": "string"}},
-    "RateLimit": {"description": "What is left of it: `limit=120, remaining=0, reset=42`",
-                  "schema": {"type": "string"}},
+    "Retry-After": {
+        "description": "Seconds to wait before trying again",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Policy": {
+        "description": "The limit met (IETF draft-ietf-httpapi-ratelimit-headers), "
+        "for example `120;w=60`",
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": "What is left of it: `limit=120, remaining=0, reset=42`",
+        "schema": {"type": "string"},
+    },
 }
 
 
 def error_response(status: int, errors: list[ErrorCode]) -> dict:
     listed = "\n".join(f"- `{error.code}`: {error.meaning}" for error in errors)
-    response = {"description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
-                "content": {PROBLEM_MEDIA_TYPE: {"schema": PROBLEM_SCHEMA_REF}},
-                EXTENSION: [error.code for error in errors]}
+    response = {
+        "description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": PROBLEM_SCHEMA_REF}},
+        EXTENSION: [error.code for error in errors],
+    }
     if status == 429:
         response["headers"] = RATE_LIMIT_HEADERS
     return response
@@ -166,7 +198,9 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.field_mapping: dict[type, tuple[str | None, str | None]] = {
-            **self.field_mapping, fields.Url: ("string", "uri")}
+            **self.field_mapping,
+            fields.Url: ("string", "uri"),
+        }
 
     def field2property(self, field) -> dict:
         found = super().field2property(field)
@@ -183,8 +217,9 @@ class GeneratorFriendlyConverter(OneofOpenAPIConverter):
 
     def field2nullable(self, field, ret) -> dict:
         if field.allow_none and (self.openapi_version.major, self.openapi_version.minor) == (3, 0):
-            refs = ret.pop("allOf", None) or ([{"$ref": ret.pop("$ref")}] if "$ref" in ret
-                                              else None)
+            refs = ret.pop("allOf", None) or (
+                [{"$ref": ret.pop("$ref")}] if "$ref" in ret else None
+            )
             if refs:
                 return {"anyOf": [*refs, NULL_ONLY]}
             if "type" not in ret:  # any value, null included: `{}` says it already
@@ -208,4 +243,5 @@ NULL_ONLY = {"type": "object", "enum": [None], "nullable": True}
 
 class TurnpostMarshmallowPlugin(MarshmallowPlugin):
     """apispec-oneofschema's plugin (a oneOf per OneOfSchema) with GeneratorFriendlyConverter."""
+
     Converter = GeneratorFriendlyConverter

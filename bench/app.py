@@ -1,5 +1,6 @@
 """The API as served, plus one endpoint that only the benchmark has: a baseline that does one
 Redis round trip through the same stack (Flask, flask-smorest, a schema, redis-py)."""
+
 import os
 
 from flask.views import MethodView

@@ -1,6 +1,7 @@
 """Redis memory of a finished game's log, as a Stream and once compacted (store.games.compact),
 per title: 20 random two-player games each, played through the service on a real Valkey;
 medians. `python -m bench.finished_games`; figures go to bench/RESULTS.md."""
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,9 @@ def play(games: GameService, people: list[str], name: str, rnd: random.Random) -
     while (snap := games.load(game_id))["status"] == "active":
         seat = rnd.choice(snap["active_seats"])
         moves = games.legal_moves(game_id, people[seat])
-        games.play(game_id, people[seat], moves["version"],
-                   action=rnd.choice(moves["moves"])["action"])
+        games.play(
+            game_id, people[seat], moves["version"], action=rnd.choice(moves["moves"])["action"]
+        )
     return game_id
 
 
@@ -52,14 +54,21 @@ def main() -> None:
                     snapshot.append(client.memory_usage(keys.game_snapshot(game_id), samples=0))
                     assert games.games.compact(game_id)
                     archive.append(client.memory_usage(keys.game_archive(game_id), samples=0))
-                rows.append((game.info.title, statistics.median(events),
-                             statistics.median(stream), statistics.median(archive),
-                             statistics.median(snapshot)))
+                rows.append(
+                    (
+                        game.info.title,
+                        statistics.median(events),
+                        statistics.median(stream),
+                        statistics.median(archive),
+                        statistics.median(snapshot),
+                    )
+                )
         finally:
             valkey.stop()
     table = "\n".join(
         f"| {title} | {n:.0f} | {s:,.0f} | {a:,.0f} | {s / a:.1f}x | {snap:,.0f} |"
-        for title, n, s, a, snap in rows)
+        for title, n, s, a, snap in rows
+    )
     text = f"""
 ## Finished games in Redis (`python -m bench.finished_games`)
 

@@ -8,6 +8,7 @@ again at once, so 200 stay open). The goal: the loaded p99 within twice the unlo
 
     .venv/bin/python -m bench.front_door [--streams 1000] [--slow 200] [--seconds 20]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,16 +27,30 @@ from datetime import UTC, datetime
 from bench.http import Conn, percentile
 from store.embedded import free_port
 
-PACE_SECONDS = 0.04     # per thread: 4 threads -> 100 requests/s
+PACE_SECONDS = 0.04  # per thread: 4 threads -> 100 requests/s
 THREADS = 4
 
 
 def start_server(data: str, port: int, streams_per_player: int, log) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update({"RATE_LIMITS": "off", "STREAMS_PER_PLAYER": str(streams_per_player)})
-    proc = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "serve", "--no-worker",
-                             "--port", str(port), "--data", data], env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "turnpost.cli",
+            "serve",
+            "--no-worker",
+            "--port",
+            str(port),
+            "--data",
+            data,
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     for _ in range(600):
         try:
             if Conn(port).call("GET", "/v1/catalog")[0] == 200:
@@ -61,8 +76,9 @@ def setup_games(port: int, pairs: int) -> list[tuple[str, str]]:
         a = Conn(port).call("POST", "/v1/players", {"name": f"A{i}"})[1]
         b = Conn(port).call("POST", "/v1/players", {"name": f"B{i}"})[1]
         Conn(port, b["token"]).call("PUT", "/v1/players/me/friends", {"friends": [a["id"]]})
-        game = Conn(port, a["token"]).call("POST", "/v1/games", {
-            "game": "ninedomains", "seats": [a["id"], b["id"]]})[1]
+        game = Conn(port, a["token"]).call(
+            "POST", "/v1/games", {"game": "ninedomains", "seats": [a["id"], b["id"]]}
+        )[1]
         seated += [(a["token"], game["id"]), (b["token"], game["id"])]
     return seated
 
@@ -95,10 +111,13 @@ def measure(port: int, seated: list[tuple[str, str]], seconds: float) -> dict:
         t.start()
     for t in threads:
         t.join()
-    return {"requests": len(timings), "errors": errors[0],
-            "p50_ms": percentile(timings, 0.50) * 1000,
-            "p99_ms": percentile(timings, 0.99) * 1000,
-            "max_ms": max(timings) * 1000}
+    return {
+        "requests": len(timings),
+        "errors": errors[0],
+        "p50_ms": percentile(timings, 0.50) * 1000,
+        "p99_ms": percentile(timings, 0.99) * 1000,
+        "max_ms": max(timings) * 1000,
+    }
 
 
 def open_streams(port: int, seated: list[tuple[str, str]], count: int) -> list[socket.socket]:
@@ -106,8 +125,12 @@ def open_streams(port: int, seated: list[tuple[str, str]], count: int) -> list[s
     for i in range(count):
         token, game_id = seated[i % len(seated)]
         sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        sock.sendall((f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
-                      f"Authorization: Bearer {token}\r\nLast-Event-ID: 2\r\n\r\n").encode())
+        sock.sendall(
+            (
+                f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
+                f"Authorization: Bearer {token}\r\nLast-Event-ID: 2\r\n\r\n"
+            ).encode()
+        )
         streams.append(sock)
     for sock in streams:
         head = sock.recv(4096)
@@ -137,8 +160,10 @@ class SlowBodies:
 
     def _open(self) -> socket.socket:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
-        sock.sendall(b"POST /v1/players HTTP/1.1\r\nHost: bench\r\nContent-Type: "
-                     b"application/json\r\nContent-Length: 100000\r\n\r\n{")
+        sock.sendall(
+            b"POST /v1/players HTTP/1.1\r\nHost: bench\r\nContent-Type: "
+            b"application/json\r\nContent-Length: 100000\r\n\r\n{"
+        )
         return sock
 
     def _trickle(self) -> None:
@@ -187,17 +212,20 @@ def main() -> None:
             stop_server(server)
     ratio = loaded["p99_ms"] / unloaded["p99_ms"]
     print(f"unloaded: {fmt(unloaded)}")
-    print(f"loaded ({args.streams} idle streams, {args.slow} slow bodies, {slow.cut} cut at "
-          f"the body deadline and replaced): {fmt(loaded)}")
+    print(
+        f"loaded ({args.streams} idle streams, {args.slow} slow bodies, {slow.cut} cut at "
+        f"the body deadline and replaced): {fmt(loaded)}"
+    )
     print(f"streams still open at the end: {still_open}/{args.streams}")
     print(f"p99 loaded / unloaded: {ratio:.2f} ({'within' if ratio <= 2 else 'BEYOND'} 2x)")
-    print(f"run at {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average "
-          f"{os.getloadavg()[0]:.2f}")
+    print(f"run at {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.2f}")
 
 
 def fmt(r: dict) -> str:
-    return (f"{r['requests']} requests, {r['errors']} errors, p50 {r['p50_ms']:.1f} ms, "
-            f"p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms")
+    return (
+        f"{r['requests']} requests, {r['errors']} errors, p50 {r['p50_ms']:.1f} ms, "
+        f"p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Random full games per second on one core, per game and player count, through the match
 runner (copy, legality check and apply at every move, as the server does)."""
+
 from __future__ import annotations
 
 import statistics
@@ -43,17 +44,20 @@ def section() -> str:
         for n in range(game.info.min_players, game.info.max_players + 1):
             rate, moves = measure(game, n)
             rows.append(f"| {game.info.title} | {n} | {rate:.1f} | {moves:.0f} |")
-    return ("\n## Games\n\nRandom full games per second on one core (CPU time), through the "
-            f"match runner; median of {RUNS} runs of {GAMES_PER_RUN} seeded games.\n\n"
-            "| game | players | games/s | moves per game |\n|---|---|---|---|\n"
-            + "\n".join(rows) + "\n")
+    return (
+        "\n## Games\n\nRandom full games per second on one core (CPU time), through the "
+        f"match runner; median of {RUNS} runs of {GAMES_PER_RUN} seeded games.\n\n"
+        "| game | players | games/s | moves per game |\n|---|---|---|---|\n"
+        + "\n".join(rows)
+        + "\n"
+    )
 
 
 def main() -> None:
     path = Path(__file__).parent / "RESULTS.md"
     text = path.read_text() if path.exists() else "# Benchmark results\n"
     result = section()
-    if "\n## Games" in text:   # replace this section only, keep the ones after it
+    if "\n## Games" in text:  # replace this section only, keep the ones after it
         start = text.index("\n## Games")
         end = text.find("\n## ", start + 1)
         text = text[:start] + "\n" + result.strip("\n") + "\n" + (text[end:] if end != -1 else "")

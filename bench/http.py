@@ -1,5 +1,6 @@
 """A small keep-alive HTTP load generator: threads in this process, each with its own
 connection, timing every request with a monotonic clock."""
+
 from __future__ import annotations
 
 import http.client
@@ -41,5 +42,9 @@ def run_threads(worker, threads: int, seconds: float) -> dict:
         t.join()
     elapsed = time.monotonic() - started
     flat = [x for t in timings for x in t]
-    return {"requests": len(flat), "per_second": len(flat) / elapsed,
-            "p50_ms": statistics.median(flat) * 1000, "p99_ms": percentile(flat, 0.99) * 1000}
+    return {
+        "requests": len(flat),
+        "per_second": len(flat) / elapsed,
+        "p50_ms": statistics.median(flat) * 1000,
+        "p99_ms": percentile(flat, 0.99) * 1000,
+    }

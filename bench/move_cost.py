@@ -24,6 +24,7 @@ before it are not):
 `python -m bench.move_cost [--before COMMIT_TREE] [--moves N]`: the before tree defaults to
 /tmp/before (`git worktree add /tmp/before 1854caf`).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,6 +51,7 @@ CLOCK = {"per_move_seconds": 86400, "on_timeout": "forfeit"}
 
 # -- the child: runs with the measured tree's code ------------------------------------------
 
+
 def child(moves: int) -> dict:
     """Measure `moves` moves with the code importable from sys.path[0]."""
     import random
@@ -62,13 +64,21 @@ def child(moves: int) -> dict:
 
     round_trips: list[int] = [0]
     sent: list[tuple[str, bool]] = []
-    originals = {name: getattr(Connection, name)
-                 for name in ("send_packed_command", "send_command", "pack_commands")}
+    originals = {
+        name: getattr(Connection, name)
+        for name in ("send_packed_command", "send_command", "pack_commands")
+    }
 
     def record(args) -> None:
         name = args[0].decode() if isinstance(args[0], bytes) else str(args[0])
-        rq = any((a.startswith(b"rq:") if isinstance(a, bytes) else
-                  isinstance(a, str) and a.startswith("rq:")) for a in args[1:])
+        rq = any(
+            (
+                a.startswith(b"rq:")
+                if isinstance(a, bytes)
+                else isinstance(a, str) and a.startswith("rq:")
+            )
+            for a in args[1:]
+        )
         sent.append((name.upper(), rq))
 
     def send_packed_command(self, command, check_health=True):
@@ -84,8 +94,11 @@ def child(moves: int) -> dict:
             record(args)
         return originals["pack_commands"](self, commands)
 
-    wrappers = {"send_packed_command": send_packed_command, "send_command": send_command,
-                "pack_commands": pack_commands}
+    wrappers = {
+        "send_packed_command": send_packed_command,
+        "send_command": send_command,
+        "pack_commands": pack_commands,
+    }
 
     with tempfile.TemporaryDirectory() as data:
         valkey = EmbeddedValkey(Path(data) / "valkey").start()
@@ -93,6 +106,7 @@ def child(moves: int) -> dict:
             os.environ.update({"REDIS_URL": valkey.url, "OUTBOX_DIR": str(Path(data) / "mail")})
             os.environ.pop("SMTP_URL", None)
             import turnpost.wsgi
+
             app = turnpost.wsgi.app
             code = {name: sys.modules[name].__file__ for name in ("turnpost.wsgi", "service.games")}
             http = app.test_client()
@@ -105,22 +119,26 @@ def child(moves: int) -> dict:
 
             people = []
             for name in ("ada", "bo"):
-                status, body = call("POST", "/v1/players",
-                                    body={"name": name, "email": f"{name}@example.org"})
+                status, body = call(
+                    "POST", "/v1/players", body={"name": name, "email": f"{name}@example.org"}
+                )
                 assert status == 201, body
                 people.append((body["id"], body["token"]))
             call("PUT", "/v1/players/me/friends", people[1][1], {"friends": [people[0][0]]})
 
             def new_game() -> str:
-                status, body = call("POST", "/v1/games", people[0][1], {
-                    "game": GAME, "seats": [p[0] for p in people], "time_control": CLOCK})
+                status, body = call(
+                    "POST",
+                    "/v1/games",
+                    people[0][1],
+                    {"game": GAME, "seats": [p[0] for p in people], "time_control": CLOCK},
+                )
                 assert status == 201, body
                 return body["id"]
 
             def executed() -> int:
                 info = stats.info("commandstats")
-                return sum(v["calls"] for k, v in info.items()
-                           if k not in ("cmdstat_info",))
+                return sum(v["calls"] for k, v in info.items() if k not in ("cmdstat_info",))
 
             picker = random.Random(13)
             game_id = new_game()
@@ -140,17 +158,26 @@ def child(moves: int) -> dict:
                     round_trips[0] = 0
                     sent.clear()
                     cpu, wall = time.process_time(), time.perf_counter()
-                    status, body = call("POST", f"/v1/games/{game_id}/moves", token, {
-                        "notation": move["notation"], "expected_version": legal["version"]})
+                    status, body = call(
+                        "POST",
+                        f"/v1/games/{game_id}/moves",
+                        token,
+                        {"notation": move["notation"], "expected_version": legal["version"]},
+                    )
                     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
                     trips, commands = round_trips[0], list(sent)
                     assert status == 201, body
-                    measured.append({
-                        "cpu_ms": cpu * 1000, "wall_ms": wall * 1000, "round_trips": trips,
-                        "commands": [c for c, _ in commands],
-                        "rq_commands": sum(rq for _, rq in commands),
-                        "executed": executed() - before_commands - 1,
-                        "ended": body["game"]["status"] == "finished"})
+                    measured.append(
+                        {
+                            "cpu_ms": cpu * 1000,
+                            "wall_ms": wall * 1000,
+                            "round_trips": trips,
+                            "commands": [c for c, _ in commands],
+                            "rq_commands": sum(rq for _, rq in commands),
+                            "executed": executed() - before_commands - 1,
+                            "ended": body["game"]["status"] == "finished",
+                        }
+                    )
             finally:
                 for name, original in originals.items():
                     setattr(Connection, name, original)
@@ -161,19 +188,28 @@ def child(moves: int) -> dict:
 
 # -- the parent -----------------------------------------------------------------------------
 
+
 def run_child(tree: Path, moves: int) -> dict:
     """The child in a fresh interpreter whose imports come from `tree` first."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     for name in ("REDIS_URL", "SMTP_URL", "EMAIL_DELAY_SECONDS", "EMAIL_THROTTLE_SECONDS"):
         env.pop(name, None)
-    script = ("import importlib.util, json, sys\n"
-              f"sys.path.insert(0, {str(tree)!r})\n"
-              f"spec = importlib.util.spec_from_file_location('move_cost', {__file__!r})\n"
-              "module = importlib.util.module_from_spec(spec)\n"
-              "spec.loader.exec_module(module)\n"
-              f"print(json.dumps(module.child({moves})))\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True,
-                          capture_output=True, text=True)
+    script = (
+        "import importlib.util, json, sys\n"
+        f"sys.path.insert(0, {str(tree)!r})\n"
+        f"spec = importlib.util.spec_from_file_location('move_cost', {__file__!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        f"print(json.dumps(module.child({moves})))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tree,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     for name, path in result["code"].items():
         if not Path(path).resolve().is_relative_to(tree.resolve()):
@@ -188,7 +224,9 @@ def summary(label: str, result: dict) -> dict:
         for name in m["commands"]:
             commands[name] = commands.get(name, 0) + 1
     return {
-        "label": label, "moves": len(result["moves"]), "turn_moves": len(turns),
+        "label": label,
+        "moves": len(result["moves"]),
+        "turn_moves": len(turns),
         "cpu_ms": statistics.median(m["cpu_ms"] for m in turns),
         "cpu_mean_ms": statistics.fmean(m["cpu_ms"] for m in turns),
         "wall_ms": statistics.median(m["wall_ms"] for m in turns),
@@ -203,25 +241,31 @@ def summary(label: str, result: dict) -> dict:
 
 
 def measure(before: Path, moves: int) -> tuple[dict, dict]:
-    return (summary("before", run_child(before, moves)),
-            summary("after", run_child(TREE, moves)))
+    return (summary("before", run_child(before, moves)), summary("after", run_child(TREE, moves)))
 
 
 def table(before: dict, after: dict) -> str:
     def row(r: dict) -> str:
-        return (f"| {r['label']} | {r['turn_moves']} | {r['cpu_ms']:.2f} | {r['cpu_mean_ms']:.2f} | "
-                f"{r['wall_ms']:.2f} | {r['round_trips']:.0f} (max {r['round_trips_max']}) | "
-                f"{r['commands']:.0f} | {r['executed']:.0f} | {r['rq_moves']} |")
-    ratio = (f"| after / before | | {after['cpu_ms'] / before['cpu_ms']:.2f} | "
-             f"{after['cpu_mean_ms'] / before['cpu_mean_ms']:.2f} | "
-             f"{after['wall_ms'] / before['wall_ms']:.2f} | "
-             f"{after['round_trips'] / before['round_trips']:.2f} | "
-             f"{after['commands'] / before['commands']:.2f} | "
-             f"{after['executed'] / before['executed']:.2f} | |")
-    return ("| code | moves | CPU median ms | CPU mean ms | wall median ms | round trips, median "
-            "| commands sent | commands Valkey ran | moves with an RQ command |\n"
-            "|---|---|---|---|---|---|---|---|---|\n"
-            f"{row(before)}\n{row(after)}\n{ratio}\n")
+        return (
+            f"| {r['label']} | {r['turn_moves']} | {r['cpu_ms']:.2f} | {r['cpu_mean_ms']:.2f} | "
+            f"{r['wall_ms']:.2f} | {r['round_trips']:.0f} (max {r['round_trips_max']}) | "
+            f"{r['commands']:.0f} | {r['executed']:.0f} | {r['rq_moves']} |"
+        )
+
+    ratio = (
+        f"| after / before | | {after['cpu_ms'] / before['cpu_ms']:.2f} | "
+        f"{after['cpu_mean_ms'] / before['cpu_mean_ms']:.2f} | "
+        f"{after['wall_ms'] / before['wall_ms']:.2f} | "
+        f"{after['round_trips'] / before['round_trips']:.2f} | "
+        f"{after['commands'] / before['commands']:.2f} | "
+        f"{after['executed'] / before['executed']:.2f} | |"
+    )
+    return (
+        "| code | moves | CPU median ms | CPU mean ms | wall median ms | round trips, median "
+        "| commands sent | commands Valkey ran | moves with an RQ command |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
+        f"{row(before)}\n{row(after)}\n{ratio}\n"
+    )
 
 
 def commands_line(r: dict) -> str:
@@ -229,12 +273,17 @@ def commands_line(r: dict) -> str:
 
 
 def commit_of(tree: Path) -> str:
-    return subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
-def section(before: dict, after: dict, trees: tuple[str, str], command: str,
-            load: tuple[float, float]) -> str:
+def section(
+    before: dict, after: dict, trees: tuple[str, str], command: str, load: tuple[float, float]
+) -> str:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     run_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return f"""
@@ -245,7 +294,7 @@ def section(before: dict, after: dict, trees: tuple[str, str], command: str,
 its settings from the environment: email delay 30 s) of each commit, in a process of its own
 importing that commit's code, on a fresh embedded Valkey (append-only file on), driven
 in process through Flask's test client: two players with email addresses play Nautilus with
-a clock (a day per move, `forfeit`), {before['turn_moves']} moves that start the other player's
+a clock (a day per move, `forfeit`), {before["turn_moves"]} moves that start the other player's
 turn (an email, a deadline and two reminders become due). No worker runs. Per POST of a move:
 CPU of the process (time.process_time), round trips (writes of a command or pipeline to a
 Redis socket, counted by wrapping redis-py's Connection.send_packed_command), the commands they
@@ -261,20 +310,29 @@ After: {commands_line(after)}.
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.move_cost", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.move_cost",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--before", type=Path, default=Path("/tmp/before"))
     parser.add_argument("--moves", type=int, default=MOVES)
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     if not (args.before / "turnpost" / "wsgi.py").exists():
-        raise SystemExit(f"no code to compare at {args.before}: "
-                         f"git worktree add {args.before} {BEFORE_COMMIT}")
+        raise SystemExit(
+            f"no code to compare at {args.before}: git worktree add {args.before} {BEFORE_COMMIT}"
+        )
     load_before = os.getloadavg()[0]
     before, after = measure(args.before, args.moves)
     command = " ".join(["python -m bench.move_cost", *argv])
-    text = section(before, after, (commit_of(args.before), commit_of(TREE)), command,
-                   (load_before, os.getloadavg()[0]))
+    text = section(
+        before,
+        after,
+        (commit_of(args.before), commit_of(TREE)),
+        command,
+        (load_before, os.getloadavg()[0]),
+    )
     if not args.no_write:
         replace_section("A move's cost on the server", text)
     print(text)

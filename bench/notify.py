@@ -8,6 +8,7 @@ starts the other player's turn we wait for that email. Latency = the SMTP server
 time minus the moment `play` returned (the commit). Moves are sequential: this is the latency
 of one notification on an idle system, not a throughput figure.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,16 +38,26 @@ def measure() -> list[float]:
     latencies: list[float] = []
     with tempfile.TemporaryDirectory() as data, SmtpInbox() as smtp:
         server = EmbeddedValkey(data, appendonly=False).start()
-        env = {**os.environ, "REDIS_URL": server.url, "SMTP_URL": smtp.url,
-               "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0"}
-        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = {
+            **os.environ,
+            "REDIS_URL": server.url,
+            "SMTP_URL": smtp.url,
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+        }
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "worker"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             client = connect(server.url)
             settings = Settings(email_delay_seconds=0, email_throttle_seconds=0)
             services = assemble(client, settings)
-            people = [services.players.register(n, email=f"{n}@example.org")["id"]
-                      for n in ("ada", "bo")]
+            people = [
+                services.players.register(n, email=f"{n}@example.org")["id"] for n in ("ada", "bo")
+            ]
             services.players.set_friends(people[1], [people[0]])
             picker = Rng(b"bench-notify" + bytes(32))
             game_id = services.games.create(people[0], "nautilus", people)["id"]
@@ -57,17 +68,27 @@ def measure() -> list[float]:
                     continue
                 mover = summary["active_seats"][0]
                 moves = services.games.legal_moves(game_id, people[mover])["moves"]
-                answer = services.games.play(game_id, people[mover], summary["version"],
-                                             action=picker.choice(moves)["action"])
+                answer = services.games.play(
+                    game_id,
+                    people[mover],
+                    summary["version"],
+                    action=picker.choice(moves)["action"],
+                )
                 committed = time.time()
                 version = str(answer["version"])
                 if answer["game"]["status"] != "active":
                     continue
-                smtp.wait_for(lambda m, r, v=version, g=game_id: m["X-Turnpost-Game"] == g
-                              and m["X-Turnpost-Version"] == v, timeout=30)
-                arrived = next(at for _, m, at in reversed(smtp.messages)
-                               if m["X-Turnpost-Game"] == game_id
-                               and m["X-Turnpost-Version"] == version)
+                smtp.wait_for(
+                    lambda m, r, v=version, g=game_id: (
+                        m["X-Turnpost-Game"] == g and m["X-Turnpost-Version"] == v
+                    ),
+                    timeout=30,
+                )
+                arrived = next(
+                    at
+                    for _, m, at in reversed(smtp.messages)
+                    if m["X-Turnpost-Game"] == game_id and m["X-Turnpost-Version"] == version
+                )
                 latencies.append((arrived - committed) * 1000)
         finally:
             worker.terminate()
@@ -77,13 +98,15 @@ def measure() -> list[float]:
 
 
 def section(latencies: list[float]) -> str:
-    return ("\n## Move to email\n\n"
-            f"`make bench` (bench/notify.py): {len(latencies)} moves, each followed by the "
-            "other player's turn email; one `turnpost worker`, aiosmtpd and Valkey on "
-            "loopback, 2 cores, no email delay or throttle.\n\n"
-            "| p50 | p90 | p99 | max |\n|---|---|---|---|\n"
-            f"| {statistics.median(latencies):.1f} ms | {percentile(latencies, 90):.1f} ms | "
-            f"{percentile(latencies, 99):.1f} ms | {max(latencies):.1f} ms |\n")
+    return (
+        "\n## Move to email\n\n"
+        f"`make bench` (bench/notify.py): {len(latencies)} moves, each followed by the "
+        "other player's turn email; one `turnpost worker`, aiosmtpd and Valkey on "
+        "loopback, 2 cores, no email delay or throttle.\n\n"
+        "| p50 | p90 | p99 | max |\n|---|---|---|---|\n"
+        f"| {statistics.median(latencies):.1f} ms | {percentile(latencies, 90):.1f} ms | "
+        f"{percentile(latencies, 99):.1f} ms | {max(latencies):.1f} ms |\n"
+    )
 
 
 def main() -> None:

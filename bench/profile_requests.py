@@ -1,6 +1,7 @@
 """The top ten costs of a move and of a view, on the production app in this process (the
 Flask test client, a real Valkey, email players and a clock), measured with cProfile; figures
 go to bench/RESULTS.md. `python -m bench.profile_requests`."""
+
 from __future__ import annotations
 
 import cProfile
@@ -27,13 +28,24 @@ def ours(profile: cProfile.Profile, calls: int) -> str:
     """turnpost's own functions by time with their callees: where a request goes."""
     stats = pstats.Stats(profile, stream=io.StringIO())
     root = str(Path(__file__).resolve().parent.parent)
-    rows = sorted(((k, v) for k, v in stats.stats.items() if k[0].startswith(root)
-                   and "/bench/" not in k[0] and "/.venv/" not in k[0]), key=lambda kv: kv[1][3], reverse=True)[:12]
-    lines = ["| turnpost function | with callees ms per request | calls per request |",
-             "|---|---|---|"]
+    rows = sorted(
+        (
+            (k, v)
+            for k, v in stats.stats.items()
+            if k[0].startswith(root) and "/bench/" not in k[0] and "/.venv/" not in k[0]
+        ),
+        key=lambda kv: kv[1][3],
+        reverse=True,
+    )[:12]
+    lines = [
+        "| turnpost function | with callees ms per request | calls per request |",
+        "|---|---|---|",
+    ]
     for (path, line, name), (_, ncalls, _, cumtime, _) in rows:
-        lines.append(f"| `{name}` ({Path(path).parent.name}/{Path(path).name}:{line}) | "
-                     f"{cumtime * 1000 / calls:.3f} | {ncalls / calls:.1f} |")
+        lines.append(
+            f"| `{name}` ({Path(path).parent.name}/{Path(path).name}:{line}) | "
+            f"{cumtime * 1000 / calls:.3f} | {ncalls / calls:.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -42,13 +54,18 @@ def top_ten(profile: cProfile.Profile, calls: int) -> str:
     stats = pstats.Stats(profile, stream=out)
     rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]  # tottime
     total = sum(row[2] for row in stats.stats.values())
-    lines = [f"In all {total * 1000 / calls:.2f} ms per request under the profiler.", "",
-             "| function | own ms per request | with callees ms | calls per request |",
-             "|---|---|---|---|"]
+    lines = [
+        f"In all {total * 1000 / calls:.2f} ms per request under the profiler.",
+        "",
+        "| function | own ms per request | with callees ms | calls per request |",
+        "|---|---|---|---|",
+    ]
     for (path, line, name), (_, ncalls, tottime, cumtime, _) in rows:
         where = f"{Path(path).parent.name}/{Path(path).name}:{line}" if line else path
-        lines.append(f"| `{name}` ({where}) | {tottime * 1000 / calls:.3f} | "
-                     f"{cumtime * 1000 / calls:.3f} | {ncalls / calls:.1f} |")
+        lines.append(
+            f"| `{name}` ({where}) | {tottime * 1000 / calls:.3f} | "
+            f"{cumtime * 1000 / calls:.3f} | {ncalls / calls:.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -58,21 +75,27 @@ def main() -> None:
         try:
             client = connect(valkey.url)
             settings = Settings.from_env({"OUTBOX_DIR": str(Path(tmp) / "outbox")})
-            app = create_app(client, settings=settings,
-                             front_door=FrontDoor.from_env({"RATE_LIMITS": "off"}))
+            app = create_app(
+                client, settings=settings, front_door=FrontDoor.from_env({"RATE_LIMITS": "off"})
+            )
             http = app.test_client()
             store = GameStore(client)
 
             def register(name):
-                body = http.post("/v1/players", json={"name": name,
-                                                      "email": f"{name}@example.org"}).json
+                body = http.post(
+                    "/v1/players", json={"name": name, "email": f"{name}@example.org"}
+                ).json
                 return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
             a, b = register("ada"), register("bo")
             http.put("/v1/players/me/friends", json={"friends": [a[0]]}, headers=b[1])
             games = []
             for i in range(GAMES):
-                game = http.post("/v1/games", json={"game": GAME, "seats": [a[0], b[0]],
-                                                    "time_control": CLOCK}, headers=a[1]).json
+                game = http.post(
+                    "/v1/games",
+                    json={"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK},
+                    headers=a[1],
+                ).json
                 games.append((game, moves_ahead(store, game["id"], f"p{i}".encode())))
             moves = cProfile.Profile()
             count = 0
@@ -80,14 +103,20 @@ def main() -> None:
                 version = game["version"]
                 for seat, notation in ahead:
                     moves.enable()
-                    r = http.post(f"/v1/games/{game['id']}/moves", headers=(a, b)[seat][1],
-                                  json={"notation": notation, "expected_version": version})
+                    r = http.post(
+                        f"/v1/games/{game['id']}/moves",
+                        headers=(a, b)[seat][1],
+                        json={"notation": notation, "expected_version": version},
+                    )
                     moves.disable()
                     assert r.status_code == 201, r.json
                     version = r.json["version"]
                     count += 1
-            running = http.post("/v1/games", json={"game": GAME, "seats": [a[0], b[0]],
-                                                   "time_control": CLOCK}, headers=a[1]).json
+            running = http.post(
+                "/v1/games",
+                json={"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK},
+                headers=a[1],
+            ).json
             views = cProfile.Profile()
             views.enable()
             for _ in range(VIEWS):
@@ -115,8 +144,9 @@ GET view ({VIEWS} reads of one running game):
 
 {ours(views, VIEWS)}
 """
-    replace_section("Where a move and a view spend their time "
-                    "(`python -m bench.profile_requests`)", text)
+    replace_section(
+        "Where a move and a view spend their time (`python -m bench.profile_requests`)", text
+    )
     print(text)
 
 

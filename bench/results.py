@@ -1,4 +1,5 @@
 """bench/RESULTS.md: each benchmark writes its own section, in place of its previous one."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -19,6 +19,7 @@ Then boardgame.io 0.50.2 (bench/boardgameio, from the npm registry) with its in-
 FlatFile storage: a two-player game played over socket.io by two clients per match, as many
 matches at once as turnpost has client threads, each move timed until both clients have it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -68,14 +69,39 @@ class MailSink:
 
 
 def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess.Popen]:
-    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMITS": "off",  # measure, not refuse
-           "SMTP_URL": f"smtp://127.0.0.1:{smtp_port}", "EMAIL_DELAY_SECONDS": "0",
-           "PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    api = subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2",
-                            "--worker-connections", "1000", "-b", f"127.0.0.1:{port}",
-                            "--log-level", "warning", "bench.app:app"], env=env)
-    worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "RATE_LIMITS": "off",  # measure, not refuse
+        "SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
+        "EMAIL_DELAY_SECONDS": "0",
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
+    api = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-k",
+            "gevent",
+            "-w",
+            "2",
+            "--worker-connections",
+            "1000",
+            "-b",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "bench.app:app",
+        ],
+        env=env,
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "turnpost.cli", "worker"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(400):
         try:
             if Conn(port).call("GET", "/v1/catalog")[0] == 200:
@@ -86,21 +112,24 @@ def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess
 
 
 def register(port: int, name: str) -> tuple[str, str]:
-    _, body = Conn(port).call("POST", "/v1/players",
-                              {"name": name, "email": f"{name.lower()}@example.org"})
+    _, body = Conn(port).call(
+        "POST", "/v1/players", {"name": name, "email": f"{name.lower()}@example.org"}
+    )
     return body["id"], body["token"]
 
 
 def befriend(port: int, player: tuple[str, str], friend: tuple[str, str]) -> None:
     """`player` lets `friend` seat them without an invitation."""
-    status, body = Conn(port, player[1]).call("PUT", "/v1/players/me/friends",
-                                              {"friends": [friend[0]]})
+    status, body = Conn(port, player[1]).call(
+        "PUT", "/v1/players/me/friends", {"friends": [friend[0]]}
+    )
     assert status == 200, body
 
 
 def new_game(port, a, b) -> dict:
-    status, body = Conn(port, a[1]).call("POST", "/v1/games", {
-        "game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK})
+    status, body = Conn(port, a[1]).call(
+        "POST", "/v1/games", {"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK}
+    )
     assert status == 201, body
     return body
 
@@ -155,6 +184,7 @@ def measured(fn, api: list[int], everything: list[int]) -> dict:
 
 def timed_gets(port, calls: list[tuple[str, str]]):
     """Each thread repeats its (token, path) GET."""
+
     def run():
         def worker(i, stop_at, timings):
             token, path = calls[i % len(calls)]
@@ -164,7 +194,9 @@ def timed_gets(port, calls: list[tuple[str, str]]):
                 status, _ = c.call("GET", path)
                 timings.append(time.monotonic() - t)
                 assert status == 200, (path, status)
+
         return run_threads(worker, THREADS, SECONDS)
+
     return run
 
 
@@ -178,13 +210,18 @@ def timed_moves(port, games: list[list[tuple[dict, list, tuple, tuple]]]):
                     if time.monotonic() >= stop_at:
                         return
                     t = time.monotonic()
-                    status, body = conns[seat].call("POST", f"/v1/games/{game['id']}/moves", {
-                        "notation": notation, "expected_version": version})
+                    status, body = conns[seat].call(
+                        "POST",
+                        f"/v1/games/{game['id']}/moves",
+                        {"notation": notation, "expected_version": version},
+                    )
                     timings.append(time.monotonic() - t)
                     assert status == 201, body
                     version = body["version"]
             raise RuntimeError("a thread ran out of games: raise GAMES_AHEAD")
+
         return run_threads(worker, THREADS, SECONDS)
+
     return run
 
 
@@ -207,14 +244,20 @@ def bench_turnpost() -> dict:
             for seat, notation in moves_ahead(store, running, b"running")[:3]:
                 player = (a, b)[seat]
                 version = Conn(port, player[1]).call("GET", f"/v1/games/{running}")[1]["version"]
-                Conn(port, player[1]).call("POST", f"/v1/games/{running}/moves",
-                                           {"notation": notation, "expected_version": version})
-            results = {"baseline": measured(timed_gets(port, [("", "/bench/baseline")]),
-                                            api, everything)}
-            for name, path in [("view", f"/v1/games/{running}/view"),
-                               ("legal-moves at the opening", f"/v1/games/{opening}/legal-moves"),
-                               ("summary", f"/v1/games/{running}"),
-                               ("inbox", "/v1/games?awaiting=me")]:
+                Conn(port, player[1]).call(
+                    "POST",
+                    f"/v1/games/{running}/moves",
+                    {"notation": notation, "expected_version": version},
+                )
+            results = {
+                "baseline": measured(timed_gets(port, [("", "/bench/baseline")]), api, everything)
+            }
+            for name, path in [
+                ("view", f"/v1/games/{running}/view"),
+                ("legal-moves at the opening", f"/v1/games/{opening}/legal-moves"),
+                ("summary", f"/v1/games/{running}"),
+                ("inbox", "/v1/games?awaiting=me"),
+            ]:
                 results[name] = measured(timed_gets(port, [(a[1], path)]), api, everything)
             games = []
             for i in range(THREADS):
@@ -223,8 +266,7 @@ def bench_turnpost() -> dict:
                 ahead = []
                 for j in range(GAMES_AHEAD):
                     game = new_game(port, x, y)
-                    ahead.append((game, moves_ahead(store, game["id"], f"{i}-{j}".encode()),
-                                  x, y))
+                    ahead.append((game, moves_ahead(store, game["id"], f"{i}-{j}".encode()), x, y))
                 games.append(ahead)
             time.sleep(2)  # the games' creation emails go out before the moves are timed
             results["move"] = measured(timed_moves(port, games), api, everything)
@@ -255,13 +297,18 @@ def memory_per_game(port, store: GameStore, redis_url: str) -> dict:
         version = game["version"]
         for seat, notation in moves_ahead(store, game["id"], f"mem{i}".encode())[:4]:
             _, body = Conn(port, (x, y)[seat][1]).call(
-                "POST", f"/v1/games/{game['id']}/moves",
-                {"notation": notation, "expected_version": version})
+                "POST",
+                f"/v1/games/{game['id']}/moves",
+                {"notation": notation, "expected_version": version},
+            )
             version = body["version"]
     time.sleep(3)
     after = client.info("memory")["used_memory"]
-    return {"games": count, "bytes_per_game": (after - before) / count,
-            "families": key_families(client)}
+    return {
+        "games": count,
+        "bytes_per_game": (after - before) / count,
+        "families": key_families(client),
+    }
 
 
 def key_families(client) -> list[tuple[str, int, int]]:
@@ -285,26 +332,37 @@ def key_families(client) -> list[tuple[str, int, int]]:
 
 
 def bench_boardgameio() -> dict:
-    subprocess.run(["npm", "ci", "--prefix", str(PEER), "--no-audit", "--no-fund",
-                    "--loglevel=error"], check=True)
+    subprocess.run(
+        ["npm", "ci", "--prefix", str(PEER), "--no-audit", "--no-fund", "--loglevel=error"],
+        check=True,
+    )
     results = {}
     for storage in ("memory", "flatfile"):
         with tempfile.TemporaryDirectory() as tmp:
             port, lobby = free_port(), free_port()
-            server = subprocess.Popen(["node", "server.js", str(port), str(lobby), storage,
-                                       tmp], cwd=PEER, stdout=subprocess.PIPE, text=True)
+            server = subprocess.Popen(
+                ["node", "server.js", str(port), str(lobby), storage, tmp],
+                cwd=PEER,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             try:
                 assert server.stdout is not None
                 ready = threading.Event()
-                threading.Thread(target=announce_ready, args=(server.stdout, ready),
-                                 daemon=True).start()
+                threading.Thread(
+                    target=announce_ready, args=(server.stdout, ready), daemon=True
+                ).start()
                 if not ready.wait(60):
                     raise RuntimeError("boardgame.io did not start")
                 time.sleep(0.5)
                 before = process_cpu([server.pid])
-                drive = subprocess.run(["node", "drive.js", str(port), str(lobby),
-                                        str(THREADS), str(SECONDS)], cwd=PEER, check=True,
-                                       capture_output=True, text=True)
+                drive = subprocess.run(
+                    ["node", "drive.js", str(port), str(lobby), str(THREADS), str(SECONDS)],
+                    cwd=PEER,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
                 result = json.loads(drive.stdout.strip().splitlines()[-1])
                 result["cpu_ms"] = (process_cpu([server.pid]) - before) * 1000 / result["moves"]
                 results[storage] = result
@@ -335,17 +393,23 @@ def main() -> None:
     write_results(turnpost, peer, started, load_before, load())
 
 
-def write_results(t: dict, peer: dict, started: datetime, load_before: str,
-                  load_after: str) -> None:
+def write_results(
+    t: dict, peer: dict, started: datetime, load_before: str, load_after: str
+) -> None:
     base = t["baseline"]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
     def row(name, r, target=""):
-        return (f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
-                f"{r['api_cpu_ms']:.2f} | {r['all_cpu_ms']:.2f} | "
-                f"**{r['per_second'] / base['per_second']:.2f}** | {target} |")
+        return (
+            f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
+            f"{r['api_cpu_ms']:.2f} | {r['all_cpu_ms']:.2f} | "
+            f"**{r['per_second'] / base['per_second']:.2f}** | {target} |"
+        )
+
     move = t["move"]
-    families = "\n".join(f"| `{f}` | {n} | {b / 1024:.0f} |" for f, n, b in t["memory"]["families"][:10])
+    families = "\n".join(
+        f"| `{f}` | {n} | {b / 1024:.0f} |" for f, n, b in t["memory"]["families"][:10]
+    )
     mem, ff = peer["memory"], peer["flatfile"]
     text = f"""
 ## The request path against a baseline and against boardgame.io (`make bench`: `python -m bench.run`)
@@ -353,8 +417,8 @@ def write_results(t: dict, peer: dict, started: datetime, load_before: str,
 {started:%Y-%m-%d %H:%M} UTC; {machine}; load average {load_before} before and {load_after}
 after (the machine is shared). turnpost as served: gunicorn, 2 gevent workers, the embedded
 Valkey with its append-only file on, a `turnpost worker` sending real email (an SMTP server
-in the benchmark: {t['emails']} emails received); every player has an email address and every
-game a clock ({CLOCK['per_move_seconds']} s, `auto`). {THREADS} client threads, {SECONDS:.0f} s per
+in the benchmark: {t["emails"]} emails received); every player has an email address and every
+game a clock ({CLOCK["per_move_seconds"]} s, `auto`). {THREADS} client threads, {SECONDS:.0f} s per
 measure, each request alone. POST move: The Nine Domains, moves computed ahead by the engine,
 so nothing but the POST is made. CPU per request from /proc: the API processes, and the API
 with the worker and Valkey. All figures below come from this one run.
@@ -373,12 +437,12 @@ match; a move timed until both clients have it; moves played on the server only)
 
 | server | moves per second | p50 ms | p99 ms | server CPU ms per move | turnpost POST move per second / this |
 |---|---|---|---|---|---|
-| boardgame.io, in-memory storage | {mem['per_second']:.0f} | {mem['p50_ms']:.2f} | {mem['p99_ms']:.2f} | {mem['cpu_ms']:.2f} | **{move['per_second'] / mem['per_second']:.2f}** (target 0.5) |
-| boardgame.io, FlatFile storage (durable) | {ff['per_second']:.0f} | {ff['p50_ms']:.2f} | {ff['p99_ms']:.2f} | {ff['cpu_ms']:.2f} | **{move['per_second'] / ff['per_second']:.2f}** (target 1.5) |
-| turnpost POST move (above) | {move['per_second']:.0f} | {move['p50_ms']:.2f} | {move['p99_ms']:.2f} | {move['all_cpu_ms']:.2f} (all) | 1.00 |
+| boardgame.io, in-memory storage | {mem["per_second"]:.0f} | {mem["p50_ms"]:.2f} | {mem["p99_ms"]:.2f} | {mem["cpu_ms"]:.2f} | **{move["per_second"] / mem["per_second"]:.2f}** (target 0.5) |
+| boardgame.io, FlatFile storage (durable) | {ff["per_second"]:.0f} | {ff["p50_ms"]:.2f} | {ff["p99_ms"]:.2f} | {ff["cpu_ms"]:.2f} | **{move["per_second"] / ff["per_second"]:.2f}** (target 1.5) |
+| turnpost POST move (above) | {move["per_second"]:.0f} | {move["p50_ms"]:.2f} | {move["p99_ms"]:.2f} | {move["all_cpu_ms"]:.2f} (all) | 1.00 |
 
-Redis memory per active game ({t['memory']['games']} Nine Domains games four moves in, between
-email players with a clock, consequences carried out): **{t['memory']['bytes_per_game'] / 1024:.1f} KB**
+Redis memory per active game ({t["memory"]["games"]} Nine Domains games four moves in, between
+email players with a clock, consequences carried out): **{t["memory"]["bytes_per_game"] / 1024:.1f} KB**
 (target at most 16 KB). Where Redis holds its keys at the end of the run (every game and
 job of the run; `MEMORY USAGE` per key, the largest families):
 
@@ -386,8 +450,11 @@ job of the run; `MEMORY USAGE` per key, the largest families):
 |---|---|---|
 {families}
 """
-    replace_section("The request path against a baseline and against boardgame.io "
-                    "(`make bench`: `python -m bench.run`)", text)
+    replace_section(
+        "The request path against a baseline and against boardgame.io "
+        "(`make bench`: `python -m bench.run`)",
+        text,
+    )
     print(text)
 
 

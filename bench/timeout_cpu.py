@@ -9,6 +9,7 @@ Consequences.run_due (in the clock's batches) and, after them, every outbox entr
 (Consequences.carry_out, as the outbox consumer does). With --profile, cProfile's top
 functions by own time over both parts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,9 @@ def measure(policy: str, games: int, profiler: cProfile.Profile | None) -> str:
             for _ in range(games):
                 bench.create(policy, due_ms)
             client = connect(valkey.url)
-            consequences = assemble(client, Settings(),
-                                    deliveries=RQDeliveries(client)).consequences
+            consequences = assemble(
+                client, Settings(), deliveries=RQDeliveries(client)
+            ).consequences
             schedule, outbox = ScheduleStore(client), OutboxStore(client)
             outbox.ensure_groups()
             drain(outbox, lambda entry: None)
@@ -72,15 +74,20 @@ def measure(policy: str, games: int, profiler: cProfile.Profile | None) -> str:
                 profiler.disable()
         finally:
             valkey.stop()
-    return (f"{policy}, {games} games: {items} due deadlines, clock CPU "
-            f"{clock_cpu * 1000 / items:.3f} ms each (wall {clock_wall:.2f} s in all); "
-            f"{entries} outbox entries, CPU {outbox_cpu * 1000 / entries:.3f} ms each "
-            f"(wall {outbox_wall:.2f} s in all)")
+    return (
+        f"{policy}, {games} games: {items} due deadlines, clock CPU "
+        f"{clock_cpu * 1000 / items:.3f} ms each (wall {clock_wall:.2f} s in all); "
+        f"{entries} outbox entries, CPU {outbox_cpu * 1000 / entries:.3f} ms each "
+        f"(wall {outbox_wall:.2f} s in all)"
+    )
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.timeout_cpu", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.timeout_cpu",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("policy", choices=("forfeit", "auto"))
     parser.add_argument("games", type=int)
     parser.add_argument("--profile", action="store_true")

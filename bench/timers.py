@@ -34,6 +34,7 @@ figure that depends on one is shown as "≥".
 auto, 10,000 deadlines, limit 120 s) prints a markdown table and writes it to bench/RESULTS.md
 as the section "## Turn timers".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,18 +93,28 @@ class Bench:
     def create(self, policy: str, due_ms: int) -> str:
         """A game whose deadlines fall due in the second starting at due_ms."""
         seconds = max(1, math.ceil((due_ms - time.time() * 1000) / 1000))
-        return self.games.create(self.seats[0], GAME, self.seats, time_control={
-            "per_move_seconds": seconds, "on_timeout": policy})["id"]
+        return self.games.create(
+            self.seats[0],
+            GAME,
+            self.seats,
+            time_control={"per_move_seconds": seconds, "on_timeout": policy},
+        )["id"]
 
 
 def start_workers(redis_url: str) -> list[subprocess.Popen]:
     """`turnpost worker` processes, each in its own process group, so that Ctrl-C reaches this
     process alone and it stops them."""
     env = {**os.environ, "REDIS_URL": redis_url}
-    return [subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
-            for _ in range(WORKERS)]
+    return [
+        subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "worker"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        for _ in range(WORKERS)
+    ]
 
 
 def stop_workers(workers: list[subprocess.Popen]) -> None:
@@ -184,8 +195,12 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
             client = bench.client
             started = time.time()
             due_ms = (math.ceil(started + per_game * n_games * SAFETY) + MARGIN_SECONDS) * 1000
-            print(f"{policy}: {n_games} games, {per_game * 1000:.1f} ms per game; deadlines "
-                  f"due {(due_ms / 1000 - started):.0f} s from now", file=sys.stderr, flush=True)
+            print(
+                f"{policy}: {n_games} games, {per_game * 1000:.1f} ms per game; deadlines "
+                f"due {(due_ms / 1000 - started):.0f} s from now",
+                file=sys.stderr,
+                flush=True,
+            )
             game_ids = [bench.create(policy, due_ms) for _ in range(n_games)]
             armed = time.time()
             seat_deadline = {}
@@ -206,37 +221,52 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
                     seat = event.get("seat")
                     if event["type"] == "TurnTimedOut" and (game_id, seat) not in timeouts:
                         timeouts[game_id, seat] = event["at"]
-                    elif (event["type"] == "ActionTaken" and (game_id, seat) in timeouts
-                          and (game_id, seat) not in replacements):
+                    elif (
+                        event["type"] == "ActionTaken"
+                        and (game_id, seat) in timeouts
+                        and (game_id, seat) not in replacements
+                    ):
                         replacements[game_id, seat] = event["at"]
     games_timed_out = len({game for game, _ in timeouts})
     expected = deadlines if policy == "auto" else n_games
     late = [(timeouts[k] - d, False) for k, d in seat_deadline.items() if k in timeouts]
     if policy == "auto":
-        late += [(int(ended * 1000) - d, True) for k, d in seat_deadline.items()
-                 if k not in timeouts]
+        late += [
+            (int(ended * 1000) - d, True) for k, d in seat_deadline.items() if k not in timeouts
+        ]
     else:  # a game with no timeout yet: its first seat is that late at least
         late += [(int(ended * 1000) - first_due, True)] * (n_games - games_timed_out)
     late.sort()
     result = {
-        "policy": policy, "deadlines": deadlines, "games": n_games,
-        "per_game_ms": per_game * 1000, "arming_s": armed - started,
+        "policy": policy,
+        "deadlines": deadlines,
+        "games": n_games,
+        "per_game_ms": per_game * 1000,
+        "arming_s": armed - started,
         "armed_ahead_s": (first_due - armed * 1000) / 1000,
-        "spread_ms": last_due - first_due, "expected": expected, "recorded": len(timeouts),
-        "p50": quantile(late, 0.50), "p99": quantile(late, 0.99), "max": quantile(late, 1.0),
+        "spread_ms": last_due - first_due,
+        "expected": expected,
+        "recorded": len(timeouts),
+        "p50": quantile(late, 0.50),
+        "p99": quantile(late, 0.99),
+        "max": quantile(late, 1.0),
         "within_target": sum(1 for v, censored in late if not censored and v <= TARGET_MS),
         "last_timeout_s": ((max(timeouts.values()) - first_due) / 1000 if timeouts else None),
-        "load": (load_before, os.getloadavg()[0]), "limit": limit,
+        "load": (load_before, os.getloadavg()[0]),
+        "limit": limit,
     }
     if policy == "auto":
         lags = sorted(replacements[k] - timeouts[k] for k in replacements)
         span = (max(replacements.values()) - first_due) / 1000 if replacements else 0.0
-        result.update({
-            "replacements": len(replacements), "replacements_span_s": span,
-            "replacements_per_s": len(replacements) / span if span else 0.0,
-            "replacement_lag_p50": lags[len(lags) // 2] if lags else None,
-            "replacement_lag_max": lags[-1] if lags else None,
-        })
+        result.update(
+            {
+                "replacements": len(replacements),
+                "replacements_span_s": span,
+                "replacements_per_s": len(replacements) / span if span else 0.0,
+                "replacement_lag_p50": lags[len(lags) // 2] if lags else None,
+                "replacement_lag_max": lags[-1] if lags else None,
+            }
+        )
     return result
 
 
@@ -249,25 +279,31 @@ def quantile(late: list[tuple[int, bool]], q: float) -> str:
 
 
 def table(results: list[dict]) -> str:
-    rows = [f"| {r['policy']} | {r['deadlines']:,} | {r['games']:,} | {r['spread_ms']:,} | "
-            f"{r['arming_s']:.1f} | {r['armed_ahead_s']:.1f} | {r['recorded']:,} of "
-            f"{r['expected']:,} | {r['p50']} | {r['p99']} | {r['max']} | "
-            f"{r['within_target']:,} | {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
-            for r in results]
-    text = ("| on_timeout | deadlines | games | deadlines spread ms | arming s | armed ahead of "
-            "the first deadline s | timeouts recorded | median ms | p99 ms | max ms | within "
-            "1.5 s | load average before / after |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+    rows = [
+        f"| {r['policy']} | {r['deadlines']:,} | {r['games']:,} | {r['spread_ms']:,} | "
+        f"{r['arming_s']:.1f} | {r['armed_ahead_s']:.1f} | {r['recorded']:,} of "
+        f"{r['expected']:,} | {r['p50']} | {r['p99']} | {r['max']} | "
+        f"{r['within_target']:,} | {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
+        for r in results
+    ]
+    text = (
+        "| on_timeout | deadlines | games | deadlines spread ms | arming s | armed ahead of "
+        "the first deadline s | timeouts recorded | median ms | p99 ms | max ms | within "
+        "1.5 s | load average before / after |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
     for r in results:
         if r["policy"] == "auto":
-            text += (f"\nReplacement moves (`auto`): {r['replacements']:,} of "
-                     f"{r['recorded']:,} timed-out seats played by the computer when the "
-                     f"workers were stopped ({r['limit']} s after the deadlines at most, "
-                     f"then a warm shutdown), the last {r['replacements_span_s']:.1f} s after "
-                     f"the deadlines' second: **{r['replacements_per_s']:.0f} moves/s** (both "
-                     f"workers); a replacement followed its timeout by "
-                     f"{r['replacement_lag_p50']:,} ms (median), {r['replacement_lag_max']:,} ms "
-                     f"at most.\n")
+            text += (
+                f"\nReplacement moves (`auto`): {r['replacements']:,} of "
+                f"{r['recorded']:,} timed-out seats played by the computer when the "
+                f"workers were stopped ({r['limit']} s after the deadlines at most, "
+                f"then a warm shutdown), the last {r['replacements_span_s']:.1f} s after "
+                f"the deadlines' second: **{r['replacements_per_s']:.0f} moves/s** (both "
+                f"workers); a replacement followed its timeout by "
+                f"{r['replacement_lag_p50']:,} ms (median), {r['replacement_lag_max']:,} ms "
+                f"at most.\n"
+            )
     return text
 
 
@@ -293,13 +329,18 @@ is recorded. Target: every timeout within 1.5 s of its deadline. All figures fro
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.timers", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("policies", nargs="*", metavar="POLICY",
-                        help="forfeit and/or auto (default: both)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.timers",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "policies", nargs="*", metavar="POLICY", help="forfeit and/or auto (default: both)"
+    )
     parser.add_argument("--deadlines", type=int, default=DEADLINES)
-    parser.add_argument("--limit", type=int, default=DRAIN_LIMIT,
-                        help="seconds to wait after the deadlines' second")
+    parser.add_argument(
+        "--limit", type=int, default=DRAIN_LIMIT, help="seconds to wait after the deadlines' second"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     if set(args.policies) - set(POLICIES):

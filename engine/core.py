@@ -5,6 +5,7 @@ state `g` is plain JSON data (dicts, lists, str, int, float, bool, None), so it 
 copied and compared as it is. An action is a JSON object with a "type" key; the canonical form
 of an action is exactly what `legal_actions` returns, and `parse(format(a)) == a` for every one.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -91,8 +92,11 @@ class LogEntry:
         return seat is not None and seat in self.to
 
     def to_json(self) -> dict[str, Any]:
-        entry = {"text": self.text, "to": None if self.to is None else sorted(self.to),
-                 "data": self.data}
+        entry = {
+            "text": self.text,
+            "to": None if self.to is None else sorted(self.to),
+            "data": self.data,
+        }
         if self.but:
             entry["but"] = sorted(self.but)
         return entry
@@ -100,8 +104,12 @@ class LogEntry:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> LogEntry:
         to = d.get("to")
-        return cls(d["text"], None if to is None else frozenset(to), d.get("data") or {},
-                   frozenset(d.get("but", ())))
+        return cls(
+            d["text"],
+            None if to is None else frozenset(to),
+            d.get("data") or {},
+            frozenset(d.get("but", ())),
+        )
 
 
 class Log:
@@ -202,8 +210,10 @@ def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str
     options = dict(options or {})
     unknown = sorted(set(options) - set(info.options))
     if unknown:
-        raise InvalidOptions(f"{info.title} has no option {', '.join(unknown)}; "
-                             f"its options are: {', '.join(sorted(info.options)) or 'none'}")
+        raise InvalidOptions(
+            f"{info.title} has no option {', '.join(unknown)}; "
+            f"its options are: {', '.join(sorted(info.options)) or 'none'}"
+        )
     full = {}
     for name, spec in info.options.items():
         value = options.get(name, spec.default)
@@ -273,13 +283,20 @@ class GameModule:
     phases allow must have the same handler in both.
     """
 
-    def __init__(self, info: GameInfo, *, setup: Callable[[int, Options, Rng, Log], State],
-                 phase_of: Callable[[State], str], phases: Mapping[str, Phase],
-                 outcome: Callable[[State], Outcome | None],
-                 view: Callable[[State, int | None], View],
-                 parse: Callable[[str], Action], format: Callable[[Action], str],
-                 remove_seat: Callable[[State, int, Log], State] | None = None,
-                 split_turn: Callable[[str], list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        info: GameInfo,
+        *,
+        setup: Callable[[int, Options, Rng, Log], State],
+        phase_of: Callable[[State], str],
+        phases: Mapping[str, Phase],
+        outcome: Callable[[State], Outcome | None],
+        view: Callable[[State, int | None], View],
+        parse: Callable[[str], Action],
+        format: Callable[[Action], str],
+        remove_seat: Callable[[State, int, Log], State] | None = None,
+        split_turn: Callable[[str], list[str]] | None = None,
+    ) -> None:
         self.info = info
         self.setup = setup
         self.phase_of = phase_of

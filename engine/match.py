@@ -8,6 +8,7 @@ the service keeps the seed apart and passes it in, so a match can be shown to no
 Checks, in this order: the game is over -> the seat may act -> the action is well formed -> it
 is among the legal actions -> apply it on a copy.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,20 +43,30 @@ def _digest(choice: Any) -> str:
     return hashlib.sha1(json.dumps(choice, sort_keys=True).encode()).hexdigest()
 
 
-def start(game: Game, n: int, options: dict[str, Any] | None, seed: bytes,
-          version: int) -> tuple[Match, list[LogEntry]]:
+def start(
+    game: Game, n: int, options: dict[str, Any] | None, seed: bytes, version: int
+) -> tuple[Match, list[LogEntry]]:
     """Set the game up for `n` seats; `version` is the version of the GameStarted event."""
     info = game.info
     if not info.min_players <= n <= info.max_players:
-        raise InvalidOptions(f"{info.title} is played by {info.min_players} to "
-                             f"{info.max_players} players, not {n}")
+        raise InvalidOptions(
+            f"{info.title} is played by {info.min_players} to {info.max_players} players, not {n}"
+        )
     options = validate_options(info, options)
     rng = Rng(seed)
     log = Log()
     g = game.setup(n, options, rng, log)
-    match = {"game": info.name, "seats": n, "options": options, "state": g,
-             "rng_counter": rng.counter, "outcome": None, "resigned": [],
-             "seat_since": [version] * n, "seat_digest": [""] * n}
+    match = {
+        "game": info.name,
+        "seats": n,
+        "options": options,
+        "state": g,
+        "rng_counter": rng.counter,
+        "outcome": None,
+        "resigned": [],
+        "seat_since": [version] * n,
+        "seat_digest": [""] * n,
+    }
     _settle(game, match, version)
     return match, log.entries
 
@@ -79,8 +90,9 @@ def read_action(game: Game, notation: str | None = None, action: Action | None =
     except MalformedAction:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        raise MalformedAction(f'the action {action.get("type")!r} is missing a field or has a '
-                              "field of the wrong kind") from None
+        raise MalformedAction(
+            f"the action {action.get('type')!r} is missing a field or has a field of the wrong kind"
+        ) from None
     return game.parse(text)
 
 
@@ -115,13 +127,17 @@ def is_current(match: Match, seat: int, expected_version: int, version: int) -> 
     return match["seat_since"][seat] <= expected_version <= version
 
 
-def act(game: Game, match: Match, seat: int, action: Action, seed: bytes,
-        version: int) -> tuple[Match, list[LogEntry]]:
+def act(
+    game: Game, match: Match, seat: int, action: Action, seed: bytes, version: int
+) -> tuple[Match, list[LogEntry]]:
     """Apply `action` for `seat`; `version` is the version of the event that will record it."""
     check_turn(game, match, seat)
     is_legal = getattr(game, "is_legal", None)  # a game without it is asked for its list
-    if not (is_legal(match["state"], seat, action) if is_legal is not None
-            else action in game.legal_actions(match["state"], seat)):
+    if not (
+        is_legal(match["state"], seat, action)
+        if is_legal is not None
+        else action in game.legal_actions(match["state"], seat)
+    ):
         raise IllegalAction(f"{game.format(action)} is not allowed now")
     new = _copy(match)
     rng = Rng(seed, new["rng_counter"])
@@ -135,8 +151,9 @@ def act(game: Game, match: Match, seat: int, action: Action, seed: bytes,
     return new, log.entries
 
 
-def resign(game: Game, match: Match, seat: int, version: int,
-           reason: str = "resigned") -> tuple[Match, list[LogEntry]]:
+def resign(
+    game: Game, match: Match, seat: int, version: int, reason: str = "resigned"
+) -> tuple[Match, list[LogEntry]]:
     """The seat leaves. A game that can go on without it (a `remove_seat` method) goes on;
     otherwise the game ends and the seats still playing share the win."""
     if match["outcome"] is not None:

@@ -1,4 +1,5 @@
 """The games this server hosts: every module of `engine.games` that defines `GAME`."""
+
 from __future__ import annotations
 
 import importlib

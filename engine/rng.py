@@ -12,6 +12,7 @@ in the last incomplete multiple of n (x >= 2**256 - 2**256 % n), in which case i
 swapping i with below(i + 1). The seed is 32 random bytes; its commitment is SHA-256(seed) in
 hex, published when the game is created; the seed itself is revealed when the game ends.
 """
+
 import hashlib
 import hmac
 from collections.abc import Sequence

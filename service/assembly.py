@@ -1,5 +1,6 @@
 """Building the use-cases on one Redis connection: the one place that wires them together
 (the API, the workers and the mail receiver all start here)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,29 +40,49 @@ class Services:
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
 
-def assemble(client: redis.Redis, settings: Settings | None = None,
-             mailer: Mailer | None = None, min_move_seconds: int | None = None,
-             deliveries: Deliveries | None = None, cache_tokens: bool = False) -> Services:
+def assemble(
+    client: redis.Redis,
+    settings: Settings | None = None,
+    mailer: Mailer | None = None,
+    min_move_seconds: int | None = None,
+    deliveries: Deliveries | None = None,
+    cache_tokens: bool = False,
+) -> Services:
     settings = settings or Settings()
     mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
     token_cache = TokenCache.for_client(client) if cache_tokens else None
     game_store, player_store = GameStore(client), PlayerStore(client, token_cache)
     notes = NotificationStore(client)
-    games = (GameService(game_store, player_store) if min_move_seconds is None
-             else GameService(game_store, player_store, min_move_seconds=min_move_seconds))
+    games = (
+        GameService(game_store, player_store)
+        if min_move_seconds is None
+        else GameService(game_store, player_store, min_move_seconds=min_move_seconds)
+    )
     keys = ServerKeys(settings, notes)
     one_click = OneClick(games, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
-    consequences = None if deliveries is None else Consequences(
-        games, game_store, player_store, ScheduleStore(client), OutboxStore(client),
-        deliveries, settings, sign_in=sign_in, tallies=WorkerTallies(client))
+    consequences = (
+        None
+        if deliveries is None
+        else Consequences(
+            games,
+            game_store,
+            player_store,
+            ScheduleStore(client),
+            OutboxStore(client),
+            deliveries,
+            settings,
+            sign_in=sign_in,
+            tallies=WorkerTallies(client),
+        )
+    )
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls,
-                              keys=keys),
+        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
         games=games,
-        notifications=NotificationService(game_store, player_store, notes, settings, mailer,
-                                          one_click=one_click.links, keys=keys),
+        notifications=NotificationService(
+            game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
+        ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,

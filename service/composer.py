@@ -6,6 +6,7 @@ is played only if it is one of the legal ones, so a form can never make an illeg
 combination that is not allowed is answered with a message.
 
 Values travel as JSON text, so a number stays a number and `null` stays null."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ Action = dict[str, Any]
 
 @dataclass(frozen=True)
 class Choice:
-    name: str                           # the form field's name
+    name: str  # the form field's name
     label: str
     options: tuple[tuple[str, str], ...]  # (value as JSON, what the player reads)
 
@@ -27,7 +28,7 @@ class Choice:
 class Form:
     action_type: str
     choices: tuple[Choice, ...]
-    count: int                          # how many legal actions of this type
+    count: int  # how many legal actions of this type
 
 
 def forms(legal: list[Action]) -> list[Form]:
@@ -44,8 +45,9 @@ def _choices(actions: list[Action]) -> tuple[Choice, ...]:
         value = actions[0][key]
         if isinstance(value, list):
             for i in range(len(value)):
-                choices.append(_choice(f"{key}.{i}", f"{_words(key)} {i + 1}",
-                                       [a[key][i] for a in actions]))
+                choices.append(
+                    _choice(f"{key}.{i}", f"{_words(key)} {i + 1}", [a[key][i] for a in actions])
+                )
         else:
             choices.append(_choice(key, _words(key), [a[key] for a in actions]))
     return tuple(choices)

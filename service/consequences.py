@@ -12,6 +12,7 @@ the game is still where it was), so an entry carried out twice, or late, has its
 The clock's side: `Consequences.run_due` carries out the schedule's items that came due
 (deadlines, reminders, delayed notices, delayed bot moves, sign-in emails), batched.
 """
+
 from __future__ import annotations
 
 import logging
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 class Delivery:
     """One notice to send on one channel ("email" or "webhook"); `attempt` counts the
     deliveries of this notice on this channel (a throttled or failed one is tried again)."""
+
     channel: str
     notice: Notice
     attempt: int = 1
@@ -60,18 +62,30 @@ class Delivery:
     def item(self) -> dict[str, Any]:
         """As the schedule keeps it."""
         n = self.notice
-        return {"kind": "notify", "channel": self.channel, "event": n.event, "game": n.game_id,
-                "seat": n.seat, "version": n.version, "tag": n.tag, "attempt": self.attempt}
+        return {
+            "kind": "notify",
+            "channel": self.channel,
+            "event": n.event,
+            "game": n.game_id,
+            "seat": n.seat,
+            "version": n.version,
+            "tag": n.tag,
+            "attempt": self.attempt,
+        }
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> Delivery:
-        return cls(item["channel"], Notice(item["event"], item["game"], item["seat"],
-                                           item["version"], item["tag"]), item["attempt"])
+        return cls(
+            item["channel"],
+            Notice(item["event"], item["game"], item["seat"], item["version"], item["tag"]),
+            item["attempt"],
+        )
 
 
 @dataclass(frozen=True)
 class Contact:
     """How a seated person can be told (read from their profile when the entry is handled)."""
+
     email: bool = False
     webhook: bool = False
 
@@ -79,6 +93,7 @@ class Contact:
 @dataclass(frozen=True)
 class Due:
     """What a commit calls for, as `due_after_commit` decides it."""
+
     deliveries: list[tuple[int, Delivery]] = field(default_factory=list)
     """(when, in epoch ms, what): a notice to queue, at once when the time is now or past."""
     bot_seats: list[int] = field(default_factory=list)
@@ -89,8 +104,9 @@ class Due:
     """Seats whose clock ran out under `on_timeout: auto`: the computer moves for them now."""
 
 
-def due_after_commit(snap: dict, first: int, last: int, contacts: dict[int, Contact],
-                     settings: Settings, now_ms: int) -> Due:
+def due_after_commit(
+    snap: dict, first: int, last: int, contacts: dict[int, Contact], settings: Settings, now_ms: int
+) -> Due:
     """What the commit of versions first..last calls for, given the game as it is now.
 
     - A notice for each person whose turn began with the commit, for everyone when it ended
@@ -122,21 +138,28 @@ def due_after_commit(snap: dict, first: int, last: int, contacts: dict[int, Cont
     bots_from = snap["updated_at"] + int(settings.bot_delay_seconds * 1000)
     on_time = now_ms >= bots_from
     policy = (snap["time_control"] or {}).get("on_timeout")
-    return Due(deliveries=deliveries, bot_seats=bots if on_time else [],
-               wake_at=None if on_time or not bots else bots_from,
-               replacements=list(snap["timed_out"]) if policy == "auto" else [])
+    return Due(
+        deliveries=deliveries,
+        bot_seats=bots if on_time else [],
+        wake_at=None if on_time or not bots else bots_from,
+        replacements=list(snap["timed_out"]) if policy == "auto" else [],
+    )
 
 
-def _reminders(snap: dict, turn: Notice, deadline: int,
-               contact: Contact) -> list[tuple[int, Delivery]]:
+def _reminders(
+    snap: dict, turn: Notice, deadline: int, contact: Contact
+) -> list[tuple[int, Delivery]]:
     clock_ms = snap["time_control"]["per_move_seconds"] * 1000
     started = deadline - clock_ms
     found = []
     for percent in REMINDER_PERCENTS:
         notice = Notice(TURN_REMINDER, turn.game_id, turn.seat, turn.version, f"-{percent}")
         at = started + clock_ms * percent // 100
-        found += [(at, Delivery(channel, notice)) for channel, wanted in
-                  (("email", contact.email), ("webhook", contact.webhook)) if wanted]
+        found += [
+            (at, Delivery(channel, notice))
+            for channel, wanted in (("email", contact.email), ("webhook", contact.webhook))
+            if wanted
+        ]
     return found
 
 
@@ -152,10 +175,19 @@ class Deliveries(Protocol):
 class Consequences:
     """Carries out outbox entries and due schedule items (run by `turnpost worker`)."""
 
-    def __init__(self, games: GameService, game_store: GameStore, players: PlayerStore,
-                 schedule: ScheduleStore, outbox: OutboxStore, deliveries: Deliveries,
-                 settings: Settings, clock: Callable[[], float] = time.time,
-                 sign_in: SignIn | None = None, tallies: WorkerTallies | None = None):
+    def __init__(
+        self,
+        games: GameService,
+        game_store: GameStore,
+        players: PlayerStore,
+        schedule: ScheduleStore,
+        outbox: OutboxStore,
+        deliveries: Deliveries,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+        sign_in: SignIn | None = None,
+        tallies: WorkerTallies | None = None,
+    ):
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -180,13 +212,17 @@ class Consequences:
         if snap is None:
             return
         lists.write(self.game_store, self.players, [snap])
-        due = due_after_commit(snap, entry.first, entry.version, self._contacts(snap),
-                               self.settings, self.now_ms())
+        due = due_after_commit(
+            snap, entry.first, entry.version, self._contacts(snap), self.settings, self.now_ms()
+        )
         self.send(due.deliveries)
         self._tell_players(snap, entry)
         if due.wake_at is not None:
-            self.schedule.add(snap["id"], due.wake_at,
-                              {"kind": "wake", "game": snap["id"], "version": snap["version"]})
+            self.schedule.add(
+                snap["id"],
+                due.wake_at,
+                {"kind": "wake", "game": snap["id"], "version": snap["version"]},
+            )
         for seat in due.bot_seats:
             if self.games.bot_move(snap["id"], seat, snap["version"]):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="bot")
@@ -195,9 +231,11 @@ class Consequences:
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._count("turnpost_games_finished_total", game=snap["game"])
-            self.schedule.add(snap["id"], self.now_ms() + int(
-                self.settings.finished_log_days * 86_400_000), {"kind": "compact",
-                                                                 "game": snap["id"]})
+            self.schedule.add(
+                snap["id"],
+                self.now_ms() + int(self.settings.finished_log_days * 86_400_000),
+                {"kind": "compact", "game": snap["id"]},
+            )
 
     def _tell_players(self, snap: dict, entry: Entry) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
@@ -206,8 +244,12 @@ class Consequences:
         found = notices(snap, entry.first, entry.version)
         if not found:
             return
-        began = {e["version"]: e for e in self.game_store.events(
-            snap["id"], after=entry.first - 1, count=entry.version - entry.first + 1)}
+        began = {
+            e["version"]: e
+            for e in self.game_store.events(
+                snap["id"], after=entry.first - 1, count=entry.version - entry.first + 1
+            )
+        }
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
             if not player_id:
@@ -215,16 +257,28 @@ class Consequences:
             kind = notice.event
             if kind == TURN_STARTED and goes_on(snap, notice, began.get(notice.version)):
                 kind = TURN_CONTINUES
-            self.players.add_event(player_id, notice.delivery_id("stream"), {
-                "event": kind, "game_id": snap["id"], "game": snap["game"],
-                "version": notice.version, "seat": notice.seat})
+            self.players.add_event(
+                player_id,
+                notice.delivery_id("stream"),
+                {
+                    "event": kind,
+                    "game_id": snap["id"],
+                    "game": snap["game"],
+                    "version": notice.version,
+                    "seat": notice.seat,
+                },
+            )
 
     def _contacts(self, snap: dict) -> dict[int, Contact]:
-        people = [(s, r["player_id"]) for s, r in enumerate(snap["seats"])
-                  if r["kind"] in NOTIFIED_KINDS]
+        people = [
+            (s, r["player_id"]) for s, r in enumerate(snap["seats"]) if r["kind"] in NOTIFIED_KINDS
+        ]
         profiles = self.players.get_many([p for _, p in people])
-        return {seat: Contact(bool(p.get("email")), bool(p.get("webhook_url")))
-                for (seat, _), p in zip(people, profiles) if p}
+        return {
+            seat: Contact(bool(p.get("email")), bool(p.get("webhook_url")))
+            for (seat, _), p in zip(people, profiles)
+            if p
+        }
 
     def send(self, deliveries: list[tuple[int, Delivery]]) -> None:
         """Queue what is due now; schedule the rest."""
@@ -248,8 +302,9 @@ class Consequences:
             by_kind.setdefault(item["kind"], []).append(item)
         timeouts = by_kind.get("timeout", [])
         if timeouts:
-            verdicts = self.games.expire_turns([(i["game"], i["seat"], i["since"])
-                                                for i in timeouts])
+            verdicts = self.games.expire_turns(
+                [(i["game"], i["seat"], i["since"]) for i in timeouts]
+            )
             for item, verdict in zip(timeouts, verdicts):
                 if verdict == "early":  # this clock runs ahead of the one that set the deadline
                     snap = self.game_store.snapshot(item["game"])
@@ -271,6 +326,6 @@ class Consequences:
 
     def later(self, delivery: Delivery, seconds: float) -> None:
         """Deliver again after `seconds` (a throttled email, a webhook's next attempt)."""
-        self.schedule.add(delivery.notice.game_id, self.now_ms() + int(seconds * 1000),
-                          delivery.item())
-
+        self.schedule.add(
+            delivery.notice.game_id, self.now_ms() + int(seconds * 1000), delivery.item()
+        )

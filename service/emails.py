@@ -1,6 +1,7 @@
 """The emails a player gets: their turn, a reminder, the end of a game, and answers to moves
 sent by email. Each is plain text with an HTML twin, and holds only what that player may know:
 their own redacted log, their own legal moves, public names."""
+
 from __future__ import annotations
 
 import html
@@ -15,8 +16,9 @@ from .boards import Html
 LISTED_MOVES = 60
 
 
-def moves_section(title: str, legal: list[dict], notation: list[str],
-                  links: dict[str, str] | None = None) -> tuple[str, list[str | tuple[str, str]]]:
+def moves_section(
+    title: str, legal: list[dict], notation: list[str], links: dict[str, str] | None = None
+) -> tuple[str, list[str | tuple[str, str]]]:
     """The player's legal moves: listed in notation (each with its one-click link, if any)
     when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move with
     the values each of its fields may take (service.composer), to be written by the player
@@ -24,12 +26,16 @@ def moves_section(title: str, legal: list[dict], notation: list[str],
     links = links or {}
     if len(notation) <= LISTED_MOVES or len(links) >= len(notation):
         return f"{title} ({len(notation)}):", [
-            (move, links[move]) if move in links else move for move in notation]
+            (move, links[move]) if move in links else move for move in notation
+        ]
     summary: list[str | tuple[str, str]] = [
-        f"{form.action_type} ({form.count} ways): " + "; ".join(
+        f"{form.action_type} ({form.count} ways): "
+        + "; ".join(
             f"{choice.label}: {' '.join(text for _, text in choice.options)}"
-            for choice in form.choices)
-        for form in composer.forms(legal)]
+            for choice in form.choices
+        )
+        for form in composer.forms(legal)
+    ]
     summary.append("your turn page (the link below) lets you choose any of them")
     return f"{title} ({len(notation)}, summed up):", summary
 
@@ -38,6 +44,7 @@ def moves_section(title: str, legal: list[dict], notation: list[str],
 class BoardSection:
     """The game drawn for the reader: the text board in the plain part, the HTML board (already
     safe markup, built from the reader's view) in the HTML part."""
+
     title: str
     text: str
     html: Html
@@ -46,19 +53,27 @@ class BoardSection:
 @dataclass(frozen=True)
 class Letter:
     """What an email says, before it is laid out as text and HTML."""
+
     subject: str
     greeting: str
     lead: str
     sections: Sequence[tuple[str, Sequence[str | tuple[str, str]]] | BoardSection] = field(
-        default_factory=list)
+        default_factory=list
+    )
     """A section's line is text, or (text, url): a line that is a link."""
-    links: list[tuple[str, str]] = field(default_factory=list)   # (label, url)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (label, url)
     footer: str = ""
 
 
-def layout(letter: Letter, to_name: str, to_address: str, mail_from: str,
-           delivery_id: str, reply_to: str | None = None,
-           headers: dict[str, str] | None = None) -> EmailMessage:
+def layout(
+    letter: Letter,
+    to_name: str,
+    to_address: str,
+    mail_from: str,
+    delivery_id: str,
+    reply_to: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> EmailMessage:
     message = EmailMessage()
     message["Subject"] = letter.subject
     message["From"] = mail_from
@@ -83,8 +98,9 @@ def _text(letter: Letter) -> str:
             continue
         title, lines = section
         out.append(title)
-        out += [f"  {line}" if isinstance(line, str) else f"  {line[0]}: {line[1]}"
-                for line in lines]
+        out += [
+            f"  {line}" if isinstance(line, str) else f"  {line[0]}: {line[1]}" for line in lines
+        ]
         out.append("")
     for label, url in letter.links:
         out.append(f"{label}: {url}")
@@ -104,48 +120,81 @@ def _html(letter: Letter) -> str:
             parts.append(f"<p><strong>{e(section.title)}</strong></p>{board}")
             continue
         title, lines = section
-        items = "".join(f"<li>{e(line)}</li>" if isinstance(line, str) else
-                        f'<li><a href="{e(line[1])}">{e(line[0])}</a></li>' for line in lines)
+        items = "".join(
+            f"<li>{e(line)}</li>"
+            if isinstance(line, str)
+            else f'<li><a href="{e(line[1])}">{e(line[0])}</a></li>'
+            for line in lines
+        )
         parts.append(f"<p><strong>{e(title)}</strong></p><ul>{items}</ul>")
     if letter.links:
-        items = "".join(f'<li><a href="{e(url)}">{e(label)}</a></li>'
-                        for label, url in letter.links)
+        items = "".join(
+            f'<li><a href="{e(url)}">{e(label)}</a></li>' for label, url in letter.links
+        )
         parts.append(f"<ul>{items}</ul>")
     if letter.footer:
         parts.append(f"<p><small>{e(letter.footer)}</small></p>")
-    return ("<!doctype html><html><body style=\"font-family: sans-serif\">"
-            + "".join(parts) + "</body></html>\n")
+    return (
+        '<!doctype html><html><body style="font-family: sans-serif">'
+        + "".join(parts)
+        + "</body></html>\n"
+    )
 
 
-def invitation(reader: str, title: str, game_id: str, inviter: str, others: list[str],
-               time_control: dict | None, cancel_if_declined: bool, api_url: str,
-               page_url: str) -> Letter:
+def invitation(
+    reader: str,
+    title: str,
+    game_id: str,
+    inviter: str,
+    others: list[str],
+    time_control: dict | None,
+    cancel_if_declined: bool,
+    api_url: str,
+    page_url: str,
+) -> Letter:
     """An invitation to a game: who invited whom to what, and how to accept or refuse. The
     game has not started, so it shows no board and no hand."""
     also = f", with {', '.join(others)}" if others else ""
-    clock = ("There is no clock on this game." if time_control is None else
-             f"Each move has {_duration(time_control['per_move_seconds'])}; after that "
-             + ("the computer plays for you." if time_control["on_timeout"] == "auto"
-                else "you forfeit the game."))
-    if_declined = ("If you decline, the game is cancelled." if cancel_if_declined else
-                   "If you decline, your seat is offered to anyone in the lobby.")
+    clock = (
+        "There is no clock on this game."
+        if time_control is None
+        else f"Each move has {_duration(time_control['per_move_seconds'])}; after that "
+        + (
+            "the computer plays for you."
+            if time_control["on_timeout"] == "auto"
+            else "you forfeit the game."
+        )
+    )
+    if_declined = (
+        "If you decline, the game is cancelled."
+        if cancel_if_declined
+        else "If you decline, your seat is offered to anyone in the lobby."
+    )
     return Letter(
         subject=f"[turnpost] {inviter} invites you to play {title} (game {game_id})",
         greeting=f"Hello {reader},",
         lead=f"{inviter} invites you to a game of {title}{also} (game {game_id}). It starts "
-             f"once every invited player has accepted. {clock}",
-        sections=[("To answer, with your API token (Authorization: Bearer <token>):", [
-            f"accept: POST {api_url}/join",
-            f"decline: POST {api_url}/decline"]),
-            ("Nothing happens if you do not answer: you are not seated and get no turn "
-             "emails for this game unless you accept.", [if_declined])],
+        f"once every invited player has accepted. {clock}",
+        sections=[
+            (
+                "To answer, with your API token (Authorization: Bearer <token>):",
+                [f"accept: POST {api_url}/join", f"decline: POST {api_url}/decline"],
+            ),
+            (
+                "Nothing happens if you do not answer: you are not seated and get no turn "
+                "emails for this game unless you accept.",
+                [if_declined],
+            ),
+        ],
         links=[("See the game", page_url)],
         footer=f"You get this because {inviter} named you in a new game. To let a player "
-               "seat you without asking, add them to your friends (PUT /v1/players/me/friends).")
+        "seat you without asking, add them to your friends (PUT /v1/players/me/friends).",
+    )
 
 
-def cancellation(reader: str, title: str, game_id: str, inviter: str | None,
-                 declined_by: str) -> Letter:
+def cancellation(
+    reader: str, title: str, game_id: str, inviter: str | None, declined_by: str
+) -> Letter:
     """The news that a game that had not started was cancelled because an invitation was
     declined (to the creator: `inviter` None; to the other players: the creator's name)."""
     which = "the game" if inviter is None else f"the game {inviter} invited you to,"
@@ -153,7 +202,8 @@ def cancellation(reader: str, title: str, game_id: str, inviter: str | None,
         subject=f"[turnpost] {title} (game {game_id}) is cancelled: {declined_by} declined",
         greeting=f"Hello {reader},",
         lead=f"{declined_by} declined the invitation, so {which} {title} (game {game_id}), "
-             "is cancelled. It had not started; nothing else happens.")
+        "is cancelled. It had not started; nothing else happens.",
+    )
 
 
 def _duration(seconds: int) -> str:

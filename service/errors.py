@@ -9,6 +9,7 @@ not a member cannot be raised: a typo fails the type checker, not a client.
 The engine stays pure and names its refusals by code only (`engine.core.GameError`); each of
 its codes is a member here, and `ServiceError.from_game_error` looks it up.
 """
+
 from __future__ import annotations
 
 from enum import Enum
@@ -41,79 +42,133 @@ class ErrorCode(Enum):
         raise ValueError(f"{code!r} is not in the table of error codes")
 
     REQUEST_BAD_JSON = "request/bad_json", 400, "the body is not valid JSON"
-    AUTH_UNAUTHORIZED = ("auth/unauthorized", 401,
-                         "no bearer token was sent: `Authorization: Bearer <token>`")
+    AUTH_UNAUTHORIZED = (
+        "auth/unauthorized",
+        401,
+        "no bearer token was sent: `Authorization: Bearer <token>`",
+    )
     AUTH_BAD_TOKEN = "auth/bad_token", 401, "the bearer token is not valid"
     AUTH_FORBIDDEN = "auth/forbidden", 403, "you may not do this"
     GAME_NOT_A_PLAYER = "game/not_a_player", 403, "you have no seat in this game"
-    INBOUND_BAD_SECRET = ("inbound/bad_secret", 403,
-                          "the Turnpost-Inbound-Secret header is missing or wrong")
+    INBOUND_BAD_SECRET = (
+        "inbound/bad_secret",
+        403,
+        "the Turnpost-Inbound-Secret header is missing or wrong",
+    )
     GAME_NOT_FOUND = "game/not_found", 404, "there is no game with this id"
     PLAYER_NOT_FOUND = "player/not_found", 404, "there is no such player"
-    INBOUND_DISABLED = ("inbound/disabled", 404,
-                        "inbound email is not set up on this server (INBOUND_SECRET)")
-    MOVE_STALE_VERSION = ("move/stale_version", 409,
-                          "the game has moved on since the version you sent; `current_version` "
-                          "tells where it is: read again and retry")
+    INBOUND_DISABLED = (
+        "inbound/disabled",
+        404,
+        "inbound email is not set up on this server (INBOUND_SECRET)",
+    )
+    MOVE_STALE_VERSION = (
+        "move/stale_version",
+        409,
+        "the game has moved on since the version you sent; `current_version` "
+        "tells where it is: read again and retry",
+    )
     MOVE_INVALID = "move/invalid", 409, "the game refuses the move"
     MOVE_NOT_YOUR_TURN = "move/not_your_turn", 409, "it is not your turn"
-    MOVE_ILLEGAL = ("move/illegal", 409,
-                    "the move is well formed but not allowed now: see /legal-moves")
+    MOVE_ILLEGAL = (
+        "move/illegal",
+        409,
+        "the move is well formed but not allowed now: see /legal-moves",
+    )
     MOVE_GAME_OVER = "move/game_over", 409, "the game is over"
-    GAME_NOT_STARTED = ("game/not_started", 409,
-                        "the game waits for players to take its open seats")
+    GAME_NOT_STARTED = (
+        "game/not_started",
+        409,
+        "the game waits for players to take its open seats",
+    )
     GAME_ALREADY_RESIGNED = "game/already_resigned", 409, "you have already left this game"
     GAME_FULL = "game/full", 409, "the game has no open seat"
     GAME_ALREADY_SEATED = "game/already_seated", 409, "you already have a seat in this game"
     GAME_SEAT_TAKEN = "game/seat_taken", 409, "the seat you asked for is not open"
-    GAME_BUSY = ("game/busy", 409,
-                 "the game changed under the request again and again: try again")
-    GAME_NOT_INVITED = ("game/not_invited", 409,
-                        "you have no invitation to answer in this game (never invited, or "
-                        "already joined or declined)")
+    GAME_BUSY = ("game/busy", 409, "the game changed under the request again and again: try again")
+    GAME_NOT_INVITED = (
+        "game/not_invited",
+        409,
+        "you have no invitation to answer in this game (never invited, or "
+        "already joined or declined)",
+    )
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
-    PLAYER_NO_WEBHOOK = ("player/no_webhook", 409,
-                         "you have no webhook: set webhook_url first")
-    REQUEST_TIMEOUT = ("request/timeout", 408,
-                       "the body did not arrive in time (BODY_TIMEOUT_SECONDS)")
+    PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
+    REQUEST_TIMEOUT = (
+        "request/timeout",
+        408,
+        "the body did not arrive in time (BODY_TIMEOUT_SECONDS)",
+    )
     NO_SUCH_PATH = "not_found", 404, "no operation has this path (see /openapi.json)"
-    REQUEST_METHOD_NOT_ALLOWED = ("request/method_not_allowed", 405,
-                                  "the path does not take this method: `Allow` lists those it "
-                                  "takes")
+    REQUEST_METHOD_NOT_ALLOWED = (
+        "request/method_not_allowed",
+        405,
+        "the path does not take this method: `Allow` lists those it takes",
+    )
     REQUEST_TOO_LARGE = "request/too_large", 413, "the body is larger than 256 KiB"
-    REQUEST_UNSUPPORTED_MEDIA_TYPE = ("request/unsupported_media_type", 415,
-                                      "the body must be sent as application/json")
-    REQUEST_INVALID = ("request/invalid", 422,
-                       "the request does not match the schema; `errors` says where")
-    REQUEST_IDEMPOTENCY_MISMATCH = ("request/idempotency_mismatch", 422,
-                                    "the Idempotency-Key was used before with another body: a "
-                                    "retry sends the same body, a new move a new key")
-    MOVE_MALFORMED = ("move/malformed", 422,
-                      "the move cannot be read: send `notation` or `action` (one), written as "
-                      "/legal-moves lists them")
+    REQUEST_UNSUPPORTED_MEDIA_TYPE = (
+        "request/unsupported_media_type",
+        415,
+        "the body must be sent as application/json",
+    )
+    REQUEST_INVALID = (
+        "request/invalid",
+        422,
+        "the request does not match the schema; `errors` says where",
+    )
+    REQUEST_IDEMPOTENCY_MISMATCH = (
+        "request/idempotency_mismatch",
+        422,
+        "the Idempotency-Key was used before with another body: a "
+        "retry sends the same body, a new move a new key",
+    )
+    MOVE_MALFORMED = (
+        "move/malformed",
+        422,
+        "the move cannot be read: send `notation` or `action` (one), written as "
+        "/legal-moves lists them",
+    )
     PLAYER_INVALID = "player/invalid", 422, "a player needs a name"
-    PLAYER_UNSAFE_WEBHOOK = ("player/unsafe_webhook", 422,
-                             "the webhook URL is not https, or its host is not a public address "
-                             "(loopback, private, link-local, reserved)")
+    PLAYER_UNSAFE_WEBHOOK = (
+        "player/unsafe_webhook",
+        422,
+        "the webhook URL is not https, or its host is not a public address "
+        "(loopback, private, link-local, reserved)",
+    )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
-    GAME_INVALID_SEATS = ("game/invalid_seats", 422,
-                          "the seats do not fit the game: count, unknown player or bot, a player "
-                          "twice, or no seat for a person")
-    PLAYER_INVALID_FRIENDS = ("player/invalid_friends", 422,
-                              "a friend is not a player, is yourself, or the list is longer "
-                              "than 500")
-    GAME_INVALID_OPTIONS = ("game/invalid_options", 422,
-                            "an option is unknown or has a value the game does not take")
+    GAME_INVALID_SEATS = (
+        "game/invalid_seats",
+        422,
+        "the seats do not fit the game: count, unknown player or bot, a player "
+        "twice, or no seat for a person",
+    )
+    PLAYER_INVALID_FRIENDS = (
+        "player/invalid_friends",
+        422,
+        "a friend is not a player, is yourself, or the list is longer than 500",
+    )
+    GAME_INVALID_OPTIONS = (
+        "game/invalid_options",
+        422,
+        "an option is unknown or has a value the game does not take",
+    )
     INBOUND_EMPTY = "inbound/empty", 422, "the body must be a raw RFC 822 message"
-    GAME_INVALID_TIME_CONTROL = ("game/invalid_time_control", 422,
-                                 "per_move_seconds is out of range, or on_timeout is not auto or "
-                                 "forfeit")
-    RATE_LIMITED = ("rate/limited", 429,
-                    "too many requests: wait the Retry-After seconds; the RateLimit headers tell "
-                    "your quota")
-    STREAM_TOO_MANY = ("stream/too_many", 429,
-                       "you have the most event streams open that one player may "
-                       "(STREAMS_PER_PLAYER): close one first")
+    GAME_INVALID_TIME_CONTROL = (
+        "game/invalid_time_control",
+        422,
+        "per_move_seconds is out of range, or on_timeout is not auto or forfeit",
+    )
+    RATE_LIMITED = (
+        "rate/limited",
+        429,
+        "too many requests: wait the Retry-After seconds; the RateLimit headers tell your quota",
+    )
+    STREAM_TOO_MANY = (
+        "stream/too_many",
+        429,
+        "you have the most event streams open that one player may "
+        "(STREAMS_PER_PLAYER): close one first",
+    )
     SERVER_ERROR = "server/error", 500, "the server failed; nothing was changed"
 
 
@@ -142,16 +197,18 @@ class ServiceError(Exception):
 
 class StaleVersion(ServiceError):
     def __init__(self, current_version: int):
-        super().__init__(ErrorCode.MOVE_STALE_VERSION,
-                         f"the game has moved on to version {current_version}: read it again and "
-                         "send your move with that version", current_version=current_version)
+        super().__init__(
+            ErrorCode.MOVE_STALE_VERSION,
+            f"the game has moved on to version {current_version}: read it again and "
+            "send your move with that version",
+            current_version=current_version,
+        )
 
 
 class TooMany(ServiceError):
     """Too many requests, or too many of something open at once: try again after
     `retry_after` seconds (sent as the Retry-After header)."""
 
-    def __init__(self, message: str, retry_after: int,
-                 error: ErrorCode = ErrorCode.RATE_LIMITED):
+    def __init__(self, message: str, retry_after: int, error: ErrorCode = ErrorCode.RATE_LIMITED):
         super().__init__(error, message)
         self.retry_after = retry_after

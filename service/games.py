@@ -1,4 +1,5 @@
 """The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
+
 from __future__ import annotations
 
 import hashlib
@@ -34,9 +35,13 @@ APPEND_ATTEMPTS = 16
 
 
 class GameService:
-    def __init__(self, games: GameStore, players: PlayerStore,
-                 clock: Callable[[], float] = time.time,
-                 min_move_seconds: int = MIN_MOVE_SECONDS):
+    def __init__(
+        self,
+        games: GameStore,
+        players: PlayerStore,
+        clock: Callable[[], float] = time.time,
+        min_move_seconds: int = MIN_MOVE_SECONDS,
+    ):
         self.min_move_seconds = min_move_seconds
         self.games = games
         self.players = players
@@ -53,8 +58,9 @@ class GameService:
     def summary(self, game_id: str) -> dict[str, Any]:
         return summarize(self.load(game_id))
 
-    def view(self, game_id: str, player_id: str,
-             unless_version: int | None = None) -> dict[str, Any] | None:
+    def view(
+        self, game_id: str, player_id: str, unless_version: int | None = None
+    ) -> dict[str, Any] | None:
         """The player's view (a spectator's without a seat); None if still at unless_version."""
         snap = self.load(game_id)
         if unless_version is not None and snap["version"] == unless_version:
@@ -63,8 +69,9 @@ class GameService:
         _started(snap)
         return history.seat_view(snap, seat)
 
-    def board(self, game_id: str, player_id: str,
-              unless_version: int | None = None) -> tuple[int, str] | None:
+    def board(
+        self, game_id: str, player_id: str, unless_version: int | None = None
+    ) -> tuple[int, str] | None:
         """(version, the text board as the player's seat or a spectator sees it); None if
         still at unless_version."""
         snap = self.load(game_id)
@@ -79,12 +86,13 @@ class GameService:
         seat = seated(snap, player_id)
         match = _started(snap)
         game = history.game_of(snap)
-        moves = [{"notation": game.format(a), "action": a}
-                 for a in runner.legal_actions(game, match, seat)]
+        moves = [
+            {"notation": game.format(a), "action": a}
+            for a in runner.legal_actions(game, match, seat)
+        ]
         return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
-    def log(self, game_id: str, player_id: str, after: int = 0,
-            limit: int = 100) -> dict[str, Any]:
+    def log(self, game_id: str, player_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
         snap = self.load(game_id)
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
@@ -97,9 +105,13 @@ class GameService:
         self.load(game_id)
         return history.replay(self.games.events(game_id))
 
-    def list_games(self, player_id: str, awaiting: bool = False, limit: int = 50,
-                   after: tuple[float, str] | None = None
-                   ) -> tuple[list[dict], tuple[float, str] | None]:
+    def list_games(
+        self,
+        player_id: str,
+        awaiting: bool = False,
+        limit: int = 50,
+        after: tuple[float, str] | None = None,
+    ) -> tuple[list[dict], tuple[float, str] | None]:
         """A page of the player's games (or inbox) after the place `after`, and the place
         where the next page starts (None on the last page)."""
         found = self.players.page(player_id, awaiting, limit + 1, after)
@@ -111,31 +123,48 @@ class GameService:
 
     def invitations(self, player_id: str, limit: int = 50) -> list[dict]:
         """The games with a seat reserved for the player, newest first."""
-        return [summarize(s) for s in self.games.snapshots(self.players.invitations(player_id,
-                                                                                    limit))
-                if s is not None and invitation_of(s, player_id) is not None]
+        return [
+            summarize(s)
+            for s in self.games.snapshots(self.players.invitations(player_id, limit))
+            if s is not None and invitation_of(s, player_id) is not None
+        ]
 
     def open_games(self, limit: int = 50) -> list[dict]:
-        return [summarize(s) for s in self.games.snapshots(self.games.open_games(limit))
-                if s is not None and lists.has_open_seat(s)]
+        return [
+            summarize(s)
+            for s in self.games.snapshots(self.games.open_games(limit))
+            if s is not None and lists.has_open_seat(s)
+        ]
 
     # -- writing ---------------------------------------------------------------------------
 
-    def create(self, creator: str, game_name: str, seats: list, options: dict | None = None,
-               time_control: dict | None = None,
-               if_declined: str = "cancel") -> dict[str, Any]:
+    def create(
+        self,
+        creator: str,
+        game_name: str,
+        seats: list,
+        options: dict | None = None,
+        time_control: dict | None = None,
+        if_declined: str = "cancel",
+    ) -> dict[str, Any]:
         """A new game. A seat naming another player reserves it for them (an invitation: they
         join or decline), unless they let the creator seat them (their friends); the game
         starts when every seat is taken. `if_declined`: "cancel" the game when an invitation
         is declined, or "open" the seat to anyone in the lobby."""
         game = registry.get(game_name)
         if game is None:
-            raise ServiceError(ErrorCode.GAME_UNKNOWN, f"there is no game {game_name!r}; the games are: "
-                          f"{', '.join(sorted(registry.GAMES)) or 'none yet'}")
+            raise ServiceError(
+                ErrorCode.GAME_UNKNOWN,
+                f"there is no game {game_name!r}; the games are: "
+                f"{', '.join(sorted(registry.GAMES)) or 'none yet'}",
+            )
         info = game.info
         if not info.min_players <= len(seats) <= info.max_players:
-            raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"{info.title} is played by {info.min_players} to {info.max_players} "
-                          f"players; {len(seats)} seats were given")
+            raise ServiceError(
+                ErrorCode.GAME_INVALID_SEATS,
+                f"{info.title} is played by {info.min_players} to {info.max_players} "
+                f"players; {len(seats)} seats were given",
+            )
         try:
             options = validate_options(info, options)
         except InvalidOptions as err:
@@ -144,19 +173,27 @@ class GameService:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
         seat_records = self._seat_records(creator, seats)
         seed = secrets.token_bytes(32)
-        created = {"type": "GameCreated", "game": info.name, "rules_version": info.rules_version,
-                   "options": options, "seats": seat_records,
-                   "time_control": _check_time_control(time_control, self.min_move_seconds),
-                   "seed": seed.hex(), "commitment": commitment(seed), "created_by": creator,
-                   "if_declined": if_declined}
+        created = {
+            "type": "GameCreated",
+            "game": info.name,
+            "rules_version": info.rules_version,
+            "options": options,
+            "seats": seat_records,
+            "time_control": _check_time_control(time_control, self.min_move_seconds),
+            "seed": seed.hex(),
+            "commitment": commitment(seed),
+            "created_by": creator,
+            "if_declined": if_declined,
+        }
         while True:
             game_id = new_id("g_")
             snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
             if not _waiting_seats(snap):
                 snap, more = self._start(snap)
                 events += more
-            if self.games.create(Commit(game_id, 0, _stored(events), snap,
-                                        schedule=_deadline_items(snap))):
+            if self.games.create(
+                Commit(game_id, 0, _stored(events), snap, schedule=_deadline_items(snap))
+            ):
                 break
         self._write_lists(snap)
         return summarize(snap)
@@ -170,24 +207,32 @@ class GameService:
             if snap["status"] != "open":
                 raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat")
             if seat_of(snap, player_id) is not None:
-                raise ServiceError(ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game")
+                raise ServiceError(
+                    ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game"
+                )
             invited = invitation_of(snap, player_id)
             open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
             if invited is not None:
                 if seat is not None and seat != invited:
-                    raise ServiceError(ErrorCode.GAME_SEAT_TAKEN, f"seat {invited} is reserved for you: join without a seat "
-                                   "or with that one")
+                    raise ServiceError(
+                        ErrorCode.GAME_SEAT_TAKEN,
+                        f"seat {invited} is reserved for you: join without a seat or with that one",
+                    )
                 chosen = invited
             elif not open_seats:
-                raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat: its other seats are reserved for "
-                               "the players it invited")
+                raise ServiceError(
+                    ErrorCode.GAME_FULL,
+                    "this game has no open seat: its other seats are reserved for "
+                    "the players it invited",
+                )
             else:
                 chosen = open_seats[0] if seat is None else seat
             if chosen != invited and chosen not in open_seats:
-                raise ServiceError(ErrorCode.GAME_SEAT_TAKEN, f"seat {chosen} is not open; open seats: "
-                               f"{', '.join(map(str, open_seats))}")
-            joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id,
-                      "name": name}
+                raise ServiceError(
+                    ErrorCode.GAME_SEAT_TAKEN,
+                    f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
+                )
+            joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id, "name": name}
             new, events = self._fold([(joined, None)], snap)
             if not _waiting_seats(new):
                 new, more = self._start(new)
@@ -204,9 +249,15 @@ class GameService:
             _not_cancelled(snap)
             seat = invitation_of(snap, player_id)
             if seat is None:
-                raise ServiceError(ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game")
-            declined = {"type": "InvitationDeclined", "seat": seat, "player_id": player_id,
-                        "name": snap["seats"][seat]["name"]}
+                raise ServiceError(
+                    ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game"
+                )
+            declined = {
+                "type": "InvitationDeclined",
+                "seat": seat,
+                "player_id": player_id,
+                "name": snap["seats"][seat]["name"],
+            }
             items: list[tuple[dict, dict | None]] = [(declined, None)]
             if snap["if_declined"] == "cancel":
                 items.append(({"type": "GameCancelled", "reason": "declined"}, None))
@@ -215,9 +266,15 @@ class GameService:
                 return summarize(new)
         raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
 
-    def play(self, game_id: str, player_id: str, expected_version: int,
-             notation: str | None = None, action: dict | None = None,
-             idempotency_key: str | None = None) -> dict[str, Any]:
+    def play(
+        self,
+        game_id: str,
+        player_id: str,
+        expected_version: int,
+        notation: str | None = None,
+        action: dict | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """Play a move. With an `idempotency_key`, a retry of the same request answers the
         first attempt's answer (a ReplayedAnswer), also when it raced the first attempt (which
         then made its version stale); the key reused for another request is refused."""
@@ -229,38 +286,47 @@ class GameService:
             if snap is None:
                 raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
             try:
-                new, events, answer = self._move(snap, player_id, expected_version, notation,
-                                                 action)
+                new, events, answer = self._move(
+                    snap, player_id, expected_version, notation, action
+                )
             except ServiceError:
-                first = (self.games.idempotent_answer(game_id, player_id, idempotency_key)
-                         if idempotency_key else None)
+                first = (
+                    self.games.idempotent_answer(game_id, player_id, idempotency_key)
+                    if idempotency_key
+                    else None
+                )
                 if first:
                     return _replay(first, request)
                 raise
-            result = self._append(snap, events, new, idempotency_key, player_id, answer,
-                                  request)
+            result = self._append(snap, events, new, idempotency_key, player_id, answer, request)
             if isinstance(result, Replayed):
                 return _replay(result.first, request)
             if isinstance(result, Appended):
                 return answer
         raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
 
-    def _move(self, snap: dict, player_id: str, expected_version: int, notation: str | None,
-              action: dict | None) -> tuple[dict, list[dict], dict[str, Any]]:
+    def _move(
+        self,
+        snap: dict,
+        player_id: str,
+        expected_version: int,
+        notation: str | None,
+        action: dict | None,
+    ) -> tuple[dict, list[dict], dict[str, Any]]:
         seat = seated(snap, player_id)
         match = _started(snap)
         game = history.game_of(snap)
         try:
             if match["outcome"] is None and not runner.is_current(
-                    match, seat, expected_version, snap["version"]):
+                match, seat, expected_version, snap["version"]
+            ):
                 raise StaleVersion(snap["version"])
             runner.check_turn(game, match, seat)
             chosen = runner.read_action(game, notation, action)
             new, events = self._action_events(snap, seat, chosen)
         except GameError as err:
             raise ServiceError.from_game_error(err) from None
-        answer = {"version": new["version"], "move": game.format(chosen),
-                  "game": summarize(new)}
+        answer = {"version": new["version"], "move": game.format(chosen), "game": summarize(new)}
         return new, events, answer
 
     def bot_move(self, game_id: str, seat: int, version: int) -> bool:
@@ -284,8 +350,12 @@ class GameService:
         clock ran out, unless the seat's turn moved on meanwhile. Safe to run late or twice."""
         for _ in range(APPEND_ATTEMPTS):
             snap = self.games.snapshot(game_id)
-            if (snap is None or snap["status"] != "active" or seat not in snap["timed_out"]
-                    or snap["time_control"]["on_timeout"] != "auto"):
+            if (
+                snap is None
+                or snap["status"] != "active"
+                or seat not in snap["timed_out"]
+                or snap["time_control"]["on_timeout"] != "auto"
+            ):
                 return False
             chosen = _bot_choice(history.game_of(snap), snap["match"], seat, "heuristic")
             new, events = self._action_events(snap, seat, chosen)
@@ -325,8 +395,9 @@ class GameService:
                     applied.append(i)
             if events:
                 commits.append((applied, snap, events, new))
-        results = self.games.append_many([self._commit(snap, events, new)
-                                          for _, snap, events, new in commits])
+        results = self.games.append_many(
+            [self._commit(snap, events, new) for _, snap, events, new in commits]
+        )
         written = []
         for (applied, _, _, new), result in zip(commits, results):
             if isinstance(result, Appended):
@@ -357,8 +428,9 @@ class GameService:
             return self._fold([(timed_out, None)], snap)
         return self._leave_events(snap, seat, "forfeit", before=[timed_out])
 
-    def wait_log(self, game_id: str, player_id: str | None, after: int,
-                 block_ms: int) -> list[dict[str, Any]]:
+    def wait_log(
+        self, game_id: str, player_id: str | None, after: int, block_ms: int
+    ) -> list[dict[str, Any]]:
         """Log entries after `after` as the player may see them, waiting up to block_ms."""
         snap = self.load(game_id)
         seat = seat_of(snap, player_id)
@@ -385,8 +457,9 @@ class GameService:
             raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
         _not_cancelled(snap)
         if snap["status"] == "open":
-            new, events = self._fold([({"type": "PlayerResigned", "seat": seat,
-                                        "reason": reason}, None)], snap)
+            new, events = self._fold(
+                [({"type": "PlayerResigned", "seat": seat, "reason": reason}, None)], snap
+            )
         else:
             try:
                 new, events = self._leave_events(snap, seat, reason)
@@ -394,25 +467,36 @@ class GameService:
                 raise ServiceError.from_game_error(err) from None
         return new if isinstance(self._append(snap, events, new), Appended) else None
 
-    def _action_events(self, snap: dict, seat: int, chosen: dict,
-                       before: Sequence[dict] = ()) -> tuple[dict, list[dict]]:
+    def _action_events(
+        self, snap: dict, seat: int, chosen: dict, before: Sequence[dict] = ()
+    ) -> tuple[dict, list[dict]]:
         """Events `before`, then the seat's ActionTaken (and GameEnded if it ends the game)."""
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
-        new_match, entries = runner.act(game, new["match"], seat, chosen, _seed(snap),
-                                        new["version"] + 1)
-        taken = {"type": "ActionTaken", "seat": seat, "action": chosen,
-                 "entries": [e.to_json() for e in entries]}
+        new_match, entries = runner.act(
+            game, new["match"], seat, chosen, _seed(snap), new["version"] + 1
+        )
+        taken = {
+            "type": "ActionTaken",
+            "seat": seat,
+            "action": chosen,
+            "entries": [e.to_json() for e in entries],
+        }
         new, more = self._fold([(taken, new_match)], new)
         return self._end_if_over(new, events + more)
 
-    def _leave_events(self, snap: dict, seat: int, reason: str,
-                      before: Sequence[dict] = ()) -> tuple[dict, list[dict]]:
+    def _leave_events(
+        self, snap: dict, seat: int, reason: str, before: Sequence[dict] = ()
+    ) -> tuple[dict, list[dict]]:
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
         new_match, entries = runner.resign(game, new["match"], seat, new["version"] + 1, reason)
-        left = {"type": "PlayerResigned", "seat": seat, "reason": reason,
-                "entries": [e.to_json() for e in entries]}
+        left = {
+            "type": "PlayerResigned",
+            "seat": seat,
+            "reason": reason,
+            "entries": [e.to_json() for e in entries],
+        }
         new, more = self._fold([(left, new_match)], new)
         return self._end_if_over(new, events + more)
 
@@ -425,21 +509,39 @@ class GameService:
                 records.append({"kind": "open", "player_id": None, "name": None})
             elif isinstance(entry, str) and entry.startswith("bot:"):
                 if entry not in BOT_SEATS:
-                    raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"there is no bot {entry!r}; the bots are: "
-                                  f"{', '.join(BOT_SEATS)}")
-                records.append({"kind": "bot", "player_id": None, "name": entry,
-                                "bot": entry.removeprefix("bot:")})
+                    raise ServiceError(
+                        ErrorCode.GAME_INVALID_SEATS,
+                        f"there is no bot {entry!r}; the bots are: {', '.join(BOT_SEATS)}",
+                    )
+                records.append(
+                    {
+                        "kind": "bot",
+                        "player_id": None,
+                        "name": entry,
+                        "bot": entry.removeprefix("bot:"),
+                    }
+                )
             elif isinstance(entry, str):
                 if entry in seen:
-                    raise ServiceError(ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats")
+                    raise ServiceError(
+                        ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats"
+                    )
                 seen.add(entry)
-                records.append({"kind": "invited", "player_id": entry,
-                                "name": self._player_name(entry,
-                                                          ErrorCode.GAME_INVALID_SEATS)})
+                records.append(
+                    {
+                        "kind": "invited",
+                        "player_id": entry,
+                        "name": self._player_name(entry, ErrorCode.GAME_INVALID_SEATS),
+                    }
+                )
             else:
-                raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "each seat is a player id, a bot name or null")
+                raise ServiceError(
+                    ErrorCode.GAME_INVALID_SEATS, "each seat is a player id, a bot name or null"
+                )
         if all(r["kind"] == "bot" for r in records):
-            raise ServiceError(ErrorCode.GAME_INVALID_SEATS, "a game needs at least one seat for a person")
+            raise ServiceError(
+                ErrorCode.GAME_INVALID_SEATS, "a game needs at least one seat for a person"
+            )
         others = [r for r in records if r["kind"] == "invited" and r["player_id"] != creator]
         friends = self.players.lets_seat([str(r["player_id"]) for r in others], creator)
         for record in records:
@@ -450,8 +552,7 @@ class GameService:
                 record["kind"] = "player"
         return records
 
-    def _player_name(self, player_id: str,
-                     error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
+    def _player_name(self, player_id: str, error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
         profile = self.players.get(player_id)
         if profile is None:
             raise ServiceError(error, f"there is no player {player_id}")
@@ -459,21 +560,26 @@ class GameService:
 
     def _start(self, snap: dict) -> tuple[dict, list[dict]]:
         game = history.game_of(snap)
-        match, entries = runner.start(game, len(snap["seats"]), snap["options"], _seed(snap),
-                                      snap["version"] + 1)
+        match, entries = runner.start(
+            game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1
+        )
         started = {"type": "GameStarted", "entries": [e.to_json() for e in entries]}
         return self._fold([(started, match)], snap)
 
     def _end_if_over(self, snap: dict, events: list[dict]) -> tuple[dict, list[dict]]:
         if snap["match"]["outcome"] is None:
             return snap, events
-        ended = {"type": "GameEnded", "outcome": snap["match"]["outcome"],
-                 "seed": snap["secret_seed"]}
+        ended = {
+            "type": "GameEnded",
+            "outcome": snap["match"]["outcome"],
+            "seed": snap["secret_seed"],
+        }
         new, more = self._fold([(ended, None)], snap)
         return new, events + more
 
-    def _fold(self, items: Sequence[tuple[dict, dict | None]],
-              snap: dict | None) -> tuple[dict, list[dict]]:
+    def _fold(
+        self, items: Sequence[tuple[dict, dict | None]], snap: dict | None
+    ) -> tuple[dict, list[dict]]:
         """Stamp events with time and version and fold them; returns (snapshot, events)."""
         now = int(self.clock() * 1000)
         events: list[dict] = []
@@ -486,25 +592,47 @@ class GameService:
             raise ValueError("nothing to fold: no snapshot and no event")
         return snap, events
 
-    def _commit(self, before: dict, events: list[dict], after: dict,
-                idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None, request: str = "") -> Commit:
+    def _commit(
+        self,
+        before: dict,
+        events: list[dict],
+        after: dict,
+        idempotency_key: str | None = None,
+        player_id: str = "",
+        answer: dict | None = None,
+        request: str = "",
+    ) -> Commit:
         """The append of `events` on `before`: the snapshot `after`, and the deadlines that
         start or stop with it (everything else a commit causes is derived from the outbox
         entry the append writes with it; see service.consequences)."""
         old, new = _deadline_items(before), _deadline_items(after)
         new_members = {m for _, m in new}
-        return Commit(after["id"], before["version"], _stored(events), after,
-                      unschedule=[m for _, m in old if m not in new_members],
-                      schedule=[(at, m) for at, m in new if (at, m) not in old],
-                      idempotency_key=idempotency_key, player_id=player_id, answer=answer,
-                      request=request)
+        return Commit(
+            after["id"],
+            before["version"],
+            _stored(events),
+            after,
+            unschedule=[m for _, m in old if m not in new_members],
+            schedule=[(at, m) for at, m in new if (at, m) not in old],
+            idempotency_key=idempotency_key,
+            player_id=player_id,
+            answer=answer,
+            request=request,
+        )
 
-    def _append(self, before: dict, events: list[dict], after: dict,
-                idempotency_key: str | None = None, player_id: str = "",
-                answer: dict | None = None, request: str = "") -> Appended | Stale | Replayed:
-        result = self.games.append(self._commit(before, events, after, idempotency_key,
-                                                player_id, answer, request))
+    def _append(
+        self,
+        before: dict,
+        events: list[dict],
+        after: dict,
+        idempotency_key: str | None = None,
+        player_id: str = "",
+        answer: dict | None = None,
+        request: str = "",
+    ) -> Appended | Stale | Replayed:
+        result = self.games.append(
+            self._commit(before, events, after, idempotency_key, player_id, answer, request)
+        )
         if isinstance(result, Appended):
             self._write_lists(after)
         return result
@@ -516,8 +644,11 @@ class GameService:
         try:
             lists.write(self.games, self.players, list(snaps))
         except StoreUnavailable:
-            log.warning("lists of %s not written now; the outbox will",
-                        ", ".join(s["id"] for s in snaps), exc_info=True)
+            log.warning(
+                "lists of %s not written now; the outbox will",
+                ", ".join(s["id"] for s in snaps),
+                exc_info=True,
+            )
 
 
 class ReplayedAnswer(dict):
@@ -525,19 +656,24 @@ class ReplayedAnswer(dict):
     dict like any answer, marked so that the API can say so (Idempotent-Replayed: true)."""
 
 
-def _move_fingerprint(expected_version: int, notation: str | None,
-                      action: dict | None) -> str:
+def _move_fingerprint(expected_version: int, notation: str | None, action: dict | None) -> str:
     """What makes two move requests the same request: the SHA-256 of their fields as
     canonical JSON (so spacing and key order do not matter; notation and action do)."""
-    canonical = json.dumps({"expected_version": expected_version, "notation": notation,
-                            "action": action}, sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(
+        {"expected_version": expected_version, "notation": notation, "action": action},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _replay(first: FirstAnswer, request: str) -> ReplayedAnswer:
     if first.request != request:
-        raise ServiceError(ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH, "this Idempotency-Key was used for another move: a retry must send the "
-                      "same body; a new move needs a new key")
+        raise ServiceError(
+            ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
+            "this Idempotency-Key was used for another move: a retry must send the "
+            "same body; a new move needs a new key",
+        )
     return ReplayedAnswer(first.answer)
 
 
@@ -545,8 +681,12 @@ def _timeout_verdict(snap: dict, seat: int, since: int, now_ms: float) -> str:
     if snap["status"] != "active":
         return "moot"
     deadline = snap["deadlines"][seat]
-    if (seat not in snap["active_seats"] or snap["match"]["seat_since"][seat] != since
-            or deadline is None or seat in snap["timed_out"]):
+    if (
+        seat not in snap["active_seats"]
+        or snap["match"]["seat_since"][seat] != since
+        or deadline is None
+        or seat in snap["timed_out"]
+    ):
         return "moot"
     return "early" if deadline > now_ms else "applied"
 
@@ -561,9 +701,11 @@ def _deadline_items(snap: dict | None) -> list[tuple[int, str]]:
     if snap is None or snap["match"] is None or snap["status"] != "active":
         return []
     since = snap["match"]["seat_since"]
-    return [(deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
-            for seat, deadline in enumerate(snap["deadlines"])
-            if deadline is not None and seat in snap["active_seats"]]
+    return [
+        (deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
+        for seat, deadline in enumerate(snap["deadlines"])
+        if deadline is not None and seat in snap["active_seats"]
+    ]
 
 
 def _stored(events: list[dict]) -> list[dict]:
@@ -574,8 +716,9 @@ def _stored(events: list[dict]) -> list[dict]:
 def _bot_choice(game, match: dict, seat: int, bot: str) -> dict:
     """A bot sees what its seat sees; its own randomness need not replay (its move is logged)."""
     view = game.view(match["state"], seat)
-    return game.bots[bot](view, runner.legal_actions(game, match, seat),
-                          Rng(secrets.token_bytes(32)))
+    return game.bots[bot](
+        view, runner.legal_actions(game, match, seat), Rng(secrets.token_bytes(32))
+    )
 
 
 def _seed(snap: dict) -> bytes:
@@ -586,14 +729,19 @@ def _started(snap: dict) -> dict:
     if snap["match"] is None:
         _not_cancelled(snap)
         waiting = len(_waiting_seats(snap))
-        raise ServiceError(ErrorCode.GAME_NOT_STARTED, f"the game has not started: it waits for {waiting} more "
-                       f"player{'s' if waiting != 1 else ''}")
+        raise ServiceError(
+            ErrorCode.GAME_NOT_STARTED,
+            f"the game has not started: it waits for {waiting} more "
+            f"player{'s' if waiting != 1 else ''}",
+        )
     return snap["match"]
 
 
 def _not_cancelled(snap: dict) -> None:
     if snap["status"] == "cancelled":
-        raise ServiceError(ErrorCode.GAME_CANCELLED, "the game was cancelled: an invited player declined")
+        raise ServiceError(
+            ErrorCode.GAME_CANCELLED, "the game was cancelled: an invited player declined"
+        )
 
 
 def _waiting_seats(snap: dict) -> list[int]:
@@ -616,12 +764,20 @@ def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
     policy = control.get("on_timeout", "auto")
     if seconds is None:
         return None
-    if isinstance(seconds, bool) or not isinstance(seconds, int) or not (
-            min_seconds <= seconds <= MAX_MOVE_SECONDS):
-        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, f"per_move_seconds must be a whole number from {min_seconds} to "
-                      f"{MAX_MOVE_SECONDS} (eight weeks)")
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int)
+        or not (min_seconds <= seconds <= MAX_MOVE_SECONDS)
+    ):
+        raise ServiceError(
+            ErrorCode.GAME_INVALID_TIME_CONTROL,
+            f"per_move_seconds must be a whole number from {min_seconds} to "
+            f"{MAX_MOVE_SECONDS} (eight weeks)",
+        )
     if policy not in TIMEOUT_POLICIES:
-        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, "on_timeout must be auto or forfeit")
+        raise ServiceError(
+            ErrorCode.GAME_INVALID_TIME_CONTROL, "on_timeout must be auto or forfeit"
+        )
     return {"per_move_seconds": seconds, "on_timeout": policy}
 
 
@@ -646,16 +802,28 @@ def summarize(snap: dict) -> dict[str, Any]:
     active = snap["active_seats"]
     deadlines = [d for s, d in enumerate(snap["deadlines"]) if s in active and d is not None]
     return {
-        "id": snap["id"], "game": snap["game"], "status": snap["status"],
+        "id": snap["id"],
+        "game": snap["game"],
+        "status": snap["status"],
         "version": snap["version"],
-        "seats": [{"seat": i, "kind": r["kind"], "player_id": r["player_id"],
-                   "name": r["name"], "deadline": iso(snap["deadlines"][i])}
-                  for i, r in enumerate(snap["seats"])],
+        "seats": [
+            {
+                "seat": i,
+                "kind": r["kind"],
+                "player_id": r["player_id"],
+                "name": r["name"],
+                "deadline": iso(snap["deadlines"][i]),
+            }
+            for i, r in enumerate(snap["seats"])
+        ],
         "active_seats": active,
         "deadline": iso(min(deadlines)) if deadlines else None,
         "outcome": None if match is None else match["outcome"],
-        "options": snap["options"], "time_control": snap["time_control"],
+        "options": snap["options"],
+        "time_control": snap["time_control"],
         "rules_version": snap["rules_version"],
-        "seed_commitment": snap["commitment"], "seed": snap["revealed_seed"],
-        "created_at": iso(snap["created_at"]), "updated_at": iso(snap["updated_at"]),
+        "seed_commitment": snap["commitment"],
+        "seed": snap["revealed_seed"],
+        "created_at": iso(snap["created_at"]),
+        "updated_at": iso(snap["updated_at"]),
     }

@@ -1,4 +1,5 @@
 """Is this server ready to serve? What `/readyz` answers and an operator's probe reads."""
+
 from __future__ import annotations
 
 import time
@@ -36,6 +37,8 @@ class Readiness:
             return {"ready": False, "checks": checks}
         checks["redis"] = {"ok": True}
         checks["workers"] = {"ok": alive > 0, "alive": alive}
-        checks["outbox"] = {"ok": backlog["oldest_ms"] <= self.max_backlog_seconds * 1000,
-                            **backlog}
+        checks["outbox"] = {
+            "ok": backlog["oldest_ms"] <= self.max_backlog_seconds * 1000,
+            **backlog,
+        }
         return {"ready": all(c["ok"] for c in checks.values()), "checks": checks}

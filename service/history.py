@@ -9,6 +9,7 @@ may act (`active_seats`), so summaries, inboxes and the workers never ask the en
 The snapshot holds the seed (`secret_seed`) so that a move costs one read; it is server-side
 data and never leaves the server as it is: summaries and views are built from it by whitelist.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,24 +26,39 @@ def game_of(snapshot: dict) -> Game:
 def seat_view(snap: dict, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) may see of a started game: the game's own view, built by
     whitelist, in the envelope every client gets (`game`, `version`, `seat`, `active_seats`)."""
-    return {"game": snap["game"], "version": snap["version"], "seat": seat,
-            "active_seats": snap["active_seats"],
-            **game_of(snap).view(snap["match"]["state"], seat)}
+    return {
+        "game": snap["game"],
+        "version": snap["version"],
+        "seat": seat,
+        "active_seats": snap["active_seats"],
+        **game_of(snap).view(snap["match"]["state"], seat),
+    }
 
 
 def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> dict:
     """The snapshot after `event` (which carries its version). Does not mutate its input."""
     kind = event["type"]
     if kind == "GameCreated":
-        snap = {"id": event["game_id"], "game": event["game"],
-                "rules_version": event["rules_version"], "options": event["options"],
-                "time_control": event["time_control"], "commitment": event["commitment"],
-                "seats": event["seats"], "status": "open", "match": None,
-                "deadlines": [None] * len(event["seats"]), "active_seats": [],
-                "timed_out": [], "created_at": event["at"],
-                "secret_seed": event["seed"], "revealed_seed": None,
-                "created_by": event.get("created_by"),
-                "if_declined": event.get("if_declined", "cancel"), "declined": []}
+        snap = {
+            "id": event["game_id"],
+            "game": event["game"],
+            "rules_version": event["rules_version"],
+            "options": event["options"],
+            "time_control": event["time_control"],
+            "commitment": event["commitment"],
+            "seats": event["seats"],
+            "status": "open",
+            "match": None,
+            "deadlines": [None] * len(event["seats"]),
+            "active_seats": [],
+            "timed_out": [],
+            "created_at": event["at"],
+            "secret_seed": event["seed"],
+            "revealed_seed": None,
+            "created_by": event.get("created_by"),
+            "if_declined": event.get("if_declined", "cancel"),
+            "declined": [],
+        }
     elif snapshot is None:
         raise ValueError(f"a game's log starts with GameCreated, not {kind}")
     else:
@@ -52,27 +68,36 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     seed = bytes.fromhex(snap["secret_seed"])
 
     if kind == "PlayerJoined":
-        snap["seats"][event["seat"]] = {"kind": "player", "player_id": event["player_id"],
-                                        "name": event["name"]}
+        snap["seats"][event["seat"]] = {
+            "kind": "player",
+            "player_id": event["player_id"],
+            "name": event["name"],
+        }
     elif kind == "InvitationDeclined":
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
-        snap["declined"] = [*snap["declined"], {"seat": event["seat"],
-                                                "player_id": event["player_id"],
-                                                "name": event["name"]}]
+        snap["declined"] = [
+            *snap["declined"],
+            {"seat": event["seat"], "player_id": event["player_id"], "name": event["name"]},
+        ]
     elif kind == "GameCancelled":
         snap["status"] = "cancelled"
     elif kind == "GameStarted":
         snap["status"] = "active"
-        snap["match"] = computed or runner.start(game, len(snap["seats"]), snap["options"],
-                                                 seed, version)[0]
+        snap["match"] = (
+            computed or runner.start(game, len(snap["seats"]), snap["options"], seed, version)[0]
+        )
     elif kind == "ActionTaken":
-        snap["match"] = computed or runner.act(game, snap["match"], event["seat"],
-                                               event["action"], seed, version)[0]
+        snap["match"] = (
+            computed
+            or runner.act(game, snap["match"], event["seat"], event["action"], seed, version)[0]
+        )
     elif kind == "PlayerResigned" and snap["match"] is None:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
     elif kind == "PlayerResigned":
-        snap["match"] = computed or runner.resign(game, snap["match"], event["seat"], version,
-                                                  event["reason"])[0]
+        snap["match"] = (
+            computed
+            or runner.resign(game, snap["match"], event["seat"], version, event["reason"])[0]
+        )
     elif kind == "GameEnded":
         snap["status"] = "finished"
         snap["revealed_seed"] = event["seed"]
@@ -92,8 +117,7 @@ def _timed_out(snap: dict, event: dict) -> list[int]:
     seats = set(snap["timed_out"])
     if event["type"] == "TurnTimedOut":
         seats.add(event["seat"])
-    return sorted(s for s in seats
-                  if s in snap["active_seats"] and since[s] != snap["version"])
+    return sorted(s for s in seats if s in snap["active_seats"] and since[s] != snap["version"])
 
 
 def _deadlines(snap: dict, at_ms: int) -> list[int | None]:

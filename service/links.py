@@ -6,6 +6,7 @@ A token is `<payload>.<mac>`: the payload is the base64url (unpadded) of a compa
 a purpose label and the payload text, truncated to 128 bits (RFC 2104 section 5), which keeps
 the URL short and is ample against forgery. Standard library only.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,8 +29,8 @@ class MoveLink:
     version: int
     notation: str
     expires_at: int  # epoch seconds
-    link_id: str     # a short stable id of this link (hex of a hash of its token), used by the
-                     # caller to make it single-use in Redis
+    link_id: str  # a short stable id of this link (hex of a hash of its token), used by the
+    # caller to make it single-use in Redis
 
 
 class LinkError(Exception):
@@ -42,14 +43,17 @@ class LinkError(Exception):
         self.message = message
 
 
-def sign_link(secret: bytes, game_id: str, seat: int, version: int, notation: str,
-              expires_at: int) -> str:
+def sign_link(
+    secret: bytes, game_id: str, seat: int, version: int, notation: str, expires_at: int
+) -> str:
     """A URL-safe token (no padding, only [A-Za-z0-9_-.]) carrying the fields and an
     HMAC-SHA256 over them with `secret`; compact (it goes in a URL in an email)."""
     fields = [game_id, seat, version, notation, expires_at]
     if not _well_typed(fields):
-        raise ValueError("a link needs a game id and notation (text), and a seat, version "
-                         "and expiry (non-negative integers)")
+        raise ValueError(
+            "a link needs a game id and notation (text), and a seat, version "
+            "and expiry (non-negative integers)"
+        )
     payload = _b64(json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode())
     return f"{payload}.{_mac(secret, payload)}"
 
@@ -65,15 +69,16 @@ def read_link(secret: bytes, token: str, now: float) -> MoveLink:
         raise LinkError("link/malformed", "this is not a move link")
     payload, mac = shape.groups()
     if not hmac.compare_digest(mac, _mac(secret, payload)):
-        raise LinkError("link/bad_signature", "this move link is not valid: it was altered "
-                                              "or not made by this server")
+        raise LinkError(
+            "link/bad_signature",
+            "this move link is not valid: it was altered or not made by this server",
+        )
     fields = _fields(payload)
     if fields is None:  # a good MAC over a payload sign_link would never make
         raise LinkError("link/malformed", "this move link cannot be read")
     game_id, seat, version, notation, expires_at = fields
     if now >= expires_at:
-        raise LinkError("link/expired", "this move link has expired: the turn it was for "
-                                        "is over")
+        raise LinkError("link/expired", "this move link has expired: the turn it was for is over")
     link_id = hashlib.sha256(token.encode()).hexdigest()[:32]
     return MoveLink(game_id, seat, version, notation, expires_at, link_id)
 
@@ -102,5 +107,8 @@ def _well_typed(fields: list) -> bool:
         return False
     game_id, seat, version, notation, expires_at = fields
     counts = (seat, version, expires_at)
-    return (isinstance(game_id, str) and isinstance(notation, str)
-            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts))
+    return (
+        isinstance(game_id, str)
+        and isinstance(notation, str)
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts)
+    )

@@ -4,6 +4,7 @@ awaiting their move, nearest deadline first), and the lobby of games with an ope
 Both the request that commits and the worker that carries out the commit's consequences write
 them, in either order; every write names the game's version and an older one never overwrites
 a newer one (store/project.lua)."""
+
 from __future__ import annotations
 
 from store.games import GameStore, run_pipeline
@@ -22,8 +23,9 @@ def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
         for seat, record in enumerate(snap["seats"]):
             if record["kind"] == "invited":
                 invited = snap["created_at"] if snap["status"] == "open" else None
-                players.project(record["player_id"], game_id, version, None, None, invited,
-                                pipe=pipe)
+                players.project(
+                    record["player_id"], game_id, version, None, None, invited, pipe=pipe
+                )
             if record["kind"] != "player":
                 continue
             deadline = snap["deadlines"][seat]
@@ -33,8 +35,9 @@ def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
             players.project(record["player_id"], game_id, version, now, awaiting, pipe=pipe)
         for refused in snap.get("declined", []):
             players.project(refused["player_id"], game_id, version, None, None, pipe=pipe)
-        games.lobby_entry(game_id, version,
-                          snap["created_at"] if has_open_seat(snap) else None, pipe)
+        games.lobby_entry(
+            game_id, version, snap["created_at"] if has_open_seat(snap) else None, pipe
+        )
     run_pipeline(pipe)
 
 

@@ -4,6 +4,7 @@ Every event is rendered by whitelist: the seed in GameCreated and the raw action
 ActionTaken are never shown (an action may be a secret choice); a seat sees its own move in
 notation, and the log lines the game wrote for it.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,18 +26,54 @@ def seat_name(seat_record: dict) -> str:
 #: The verbs the games write after a seat, as said to that seat ("Ada plays" -> "you play").
 #: Past tenses and modals read the same in every person ("you placed", "you cannot").
 YOUR_VERB = {
-    "anchors": "anchor", "busts": "bust", "defuses": "defuse", "does": "do", "draws": "draw",
-    "earns": "earn", "ends": "end", "fires": "fire", "gives": "give", "has": "have",
-    "holds": "hold", "is": "are", "keeps": "keep", "looks": "look", "moves": "move",
-    "plays": "play", "puts": "put", "sets": "set", "shows": "show", "starts": "start",
-    "swaps": "swap", "takes": "take", "uses": "use", "was": "were", "wins": "win",
+    "anchors": "anchor",
+    "busts": "bust",
+    "defuses": "defuse",
+    "does": "do",
+    "draws": "draw",
+    "earns": "earn",
+    "ends": "end",
+    "fires": "fire",
+    "gives": "give",
+    "has": "have",
+    "holds": "hold",
+    "is": "are",
+    "keeps": "keep",
+    "looks": "look",
+    "moves": "move",
+    "plays": "play",
+    "puts": "put",
+    "sets": "set",
+    "shows": "show",
+    "starts": "start",
+    "swaps": "swap",
+    "takes": "take",
+    "uses": "use",
+    "was": "were",
+    "wins": "win",
 }
 #: What reads the same after "you" as after a name (past tenses, modals), and what the games
 #: write to "you" already (private lines: "you lay face down ..."), besides YOUR_VERB.
-SAME_VERB = frozenset({
-    "anchored", "cannot", "drew", "earned", "gave", "harpooned", "kept", "laid", "lay", "left", "let",
-    "moved", "opted", "placed", "rolled", "took",
-})
+SAME_VERB = frozenset(
+    {
+        "anchored",
+        "cannot",
+        "drew",
+        "earned",
+        "gave",
+        "harpooned",
+        "kept",
+        "laid",
+        "lay",
+        "left",
+        "let",
+        "moved",
+        "opted",
+        "placed",
+        "rolled",
+        "took",
+    }
+)
 _SUBJECT = re.compile(r"(^|: |; )\{seat(\d)\} (\w+)")
 _AND_THEN = re.compile(r"(\byou \w+[^:;]*? and )(\w+)")
 
@@ -63,35 +100,52 @@ def in_your_voice(text: str, reader: int) -> str:
     said_to_me = _SUBJECT.sub(subject, text)
     if said_to_me != text:  # the reader does it: "you use the Eye and look", "your cards"
         said_to_me = _AND_THEN.sub(
-            lambda m: m.group(1) + YOUR_VERB.get(m.group(2), m.group(2)), said_to_me)
+            lambda m: m.group(1) + YOUR_VERB.get(m.group(2), m.group(2)), said_to_me
+        )
         said_to_me = re.sub(r"\btheir\b", "your", said_to_me)
     return said_to_me.replace(me + "'s", "your").replace(me, "you")
 
 
 def lines(entries: list[dict], reader: int | None, seats: list[dict]) -> list[dict[str, Any]]:
     visible = (LogEntry.from_json(e) for e in entries)
-    return [{"text": with_names(e.text, seats, reader), "data": e.data}
-            for e in visible if e.visible_to(reader)]
+    return [
+        {"text": with_names(e.text, seats, reader), "data": e.data}
+        for e in visible
+        if e.visible_to(reader)
+    ]
 
 
 def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> dict[str, Any]:
     kind = event["type"]
-    item: dict[str, Any] = {"version": event["version"], "type": kind, "at": iso(event["at"]),
-                            "lines": []}
+    item: dict[str, Any] = {
+        "version": event["version"],
+        "type": kind,
+        "at": iso(event["at"]),
+        "lines": [],
+    }
     if kind == "GameCreated":
-        item["lines"] = [{"text": f"a game of {game.info.title} was created; the seed's "
-                                  f"commitment is {event['commitment']}",
-                          "data": {"commitment": event["commitment"], "options": event["options"]}}]
+        item["lines"] = [
+            {
+                "text": f"a game of {game.info.title} was created; the seed's "
+                f"commitment is {event['commitment']}",
+                "data": {"commitment": event["commitment"], "options": event["options"]},
+            }
+        ]
     elif kind == "PlayerJoined":
         item["seat"] = event["seat"]
         item["lines"] = [{"text": f"{event['name']} took seat {event['seat']}", "data": {}}]
     elif kind == "InvitationDeclined":
         item["seat"] = event["seat"]
-        item["lines"] = [{"text": f"{event['name']} declined the invitation to seat "
-                                  f"{event['seat']}", "data": {}}]
+        item["lines"] = [
+            {"text": f"{event['name']} declined the invitation to seat {event['seat']}", "data": {}}
+        ]
     elif kind == "GameCancelled":
-        item["lines"] = [{"text": "the game was cancelled: an invited player declined",
-                          "data": {"reason": event["reason"]}}]
+        item["lines"] = [
+            {
+                "text": "the game was cancelled: an invited player declined",
+                "data": {"reason": event["reason"]},
+            }
+        ]
     elif kind in ("GameStarted", "ActionTaken", "PlayerResigned"):
         if "seat" in event:
             item["seat"] = event["seat"]
@@ -103,12 +157,20 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
         item["lines"] += lines(event.get("entries", []), reader, seats)
     elif kind == "TurnTimedOut":
         item["seat"] = event["seat"]
-        item["lines"] = [{"text": f"{seat_name(seats[event['seat']])} ran out of time "
-                                  f"({event['policy']})", "data": {}}]
+        item["lines"] = [
+            {
+                "text": f"{seat_name(seats[event['seat']])} ran out of time ({event['policy']})",
+                "data": {},
+            }
+        ]
     elif kind == "GameEnded":
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
-        item["lines"] = [{"text": f"the game ended ({event['outcome']['reason']}); "
-                                  f"won by {', '.join(winners) or 'nobody'}; the seed was "
-                                  f"{event['seed']}",
-                          "data": {"outcome": event["outcome"], "seed": event["seed"]}}]
+        item["lines"] = [
+            {
+                "text": f"the game ended ({event['outcome']['reason']}); "
+                f"won by {', '.join(winners) or 'nobody'}; the seed was "
+                f"{event['seed']}",
+                "data": {"outcome": event["outcome"], "seed": event["seed"]},
+            }
+        ]
     return item

@@ -9,6 +9,7 @@ a From address is easily forged, so a message with an unknown token or from a fo
 is dropped without a word (an answer would send our mail to whoever the forger named:
 backscatter). An address may send at most MAIL_IN_PER_SENDER_PER_HOUR messages.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,15 +36,23 @@ from .settings import Settings
 
 @dataclass(frozen=True)
 class MailOutcome:
-    status: str      # played | refused | ignored
-    code: str        # a stable code: mail/played, move/stale_version, mail/unknown_token ...
+    status: str  # played | refused | ignored
+    code: str  # a stable code: mail/played, move/stale_version, mail/unknown_token ...
     detail: str
 
 
 class MailMoves:
-    def __init__(self, games: GameService, players: PlayerStore, notes: NotificationStore,
-                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
-                 quota: SenderQuota | None = None, keys: ServerKeys | None = None):
+    def __init__(
+        self,
+        games: GameService,
+        players: PlayerStore,
+        notes: NotificationStore,
+        settings: Settings,
+        mailer: Mailer,
+        clock: Callable[[], float] = time.time,
+        quota: SenderQuota | None = None,
+        keys: ServerKeys | None = None,
+    ):
         self.games = games
         self.players = players
         self.notes = notes
@@ -58,15 +67,23 @@ class MailMoves:
         if reply.auto_submitted or not reply.sender:
             return MailOutcome("ignored", "mail/automatic", "an automatic message or no sender")
         if not self.quota.take(reply.sender, self.settings.mail_in_per_sender_per_hour):
-            return MailOutcome("ignored", "mail/rate_limited",
-                               "this address sent more messages than an hour allows")
+            return MailOutcome(
+                "ignored",
+                "mail/rate_limited",
+                "this address sent more messages than an hour allows",
+            )
         found = self._address(reply, envelope_recipients)
         if found is None:
-            return self._refuse(reply, "mail/unknown_token",
-                                "This address does not belong to any game here. Reply to the "
-                                "turn email itself, to the address it gives.")
-        once = "inmail-" + hashlib.sha256(
-            (reply.message_id or raw.decode("latin-1")).encode()).hexdigest()
+            return self._refuse(
+                reply,
+                "mail/unknown_token",
+                "This address does not belong to any game here. Reply to the "
+                "turn email itself, to the address it gives.",
+            )
+        once = (
+            "inmail-"
+            + hashlib.sha256((reply.message_id or raw.decode("latin-1")).encode()).hexdigest()
+        )
         if not self.notes.claim(once):
             return MailOutcome("ignored", "mail/duplicate", "this message was already read")
         try:
@@ -87,24 +104,37 @@ class MailMoves:
     def _play(self, reply: Reply, token: str, version: int) -> MailOutcome:
         seat_of_token = self.notes.reply_token_seat(token)
         if seat_of_token is None:
-            return self._refuse(reply, "mail/unknown_token",
-                                "This address does not belong to any game here. Reply to the "
-                                "turn email itself, to the address it gives.")
+            return self._refuse(
+                reply,
+                "mail/unknown_token",
+                "This address does not belong to any game here. Reply to the "
+                "turn email itself, to the address it gives.",
+            )
         game_id, seat = seat_of_token
         snap = self.games.load(game_id)
         record = snap["seats"][seat]
         profile = self.players.get(record["player_id"]) or {}
         own_address = (profile.get("email") or "").lower() == reply.sender
         if not (own_address or preferences(profile)["replies_from_any_address"]):
-            return self._refuse(reply, "mail/wrong_sender",
-                                f"This reply came from {reply.sender}, which is not the "
-                                "address of the player this game emailed. Nothing was "
-                                "played. Reply from the address the turn email was sent to.")
+            return self._refuse(
+                reply,
+                "mail/wrong_sender",
+                f"This reply came from {reply.sender}, which is not the "
+                "address of the player this game emailed. Nothing was "
+                "played. Reply from the address the turn email was sent to.",
+            )
         steps = self._steps(snap, reply.move_lines)
         if not steps:
-            return self._answer(reply, snap, seat, profile, [], "mail/unreadable",
-                                "No move was found in your reply: write the move on the "
-                                "first line, in the game's notation.")
+            return self._answer(
+                reply,
+                snap,
+                seat,
+                profile,
+                [],
+                "mail/unreadable",
+                "No move was found in your reply: write the move on the "
+                "first line, in the game's notation.",
+            )
         played: list[str] = []
         expected, note = version, ""
         for step in steps:
@@ -115,18 +145,25 @@ class MailMoves:
                     # words after the moves ("thanks!") end the reply; they are no error
                     note = f"Reading stopped at '{step}', which is not a move."
                     break
-                return self._answer(reply, self.games.load(game_id), seat, profile, played,
-                                    err.code, _explain(err, step, version))
+                return self._answer(
+                    reply,
+                    self.games.load(game_id),
+                    seat,
+                    profile,
+                    played,
+                    err.code,
+                    _explain(err, step, version),
+                )
             played.append(answer["move"])
             expected = answer["version"]
             if seat not in answer["game"]["active_seats"]:
-                rest = steps[len(played):]
+                rest = steps[len(played) :]
                 if rest:
-                    note = (f"Your turn ended there, so the rest was not played: "
-                            f"{'; '.join(rest)}.")
+                    note = f"Your turn ended there, so the rest was not played: {'; '.join(rest)}."
                 break
-        return self._answer(reply, self.games.load(game_id), seat, profile, played,
-                            "mail/played", note)
+        return self._answer(
+            reply, self.games.load(game_id), seat, profile, played, "mail/played", note
+        )
 
     def _steps(self, snap: dict, lines: list[str]) -> list[str]:
         game = history.game_of(snap)
@@ -140,8 +177,16 @@ class MailMoves:
 
     # -- answers ---------------------------------------------------------------------------
 
-    def _answer(self, reply: Reply, snap: dict, seat: int, profile: dict, played: list[str],
-                code: str, problem: str) -> MailOutcome:
+    def _answer(
+        self,
+        reply: Reply,
+        snap: dict,
+        seat: int,
+        profile: dict,
+        played: list[str],
+        code: str,
+        problem: str,
+    ) -> MailOutcome:
         """Tell the seat's player what was played and what was wrong; with their legal moves
         and a fresh reply address when it is still their turn."""
         game = history.game_of(snap)
@@ -153,10 +198,12 @@ class MailMoves:
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
         if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
             legal = runner.legal_actions(game, snap["match"], seat)
-            sections.append(emails.moves_section("Your legal moves now", legal,
-                                                 [game.format(a) for a in legal]))
-            reply_to = reply_address(self.keys.reply_token(snap["id"], seat), snap["version"],
-                                     mail_domain)
+            sections.append(
+                emails.moves_section("Your legal moves now", legal, [game.format(a) for a in legal])
+            )
+            reply_to = reply_address(
+                self.keys.reply_token(snap["id"], seat), snap["version"], mail_domain
+            )
         status = "played" if played else "refused"
         if played and not problem:
             lead = f"Your move in {title} (game {snap['id']}) was played."
@@ -172,10 +219,15 @@ class MailMoves:
             footer = "It is not your turn now: you will get an email when it is."
         else:
             footer = f"The game is over: {self.settings.public_url}/play/{snap['id']}"
-        letter = emails.Letter(subject=_re(reply.subject, f"[turnpost] {title}: "
-                                                          f"{'played' if played else 'not played'}"),
-                               greeting=f"Hello {profile['name']},", lead=lead,
-                               sections=sections, footer=footer)
+        letter = emails.Letter(
+            subject=_re(
+                reply.subject, f"[turnpost] {title}: {'played' if played else 'not played'}"
+            ),
+            greeting=f"Hello {profile['name']},",
+            lead=lead,
+            sections=sections,
+            footer=footer,
+        )
         self._send(letter, reply, profile["name"], reply_to, code, snap["id"], snap["version"])
         return MailOutcome(status, code, problem or "played")
 
@@ -183,19 +235,37 @@ class MailMoves:
         """No answer at all: the sender is not known to be a player of any game here."""
         return MailOutcome("refused", code, problem)
 
-    def _send(self, letter: emails.Letter, reply: Reply, name: str, reply_to: str | None,
-              code: str, game_id: str, version: int) -> None:
+    def _send(
+        self,
+        letter: emails.Letter,
+        reply: Reply,
+        name: str,
+        reply_to: str | None,
+        code: str,
+        game_id: str,
+        version: int,
+    ) -> None:
         if not reply.sender:  # only a sender known to be the seat's player is answered
             return
-        headers = {"X-Turnpost-Event": "mail.answer", "X-Turnpost-Code": code,
-                   "X-Turnpost-Game": game_id, "X-Turnpost-Version": str(version)}
+        headers = {
+            "X-Turnpost-Event": "mail.answer",
+            "X-Turnpost-Code": code,
+            "X-Turnpost-Game": game_id,
+            "X-Turnpost-Version": str(version),
+        }
         if reply.message_id:
-            headers.update({"In-Reply-To": f"<{reply.message_id}>",
-                            "References": f"<{reply.message_id}>"})
+            headers.update(
+                {"In-Reply-To": f"<{reply.message_id}>", "References": f"<{reply.message_id}>"}
+            )
         message: EmailMessage = emails.layout(
-            letter, name, reply.sender, self.settings.mail_from,
+            letter,
+            name,
+            reply.sender,
+            self.settings.mail_from,
             f"answer-{hashlib.sha256((reply.message_id or letter.lead).encode()).hexdigest()[:16]}",
-            reply_to, headers)
+            reply_to,
+            headers,
+        )
         self.mailer.send(message)
 
 
@@ -208,9 +278,11 @@ def _re(subject: str, fallback: str) -> str:
 def _explain(err: ServiceError | GameError, step: str, version: int) -> str:
     code = err.code
     if isinstance(err, ServiceError) and code == "move/stale_version":
-        return (f"Your reply answered the email for move {version}, and the game has moved "
-                f"on since (it is at move {err.details['current_version']}), so '{step}' was "
-                "not played. Here is where you stand now.")
+        return (
+            f"Your reply answered the email for move {version}, and the game has moved "
+            f"on since (it is at move {err.details['current_version']}), so '{step}' was "
+            "not played. Here is where you stand now."
+        )
     if code == "move/malformed":
         return f"'{step}' could not be read as a move: {err.message}"
     if code == "move/illegal":

@@ -3,6 +3,7 @@
 Pure and standard library only. Mail is hostile input: nothing here raises on a malformed
 message; what cannot be read is simply absent (no sender, no move lines).
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,9 @@ from typing import cast
 REPLY_LOCAL_PREFIX = "move"
 
 _TOKEN = re.compile(r"[0-9a-f]{20,64}")
-_REPLY_LOCAL = re.compile(REPLY_LOCAL_PREFIX + r"\+([0-9a-f]{20,64})\.(0|[1-9][0-9]{0,17})",
-                          re.IGNORECASE)
+_REPLY_LOCAL = re.compile(
+    REPLY_LOCAL_PREFIX + r"\+([0-9a-f]{20,64})\.(0|[1-9][0-9]{0,17})", re.IGNORECASE
+)
 
 
 def reply_address(token: str, version: int, domain: str) -> str:
@@ -48,12 +50,12 @@ def read_reply_address(address: str, domain: str) -> tuple[str, int] | None:
 
 @dataclass(frozen=True)
 class Reply:
-    message_id: str | None      # the Message-ID header, stripped of <>, or None
-    sender: str | None          # the From addr-spec, lower-cased
-    recipients: list[str]       # addr-specs from To, Cc, Delivered-To, X-Original-To, in order
-    subject: str                # decoded (RFC 2047), "" if none
-    move_lines: list[str]       # the lines the player wrote, in order
-    auto_submitted: bool        # Auto-Submitted other than "no", or an auto-reply/bounce
+    message_id: str | None  # the Message-ID header, stripped of <>, or None
+    sender: str | None  # the From addr-spec, lower-cased
+    recipients: list[str]  # addr-specs from To, Cc, Delivered-To, X-Original-To, in order
+    subject: str  # decoded (RFC 2047), "" if none
+    move_lines: list[str]  # the lines the player wrote, in order
+    auto_submitted: bool  # Auto-Submitted other than "no", or an auto-reply/bounce
 
 
 def parse_reply(raw: bytes) -> Reply:
@@ -69,15 +71,18 @@ def parse_reply(raw: bytes) -> Reply:
             if addr.lower() not in seen:  # Delivered-To usually repeats To
                 seen.add(addr.lower())
                 recipients.append(addr)
-    return Reply(message_id=message_id,
-                 sender=senders[0].lower() if senders else None,
-                 recipients=recipients,
-                 subject=" ".join(_header(msg, "Subject").split()),
-                 move_lines=_move_lines(msg),
-                 auto_submitted=_is_automatic(msg, senders))
+    return Reply(
+        message_id=message_id,
+        sender=senders[0].lower() if senders else None,
+        recipients=recipients,
+        subject=" ".join(_header(msg, "Subject").split()),
+        move_lines=_move_lines(msg),
+        auto_submitted=_is_automatic(msg, senders),
+    )
 
 
 # -- headers ---------------------------------------------------------------------------------
+
 
 class _LenientPolicy(EmailPolicy):
     """email.policy.default, except that a header value its parser chokes on is kept as the
@@ -129,6 +134,7 @@ def _is_automatic(msg: EmailMessage, senders: list[str]) -> bool:
 
 
 # -- the body --------------------------------------------------------------------------------
+
 
 def _move_lines(msg: EmailMessage) -> list[str]:
     """The player's lines from the plain text body, else from the HTML one (some clients send
@@ -192,8 +198,24 @@ def _unflow(text: str, delsp: bool) -> str:
 
 # -- HTML ------------------------------------------------------------------------------------
 
-_BLOCK_TAGS = {"p", "div", "br", "tr", "li", "ul", "ol", "table", "hr", "pre",
-               "h1", "h2", "h3", "h4", "h5", "h6"}
+_BLOCK_TAGS = {
+    "p",
+    "div",
+    "br",
+    "tr",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "hr",
+    "pre",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+}
 _HIDDEN_TAGS = {"style", "script", "title"}
 _QUOTE_CLASSES = {"gmail_quote", "moz-cite-prefix", "yahoo_quoted"}
 _QUOTE_IDS = {"divrplyfwdmsg", "appendonsend"}
@@ -216,8 +238,11 @@ class _HtmlText(HTMLParser):
             return
         attributes = dict(attrs)
         classes = set((attributes.get("class") or "").split())
-        if (tag == "blockquote" or classes & _QUOTE_CLASSES
-                or (attributes.get("id") or "").lower() in _QUOTE_IDS):
+        if (
+            tag == "blockquote"
+            or classes & _QUOTE_CLASSES
+            or (attributes.get("id") or "").lower() in _QUOTE_IDS
+        ):
             self.quoted = True
             return
         if tag in _HIDDEN_TAGS:
@@ -257,25 +282,31 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\
 _SPACES = re.compile(r"[\s\u00a0\u2007\u202f]+")
 
 _QUOTE_STARTS = (
-    re.compile(r"-{3,}\s*[^-\s].*?-{3,}"),          # -----Original Message-----, Forwarded
-    re.compile(r"_{5,}"),                            # Outlook's separator line
+    re.compile(r"-{3,}\s*[^-\s].*?-{3,}"),  # -----Original Message-----, Forwarded
+    re.compile(r"_{5,}"),  # Outlook's separator line
 )
-_SIGNATURE = re.compile(r"--")                       # RFC 3676 "-- ", seen after the trim
+_SIGNATURE = re.compile(r"--")  # RFC 3676 "-- ", seen after the trim
 _MOBILE_FOOTER = re.compile(
     r"(sent from|sent with|get outlook for|von meinem|gesendet von|envoyé de|envoyé depuis|"
-    r"enviado desde|inviato da|verstuurd vanaf|verzonden vanaf)\b.{0,60}", re.IGNORECASE)
+    r"enviado desde|inviato da|verstuurd vanaf|verzonden vanaf)\b.{0,60}",
+    re.IGNORECASE,
+)
 _ATTRIBUTION = re.compile(
-    r"(on\b.*\bwrote"                                # On Mon, 3 Mar 2025, Ada wrote:
-    r"|am\b.*\bschrieb\b.*"                          # Am 03.03.2025 um 10:00 schrieb Ada:
-    r"|le\b.*\ba écrit"                              # Le 3 mars 2025, Ada a écrit :
-    r"|el\b.*\bescribió"                             # El 3 mar 2025, Ada escribió:
-    r"|il\b.*\bha scritto"                           # Il giorno 3 mar 2025 Ada ha scritto:
-    r"|op\b.*\bschreef\b.*"                          # Op 3 mrt 2025 schreef Ada:
-    r")\s?:", re.IGNORECASE)
+    r"(on\b.*\bwrote"  # On Mon, 3 Mar 2025, Ada wrote:
+    r"|am\b.*\bschrieb\b.*"  # Am 03.03.2025 um 10:00 schrieb Ada:
+    r"|le\b.*\ba écrit"  # Le 3 mars 2025, Ada a écrit :
+    r"|el\b.*\bescribió"  # El 3 mar 2025, Ada escribió:
+    r"|il\b.*\bha scritto"  # Il giorno 3 mar 2025 Ada ha scritto:
+    r"|op\b.*\bschreef\b.*"  # Op 3 mrt 2025 schreef Ada:
+    r")\s?:",
+    re.IGNORECASE,
+)
 _HEADER_FROM = re.compile(r"\*?(from|von|de|da|van)\s?:\*?\s", re.IGNORECASE)
 _HEADER_NEXT = re.compile(
     r"\*?(sent|date|to|gesendet|datum|an|envoyé|à|enviado|fecha|para|inviato|data|a|"
-    r"verzonden|aan)\s?:", re.IGNORECASE)
+    r"verzonden|aan)\s?:",
+    re.IGNORECASE,
+)
 
 
 def _clean_line(line: str) -> str:
@@ -316,7 +347,8 @@ def _starts_quote(line: str, after: str) -> bool:
     if any(pattern.fullmatch(line) for pattern in _QUOTE_STARTS):
         return True
     if _ATTRIBUTION.fullmatch(line) or (
-            after and len(after) <= _MARKER_MAX and _ATTRIBUTION.fullmatch(f"{line} {after}")):
+        after and len(after) <= _MARKER_MAX and _ATTRIBUTION.fullmatch(f"{line} {after}")
+    ):
         return True  # Gmail wraps a long attribution over two lines
     if line.endswith(":") and after.startswith(">"):
         return True  # an attribution in a language or form not listed above

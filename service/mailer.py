@@ -1,5 +1,6 @@
 """Sending an email: over SMTP when SMTP_URL is set, else as an .eml file in the outbox folder
 (so that a newcomer running `make serve` can read what would have been sent)."""
+
 from __future__ import annotations
 
 import smtplib
@@ -48,8 +49,9 @@ class SmtpMailer:
             smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
         with smtp:
             smtp.ehlo()
-            if not self.implicit_tls and (self.starttls == "true" or (
-                    self.starttls == "auto" and smtp.has_extn("starttls"))):
+            if not self.implicit_tls and (
+                self.starttls == "true" or (self.starttls == "auto" and smtp.has_extn("starttls"))
+            ):
                 smtp.starttls(context=self.tls)
                 smtp.ehlo()
             if self.user:

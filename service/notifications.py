@@ -7,6 +7,7 @@ whose turn has already moved on (the player moved through the API meanwhile) is 
 the notice and the channel; an email is claimed in Redis before it is sent, so a job that runs
 twice sends once.
 """
+
 from __future__ import annotations
 
 import time
@@ -42,8 +43,12 @@ NOTIFIED_KINDS = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
-DEFAULT_PREFERENCES = {"email": True, "webhook": True, "reminders": True,
-                       "replies_from_any_address": False}
+DEFAULT_PREFERENCES = {
+    "email": True,
+    "webhook": True,
+    "reminders": True,
+    "replies_from_any_address": False,
+}
 
 
 @dataclass(frozen=True)
@@ -51,8 +56,8 @@ class Notice:
     event: str
     game_id: str
     seat: int
-    version: int      # the game's version the notice is about (for a reminder: the turn's start)
-    tag: str = ""     # tells apart notices of one event and version (a reminder's percent)
+    version: int  # the game's version the notice is about (for a reminder: the turn's start)
+    tag: str = ""  # tells apart notices of one event and version (a reminder's percent)
 
     def delivery_id(self, channel: str) -> str:
         """Also the job id, so only letters, digits, '_' and '-' (RQ's rule)."""
@@ -76,9 +81,11 @@ def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
             return [Notice(GAME_CANCELLED, game_id, s, snapshot["version"]) for s in told]
         return []
     if snapshot["status"] == "open":
-        return [Notice(GAME_INVITED, game_id, s, INVITED_AT)
-                for s, r in enumerate(snapshot["seats"])
-                if r["kind"] == "invited" and first <= INVITED_AT <= last]
+        return [
+            Notice(GAME_INVITED, game_id, s, INVITED_AT)
+            for s, r in enumerate(snapshot["seats"])
+            if r["kind"] == "invited" and first <= INVITED_AT <= last
+        ]
     if snapshot["status"] == "finished":
         if first <= snapshot["version"] <= last:
             return [Notice(GAME_FINISHED, game_id, s, snapshot["version"]) for s in people]
@@ -86,15 +93,22 @@ def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
     if snapshot["status"] != "active":
         return []
     since = snapshot["match"]["seat_since"]
-    return [Notice(TURN_STARTED, game_id, s, since[s]) for s in people
-            if s in snapshot["active_seats"] and first <= since[s] <= last]
+    return [
+        Notice(TURN_STARTED, game_id, s, since[s])
+        for s in people
+        if s in snapshot["active_seats"] and first <= since[s] <= last
+    ]
 
 
 def goes_on(snap: dict, notice: Notice, began: dict | None) -> bool:
     """Whether the turn of `notice` continues one: the event that began it (`began`, at the
     notice's version) is the seat's own step, and the seat alone may act."""
-    return (began is not None and began["type"] == "ActionTaken"
-            and began["seat"] == notice.seat and snap["active_seats"] == [notice.seat])
+    return (
+        began is not None
+        and began["type"] == "ActionTaken"
+        and began["seat"] == notice.seat
+        and snap["active_seats"] == [notice.seat]
+    )
 
 
 def preferences(profile: dict) -> dict[str, bool]:
@@ -102,10 +116,17 @@ def preferences(profile: dict) -> dict[str, bool]:
 
 
 class NotificationService:
-    def __init__(self, games: GameStore, players: PlayerStore, notes: NotificationStore,
-                 settings: Settings, mailer: Mailer, clock: Callable[[], float] = time.time,
-                 one_click: Callable[[dict, int, list[str]], TurnLinks] | None = None,
-                 keys: ServerKeys | None = None):
+    def __init__(
+        self,
+        games: GameStore,
+        players: PlayerStore,
+        notes: NotificationStore,
+        settings: Settings,
+        mailer: Mailer,
+        clock: Callable[[], float] = time.time,
+        one_click: Callable[[dict, int, list[str]], TurnLinks] | None = None,
+        keys: ServerKeys | None = None,
+    ):
         """`one_click(snapshot, seat, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move (service.one_click)."""
         self.one_click = one_click
@@ -130,8 +151,9 @@ class NotificationService:
         if snap is None:
             return "gone", 0
         record = snap["seats"][notice.seat]
-        profile = (self.players.get(record["player_id"]) if record["kind"] in NOTIFIED_KINDS
-                   else None)
+        profile = (
+            self.players.get(record["player_id"]) if record["kind"] in NOTIFIED_KINDS else None
+        )
         if not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
@@ -140,23 +162,39 @@ class NotificationService:
             return "off", 0
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
-            self._record(record["player_id"], notice, "email", delivery_id, "superseded",
-                         f"{_moved_on(notice)} before the email went")
+            self._record(
+                record["player_id"],
+                notice,
+                "email",
+                delivery_id,
+                "superseded",
+                f"{_moved_on(notice)} before the email went",
+            )
             return "superseded", 0
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
         if notice.event == TURN_STARTED and not fallback and not self._goes_on(snap, notice):
-            wait = self.notes.throttle(record["player_id"], notice.game_id,
-                                       self.settings.email_throttle_seconds)
+            wait = self.notes.throttle(
+                record["player_id"], notice.game_id, self.settings.email_throttle_seconds
+            )
             if wait:
                 return "deferred", wait
         if notice.event == GAME_INVITED and not self.notes.take_invitation_window(
-                record["player_id"], snap["created_by"], delivery_id,
-                self.settings.invitation_email_seconds):
-            self._record(record["player_id"], notice, "email", delivery_id, "throttled",
-                         "another invitation from the same player was emailed within "
-                         f"{self.settings.invitation_email_seconds:g} s; this one is listed "
-                         "in GET /v1/games?invited=me")
+            record["player_id"],
+            snap["created_by"],
+            delivery_id,
+            self.settings.invitation_email_seconds,
+        ):
+            self._record(
+                record["player_id"],
+                notice,
+                "email",
+                delivery_id,
+                "throttled",
+                "another invitation from the same player was emailed within "
+                f"{self.settings.invitation_email_seconds:g} s; this one is listed "
+                "in GET /v1/games?invited=me",
+            )
             return "throttled", 0
         message = self._letter(snap, notice, profile, delivery_id)
         # claimed only once the letter is written: nothing between the claim and the send
@@ -167,11 +205,23 @@ class NotificationService:
             self.mailer.send(message)
         except Exception as err:
             self.notes.release(delivery_id)
-            self._record(record["player_id"], notice, "email", delivery_id, "failed",
-                         f"{type(err).__name__}: {err}")
+            self._record(
+                record["player_id"],
+                notice,
+                "email",
+                delivery_id,
+                "failed",
+                f"{type(err).__name__}: {err}",
+            )
             raise
-        self._record(record["player_id"], notice, "email", delivery_id,
-                     "fallback" if fallback else "sent", f"to {profile['email']}")
+        self._record(
+            record["player_id"],
+            notice,
+            "email",
+            delivery_id,
+            "fallback" if fallback else "sent",
+            f"to {profile['email']}",
+        )
         if notice.event != GAME_INVITED:
             self.notes.emailed(record["player_id"], snap["id"], snap["version"])
         return "sent", 0
@@ -191,22 +241,27 @@ class NotificationService:
         if since:
             sections.append((heading, since))
         board_text, board_html = boards.seat_boards(snap, seat)
-        sections.append(emails.BoardSection("The game as you see it (with your hand):",
-                                            board_text, board_html))
+        sections.append(
+            emails.BoardSection("The game as you see it (with your hand):", board_text, board_html)
+        )
         reply_to = None
         if notice.event == GAME_FINISHED:
             result = _result_words(snap, seat)
             subject = f"{title} with {', '.join(others)}: the game is over, {result}"
             lead = f"The game of {title}{against} (game {snap['id']}) is over: {result}."
         else:
-            moves = [game.format(a) for a in
-                     runner.legal_actions(game, snap["match"], seat)]
+            moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
             deadline = snap["deadlines"][seat]
-            when = ("There is no clock on this game." if deadline is None else
-                    f"Your deadline: {in_words(deadline, int(self.clock() * 1000))}. "
-                    + ("After it the computer plays for you."
-                       if snap["time_control"]["on_timeout"] == "auto"
-                       else "After it you forfeit the game."))
+            when = (
+                "There is no clock on this game."
+                if deadline is None
+                else f"Your deadline: {in_words(deadline, int(self.clock() * 1000))}. "
+                + (
+                    "After it the computer plays for you."
+                    if snap["time_control"]["on_timeout"] == "auto"
+                    else "After it you forfeit the game."
+                )
+            )
             view = history.seat_view(snap, seat)
             asked = f"round {view['round']}: your move" if "round" in view else "your move"
             with_whom = f"{title} with {', '.join(others)}" if others else title
@@ -215,64 +270,116 @@ class NotificationService:
                 lead = f"It is still your turn in {title}{against}. {when}"
             elif self._goes_on(snap, notice):
                 subject = f"{with_whom}: your turn goes on ({snap['id']})"
-                lead = (f"Your turn in {title}{against} (game {snap['id']}) goes on: your "
-                        f"last step is played, the next is yours. {when}")
+                lead = (
+                    f"Your turn in {title}{against} (game {snap['id']}) goes on: your "
+                    f"last step is played, the next is yours. {when}"
+                )
             else:
                 subject = f"{with_whom}: {asked} ({snap['id']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
             legal = runner.legal_actions(game, snap["match"], seat)
-            turn_links = (self.one_click(snap, seat, moves) if self.one_click is not None
-                          else None)
-            sections.append(emails.moves_section("Your legal moves", legal, moves,
-                                                 turn_links.moves if turn_links else None))
+            turn_links = self.one_click(snap, seat, moves) if self.one_click is not None else None
+            sections.append(
+                emails.moves_section(
+                    "Your legal moves", legal, moves, turn_links.moves if turn_links else None
+                )
+            )
             kinds = {a["type"] for a in legal}
-            notation = [line for line in game.info.notation
-                        if line.split(" ", 1)[0].split(":", 1)[0] in kinds]
+            notation = [
+                line
+                for line in game.info.notation
+                if line.split(" ", 1)[0].split(":", 1)[0] in kinds
+            ]
             if notation:
                 sections.append(("How a move is written:", notation))
             if turn_links is not None:
-                links = [("Open your turn page: see the table and choose your move",
-                          turn_links.turn_page), *links]
+                links = [
+                    (
+                        "Open your turn page: see the table and choose your move",
+                        turn_links.turn_page,
+                    ),
+                    *links,
+                ]
             if self.settings.mail_domain:
-                reply_to = reply_address(self.keys.reply_token(snap["id"], seat),
-                                         snap["version"], self.settings.mail_domain)
-        footer = ("To play, reply to this email with your move on the first line (several "
-                  "steps of one turn: one per line)." if reply_to else "")
-        letter = emails.Letter(subject=f"[turnpost] {subject}",
-                               greeting=f"Hello {profile['name']},", lead=lead,
-                               sections=sections, links=links, footer=footer)
-        return emails.layout(letter, profile["name"], profile["email"],
-                             self.settings.mail_from, delivery_id, reply_to,
-                             {"X-Turnpost-Game": snap["id"],
-                              "X-Turnpost-Version": str(snap["version"]),
-                              "X-Turnpost-Event": notice.event})
+                reply_to = reply_address(
+                    self.keys.reply_token(snap["id"], seat),
+                    snap["version"],
+                    self.settings.mail_domain,
+                )
+        footer = (
+            "To play, reply to this email with your move on the first line (several "
+            "steps of one turn: one per line)."
+            if reply_to
+            else ""
+        )
+        letter = emails.Letter(
+            subject=f"[turnpost] {subject}",
+            greeting=f"Hello {profile['name']},",
+            lead=lead,
+            sections=sections,
+            links=links,
+            footer=footer,
+        )
+        return emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            reply_to,
+            {
+                "X-Turnpost-Game": snap["id"],
+                "X-Turnpost-Version": str(snap["version"]),
+                "X-Turnpost-Event": notice.event,
+            },
+        )
 
     def _invitation_letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
         """An invitation, or the news that a game was cancelled: names, the game's title and
         its settings only (the game has not started: there is no hand to show)."""
         game = history.game_of(snap)
         creator = self.players.get(snap["created_by"]) or {"name": "a player"}
-        others = [logview.seat_name(r) for s, r in enumerate(snap["seats"])
-                  if s != notice.seat and r["player_id"] != snap["created_by"]]
+        others = [
+            logview.seat_name(r)
+            for s, r in enumerate(snap["seats"])
+            if s != notice.seat and r["player_id"] != snap["created_by"]
+        ]
         if notice.event == GAME_INVITED:
             letter = emails.invitation(
-                reader=profile["name"], title=game.info.title, game_id=snap["id"],
-                inviter=creator["name"], others=others, time_control=snap["time_control"],
+                reader=profile["name"],
+                title=game.info.title,
+                game_id=snap["id"],
+                inviter=creator["name"],
+                others=others,
+                time_control=snap["time_control"],
                 cancel_if_declined=snap["if_declined"] == "cancel",
                 api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
-                page_url=f"{self.settings.public_url}/play/{snap['id']}")
+                page_url=f"{self.settings.public_url}/play/{snap['id']}",
+            )
         else:
             refused = [d["name"] for d in snap.get("declined", [])]
             letter = emails.cancellation(
-                reader=profile["name"], title=game.info.title, game_id=snap["id"],
-                inviter=None if snap["created_by"] == snap["seats"][notice.seat]["player_id"]
+                reader=profile["name"],
+                title=game.info.title,
+                game_id=snap["id"],
+                inviter=None
+                if snap["created_by"] == snap["seats"][notice.seat]["player_id"]
                 else creator["name"],
-                declined_by=refused[-1] if refused else "an invited player")
-        return emails.layout(letter, profile["name"], profile["email"],
-                             self.settings.mail_from, delivery_id, None,
-                             {"X-Turnpost-Game": snap["id"],
-                              "X-Turnpost-Version": str(snap["version"]),
-                              "X-Turnpost-Event": notice.event})
+                declined_by=refused[-1] if refused else "an invited player",
+            )
+        return emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {
+                "X-Turnpost-Game": snap["id"],
+                "X-Turnpost-Version": str(snap["version"]),
+                "X-Turnpost-Event": notice.event,
+            },
+        )
 
     def _goes_on(self, snap: dict, notice: Notice) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
@@ -284,8 +391,9 @@ class NotificationService:
         began = self.games.events(snap["id"], after=notice.version - 1, count=1)
         return goes_on(snap, notice, began[0] if began else None)
 
-    def _since_last_email(self, snap: dict, notice: Notice,
-                          player_id: str) -> tuple[str, list[str]]:
+    def _since_last_email(
+        self, snap: dict, notice: Notice, player_id: str
+    ) -> tuple[str, list[str]]:
         """The seat's log lines (as it reads them) since the player's last email about this
         game, or, without one, from the seat's last move on: what happened meanwhile, what
         their own moves caused (a reveal, a draw, dice, a round's end) and all that followed."""
@@ -293,15 +401,22 @@ class NotificationService:
         emailed = self.notes.last_emailed(player_id, snap["id"])
         first = max(0, snap["version"] - 300, emailed or 0)
         events = self.games.events(snap["id"], after=first)
-        own = [i for i, e in enumerate(events)
-               if e["type"] == "ActionTaken" and e["seat"] == notice.seat]
-        later = events if emailed is not None or not own else events[own[-1]:]
-        lines = [line["text"] for e in later
-                 for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
-                 if e["type"] not in ("GameCreated", "GameEnded")]
+        own = [
+            i
+            for i, e in enumerate(events)
+            if e["type"] == "ActionTaken" and e["seat"] == notice.seat
+        ]
+        later = events if emailed is not None or not own else events[own[-1] :]
+        lines = [
+            line["text"]
+            for e in later
+            for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
+            if e["type"] not in ("GameCreated", "GameEnded")
+        ]
         if len(lines) > SINCE_LINES:
-            lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + \
-                lines[-SINCE_LINES:]
+            lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + lines[
+                -SINCE_LINES:
+            ]
         heading = "Since your last move:" if emailed is None else "Since your last email:"
         return heading, lines
 
@@ -333,40 +448,69 @@ class NotificationService:
             return "off", 0
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
-            self._record(player_id, notice, "webhook", delivery_id, "superseded",
-                         f"{_moved_on(notice)} before the webhook went")
+            self._record(
+                player_id,
+                notice,
+                "webhook",
+                delivery_id,
+                "superseded",
+                f"{_moved_on(notice)} before the webhook went",
+            )
             return "superseded", 0
         timeout = self.settings.webhook_timeout_seconds
         if self.notes.webhook_slow(player_id):
             result = webhooks.PostResult(None, webhooks.NOT_ANSWERING)
         elif not self.notes.take_webhook_slot(
-                player_id, delivery_id, int(self.clock() * 1000), int(4 * timeout * 1000),
-                self.settings.webhook_in_flight_per_player):
+            player_id,
+            delivery_id,
+            int(self.clock() * 1000),
+            int(4 * timeout * 1000),
+            self.settings.webhook_in_flight_per_player,
+        ):
             return "busy", timeout
         else:
             try:
-                result = webhooks.post(profile["webhook_url"], self.keys.unseal(stored),
-                                       notice.event, delivery_id,
-                                       self._payload(snap, notice, delivery_id),
-                                       int(self.clock()), timeout, self.settings.webhook_urls)
+                result = webhooks.post(
+                    profile["webhook_url"],
+                    self.keys.unseal(stored),
+                    notice.event,
+                    delivery_id,
+                    self._payload(snap, notice, delivery_id),
+                    int(self.clock()),
+                    timeout,
+                    self.settings.webhook_urls,
+                )
             finally:
                 self.notes.give_webhook_slot(player_id, delivery_id)
             if result.timed_out:
                 self.notes.mark_webhook_slow(player_id, self.settings.webhook_slow_seconds)
         if result.ok:
             self.notes.set_webhook_failing(player_id, False)
-            self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail,
-                         attempt)
+            self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail, attempt)
             return "sent", 0
         already_failing = self.notes.webhook_failing(player_id)
         if attempt < self.settings.webhook_attempts and not already_failing:
             delay = self.settings.webhook_retry_seconds * 2 ** (attempt - 1)
-            self._record(player_id, notice, "webhook", delivery_id, "retrying",
-                         f"{result.detail}; next attempt in {delay:g} s", attempt)
+            self._record(
+                player_id,
+                notice,
+                "webhook",
+                delivery_id,
+                "retrying",
+                f"{result.detail}; next attempt in {delay:g} s",
+                attempt,
+            )
             return "retry", delay
         self.notes.set_webhook_failing(player_id, True)
-        self._record(player_id, notice, "webhook", delivery_id, "failed",
-                     f"{result.detail}; the webhook is marked failing", attempt)
+        self._record(
+            player_id,
+            notice,
+            "webhook",
+            delivery_id,
+            "failed",
+            f"{result.detail}; the webhook is marked failing",
+            attempt,
+        )
         self.email(notice, fallback=True)
         return "failed", 0
 
@@ -374,12 +518,18 @@ class NotificationService:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             creator = self.players.get(snap["created_by"]) or {"name": None}
-            payload = {"event": notice.event, "delivery_id": delivery_id,
-                       "game_id": snap["id"], "game": snap["game"],
-                       "version": snap["version"], "seat": notice.seat,
-                       "status": snap["status"],
-                       "invited_by": {"id": snap["created_by"], "name": creator["name"]},
-                       "sent_at": iso(int(self.clock() * 1000)), "links": {"game": base}}
+            payload = {
+                "event": notice.event,
+                "delivery_id": delivery_id,
+                "game_id": snap["id"],
+                "game": snap["game"],
+                "version": snap["version"],
+                "seat": notice.seat,
+                "status": snap["status"],
+                "invited_by": {"id": snap["created_by"], "name": creator["name"]},
+                "sent_at": iso(int(self.clock() * 1000)),
+                "links": {"game": base},
+            }
             if notice.event == GAME_INVITED:
                 payload["if_declined"] = snap["if_declined"]
                 payload["links"].update(join=f"{base}/join", decline=f"{base}/decline")
@@ -387,30 +537,53 @@ class NotificationService:
         event = notice.event
         if event == TURN_STARTED and self._goes_on(snap, notice):
             event = TURN_CONTINUES  # the player's multi-step turn goes on
-        payload = {"event": event, "delivery_id": delivery_id, "game_id": snap["id"],
-                   "game": snap["game"], "version": snap["version"], "seat": notice.seat,
-                   "status": snap["status"], "active_seats": snap["active_seats"],
-                   "deadline": iso(snap["deadlines"][notice.seat]),
-                   "sent_at": iso(int(self.clock() * 1000)),
-                   "links": {"game": base, "view": f"{base}/view",
-                             "legal_moves": f"{base}/legal-moves"}}
+        payload = {
+            "event": event,
+            "delivery_id": delivery_id,
+            "game_id": snap["id"],
+            "game": snap["game"],
+            "version": snap["version"],
+            "seat": notice.seat,
+            "status": snap["status"],
+            "active_seats": snap["active_seats"],
+            "deadline": iso(snap["deadlines"][notice.seat]),
+            "sent_at": iso(int(self.clock() * 1000)),
+            "links": {"game": base, "view": f"{base}/view", "legal_moves": f"{base}/legal-moves"},
+        }
         if notice.event == GAME_FINISHED:
             payload["outcome"] = snap["match"]["outcome"]
         return payload
 
     # -- the delivery log ------------------------------------------------------------------------
 
-    def _record(self, player_id: str, notice: Notice, channel: str, delivery_id: str,
-                status: str, detail: str, attempt: int = 1) -> None:
-        self.notes.record(player_id, {
-            "id": delivery_id, "at": iso(int(self.clock() * 1000)), "channel": channel,
-            "event": notice.event, "game_id": notice.game_id, "version": notice.version,
-            "status": status, "attempt": attempt, "detail": detail})
+    def _record(
+        self,
+        player_id: str,
+        notice: Notice,
+        channel: str,
+        delivery_id: str,
+        status: str,
+        detail: str,
+        attempt: int = 1,
+    ) -> None:
+        self.notes.record(
+            player_id,
+            {
+                "id": delivery_id,
+                "at": iso(int(self.clock() * 1000)),
+                "channel": channel,
+                "event": notice.event,
+                "game_id": notice.game_id,
+                "version": notice.version,
+                "status": status,
+                "attempt": attempt,
+                "detail": detail,
+            },
+        )
 
 
 def _moved_on(notice: Notice) -> str:
-    return ("the invitation was answered" if notice.event == GAME_INVITED
-            else "the turn moved on")
+    return "the invitation was answered" if notice.event == GAME_INVITED else "the turn moved on"
 
 
 def _still_current(snap: dict, notice: Notice) -> bool:
@@ -421,8 +594,11 @@ def _still_current(snap: dict, notice: Notice) -> bool:
     if notice.event == GAME_INVITED:
         return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
     match = snap["match"]
-    return (snap["status"] == "active" and notice.seat in snap["active_seats"]
-            and match["seat_since"][notice.seat] == notice.version)
+    return (
+        snap["status"] == "active"
+        and notice.seat in snap["active_seats"]
+        and match["seat_since"][notice.seat] == notice.version
+    )
 
 
 def _result_words(snap: dict, seat: int) -> str:
@@ -432,13 +608,16 @@ def _result_words(snap: dict, seat: int) -> str:
     if seat in winners and len(winners) == 1:
         result = "you won"
     elif seat in winners:
-        result = f"you shared the win with {', '.join(n for s, n in zip(winners, names) if s != seat)}"
+        result = (
+            f"you shared the win with {', '.join(n for s, n in zip(winners, names) if s != seat)}"
+        )
     elif winners:
         result = f"{' and '.join(names)} won"
     else:
         result = "nobody won"
     if outcome.get("scores"):
-        scores = ", ".join(f"{logview.seat_name(r)} {outcome['scores'][s]:g}"
-                           for s, r in enumerate(snap["seats"]))
+        scores = ", ".join(
+            f"{logview.seat_name(r)} {outcome['scores'][s]:g}" for s, r in enumerate(snap["seats"])
+        )
         result += f" (scores: {scores})"
     return result

@@ -10,6 +10,7 @@
 
 Both expire with the turn's clock (or after LIFETIME_WITHOUT_CLOCK).
 """
+
 from __future__ import annotations
 
 import time
@@ -56,7 +57,7 @@ class TurnPage:
 
 @dataclass(frozen=True)
 class LinkState:
-    status: str            # ready | played | used | stale | expired | invalid | refused
+    status: str  # ready | played | used | stale | expired | invalid | refused
     message: str
     link: MoveLink | None = None
 
@@ -66,8 +67,14 @@ class LinkState:
 
 
 class OneClick:
-    def __init__(self, games: GameService, notes: NotificationStore, settings: Settings,
-                 keys: ServerKeys, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        games: GameService,
+        notes: NotificationStore,
+        settings: Settings,
+        keys: ServerKeys,
+        clock: Callable[[], float] = time.time,
+    ):
         self.games = games
         self.notes = notes
         self.settings = settings
@@ -93,20 +100,31 @@ class OneClick:
         if not moves or len(moves) > self.settings.one_click_max_moves:
             return TurnLinks(turn_page, {})
         secret, expires = self.keys.link_keys[0], self._expires(snap, seat)
-        return TurnLinks(turn_page, {
-            move: f"{self.settings.public_url}/m/"
-                  f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}"
-            for move in moves})
+        return TurnLinks(
+            turn_page,
+            {
+                move: f"{self.settings.public_url}/m/"
+                f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}"
+                for move in moves
+            },
+        )
 
     def turn_url(self, snap: dict, seat: int) -> str:
-        token = sign_link(self.keys.link_keys[0], snap["id"], seat, snap["version"], TURN_PAGE,
-                          self._expires(snap, seat))
+        token = sign_link(
+            self.keys.link_keys[0],
+            snap["id"],
+            seat,
+            snap["version"],
+            TURN_PAGE,
+            self._expires(snap, seat),
+        )
         return f"{self.settings.public_url}/t/{token}"
 
     def _expires(self, snap: dict, seat: int) -> int:
         deadline = snap["deadlines"][seat]
-        return (deadline // 1000 if deadline is not None
-                else int(self.clock()) + LIFETIME_WITHOUT_CLOCK)
+        return (
+            deadline // 1000 if deadline is not None else int(self.clock()) + LIFETIME_WITHOUT_CLOCK
+        )
 
     # -- the turn page -----------------------------------------------------------------------
 
@@ -116,8 +134,9 @@ class OneClick:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
-                return TurnPage("expired", "This link has expired: the turn it was made for "
-                                           "is over.")
+                return TurnPage(
+                    "expired", "This link has expired: the turn it was made for is over."
+                )
             return TurnPage("invalid", "This link is not valid. Was it copied whole?")
         if link.notation != TURN_PAGE:
             return TurnPage("invalid", "This is a link for one move, not a turn page.")
@@ -128,10 +147,16 @@ class OneClick:
         if snap["status"] != "active":
             return replace(page, status="over", message="The game is over.")
         if link.seat not in snap["active_seats"] or not runner.is_current(
-                snap["match"], link.seat, link.version, snap["version"]):
-            return replace(page, status="stale", message=(
-                "The game has moved on since this page was made: your latest email has the "
-                "page for your turn now."))
+            snap["match"], link.seat, link.version, snap["version"]
+        ):
+            return replace(
+                page,
+                status="stale",
+                message=(
+                    "The game has moved on since this page was made: your latest email has the "
+                    "page for your turn now."
+                ),
+            )
         game = history.game_of(snap)
         legal = runner.legal_actions(game, snap["match"], link.seat)
         return replace(page, legal=legal, forms=composer.forms(legal))
@@ -145,22 +170,40 @@ class OneClick:
         link, snap = page.link, page.snap
         action = composer.action_from(fields, page.legal)
         if action is None:
-            return replace(page, status="refused", message=(
-                "That combination is not one of your legal moves: choose again."))
+            return replace(
+                page,
+                status="refused",
+                message=("That combination is not one of your legal moves: choose again."),
+            )
         player_id = snap["seats"][link.seat]["player_id"]
         try:
-            answer = self.games.play(link.game_id, player_id, link.version, action=action,
-                                     idempotency_key=f"turn-{link.link_id}")
+            answer = self.games.play(
+                link.game_id,
+                player_id,
+                link.version,
+                action=action,
+                idempotency_key=f"turn-{link.link_id}",
+            )
         except ServiceError as err:
-            return replace(page, status="refused",
-                           message=f"The move was not played: {err.message}")
+            return replace(
+                page, status="refused", message=f"The move was not played: {err.message}"
+            )
         after = self.games.games.snapshot(link.game_id) or snap
         caused = self.games.log(link.game_id, player_id, after=link.version)["entries"]
-        played = replace(page, status="played", message=f"You played {answer['move']}.",
-                         snap=after, legal=[], forms=[],
-                         caused=[line["text"] for e in caused for line in e["lines"]])
-        if after["status"] == "active" and link.seat in after["active_seats"] and \
-                after["match"]["seat_since"][link.seat] > link.version:
+        played = replace(
+            page,
+            status="played",
+            message=f"You played {answer['move']}.",
+            snap=after,
+            legal=[],
+            forms=[],
+            caused=[line["text"] for e in caused for line in e["lines"]],
+        )
+        if (
+            after["status"] == "active"
+            and link.seat in after["active_seats"]
+            and after["match"]["seat_since"][link.seat] > link.version
+        ):
             return replace(played, next_url=self.turn_url(after, link.seat))
         return played
 
@@ -170,17 +213,25 @@ class OneClick:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
-                return LinkState("expired", "This link has expired: the turn it was made "
-                                            "for is over.")
+                return LinkState(
+                    "expired", "This link has expired: the turn it was made for is over."
+                )
             return LinkState("invalid", "This link is not valid. Was it copied whole?")
         if self.notes.is_claimed(f"link-{link.link_id}"):
             return LinkState("used", "This link was already used.", link)
         snap = self.games.games.snapshot(link.game_id)
-        if snap is None or snap["status"] != "active" or link.seat not in snap["active_seats"] \
-                or not runner.is_current(snap["match"], link.seat, link.version,
-                                         snap["version"]):
-            return LinkState("stale", "The game has moved on since this email: this move "
-                                      "can no longer be played from it.", link)
+        if (
+            snap is None
+            or snap["status"] != "active"
+            or link.seat not in snap["active_seats"]
+            or not runner.is_current(snap["match"], link.seat, link.version, snap["version"])
+        ):
+            return LinkState(
+                "stale",
+                "The game has moved on since this email: this move "
+                "can no longer be played from it.",
+                link,
+            )
         return LinkState("ready", f"Play {link.notation}?", link)
 
     def confirm(self, token: str) -> LinkState:
@@ -194,9 +245,13 @@ class OneClick:
         snap = self.games.load(link.game_id)
         player_id = snap["seats"][link.seat]["player_id"]
         try:
-            answer = self.games.play(link.game_id, player_id, link.version,
-                                     notation=link.notation,
-                                     idempotency_key=f"link-{link.link_id}")
+            answer = self.games.play(
+                link.game_id,
+                player_id,
+                link.version,
+                notation=link.notation,
+                idempotency_key=f"link-{link.link_id}",
+            )
         except ServiceError as err:
             return LinkState("refused", f"The move was not played: {err.message}", link)
         return LinkState("played", f"Played {answer['move']}.", link)

@@ -1,5 +1,6 @@
 """Registering players, authenticating, replacing and rotating their tokens, their profile,
 notification settings and webhook secret, and the log of what was delivered to them."""
+
 from __future__ import annotations
 
 import base64
@@ -38,9 +39,14 @@ _TICKET_SALT = "turnpost stream ticket v1"  # keeps these signatures apart from 
 
 
 class PlayerService:
-    def __init__(self, players: PlayerStore, notes: NotificationStore | None = None,
-                 clock: Callable[[], float] = time.time, webhook_urls: UrlPolicy | None = None,
-                 keys: ServerKeys | None = None):
+    def __init__(
+        self,
+        players: PlayerStore,
+        notes: NotificationStore | None = None,
+        clock: Callable[[], float] = time.time,
+        webhook_urls: UrlPolicy | None = None,
+        keys: ServerKeys | None = None,
+    ):
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
@@ -54,8 +60,9 @@ class PlayerService:
             except UnsafeUrl as err:
                 raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, str(err)) from err
 
-    def register(self, name: str, email: str | None = None,
-                 webhook_url: str | None = None) -> dict[str, Any]:
+    def register(
+        self, name: str, email: str | None = None, webhook_url: str | None = None
+    ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
         webhook secret, when a webhook is given)."""
         name = (name or "").strip()
@@ -63,8 +70,12 @@ class PlayerService:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self._check_webhook(webhook_url)
         token = new_token()
-        profile = {"name": name, "email": email, "webhook_url": webhook_url,
-                   "created_at": int(self.clock() * 1000)}
+        profile = {
+            "name": name,
+            "email": email,
+            "webhook_url": webhook_url,
+            "created_at": int(self.clock() * 1000),
+        }
         while True:
             player_id = new_id("p_")
             if self.players.create(player_id, profile, token):
@@ -74,8 +85,9 @@ class PlayerService:
             answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
 
-    def wait_events(self, player_id: str, after: str,
-                    block_ms: int) -> list[tuple[str, dict[str, str]]]:
+    def wait_events(
+        self, player_id: str, after: str, block_ms: int
+    ) -> list[tuple[str, dict[str, str]]]:
         """The player's events after the event id `after`, waiting up to block_ms."""
         return self.players.wait_events(player_id, after, block_ms)
 
@@ -95,10 +107,12 @@ class PlayerService:
         for key in self.keys.link_keys:  # the first signs; older keys still read
             try:
                 player_id = URLSafeTimedSerializer(key, salt=_TICKET_SALT).loads(
-                    ticket, max_age=STREAM_TICKET_SECONDS)
+                    ticket, max_age=STREAM_TICKET_SECONDS
+                )
             except SignatureExpired:
-                raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "the stream ticket has expired: "
-                                   "ask for a new one") from None
+                raise ServiceError(
+                    ErrorCode.AUTH_BAD_TOKEN, "the stream ticket has expired: ask for a new one"
+                ) from None
             except BadSignature:
                 continue
             if isinstance(player_id, str) and self.players.get(player_id) is not None:
@@ -107,7 +121,10 @@ class PlayerService:
 
     def authenticate(self, token: str | None) -> str:
         if not token:
-            raise ServiceError(ErrorCode.AUTH_UNAUTHORIZED, "this needs a bearer token: Authorization: Bearer <token>")
+            raise ServiceError(
+                ErrorCode.AUTH_UNAUTHORIZED,
+                "this needs a bearer token: Authorization: Bearer <token>",
+            )
         player_id = self.players.by_token(token)
         if player_id is None:
             raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that token is not valid")
@@ -118,8 +135,12 @@ class PlayerService:
         status = "none"
         if profile.get("webhook_url"):
             status = "failing" if self.notes.webhook_failing(player_id) else "ok"
-        return {"id": player_id, **{k: profile.get(k) for k in PROFILE_FIELDS},
-                "notifications": preferences(profile), "webhook_status": status}
+        return {
+            "id": player_id,
+            **{k: profile.get(k) for k in PROFILE_FIELDS},
+            "notifications": preferences(profile),
+            "webhook_status": status,
+        }
 
     def update(self, player_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Change profile fields and notification settings. A first webhook gets a secret,
@@ -147,8 +168,9 @@ class PlayerService:
         """A new webhook secret (the old one stops working at once); shown only here."""
         profile = self._get(player_id)
         if not profile.get("webhook_url"):
-            raise ServiceError(ErrorCode.PLAYER_NO_WEBHOOK,
-                               "you have no webhook: set webhook_url first")
+            raise ServiceError(
+                ErrorCode.PLAYER_NO_WEBHOOK, "you have no webhook: set webhook_url first"
+            )
         return {"webhook_secret": self._new_webhook_secret(player_id)}
 
     def _new_webhook_secret(self, player_id: str) -> str:
@@ -171,8 +193,11 @@ class PlayerService:
         self._get(player_id)
         ids = self.players.friends(player_id)
         profiles = self.players.get_many(ids)
-        return {"friends": [{"id": i, "name": p["name"]}
-                            for i, p in zip(ids, profiles) if p is not None]}
+        return {
+            "friends": [
+                {"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None
+            ]
+        }
 
     def set_friends(self, player_id: str, friends: list[str]) -> dict[str, Any]:
         """Replace the player's friends (all of them players, not the player)."""
@@ -181,15 +206,21 @@ class PlayerService:
         if len(wanted) > MAX_FRIENDS:
             raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, f"at most {MAX_FRIENDS} friends")
         if player_id in wanted:
-            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot be your own friend here: you always take your own seat")
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID_FRIENDS,
+                "you cannot be your own friend here: you always take your own seat",
+            )
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
-            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}")
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}"
+            )
         self.players.set_friends(player_id, wanted)
         return self.friends(player_id)
 
-    def deliveries(self, player_id: str, limit: int = 50,
-                   before: int | None = None) -> dict[str, Any]:
+    def deliveries(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> dict[str, Any]:
         """A page of the player's latest deliveries, newest first (below `before`), and
         where the next page starts (`next_before`, None on the last page)."""
         self._get(player_id)

@@ -9,6 +9,7 @@ answer that changes in between (rebinding) gains nothing. `post` follows no redi
 of a failure only what the receiver's owner needs: never a socket error that would tell an
 open port from a closed one.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -29,10 +30,10 @@ class UnsafeUrl(ValueError):
 @dataclass(frozen=True)
 class Target:
     scheme: str
-    host: str           # as written in the URL: the TLS server name and the Host header
+    host: str  # as written in the URL: the TLS server name and the Host header
     port: int
-    path: str           # with the query
-    address: str        # the checked address to connect to
+    path: str  # with the query
+    address: str  # the checked address to connect to
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,10 @@ class UrlPolicy:
         addresses = [str(info[4][0]) for info in found]
         refused = [address for address in addresses if not self._allowed(address)]
         if refused or not addresses:
-            raise UnsafeUrl(f"the webhook host {parts.hostname} resolves to an address that "
-                            "is not public (loopback, private, link-local or reserved)")
+            raise UnsafeUrl(
+                f"the webhook host {parts.hostname} resolves to an address that "
+                "is not public (loopback, private, link-local or reserved)"
+            )
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         return Target(parts.scheme, parts.hostname, port, path, addresses[0])
 
@@ -75,8 +78,9 @@ class UrlPolicy:
         return ip.is_global and not (ip.is_multicast or ip.is_reserved)
 
 
-def post(target: Target, body: bytes, headers: dict[str, str],
-         timeout: float) -> tuple[int | None, str]:
+def post(
+    target: Target, body: bytes, headers: dict[str, str], timeout: float
+) -> tuple[int | None, str]:
     """POST to the checked address: (status, what to tell the player). No redirect is
     followed: a 3xx is the receiver's answer like any other."""
     connection: http.client.HTTPConnection
@@ -85,8 +89,9 @@ def post(target: Target, body: bytes, headers: dict[str, str],
     else:
         connection = _PinnedHTTP(target, timeout)
     try:
-        connection.request("POST", target.path, body=body,
-                           headers={**headers, "Host": _host_header(target)})
+        connection.request(
+            "POST", target.path, body=body, headers={**headers, "Host": _host_header(target)}
+        )
         status = connection.getresponse().status
     except (OSError, http.client.HTTPException, ssl.SSLError):
         return None, COULD_NOT_CONNECT

@@ -17,6 +17,7 @@ docs/operations.md, "Secrets and their rotation", tells an operator how to make 
 each key; `turnpost upgrade-secrets` re-encrypts under the first key and hashes what an older
 version kept in clear.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,14 +45,17 @@ class ServerKeys:
         self.settings = settings
         self.notes = notes
         if any(len(key) < MIN_LINK_KEY for key in settings.link_signing_keys):
-            raise ValueError(f"LINK_SIGNING_KEYS: each key must be at least {MIN_LINK_KEY} "
-                             "characters (secrets.token_urlsafe(32) makes 43)")
-        try:   # a mistyped key stops the process at once, not at its first webhook
-            self._configured_webhook_keys = [Fernet(key) for key in
-                                             settings.webhook_secret_keys]
+            raise ValueError(
+                f"LINK_SIGNING_KEYS: each key must be at least {MIN_LINK_KEY} "
+                "characters (secrets.token_urlsafe(32) makes 43)"
+            )
+        try:  # a mistyped key stops the process at once, not at its first webhook
+            self._configured_webhook_keys = [Fernet(key) for key in settings.webhook_secret_keys]
         except ValueError as err:
-            raise ValueError("WEBHOOK_SECRET_KEYS: each key must be 32 url-safe base64-encoded "
-                             "bytes, as Fernet.generate_key() makes them") from err
+            raise ValueError(
+                "WEBHOOK_SECRET_KEYS: each key must be 32 url-safe base64-encoded "
+                "bytes, as Fernet.generate_key() makes them"
+            ) from err
 
     @cached_property
     def link_keys(self) -> list[bytes]:
@@ -62,7 +66,8 @@ class ServerKeys:
     @cached_property
     def _webhook_keys(self) -> list[Fernet]:
         return self._configured_webhook_keys or [
-            Fernet(self.notes.webhook_secrets_key(Fernet.generate_key().decode()))]
+            Fernet(self.notes.webhook_secrets_key(Fernet.generate_key().decode()))
+        ]
 
     @cached_property
     def _webhook_box(self) -> MultiFernet:
@@ -72,8 +77,9 @@ class ServerKeys:
         """The seat's reply token, ready for a Reply-To address: the same for every email of
         the seat while the link key stays (a new key gives new tokens, and the old ones keep
         working); Redis keeps only its SHA-256."""
-        mac = hmac.new(self.link_keys[0], _REPLY_TOKEN_PURPOSE + f"{game_id}\n{seat}".encode(),
-                       hashlib.sha256)
+        mac = hmac.new(
+            self.link_keys[0], _REPLY_TOKEN_PURPOSE + f"{game_id}\n{seat}".encode(), hashlib.sha256
+        )
         token = mac.hexdigest()[:REPLY_TOKEN_HEX]
         self.notes.register_reply_token(token, game_id, seat)
         return token
@@ -101,15 +107,22 @@ class ServerKeys:
             return self._webhook_box.rotate(stored.encode()).decode()
 
 
-def upgrade_secrets(players: PlayerStore, notes: NotificationStore,
-                    keys: ServerKeys) -> dict[str, int]:
+def upgrade_secrets(
+    players: PlayerStore, notes: NotificationStore, keys: ServerKeys
+) -> dict[str, int]:
     """Bring what an older version stored up to date, and re-encrypt under the first key:
     reply tokens kept in clear are kept hashed; webhook secrets in clear, or encrypted under
     an older key, are encrypted under the first of WEBHOOK_SECRET_KEYS; every player's token
     is recorded (so that a new token revokes it) and their address indexed (so that a sign-in
     link reaches them). Safe to run again, and while the server runs. Returns counts."""
-    done = {"reply_tokens": 0, "seat_tokens": 0, "webhook_secrets": 0,
-            "unreadable_webhook_secrets": 0, "tokens": 0, "addresses": 0}
+    done = {
+        "reply_tokens": 0,
+        "seat_tokens": 0,
+        "webhook_secrets": 0,
+        "unreadable_webhook_secrets": 0,
+        "tokens": 0,
+        "addresses": 0,
+    }
     for token, record in notes.legacy_reply_tokens():
         notes.upgrade_legacy_reply_token(token, record)
         done["reply_tokens"] += 1

@@ -12,6 +12,7 @@ links): the page's button does.
 The web client signs in with the same two steps: `request_link`, then `redeem_link` for the
 player it names.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,13 +30,19 @@ from .mailer import Mailer
 from .settings import Settings
 
 SIGN_IN_EVENT = "sign_in.link"
-_LINK = re.compile(r"[A-Za-z0-9_-]{43}")   # secrets.token_urlsafe(32)
+_LINK = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
 class SignIn:
-    def __init__(self, players: PlayerStore, schedule: ScheduleStore, mailer: Mailer,
-                 settings: Settings, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        players: PlayerStore,
+        schedule: ScheduleStore,
+        mailer: Mailer,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+    ):
         self.players = players
         self.schedule = schedule
         self.mailer = mailer
@@ -50,12 +57,14 @@ class SignIn:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "that is not an email address")
         count, left = self.players.count_sign_in_request(address)
         if count > self.settings.sign_in_per_address_per_hour:
-            raise TooMany(f"too many sign-in links were asked for this address (at most "
-                          f"{self.settings.sign_in_per_address_per_hour} an hour); wait the "
-                          f"Retry-After seconds", retry_after=left)
+            raise TooMany(
+                f"too many sign-in links were asked for this address (at most "
+                f"{self.settings.sign_in_per_address_per_hour} an hour); wait the "
+                f"Retry-After seconds",
+                retry_after=left,
+            )
         # any id places an item in a bucket of the schedule: the address's own is as good
-        self.schedule.add(address, int(self.clock() * 1000),
-                          {"kind": "sign_in", "email": address})
+        self.schedule.add(address, int(self.clock() * 1000), {"kind": "sign_in", "email": address})
 
     def send_links(self, email: str) -> int:
         """Email a fresh link to each player registered with the address (run by a worker);
@@ -76,16 +85,24 @@ class SignIn:
         letter = emails.Letter(
             subject="[turnpost] Your sign-in link",
             greeting=f"Hello {profile['name']},",
-            lead=(f"Someone, we hope you, asked for a new API token for your turnpost player "
-                  f"{profile['name']}. Open the link and press the button: you get a new "
-                  f"token, and the one before stops working. The link works once, within "
-                  f"{minutes} minutes."),
+            lead=(
+                f"Someone, we hope you, asked for a new API token for your turnpost player "
+                f"{profile['name']}. Open the link and press the button: you get a new "
+                f"token, and the one before stops working. The link works once, within "
+                f"{minutes} minutes."
+            ),
             links=[("Get a new token", f"{self.settings.public_url}/sign-in/{link}")],
-            footer="If you did not ask for this, ignore this email: nothing changes.")
+            footer="If you did not ask for this, ignore this email: nothing changes.",
+        )
         delivery_id = "sign-in-" + hashlib.sha256(link.encode()).hexdigest()[:16]
-        return emails.layout(letter, profile["name"], profile["email"],
-                             self.settings.mail_from, delivery_id,
-                             headers={"X-Turnpost-Event": SIGN_IN_EVENT})
+        return emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            headers={"X-Turnpost-Event": SIGN_IN_EVENT},
+        )
 
     def link_player(self, link: str) -> str | None:
         """The player a link would sign in, without using it; None for a link that is not

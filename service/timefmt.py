@@ -1,11 +1,14 @@
 """Times are stored as epoch milliseconds and shown as ISO 8601 in UTC, or in words."""
+
 from datetime import UTC, datetime
 
 
 def iso(ms: int | None) -> str | None:
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return (
+        datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    )
 
 
 def in_words(deadline_ms: int, now_ms: int) -> str:
@@ -19,8 +22,7 @@ def _span(ms: int) -> str:
     seconds = ms // 1000
     if seconds <= 0:
         return "now"
-    units = [("week", 7 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60),
-             ("second", 1)]
+    units = [("week", 7 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)]
     parts = []
     for name, size in units:
         count, seconds = divmod(seconds, size)

@@ -15,6 +15,7 @@ A receiver recomputes one, compares in constant time, and rejects a timestamp to
 own clock (the libraries take five minutes) so that an old delivery cannot be replayed;
 docs/notifications.md has the receiver's code with each library.
 """
+
 from __future__ import annotations
 
 import base64
@@ -57,18 +58,23 @@ def secret_key(secret: str) -> bytes:
 
 def signature_headers(secret: str, delivery_id: str, timestamp: int, body: bytes) -> dict:
     """Both signatures of a delivery, as headers."""
-    return {"Turnpost-Signature": signature(secret, timestamp, body),
-            "webhook-id": delivery_id, "webhook-timestamp": str(timestamp),
-            "webhook-signature": standard_signature(secret, delivery_id, timestamp, body)}
+    return {
+        "Turnpost-Signature": signature(secret, timestamp, body),
+        "webhook-id": delivery_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": standard_signature(secret, delivery_id, timestamp, body),
+    }
 
 
-NOT_ANSWERING = f"{safe_urls.COULD_NOT_CONNECT} (it left an earlier delivery unanswered, so " \
-                "it is not called for a while)"
+NOT_ANSWERING = (
+    f"{safe_urls.COULD_NOT_CONNECT} (it left an earlier delivery unanswered, so "
+    "it is not called for a while)"
+)
 
 
 @dataclass(frozen=True)
 class PostResult:
-    status: int | None      # the HTTP status, None when no answer came
+    status: int | None  # the HTTP status, None when no answer came
     detail: str
     timed_out: bool = False  # no answer within the timeout: the receiver holds connections
 
@@ -77,8 +83,16 @@ class PostResult:
         return self.status is not None and 200 <= self.status < 300
 
 
-def post(url: str, secret: str, event: str, delivery_id: str, payload: dict,
-         timestamp: int, timeout: float, policy: UrlPolicy) -> PostResult:
+def post(
+    url: str,
+    secret: str,
+    event: str,
+    delivery_id: str,
+    payload: dict,
+    timestamp: int,
+    timeout: float,
+    policy: UrlPolicy,
+) -> PostResult:
     """POST to the address the URL resolves to now, if it is still a safe one (see
     service/safe_urls.py); the detail says only "delivered", "refused by the receiver
     (HTTP n)" or "could not connect"."""
@@ -88,10 +102,18 @@ def post(url: str, secret: str, event: str, delivery_id: str, payload: dict,
     except UnsafeUrl:
         return PostResult(None, safe_urls.COULD_NOT_CONNECT)
     started = time.monotonic()
-    status, detail = safe_urls.post(target, body, {
-        "Content-Type": "application/json", "User-Agent": "turnpost-webhook/1",
-        "Turnpost-Event": event, "Turnpost-Delivery": delivery_id,
-        **signature_headers(secret, delivery_id, timestamp, body)}, timeout)
+    status, detail = safe_urls.post(
+        target,
+        body,
+        {
+            "Content-Type": "application/json",
+            "User-Agent": "turnpost-webhook/1",
+            "Turnpost-Event": event,
+            "Turnpost-Delivery": delivery_id,
+            **signature_headers(secret, delivery_id, timestamp, body),
+        },
+        timeout,
+    )
     # a refused or reset connection fails at once; one that took the whole timeout was held
     held = status is None and time.monotonic() - started >= timeout
     return PostResult(status, detail, timed_out=held)

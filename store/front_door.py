@@ -1,6 +1,7 @@
 """What the front door keeps in Redis: each player's open event streams, so that one player
 cannot hold more than a few, and how many emails each address sent to the mail receiver. The
 key names live here rather than in keys.py, with the same prefix and hash tags."""
+
 from __future__ import annotations
 
 import hashlib

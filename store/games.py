@@ -1,4 +1,5 @@
 """A game's event log (a Redis Stream), its snapshot, idempotent answers, the lobby."""
+
 from __future__ import annotations
 
 import json
@@ -32,6 +33,7 @@ class Stale:
 class FirstAnswer:
     """What an Idempotency-Key holds: the first answer to it, and the fingerprint of the
     request that got it (a retry must send the same request)."""
+
     request: str
     answer: dict[str, Any]
 
@@ -39,6 +41,7 @@ class FirstAnswer:
 @dataclass(frozen=True)
 class Replayed:
     """The same Idempotency-Key was used before: here is the first answer."""
+
     first: FirstAnswer
 
 
@@ -46,6 +49,7 @@ class Replayed:
 class Commit:
     """What one append writes: the events, the snapshot after them, and the changes to the
     game's entries in its bucket's schedule (members to remove, (score, member) to add)."""
+
     game_id: str
     expected_version: int
     events: list[dict]
@@ -77,7 +81,6 @@ class Script:
         return self.cached(keys=keys, args=args, client=target)
 
 
-
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.r = client
@@ -103,27 +106,42 @@ class GameStore:
     @staticmethod
     def _script_call(commit: Commit) -> tuple[list[str], list]:
         game_id = commit.game_id
-        idem_key = keys.game_idempotency(game_id, commit.player_id,
-                                         commit.idempotency_key or "-")
+        idem_key = keys.game_idempotency(game_id, commit.player_id, commit.idempotency_key or "-")
         bucket = keys.bucket_of(game_id)
-        args: list = [commit.expected_version, _json(commit.snapshot),
-                      json.dumps({"request": commit.request, "answer": commit.answer})
-                      if commit.idempotency_key else "",
-                      IDEMPOTENCY_TTL, game_id, REQUEST_ID.get(),
-                      len(commit.unschedule), *commit.unschedule,
-                      len(commit.schedule)]
+        args: list = [
+            commit.expected_version,
+            _json(commit.snapshot),
+            json.dumps({"request": commit.request, "answer": commit.answer})
+            if commit.idempotency_key
+            else "",
+            IDEMPOTENCY_TTL,
+            game_id,
+            REQUEST_ID.get(),
+            len(commit.unschedule),
+            *commit.unschedule,
+            len(commit.schedule),
+        ]
         for score, member in commit.schedule:
             args += [score, member]
         args += [_json({"schema": EVENT_SCHEMA, **e}) for e in commit.events]
-        return ([keys.game_log(game_id), keys.game_snapshot(game_id), idem_key,
-                 keys.outbox(bucket), keys.schedule(bucket)], args)
+        return (
+            [
+                keys.game_log(game_id),
+                keys.game_snapshot(game_id),
+                idem_key,
+                keys.outbox(bucket),
+                keys.schedule(bucket),
+            ],
+            args,
+        )
 
     def snapshot(self, game_id: str) -> dict | None:
         raw = self.r.get(keys.game_snapshot(game_id))
         return None if raw is None else json.loads(raw)
 
-    def snapshot_and_answer(self, game_id: str, player_id: str, idempotency_key: str | None
-                            ) -> tuple[dict | None, FirstAnswer | None]:
+    def snapshot_and_answer(
+        self, game_id: str, player_id: str, idempotency_key: str | None
+    ) -> tuple[dict | None, FirstAnswer | None]:
         """The snapshot and, when a key is given, the first answer to it: one round trip."""
         if not idempotency_key:
             return self.snapshot(game_id), None
@@ -131,8 +149,10 @@ class GameStore:
         pipe.get(keys.game_snapshot(game_id))
         pipe.get(keys.game_idempotency(game_id, player_id, idempotency_key))
         raw, first = pipe.execute()
-        return (None if raw is None else json.loads(raw),
-                None if first is None else _first_answer(first))
+        return (
+            None if raw is None else json.loads(raw),
+            None if first is None else _first_answer(first),
+        )
 
     def snapshots(self, game_ids: list[str]) -> list[dict | None]:
         """Many snapshots in one round trip (a pipeline of GETs, so that games in different
@@ -148,12 +168,13 @@ class GameStore:
         raw = self.r.get(keys.game_idempotency(game_id, player_id, key))
         return None if raw is None else _first_answer(raw)
 
-    def lobby_entry(self, game_id: str, version: int, open_since_ms: int | None,
-                    pipe=None) -> None:
+    def lobby_entry(self, game_id: str, version: int, open_since_ms: int | None, pipe=None) -> None:
         """Keep the lobby of games with an open seat (None: not open), newest version wins."""
-        self._project(keys=[keys.OPEN_GAMES_SEEN, keys.OPEN_GAMES],
-                      args=[game_id, version, "" if open_since_ms is None else open_since_ms],
-                      client=pipe or self.r)
+        self._project(
+            keys=[keys.OPEN_GAMES_SEEN, keys.OPEN_GAMES],
+            args=[game_id, version, "" if open_since_ms is None else open_since_ms],
+            client=pipe or self.r,
+        )
 
     def open_games(self, limit: int) -> list[str]:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]
@@ -162,8 +183,9 @@ class GameStore:
         """Events with version > after, oldest first, each with its "version"; from the
         archive once the game's log is compacted (both are read in one round trip)."""
         pipe = self.r.pipeline(transaction=False)
-        pipe.xrange(keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+",
-                    count=count)
+        pipe.xrange(
+            keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+", count=count
+        )
         pipe.get(keys.game_archive(game_id))
         entries, archive = pipe.execute()
         if archive is not None:
@@ -194,8 +216,11 @@ class GameStore:
         if not events:
             return False
         packed = zlib.compress(json.dumps(events, separators=(",", ":")).encode(), 9)
-        return bool(self._compact([keys.game_log(game_id), keys.game_archive(game_id)],
-                                  [packed, len(events)]))
+        return bool(
+            self._compact(
+                [keys.game_log(game_id), keys.game_archive(game_id)], [packed, len(events)]
+            )
+        )
 
 
 def _appended(status: int, value) -> Appended | Stale | Replayed:

@@ -5,6 +5,7 @@ hash tag `{bNN}`, as do that bucket's outbox stream and schedule. So one Lua scr
 a game's events, its snapshot, the outbox entry that says the commit's consequences are due and
 the game's deadlines, atomically, and still every key it touches is in one slot of a Redis
 Cluster. Nothing is atomic across two buckets. A player's keys share the tag {player id}."""
+
 import zlib
 
 PREFIX = "tp"

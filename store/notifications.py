@@ -1,6 +1,7 @@
 """What notification delivery keeps in Redis: the per-player delivery log, the webhook secret
 (encrypted), health and deliveries in flight, the email throttle, the marks that make a
 delivery happen at most once, and the hashes of the seats' reply tokens."""
+
 from __future__ import annotations
 
 import json
@@ -37,15 +38,20 @@ class NotificationStore:
         pipe.ltrim(key, 0, DELIVERY_LOG_LENGTH - 1)
         pipe.execute()
 
-    def deliveries(self, player_id: str, limit: int,
-                   before: int | None = None) -> list[dict[str, Any]]:
+    def deliveries(
+        self, player_id: str, limit: int, before: int | None = None
+    ) -> list[dict[str, Any]]:
         """The latest deliveries, newest first, or those numbered below `before` (a page's
         last `seq`). The list is short (DELIVERY_LOG_LENGTH): it is read whole for a page."""
         if before is None:
-            return [json.loads(raw) for raw in
-                    self.r.lrange(keys.player_deliveries(player_id), 0, limit - 1)]
-        every = [json.loads(raw) for raw in
-                 self.r.lrange(keys.player_deliveries(player_id), 0, DELIVERY_LOG_LENGTH - 1)]
+            return [
+                json.loads(raw)
+                for raw in self.r.lrange(keys.player_deliveries(player_id), 0, limit - 1)
+            ]
+        every = [
+            json.loads(raw)
+            for raw in self.r.lrange(keys.player_deliveries(player_id), 0, DELIVERY_LOG_LENGTH - 1)
+        ]
         return [d for d in every if d.get("seq", 0) < before][:limit]
 
     # -- at most once ------------------------------------------------------------------------
@@ -87,8 +93,9 @@ class NotificationStore:
         left = self.r.pttl(key)
         return max(left, 1) / 1000 if left and left > 0 else 0.001
 
-    def take_invitation_window(self, invitee: str, inviter: str, delivery_id: str,
-                               seconds: float) -> bool:
+    def take_invitation_window(
+        self, invitee: str, inviter: str, delivery_id: str, seconds: float
+    ) -> bool:
         """Whether this invitation email may go: True if it takes the window of invitations
         from `inviter` to `invitee` now, or took it before (a retried delivery); False while
         another invitation holds it."""
@@ -114,8 +121,11 @@ class NotificationStore:
     def replace_webhook_secret(self, player_id: str, old: str, new: str) -> bool:
         """Store `new` only if the secret is still `old` (an upgrade must not undo a rotation
         made meanwhile)."""
-        return bool(self.r.eval(_COMPARE_AND_SET_FIELD, 1, keys.player_webhook(player_id),
-                                "secret", old, new))
+        return bool(
+            self.r.eval(
+                _COMPARE_AND_SET_FIELD, 1, keys.player_webhook(player_id), "secret", old, new
+            )
+        )
 
     def webhook_failing(self, player_id: str) -> bool:
         return self.r.hget(keys.player_webhook(player_id), "failing") == b"1"
@@ -123,12 +133,23 @@ class NotificationStore:
     def set_webhook_failing(self, player_id: str, failing: bool) -> None:
         self.r.hset(keys.player_webhook(player_id), "failing", "1" if failing else "0")
 
-    def take_webhook_slot(self, player_id: str, delivery_id: str, now_ms: int, hold_ms: int,
-                          cap: int) -> bool:
+    def take_webhook_slot(
+        self, player_id: str, delivery_id: str, now_ms: int, hold_ms: int, cap: int
+    ) -> bool:
         """Count a delivery as in flight to the player's webhook, unless `cap` others are;
         each holds its slot until it gives it back or for `hold_ms` at most."""
-        return bool(self.r.eval(_TAKE_SLOT, 1, keys.player_webhook_in_flight(player_id),
-                                now_ms, now_ms + hold_ms, cap, delivery_id, hold_ms))
+        return bool(
+            self.r.eval(
+                _TAKE_SLOT,
+                1,
+                keys.player_webhook_in_flight(player_id),
+                now_ms,
+                now_ms + hold_ms,
+                cap,
+                delivery_id,
+                hold_ms,
+            )
+        )
 
     def give_webhook_slot(self, player_id: str, delivery_id: str) -> None:
         self.r.zrem(keys.player_webhook_in_flight(player_id), delivery_id)
@@ -146,8 +167,11 @@ class NotificationStore:
 
     def register_reply_token(self, token: str, game_id: str, seat: int) -> None:
         """Make a seat's reply token work: Redis keeps only its SHA-256."""
-        self.r.set(keys.reply_token(token_hash(token)),
-                   json.dumps({"game_id": game_id, "seat": seat}), nx=True)
+        self.r.set(
+            keys.reply_token(token_hash(token)),
+            json.dumps({"game_id": game_id, "seat": seat}),
+            nx=True,
+        )
 
     def reply_token_seat(self, token: str) -> tuple[str, int] | None:
         found = self.r.get(keys.reply_token(token_hash(token)))
@@ -168,8 +192,10 @@ class NotificationStore:
     def upgrade_legacy_reply_token(self, token: str, record: bytes) -> None:
         seat = json.loads(record)
         self.r.set(keys.reply_token(token_hash(token)), record)
-        self.r.delete(keys.legacy_mail_token(token),
-                      keys.legacy_seat_mail_token(seat["game_id"], seat["seat"]))
+        self.r.delete(
+            keys.legacy_mail_token(token),
+            keys.legacy_seat_mail_token(seat["game_id"], seat["seat"]),
+        )
 
     def legacy_reply_tokens(self) -> Iterator[tuple[str, bytes]]:
         """(token, record) of every reply token an older version stored in clear."""

@@ -4,6 +4,7 @@ The append script adds an entry (game, from, version) with every commit. Workers
 through one consumer group; an entry stays pending until the worker that read it has carried
 out everything the commit calls for and acknowledges it (then it is deleted). An entry whose
 worker died stays pending, and after a lease another worker claims it (XAUTOCLAIM)."""
+
 from __future__ import annotations
 
 import time
@@ -38,8 +39,7 @@ class OutboxStore:
         that lost its data)."""
         for bucket in range(keys.BUCKETS):
             try:
-                self.r.xgroup_create(keys.outbox(bucket), keys.OUTBOX_GROUP, id="0",
-                                     mkstream=True)
+                self.r.xgroup_create(keys.outbox(bucket), keys.OUTBOX_GROUP, id="0", mkstream=True)
             except redis.ResponseError as err:
                 if "BUSYGROUP" not in str(err):
                     raise
@@ -54,30 +54,46 @@ class OutboxStore:
                 if not found:
                     time.sleep(min(block_ms, CLUSTER_POLL_MS) / 1000)
             else:
-                found = self.r.xreadgroup(keys.OUTBOX_GROUP, consumer,
-                                          {keys.outbox(b): ">" for b in range(keys.BUCKETS)},
-                                          count=count, block=block_ms) or []
+                found = (
+                    self.r.xreadgroup(
+                        keys.OUTBOX_GROUP,
+                        consumer,
+                        {keys.outbox(b): ">" for b in range(keys.BUCKETS)},
+                        count=count,
+                        block=block_ms,
+                    )
+                    or []
+                )
         except redis.ResponseError as err:
             if "NOGROUP" not in str(err):
                 raise
             self.ensure_groups()
             return []
-        return [_entry(stream, entry_id, fields) for stream, entries in found
-                for entry_id, fields in entries if fields]
+        return [
+            _entry(stream, entry_id, fields)
+            for stream, entries in found
+            for entry_id, fields in entries
+            if fields
+        ]
 
     def _read_each(self, consumer: str, count: int) -> list:
         pipe = self.r.pipeline(transaction=False)
         for bucket in range(keys.BUCKETS):
-            pipe.xreadgroup(keys.OUTBOX_GROUP, consumer, {keys.outbox(bucket): ">"},
-                            count=count)
+            pipe.xreadgroup(keys.OUTBOX_GROUP, consumer, {keys.outbox(bucket): ">"}, count=count)
         return [stream for found in pipe.execute() for stream in found or []]
 
     def claim_stale(self, consumer: str, idle_ms: int, count: int) -> list[Entry]:
         """Take over entries another consumer read more than idle_ms ago and never finished."""
         pipe = self.r.pipeline(transaction=False)
         for bucket in range(keys.BUCKETS):
-            pipe.xautoclaim(keys.outbox(bucket), keys.OUTBOX_GROUP, consumer, idle_ms,
-                            start_id="0-0", count=count)
+            pipe.xautoclaim(
+                keys.outbox(bucket),
+                keys.OUTBOX_GROUP,
+                consumer,
+                idle_ms,
+                start_id="0-0",
+                count=count,
+            )
         claimed = []
         for bucket, result in enumerate(pipe.execute(raise_on_error=False)):
             if isinstance(result, Exception):
@@ -103,8 +119,10 @@ class OutboxStore:
         """An entry outside a commit: the clock wakes a game whose consequences were put off
         (a bot's delayed move). It names no new events (from = version + 1), so it causes no
         notice again."""
-        self.r.xadd(keys.outbox(keys.bucket_of(game_id)),
-                    {"game": game_id, "from": version + 1, "version": version})
+        self.r.xadd(
+            keys.outbox(keys.bucket_of(game_id)),
+            {"game": game_id, "from": version + 1, "version": version},
+        )
 
     def backlog(self) -> dict[str, int]:
         """Entries waiting (not yet done), of which pending (read by a worker, not finished),
@@ -117,8 +135,11 @@ class OutboxStore:
         found = pipe.execute(raise_on_error=False)
         waiting = sum(n for n in found[0::3] if isinstance(n, int))
         pending = sum(p["pending"] for p in found[1::3] if isinstance(p, dict))
-        oldest = [int(first[0][0].split(b"-")[0]) for first in found[2::3]
-                  if isinstance(first, list) and first]
+        oldest = [
+            int(first[0][0].split(b"-")[0])
+            for first in found[2::3]
+            if isinstance(first, list) and first
+        ]
         age = int(time.time() * 1000) - min(oldest) if oldest else 0
         return {"waiting": waiting, "pending": pending, "oldest_ms": max(age, 0)}
 
@@ -126,5 +147,11 @@ class OutboxStore:
 def _entry(stream: bytes | str, entry_id: bytes, fields: dict) -> Entry:
     name = stream.decode() if isinstance(stream, bytes) else stream
     bucket = int(name.rsplit("{b", 1)[1].rstrip("}"))
-    return Entry(bucket, entry_id.decode(), fields[b"game"].decode(), int(fields[b"from"]),
-                 int(fields[b"version"]), fields.get(b"rid", b"").decode())
+    return Entry(
+        bucket,
+        entry_id.decode(),
+        fields[b"game"].decode(),
+        int(fields[b"from"]),
+        int(fields[b"version"]),
+        fields.get(b"rid", b"").decode(),
+    )

@@ -1,5 +1,6 @@
 """Players, their API tokens (kept as SHA-256) and sign-in links, the index of their email
 addresses, their games and their inbox of games awaiting their move."""
+
 from __future__ import annotations
 
 import hashlib
@@ -43,9 +44,10 @@ class PlayerStore:
     def add_event(self, player_id: str, event_id: str, fields: dict[str, str | int]) -> None:
         """Add to the player's stream once per `event_id`."""
         pairs = [item for key, value in fields.items() for item in (key, value)]
-        self._player_event([keys.player_events(player_id),
-                            keys.player_event_claim(player_id, event_id)],
-                           [EVENT_CLAIM_SECONDS, PLAYER_EVENTS_KEPT, *pairs])
+        self._player_event(
+            [keys.player_events(player_id), keys.player_event_claim(player_id, event_id)],
+            [EVENT_CLAIM_SECONDS, PLAYER_EVENTS_KEPT, *pairs],
+        )
 
     def last_event_id(self, player_id: str) -> str:
         newest = self.r.xrevrange(keys.player_events(player_id), count=1)
@@ -57,8 +59,10 @@ class PlayerStore:
         found = self.r.xread({keys.player_events(player_id): after}, block=block_ms)
         if not found:
             return []
-        return [(entry_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
-                for entry_id, fields in found[0][1]]
+        return [
+            (entry_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
+            for entry_id, fields in found[0][1]
+        ]
 
     def create(self, player_id: str, profile: dict[str, Any], token: str) -> bool:
         """Store a new player and the hash of their token; False if the id is taken."""
@@ -122,8 +126,7 @@ class PlayerStore:
 
     def add_sign_in_link(self, link: str, player_id: str, seconds: float) -> None:
         """A sign-in link for the player, for `seconds`; Redis keeps only its SHA-256."""
-        self.r.set(keys.sign_in_link(token_hash(link)), player_id,
-                   px=max(1, int(seconds * 1000)))
+        self.r.set(keys.sign_in_link(token_hash(link)), player_id, px=max(1, int(seconds * 1000)))
 
     def sign_in_link_player(self, link: str) -> str | None:
         found = self.r.get(keys.sign_in_link(token_hash(link)))
@@ -159,7 +162,7 @@ class PlayerStore:
         for key in self.r.scan_iter(match=keys.player("*"), count=1000):
             name = key.decode()
             if not name.endswith("}"):
-                continue   # the player's other keys share the pattern's prefix
+                continue  # the player's other keys share the pattern's prefix
             profile = self.get(name.split("{", 1)[1][:-1])
             if profile is not None:
                 yield name.split("{", 1)[1][:-1], profile
@@ -169,32 +172,54 @@ class PlayerStore:
         of their token (unless one is recorded), so that a new token revokes it."""
         return bool(self.r.set(keys.player_token(player_id), hashed, nx=True))
 
-    def project(self, player_id: str, game_id: str, version: int, activity_ms: float | None,
-                awaiting_score: float | None, invited_score: float | None = None,
-                pipe=None) -> None:
+    def project(
+        self,
+        player_id: str,
+        game_id: str,
+        version: int,
+        activity_ms: float | None,
+        awaiting_score: float | None,
+        invited_score: float | None = None,
+        pipe=None,
+    ) -> None:
         """Put the game in or out of the player's games (scored by last activity), their inbox
         (scored by deadline) and their invitations (scored by creation): None leaves it out of
         that list. Unless a newer version was written already."""
-        self._project(keys=[keys.player_seen(player_id), keys.player_games(player_id),
-                            keys.player_inbox(player_id), keys.player_invitations(player_id)],
-                      args=[game_id, version] + ["" if score is None else score for score in
-                                                 (activity_ms, awaiting_score, invited_score)],
-                      client=pipe or self.r)
+        self._project(
+            keys=[
+                keys.player_seen(player_id),
+                keys.player_games(player_id),
+                keys.player_inbox(player_id),
+                keys.player_invitations(player_id),
+            ],
+            args=[game_id, version]
+            + [
+                "" if score is None else score
+                for score in (activity_ms, awaiting_score, invited_score)
+            ],
+            client=pipe or self.r,
+        )
 
     def games(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
-        return [g.decode() for g in
-                self.r.zrevrange(keys.player_games(player_id), offset, offset + limit - 1)]
+        return [
+            g.decode()
+            for g in self.r.zrevrange(keys.player_games(player_id), offset, offset + limit - 1)
+        ]
 
-    def page(self, player_id: str, inbox: bool, limit: int,
-             after: tuple[float, str] | None) -> list[tuple[str, float]]:
+    def page(
+        self, player_id: str, inbox: bool, limit: int, after: tuple[float, str] | None
+    ) -> list[tuple[str, float]]:
         """(game id, score) of the player's games (latest move first) or inbox (nearest
         deadline first) that come after the place `after` (a score and a game id: where the
         previous page ended), at most `limit`. Games with the same score are in the order
         Redis keeps them (by id), so a page boundary among them loses none."""
         key = keys.player_inbox(player_id) if inbox else keys.player_games(player_id)
         if after is None:
-            found = (self.r.zrange(key, 0, limit - 1, withscores=True) if inbox else
-                     self.r.zrevrange(key, 0, limit - 1, withscores=True))
+            found = (
+                self.r.zrange(key, 0, limit - 1, withscores=True)
+                if inbox
+                else self.r.zrevrange(key, 0, limit - 1, withscores=True)
+            )
             return [(g.decode(), score) for g, score in found]
         score, last = after
         ties = self.r.zcount(key, score, score)
@@ -208,8 +233,9 @@ class PlayerStore:
 
     def invitations(self, player_id: str, limit: int) -> list[str]:
         """Games with a seat reserved for the player, newest first."""
-        return [g.decode() for g in
-                self.r.zrevrange(keys.player_invitations(player_id), 0, limit - 1)]
+        return [
+            g.decode() for g in self.r.zrevrange(keys.player_invitations(player_id), 0, limit - 1)
+        ]
 
     # -- friends: who may seat this player without an invitation -----------------------------
 
@@ -233,5 +259,7 @@ class PlayerStore:
 
     def inbox(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
         """Games awaiting the player's move, the nearest deadline first."""
-        return [g.decode() for g in
-                self.r.zrange(keys.player_inbox(player_id), offset, offset + limit - 1)]
+        return [
+            g.decode()
+            for g in self.r.zrange(keys.player_inbox(player_id), offset, offset + limit - 1)
+        ]

@@ -3,6 +3,7 @@ carrying out): log lines carry it, and a commit writes it into its outbox entry,
 move can be followed from the API's access log into the worker's lines and its jobs.
 
 A context variable: each thread, and each gevent greenlet, has its own."""
+
 from __future__ import annotations
 
 from contextvars import ContextVar

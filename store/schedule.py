@@ -5,6 +5,7 @@ Members are JSON texts (sorted keys, so the same item is always the same member)
 deadline `{"kind": "timeout", "game", "seat", "since"}` is written by the append script with
 the commit that starts the turn; reminders, delayed notices and a bot's delayed move are added
 by the worker that derives a commit's consequences."""
+
 from __future__ import annotations
 
 import json
@@ -32,14 +33,18 @@ class ScheduleStore:
         """Schedule an item of a game (in the game's bucket); adding it twice keeps one."""
         (pipe or self.r).zadd(keys.schedule(keys.bucket_of(game_id)), {member(item): at_ms})
 
-    def take_due(self, now_ms: int, limit: int,
-                 lease_ms: int = LEASE_MS) -> list[tuple[int, dict[str, Any]]]:
+    def take_due(
+        self, now_ms: int, limit: int, lease_ms: int = LEASE_MS
+    ) -> list[tuple[int, dict[str, Any]]]:
         """Lease up to `limit` due items in each bucket, in one round trip: (bucket, item).
         How late each was taken (ms) is kept in `self.last_lateness_ms` for the worker's metrics."""
         pipe = self.r.pipeline(transaction=False)
         for bucket in range(keys.BUCKETS):
-            self._take_due(keys=[keys.schedule(bucket), keys.schedule_leased(bucket)],
-                           args=[now_ms, lease_ms, limit], client=pipe)
+            self._take_due(
+                keys=[keys.schedule(bucket), keys.schedule_leased(bucket)],
+                args=[now_ms, lease_ms, limit],
+                client=pipe,
+            )
         taken: list[tuple[int, dict[str, Any]]] = []
         self.last_lateness_ms = []
         for bucket, answer in enumerate(run_pipeline(pipe)):
@@ -65,5 +70,8 @@ class ScheduleStore:
             pipe.zcount(keys.schedule(bucket), "-inf", now_ms - late_ms)
             pipe.zcard(keys.schedule_leased(bucket))
         found = pipe.execute()
-        return {"scheduled": sum(found[0::3]), "overdue": sum(found[1::3]),
-                "leased": sum(found[2::3])}
+        return {
+            "scheduled": sum(found[0::3]),
+            "overdue": sum(found[1::3]),
+            "leased": sum(found[2::3]),
+        }

@@ -3,6 +3,7 @@ the workers run on other hosts and in forked job processes, where no scrape reac
 
 One hash; a counter's field is `name|label=value,...`; a histogram's are its cumulative
 buckets `name|...,le=<bound>`, `name_sum|...` and `name_count|...` (Prometheus' own layout)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

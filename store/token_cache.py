@@ -5,14 +5,15 @@ answers it read for a short time and asks Redis to tell it when any token key ch
 server-assisted client-side caching (`CLIENT TRACKING ON BCAST PREFIX tp:token:` on one RESP3
 connection of the process, which receives an invalidation push for every change of a token
 key). Before a cached answer is used, the pushes already on that connection are read, so a
-token deleted by a rotation in another process is not accepted here once Redis has answered
-that DEL.
+token deleted by a rotation in another process is not accepted here once Redis has sent the
+invalidation, which it writes in the same turn of its event loop as its answer to that DEL.
 
 redis-py's own client-side cache refuses any server but Redis 7.4 or later (Valkey answers
 HELLO as "valkey"), hence this small tracker over the same server feature. If the tracking
 connection breaks, everything cached is forgotten and nothing is cached until it is back.
 On a Redis Cluster nothing is cached (tracking would need a connection per node).
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,9 +30,15 @@ from . import keys
 
 log = logging.getLogger(__name__)
 
+
 class TokenCache:
-    def __init__(self, client: redis.Redis, seconds: float = 30.0, size: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        seconds: float = 30.0,
+        size: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self.seconds = seconds
         self.size = size

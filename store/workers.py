@@ -1,5 +1,6 @@
 """Worker heartbeats: each `turnpost worker` says, about once a second, that its outbox
 consumer and clock are alive (a sorted set: worker name -> when, epoch ms)."""
+
 from __future__ import annotations
 
 import redis

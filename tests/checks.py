@@ -1,5 +1,6 @@
 """Checks shared by the tests that run whole games on real servers under faults or on a
 cluster: nothing stuck, every timeout once, every email once, and a careful mover."""
+
 from __future__ import annotations
 
 import threading
@@ -23,8 +24,7 @@ def stuck(service: GameService, game_ids: list[str]) -> list[str]:
         snap = service.load(game_id)
         if snap["status"] != "finished":
             last = service.games.events(game_id)[-1]["type"]
-            found.append(f"{game_id} v{snap['version']} active {snap['active_seats']} "
-                         f"last {last}")
+            found.append(f"{game_id} v{snap['version']} active {snap['active_seats']} last {last}")
     return found
 
 
@@ -59,13 +59,20 @@ def assert_emails_once(smtp: SmtpInbox, people: dict[str, str], game_ids: list[s
     seen = Counter()
     for recipients, message, _ in list(smtp.messages):
         for to in recipients:
-            seen[(to, message["X-Turnpost-Game"], message["X-Turnpost-Event"],
-                  message["X-Turnpost-Delivery"])] += 1
+            seen[
+                (
+                    to,
+                    message["X-Turnpost-Game"],
+                    message["X-Turnpost-Event"],
+                    message["X-Turnpost-Delivery"],
+                )
+            ] += 1
     doubled = [k for k, n in seen.items() if n > 1]
     assert not doubled, f"emails sent twice: {doubled}"
     for game_id, address in ((g, people[g]) for g in game_ids):
-        finished = [k for k in seen if k[0] == address and k[1] == game_id
-                    and k[2] == "game.finished"]
+        finished = [
+            k for k in seen if k[0] == address and k[1] == game_id and k[2] == "game.finished"
+        ]
         assert len(finished) == 1, f"{game_id}: game.finished emails to {address}: {finished}"
 
 
@@ -97,9 +104,12 @@ class Mover(threading.Thread):
         key = uuid.uuid4().hex
         for _ in range(50):
             try:
-                r = requests.post(f"{self.base}/v1/games/{game_id}/moves", json=body,
-                                  headers={**client.headers, "Idempotency-Key": key},
-                                  timeout=10)
+                r = requests.post(
+                    f"{self.base}/v1/games/{game_id}/moves",
+                    json=body,
+                    headers={**client.headers, "Idempotency-Key": key},
+                    timeout=10,
+                )
             except requests.RequestException:
                 time.sleep(0.2)
                 continue

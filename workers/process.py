@@ -12,6 +12,7 @@ None of them exits when Redis goes away (a restart, a failover, a dropped connec
 waits, with a backoff from 0.1 s doubling to 5 s, and carries on. RQ's own loop quits on any
 unhandled exception, so it is started again with a fresh worker.
 """
+
 from __future__ import annotations
 
 import logging
@@ -61,8 +62,9 @@ class Backoff:
         self.delay = BACKOFF_FIRST
 
 
-def keep_running(name: str, step: Callable[[], bool], stop: threading.Event,
-                 idle_seconds: float = 0.0) -> None:
+def keep_running(
+    name: str, step: Callable[[], bool], stop: threading.Event, idle_seconds: float = 0.0
+) -> None:
     """Run `step` until `stop` is set; it answers whether it found work. Redis errors wait
     with a backoff; any other error is logged and the loop goes on (what failed is still
     pending, and is tried again)."""
@@ -111,8 +113,7 @@ class WorkerProcess:
         self.stop = threading.Event()
         self.name = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         client = connect(data_url(env))
-        services = assemble(client, self.settings,
-                            deliveries=RQDeliveries(connect(self.queue_url)))
+        services = assemble(client, self.settings, deliveries=RQDeliveries(connect(self.queue_url)))
         assert services.consequences is not None
         self.consequences = services.consequences
         self.outbox = OutboxStore(client)
@@ -132,7 +133,8 @@ class WorkerProcess:
         if time.monotonic() >= self._next_claim:
             self._next_claim = time.monotonic() + self.settings.outbox_lease_seconds / 3
             entries += self.outbox.claim_stale(
-                self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH)
+                self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH
+            )
         done = []
         for entry in entries:
             following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
@@ -142,8 +144,9 @@ class WorkerProcess:
             except (redis.ConnectionError, redis.TimeoutError):
                 raise
             except Exception:
-                log.exception("outbox: %s version %s failed; it stays pending",
-                              entry.game_id, entry.version)
+                log.exception(
+                    "outbox: %s version %s failed; it stays pending", entry.game_id, entry.version
+                )
                 continue
             finally:
                 REQUEST_ID.reset(following)
@@ -158,14 +161,14 @@ class WorkerProcess:
         if now >= self._next_beat:
             self.heartbeats.beat(self.name, now)
             self._next_beat = now + int(HEARTBEAT_SECONDS * 1000)
-        taken = self.schedule.take_due(now, BATCH,
-                                       int(self.settings.schedule_lease_seconds * 1000))
+        taken = self.schedule.take_due(now, BATCH, int(self.settings.schedule_lease_seconds * 1000))
         if taken:
             self.clock_busy.set()
             if self.consequences.tallies is not None:
                 self.consequences.tallies.observe(
                     "turnpost_schedule_lateness_seconds",
-                    [ms / 1000 for ms in self.schedule.last_lateness_ms])
+                    [ms / 1000 for ms in self.schedule.last_lateness_ms],
+                )
             self.consequences.run_due(taken)
         else:
             self.clock_busy.clear()
@@ -180,11 +183,13 @@ class WorkerProcess:
         while not self.stop.is_set():
             client = connect(self.queue_url)
             try:
-                worker = worker_class([queue(client)], connection=client,
-                                      maintenance_interval=RQ_MAINTENANCE_SECONDS)
+                worker = worker_class(
+                    [queue(client)], connection=client, maintenance_interval=RQ_MAINTENANCE_SECONDS
+                )
                 worker.process_stop = self.stop
-                worker.work(logging_level=logging.getLevelName(
-                    logging.getLogger().getEffectiveLevel()))
+                worker.work(
+                    logging_level=logging.getLevelName(logging.getLogger().getEffectiveLevel())
+                )
                 if self.stop.is_set():
                     return
                 error: Exception = RuntimeError("RQ's loop quit")
@@ -199,10 +204,15 @@ class WorkerProcess:
         """Run until SIGINT or SIGTERM."""
         self._next_claim = 0.0
         self._install_signal_handlers()
-        threads = [threading.Thread(target=keep_running, name=name, daemon=True,
-                                    args=(name, step, self.stop, idle))
-                   for name, step, idle in (("outbox", self.outbox_step, 0.0),
-                                            ("clock", self.clock_step, CLOCK_TICK_SECONDS))]
+        threads = [
+            threading.Thread(
+                target=keep_running, name=name, daemon=True, args=(name, step, self.stop, idle)
+            )
+            for name, step, idle in (
+                ("outbox", self.outbox_step, 0.0),
+                ("clock", self.clock_step, CLOCK_TICK_SECONDS),
+            )
+        ]
         for thread in threads:
             thread.start()
         try:

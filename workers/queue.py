@@ -3,6 +3,7 @@
 RQ runs only deliveries (emails and webhooks). What is due at a time (deadlines, reminders,
 delayed notices) is kept by the clock in workers/process.py, not by RQ's scheduler, and bot and
 timeout moves are carried out from the outbox."""
+
 from __future__ import annotations
 
 import redis
@@ -34,14 +35,24 @@ class RQDeliveries:
 
     def queue(self, deliveries: list[Delivery]) -> None:
         from . import jobs
+
         if not deliveries:
             return
         functions = {"email": jobs.email_notice, "webhook": jobs.webhook_notice}
-        self.rq_queue.enqueue_many([
-            Queue.prepare_data(functions[d.channel], args=_args(d), job_id=d.job_id,
-                               result_ttl=FINISHED_JOB_TTL, failure_ttl=FAILED_JOB_TTL,
-                               meta={"request_id": REQUEST_ID.get()}, retry=ABANDONED_RETRIES)
-            for d in deliveries])
+        self.rq_queue.enqueue_many(
+            [
+                Queue.prepare_data(
+                    functions[d.channel],
+                    args=_args(d),
+                    job_id=d.job_id,
+                    result_ttl=FINISHED_JOB_TTL,
+                    failure_ttl=FAILED_JOB_TTL,
+                    meta={"request_id": REQUEST_ID.get()},
+                    retry=ABANDONED_RETRIES,
+                )
+                for d in deliveries
+            ]
+        )
 
 
 def _args(delivery: Delivery) -> tuple:

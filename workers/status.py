@@ -1,6 +1,7 @@
 """What an operator sees of the background work (`turnpost status`): outbox entries waiting
 and how old the oldest is, deadlines and other scheduled items (and how many are overdue),
 leased ones, RQ's queue and its workers."""
+
 from __future__ import annotations
 
 import time
@@ -24,7 +25,10 @@ def status(data: redis.Redis, queues: redis.Redis) -> dict[str, Any]:
     return {
         "outbox": OutboxStore(data).backlog(),
         "schedule": ScheduleStore(data).counts(int(time.time() * 1000), OVERDUE_MS),
-        "queue": {"name": jobs.name, "queued": jobs.count,
-                  "failed": jobs.failed_job_registry.count},
+        "queue": {
+            "name": jobs.name,
+            "queued": jobs.count,
+            "failed": jobs.failed_job_registry.count,
+        },
         "workers": len(Worker.all(connection=queues)),
     }

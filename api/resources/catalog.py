@@ -1,4 +1,5 @@
 """GET /v1/catalog: the games this server hosts."""
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -6,8 +7,12 @@ from engine import registry
 
 from ..schemas import CatalogSchema
 
-blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
-                description="The games: player counts, options, how to write moves")
+blp = Blueprint(
+    "catalog",
+    __name__,
+    url_prefix="/v1/catalog",
+    description="The games: player counts, options, how to write moves",
+)
 
 
 @blp.route("")
@@ -19,9 +24,15 @@ class Catalog(MethodView):
         games = []
         for _, game in sorted(registry.GAMES.items()):
             info = game.info
-            games.append({"name": info.name, "title": info.title,
-                          "min_players": info.min_players, "max_players": info.max_players,
-                          "rules_version": info.rules_version,
-                          "options": {k: o.to_json() for k, o in info.options.items()},
-                          "notation": list(info.notation)})
+            games.append(
+                {
+                    "name": info.name,
+                    "title": info.title,
+                    "min_players": info.min_players,
+                    "max_players": info.max_players,
+                    "rules_version": info.rules_version,
+                    "options": {k: o.to_json() for k, o in info.options.items()},
+                    "notation": list(info.notation),
+                }
+            )
         return {"games": games}

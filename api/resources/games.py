@@ -1,4 +1,5 @@
 """/v1/games: create, list, summary, join, view, legal moves, moves, log, resign."""
+
 import base64
 import json
 import random
@@ -30,55 +31,109 @@ from ..schemas import (
     MoveResultSchema,
 )
 
-blp = Blueprint("games", __name__, url_prefix="/v1/games",
-                description="Games: create and join, read your view, play, follow the log")
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/v1/games",
+    description="Games: create and join, read your view, play, follow the log",
+)
 
-IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header", "required": False,
-                      "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-                      "description": "A retry with the same key and the same body returns the "
-                                     "first answer (for a day); the same key with another "
-                                     "body answers 422 request/idempotency_mismatch"}
-REPLAYED = {"Idempotent-Replayed": {
-    "description": "`true` when this is the first answer to your Idempotency-Key, given "
-                   "again: the move was played once, by the first request",
-    "required": False, "schema": {"type": "string", "enum": ["true"]}}}
+IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+    "description": "A retry with the same key and the same body returns the "
+    "first answer (for a day); the same key with another "
+    "body answers 422 request/idempotency_mismatch",
+}
+REPLAYED = {
+    "Idempotent-Replayed": {
+        "description": "`true` when this is the first answer to your Idempotency-Key, given "
+        "again: the move was played once, by the first request",
+        "required": False,
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
 RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
-LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
-                 "schema": RESUME_SCHEMA,
-                 "description": "The last version you received: the stream resumes after it"}
-AFTER = {"name": "after", "in": "query", "required": False, "schema": RESUME_SCHEMA,
-         "description": "Resume after this version, for a client that cannot send "
-                        "Last-Event-ID (the header wins when both are there)"}
-SSE_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties": {
-    "id": {"type": "string", "pattern": f"^{VERSION_TEXT.pattern}$",
-           "description": "The entry's version"},
-    "event": {"type": "string", "enum": LOG_EVENT_TYPES, "description": "The entry's type"},
-    "data": {"type": "string", "description": "The entry as /log lists it (a LogEntry), "
-                                              "as JSON"}}}
-ETAG = {"ETag": {"description": "The game's version, quoted: send it as If-None-Match",
-                 "required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
-LOCATION = {"Location": {"description": "What was made: the game, or the log from the move on",
-                          "required": True, "schema": {"type": "string", "format": "uri-reference"}}}
+LAST_EVENT_ID = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "schema": RESUME_SCHEMA,
+    "description": "The last version you received: the stream resumes after it",
+}
+AFTER = {
+    "name": "after",
+    "in": "query",
+    "required": False,
+    "schema": RESUME_SCHEMA,
+    "description": "Resume after this version, for a client that cannot send "
+    "Last-Event-ID (the header wins when both are there)",
+}
+SSE_EVENT = {
+    "type": "object",
+    "required": ["id", "event", "data"],
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": f"^{VERSION_TEXT.pattern}$",
+            "description": "The entry's version",
+        },
+        "event": {"type": "string", "enum": LOG_EVENT_TYPES, "description": "The entry's type"},
+        "data": {
+            "type": "string",
+            "description": "The entry as /log lists it (a LogEntry), as JSON",
+        },
+    },
+}
+ETAG = {
+    "ETag": {
+        "description": "The game's version, quoted: send it as If-None-Match",
+        "required": True,
+        "schema": {"type": "string", "pattern": r'^"[0-9]+"$'},
+    }
+}
+LOCATION = {
+    "Location": {
+        "description": "What was made: the game, or the log from the move on",
+        "required": True,
+        "schema": {"type": "string", "format": "uri-reference"},
+    }
+}
 TOKEN_OR_TICKET: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
-IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "The ETag you hold; 304 when the game has not moved"}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The ETag you hold; 304 when the game has not moved",
+}
 
 
 @blp.route("")
 class Games(MethodView):
     @blp.doc(operationId="createGame")
-    @raises(ErrorCode.GAME_UNKNOWN, ErrorCode.GAME_INVALID_SEATS, ErrorCode.GAME_INVALID_OPTIONS,
-            ErrorCode.GAME_INVALID_TIME_CONTROL)
+    @raises(
+        ErrorCode.GAME_UNKNOWN,
+        ErrorCode.GAME_INVALID_SEATS,
+        ErrorCode.GAME_INVALID_OPTIONS,
+        ErrorCode.GAME_INVALID_TIME_CONTROL,
+    )
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
         """Create a game: the seats are player ids (others are invited), bots, or null"""
-        game = context.games().create(context.caller(), body["game"], body["seats"],
-                                      body["options"], body["time_control"],
-                                      body["if_declined"])
+        game = context.games().create(
+            context.caller(),
+            body["game"],
+            body["seats"],
+            body["options"],
+            body["time_control"],
+            body["if_declined"],
+        )
         metrics.created(game["game"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
@@ -95,11 +150,15 @@ class Games(MethodView):
             return json_answer({"games": context.games().invitations(player, query["limit"])})
         awaiting = query.get("awaiting") == "me"
         games, following = context.games().list_games(
-            player, awaiting, query["limit"], read_cursor(query.get("cursor")))
+            player, awaiting, query["limit"], read_cursor(query.get("cursor"))
+        )
         if following is None:
             return json_answer({"games": games, "next": None})
-        args = {**({"awaiting": "me"} if awaiting else {}), "limit": query["limit"],
-                "cursor": make_cursor(following)}
+        args = {
+            **({"awaiting": "me"} if awaiting else {}),
+            "limit": query["limit"],
+            "cursor": make_cursor(following),
+        }
         url = f"{blp.url_prefix}?{urlencode(args)}"
         answer = json_answer({"games": games, "next": url})
         answer.headers["Link"] = f'<{url}>; rel="next"'
@@ -120,8 +179,15 @@ class Game(MethodView):
 @blp.route("/<game_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GAME_FULL, ErrorCode.GAME_ALREADY_SEATED,
-            ErrorCode.GAME_SEAT_TAKEN, ErrorCode.GAME_BUSY, ErrorCode.GAME_CANCELLED)
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.PLAYER_NOT_FOUND,
+        ErrorCode.GAME_FULL,
+        ErrorCode.GAME_ALREADY_SEATED,
+        ErrorCode.GAME_SEAT_TAKEN,
+        ErrorCode.GAME_BUSY,
+        ErrorCode.GAME_CANCELLED,
+    )
     @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
@@ -132,28 +198,45 @@ class Join(MethodView):
 @blp.route("/<game_id>/decline")
 class Decline(MethodView):
     @blp.doc(operationId="declineGame")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_INVITED, ErrorCode.GAME_CANCELLED, ErrorCode.GAME_BUSY)
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_INVITED,
+        ErrorCode.GAME_CANCELLED,
+        ErrorCode.GAME_BUSY,
+    )
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Refuse an invitation to a game"""
         return context.games().decline(game_id, context.caller())
 
 
-TEXT_BOARD = {"text/plain": {"schema": {
-    "type": "string", "description": "The board as monospace text (UTF-8, lines of at most "
-                                     "72 columns), for terminals and chat clients"}}}
+TEXT_BOARD = {
+    "text/plain": {
+        "schema": {
+            "type": "string",
+            "description": "The board as monospace text (UTF-8, lines of at most "
+            "72 columns), for terminals and chat clients",
+        }
+    }
+}
 
 
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.doc(operationId="getView", parameters=[IF_NONE_MATCH],
-             responses={200: {"content": TEXT_BOARD}})
+    @blp.doc(
+        operationId="getView", parameters=[IF_NONE_MATCH], responses={200: {"content": TEXT_BOARD}}
+    )
     @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED)
-    @blp.response(200, GameViewSchema, headers=ETAG,
-                  description="Your view as JSON; with `Accept: text/plain` the board as "
-                              "text, drawn from the same view")
-    @blp.alt_response(304, description="Not modified: the game is at the version you hold",
-                      headers=ETAG)
+    @blp.response(
+        200,
+        GameViewSchema,
+        headers=ETAG,
+        description="Your view as JSON; with `Accept: text/plain` the board as "
+        "text, drawn from the same view",
+    )
+    @blp.alt_response(
+        304, description="Not modified: the game is at the version you hold", headers=ETAG
+    )
     def get(self, game_id):
         """Your view of the game (a spectator's if you have no seat), as JSON or as a board"""
         player = context.caller()
@@ -164,8 +247,9 @@ class View(MethodView):
             if board is None:
                 return Response(status=304, headers={"ETag": f'"{held}"', **headers})
             version, text = board
-            return Response(text, status=200, mimetype="text/plain",
-                            headers={"ETag": f'"{version}"', **headers})
+            return Response(
+                text, status=200, mimetype="text/plain", headers={"ETag": f'"{version}"', **headers}
+            )
         view = context.games().view(game_id, player, unless_version=held)
         if view is None:
             return Response(status=304, headers={"ETag": f'"{held}"', **headers})
@@ -175,7 +259,12 @@ class View(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.doc(operationId="getLegalMoves")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED)
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.GAME_NOT_STARTED,
+        ErrorCode.GAME_CANCELLED,
+    )
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
@@ -185,24 +274,42 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED,
-            ErrorCode.MOVE_STALE_VERSION, ErrorCode.MOVE_NOT_YOUR_TURN, ErrorCode.MOVE_ILLEGAL, ErrorCode.MOVE_GAME_OVER,
-            ErrorCode.GAME_ALREADY_RESIGNED,
-            ErrorCode.GAME_BUSY, ErrorCode.MOVE_MALFORMED, ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH)
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.GAME_NOT_STARTED,
+        ErrorCode.GAME_CANCELLED,
+        ErrorCode.MOVE_STALE_VERSION,
+        ErrorCode.MOVE_NOT_YOUR_TURN,
+        ErrorCode.MOVE_ILLEGAL,
+        ErrorCode.MOVE_GAME_OVER,
+        ErrorCode.GAME_ALREADY_RESIGNED,
+        ErrorCode.GAME_BUSY,
+        ErrorCode.MOVE_MALFORMED,
+        ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
+    )
     @blp.arguments(MoveSchema)
     @blp.response(201, MoveResultSchema, headers={**LOCATION, **REPLAYED})
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
-            raise ServiceError(ErrorCode.MOVE_MALFORMED, "send either notation or action (one of them)")
+            raise ServiceError(
+                ErrorCode.MOVE_MALFORMED, "send either notation or action (one of them)"
+            )
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 100:
-            raise ServiceError(ErrorCode.REQUEST_INVALID, "Idempotency-Key must be 1 to 100 characters")
-        result = context.games().play(game_id, context.caller(), body["expected_version"],
-                                      notation=body.get("notation"), action=body.get("action"),
-                                      idempotency_key=key)
-        headers = {"Location": f"{blp.url_prefix}/{game_id}/log?after="
-                               f"{body['expected_version']}"}
+            raise ServiceError(
+                ErrorCode.REQUEST_INVALID, "Idempotency-Key must be 1 to 100 characters"
+            )
+        result = context.games().play(
+            game_id,
+            context.caller(),
+            body["expected_version"],
+            notation=body.get("notation"),
+            action=body.get("action"),
+            idempotency_key=key,
+        )
+        headers = {"Location": f"{blp.url_prefix}/{game_id}/log?after={body['expected_version']}"}
         if isinstance(result, ReplayedAnswer):
             headers["Idempotent-Replayed"] = "true"
         else:
@@ -221,8 +328,10 @@ class Log(MethodView):
         log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
         entries, following = log["entries"], None
         if entries and entries[-1]["version"] < log["version"]:
-            following = (f"{blp.url_prefix}/{game_id}/log?after={entries[-1]['version']}"
-                         f"&limit={query['limit']}")
+            following = (
+                f"{blp.url_prefix}/{game_id}/log?after={entries[-1]['version']}"
+                f"&limit={query['limit']}"
+            )
         headers = {"Link": f'<{following}>; rel="next"'} if following else {}
         return {**log, "next": following}, 200, headers
 
@@ -230,8 +339,14 @@ class Log(MethodView):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.MOVE_GAME_OVER, ErrorCode.GAME_ALREADY_RESIGNED,
-            ErrorCode.GAME_BUSY, ErrorCode.GAME_CANCELLED)
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.MOVE_GAME_OVER,
+        ErrorCode.GAME_ALREADY_RESIGNED,
+        ErrorCode.GAME_BUSY,
+        ErrorCode.GAME_CANCELLED,
+    )
     @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
@@ -240,18 +355,26 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(operationId="streamLog", parameters=[LAST_EVENT_ID, AFTER], security=TOKEN_OR_TICKET,
-             responses={
-        "200": {
-            "description": "Server-sent events: first a `retry:` hint, then one event per log "
-                           "entry (id = version, event = type, data = the entry as in /log), "
-                           "and a comment line as keep-alive every 15 seconds. The stream ends "
-                           "after GameEnded or GameCancelled, or after five minutes: reconnect "
-                           "with "
-                           "Last-Event-ID (a browser's EventSource does)",
-            "content": {"text/event-stream": {"schema": SSE_EVENT}}},
-        "204": {"description": "The game is over and you have its last event: nothing more "
-                               "will come (an EventSource stops reconnecting)"}})
+    @blp.doc(
+        operationId="streamLog",
+        parameters=[LAST_EVENT_ID, AFTER],
+        security=TOKEN_OR_TICKET,
+        responses={
+            "200": {
+                "description": "Server-sent events: first a `retry:` hint, then one event per log "
+                "entry (id = version, event = type, data = the entry as in /log), "
+                "and a comment line as keep-alive every 15 seconds. The stream ends "
+                "after GameEnded or GameCancelled, or after five minutes: reconnect "
+                "with "
+                "Last-Event-ID (a browser's EventSource does)",
+                "content": {"text/event-stream": {"schema": SSE_EVENT}},
+            },
+            "204": {
+                "description": "The game is over and you have its last event: nothing more "
+                "will come (an EventSource stops reconnecting)"
+            },
+        },
+    )
     @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
@@ -265,9 +388,12 @@ class Stream(MethodView):
         slots = context.stream_slots()
         slot = slots.take(player, door.streams_per_player)
         if slot is None:
-            raise TooMany(f"you have {door.streams_per_player} event streams open, the most "
-                          "one player may: close one first", retry_after=door.stream_retry_ms
-                          // 1000 or 1, error=ErrorCode.STREAM_TOO_MANY)
+            raise TooMany(
+                f"you have {door.streams_per_player} event streams open, the most "
+                "one player may: close one first",
+                retry_after=door.stream_retry_ms // 1000 or 1,
+                error=ErrorCode.STREAM_TOO_MANY,
+            )
         until = time.monotonic() + current_app.config["STREAM_SECONDS"]
         keepalive_ms = int(door.stream_keepalive_seconds * 1000)
         # the first wait is shorter by a random part, so that streams opened together (a
@@ -278,13 +404,11 @@ class Stream(MethodView):
             yield f"retry: {door.stream_retry_ms}\n\n"
             while True:
                 left_ms = int((until - time.monotonic()) * 1000)
-                entries = games.wait_log(game_id, player, after,
-                                         min(wait_ms, max(left_ms, 1)))
+                entries = games.wait_log(game_id, player, after, min(wait_ms, max(left_ms, 1)))
                 wait_ms = keepalive_ms
                 for entry in entries:
                     after = entry["version"]
-                    yield (f"id: {after}\nevent: {entry['type']}\n"
-                           f"data: {json.dumps(entry)}\n\n")
+                    yield (f"id: {after}\nevent: {entry['type']}\ndata: {json.dumps(entry)}\n\n")
                     if entry["type"] in ("GameEnded", "GameCancelled"):
                         return
                 if left_ms <= 0:
@@ -293,8 +417,12 @@ class Stream(MethodView):
                     if games.summary(game_id)["status"] in ENDED:
                         return
                     yield ": keep-alive\n\n"
-        response = Response(events(), mimetype="text/event-stream",
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+        response = Response(
+            events(),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
         response.call_on_close(lambda: slots.release(player, slot))
         return response
 
@@ -309,27 +437,33 @@ def read_cursor(cursor: str | None) -> tuple[float, str] | None:
         return None
     try:
         score, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if isinstance(score, (int, float)) and not isinstance(score, bool) \
-                and isinstance(game_id, str):
+        if (
+            isinstance(score, (int, float))
+            and not isinstance(score, bool)
+            and isinstance(game_id, str)
+        ):
             return float(score), game_id
     except (ValueError, TypeError):
         pass
-    raise ServiceError(ErrorCode.REQUEST_INVALID, "that cursor was not made by this server: "
-                                                  "use the `next` of a page as it is")
+    raise ServiceError(
+        ErrorCode.REQUEST_INVALID,
+        "that cursor was not made by this server: use the `next` of a page as it is",
+    )
 
 
 def _resume_after() -> int:
     given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
     if any(raw and not VERSION_TEXT.fullmatch(raw) for raw in given):
-        raise ServiceError(ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be version numbers")
+        raise ServiceError(
+            ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be version numbers"
+        )
     return int(next((raw for raw in given if raw), "0"))
 
 
 def _prefers_text() -> bool:
     """Whether the request's Accept prefers text/plain to JSON (JSON when neither is named
     more precisely or with a higher quality: `*/*` and no Accept get JSON)."""
-    return request.accept_mimetypes.best_match(["application/json", "text/plain"]) == \
-        "text/plain"
+    return request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain"
 
 
 def _held_version() -> int | None:

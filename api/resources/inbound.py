@@ -1,4 +1,5 @@
 """POST /v1/inbound/email: a raw RFC 822 message from a hosted inbound-mail service."""
+
 import hmac
 
 from flask import current_app, request
@@ -10,19 +11,35 @@ from service.errors import ErrorCode, ServiceError
 from ..error_codes import raises
 from ..schemas import InboundResultSchema
 
-blp = Blueprint("inbound", __name__, url_prefix="/v1/inbound",
-                description="Moves that arrive by email, from an inbound-mail service")
+blp = Blueprint(
+    "inbound",
+    __name__,
+    url_prefix="/v1/inbound",
+    description="Moves that arrive by email, from an inbound-mail service",
+)
 
 SECRET_HEADER = "Turnpost-Inbound-Secret"
 
 
 @blp.route("/email")
 class InboundEmail(MethodView):
-    @blp.doc(security=[], operationId="receiveEmail", parameters=[{
-        "in": "header", "name": SECRET_HEADER, "required": True, "schema": {"type": "string"},
-        "description": "The shared secret set as INBOUND_SECRET on the server"}],
-        requestBody={"required": True, "content": {"message/rfc822": {
-            "schema": {"type": "string", "format": "binary"}}}})
+    @blp.doc(
+        security=[],
+        operationId="receiveEmail",
+        parameters=[
+            {
+                "in": "header",
+                "name": SECRET_HEADER,
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "The shared secret set as INBOUND_SECRET on the server",
+            }
+        ],
+        requestBody={
+            "required": True,
+            "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}},
+        },
+    )
     @raises(ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY)
     @blp.response(200, InboundResultSchema)
     def post(self):
@@ -30,10 +47,15 @@ class InboundEmail(MethodView):
         services = current_app.extensions["turnpost"]["services"]
         secret = services.settings.inbound_secret
         if not secret:
-            raise ServiceError(ErrorCode.INBOUND_DISABLED, "inbound email is not set up on this server (INBOUND_SECRET)")
+            raise ServiceError(
+                ErrorCode.INBOUND_DISABLED,
+                "inbound email is not set up on this server (INBOUND_SECRET)",
+            )
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
-            raise ServiceError(ErrorCode.INBOUND_BAD_SECRET, f"the {SECRET_HEADER} header is missing or wrong")
+            raise ServiceError(
+                ErrorCode.INBOUND_BAD_SECRET, f"the {SECRET_HEADER} header is missing or wrong"
+            )
         raw = request.get_data(cache=False)
         if not raw.strip():
             raise ServiceError(ErrorCode.INBOUND_EMPTY, "the body must be a raw RFC 822 message")

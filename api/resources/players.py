@@ -1,6 +1,7 @@
 """POST /v1/players; GET and PATCH /v1/players/me; your friends; the API token and the
 webhook secret; the delivery log; your stream of events; POST /v1/sign-in (a sign-in link by
 email, for a lost token)."""
+
 import json
 import random
 import re
@@ -32,8 +33,12 @@ from ..schemas import (
     WebhookSecretSchema,
 )
 
-blp = Blueprint("players", __name__, url_prefix="/v1/players",
-                description="Registering, your profile and your notification settings")
+blp = Blueprint(
+    "players",
+    __name__,
+    url_prefix="/v1/players",
+    description="Registering, your profile and your notification settings",
+)
 
 
 @blp.route("")
@@ -41,9 +46,17 @@ class Players(MethodView):
     @blp.doc(security=[], operationId="registerPlayer")
     @raises(ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
     @blp.arguments(PlayerCreateSchema)
-    @blp.response(201, PlayerCreatedSchema, headers={"Location": {
-        "description": "Your profile (with the token as bearer)", "required": True,
-        "schema": {"type": "string", "format": "uri-reference"}}})
+    @blp.response(
+        201,
+        PlayerCreatedSchema,
+        headers={
+            "Location": {
+                "description": "Your profile (with the token as bearer)",
+                "required": True,
+                "schema": {"type": "string", "format": "uri-reference"},
+            }
+        },
+    )
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once"""
         return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
@@ -90,26 +103,48 @@ class Friends(MethodView):
 class WebhookSecret(MethodView):
     @blp.doc(operationId="rotateWebhookSecret")
     @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_NO_WEBHOOK)
-    @blp.response(201, WebhookSecretSchema, headers={"Location": {
-        "description": "Your profile, whose webhook it signs", "required": True,
-        "schema": {"type": "string", "format": "uri-reference"}}})
+    @blp.response(
+        201,
+        WebhookSecretSchema,
+        headers={
+            "Location": {
+                "description": "Your profile, whose webhook it signs",
+                "required": True,
+                "schema": {"type": "string", "format": "uri-reference"},
+            }
+        },
+    )
     def post(self):
         """Make a new webhook secret; the old one stops working at once"""
-        return (context.players().rotate_webhook_secret(context.caller()), 201,
-                {"Location": f"{blp.url_prefix}/me"})
+        return (
+            context.players().rotate_webhook_secret(context.caller()),
+            201,
+            {"Location": f"{blp.url_prefix}/me"},
+        )
 
 
 @blp.route("/me/token")
 class Token(MethodView):
     @blp.doc(operationId="rotateToken")
     @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(201, TokenSchema, headers={"Location": {
-        "description": "Your profile (with the new token as bearer)", "required": True,
-        "schema": {"type": "string", "format": "uri-reference"}}})
+    @blp.response(
+        201,
+        TokenSchema,
+        headers={
+            "Location": {
+                "description": "Your profile (with the new token as bearer)",
+                "required": True,
+                "schema": {"type": "string", "format": "uri-reference"},
+            }
+        },
+    )
     def post(self):
         """Make a new API token; the old one stops working at once"""
-        return (context.players().new_token(context.caller()), 201,
-                {"Location": f"{blp.url_prefix}/me"})
+        return (
+            context.players().new_token(context.caller()),
+            201,
+            {"Location": f"{blp.url_prefix}/me"},
+        )
 
 
 @blp.route("/me/deliveries")
@@ -120,14 +155,18 @@ class Deliveries(MethodView):
     @blp.response(200, DeliveryListSchema, headers=NEXT_PAGE)
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
-        found = context.players().deliveries(context.caller(), query["limit"],
-                                             query.get("before"))
+        found = context.players().deliveries(context.caller(), query["limit"], query.get("before"))
         if found["next_before"] is None:
             return {"deliveries": found["deliveries"], "next": None}
-        url = (f"{blp.url_prefix}/me/deliveries?"
-               f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}")
-        return ({"deliveries": found["deliveries"], "next": url}, 200,
-                {"Link": f'<{url}>; rel="next"'})
+        url = (
+            f"{blp.url_prefix}/me/deliveries?"
+            f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}"
+        )
+        return (
+            {"deliveries": found["deliveries"], "next": url},
+            200,
+            {"Link": f'<{url}>; rel="next"'},
+        )
 
 
 @blp.route("/me/stream-ticket")
@@ -141,53 +180,91 @@ class StreamTicket(MethodView):
 
 
 ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}")
-PLAYER_EVENT_TYPES = ["turn.started", "turn.continues", "game.finished", "game.invited",
-                      "game.cancelled"]
-PLAYER_EVENT = {"type": "object", "required": ["id", "event", "data"], "properties": {
-    "id": {"type": "string", "pattern": f"^{ENTRY_ID.pattern}$",
-           "description": "The event's id in your stream: send it as Last-Event-ID"},
-    "event": {"type": "string", "enum": PLAYER_EVENT_TYPES},
-    "data": {"type": "string", "description": 'JSON: {"event", "game_id", "game", "version", '
-                                              '"seat"}: which game, at which version'}}}
+PLAYER_EVENT_TYPES = [
+    "turn.started",
+    "turn.continues",
+    "game.finished",
+    "game.invited",
+    "game.cancelled",
+]
+PLAYER_EVENT = {
+    "type": "object",
+    "required": ["id", "event", "data"],
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": f"^{ENTRY_ID.pattern}$",
+            "description": "The event's id in your stream: send it as Last-Event-ID",
+        },
+        "event": {"type": "string", "enum": PLAYER_EVENT_TYPES},
+        "data": {
+            "type": "string",
+            "description": 'JSON: {"event", "game_id", "game", "version", '
+            '"seat"}: which game, at which version',
+        },
+    },
+}
 RESUME_AT = {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"}
 
 
 @blp.route("/me/stream")
 class MyStream(MethodView):
-    @blp.doc(operationId="streamMyEvents", security=[{"bearerAuth": []}, {"streamTicket": []}],
-             parameters=[
-        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": RESUME_AT,
-         "description": "The last event id you received: the stream resumes after it"},
-        {"name": "after", "in": "query", "required": False, "schema": RESUME_AT,
-         "description": "Resume after this event id (for a client that cannot send "
-                        "Last-Event-ID; the header wins)"}], responses={
-        "200": {"description": "Server-sent events of everything that concerns you across "
-                               "all your games: a turn of yours starts (`turn.started`) or "
-                               "goes on (`turn.continues`), an invitation (`game.invited`), "
-                               "a game ends or is cancelled; each with the game and its "
-                               "version. First a `retry:` hint; a keep-alive comment every "
-                               "15 seconds; the stream ends after five minutes: reconnect "
-                               "with Last-Event-ID (an EventSource does). Without one it "
-                               "starts with what comes next; the last 1,000 events are kept "
-                               "for resuming.",
-                "content": {"text/event-stream": {"schema": PLAYER_EVENT}}}})
+    @blp.doc(
+        operationId="streamMyEvents",
+        security=[{"bearerAuth": []}, {"streamTicket": []}],
+        parameters=[
+            {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": False,
+                "schema": RESUME_AT,
+                "description": "The last event id you received: the stream resumes after it",
+            },
+            {
+                "name": "after",
+                "in": "query",
+                "required": False,
+                "schema": RESUME_AT,
+                "description": "Resume after this event id (for a client that cannot send "
+                "Last-Event-ID; the header wins)",
+            },
+        ],
+        responses={
+            "200": {
+                "description": "Server-sent events of everything that concerns you across "
+                "all your games: a turn of yours starts (`turn.started`) or "
+                "goes on (`turn.continues`), an invitation (`game.invited`), "
+                "a game ends or is cancelled; each with the game and its "
+                "version. First a `retry:` hint; a keep-alive comment every "
+                "15 seconds; the stream ends after five minutes: reconnect "
+                "with Last-Event-ID (an EventSource does). Without one it "
+                "starts with what comes next; the last 1,000 events are kept "
+                "for resuming.",
+                "content": {"text/event-stream": {"schema": PLAYER_EVENT}},
+            }
+        },
+    )
     @raises(ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self):
         """Your events across all your games, live (server-sent events), resumable"""
         player = context.caller()
         given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
         if any(raw and not ENTRY_ID.fullmatch(raw) for raw in given):
-            raise ServiceError(ErrorCode.REQUEST_INVALID,
-                               "Last-Event-ID and after must be event ids such as 1-0")
+            raise ServiceError(
+                ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be event ids such as 1-0"
+            )
         players = current_app.extensions["turnpost"]["stream_players"]
         after = next((raw for raw in given if raw), None) or players.last_event_id(player)
         door = context.front_door()
         slots = context.stream_slots()
         slot = slots.take(player, door.streams_per_player)
         if slot is None:
-            raise TooMany(f"you have {door.streams_per_player} event streams open, the most "
-                          "one player may: close one first", retry_after=door.stream_retry_ms
-                          // 1000 or 1, error=ErrorCode.STREAM_TOO_MANY)
+            raise TooMany(
+                f"you have {door.streams_per_player} event streams open, the most "
+                "one player may: close one first",
+                retry_after=door.stream_retry_ms // 1000 or 1,
+                error=ErrorCode.STREAM_TOO_MANY,
+            )
         until = time.monotonic() + current_app.config["STREAM_SECONDS"]
         keepalive_ms = int(door.stream_keepalive_seconds * 1000)
         wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))  # streams opened together
@@ -200,25 +277,38 @@ class MyStream(MethodView):
                 wait_ms = keepalive_ms
                 for entry_id, fields in found:
                     after = entry_id
-                    data = {**fields, "version": int(fields["version"]),
-                            "seat": int(fields["seat"])}
+                    data = {
+                        **fields,
+                        "version": int(fields["version"]),
+                        "seat": int(fields["seat"]),
+                    }
                     yield f"id: {entry_id}\nevent: {fields['event']}\ndata: {json.dumps(data)}\n\n"
                 if left_ms <= 0:
                     return
                 if not found:
                     yield ": keep-alive\n\n"
-        response = Response(events(), mimetype="text/event-stream",
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+        response = Response(
+            events(),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
         response.call_on_close(lambda: slots.release(player, slot))
         return response
 
 
-sign_in_blp = Blueprint("sign_in", __name__, url_prefix="/v1/sign-in",
-                        description="A new API token by email, when yours is lost")
+sign_in_blp = Blueprint(
+    "sign_in",
+    __name__,
+    url_prefix="/v1/sign-in",
+    description="A new API token by email, when yours is lost",
+)
 
-SIGN_IN_ACCEPTED = ("If a player here is registered with this address, a sign-in link is on "
-                    "its way to it. The link works once, for a short while, and gives a new "
-                    "API token.")
+SIGN_IN_ACCEPTED = (
+    "If a player here is registered with this address, a sign-in link is on "
+    "its way to it. The link works once, for a short while, and gives a new "
+    "API token."
+)
 
 
 @sign_in_blp.route("")

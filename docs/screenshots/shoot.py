@@ -7,6 +7,7 @@ Needs Debian's chromium-headless-shell and Playwright for Python (not project de
     .venv/bin/pip install playwright
     .venv/bin/python docs/screenshots/shoot.py
 """
+
 from __future__ import annotations
 
 import email
@@ -28,8 +29,12 @@ from store.connection import connect  # noqa: E402
 from store.embedded import EmbeddedValkey  # noqa: E402
 
 # game, players, moves before the email (None: play to the end for the page)
-SCENES = [("nautilus", ["Ada", "Bo"], 24), ("consonar", ["Ada", "Bo", "Cy"], 23),
-          ("buttons", ["Ada", "Bo", "Cy"], 27), ("ninedomains", ["Ada", "Bo"], 5)]
+SCENES = [
+    ("nautilus", ["Ada", "Bo"], 24),
+    ("consonar", ["Ada", "Bo", "Cy"], 23),
+    ("buttons", ["Ada", "Bo", "Cy"], 27),
+    ("ninedomains", ["Ada", "Bo"], 5),
+]
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 
 
@@ -40,8 +45,9 @@ def play(services, game_id, people, moves, rng):
             return
         seat = rng.choice(summary["active_seats"])
         legal = services.games.legal_moves(game_id, people[seat])["moves"]
-        services.games.play(game_id, people[seat], summary["version"],
-                            action=rng.choice(legal)["action"])
+        services.games.play(
+            game_id, people[seat], summary["version"], action=rng.choice(legal)["action"]
+        )
 
 
 def turn_email_html(services, outbox: Path, game_id: str) -> str:
@@ -65,8 +71,11 @@ def main() -> None:
     work = Path(tempfile.mkdtemp())
     server = EmbeddedValkey(work / "valkey", appendonly=False).start()
     try:
-        settings = Settings(outbox_dir=str(work / "outbox"), email_throttle_seconds=0,
-                            public_url="https://turnpost.example")
+        settings = Settings(
+            outbox_dir=str(work / "outbox"),
+            email_throttle_seconds=0,
+            public_url="https://turnpost.example",
+        )
         app = create_app(connect(server.url), settings=settings)
         services = app.extensions["turnpost"]["services"]
         client = app.test_client()
@@ -74,15 +83,19 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 760, "height": 600})
             for name, names, moves in SCENES:
-                people = [services.players.register(n, email=f"{n.lower()}@example.org")["id"]
-                          for n in names]
+                people = [
+                    services.players.register(n, email=f"{n.lower()}@example.org")["id"]
+                    for n in names
+                ]
                 for other in people[1:]:  # seated at once, without an invitation
                     services.players.set_friends(other, [people[0]])
                 game_id = services.games.create(people[0], name, people)["id"]
                 rng = Rng(f"screenshots:{name}".encode().ljust(32, b"."))
                 play(services, game_id, people, moves, rng)
-                shots = {"email": turn_email_html(services, work / "outbox", game_id),
-                         "turn": turn_page_html(services, client, game_id)}
+                shots = {
+                    "email": turn_email_html(services, work / "outbox", game_id),
+                    "turn": turn_page_html(services, client, game_id),
+                }
                 play(services, game_id, people, 5000, rng)
                 shots["page"] = client.get(f"/play/{game_id}").get_data(as_text=True)
                 for kind, html in shots.items():

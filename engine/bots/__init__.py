@@ -3,6 +3,7 @@
 A bot is `f(view, legal, rng) -> action`: it knows only what its seat may know. The rules
 module's `GAME.bots` reads the table of the module named after the game.
 """
+
 from __future__ import annotations
 
 from engine.core import Action, Rng, View

@@ -1,4 +1,5 @@
 """Buttons' bots (rules: docs/games/rules/buttons.md, code: engine/games/buttons.py)."""
+
 from __future__ import annotations
 
 from engine.bots import random_bot
@@ -33,22 +34,24 @@ def _cell_value(board: str, layout: int, bonus: list[str], row: int, col: int) -
     """How much a button here helps: towards a colour's 3, more for a bonus colour, towards a
     line of stars; minus the free neighbours it blocks."""
     colour = colour_of(layout, row, col)
-    have = sum(1 for i in cells_marked(board, BUTTON)
-               if LAYOUTS[layout][i // SIZE][i % SIZE] == colour)
+    have = sum(
+        1 for i in cells_marked(board, BUTTON) if LAYOUTS[layout][i // SIZE][i % SIZE] == colour
+    )
     value = 0.0
     if have < COLOUR_TARGET:
         value += (1.0 + (colour in bonus)) * (have + 1) / COLOUR_TARGET
     i = cell(row, col)
     value -= 0.15 * sum(1 for j in NEIGHBOURS[i] if board[j] == EMPTY)
-    value += 0.1 * max(board[(row - 1) * SIZE:row * SIZE].count(STAR),
-                       board[col - 1::SIZE].count(STAR))
+    value += 0.1 * max(
+        board[(row - 1) * SIZE : row * SIZE].count(STAR), board[col - 1 :: SIZE].count(STAR)
+    )
     return value
 
 
 def _star_value(board: str, i: int) -> int:
     """Stars go where they build the longest line: the row or column already richest in stars."""
     r, c = divmod(i, SIZE)
-    return max(board[r * SIZE:(r + 1) * SIZE].count(STAR), board[c::SIZE].count(STAR))
+    return max(board[r * SIZE : (r + 1) * SIZE].count(STAR), board[c::SIZE].count(STAR))
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
@@ -67,8 +70,10 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     if "star" in kinds:
         for r, c in view["my_star_picks"]:
             board = put_mark(board, cell(r, c), STAR)
-        return max(legal, key=lambda a: (_star_value(board, cell(a["row"], a["col"])),
-                                         -cell(a["row"], a["col"])))
+        return max(
+            legal,
+            key=lambda a: (_star_value(board, cell(a["row"], a["col"])), -cell(a["row"], a["col"])),
+        )
     places = [a for a in legal if a["type"] == "place"]
     scored = [(_cell_value(board, layout, me["bonus"], a["row"], a["col"]), a) for a in places]
     value, best = max(scored, key=lambda va: va[0])

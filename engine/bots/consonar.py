@@ -1,4 +1,5 @@
 """Con Sonar!'s bots (rules: docs/games/rules/consonar.md, code: engine/games/consonar.py)."""
+
 from __future__ import annotations
 
 from engine.bots import random_bot
@@ -8,7 +9,7 @@ from engine.games.consonar import DIE, FLEET_INFO, HIGH, LOW
 
 def _hit_chance(rung: int, torpedoes: int) -> float:
     miss = (DIE - (rung - 1)) / DIE
-    return 1 - miss ** torpedoes
+    return 1 - miss**torpedoes
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
@@ -24,8 +25,9 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         gain = -1 if sub[0] == me else 1
         return p * gain - (1 - p)
 
-    def best_shot_after(arrow: str, moved: str | None = None,
-                        rung_after: int | None = None) -> float:
+    def best_shot_after(
+        arrow: str, moved: str | None = None, rung_after: int | None = None
+    ) -> float:
         best = 0.0
         for t in row.values():
             if t["symbol"] != arrow:

@@ -1,4 +1,5 @@
 """Nautilus's bots (rules: docs/games/rules/nautilus.md, code: engine/games/nautilus.py)."""
+
 from __future__ import annotations
 
 from engine.bots import random_bot

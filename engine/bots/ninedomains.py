@@ -1,5 +1,6 @@
 """The Nine Domains' bots (rules: docs/games/rules/ninedomains.md, code:
 engine/games/ninedomains.py)."""
+
 from __future__ import annotations
 
 from engine.bots import random_bot
@@ -53,8 +54,11 @@ def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
                 f = fight_slot([card, o], [bonus, theirs])
                 if f["winner"] == 0:
                     total += values[slot]
-                    if card == "3+" and f["how"] == "strength" and \
-                            f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN:
+                    if (
+                        card == "3+"
+                        and f["how"] == "strength"
+                        and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
+                    ):
                         total += THREE_PLUS_POINTS
             cache[key] = total / len(opp) - 0.3 * later * _card_worth(card)
         return cache[key]
@@ -84,6 +88,7 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
         if a["type"] == "swap-card":
             return _card_worth(a["used"]) - _card_worth(a["hand"])
         return 0.0
+
     return max(legal, key=gain)
 
 

@@ -28,6 +28,7 @@ State (plain JSON):
 - aside: white-pip black dice set aside this round.
 Seats take turns clockwise, in increasing seat order.
 """
+
 from __future__ import annotations
 
 from engine.core import (
@@ -71,8 +72,8 @@ EMPTY, BUTTON, STAR = ".", "o", "*"
 IN, OPTED_OUT, BUST, LEFT = "in", "opted_out", "bust", "left"
 STATUSES = (IN, OPTED_OUT, BUST, LEFT)
 MARKS = (EMPTY, BUTTON, STAR)
-WHITE_PIP_DICE = 4          # black dice with white pips; the gold black die is never set aside
-COLOUR_TARGET = 3           # buttons of one colour that earn its star
+WHITE_PIP_DICE = 4  # black dice with white pips; the gold black die is never set aside
+COLOUR_TARGET = 3  # buttons of one colour that earn its star
 LINE_LENGTH = 5
 STAR_TARGET = 12
 LINE_POINTS = 100
@@ -80,7 +81,11 @@ PHASES = ("turn", "place", "stars", "over")
 ACTION_TYPES = ("roll", "optout", "place", "skip", "star")
 
 INFO = GameInfo(
-    name="buttons", title="Buttons", min_players=2, max_players=4, rules_version="1",
+    name="buttons",
+    title="Buttons",
+    min_players=2,
+    max_players=4,
+    rules_version="1",
     options={},
     notation=(
         "roll: on your turn, roll the dice",
@@ -94,8 +99,11 @@ INFO = GameInfo(
 
 def _neighbours(i: int) -> tuple[int, ...]:
     r, c = divmod(i, SIZE)
-    return tuple(rr * SIZE + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                 if 0 <= rr < SIZE and 0 <= cc < SIZE)
+    return tuple(
+        rr * SIZE + cc
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= rr < SIZE and 0 <= cc < SIZE
+    )
 
 
 NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
@@ -106,7 +114,7 @@ def cell(row: int, col: int) -> int:
 
 
 def put_mark(board: str, i: int, mark: str) -> str:
-    return board[:i] + mark + board[i + 1:]
+    return board[:i] + mark + board[i + 1 :]
 
 
 def is_legal_cell(board: str, row: int, col: int) -> bool:
@@ -131,14 +139,26 @@ def _rc(i: int) -> str:
 # Setup
 # ---------------------------------------------------------------------------------------------
 
+
 def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Each player a layout and bonus cards; round 1 begins."""
     layouts = deal_layouts(n, rng)
     bonus, removed = deal_bonus_cards(n, rng)
-    g = {"n": n, "layouts": layouts, "boards": [EMPTY * SIZE * SIZE] * n, "bonus": bonus,
-         "removed_card": removed, "round": 1, "status": [IN] * n}
-    log.public("each player receives a board layout and bonus colour cards",
-               layouts=[x + 1 for x in layouts], bonus=bonus, removed_card=removed)
+    g = {
+        "n": n,
+        "layouts": layouts,
+        "boards": [EMPTY * SIZE * SIZE] * n,
+        "bonus": bonus,
+        "removed_card": removed,
+        "round": 1,
+        "status": [IN] * n,
+    }
+    log.public(
+        "each player receives a board layout and bonus colour cards",
+        layouts=[x + 1 for x in layouts],
+        bonus=bonus,
+        removed_card=removed,
+    )
     start_round(g, log)
     return g
 
@@ -159,7 +179,7 @@ def deal_bonus_cards(n: int, rng: Rng) -> tuple[list[list[str]], str | None]:
         cards.remove(removed)
     rng.shuffle(cards)
     per = len(cards) // n
-    hands = [sorted(cards[s * per:(s + 1) * per], key=COLOURS.index) for s in range(n)]
+    hands = [sorted(cards[s * per : (s + 1) * per], key=COLOURS.index) for s in range(n)]
     return hands, removed
 
 
@@ -176,13 +196,17 @@ def start_round(g: State, log: Log) -> None:
     g["waiting"] = []
     g["phase"] = "turn"
     g["turn"] = next(s for s in range(n) if "R" in g["bonus"][s])
-    log.public("round %d begins; {seat%d} holds the red card and starts" % (g["round"], g["turn"]),
-               round=g["round"], starts=g["turn"])
+    log.public(
+        "round %d begins; {seat%d} holds the red card and starts" % (g["round"], g["turn"]),
+        round=g["round"],
+        starts=g["turn"],
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Phases
 # ---------------------------------------------------------------------------------------------
+
 
 def phase_of(g: State) -> str:
     return g["phase"]
@@ -194,6 +218,7 @@ def waiting_seats(g: State) -> frozenset[int]:
 
 
 # -- phase "turn": the seat `turn` rolls, or opts out once it has a button
+
 
 def turn_seat(g: State) -> frozenset[int]:
     return frozenset([g["turn"]])
@@ -212,9 +237,14 @@ def roll(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     black = [rng.between(1, 6) for _ in range(WHITE_PIP_DICE - g["aside"])]
     g["dice"] = {"white": white, "gold": gold, "black": black}
     g["roller"] = seat
-    log.public("{seat%d} rolled white %d, gold %d, black %s" % (
-        seat, white, gold, " ".join(map(str, black)) or "-"), seat=seat, white=white, gold=gold,
-        black=black)
+    log.public(
+        "{seat%d} rolled white %d, gold %d, black %s"
+        % (seat, white, gold, " ".join(map(str, black)) or "-"),
+        seat=seat,
+        white=white,
+        gold=gold,
+        black=black,
+    )
     board = g["boards"][seat]
     waiting = []
     if any(is_legal_cell(board, white, c) for c in roller_columns(g)):
@@ -243,8 +273,9 @@ def bust(g: State, seat: int, log: Log) -> None:
     g["boards"][seat] = g["boards"][seat].replace(BUTTON, EMPTY)
     g["status"][seat] = BUST
     set_aside_dice(g)
-    log.public("{seat%d} cannot place and busts: their buttons of this round are removed" % seat,
-               seat=seat)
+    log.public(
+        "{seat%d} cannot place and busts: their buttons of this round are removed" % seat, seat=seat
+    )
 
 
 def opt_out(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
@@ -291,6 +322,7 @@ def _next_playing_seat(g: State, after: int) -> int:
 
 # -- phase "place": the roller places a button; the others may use the gold dice at once
 
+
 def place_actions(g: State, seat: int) -> list[Action]:
     board = g["boards"][seat]
     white = g["dice"]["white"]
@@ -319,8 +351,12 @@ def resolve_roll(g: State, log: Log) -> None:
         if choice["type"] == "place":
             i = cell(choice["row"], choice["col"])
             g["boards"][s] = put_mark(g["boards"][s], i, BUTTON)
-            log.public("{seat%d} placed a button at %s" % (s, _rc(i)), seat=s,
-                       row=choice["row"], col=choice["col"])
+            log.public(
+                "{seat%d} placed a button at %s" % (s, _rc(i)),
+                seat=s,
+                row=choice["row"],
+                col=choice["col"],
+            )
         else:
             log.public("{seat%d} let the gold dice pass" % s, seat=s)
     g["choices"] = [None] * g["n"]
@@ -329,10 +365,14 @@ def resolve_roll(g: State, log: Log) -> None:
 
 # -- phase "stars": who opted out turns buttons into the stars earned, all at the same time
 
+
 def star_actions(g: State, seat: int) -> list[Action]:
     picked = g["star_picks"][seat]
-    return [{"type": "star", "row": i // SIZE + 1, "col": i % SIZE + 1}
-            for i in cells_marked(g["boards"][seat], BUTTON) if i not in picked]
+    return [
+        {"type": "star", "row": i // SIZE + 1, "col": i % SIZE + 1}
+        for i in cells_marked(g["boards"][seat], BUTTON)
+        if i not in picked
+    ]
 
 
 def pick_star(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
@@ -357,6 +397,7 @@ PHASE_RULES = {
 # Rules
 # ---------------------------------------------------------------------------------------------
 
+
 def end_round(g: State, log: Log) -> None:
     """Every player is out: those who opted out earn stars and place them (all at once)."""
     g["turn"] = None
@@ -367,10 +408,21 @@ def end_round(g: State, log: Log) -> None:
             continue
         total, colours, bonus_hit = award_stars(g["boards"][s], g["layouts"][s], g["bonus"][s])
         g["stars_due"][s] = total
-        log.public("{seat%d} earns %d star%s: 1 for opting out, %d for colours %s, %d bonus" % (
-            s, total, "" if total == 1 else "s", len(colours),
-            ", ".join(COLOUR_NAMES[c] for c in colours) or "none", len(bonus_hit)),
-            seat=s, stars=total, colours=colours, bonus=bonus_hit)
+        log.public(
+            "{seat%d} earns %d star%s: 1 for opting out, %d for colours %s, %d bonus"
+            % (
+                s,
+                total,
+                "" if total == 1 else "s",
+                len(colours),
+                ", ".join(COLOUR_NAMES[c] for c in colours) or "none",
+                len(bonus_hit),
+            ),
+            seat=s,
+            stars=total,
+            colours=colours,
+            bonus=bonus_hit,
+        )
     g["waiting"] = [s for s in range(g["n"]) if g["stars_due"][s] > 0]
     if g["waiting"]:
         g["phase"] = "stars"
@@ -398,13 +450,18 @@ def finish_round(g: State, log: Log) -> None:
             board = put_mark(board, i, STAR)
         g["boards"][s] = board.replace(BUTTON, EMPTY)
         if picks:
-            log.public("{seat%d} placed stars at %s" % (s, "; ".join(_rc(i) for i in picks)),
-                       seat=s, cells=[[i // SIZE + 1, i % SIZE + 1] for i in picks])
+            log.public(
+                "{seat%d} placed stars at %s" % (s, "; ".join(_rc(i) for i in picks)),
+                seat=s,
+                cells=[[i // SIZE + 1, i % SIZE + 1] for i in picks],
+            )
     g["stars_due"] = [0] * g["n"]
     g["star_picks"] = [[] for _ in range(g["n"])]
     g["waiting"] = []
-    if any(g["status"][s] != LEFT and (has_line(b) or b.count(STAR) >= STAR_TARGET)
-           for s, b in enumerate(g["boards"])):
+    if any(
+        g["status"][s] != LEFT and (has_line(b) or b.count(STAR) >= STAR_TARGET)
+        for s, b in enumerate(g["boards"])
+    ):
         g["phase"] = "over"
         log.public("the game is over", scores=[score(b) for b in g["boards"]])
         return
@@ -426,7 +483,7 @@ def pass_bonus_cards(g: State, log: Log) -> None:
 def has_line(board: str) -> bool:
     """5 stars in an unbroken straight line in a row or a column (not diagonal)."""
     want = STAR * LINE_LENGTH
-    rows = [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+    rows = [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
     cols = ["".join(board[r * SIZE + c] for r in range(SIZE)) for c in range(SIZE)]
     return any(want in line for line in rows + cols)
 
@@ -455,8 +512,11 @@ def remove_seat(g: State, seat: int, log: Log) -> State:
     heir = _next_playing_seat(g, seat)
     g["bonus"][heir] = sorted(g["bonus"][heir] + g["bonus"][seat], key=COLOURS.index)
     g["bonus"][seat] = []
-    log.public("{seat%d} left the game; their bonus cards go to {seat%d}" % (seat, heir),
-               seat=seat, bonus=[list(c) for c in g["bonus"]])
+    log.public(
+        "{seat%d} left the game; their bonus cards go to {seat%d}" % (seat, heir),
+        seat=seat,
+        bonus=[list(c) for c in g["bonus"]],
+    )
     if was_in:
         set_aside_dice(g)
     phase = g["phase"]
@@ -482,6 +542,7 @@ def remove_seat(g: State, seat: int, log: Log) -> State:
 # Notation
 # ---------------------------------------------------------------------------------------------
 
+
 def parse(text: str) -> Action:
     words = text.lower().replace(",", " ").split()
     if words in (["roll"], ["skip"]):
@@ -491,10 +552,13 @@ def parse(text: str) -> Action:
     if len(words) == 3 and words[0] in ("place", "star"):
         if all(w.isdigit() and 1 <= int(w) <= SIZE for w in words[1:]):
             return {"type": words[0], "row": int(words[1]), "col": int(words[2])}
-        raise MalformedAction(f"cannot read {text!r}: row and column are numbers 1 to 6, "
-                              f"as in '{words[0]} 3 5'")
-    raise MalformedAction(f"cannot read {text!r}: write 'roll', 'optout', 'place ROW COL' "
-                          "(e.g. 'place 3 5'), 'skip' or 'star ROW COL' (e.g. 'star 3 5')")
+        raise MalformedAction(
+            f"cannot read {text!r}: row and column are numbers 1 to 6, as in '{words[0]} 3 5'"
+        )
+    raise MalformedAction(
+        f"cannot read {text!r}: write 'roll', 'optout', 'place ROW COL' "
+        "(e.g. 'place 3 5'), 'skip' or 'star ROW COL' (e.g. 'star 3 5')"
+    )
 
 
 def format_action(action: Action) -> str:
@@ -506,13 +570,15 @@ def format_action(action: Action) -> str:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
             raise MalformedAction(f"a {kind}'s row and column are whole numbers 1 to 6")
         return f"{kind} {row} {col}"
-    raise MalformedAction(f"unknown action type {kind!r}; the types are roll, optout, "
-                          "place, skip and star")
+    raise MalformedAction(
+        f"unknown action type {kind!r}; the types are roll, optout, place, skip and star"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
+
 
 def view(g: State, seat: int | None) -> View:
     """Everything is public but a seat's decision on the current roll and its star picks while
@@ -520,18 +586,20 @@ def view(g: State, seat: int | None) -> View:
     players = []
     for s in range(g["n"]):
         board = g["boards"][s]
-        players.append({
-            "layout": g["layouts"][s] + 1,
-            "colours": list(LAYOUTS[g["layouts"][s]]),
-            "board": [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)],
-            "status": g["status"][s],
-            "bonus": list(g["bonus"][s]),
-            "stars": board.count(STAR),
-            "line": has_line(board),
-            "score": score(board),
-            "stars_due": g["stars_due"][s],
-            "stars_picked": len(g["star_picks"][s]),
-        })
+        players.append(
+            {
+                "layout": g["layouts"][s] + 1,
+                "colours": list(LAYOUTS[g["layouts"][s]]),
+                "board": [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+                "status": g["status"][s],
+                "bonus": list(g["bonus"][s]),
+                "stars": board.count(STAR),
+                "line": has_line(board),
+                "score": score(board),
+                "stars_due": g["stars_due"][s],
+                "stars_picked": len(g["star_picks"][s]),
+            }
+        )
     dice = g["dice"]
     mine = seat is not None
     choice = g["choices"][seat] if mine and g["phase"] == "place" else None
@@ -542,14 +610,16 @@ def view(g: State, seat: int | None) -> View:
         "turn": g["turn"] if g["phase"] in ("turn", "place") else None,
         "roller": g["roller"] if g["phase"] == "place" else None,
         "waiting": list(g["waiting"]),
-        "dice": None if dice is None else {"white": dice["white"], "gold": dice["gold"],
-                                           "black": list(dice["black"])},
+        "dice": None
+        if dice is None
+        else {"white": dice["white"], "gold": dice["gold"], "black": list(dice["black"])},
         "dice_in_play": WHITE_PIP_DICE - g["aside"],
         "removed_card": g["removed_card"],
         "players": players,
         "my_choice": None if choice is None else dict(choice),
-        "my_star_picks": ([[i // SIZE + 1, i % SIZE + 1] for i in g["star_picks"][seat]]
-                          if mine else []),
+        "my_star_picks": (
+            [[i // SIZE + 1, i % SIZE + 1] for i in g["star_picks"][seat]] if mine else []
+        ),
     }
 
 
@@ -557,5 +627,14 @@ def view(g: State, seat: int | None) -> View:
 # The game object
 # ---------------------------------------------------------------------------------------------
 
-GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
-                  view=view, parse=parse, format=format_action, remove_seat=remove_seat)
+GAME = GameModule(
+    INFO,
+    setup=setup,
+    phase_of=phase_of,
+    phases=PHASE_RULES,
+    outcome=outcome,
+    view=view,
+    parse=parse,
+    format=format_action,
+    remove_seat=remove_seat,
+)

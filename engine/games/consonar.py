@@ -31,6 +31,7 @@ Identifiers (also the notation): colours b g o p r y (blue, green, orange, purpl
 yellow); submarine `r1` starts on rung 2 and `r2` on rung 4; Fleet card `r+2` (colour, value);
 Torpedo card `b2` (colour, number of torpedoes).
 """
+
 from __future__ import annotations
 
 import re
@@ -109,16 +110,24 @@ class TorpedoCard(TypedDict):
 
 
 FLEET_INFO: dict[str, FleetCard] = {
-    _fleet_id(c, v): {"card": _fleet_id(c, v), "colour": c, "value": v,
-                      "symbol": FLEET_SYMBOLS[c][i], "arrow": ARROW[FLEET_SYMBOLS[c][i]]}
-    for c in COLOURS for i, v in enumerate(FLEET_VALUES)}
+    _fleet_id(c, v): {
+        "card": _fleet_id(c, v),
+        "colour": c,
+        "value": v,
+        "symbol": FLEET_SYMBOLS[c][i],
+        "arrow": ARROW[FLEET_SYMBOLS[c][i]],
+    }
+    for c in COLOURS
+    for i, v in enumerate(FLEET_VALUES)
+}
 
 TORPEDO_COUNTS = (1, 2, 3)
 TORPEDO_CARDS = tuple(f"{c}{t}" for c in COLOURS for t in TORPEDO_COUNTS)  # 18
 TORPEDO_INFO: dict[str, TorpedoCard] = {
-    f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t,
-                "symbol": TORPEDO_SYMBOLS[c][t - 1]}
-    for c in COLOURS for t in TORPEDO_COUNTS}
+    f"{c}{t}": {"card": f"{c}{t}", "colour": c, "torpedoes": t, "symbol": TORPEDO_SYMBOLS[c][t - 1]}
+    for c in COLOURS
+    for t in TORPEDO_COUNTS
+}
 
 SUBS = tuple(f"{c}{k}" for c in COLOURS for k in (1, 2))  # 12
 START_RUNG = {1: 2, 2: 4}  # submarine 1 of each colour on rung 2, submarine 2 on rung 4
@@ -135,15 +144,25 @@ ACTION_TYPES = ("fleet", "torpedo", "defuse", "delay", "end")
 _COLOUR_CLASS = "[" + "".join(COLOURS) + "]"
 SUB_PATTERN = f"^{_COLOUR_CLASS}[12]$"
 TORPEDO_CARD_PATTERN = f"^{_COLOUR_CLASS}[123]$"
-FLEET_CARD_PATTERN = (f"^{_COLOUR_CLASS}("
-                      + "|".join(f"{v:+d}".replace("+", "\\+") for v in FLEET_VALUES) + ")$")
+FLEET_CARD_PATTERN = (
+    f"^{_COLOUR_CLASS}(" + "|".join(f"{v:+d}".replace("+", "\\+") for v in FLEET_VALUES) + ")$"
+)
 
 INFO = GameInfo(
-    name="consonar", title="Con Sonar!", min_players=2, max_players=6, rules_version="1",
-    options={"end_subs_left": OptionSpec(
-        0, "the game ends when this many submarines or fewer are left on the ladder "
-           "(0: all sunk, as the seed says; 2: the site's English page)",
-        choices=END_SUBS_CHOICES, kind=int)},
+    name="consonar",
+    title="Con Sonar!",
+    min_players=2,
+    max_players=6,
+    rules_version="1",
+    options={
+        "end_subs_left": OptionSpec(
+            0,
+            "the game ends when this many submarines or fewer are left on the ladder "
+            "(0: all sunk, as the seed says; 2: the site's English page)",
+            choices=END_SUBS_CHOICES,
+            kind=int,
+        )
+    },
     notation=(
         "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
         "moving a submarine (colour and 1 or 2), e.g. fleet r+2@r1",
@@ -161,6 +180,7 @@ INFO = GameInfo(
 # ---------------------------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------------------------
+
 
 def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Nations dealt at random, 3 Fleet cards each, 3 Torpedo cards face up, first player drawn."""
@@ -193,14 +213,16 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         "end_subs_left": k,
         "over": None,
     }
-    log.public("nations: " + ", ".join("%s for {seat%d}" % (COLOUR_NAMES[c], s)
-                                      for s, c in enumerate(nations)),
-               nations=nations)
+    log.public(
+        "nations: "
+        + ", ".join("%s for {seat%d}" % (COLOUR_NAMES[c], s) for s, c in enumerate(nations)),
+        nations=nations,
+    )
     for s in range(n):
-        g["hands"].append(sorted(fleet[HAND * s:HAND * s + HAND]))
+        g["hands"].append(sorted(fleet[HAND * s : HAND * s + HAND]))
         log.public("{seat%d} is dealt %d Fleet cards" % (s, HAND), but=[s], seat=s, count=HAND)
         log.private(s, "you were dealt " + " ".join(g["hands"][s]), cards=g["hands"][s])
-    del fleet[:HAND * n]
+    del fleet[: HAND * n]
     log.public("face-up Torpedo cards: " + " ".join(g["torpedo_row"]), row=g["torpedo_row"])
     log.public("{seat%d} plays first" % g["current"], seat=g["current"])
     return g
@@ -220,8 +242,9 @@ def end_subs_left(n: int, options: Options) -> int:
 # Phases
 # ---------------------------------------------------------------------------------------------
 
+
 def phase_of(g: State) -> str:
-    """"fleet" before the turn's first Fleet card, "queue" after it, "over" at the end."""
+    """ "fleet" before the turn's first Fleet card, "queue" after it, "over" at the end."""
     if g["over"] is not None:
         return "over"
     return "queue" if g["played"] else "fleet"
@@ -260,12 +283,15 @@ def connecting_fleet(g: State, seat: int, arrow: str | None) -> list[Action]:
     for card in g["hands"][seat]:  # hands are kept sorted
         info = FLEET_INFO[card]
         if arrow is None or info["symbol"] == arrow:
-            fleet.extend({"type": "fleet", "card": card, "sub": sub}
-                         for sub in targets_of_colour(g, info["colour"]))
+            fleet.extend(
+                {"type": "fleet", "card": card, "sub": sub}
+                for sub in targets_of_colour(g, info["colour"])
+            )
     return fleet
 
 
 # -- phase "fleet": the turn's first Fleet card
+
 
 def fleet_actions(g: State, seat: int) -> list[Action]:
     return connecting_fleet(g, seat, None)
@@ -280,13 +306,23 @@ def fleet_movement(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
     after = min(HIGH, max(LOW, before + value))
     g["subs"][sub] = after
     g["played"].append({"card": card, "sub": sub, "from": before, "to": after})
-    moved = (f"moving {sub} from rung {before} to {after}" if after != before
-             else f"{sub} stays on rung {before}")
-    log.public("{seat%d} plays %s, %s" % (seat, card, moved),
-               seat=seat, card=card, sub=sub, rung_from=before, rung_to=after)
+    moved = (
+        f"moving {sub} from rung {before} to {after}"
+        if after != before
+        else f"{sub} stays on rung {before}"
+    )
+    log.public(
+        "{seat%d} plays %s, %s" % (seat, card, moved),
+        seat=seat,
+        card=card,
+        sub=sub,
+        rung_from=before,
+        rung_to=after,
+    )
 
 
 # -- phase "queue": more connecting Fleet cards, or the Torpedo step that ends the turn
+
 
 def queue_actions(g: State, seat: int) -> list[Action]:
     """Built in sorted order: defuse, delay, end, fleet, torpedo; then card, then sub."""
@@ -308,8 +344,10 @@ def torpedo_choices(g: State, seat: int, arrow: str, fleet: list[Action]) -> lis
             if info["colour"] == own:
                 defuses.append({"type": "defuse", "card": card})
             else:
-                torpedoes.extend({"type": "torpedo", "card": card, "sub": sub}
-                                 for sub in targets_of_colour(g, info["colour"]))
+                torpedoes.extend(
+                    {"type": "torpedo", "card": card, "sub": sub}
+                    for sub in targets_of_colour(g, info["colour"])
+                )
         delays.append({"type": "delay", "card": card})
     return defuses + delays + [{"type": "end"}] + fleet + torpedoes
 
@@ -333,12 +371,24 @@ def torpedo_strike(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
         g["torpedo_discard"].append(card)
     else:
         g["misses"][seat].append(card)
-    g["last_strike"] = {"seat": seat, "card": card, "sub": sub, "rung": rung, "rolls": rolls,
-                        "hit": hit}
-    log.public("{seat%d} fires %s at %s on rung %d: rolled %s, %s"
-               % (seat, card, sub, rung, " ".join(map(str, rolls)),
-                  "sunk!" if hit else "missed"),
-               seat=seat, card=card, sub=sub, rung=rung, rolls=rolls, hit=hit)
+    g["last_strike"] = {
+        "seat": seat,
+        "card": card,
+        "sub": sub,
+        "rung": rung,
+        "rolls": rolls,
+        "hit": hit,
+    }
+    log.public(
+        "{seat%d} fires %s at %s on rung %d: rolled %s, %s"
+        % (seat, card, sub, rung, " ".join(map(str, rolls)), "sunk!" if hit else "missed"),
+        seat=seat,
+        card=card,
+        sub=sub,
+        rung=rung,
+        rolls=rolls,
+        hit=hit,
+    )
     end_of_turn(g, seat, slot, rng, log)
 
 
@@ -356,8 +406,9 @@ def delay(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     card = action["card"]
     slot = take_from_row(g, card)
     g["torpedo_deck"].append(card)
-    log.public("{seat%d} puts %s at the bottom of the Torpedo deck" % (seat, card),
-               seat=seat, card=card)
+    log.public(
+        "{seat%d} puts %s at the bottom of the Torpedo deck" % (seat, card), seat=seat, card=card
+    )
     end_of_turn(g, seat, slot, rng, log)
 
 
@@ -389,8 +440,11 @@ def end_of_turn(g: State, seat: int, used_slot: int | None, rng: Rng, log: Log) 
         else:
             g["over"] = "a used Torpedo card could not be replaced"
     if len(alive(g)) <= g["end_subs_left"]:
-        g["over"] = ("all submarines have been sunk" if not alive(g) else
-                     "only %d submarines are left" % len(alive(g)))
+        g["over"] = (
+            "all submarines have been sunk"
+            if not alive(g)
+            else "only %d submarines are left" % len(alive(g))
+        )
     if g["over"]:
         log.public("the game is over: " + g["over"], reason=g["over"])
         return
@@ -411,8 +465,12 @@ def refill_hand(g: State, seat: int, rng: Rng, log: Log) -> None:
         drawn.append(g["fleet_deck"].pop(0))
     if drawn:
         g["hands"][seat] = sorted(hand + drawn)
-        log.public("{seat%d} draws %d Fleet card%s" % (seat, len(drawn), "s"[:len(drawn) - 1]),
-                   but=[seat], seat=seat, count=len(drawn))
+        log.public(
+            "{seat%d} draws %d Fleet card%s" % (seat, len(drawn), "s"[: len(drawn) - 1]),
+            but=[seat],
+            seat=seat,
+            count=len(drawn),
+        )
         log.private(seat, "you drew " + " ".join(drawn), cards=drawn)
 
 
@@ -425,9 +483,17 @@ def next_seat(g: State, seat: int) -> int:
 
 PHASE_RULES = {
     "fleet": Phase(current_player, fleet_actions, {"fleet": fleet_movement}),
-    "queue": Phase(current_player, queue_actions, {
-        "fleet": fleet_movement, "torpedo": torpedo_strike, "defuse": defuse, "delay": delay,
-        "end": end_turn}),
+    "queue": Phase(
+        current_player,
+        queue_actions,
+        {
+            "fleet": fleet_movement,
+            "torpedo": torpedo_strike,
+            "defuse": defuse,
+            "delay": delay,
+            "end": end_turn,
+        },
+    ),
     "over": OVER,
 }
 
@@ -435,6 +501,7 @@ PHASE_RULES = {
 # ---------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------
+
 
 def colour_groups(counts: list[int]) -> int:
     """The largest number of disjoint groups of 4 submarines of 4 different colours.
@@ -500,7 +567,7 @@ _ONE_CARD_RE = re.compile(r"^(defuse|delay) ([bgopry][123])$")
 _SUB_RE = re.compile(SUB_PATTERN)
 _TCARD_RE = re.compile(TORPEDO_CARD_PATTERN)
 
-_EXPECTED = ("write 'fleet r+2@r1', 'torpedo b2@y1', 'defuse r1', 'delay p3' or 'end'")
+_EXPECTED = "write 'fleet r+2@r1', 'torpedo b2@y1', 'defuse r1', 'delay p3' or 'end'"
 
 
 def _normalise(text: str) -> str:
@@ -519,8 +586,10 @@ def parse(text: str) -> Action:
         colour, sign, digit, sub = m.groups()
         value = int(digit) if int(digit) % 2 == 0 else -int(digit)
         if sign and (sign == "-") != (value < 0):
-            raise MalformedAction(f"there is no Fleet card {colour}{sign}{digit}: the values "
-                                  "are -1 +2 -3 +4 -5 +6; write e.g. 'fleet r+2@r1'")
+            raise MalformedAction(
+                f"there is no Fleet card {colour}{sign}{digit}: the values "
+                "are -1 +2 -3 +4 -5 +6; write e.g. 'fleet r+2@r1'"
+            )
         return {"type": "fleet", "card": _fleet_id(colour, value), "sub": sub}
     m = _TORPEDO_RE.match(t)
     if m:
@@ -529,8 +598,10 @@ def parse(text: str) -> Action:
     if m:
         return {"type": m.group(1), "card": m.group(2)}
     if t.startswith("fleet ") and len(t.split()) > 2:
-        raise MalformedAction("one Fleet card per move: write 'fleet r+2@r1', then "
-                              "'fleet g-3@g2' (a whole turn on one line is split at ';')")
+        raise MalformedAction(
+            "one Fleet card per move: write 'fleet r+2@r1', then "
+            "'fleet g-3@g2' (a whole turn on one line is split at ';')"
+        )
     raise MalformedAction(f"cannot read {text!r}: {_EXPECTED}")
 
 
@@ -550,8 +621,9 @@ def format_action(action: Action) -> str:
         if not _TCARD_RE.match(action["card"]):
             raise MalformedAction(f"a {kind} action has a Torpedo card like 'p3'")
         return f"{kind} {action['card']}"
-    raise MalformedAction(f"unknown action type {kind!r}: the types are fleet, torpedo, "
-                          "defuse, delay and end")
+    raise MalformedAction(
+        f"unknown action type {kind!r}: the types are fleet, torpedo, defuse, delay and end"
+    )
 
 
 def split_turn(text: str) -> list[str]:
@@ -586,11 +658,18 @@ def split_turn(text: str) -> list[str]:
 # View
 # ---------------------------------------------------------------------------------------------
 
+
 def _strike_view(strike: dict[str, Any] | None) -> dict[str, Any] | None:
     if strike is None:
         return None
-    return {"seat": strike["seat"], "card": strike["card"], "sub": strike["sub"],
-            "rung": strike["rung"], "rolls": list(strike["rolls"]), "hit": strike["hit"]}
+    return {
+        "seat": strike["seat"],
+        "card": strike["card"],
+        "sub": strike["sub"],
+        "rung": strike["rung"],
+        "rolls": list(strike["rolls"]),
+        "hit": strike["hit"],
+    }
 
 
 def view(g: State, seat: int | None) -> View:
@@ -632,6 +711,15 @@ def view(g: State, seat: int | None) -> View:
 # The game object
 # ---------------------------------------------------------------------------------------------
 
-GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
-                  view=view, parse=parse, format=format_action, remove_seat=remove_seat,
-                  split_turn=split_turn)
+GAME = GameModule(
+    INFO,
+    setup=setup,
+    phase_of=phase_of,
+    phases=PHASE_RULES,
+    outcome=outcome,
+    view=view,
+    parse=parse,
+    format=format_action,
+    remove_seat=remove_seat,
+    split_turn=split_turn,
+)

@@ -32,6 +32,7 @@ and the Fishbone are Special cards, named by their lowercase names like the othe
 Columns are 0..4 inside the state and 1..5 in actions and notation. An action names a side
 from the acting seat's point of view: "me" or "opp".
 """
+
 from __future__ import annotations
 
 import json
@@ -80,15 +81,33 @@ WIN_POINTS = 4
 WIN_POINTS_AFTER_BLOT = 3
 SIDES = ("me", "opp")
 PHASES = ("draft", "start", "submarine", "harpoon", "place", "move", "over")
-ACTION_TYPES = ("keep", "eye", "submarine", "submarine_keep", "harpoon", "harpoon_give",
-                "pass", "place", "move")
+ACTION_TYPES = (
+    "keep",
+    "eye",
+    "submarine",
+    "submarine_keep",
+    "harpoon",
+    "harpoon_give",
+    "pass",
+    "place",
+    "move",
+)
 
 INFO = GameInfo(
-    name="nautilus", title="Nautilus", min_players=2, max_players=2, rules_version="1",
-    options={"hidden_domains": OptionSpec(
-        False, "hide the Domain cards: each player sees only their own won Domain cards "
-        "and the number of the opponent's; domains are decided when the game ends",
-        choices=(False, True), kind=bool)},
+    name="nautilus",
+    title="Nautilus",
+    min_players=2,
+    max_players=2,
+    rules_version="1",
+    options={
+        "hidden_domains": OptionSpec(
+            False,
+            "hide the Domain cards: each player sees only their own won Domain cards "
+            "and the number of the opponent's; domains are decided when the game ends",
+            choices=(False, True),
+            kind=bool,
+        )
+    },
     notation=(
         "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the other, "
         "e.g. 'keep kraken'",
@@ -128,18 +147,37 @@ def domain_deck() -> list[dict[str, Any]]:
 # Setup
 # ---------------------------------------------------------------------------------------------
 
+
 def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """Shuffle the Domain deck, pick the Nemo holder at random, start round 1."""
     pile = domain_deck()
     rng.shuffle(pile)
     g = {
-        "hidden": options["hidden_domains"], "round": 0, "nemo": rng.below(2),
-        "phase": "draft", "hands": [[], []], "specials": [[], []], "draft": [], "given": None,
-        "diver_pile": [], "special_deck": [], "special_discard": [],
-        "domain_pile": pile, "domain_row": [], "taken": [[], []],
-        "board": [[None] * COLUMNS, [None] * COLUMNS], "placements": 0, "anchored": None,
-        "pending": None, "start_turn": None, "sub_drawn": [], "harpoon_taken": None,
-        "eye": None, "used": [], "won": [None] * len(DOMAINS), "result": None,
+        "hidden": options["hidden_domains"],
+        "round": 0,
+        "nemo": rng.below(2),
+        "phase": "draft",
+        "hands": [[], []],
+        "specials": [[], []],
+        "draft": [],
+        "given": None,
+        "diver_pile": [],
+        "special_deck": [],
+        "special_discard": [],
+        "domain_pile": pile,
+        "domain_row": [],
+        "taken": [[], []],
+        "board": [[None] * COLUMNS, [None] * COLUMNS],
+        "placements": 0,
+        "anchored": None,
+        "pending": None,
+        "start_turn": None,
+        "sub_drawn": [],
+        "harpoon_taken": None,
+        "eye": None,
+        "used": [],
+        "won": [None] * len(DOMAINS),
+        "result": None,
     }
     log.public("{seat%d} takes the Nemo token" % g["nemo"], nemo=g["nemo"])
     start_round(g, rng, log)
@@ -157,17 +195,19 @@ def start_round(g: State, rng: Rng, log: Log) -> None:
     g["given"] = None
     g["domain_row"] = g["domain_pile"][:COLUMNS]
     del g["domain_pile"][:COLUMNS]
-    log.public(f"round {g['round']}: the Domain cards are "
-               + ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["domain_row"]),
-               round=g["round"], domain_row=g["domain_row"])
+    log.public(
+        f"round {g['round']}: the Domain cards are "
+        + ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["domain_row"]),
+        round=g["round"],
+        domain_row=g["domain_row"],
+    )
     divers = list(DIVERS)
     rng.shuffle(divers)
     nemo = g["nemo"]
     for k, seat in enumerate((nemo, other(nemo))):
-        g["hands"][seat] = sorted(divers[k * HAND_SIZE:(k + 1) * HAND_SIZE])
-        log.private(seat, "you were dealt " + cards_text(g["hands"][seat]),
-                    cards=g["hands"][seat])
-    g["diver_pile"] = divers[2 * HAND_SIZE:]
+        g["hands"][seat] = sorted(divers[k * HAND_SIZE : (k + 1) * HAND_SIZE])
+        log.private(seat, "you were dealt " + cards_text(g["hands"][seat]), cards=g["hands"][seat])
+    g["diver_pile"] = divers[2 * HAND_SIZE :]
     deal_specials(g, rng)
     log.public("{seat%d} draws 2 Special cards" % nemo, but=[nemo])
     log.private(nemo, "you drew the %s and the %s" % tuple(g["draft"]), specials=g["draft"])
@@ -189,6 +229,7 @@ def deal_specials(g: State, rng: Rng) -> None:
 # Phases
 # ---------------------------------------------------------------------------------------------
 
+
 def phase_of(g: State) -> str:
     return g["phase"]
 
@@ -199,6 +240,7 @@ def in_order(actions: list[Action]) -> list[Action]:
 
 
 # -- phase "draft": the Nemo holder keeps one of the two drawn Specials
+
 
 def nemo_holder(g: State) -> frozenset[int]:
     return frozenset([g["nemo"]])
@@ -217,23 +259,30 @@ def keep_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
     g["given"] = given
     g["draft"] = []
     log.private(seat, f"you kept the {special}", special=special)
-    log.private([seat, other(seat)], "{seat%d} gave {seat%d} the %s" % (seat, other(seat), given),
-                special=given)
-    log.public("{seat%d} kept one Special card and gave the other to {seat%d}"
-               % (seat, other(seat)), but=[seat, other(seat)])
+    log.private(
+        [seat, other(seat)],
+        "{seat%d} gave {seat%d} the %s" % (seat, other(seat), given),
+        special=given,
+    )
+    log.public(
+        "{seat%d} kept one Special card and gave the other to {seat%d}" % (seat, other(seat)),
+        but=[seat, other(seat)],
+    )
     g["phase"] = "start"
     g["start_turn"] = seat
 
 
 # -- phase "start": each player in turn, Nemo first, uses a start-of-round Special or passes
 
+
 def start_turn_seat(g: State) -> frozenset[int]:
     return frozenset([g["start_turn"]])
 
 
 def start_actions(g: State, seat: int) -> list[Action]:
-    return in_order([{"type": "pass"}] + [{"type": s} for s in g["specials"][seat]
-                                          if s in START_SPECIALS])
+    return in_order(
+        [{"type": "pass"}] + [{"type": s} for s in g["specials"][seat] if s in START_SPECIALS]
+    )
 
 
 def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
@@ -244,8 +293,9 @@ def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -
     if special == "eye":
         g["eye"] = {"seat": seat, "hand": sorted(g["hands"][opp])}
         log.public("{seat%d} uses the Eye and looks at {seat%d}'s Divers" % (seat, opp))
-        log.private(seat, "{seat%d} holds %s" % (opp, cards_text(g["eye"]["hand"])),
-                    cards=g["eye"]["hand"])
+        log.private(
+            seat, "{seat%d} holds %s" % (opp, cards_text(g["eye"]["hand"])), cards=g["eye"]["hand"]
+        )
         finish_start_turn(g)
     elif special == "submarine":
         g["sub_drawn"] = sorted(g["diver_pile"][:2])
@@ -257,10 +307,13 @@ def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -
         taken = g["hands"][opp].pop(rng.below(len(g["hands"][opp])))
         g["hands"][seat] = sorted(g["hands"][seat] + [taken])
         g["harpoon_taken"] = taken
-        log.public("{seat%d} uses the Harpoon and takes a Diver from {seat%d}" % (seat, opp),
-                   but=[seat, opp])
-        log.private([seat, opp], "{seat%d} harpooned the %s from {seat%d}" % (seat, taken, opp),
-                    card=taken)
+        log.public(
+            "{seat%d} uses the Harpoon and takes a Diver from {seat%d}" % (seat, opp),
+            but=[seat, opp],
+        )
+        log.private(
+            [seat, opp], "{seat%d} harpooned the %s from {seat%d}" % (seat, taken, opp), card=taken
+        )
         g["phase"] = "harpoon"
 
 
@@ -287,6 +340,7 @@ def spend_special(g: State, seat: int, special: str) -> None:
 
 # -- phase "submarine": the Submarine's user keeps one of the two drawn Divers
 
+
 def submarine_actions(g: State, seat: int) -> list[Action]:
     return in_order([{"type": "submarine_keep", "card": c} for c in g["sub_drawn"]])
 
@@ -303,6 +357,7 @@ def submarine_keep(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
 
 
 # -- phase "harpoon": the Harpoon's user gives one of its Divers back
+
 
 def harpoon_actions(g: State, seat: int) -> list[Action]:
     return in_order([{"type": "harpoon_give", "card": c} for c in g["hands"][seat]])
@@ -321,6 +376,7 @@ def harpoon_give(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
 
 # -- phase "place": the players place a card in turn, Nemo first
 
+
 def placer(g: State) -> int:
     """The Nemo holder places first, then the players alternate."""
     return g["nemo"] if g["placements"] % 2 == 0 else other(g["nemo"])
@@ -332,8 +388,9 @@ def placer_seat(g: State) -> frozenset[int]:
 
 def placeable(g: State, seat: int) -> list[int]:
     """The cards `seat` may place: its Divers, and its Kraken or Fishbone."""
-    return sorted(g["hands"][seat] + [PLACED_VALUE[s] for s in g["specials"][seat]
-                                      if s in PLACED_VALUE])
+    return sorted(
+        g["hands"][seat] + [PLACED_VALUE[s] for s in g["specials"][seat] if s in PLACED_VALUE]
+    )
 
 
 def place_actions(g: State, seat: int) -> list[Action]:
@@ -346,8 +403,10 @@ def place_actions(g: State, seat: int) -> list[Action]:
             name = "me" if side == seat else "opp"
             for col in range(COLUMNS):
                 if g["board"][side][col] is None:
-                    actions.extend({"type": "place", "card": card, "side": name,
-                                    "col": col + 1, "anchor": a} for a in anchors)
+                    actions.extend(
+                        {"type": "place", "card": card, "side": name, "col": col + 1, "anchor": a}
+                        for a in anchors
+                    )
     return in_order(actions)
 
 
@@ -362,19 +421,22 @@ def place_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
         g["hands"][seat].remove(card)
     g["board"][side][col] = card
     g["placements"] += 1
-    log.public("{seat%d} placed %s on {seat%d}'s side, column %d"
-               % (seat, card_text(card), side, col + 1),
-               card=card, side=side, col=col + 1)
+    log.public(
+        "{seat%d} placed %s on {seat%d}'s side, column %d" % (seat, card_text(card), side, col + 1),
+        card=card,
+        side=side,
+        col=col + 1,
+    )
     if action["anchor"] is not None:
         spend_special(g, seat, "anchor")
         g["anchored"] = action["anchor"]
-        log.public("{seat%d} anchors the %s" % (seat, card_text(action["anchor"])),
-                   card=action["anchor"])
+        log.public(
+            "{seat%d} anchors the %s" % (seat, card_text(action["anchor"])), card=action["anchor"]
+        )
     resolve_arrow(g, seat, card, side, col, rng, log)
 
 
-def resolve_arrow(g: State, seat: int, card: int, side: int, col: int, rng: Rng,
-                  log: Log) -> None:
+def resolve_arrow(g: State, seat: int, card: int, side: int, col: int, rng: Rng, log: Log) -> None:
     """An arrow card forces a move when any move is possible; otherwise nothing happens."""
     arrow = ARROWS.get(card)
     if arrow is not None and arrow_moves(g["board"], g["anchored"], side, col, arrow):
@@ -395,12 +457,14 @@ def after_placement(g: State, rng: Rng, log: Log) -> None:
 
 # -- phase "move": the player of an arrow card makes the move it forces
 
+
 def arrow_player(g: State) -> frozenset[int]:
     return frozenset([g["pending"]["seat"]])
 
 
-def arrow_moves(board: list[list[int | None]], anchored: int | None, side: int, col: int,
-                arrow: str) -> list[tuple[int, int, int, int]]:
+def arrow_moves(
+    board: list[list[int | None]], anchored: int | None, side: int, col: int, arrow: str
+) -> list[tuple[int, int, int, int]]:
     """The moves the arrow card at (side, col) forces: [(from_side, from_col, to_side, to_col)].
 
     Vertical (6, 9): another card of that side goes to the empty space directly opposite it.
@@ -422,11 +486,20 @@ def arrow_moves(board: list[list[int | None]], anchored: int | None, side: int, 
 
 def move_actions(g: State, seat: int) -> list[Action]:
     p = g["pending"]
-    return in_order([{"type": "move", "from_side": "me" if fs == seat else "opp",
-                      "from_col": fc + 1, "to_side": "me" if ts == seat else "opp",
-                      "to_col": tc + 1}
-                     for fs, fc, ts, tc in arrow_moves(g["board"], g["anchored"], p["side"],
-                                                       p["col"], p["arrow"])])
+    return in_order(
+        [
+            {
+                "type": "move",
+                "from_side": "me" if fs == seat else "opp",
+                "from_col": fc + 1,
+                "to_side": "me" if ts == seat else "opp",
+                "to_col": tc + 1,
+            }
+            for fs, fc, ts, tc in arrow_moves(
+                g["board"], g["anchored"], p["side"], p["col"], p["arrow"]
+            )
+        ]
+    )
 
 
 def move_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
@@ -437,17 +510,30 @@ def move_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     g["board"][fs][fc] = None
     g["board"][ts][tc] = card
     g["pending"] = None
-    log.public("{seat%d} moved the %s from {seat%d}'s column %d to {seat%d}'s column %d"
-               % (seat, card_text(card), fs, fc + 1, ts, tc + 1),
-               card=card, from_side=fs, from_col=fc + 1, to_side=ts, to_col=tc + 1)
+    log.public(
+        "{seat%d} moved the %s from {seat%d}'s column %d to {seat%d}'s column %d"
+        % (seat, card_text(card), fs, fc + 1, ts, tc + 1),
+        card=card,
+        from_side=fs,
+        from_col=fc + 1,
+        to_side=ts,
+        to_col=tc + 1,
+    )
     after_placement(g, rng, log)
 
 
 PHASE_RULES = {
     "draft": Phase(nemo_holder, draft_actions, {"keep": keep_special}),
-    "start": Phase(start_turn_seat, start_actions, {
-        "pass": pass_start, "eye": use_start_special, "submarine": use_start_special,
-        "harpoon": use_start_special}),
+    "start": Phase(
+        start_turn_seat,
+        start_actions,
+        {
+            "pass": pass_start,
+            "eye": use_start_special,
+            "submarine": use_start_special,
+            "harpoon": use_start_special,
+        },
+    ),
     "submarine": Phase(start_turn_seat, submarine_actions, {"submarine_keep": submarine_keep}),
     "harpoon": Phase(start_turn_seat, harpoon_actions, {"harpoon_give": harpoon_give}),
     "place": Phase(placer_seat, place_actions, {"place": place_card}),
@@ -459,6 +545,7 @@ PHASE_RULES = {
 # ---------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------
+
 
 def beats(a: int, b: int) -> bool:
     """Whether card value a beats b: the higher wins, except that the 1 beats the 14.
@@ -483,8 +570,9 @@ def domain_points(cards: list[dict[str, Any]]) -> list[int]:
 
 
 def blot_taken(taken: list[list[dict[str, Any]]], d: int) -> bool:
-    return any(c["domain"] == DOMAINS[d] and c["points"] == INK_BLOT for cards in taken
-               for c in cards)
+    return any(
+        c["domain"] == DOMAINS[d] and c["points"] == INK_BLOT for cards in taken for c in cards
+    )
 
 
 def check_domains(g: State) -> None:
@@ -517,8 +605,11 @@ def end_round(g: State, rng: Rng, log: Log) -> None:
     if not g["hidden"]:
         for d in range(len(DOMAINS)):
             if before[d] is None and g["won"][d] is not None:
-                log.public("{seat%d} has won %s" % (g["won"][d], DOMAINS[d]),
-                           domain=DOMAINS[d], seat=g["won"][d])
+                log.public(
+                    "{seat%d} has won %s" % (g["won"][d], DOMAINS[d]),
+                    domain=DOMAINS[d],
+                    seat=g["won"][d],
+                )
     if max(domains_won(g["won"])) >= DOMAINS_TO_WIN:
         finish(g, "a player won %d domains" % DOMAINS_TO_WIN, log)
     elif g["round"] == ROUNDS:
@@ -536,15 +627,23 @@ def award_columns(g: State, log: Log) -> None:
         card = g["domain_row"][col]
         g["taken"][winner].append(card)
         text = "{seat%d} wins column %d (%s against %s)" % (
-            winner, col + 1, card_text(g["board"][winner][col]),
-            card_text(g["board"][other(winner)][col]))
+            winner,
+            col + 1,
+            card_text(g["board"][winner][col]),
+            card_text(g["board"][other(winner)][col]),
+        )
         if g["hidden"]:
             log.public(text, col=col + 1, winner=winner)
-            log.private(winner, "you take the %s %+d card" % (card["domain"], card["points"]),
-                        card=card)
+            log.private(
+                winner, "you take the %s %+d card" % (card["domain"], card["points"]), card=card
+            )
         else:
-            log.public(text + " and takes the %s %+d card" % (card["domain"], card["points"]),
-                       col=col + 1, winner=winner, card=card)
+            log.public(
+                text + " and takes the %s %+d card" % (card["domain"], card["points"]),
+                col=col + 1,
+                winner=winner,
+                card=card,
+            )
 
 
 def final_domain_winners(g: State) -> list[int | None]:
@@ -554,8 +653,10 @@ def final_domain_winners(g: State) -> list[int | None]:
     if not g["hidden"]:
         return list(g["won"])
     points = [domain_points(g["taken"][s]) for s in (0, 1)]
-    return [None if points[0][d] == points[1][d] else (0 if points[0][d] > points[1][d] else 1)
-            for d in range(len(DOMAINS))]
+    return [
+        None if points[0][d] == points[1][d] else (0 if points[0][d] > points[1][d] else 1)
+        for d in range(len(DOMAINS))
+    ]
 
 
 def finish(g: State, reason: str, log: Log) -> None:
@@ -563,10 +664,17 @@ def finish(g: State, reason: str, log: Log) -> None:
     scores = domains_won(winners)
     best = max(scores)
     g["phase"] = "over"
-    g["result"] = {"winners": [s for s in (0, 1) if scores[s] == best], "scores": scores,
-                   "reason": reason, "domains": winners}
-    log.public("the game ends (%s): %d domains to %d" % (reason, scores[0], scores[1]),
-               domains=winners, scores=scores)
+    g["result"] = {
+        "winners": [s for s in (0, 1) if scores[s] == best],
+        "scores": scores,
+        "reason": reason,
+        "domains": winners,
+    }
+    log.public(
+        "the game ends (%s): %d domains to %d" % (reason, scores[0], scores[1]),
+        domains=winners,
+        scores=scores,
+    )
 
 
 def outcome(g: State) -> Outcome | None:
@@ -580,22 +688,26 @@ def outcome(g: State) -> Outcome | None:
 # Notation
 # ---------------------------------------------------------------------------------------------
 
+
 def read_card(word: str, text: str) -> int:
     if word in PLACED_VALUE:
         return PLACED_VALUE[word]
     if word.isdigit() and 1 <= int(word) <= 14:
         return int(word)
-    raise MalformedAction(f"cannot read {text!r}: {word!r} is not a card; a card is a number "
-                          "1-14, kraken or fishbone")
+    raise MalformedAction(
+        f"cannot read {text!r}: {word!r} is not a card; a card is a number 1-14, kraken or fishbone"
+    )
 
 
 def read_space(word: str, text: str, form: str) -> tuple[str, int]:
     for side in SIDES:
-        rest = word[len(side):]
+        rest = word[len(side) :]
         if word.startswith(side) and rest.isdigit() and 1 <= int(rest) <= COLUMNS:
             return side, int(rest)
-    raise MalformedAction(f"cannot read {text!r}: {word!r} is not a space; a space is me or opp "
-                          f"followed by a column 1-5 (e.g. opp3); write {form}")
+    raise MalformedAction(
+        f"cannot read {text!r}: {word!r} is not a space; a space is me or opp "
+        f"followed by a column 1-5 (e.g. opp3); write {form}"
+    )
 
 
 def parse(text: str) -> Action:
@@ -608,8 +720,9 @@ def parse(text: str) -> Action:
     if head == "keep":
         if len(words) == 2 and words[1] in SPECIALS:
             return {"type": "keep", "special": words[1]}
-        raise MalformedAction(f"cannot read {text!r}: write 'keep SPECIAL' with one of "
-                              + ", ".join(SPECIALS))
+        raise MalformedAction(
+            f"cannot read {text!r}: write 'keep SPECIAL' with one of " + ", ".join(SPECIALS)
+        )
     if head == "submarine" and len(words) == 3 and words[1] == "keep":
         return {"type": "submarine_keep", "card": read_card(words[2], text)}
     if head == "harpoon" and len(words) == 3 and words[1] == "give":
@@ -623,9 +736,11 @@ def parse(text: str) -> Action:
         fs, fc = read_space(words[1], text, form)
         ts, tc = read_space(words[2], text, form)
         return {"type": "move", "from_side": fs, "from_col": fc, "to_side": ts, "to_col": tc}
-    raise MalformedAction(f"cannot read {text!r}: write one of keep SPECIAL, eye, submarine, "
-                          "submarine keep N, harpoon, harpoon give N, pass, "
-                          "place CARD SIDECOLUMN [anchor CARD], move SIDECOLUMN SIDECOLUMN")
+    raise MalformedAction(
+        f"cannot read {text!r}: write one of keep SPECIAL, eye, submarine, "
+        "submarine keep N, harpoon, harpoon give N, pass, "
+        "place CARD SIDECOLUMN [anchor CARD], move SIDECOLUMN SIDECOLUMN"
+    )
 
 
 def parse_place(words: list[str], text: str) -> Action:
@@ -634,20 +749,32 @@ def parse_place(words: list[str], text: str) -> Action:
         raise MalformedAction(f"cannot read {text!r}: write {form}, e.g. 'place 7 opp3'")
     side, col = read_space(words[2], text, form)
     anchor = read_card(words[4], text) if len(words) == 5 else None
-    return {"type": "place", "card": read_card(words[1], text), "side": side, "col": col,
-            "anchor": anchor}
+    return {
+        "type": "place",
+        "card": read_card(words[1], text),
+        "side": side,
+        "col": col,
+        "anchor": anchor,
+    }
 
 
 def _card(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, int) or (
-            value not in CARD_NAME and not 1 <= value <= 14):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or (value not in CARD_NAME and not 1 <= value <= 14)
+    ):
         raise MalformedAction(f"{value!r} is not a card: use 0-15 (0 fishbone, 15 kraken)")
     return card_text(value)
 
 
 def _space(side: Any, col: Any) -> str:
-    if side not in SIDES or isinstance(col, bool) or not isinstance(col, int) \
-            or not 1 <= col <= COLUMNS:
+    if (
+        side not in SIDES
+        or isinstance(col, bool)
+        or not isinstance(col, int)
+        or not 1 <= col <= COLUMNS
+    ):
         raise MalformedAction("a space is a side 'me' or 'opp' and a column 1-5")
     return f"{side}{col}"
 
@@ -670,14 +797,17 @@ def format_action(action: Action) -> str:
             text += f" anchor {_card(action['anchor'])}"
         return text
     if kind == "move":
-        return "move %s %s" % (_space(action["from_side"], action["from_col"]),
-                               _space(action["to_side"], action["to_col"]))
+        return "move %s %s" % (
+            _space(action["from_side"], action["from_col"]),
+            _space(action["to_side"], action["to_col"]),
+        )
     raise MalformedAction(f"unknown action type {kind!r}")
 
 
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
+
 
 def view(g: State, seat: int | None) -> View:
     """Whitelisted: the board, the Domain row and the Specials used are public; a seat sees its
@@ -702,9 +832,14 @@ def view(g: State, seat: int | None) -> View:
         "domains": list(DOMAINS),
         "board": [list(row) for row in g["board"]],
         "anchored": g["anchored"],
-        "pending_move": None if pending is None else {
-            "seat": pending["seat"], "side": pending["side"], "col": pending["col"] + 1,
-            "arrow": pending["arrow"]},
+        "pending_move": None
+        if pending is None
+        else {
+            "seat": pending["seat"],
+            "side": pending["side"],
+            "col": pending["col"] + 1,
+            "arrow": pending["arrow"],
+        },
         "placements": g["placements"],
         "domain_row": [dict(c) for c in g["domain_row"]],
         "hand": list(g["hands"][seat]) if me else None,
@@ -713,17 +848,18 @@ def view(g: State, seat: int | None) -> View:
         "special_counts": [len(s) for s in g["specials"]],
         "draft": list(g["draft"]) if me and seat == g["nemo"] else [],
         "special_given": g["given"] if me else None,
-        "submarine_drawn": list(g["sub_drawn"]) if me and g["phase"] == "submarine"
-        and seat == g["start_turn"] else [],
+        "submarine_drawn": list(g["sub_drawn"])
+        if me and g["phase"] == "submarine" and seat == g["start_turn"]
+        else [],
         "harpoon_taken": g["harpoon_taken"] if me else None,
-        "eye_seen": list(g["eye"]["hand"]) if me and g["eye"] is not None
-        and g["eye"]["seat"] == seat else None,
+        "eye_seen": list(g["eye"]["hand"])
+        if me and g["eye"] is not None and g["eye"]["seat"] == seat
+        else None,
         "specials_used": [dict(u) for u in g["used"]],
         "diver_pile_size": len(g["diver_pile"]),
         "special_deck_size": len(g["special_deck"]),
         "domain_pile_size": len(g["domain_pile"]),
-        "taken": [[dict(c) for c in g["taken"][s]] if sees_taken(s) else None
-                  for s in (0, 1)],
+        "taken": [[dict(c) for c in g["taken"][s]] if sees_taken(s) else None for s in (0, 1)],
         "taken_counts": [len(t) for t in g["taken"]],
         "points": points,
         "won": [None] * len(DOMAINS) if hide else list(g["won"]),
@@ -736,5 +872,13 @@ def view(g: State, seat: int | None) -> View:
 # The game object
 # ---------------------------------------------------------------------------------------------
 
-GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
-                  view=view, parse=parse, format=format_action)
+GAME = GameModule(
+    INFO,
+    setup=setup,
+    phase_of=phase_of,
+    phases=PHASE_RULES,
+    outcome=outcome,
+    view=view,
+    parse=parse,
+    format=format_action,
+)

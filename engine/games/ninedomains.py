@@ -23,6 +23,7 @@ Hidden information: each hand (a count for the others), the cards a seat has com
 round until both have committed (only *that* it has committed is public), the order of the
 domain piles under their face-up tops, and the special kinds not dealt yet.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -52,7 +53,6 @@ from engine.core import (
 
 SLOTS = ("left", "middle", "right")
 ROUNDS = 3
-
 
 
 class Domain(NamedTuple):
@@ -90,11 +90,16 @@ SPECIALS_PER_DEAL = 3
 
 # Pairings that a card's special effect decides, as (winner, loser). Besides these, the *
 # loses to every card other than itself (see `effect_winner`).
-EFFECT_WINS = frozenset({
-    ("0", "5"),
-    ("1", "4-"), ("*", "4-"),
-    ("*", "3"), ("*", "4"), ("*", "5"),
-})
+EFFECT_WINS = frozenset(
+    {
+        ("0", "5"),
+        ("1", "4-"),
+        ("*", "4-"),
+        ("*", "3"),
+        ("*", "4"),
+        ("*", "5"),
+    }
+)
 # Bonus a card gives to its owner's card in the same slot next round (1+, 2+, 4+).
 CARRY = {"1+": 2, "2+": 1, "4+": -1}
 FOUR_PLUS_LAST_ROUND = -2  # the 4+ played in round 3 has -2 itself
@@ -110,17 +115,22 @@ PHASES = ("commit", "effects", "over")
 ACTION_TYPES = ("play", "swap-domain", "swap-card", "pass")
 
 INFO = GameInfo(
-    name="ninedomains", title="The Nine Domains", min_players=2, max_players=2,
+    name="ninedomains",
+    title="The Nine Domains",
+    min_players=2,
+    max_players=2,
     rules_version="1",
-    options={"specials": OptionSpec(
-        "per_game",
-        "per_game: three special kinds for the whole game (hands of 9, all played); "
-        "per_round: three new special kinds dealt each round (9 of 15 cards played)",
-        choices=SPECIALS_MODES)},
+    options={
+        "specials": OptionSpec(
+            "per_game",
+            "per_game: three special kinds for the whole game (hands of 9, all played); "
+            "per_round: three new special kinds dealt each round (9 of 15 cards played)",
+            choices=SPECIALS_MODES,
+        )
+    },
     notation=(
         "play L M R: your cards for the left, middle and right slots, e.g. play 3+ 0 5",
-        "swap-domain MINE THEIRS: after a winning 2-, swap domains, "
-        "e.g. swap-domain red4 blue2",
+        "swap-domain MINE THEIRS: after a winning 2-, swap domains, e.g. swap-domain red4 blue2",
         "swap-card HAND USED: after a winning 3-, swap a hand card for a used one, "
         "e.g. swap-card 2 4",
         "pass: decline the optional effect of your winning 2- or 3-",
@@ -167,29 +177,39 @@ def effect_card(kind: str) -> str:
 # Setup
 # ---------------------------------------------------------------------------------------------
 
+
 def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
     """The domains shuffled into three piles, the special kinds shuffled; round 1 begins."""
     if n != 2:
         raise InvalidOptions("The Nine Domains is played by 2 players")
     mode = options.get("specials", "per_game")
     if mode not in SPECIALS_MODES:
-        raise InvalidOptions(f"option specials cannot be {mode!r}; "
-                             f"choose one of: {', '.join(SPECIALS_MODES)}")
+        raise InvalidOptions(
+            f"option specials cannot be {mode!r}; choose one of: {', '.join(SPECIALS_MODES)}"
+        )
     deck = list(DOMAIN_IDS)
     rng.shuffle(deck)
     kinds = list(SPECIAL_KINDS)
     rng.shuffle(kinds)
     g = {
-        "specials_mode": mode, "round": 0, "phase": "commit",
-        "piles": [deck[3 * i:3 * i + 3] for i in range(len(SLOTS))],
+        "specials_mode": mode,
+        "round": 0,
+        "phase": "commit",
+        "piles": [deck[3 * i : 3 * i + 3] for i in range(len(SLOTS))],
         "face_up": [None] * len(SLOTS),
-        "special_deck": kinds, "specials": [],
+        "special_deck": kinds,
+        "specials": [],
         "hands": [list(BASE_CARDS), list(BASE_CARDS)],
-        "committed": [None, None], "used": [[], []],
+        "committed": [None, None],
+        "used": [[], []],
         "carry": [[0] * len(SLOTS), [0] * len(SLOTS)],
-        "domains": [[], []], "discarded": [], "bonus": [0, 0],
-        "pending": [], "battles": [],
-        "elements_void": False, "element_winner": None,
+        "domains": [[], []],
+        "discarded": [],
+        "bonus": [0, 0],
+        "pending": [],
+        "battles": [],
+        "elements_void": False,
+        "element_winner": None,
     }
     log.public("the nine domains are dealt face down into three piles of three")
     if mode == "per_game":
@@ -205,8 +225,10 @@ def deal_specials(g: State, log: Log) -> None:
     g["specials"] += kinds
     for s in (0, 1):
         g["hands"][s] = sort_cards(g["hands"][s] + kinds)
-    log.public("both players receive the special cards " + " ".join(sort_cards(kinds)),
-               specials=sort_cards(kinds))
+    log.public(
+        "both players receive the special cards " + " ".join(sort_cards(kinds)),
+        specials=sort_cards(kinds),
+    )
 
 
 def start_round(g: State, log: Log) -> None:
@@ -214,9 +236,12 @@ def start_round(g: State, log: Log) -> None:
     g["round"] += 1
     g["phase"] = "commit"
     g["face_up"] = [pile.pop(0) for pile in g["piles"]]
-    log.public(f"round {g['round']}: the domains at stake are " + ", ".join(
-        f"{d} ({slot})" for slot, d in zip(SLOTS, g["face_up"])),
-        round=g["round"], face_up=list(g["face_up"]))
+    log.public(
+        f"round {g['round']}: the domains at stake are "
+        + ", ".join(f"{d} ({slot})" for slot, d in zip(SLOTS, g["face_up"])),
+        round=g["round"],
+        face_up=list(g["face_up"]),
+    )
     if g["specials_mode"] == "per_round":
         deal_specials(g, log)
 
@@ -225,11 +250,13 @@ def start_round(g: State, log: Log) -> None:
 # Phases
 # ---------------------------------------------------------------------------------------------
 
+
 def phase_of(g: State) -> str:
     return g["phase"]
 
 
 # -- phase "commit": both seats lay a card before each slot, face down, at the same time
+
 
 def uncommitted_seats(g: State) -> frozenset[int]:
     return frozenset(s for s in (0, 1) if g["committed"][s] is None)
@@ -246,10 +273,13 @@ def is_commit_legal(g: State, seat: int, action: Action) -> bool:
     if not isinstance(action, dict) or set(action) != {"type", "cards"}:
         return False
     cards = action["cards"]
-    return (action["type"] == "play"
-            and isinstance(cards, list) and len(cards) == 3
-            and all(isinstance(c, str) for c in cards)
-            and not Counter(cards) - Counter(g["hands"][seat]))
+    return (
+        action["type"] == "play"
+        and isinstance(cards, list)
+        and len(cards) == 3
+        and all(isinstance(c, str) for c in cards)
+        and not Counter(cards) - Counter(g["hands"][seat])
+    )
 
 
 def commit_choice(g: State, seat: int) -> list[str]:
@@ -265,8 +295,11 @@ def commit_cards(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
     for c in cards:
         g["hands"][seat].remove(c)
     g["committed"][seat] = list(cards)
-    log.private(seat, "you lay face down " + ", ".join(
-        f"{c} ({slot})" for slot, c in zip(SLOTS, cards)), cards=list(cards))
+    log.private(
+        seat,
+        "you lay face down " + ", ".join(f"{c} ({slot})" for slot, c in zip(SLOTS, cards)),
+        cards=list(cards),
+    )
     log.public("{seat%d} has laid their three cards face down" % seat, but=[seat])
     if all(c is not None for c in g["committed"]):
         resolve_round(g, log)
@@ -277,8 +310,10 @@ def resolve_round(g: State, log: Log) -> None:
     """A round, step 3: reveal, fight each slot, the winner takes the domain face up."""
     cards = g["committed"]
     r = g["round"]
-    log.public("the cards are revealed: {seat0} " + " ".join(cards[0])
-               + ", {seat1} " + " ".join(cards[1]), cards=[list(c) for c in cards])
+    log.public(
+        "the cards are revealed: {seat0} " + " ".join(cards[0]) + ", {seat1} " + " ".join(cards[1]),
+        cards=[list(c) for c in cards],
+    )
     bonuses = [combat_bonuses(cards[s], g["carry"][s], r) for s in (0, 1)]
     for i in range(len(SLOTS)):
         fight_for_domain(g, i, [cards[0][i], cards[1][i]], [bonuses[0][i], bonuses[1][i]], log)
@@ -296,32 +331,54 @@ def fight_for_domain(g: State, i: int, pair: list[str], bonuses: list[int], log:
     domain = g["face_up"][i]
     fight = fight_slot(pair, bonuses)
     w = fight["winner"]
-    g["battles"].append({"round": g["round"], "slot": i, "domain": domain, "cards": pair,
-                         **fight})
+    g["battles"].append({"round": g["round"], "slot": i, "domain": domain, "cards": pair, **fight})
     if w is None:
         g["discarded"].append(domain)
-        log.public(f"{slot}: {pair[0]} against {pair[1]}, identical cards: "
-                   f"{domain} leaves the game", slot=i, domain=domain)
+        log.public(
+            f"{slot}: {pair[0]} against {pair[1]}, identical cards: {domain} leaves the game",
+            slot=i,
+            domain=domain,
+        )
         return
     g["domains"][w] = sort_domains(g["domains"][w] + [domain])
-    log.public("%s: {seat0} %s (strength %d) against {seat1} %s (strength %d), "
-               "decided by %s: {seat%d} takes %s" % (
-                   slot, pair[0], fight["strengths"][0], pair[1],
-                   fight["strengths"][1], fight["how"], w, domain),
-               slot=i, domain=domain, winner=w, how=fight["how"])
+    log.public(
+        "%s: {seat0} %s (strength %d) against {seat1} %s (strength %d), "
+        "decided by %s: {seat%d} takes %s"
+        % (
+            slot,
+            pair[0],
+            fight["strengths"][0],
+            pair[1],
+            fight["strengths"][1],
+            fight["how"],
+            w,
+            domain,
+        ),
+        slot=i,
+        domain=domain,
+        winner=w,
+        how=fight["how"],
+    )
     queue_win_effect(g, w, i, pair[w], fight, log)
 
 
-def queue_win_effect(g: State, winner: int, slot: int, card: str, fight: dict[str, Any],
-                     log: Log) -> None:
+def queue_win_effect(
+    g: State, winner: int, slot: int, card: str, fight: dict[str, Any], log: Log
+) -> None:
     """The win effects of the specials: 3+ scores at once; 2- and 3- are choices of
     their owner, resolved later from left to right."""
-    if card == "3+" and fight["how"] == "strength" and \
-            fight["strengths"][winner] - fight["strengths"][1 - winner] >= THREE_PLUS_MARGIN:
+    if (
+        card == "3+"
+        and fight["how"] == "strength"
+        and fight["strengths"][winner] - fight["strengths"][1 - winner] >= THREE_PLUS_MARGIN
+    ):
         g["bonus"][winner] += THREE_PLUS_POINTS
-        log.public("{seat%d}'s 3+ won by %d or more: %d victory points" % (
-            winner, THREE_PLUS_MARGIN, THREE_PLUS_POINTS), seat=winner,
-            points=THREE_PLUS_POINTS)
+        log.public(
+            "{seat%d}'s 3+ won by %d or more: %d victory points"
+            % (winner, THREE_PLUS_MARGIN, THREE_PLUS_POINTS),
+            seat=winner,
+            points=THREE_PLUS_POINTS,
+        )
     elif card == "2-":
         g["pending"].append({"seat": winner, "kind": "swap-domain", "slot": slot})
     elif card == "3-" and g["round"] < ROUNDS:
@@ -330,6 +387,7 @@ def queue_win_effect(g: State, winner: int, slot: int, card: str, fight: dict[st
 
 
 # -- phase "effects": the winner of a 2- or 3- decides on its optional effect, left to right
+
 
 def deciding_seat(g: State) -> frozenset[int]:
     return frozenset([g["pending"][0]["seat"]])
@@ -343,16 +401,24 @@ def effect_options(g: State, pending: dict[str, Any]) -> list[Action]:
     """The swaps the pending effect allows (none: it has nothing to swap)."""
     seat = pending["seat"]
     if pending["kind"] == "swap-domain":
-        return [{"type": "swap-domain", "mine": m, "theirs": t}
-                for m in g["domains"][seat] for t in g["domains"][1 - seat]]
-    return [{"type": "swap-card", "hand": h, "used": u}
-            for h in g["hands"][seat] for u in g["used"][seat]]
+        return [
+            {"type": "swap-domain", "mine": m, "theirs": t}
+            for m in g["domains"][seat]
+            for t in g["domains"][1 - seat]
+        ]
+    return [
+        {"type": "swap-card", "hand": h, "used": u}
+        for h in g["hands"][seat]
+        for u in g["used"][seat]
+    ]
 
 
 def decline_effect(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     pending = g["pending"].pop(0)
-    log.public("{seat%d} does not use the %s of the %s slot" % (
-        seat, effect_card(pending["kind"]), SLOTS[pending["slot"]]))
+    log.public(
+        "{seat%d} does not use the %s of the %s slot"
+        % (seat, effect_card(pending["kind"]), SLOTS[pending["slot"]])
+    )
     resolve_effects(g, log)
 
 
@@ -364,8 +430,12 @@ def swap_domain(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None
     g["domains"][1 - seat].remove(theirs)
     g["domains"][seat] = sort_domains(g["domains"][seat] + [theirs])
     g["domains"][1 - seat] = sort_domains(g["domains"][1 - seat] + [mine])
-    log.public("{seat%d} swaps their %s for {seat%d}'s %s" % (seat, mine, 1 - seat, theirs),
-               seat=seat, mine=mine, theirs=theirs)
+    log.public(
+        "{seat%d} swaps their %s for {seat%d}'s %s" % (seat, mine, 1 - seat, theirs),
+        seat=seat,
+        mine=mine,
+        theirs=theirs,
+    )
     resolve_effects(g, log)
 
 
@@ -377,8 +447,12 @@ def swap_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     g["used"][seat].remove(used_card)
     g["hands"][seat] = sort_cards(g["hands"][seat] + [used_card])
     g["used"][seat] = sort_cards(g["used"][seat] + [hand_card])
-    log.public("{seat%d} sets %s aside and takes back %s" % (seat, hand_card, used_card),
-               seat=seat, hand=hand_card, used=used_card)
+    log.public(
+        "{seat%d} sets %s aside and takes back %s" % (seat, hand_card, used_card),
+        seat=seat,
+        hand=hand_card,
+        used=used_card,
+    )
     resolve_effects(g, log)
 
 
@@ -390,8 +464,10 @@ def resolve_effects(g: State, log: Log) -> None:
         if effect_options(g, g["pending"][0]):
             return
         p = g["pending"].pop(0)
-        log.public("{seat%d}'s %s in the %s slot has nothing to swap" % (
-            p["seat"], effect_card(p["kind"]), SLOTS[p["slot"]]))
+        log.public(
+            "{seat%d}'s %s in the %s slot has nothing to swap"
+            % (p["seat"], effect_card(p["kind"]), SLOTS[p["slot"]])
+        )
     if check_elements(g, log) or g["round"] == ROUNDS:
         g["phase"] = "over"
         return
@@ -399,10 +475,18 @@ def resolve_effects(g: State, log: Log) -> None:
 
 
 PHASE_RULES = {
-    "commit": Phase(uncommitted_seats, commit_actions, {"play": commit_cards},
-                    is_legal=is_commit_legal, choice_key=commit_choice),
-    "effects": Phase(deciding_seat, effect_actions, {
-        "pass": decline_effect, "swap-domain": swap_domain, "swap-card": swap_card}),
+    "commit": Phase(
+        uncommitted_seats,
+        commit_actions,
+        {"play": commit_cards},
+        is_legal=is_commit_legal,
+        choice_key=commit_choice,
+    ),
+    "effects": Phase(
+        deciding_seat,
+        effect_actions,
+        {"pass": decline_effect, "swap-domain": swap_domain, "swap-card": swap_card},
+    ),
     "over": OVER,
 }
 
@@ -410,6 +494,7 @@ PHASE_RULES = {
 # ---------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------
+
 
 def effect_winner(a: str, b: str) -> int | None:
     """Combat step 1: 0 or 1 when a special effect decides the pairing (a, b), else None."""
@@ -495,14 +580,14 @@ def final_result(g: State) -> Outcome:
         return Outcome((0 if scores[0] > scores[1] else 1,), scores, "most victory points")
     counts = [len(g["domains"][s]) for s in (0, 1)]
     if counts[0] != counts[1]:
-        return Outcome((0 if counts[0] > counts[1] else 1,), scores,
-                       "equal points, more domains")
+        return Outcome((0 if counts[0] > counts[1] else 1,), scores, "equal points, more domains")
     return Outcome((0, 1), scores, "draw: equal points and domains")
 
 
 # ---------------------------------------------------------------------------------------------
 # Notation
 # ---------------------------------------------------------------------------------------------
+
 
 def parse(text: str) -> Action:
     words = text.replace("\u2212", "-").lower().split()
@@ -515,36 +600,46 @@ def parse(text: str) -> Action:
         if len(args) != 3 or any(a not in CARD_RANK for a in args):
             raise MalformedAction(
                 f"cannot read {text!r}: write 'play L M R' with three cards for the left, "
-                "middle and right slots, e.g. 'play 3+ 0 5' (cards: "
-                + " ".join(CARD_ORDER) + ")")
+                "middle and right slots, e.g. 'play 3+ 0 5' (cards: " + " ".join(CARD_ORDER) + ")"
+            )
         if len(set(args)) != 3:
-            raise MalformedAction("each card can go before one slot only: "
-                                  "write three different cards")
+            raise MalformedAction(
+                "each card can go before one slot only: write three different cards"
+            )
         return {"type": "play", "cards": args}
     if kind == "swap-domain":
         if len(args) != 2 or any(a not in DOMAIN_IDS for a in args):
             raise MalformedAction(
                 f"cannot read {text!r}: write 'swap-domain MINE THEIRS', e.g. "
-                "'swap-domain red4 blue2' (domains: " + " ".join(DOMAIN_IDS) + ")")
+                "'swap-domain red4 blue2' (domains: " + " ".join(DOMAIN_IDS) + ")"
+            )
         return {"type": "swap-domain", "mine": args[0], "theirs": args[1]}
     if kind == "swap-card":
         if len(args) != 2 or any(a not in CARD_RANK for a in args):
             raise MalformedAction(
                 f"cannot read {text!r}: write 'swap-card HAND USED', e.g. 'swap-card 2 4' "
-                "(give up the hand card 2, take back the used card 4)")
+                "(give up the hand card 2, take back the used card 4)"
+            )
         return {"type": "swap-card", "hand": args[0], "used": args[1]}
-    raise MalformedAction(f"cannot read {text!r}: write 'play L M R', "
-                          "'swap-domain MINE THEIRS', 'swap-card HAND USED' or 'pass'")
+    raise MalformedAction(
+        f"cannot read {text!r}: write 'play L M R', "
+        "'swap-domain MINE THEIRS', 'swap-card HAND USED' or 'pass'"
+    )
 
 
 def format_action(action: Action) -> str:
     kind = action["type"]
     if kind == "play":
         cards = action["cards"]
-        if not isinstance(cards, list) or len(cards) != 3 or \
-                any(not isinstance(c, str) or c not in CARD_RANK for c in cards):
-            raise MalformedAction("a play has 'cards': a list of three cards "
-                                  "(left, middle, right), e.g. [\"3+\", \"0\", \"5\"]")
+        if (
+            not isinstance(cards, list)
+            or len(cards) != 3
+            or any(not isinstance(c, str) or c not in CARD_RANK for c in cards)
+        ):
+            raise MalformedAction(
+                "a play has 'cards': a list of three cards "
+                '(left, middle, right), e.g. ["3+", "0", "5"]'
+            )
         return "play " + " ".join(cards)
     if kind == "swap-domain":
         if action["mine"] not in DOMAIN_IDS or action["theirs"] not in DOMAIN_IDS:
@@ -556,13 +651,15 @@ def format_action(action: Action) -> str:
         return f"swap-card {action['hand']} {action['used']}"
     if kind == "pass":
         return "pass"
-    raise MalformedAction(f"unknown action type {kind!r}; "
-                          "the types are play, swap-domain, swap-card and pass")
+    raise MalformedAction(
+        f"unknown action type {kind!r}; the types are play, swap-domain, swap-card and pass"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
+
 
 def view(g: State, seat: int | None) -> View:
     """Whitelisted: hands are counts but for the seat's own; committed cards show only that
@@ -580,8 +677,11 @@ def view(g: State, seat: int | None) -> View:
         "hand": list(g["hands"][seat]) if seat is not None else None,
         "hand_sizes": [len(h) for h in g["hands"]],
         "committed": [c is not None for c in g["committed"]],
-        "my_cards": (list(g["committed"][seat])
-                     if seat is not None and g["committed"][seat] is not None else None),
+        "my_cards": (
+            list(g["committed"][seat])
+            if seat is not None and g["committed"][seat] is not None
+            else None
+        ),
         "used": [list(u) for u in g["used"]],
         "carry": [list(c) for c in g["carry"]],
         "domains": [list(d) for d in g["domains"]],
@@ -590,15 +690,25 @@ def view(g: State, seat: int | None) -> View:
         "bonus_points": list(g["bonus"]),
         "discarded": list(g["discarded"]),
         "elements_void": g["elements_void"],
-        "battles": [{"round": b["round"], "slot": b["slot"], "domain": b["domain"],
-                     "cards": list(b["cards"]), "strengths": list(b["strengths"]),
-                     "bonuses": list(b["bonuses"]), "winner": b["winner"], "how": b["how"]}
-                    for b in g["battles"]],
-        "decision": (None if pending is None else
-                     {"seat": pending["seat"], "kind": pending["kind"],
-                      "slot": pending["slot"]}),
-        "domain_table": [{"id": d, "element": e, "half": h, "points": p}
-                         for d, e, p, h in DOMAINS],
+        "battles": [
+            {
+                "round": b["round"],
+                "slot": b["slot"],
+                "domain": b["domain"],
+                "cards": list(b["cards"]),
+                "strengths": list(b["strengths"]),
+                "bonuses": list(b["bonuses"]),
+                "winner": b["winner"],
+                "how": b["how"],
+            }
+            for b in g["battles"]
+        ],
+        "decision": (
+            None
+            if pending is None
+            else {"seat": pending["seat"], "kind": pending["kind"], "slot": pending["slot"]}
+        ),
+        "domain_table": [{"id": d, "element": e, "half": h, "points": p} for d, e, p, h in DOMAINS],
     }
 
 
@@ -606,5 +716,13 @@ def view(g: State, seat: int | None) -> View:
 # The game object
 # ---------------------------------------------------------------------------------------------
 
-GAME = GameModule(INFO, setup=setup, phase_of=phase_of, phases=PHASE_RULES, outcome=outcome,
-                  view=view, parse=parse, format=format_action)
+GAME = GameModule(
+    INFO,
+    setup=setup,
+    phase_of=phase_of,
+    phases=PHASE_RULES,
+    outcome=outcome,
+    view=view,
+    parse=parse,
+    format=format_action,
+)

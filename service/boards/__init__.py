@@ -6,6 +6,7 @@ the view a seat may see (`GameService.view`'s dict: the game's `view(state, seat
 envelope), the seats' public names and, once the game is over, its public outcome. A renderer
 never sees the game's state, so it can show nothing the seat may not know.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,12 @@ from . import buttons, consonar, generic, nautilus, ninedomains
 from .common import Html
 from .table import Table
 
-RENDERERS = {"buttons": buttons, "consonar": consonar, "nautilus": nautilus,
-             "ninedomains": ninedomains}
+RENDERERS = {
+    "buttons": buttons,
+    "consonar": consonar,
+    "nautilus": nautilus,
+    "ninedomains": ninedomains,
+}
 
 __all__ = [
     "Html",
@@ -35,22 +40,27 @@ def _renderer(view: dict[str, Any]):
     return RENDERERS.get(view.get("game", ""), generic)
 
 
-def text_board(view: dict[str, Any], names: list[str],
-               outcome: dict[str, Any] | None = None) -> str:
+def text_board(
+    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None = None
+) -> str:
     """The board as monospace text, lines of at most 72 columns, ending with a newline."""
     return _renderer(view).text(Table(view, names, outcome))
 
 
-def html_board(view: dict[str, Any], names: list[str],
-               outcome: dict[str, Any] | None = None) -> Html:
+def html_board(
+    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None = None
+) -> Html:
     """The board as one HTML table with inline styles, safe to put into a page or an email."""
     return _renderer(view).html(Table(view, names, outcome))
 
 
 def _parts(snap: dict[str, Any], seat: int | None) -> tuple[dict, list[str], dict | None]:
     """A started game's snapshot -> the seat's view, the seats' names, the outcome."""
-    return (seat_view(snap, seat), [seat_name(record) for record in snap["seats"]],
-            snap["match"]["outcome"])
+    return (
+        seat_view(snap, seat),
+        [seat_name(record) for record in snap["seats"]],
+        snap["match"]["outcome"],
+    )
 
 
 def seat_text(snap: dict[str, Any], seat: int | None) -> str:
@@ -70,13 +80,17 @@ def seat_boards(snap: dict[str, Any], seat: int | None) -> tuple[str, Html]:
 
 
 def score_line(snap: dict[str, Any], seat: int | None) -> str | None:
-    """"Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
+    """ "Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
     seat's view shows it (None where the game keeps no score)."""
     table = Table(*_parts(snap, seat))
     outcome = table.outcome
-    values = (outcome["scores"] if outcome and outcome.get("scores") is not None
-              else _renderer(table.view).scores(table.view))
+    values = (
+        outcome["scores"]
+        if outcome and outcome.get("scores") is not None
+        else _renderer(table.view).scores(table.view)
+    )
     if values is None:
         return None
-    return " \u00b7 ".join(f"{table.name(s)} {'?' if v is None else f'{v:g}'}"
-                           for s, v in enumerate(values))
+    return " \u00b7 ".join(
+        f"{table.name(s)} {'?' if v is None else f'{v:g}'}" for s, v in enumerate(values)
+    )

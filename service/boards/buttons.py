@@ -1,6 +1,7 @@
 """Buttons drawn from one seat's view: every player's 6 x 6 board (printed colours, this
 round's buttons, stars), the dice, who still has to decide, and the reader's own pending
 choice or star picks (the others' stay hidden until all are in)."""
+
 from __future__ import annotations
 
 from functools import cache, lru_cache
@@ -10,9 +11,8 @@ from .table import Table
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 PAINT = {"R": "#d64545", "Y": "#f2c94c", "G": "#4caf6a", "B": "#3f7fd1"}
-STATUS = {"in": "in the round", "opted_out": "opted out", "bust": "bust",
-          "left": "left the game"}
-BLOCK = 24   # one board in text: 3 for the row number, 6 cells of 3, then a gap
+STATUS = {"in": "in the round", "opted_out": "opted out", "bust": "bust", "left": "left the game"}
+BLOCK = 24  # one board in text: 3 for the row number, 6 cells of 3, then a gap
 
 
 def colours(letters) -> str:
@@ -27,8 +27,17 @@ def cell_text(colour: str, mark: str) -> str:
     return f" {colour.lower()} "
 
 
-PLAYER_FIELDS = ("colours", "board", "status", "bonus", "stars", "line", "score",
-                 "stars_due", "stars_picked")
+PLAYER_FIELDS = (
+    "colours",
+    "board",
+    "status",
+    "bonus",
+    "stars",
+    "line",
+    "score",
+    "stars_due",
+    "stars_picked",
+)
 
 
 def player_of(t: Table, seat: int) -> tuple:
@@ -41,9 +50,11 @@ def player_of(t: Table, seat: int) -> tuple:
 def player_facts(player: tuple) -> list[str]:
     """Status, bonus cards, stars and score, stars being picked: short lines for a block."""
     p = dict(zip(PLAYER_FIELDS, player))
-    facts = [STATUS[p["status"]] + (", five in a line" if p["line"] else ""),
-             f"bonus {colours(p['bonus'])}" if p["bonus"] else "no bonus card",
-             f"{plural(p['stars'], 'star')}, score {p['score']}"]
+    facts = [
+        STATUS[p["status"]] + (", five in a line" if p["line"] else ""),
+        f"bonus {colours(p['bonus'])}" if p["bonus"] else "no bonus card",
+        f"{plural(p['stars'], 'star')}, score {p['score']}",
+    ]
     if p["stars_due"]:
         facts.append(f"{p['stars_picked']} of {p['stars_due']} stars picked")
     return facts
@@ -72,27 +83,42 @@ def situation(t: Table) -> list[str]:
     if v["phase"] == "over":
         return [t.result() or "The game is over."]
     if v["phase"] == "turn":
-        lines.append(t.acting("Your turn: roll, or opt out once you have a button this round.",
-                              "rolls or opts out."))
+        lines.append(
+            t.acting(
+                "Your turn: roll, or opt out once you have a button this round.",
+                "rolls or opts out.",
+            )
+        )
     elif v["phase"] == "place":
         roller = v["roller"]
         dice = v["dice"]
-        others = (f"the others may place at row {dice['white']}, column {dice['gold']} (the "
-                  "gold die) or skip")
+        others = (
+            f"the others may place at row {dice['white']}, column {dice['gold']} (the "
+            "gold die) or skip"
+        )
         if roller == t.you:
-            lines.append(f"You rolled: place a button at row {dice['white']} in the column of "
-                         f"any black die (the gold one included); {others}.")
+            lines.append(
+                f"You rolled: place a button at row {dice['white']} in the column of "
+                f"any black die (the gold one included); {others}."
+            )
         else:
-            lines.append(f"{t.bare_name(roller)} rolled and places at row {dice['white']} in "
-                         f"the column of a black die; {others}.")
+            lines.append(
+                f"{t.bare_name(roller)} rolled and places at row {dice['white']} in "
+                f"the column of a black die; {others}."
+            )
         lines.append(f"Still deciding: {t.who(v['waiting'])}.")
     elif v["phase"] == "stars":
-        lines.append(f"End of round {v['round']}: those who opted out turn buttons into stars. "
-                     f"Still picking: {t.who(v['waiting'])}.")
+        lines.append(
+            f"End of round {v['round']}: those who opted out turn buttons into stars. "
+            f"Still picking: {t.who(v['waiting'])}."
+        )
     if v["my_choice"] is not None:
         choice = v["my_choice"]
-        words = ("skip" if choice["type"] == "skip"
-                 else f"place at row {choice['row']}, column {choice['col']}")
+        words = (
+            "skip"
+            if choice["type"] == "skip"
+            else f"place at row {choice['row']}, column {choice['col']}"
+        )
         lines.append(f"Your choice: {words} (the others see it when all have decided).")
     if v["my_star_picks"]:
         picks = ", ".join(f"row {r} column {c}" for r, c in v["my_star_picks"])
@@ -104,11 +130,12 @@ def dice_line(t: Table) -> str:
     v = t.view
     dice = v["dice"]
     if dice is None:
-        return (f"No roll yet this round; {v['dice_in_play']} white-pip black dice "
-                "are in play.")
+        return f"No roll yet this round; {v['dice_in_play']} white-pip black dice are in play."
     black = " ".join(map(str, dice["black"])) or "none"
-    return (f"Dice: white {dice['white']}, gold {dice['gold']}, black {black} "
-            f"({v['dice_in_play']} white-pip black dice in play).")
+    return (
+        f"Dice: white {dice['white']}, gold {dice['gold']}, black {black} "
+        f"({v['dice_in_play']} white-pip black dice in play)."
+    )
 
 
 def text(t: Table) -> str:
@@ -123,7 +150,7 @@ def text(t: Table) -> str:
         seats.remove(t.you)
         seats.insert(0, t.you)
     for first in range(0, len(seats), 2):
-        blocks = [board_block(t.name(s, 20), player_of(t, s)) for s in seats[first:first + 2]]
+        blocks = [board_block(t.name(s, 20), player_of(t, s)) for s in seats[first : first + 2]]
         for row in zip(*blocks):
             out.append("".join(pad(part, BLOCK + 2) + "  " for part in row).rstrip())
         out.append("")
@@ -131,32 +158,37 @@ def text(t: Table) -> str:
     out.append("(R) a button of this round on red, *R* a star on red.")
     if v["removed_card"]:
         out.append(f"Bonus card out of the game: {COLOUR_NAMES[v['removed_card']]}.")
-    out.append("Stars: 1 for opting out, +1 per colour with 3 buttons, +1 more if you hold "
-               "that colour's bonus card. 5 stars in a line or 12 stars end the game.")
+    out.append(
+        "Stars: 1 for opting out, +1 per colour with 3 buttons, +1 more if you hold "
+        "that colour's bonus card. 5 stars in a line or 12 stars end the game."
+    )
     return "\n".join(wrap(out)) + "\n"
 
 
 # ------------------------------------------------------------------------------ HTML
 
+
 @cache
 def cell_html(colour: str, mark: str) -> Html:
     """One space of a board: its printed colour, with a button or a star on it."""
     if mark == "o":
-        face = el("span", "\u25cf", style="font-size:20px;color:#ffffff;"
-                                          "text-shadow:0 0 2px #000")
+        face = el("span", "\u25cf", style="font-size:20px;color:#ffffff;text-shadow:0 0 2px #000")
     elif mark == "*":
         face = el("span", "\u2605", style="font-size:20px;color:#1d2733")
     else:
         face = el("span", colour, style="font-size:10px;color:#3a3f45")
-    return el("td", face, title=COLOUR_NAMES[colour],
-              style=f"width:28px;height:28px;text-align:center;vertical-align:middle;"
-                    f"background:{PAINT[colour]};border:1px solid #ffffff;border-radius:4px",
-              bgcolor=PAINT[colour])
+    return el(
+        "td",
+        face,
+        title=COLOUR_NAMES[colour],
+        style=f"width:28px;height:28px;text-align:center;vertical-align:middle;"
+        f"background:{PAINT[colour]};border:1px solid #ffffff;border-radius:4px",
+        bgcolor=PAINT[colour],
+    )
 
 
 NUMBER_STYLE = f"font-size:10px;color:{MUTED};text-align:center"
-COLUMN_NUMBERS = el("tr", el("td", ""), [el("td", str(c), style=NUMBER_STYLE)
-                                         for c in range(1, 7)])
+COLUMN_NUMBERS = el("tr", el("td", ""), [el("td", str(c), style=NUMBER_STYLE) for c in range(1, 7)])
 ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r in range(1, 7)]
 
 
@@ -166,15 +198,28 @@ def board_html(label: str, player: tuple) -> Html:
     p = dict(zip(PLAYER_FIELDS, player))
     rows = [COLUMN_NUMBERS]
     for r in range(6):
-        rows.append(el("tr", ROW_NUMBERS[r], [cell_html(p["colours"][r][c], p["board"][r][c])
-                                              for c in range(6)]))
+        rows.append(
+            el(
+                "tr",
+                ROW_NUMBERS[r],
+                [cell_html(p["colours"][r][c], p["board"][r][c]) for c in range(6)],
+            )
+        )
     faded = p["status"] in ("bust", "left")
-    return el("div", el("div", label, style="font-weight:bold"),
-              el("div", " \u00b7 ".join(player_facts(player)),
-                 style=f"font-size:12px;color:{MUTED}"),
-              el("table", rows, role="presentation", cellpadding="0", cellspacing="0",
-                 border="0", style="border-collapse:separate;margin-top:4px"
-                                   + (";opacity:0.55" if faded else "")))
+    return el(
+        "div",
+        el("div", label, style="font-weight:bold"),
+        el("div", " \u00b7 ".join(player_facts(player)), style=f"font-size:12px;color:{MUTED}"),
+        el(
+            "table",
+            rows,
+            role="presentation",
+            cellpadding="0",
+            cellspacing="0",
+            border="0",
+            style="border-collapse:separate;margin-top:4px" + (";opacity:0.55" if faded else ""),
+        ),
+    )
 
 
 def html(t: Table) -> Html:
@@ -185,43 +230,78 @@ def html(t: Table) -> Html:
         seats.insert(0, t.you)
     grid_rows = []
     for first in range(0, len(seats), 2):
-        grid_rows.append(el("tr", [el("td", board_html(t.name(s, 20), player_of(t, s)),
-                                      style="padding:0 18px 14px 0;vertical-align:top")
-                                   for s in seats[first:first + 2]]))
-    grid = el("table", grid_rows, role="presentation", cellpadding="0", cellspacing="0",
-              border="0")
+        grid_rows.append(
+            el(
+                "tr",
+                [
+                    el(
+                        "td",
+                        board_html(t.name(s, 20), player_of(t, s)),
+                        style="padding:0 18px 14px 0;vertical-align:top",
+                    )
+                    for s in seats[first : first + 2]
+                ],
+            )
+        )
+    grid = el("table", grid_rows, role="presentation", cellpadding="0", cellspacing="0", border="0")
     dice = v["dice"]
     dice_cells = []
     if dice is not None:
         dice_cells.append(die_html(dice["white"], "#ffffff", INK, "white (row)"))
         dice_cells.append(die_html(dice["gold"], INK, "#f2c94c", "gold"))
         dice_cells += [die_html(d, INK, "#ffffff", "black") for d in dice["black"]]
-    subtitle = f"Round {v['round']}" + (f" \u00b7 {t.name(v['turn'])} to roll"
-                                        if v["turn"] is not None else "")
+    subtitle = f"Round {v['round']}" + (
+        f" \u00b7 {t.name(v['turn'])} to roll" if v["turn"] is not None else ""
+    )
     return board_frame(
-        "Buttons", subtitle,
+        "Buttons",
+        subtitle,
         el("div", [paragraph(el("strong", line)) for line in situation(t)]),
-        el("div", el("table", el("tr", [el("td", d, style="padding-right:6px")
-                                        for d in dice_cells]),
-                     role="presentation", cellpadding="0", cellspacing="0", border="0")
-           if dice_cells else None, paragraph(dice_line(t), style=f"color:{MUTED}"))
-        if v["phase"] in ("turn", "place") else None,
+        el(
+            "div",
+            el(
+                "table",
+                el("tr", [el("td", d, style="padding-right:6px") for d in dice_cells]),
+                role="presentation",
+                cellpadding="0",
+                cellspacing="0",
+                border="0",
+            )
+            if dice_cells
+            else None,
+            paragraph(dice_line(t), style=f"color:{MUTED}"),
+        )
+        if v["phase"] in ("turn", "place")
+        else None,
         grid,
-        el("div", paragraph("\u25cf a button of this round, \u2605 a star; the letters name "
-                            "the printed colours (R red, Y yellow, G green, B blue).",
-                            style=f"font-size:12px;color:{MUTED}"),
-           v["removed_card"] and paragraph(
-               f"Bonus card out of the game: {COLOUR_NAMES[v['removed_card']]}."),
-           style=f"border-top:1px solid {LINE};padding-top:6px"))
+        el(
+            "div",
+            paragraph(
+                "\u25cf a button of this round, \u2605 a star; the letters name "
+                "the printed colours (R red, Y yellow, G green, B blue).",
+                style=f"font-size:12px;color:{MUTED}",
+            ),
+            v["removed_card"]
+            and paragraph(f"Bonus card out of the game: {COLOUR_NAMES[v['removed_card']]}."),
+            style=f"border-top:1px solid {LINE};padding-top:6px",
+        ),
+    )
 
 
 @cache
 def die_html(value: int, background: str, colour: str, name: str) -> Html:
-    return el("div", el("div", str(value), title=f"{name} die",
-                        style=f"width:30px;height:30px;line-height:30px;text-align:center;"
-                              f"font-size:17px;font-weight:bold;border:2px solid #1d2733;"
-                              f"border-radius:6px;background:{background};color:{colour}"),
-              el("div", name, style=f"font-size:10px;color:{MUTED};text-align:center"))
+    return el(
+        "div",
+        el(
+            "div",
+            str(value),
+            title=f"{name} die",
+            style=f"width:30px;height:30px;line-height:30px;text-align:center;"
+            f"font-size:17px;font-weight:bold;border:2px solid #1d2733;"
+            f"border-radius:6px;background:{background};color:{colour}",
+        ),
+        el("div", name, style=f"font-size:10px;color:{MUTED};text-align:center"),
+    )
 
 
 def scores(view: dict) -> list:

@@ -6,6 +6,7 @@ only (with `bgcolor` next to `background` for Outlook's Word engine), no SVG, no
 external CSS. `el()` is the only way a board makes a tag; every string it is given is escaped
 unless it is already `Html`, so a player called `<script>` is shown as text.
 """
+
 from __future__ import annotations
 
 import html
@@ -14,10 +15,11 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 NAME_LIMIT = 18
-TEXT_WIDTH = 72   # plain-text mail is wrapped near 78 columns; a board stays within this
+TEXT_WIDTH = 72  # plain-text mail is wrapped near 78 columns; a board stays within this
 
 
 # ------------------------------------------------------------------------------ text
+
 
 def clean(text: str) -> str:
     """Printable text: control and format characters (newlines, bidi overrides) become spaces."""
@@ -116,6 +118,7 @@ def joined(items: list[str], empty: str = "none") -> str:
 
 # ------------------------------------------------------------------------------ HTML
 
+
 class Html(str):
     """Markup that is safe as it is; any other string is escaped when it is put in markup."""
 
@@ -164,29 +167,58 @@ LINE = "#c9d1da"
 
 def board_frame(title: str, subtitle: str, *body) -> Html:
     """The outer box of every HTML board: a title bar and the game's parts below it."""
-    head = el("tr", el("td", el("div", title, style="font-size:18px;font-weight:bold"),
-                       el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
-                       style="padding:10px 14px;background:#eef2f6;border-bottom:1px solid "
-                             + LINE, bgcolor="#eef2f6"))
+    head = el(
+        "tr",
+        el(
+            "td",
+            el("div", title, style="font-size:18px;font-weight:bold"),
+            el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
+            style="padding:10px 14px;background:#eef2f6;border-bottom:1px solid " + LINE,
+            bgcolor="#eef2f6",
+        ),
+    )
     rows = [el("tr", el("td", part, style="padding:10px 14px")) for part in body if part]
-    return el("table", head, *rows, role="presentation", cellpadding="0", cellspacing="0",
-              border="0", style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
-                                "background:#ffffff;max-width:680px", bgcolor="#ffffff")
+    return el(
+        "table",
+        head,
+        *rows,
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
+        "background:#ffffff;max-width:680px",
+        bgcolor="#ffffff",
+    )
 
 
 def heading(text: str) -> Html:
-    return el("div", text, style=f"font-size:13px;font-weight:bold;text-transform:uppercase;"
-                                 f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0")
+    return el(
+        "div",
+        text,
+        style=f"font-size:13px;font-weight:bold;text-transform:uppercase;"
+        f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0",
+    )
 
 
-def chip(text: str, background: str, colour: str = "#ffffff", border: str | None = None,
-         size: str = "13px", title: str | None = None) -> Html:
+def chip(
+    text: str,
+    background: str,
+    colour: str = "#ffffff",
+    border: str | None = None,
+    size: str = "13px",
+    title: str | None = None,
+) -> Html:
     """A small coloured label (a card's face in a hand, a domain, a colour)."""
     edge = border or background
-    return el("span", text, title=title,
-              style=f"display:inline-block;padding:2px 7px;margin:1px 3px 1px 0;"
-                    f"border:1px solid {edge};border-radius:4px;background:{background};"
-                    f"color:{colour};font-size:{size};font-weight:bold;white-space:nowrap")
+    return el(
+        "span",
+        text,
+        title=title,
+        style=f"display:inline-block;padding:2px 7px;margin:1px 3px 1px 0;"
+        f"border:1px solid {edge};border-radius:4px;background:{background};"
+        f"color:{colour};font-size:{size};font-weight:bold;white-space:nowrap",
+    )
 
 
 def paragraph(*content, style: str = "") -> Html:
@@ -198,9 +230,29 @@ def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) 
     right = set(align_right)
     th = "padding:4px 8px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
     td = "padding:4px 8px;border-bottom:1px solid #e3e8ee;font-size:13px"
-    head = el("tr", [el("th", h, style=th + (";text-align:right" if i in right else ""))
-                     for i, h in enumerate(header)])
-    body = [el("tr", [el("td", c, style=td + (";text-align:right" if i in right else ""))
-                      for i, c in enumerate(row)]) for row in rows]
-    return el("table", head, *body, cellpadding="0", cellspacing="0", border="0",
-              style="border-collapse:collapse;margin:2px 0")
+    head = el(
+        "tr",
+        [
+            el("th", h, style=th + (";text-align:right" if i in right else ""))
+            for i, h in enumerate(header)
+        ],
+    )
+    body = [
+        el(
+            "tr",
+            [
+                el("td", c, style=td + (";text-align:right" if i in right else ""))
+                for i, c in enumerate(row)
+            ],
+        )
+        for row in rows
+    ]
+    return el(
+        "table",
+        head,
+        *body,
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        style="border-collapse:collapse;margin:2px 0",
+    )

@@ -1,6 +1,7 @@
 """Con Sonar! drawn from one seat's view: the ladder (a column per nation, rung 8 at the top),
 the face-up Torpedo cards, the Fleet cards played this turn, the reader's hand, and each
 player's scoring area and score."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -23,10 +24,15 @@ from .common import (
 from .table import Table
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
-COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red",
-                "y": "yellow"}
-PAINT = {"b": "#1f5fbf", "g": "#2e7d32", "o": "#e07b1a", "p": "#7b3fa0", "r": "#c62828",
-         "y": "#f2c200"}
+COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
+PAINT = {
+    "b": "#1f5fbf",
+    "g": "#2e7d32",
+    "o": "#e07b1a",
+    "p": "#7b3fa0",
+    "r": "#c62828",
+    "y": "#f2c200",
+}
 TEXT_ON = {"y": INK}
 SYMBOLS = ("destroyer", "carrier", "pt", "frigate", "sub", "transport")
 SYMBOL_WORDS = {"pt": "PT boat"}
@@ -53,13 +59,15 @@ def situation(t: Table) -> str:
     if v["phase"] == "over":
         return t.result() or f"The game is over: {v['end_reason']}."
     if v["phase"] == "fleet":
-        return t.acting("You play a Fleet card to move a submarine of its colour.",
-                        "plays a Fleet card.")
-    return t.acting(f"You may queue a Fleet card showing {symbol(v['next_symbol'])}, or end "
-                    f"the turn: fire or defuse a Torpedo card showing "
-                    f"{symbol(v['next_symbol'])}, delay one, or end.",
-                    f"goes on: the next card or Torpedo card must show "
-                    f"{symbol(v['next_symbol'])}.")
+        return t.acting(
+            "You play a Fleet card to move a submarine of its colour.", "plays a Fleet card."
+        )
+    return t.acting(
+        f"You may queue a Fleet card showing {symbol(v['next_symbol'])}, or end "
+        f"the turn: fire or defuse a Torpedo card showing "
+        f"{symbol(v['next_symbol'])}, delay one, or end.",
+        f"goes on: the next card or Torpedo card must show {symbol(v['next_symbol'])}.",
+    )
 
 
 def played_line(t: Table) -> str | None:
@@ -78,8 +86,10 @@ def owners(t: Table) -> dict[str, int]:
 def ladder_rows(t: Table) -> list[list[list[str]]]:
     """Per rung (8 down to 1), per colour, the submarines there."""
     ladder = t.view["ladder"]
-    return [[sorted(s for s in (f"{c}1", f"{c}2") if ladder.get(s) == rung) for c in COLOURS]
-            for rung in RUNGS]
+    return [
+        [sorted(s for s in (f"{c}1", f"{c}2") if ladder.get(s) == rung) for c in COLOURS]
+        for rung in RUNGS
+    ]
 
 
 def sunk_by_colour(t: Table) -> list[list[str]]:
@@ -91,10 +101,16 @@ def score_rows(t: Table) -> list[list[str]]:
     v = t.view
     rows = [["Player", "nation", "hand", "sunk", "missed", "score"]]
     for seat in range(len(v["nations"])):
-        rows.append([t.name(seat), COLOUR_NAMES[v["nations"][seat]]
-                     + (" (left)" if seat in v["removed"] else ""),
-                     str(v["hand_sizes"][seat]), " ".join(v["sunk"][seat]) or "-",
-                     " ".join(v["misses"][seat]) or "-", str(v["scores"][seat])])
+        rows.append(
+            [
+                t.name(seat),
+                COLOUR_NAMES[v["nations"][seat]] + (" (left)" if seat in v["removed"] else ""),
+                str(v["hand_sizes"][seat]),
+                " ".join(v["sunk"][seat]) or "-",
+                " ".join(v["misses"][seat]) or "-",
+                str(v["scores"][seat]),
+            ]
+        )
     return rows
 
 
@@ -104,14 +120,18 @@ def strike_line(t: Table) -> str | None:
         return None
     rolls = ", ".join(map(str, strike["rolls"]))
     outcome = "hit: sunk" if strike["hit"] else "all missed"
-    return (f"Last torpedo: {t.bare_name(strike['seat'])} fired {strike['card']} at "
-            f"{strike['sub']} on rung {strike['rung']}; rolled {rolls} ({outcome}).")
+    return (
+        f"Last torpedo: {t.bare_name(strike['seat'])} fired {strike['card']} at "
+        f"{strike['sub']} on rung {strike['rung']}; rolled {rolls} ({outcome})."
+    )
 
 
 def torpedo_words(card: dict) -> str:
-    return (f"{card['card']}: {COLOUR_NAMES[card['colour']]}, "
-            f"{plural(card['torpedoes'], 'torpedo', 'torpedoes')}, shows "
-            f"{symbol(card['symbol'])}")
+    return (
+        f"{card['card']}: {COLOUR_NAMES[card['colour']]}, "
+        f"{plural(card['torpedoes'], 'torpedo', 'torpedoes')}, shows "
+        f"{symbol(card['symbol'])}"
+    )
 
 
 def text(t: Table) -> str:
@@ -130,46 +150,67 @@ def text(t: Table) -> str:
     out += table(rows)
     held = owners(t)
     nations = [f"{COLOUR_NAMES[c]} {t.name(s)}" for c, s in held.items()]
-    out.append(f"Nations: {', '.join(nations)}; neutral: "
-               f"{joined([COLOUR_NAMES[c] for c in v['neutral']])}.")
-    out.append("(rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
-               "rung, so rung 1 is never hit)")
+    out.append(
+        f"Nations: {', '.join(nations)}; neutral: "
+        f"{joined([COLOUR_NAMES[c] for c in v['neutral']])}."
+    )
+    out.append(
+        "(rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
+        "rung, so rung 1 is never hit)"
+    )
     out.append("")
     out.append(f"Torpedo row ({v['torpedo_deck']} more in the deck):")
     out += [f"  {torpedo_words(c)}" for c in v["torpedo_row"]] or ["  empty"]
-    out.append(f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
-               f"{joined(v['torpedo_discard'])}.")
+    out.append(
+        f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: {joined(v['torpedo_discard'])}."
+    )
     if strike := strike_line(t):
         out.append(strike)
     out.append("")
     if v["hand"] is not None:
         out.append("Your hand (card: colour and move, its symbol > the symbol it calls):")
-        out += [f"  {c['card']}: {COLOUR_NAMES[c['colour']]} {c['value']:+d}, "
-                f"{symbol(c['symbol'])} > {symbol(c['arrow'])}" for c in v["hand"]] \
-            or ["  empty"]
+        out += [
+            f"  {c['card']}: {COLOUR_NAMES[c['colour']]} {c['value']:+d}, "
+            f"{symbol(c['symbol'])} > {symbol(c['arrow'])}"
+            for c in v["hand"]
+        ] or ["  empty"]
         out.append("")
     out += table(score_rows(t), right=(2, 5))
-    out.append(f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
-               + (f" The game ends when {v['end_subs_left']} or fewer submarines are left."
-                  if v["end_subs_left"] else ""))
-    out.append("Symbols in arrow order: " + " > ".join(symbol(s) for s in SYMBOLS)
-               + " > destroyer.")
+    out.append(
+        f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
+        + (
+            f" The game ends when {v['end_subs_left']} or fewer submarines are left."
+            if v["end_subs_left"]
+            else ""
+        )
+    )
+    out.append(
+        "Symbols in arrow order: " + " > ".join(symbol(s) for s in SYMBOLS) + " > destroyer."
+    )
     return "\n".join(wrap(out)) + "\n"
 
 
 # ------------------------------------------------------------------------------ HTML
 
+
 @cache
 def sub_chip(sub: str, sunk: bool = False) -> Html:
     colour = sub[0]
     if sunk:
-        return el("span", sub, style="display:inline-block;padding:1px 5px;margin:1px;"
-                                     "border:1px dashed #8a96a3;border-radius:9px;color:#8a96a3;"
-                                     "font-size:12px;text-decoration:line-through")
-    return el("span", "\u25ac " + sub,
-              style=f"display:inline-block;padding:2px 6px;margin:1px;border-radius:9px;"
-                    f"background:{PAINT[colour]};color:{TEXT_ON.get(colour, '#ffffff')};"
-                    "font-size:12px;font-weight:bold;white-space:nowrap")
+        return el(
+            "span",
+            sub,
+            style="display:inline-block;padding:1px 5px;margin:1px;"
+            "border:1px dashed #8a96a3;border-radius:9px;color:#8a96a3;"
+            "font-size:12px;text-decoration:line-through",
+        )
+    return el(
+        "span",
+        "\u25ac " + sub,
+        style=f"display:inline-block;padding:2px 6px;margin:1px;border-radius:9px;"
+        f"background:{PAINT[colour]};color:{TEXT_ON.get(colour, '#ffffff')};"
+        "font-size:12px;font-weight:bold;white-space:nowrap",
+    )
 
 
 def ladder_html(t: Table) -> Html:
@@ -177,25 +218,49 @@ def ladder_html(t: Table) -> Html:
     head_cells = [el("td", "", style="padding:4px")]
     for c in COLOURS:
         owner = held.get(c)
-        head_cells.append(el("td", el("div", COLOUR_NAMES[c].capitalize(),
-                                      style="font-weight:bold"),
-                             el("div", t.name(owner, 12) if owner is not None else "neutral",
-                                style="font-size:11px"),
-                             style=f"padding:4px 6px;text-align:center;background:{PAINT[c]};"
-                                   f"color:{TEXT_ON.get(c, '#ffffff')};border-radius:4px 4px 0 0",
-                             bgcolor=PAINT[c]))
+        head_cells.append(
+            el(
+                "td",
+                el("div", COLOUR_NAMES[c].capitalize(), style="font-weight:bold"),
+                el(
+                    "div",
+                    t.name(owner, 12) if owner is not None else "neutral",
+                    style="font-size:11px",
+                ),
+                style=f"padding:4px 6px;text-align:center;background:{PAINT[c]};"
+                f"color:{TEXT_ON.get(c, '#ffffff')};border-radius:4px 4px 0 0",
+                bgcolor=PAINT[c],
+            )
+        )
     rows = [el("tr", head_cells)]
     for rung, cells in zip(RUNGS, ladder_rows(t)):
         rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells)))
-    rows.append(el("tr", el("td", "sunk", style="padding:4px 8px;font-size:11px;"
-                            "text-align:right;color:#5b6775"),
-                   [el("td", [sub_chip(s, sunk=True) for s in subs] or "\u00a0",
-                       style="padding:4px;text-align:center")
-                    for subs in sunk_by_colour(t)], style="background:#eef2f6",
-                   bgcolor="#eef2f6"))
-    return el("table", rows, role="presentation", cellpadding="0", cellspacing="0",
-              border="0", style="border-collapse:collapse;background:#0b3d5a",
-              bgcolor="#0b3d5a")
+    rows.append(
+        el(
+            "tr",
+            el("td", "sunk", style="padding:4px 8px;font-size:11px;text-align:right;color:#5b6775"),
+            [
+                el(
+                    "td",
+                    [sub_chip(s, sunk=True) for s in subs] or "\u00a0",
+                    style="padding:4px;text-align:center",
+                )
+                for subs in sunk_by_colour(t)
+            ],
+            style="background:#eef2f6",
+            bgcolor="#eef2f6",
+        )
+    )
+    return el(
+        "table",
+        rows,
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        style="border-collapse:collapse;background:#0b3d5a",
+        bgcolor="#0b3d5a",
+    )
 
 
 @cache
@@ -203,33 +268,56 @@ def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
     """One rung of the ladder, the water darker the deeper it is."""
     depth = 255 - (8 - rung) * 16
     shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, min(255, depth))
-    return el("tr", el("td", f"rung {rung}", style="padding:3px 8px;font-size:11px;"
-                       "color:#ffffff;white-space:nowrap;text-align:right"),
-              [el("td", [sub_chip(s) for s in subs] or "\u00a0",
-                  style="padding:3px 4px;text-align:center;min-width:70px;"
-                        "border-top:1px solid #7fa7c4")
-               for subs in cells],
-              style=f"background:{shade}", bgcolor=shade)
+    return el(
+        "tr",
+        el(
+            "td",
+            f"rung {rung}",
+            style="padding:3px 8px;font-size:11px;"
+            "color:#ffffff;white-space:nowrap;text-align:right",
+        ),
+        [
+            el(
+                "td",
+                [sub_chip(s) for s in subs] or "\u00a0",
+                style="padding:3px 4px;text-align:center;min-width:70px;"
+                "border-top:1px solid #7fa7c4",
+            )
+            for subs in cells
+        ],
+        style=f"background:{shade}",
+        bgcolor=shade,
+    )
 
 
 def torpedo_card(card: dict) -> Html:
     c = card["colour"]
-    return el("td", el("div", card["card"], style="font-size:16px;font-weight:bold"),
-              el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
-              el("div", symbol(card["symbol"]), style="font-size:12px"),
-              style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
-                    f"border-radius:6px;background:#fbfbf7;color:{INK}", bgcolor="#fbfbf7")
+    return el(
+        "td",
+        el("div", card["card"], style="font-size:16px;font-weight:bold"),
+        el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
+        el("div", symbol(card["symbol"]), style="font-size:12px"),
+        style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
+        f"border-radius:6px;background:#fbfbf7;color:{INK}",
+        bgcolor="#fbfbf7",
+    )
 
 
 def fleet_card(card: dict) -> Html:
     c = card["colour"]
-    return el("td", el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
-              el("div", card["card"], style="font-size:11px"),
-              el("div", f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
-                 style="font-size:11px;white-space:nowrap"),
-              style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
-                    f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
-              bgcolor=PAINT[c])
+    return el(
+        "td",
+        el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
+        el("div", card["card"], style="font-size:11px"),
+        el(
+            "div",
+            f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
+            style="font-size:11px;white-space:nowrap",
+        ),
+        style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
+        f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
+        bgcolor=PAINT[c],
+    )
 
 
 def cards_row(cards: list[Html]) -> Html:
@@ -237,39 +325,76 @@ def cards_row(cards: list[Html]) -> Html:
     cells = []
     for card in cards:
         cells += [card, gap]
-    return el("table", el("tr", cells), role="presentation", cellpadding="0",
-              cellspacing="0", border="0", style="border-collapse:separate")
+    return el(
+        "table",
+        el("tr", cells),
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        style="border-collapse:separate",
+    )
 
 
 def html(t: Table) -> Html:
     v = t.view
-    subtitle = f"Turn {v['turn']}" + (f" \u00b7 {t.name(v['current'])} to play"
-                                      if v["current"] is not None else "")
-    parts = [paragraph(el("strong", situation(t))), played_line(t) and paragraph(played_line(t)),
-             ladder_html(t),
-             paragraph("Rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
-                       "rung, so rung 1 is never hit.", style=f"color:{MUTED};font-size:12px")]
-    torpedoes = el("div", heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
-                   cards_row([torpedo_card(c) for c in v["torpedo_row"]]) if v["torpedo_row"]
-                   else paragraph("empty"),
-                   paragraph(f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
-                             f"{joined(v['torpedo_discard'])}.", style=f"color:{MUTED}"),
-                   strike_line(t) and paragraph(strike_line(t)))
+    subtitle = f"Turn {v['turn']}" + (
+        f" \u00b7 {t.name(v['current'])} to play" if v["current"] is not None else ""
+    )
+    parts = [
+        paragraph(el("strong", situation(t))),
+        played_line(t) and paragraph(played_line(t)),
+        ladder_html(t),
+        paragraph(
+            "Rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
+            "rung, so rung 1 is never hit.",
+            style=f"color:{MUTED};font-size:12px",
+        ),
+    ]
+    torpedoes = el(
+        "div",
+        heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
+        cards_row([torpedo_card(c) for c in v["torpedo_row"]])
+        if v["torpedo_row"]
+        else paragraph("empty"),
+        paragraph(
+            f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
+            f"{joined(v['torpedo_discard'])}.",
+            style=f"color:{MUTED}",
+        ),
+        strike_line(t) and paragraph(strike_line(t)),
+    )
     parts.append(torpedoes)
     if v["hand"] is not None:
-        parts.append(el("div", heading("Your hand (symbol \u2192 the symbol it calls)"),
-                        cards_row([fleet_card(c) for c in v["hand"]]) if v["hand"]
-                        else paragraph("empty")))
+        parts.append(
+            el(
+                "div",
+                heading("Your hand (symbol \u2192 the symbol it calls)"),
+                cards_row([fleet_card(c) for c in v["hand"]]) if v["hand"] else paragraph("empty"),
+            )
+        )
     rows = score_rows(t)
-    parts.append(el("div", heading("Players"), data_table(rows[0], rows[1:],
-                                                          align_right=(2, 5))))
-    parts.append(el("div", paragraph(
-        f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
-        + (f" The game ends when {v['end_subs_left']} or fewer submarines are left."
-           if v["end_subs_left"] else "")),
-        paragraph("Symbols in arrow order: " + " \u2192 ".join(symbol(s) for s in SYMBOLS)
-                  + " \u2192 destroyer.", style=f"color:{MUTED};font-size:12px"),
-        style=f"border-top:1px solid {LINE};padding-top:6px"))
+    parts.append(el("div", heading("Players"), data_table(rows[0], rows[1:], align_right=(2, 5))))
+    parts.append(
+        el(
+            "div",
+            paragraph(
+                f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
+                + (
+                    f" The game ends when {v['end_subs_left']} or fewer submarines are left."
+                    if v["end_subs_left"]
+                    else ""
+                )
+            ),
+            paragraph(
+                "Symbols in arrow order: "
+                + " \u2192 ".join(symbol(s) for s in SYMBOLS)
+                + " \u2192 destroyer.",
+                style=f"color:{MUTED};font-size:12px",
+            ),
+            style=f"border-top:1px solid {LINE};padding-top:6px",
+        )
+    )
     return board_frame("Con Sonar!", subtitle, *parts)
 
 

@@ -1,4 +1,5 @@
 """A game without a board of its own (a test game): its view's fields, one per line."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,11 @@ ENVELOPE = ("game", "version", "seat", "active_seats")
 
 
 def lines(t: Table) -> list[str]:
-    return [f"{key}: {json.dumps(value, ensure_ascii=False)}"
-            for key, value in t.view.items() if key not in ENVELOPE]
+    return [
+        f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in t.view.items()
+        if key not in ENVELOPE
+    ]
 
 
 def text(t: Table) -> str:
@@ -22,8 +26,11 @@ def text(t: Table) -> str:
 
 
 def html(t: Table) -> Html:
-    return board_frame(str(t.view.get("game", "game")), t.result() or "",
-                       el("pre", "\n".join(lines(t)), style="margin:0;font-size:13px"))
+    return board_frame(
+        str(t.view.get("game", "game")),
+        t.result() or "",
+        el("pre", "\n".join(lines(t)), style="margin:0;font-size:13px"),
+    )
 
 
 def scores(view: dict) -> list | None:

@@ -1,6 +1,7 @@
 """Nautilus drawn from one seat's view: the 2 x 5 grid with the Domain cards between the two
 sides (the reader's own side at the bottom, as at a real table), the points per domain, the
 reader's hand and Specials, and what the round's Specials revealed to this seat."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -25,15 +26,31 @@ from .common import (
 )
 from .table import Table
 
-SHORT = {"science": "Sci", "exploration": "Expl", "navigation": "Nav", "engineering": "Eng",
-         "war": "War"}
-DOMAIN_COLOUR = {"science": "#2f6db5", "exploration": "#2e8b57", "navigation": "#0f8a8a",
-                 "engineering": "#c0661a", "war": "#b3262e"}
-SPECIAL_WORDS = {"anchor": "Anchor", "eye": "Eye", "fishbone": "Fishbone", "harpoon": "Harpoon",
-                 "kraken": "Kraken", "submarine": "Submarine"}
+SHORT = {
+    "science": "Sci",
+    "exploration": "Expl",
+    "navigation": "Nav",
+    "engineering": "Eng",
+    "war": "War",
+}
+DOMAIN_COLOUR = {
+    "science": "#2f6db5",
+    "exploration": "#2e8b57",
+    "navigation": "#0f8a8a",
+    "engineering": "#c0661a",
+    "war": "#b3262e",
+}
+SPECIAL_WORDS = {
+    "anchor": "Anchor",
+    "eye": "Eye",
+    "fishbone": "Fishbone",
+    "harpoon": "Harpoon",
+    "kraken": "Kraken",
+    "submarine": "Submarine",
+}
 ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
 COLUMN = 10
-GRID_NAME = 15   # a name beside the grid: 15 + " (you)" + 5 columns of 10 fit in 72
+GRID_NAME = 15  # a name beside the grid: 15 + " (you)" + 5 columns of 10 fit in 72
 
 
 def card_words(card) -> str:
@@ -59,26 +76,38 @@ def situation(t: Table) -> str:
     if phase == "over":
         return t.result() or "The game is over."
     if phase == "draft":
-        return t.acting("You keep one of the two Specials you drew; the other is given.",
-                        "keeps one of two Specials; the other is given.")
+        return t.acting(
+            "You keep one of the two Specials you drew; the other is given.",
+            "keeps one of two Specials; the other is given.",
+        )
     if phase == "start":
-        return t.acting("Start of the round: you may use a start-of-round Special or pass.",
-                        "may use a start-of-round Special or pass.")
+        return t.acting(
+            "Start of the round: you may use a start-of-round Special or pass.",
+            "may use a start-of-round Special or pass.",
+        )
     if phase == "submarine":
-        return t.acting("You keep one of the two Divers your Submarine drew.",
-                        "keeps one of two Divers the Submarine drew.")
+        return t.acting(
+            "You keep one of the two Divers your Submarine drew.",
+            "keeps one of two Divers the Submarine drew.",
+        )
     if phase == "harpoon":
-        return t.acting("You give one Diver back after your Harpoon.",
-                        "gives one Diver back after the Harpoon.")
+        return t.acting(
+            "You give one Diver back after your Harpoon.", "gives one Diver back after the Harpoon."
+        )
     placed = f"{v['placements']} of 10 cards placed"
     if phase == "move":
         pending = v["pending_move"]
-        how = ("to the space opposite it" if pending["arrow"] == "vertical"
-               else "to another space of that side")
-        return t.acting(f"You must move a card of {t.possessive(pending['side'])} side {how} "
-                        f"(the arrow in column {pending['col']}); {placed}.",
-                        f"must move a card of {t.possessive(pending['side'])} side {how} "
-                        f"(the arrow in column {pending['col']}); {placed}.")
+        how = (
+            "to the space opposite it"
+            if pending["arrow"] == "vertical"
+            else "to another space of that side"
+        )
+        return t.acting(
+            f"You must move a card of {t.possessive(pending['side'])} side {how} "
+            f"(the arrow in column {pending['col']}); {placed}.",
+            f"must move a card of {t.possessive(pending['side'])} side {how} "
+            f"(the arrow in column {pending['col']}); {placed}.",
+        )
     return t.acting(f"You place a card ({placed}).", f"places a card ({placed}).")
 
 
@@ -105,14 +134,20 @@ def hand_lines(t: Table) -> list[str]:
     top, bottom = sides(t)
     if t.you is not None:
         specials = joined([SPECIAL_WORDS[s] for s in v["specials"]])
-        lines.append(f"Your hand: {' '.join(str(c) for c in v['hand']) or 'empty'}"
-                     f"   Your Specials: {specials}")
-        lines.append(f"{t.bare_name(top)} holds {plural(v['hand_sizes'][top], 'Diver')} and "
-                     f"{plural(v['special_counts'][top], 'Special')}.")
+        lines.append(
+            f"Your hand: {' '.join(str(c) for c in v['hand']) or 'empty'}"
+            f"   Your Specials: {specials}"
+        )
+        lines.append(
+            f"{t.bare_name(top)} holds {plural(v['hand_sizes'][top], 'Diver')} and "
+            f"{plural(v['special_counts'][top], 'Special')}."
+        )
     else:
         for seat in (bottom, top):
-            lines.append(f"{t.bare_name(seat)} holds {plural(v['hand_sizes'][seat], 'Diver')} "
-                         f"and {plural(v['special_counts'][seat], 'Special')}.")
+            lines.append(
+                f"{t.bare_name(seat)} holds {plural(v['hand_sizes'][seat], 'Diver')} "
+                f"and {plural(v['special_counts'][seat], 'Special')}."
+            )
     return lines
 
 
@@ -121,20 +156,24 @@ def reveal_lines(t: Table) -> list[str]:
     v = t.view
     lines = []
     if v["draft"]:
-        lines.append(f"You drew {' and '.join(SPECIAL_WORDS[s] for s in v['draft'])}: keep one, "
-                     "the other goes to your opponent.")
+        lines.append(
+            f"You drew {' and '.join(SPECIAL_WORDS[s] for s in v['draft'])}: keep one, "
+            "the other goes to your opponent."
+        )
     if v["special_given"]:
         lines.append(f"The Special given this round: {SPECIAL_WORDS[v['special_given']]}.")
     if v["submarine_drawn"]:
-        lines.append(f"Your Submarine drew {' and '.join(map(str, v['submarine_drawn']))}: "
-                     "keep one.")
+        lines.append(
+            f"Your Submarine drew {' and '.join(map(str, v['submarine_drawn']))}: keep one."
+        )
     if v["harpoon_taken"] is not None:
         lines.append(f"The Harpoon took the {v['harpoon_taken']}.")
     if v["eye_seen"] is not None:
         lines.append(f"Your Eye saw their Divers: {' '.join(map(str, v['eye_seen'])) or 'none'}.")
     if v["specials_used"]:
-        used = [f"{t.bare_name(u['seat'])} {SPECIAL_WORDS[u['special']]}"
-                for u in v["specials_used"]]
+        used = [
+            f"{t.bare_name(u['seat'])} {SPECIAL_WORDS[u['special']]}" for u in v["specials_used"]
+        ]
         lines.append(f"Specials used this round: {', '.join(used)}.")
     if v["anchored"] is not None:
         lines.append(f"Anchored (cannot move this round): {card_words(v['anchored'])}.")
@@ -148,11 +187,15 @@ def taken_lines(t: Table) -> list[str]:
     for seat in (bottom, top):
         cards = v["taken"][seat]
         if cards is None:
-            lines.append(f"{t.bare_name(seat)} has taken "
-                         f"{plural(v['taken_counts'][seat], 'Domain card')} (hidden).")
+            lines.append(
+                f"{t.bare_name(seat)} has taken "
+                f"{plural(v['taken_counts'][seat], 'Domain card')} (hidden)."
+            )
     if v["final_domains"] is not None:
-        finals = [f"{d.capitalize()}: {'nobody' if s is None else t.bare_name(s)}"
-                  for d, s in zip(v["domains"], v["final_domains"])]
+        finals = [
+            f"{d.capitalize()}: {'nobody' if s is None else t.bare_name(s)}"
+            for d, s in zip(v["domains"], v["final_domains"])
+        ]
         lines.append("Domains at the end: " + ", ".join(finals) + ".")
     return lines
 
@@ -160,9 +203,12 @@ def taken_lines(t: Table) -> list[str]:
 def text(t: Table) -> str:
     v = t.view
     top, bottom = sides(t)
-    out = [f"NAUTILUS - round {v['round']} of {v['rounds']} - Nemo: {t.name(v['nemo'])}"
-           + (" - hidden domains" if v["hidden_domains"] else ""),
-           situation(t), ""]
+    out = [
+        f"NAUTILUS - round {v['round']} of {v['rounds']} - Nemo: {t.name(v['nemo'])}"
+        + (" - hidden domains" if v["hidden_domains"] else ""),
+        situation(t),
+        "",
+    ]
     label = max(len("Domains"), *(width(t.name(s, GRID_NAME)) for s in (0, 1))) + 2
 
     def row(title, cells):
@@ -178,8 +224,9 @@ def text(t: Table) -> str:
     out.append(row("", [f"col {c}" for c in range(1, 6)]))
     out.append(side(top))
     row_cards = v["domain_row"]
-    out.append(row("Domains", [domain_card_words(c) for c in row_cards] if row_cards
-                   else ["-"] * 5))
+    out.append(
+        row("Domains", [domain_card_words(c) for c in row_cards] if row_cards else ["-"] * 5)
+    )
     out.append(side(bottom))
     out.append("(+2 two stars, +1 one star, ink = ink blot -1; @ anchored)")
     out.append("")
@@ -189,31 +236,41 @@ def text(t: Table) -> str:
     out += hand_lines(t)
     out += reveal_lines(t)
     out += taken_lines(t)
-    out.append(f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
-               f"{plural(v['special_deck_size'], 'Special')}, "
-               f"{plural(v['domain_pile_size'], 'Domain card')}.")
+    out.append(
+        f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
+        f"{plural(v['special_deck_size'], 'Special')}, "
+        f"{plural(v['domain_pile_size'], 'Domain card')}."
+    )
     return "\n".join(wrap(out)) + "\n"
 
 
 # ------------------------------------------------------------------------------ HTML
 
+
 @cache
 def card_html(card, anchored=None) -> Html:
     if card is None:
-        return el("div", "\u00a0", style="width:72px;height:44px;border:1px dashed #8fb3c9;"
-                                        "border-radius:6px;background:#0d4a6b")
+        return el(
+            "div",
+            "\u00a0",
+            style="width:72px;height:44px;border:1px dashed #8fb3c9;"
+            "border-radius:6px;background:#0d4a6b",
+        )
     special = {0: ("Fishbone", "#6b6f76"), 15: ("Kraken", "#4b2a6b")}.get(card)
     face, background = special or (str(card), "#ffffff")
     colour = "#ffffff" if special else INK
     arrow = {"vertical": " \u2195", "horizontal": " \u2194"}.get(ARROWS.get(card, ""), "")
     red = card in (1, 14)
     size = "13px" if special else "22px"
-    return el("div", face + arrow,
-              " \u2693" if card == anchored else None,
-              style=f"width:72px;height:44px;line-height:44px;text-align:center;"
-                    f"border:2px solid {'#c62828' if red else '#f0c34a'};border-radius:6px;"
-                    f"background:{background};color:{'#c62828' if red and not special else colour};"
-                    f"font-size:{size};font-weight:bold")
+    return el(
+        "div",
+        face + arrow,
+        " \u2693" if card == anchored else None,
+        style=f"width:72px;height:44px;line-height:44px;text-align:center;"
+        f"border:2px solid {'#c62828' if red else '#f0c34a'};border-radius:6px;"
+        f"background:{background};color:{'#c62828' if red and not special else colour};"
+        f"font-size:{size};font-weight:bold",
+    )
 
 
 def domain_html(card: dict | None) -> Html:
@@ -227,47 +284,81 @@ def _domain_html(card: tuple[str, int] | None) -> Html:
     domain, points = card
     colour = DOMAIN_COLOUR[domain]
     mark = "ink \u22121" if points < 0 else "\u2605" * points
-    return el("div", el("div", domain.capitalize(), style="font-size:10px"),
-              el("div", mark, style="font-size:13px;font-weight:bold"),
-              style=f"width:72px;height:36px;padding:4px 0;text-align:center;border-radius:6px;"
-                    f"background:{colour};color:#ffffff;border:2px solid #ffffff")
+    return el(
+        "div",
+        el("div", domain.capitalize(), style="font-size:10px"),
+        el("div", mark, style="font-size:13px;font-weight:bold"),
+        style=f"width:72px;height:36px;padding:4px 0;text-align:center;border-radius:6px;"
+        f"background:{colour};color:#ffffff;border:2px solid #ffffff",
+    )
 
 
 def grid_html(t: Table) -> Html:
     v = t.view
     top, bottom = sides(t)
-    label_style = "padding:4px 8px 4px 0;color:#d6e6f0;font-size:12px;text-align:right;" \
-                  "white-space:nowrap"
+    label_style = (
+        "padding:4px 8px 4px 0;color:#d6e6f0;font-size:12px;text-align:right;white-space:nowrap"
+    )
     sea = "background:#0b3d5a"
 
     def side(seat):
-        return el("tr", el("td", t.name(seat), style=label_style),
-                  [el("td", card_html(c, v["anchored"] if c == v["anchored"] else None),
-                      style="padding:3px")
-                   for c in v["board"][seat]])
+        return el(
+            "tr",
+            el("td", t.name(seat), style=label_style),
+            [
+                el(
+                    "td",
+                    card_html(c, v["anchored"] if c == v["anchored"] else None),
+                    style="padding:3px",
+                )
+                for c in v["board"][seat]
+            ],
+        )
 
     row_cards = v["domain_row"] or [None] * 5
-    cols = el("tr", el("td", "", style=label_style),
-              [el("td", f"column {c}", style="color:#d6e6f0;font-size:11px;text-align:center")
-               for c in range(1, 6)])
-    domains = el("tr", el("td", "Domains", style=label_style),
-                 [el("td", domain_html(c), style="padding:3px") for c in row_cards])
-    return el("table", cols, side(top), domains, side(bottom), role="presentation",
-              cellpadding="0", cellspacing="0", border="0", bgcolor="#0b3d5a",
-              style=f"{sea};border-radius:8px;padding:8px;border-collapse:separate")
+    cols = el(
+        "tr",
+        el("td", "", style=label_style),
+        [
+            el("td", f"column {c}", style="color:#d6e6f0;font-size:11px;text-align:center")
+            for c in range(1, 6)
+        ],
+    )
+    domains = el(
+        "tr",
+        el("td", "Domains", style=label_style),
+        [el("td", domain_html(c), style="padding:3px") for c in row_cards],
+    )
+    return el(
+        "table",
+        cols,
+        side(top),
+        domains,
+        side(bottom),
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        bgcolor="#0b3d5a",
+        style=f"{sea};border-radius:8px;padding:8px;border-collapse:separate",
+    )
 
 
 def points_html(t: Table) -> Html:
     rows = points_rows(t)
     v = t.view
-    header = ["Points"] + [el("span", d.capitalize(), style=f"color:{DOMAIN_COLOUR[d]}")
-                             for d in v["domains"]] + ["Won"]
+    header = (
+        ["Points"]
+        + [el("span", d.capitalize(), style=f"color:{DOMAIN_COLOUR[d]}") for d in v["domains"]]
+        + ["Won"]
+    )
     body = []
     for row in rows[1:]:
         cells = [row[0]]
         for value in row[1:-1]:
-            cells.append(el("strong", value[:-1] + " \u2714") if value.endswith("*")
-                         else value.strip())
+            cells.append(
+                el("strong", value[:-1] + " \u2714") if value.endswith("*") else value.strip()
+            )
         cells.append(row[-1].strip())
         body.append(cells)
     return data_table(header, body, align_right=range(1, 7))
@@ -279,28 +370,47 @@ def hand_html(t: Table) -> Html | None:
         return None
     cards = [chip(str(c), "#ffffff", INK, border="#f0c34a", size="15px") for c in v["hand"]]
     specials = [chip(SPECIAL_WORDS[s], "#4b2a6b") for s in v["specials"]]
-    return el("div", heading("Your hand"),
-              paragraph(cards or "no Divers", "\u00a0\u00a0", specials))
+    return el(
+        "div", heading("Your hand"), paragraph(cards or "no Divers", "\u00a0\u00a0", specials)
+    )
 
 
 def html(t: Table) -> Html:
     v = t.view
-    subtitle = (f"Round {v['round']} of {v['rounds']} \u00b7 Nemo: {t.name(v['nemo'])}"
-                + (" \u00b7 hidden domains" if v["hidden_domains"] else ""))
-    notes = [paragraph(line) for line in hand_lines(t)[1 if t.you is not None else 0:]
-             + reveal_lines(t) + taken_lines(t)]
-    notes.append(paragraph(
-        f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
-        f"{plural(v['special_deck_size'], 'Special')}, "
-        f"{plural(v['domain_pile_size'], 'Domain card')}.", style=f"color:{MUTED}"))
-    return board_frame("Nautilus", subtitle,
-                       paragraph(el("strong", situation(t))),
-                       grid_html(t),
-                       el("div", heading("Points per domain"), points_html(t),
-                          paragraph("\u2714 won for good; three domains win the game.",
-                                    style=f"color:{MUTED};font-size:12px")),
-                       hand_html(t),
-                       el("div", notes, style=f"border-top:1px solid {LINE};padding-top:6px"))
+    subtitle = f"Round {v['round']} of {v['rounds']} \u00b7 Nemo: {t.name(v['nemo'])}" + (
+        " \u00b7 hidden domains" if v["hidden_domains"] else ""
+    )
+    notes = [
+        paragraph(line)
+        for line in hand_lines(t)[1 if t.you is not None else 0 :]
+        + reveal_lines(t)
+        + taken_lines(t)
+    ]
+    notes.append(
+        paragraph(
+            f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
+            f"{plural(v['special_deck_size'], 'Special')}, "
+            f"{plural(v['domain_pile_size'], 'Domain card')}.",
+            style=f"color:{MUTED}",
+        )
+    )
+    return board_frame(
+        "Nautilus",
+        subtitle,
+        paragraph(el("strong", situation(t))),
+        grid_html(t),
+        el(
+            "div",
+            heading("Points per domain"),
+            points_html(t),
+            paragraph(
+                "\u2714 won for good; three domains win the game.",
+                style=f"color:{MUTED};font-size:12px",
+            ),
+        ),
+        hand_html(t),
+        el("div", notes, style=f"border-top:1px solid {LINE};padding-top:6px"),
+    )
 
 
 def scores(view: dict) -> list:

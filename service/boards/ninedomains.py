@@ -1,6 +1,7 @@
 """The Nine Domains drawn from one seat's view: the three slots with the domains at stake and
 the cards laid before them (face down until both have laid), the reader's hand, every battle
 fought so far, and each player's domains, elements and points."""
+
 from __future__ import annotations
 
 from .common import (
@@ -20,8 +21,13 @@ from .common import (
 from .table import Table
 
 SLOTS = ("left", "middle", "right")
-PAINT = {"red": "#c62828", "blue": "#1f5fbf", "green": "#2e7d32", "purple": "#7b3fa0",
-         None: "#6b6f76"}
+PAINT = {
+    "red": "#c62828",
+    "blue": "#1f5fbf",
+    "green": "#2e7d32",
+    "purple": "#7b3fa0",
+    None: "#6b6f76",
+}
 
 
 def domain_info(t: Table) -> dict[str, dict]:
@@ -29,7 +35,7 @@ def domain_info(t: Table) -> dict[str, dict]:
 
 
 def domain_words(t: Table, domain: str) -> str:
-    """"red4 (red, 4 points)", "purple3a (half purple, 3 points)", "plain6 (no element, 6)"."""
+    """ "red4 (red, 4 points)", "purple3a (half purple, 3 points)", "plain6 (no element, 6)"."""
     d = domain_info(t)[domain]
     element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
     return f"{domain} ({element}, {d['points']} points)"
@@ -45,21 +51,29 @@ def situation(t: Table) -> list[str]:
         return [t.result() or "The game is over."]
     if v["phase"] == "commit":
         waiting = [s for s in (0, 1) if not v["committed"][s]]
-        lines = [t.acting("You lay three cards face down, one before each domain.",
-                          "lays three cards face down.", "lay three cards face down, one "
-                          "before each domain, at the same time.")]
+        lines = [
+            t.acting(
+                "You lay three cards face down, one before each domain.",
+                "lays three cards face down.",
+                "lay three cards face down, one before each domain, at the same time.",
+            )
+        ]
         done = [s for s in (0, 1) if v["committed"][s]]
         if done:
             lines.append(f"Already laid: {t.who(done)}; still to lay: {t.who(waiting)}.")
         return lines
     decision = v["decision"]
-    what = ("swap one of their domains with one of the opponent's (swap-domain) or pass"
-            if decision["kind"] == "swap-domain"
-            else "swap a card in hand with a used card (swap-card) or pass")
+    what = (
+        "swap one of their domains with one of the opponent's (swap-domain) or pass"
+        if decision["kind"] == "swap-domain"
+        else "swap a card in hand with a used card (swap-card) or pass"
+    )
     winner = "Your" if decision["seat"] == t.you else f"{t.bare_name(decision['seat'])}'s"
     card = "2-" if decision["kind"] == "swap-domain" else "3-"
-    return [f"{winner} {card} won the {SLOTS[decision['slot']]} slot: "
-            + t.acting(f"you may {what.replace('their', 'your')}.", f"may {what}.")]
+    return [
+        f"{winner} {card} won the {SLOTS[decision['slot']]} slot: "
+        + t.acting(f"you may {what.replace('their', 'your')}.", f"may {what}.")
+    ]
 
 
 def last_fought(t: Table) -> dict[int, dict] | None:
@@ -84,10 +98,14 @@ def slot_rows(t: Table) -> list[list[str]]:
     seats = [t.you, other(t.you)] if t.you is not None else [0, 1]
     fought = last_fought(t)
     if fought is not None:
-        rows.append([f"Round {v['battles'][-1]['round']}"]
-                    + [fought[s]["domain"] if s in fought else "-" for s in range(3)])
-        rows += [[t.name(seat, 14)] + [fought_card(fought.get(s), seat) for s in range(3)]
-                 for seat in seats]
+        rows.append(
+            [f"Round {v['battles'][-1]['round']}"]
+            + [fought[s]["domain"] if s in fought else "-" for s in range(3)]
+        )
+        rows += [
+            [t.name(seat, 14)] + [fought_card(fought.get(s), seat) for s in range(3)]
+            for seat in seats
+        ]
         return rows
     rows.append(["At stake"] + [d or "fought" for d in v["face_up"]])
     rows.append(["Face down"] + [f"{n} below" for n in v["pile_sizes"]])
@@ -109,12 +127,31 @@ def battle_rows(t: Table) -> list[list[str]]:
     v = t.view
     rows = [["Round", "slot", "domain", t.name(0, 12), "", t.name(1, 12), "won by", "how"]]
     for b in v["battles"]:
-        cards = [f"{b['cards'][s]} ({b['strengths'][s]}"
-                 + (f", {b['bonuses'][s]:+d}" if b["bonuses"][s] else "") + ")" for s in (0, 1)]
-        winner = ("nobody" if b["winner"] is None else
-                  "you" if b["winner"] == t.you else t.bare_name(b["winner"])[:12])
-        rows.append([str(b["round"]), SLOTS[b["slot"]], b["domain"], cards[0], "vs", cards[1],
-                     winner, b["how"]])
+        cards = [
+            f"{b['cards'][s]} ({b['strengths'][s]}"
+            + (f", {b['bonuses'][s]:+d}" if b["bonuses"][s] else "")
+            + ")"
+            for s in (0, 1)
+        ]
+        winner = (
+            "nobody"
+            if b["winner"] is None
+            else "you"
+            if b["winner"] == t.you
+            else t.bare_name(b["winner"])[:12]
+        )
+        rows.append(
+            [
+                str(b["round"]),
+                SLOTS[b["slot"]],
+                b["domain"],
+                cards[0],
+                "vs",
+                cards[1],
+                winner,
+                b["how"],
+            ]
+        )
     return rows
 
 
@@ -129,8 +166,15 @@ def player_rows(t: Table) -> list[list[str]]:
     v = t.view
     rows = [["Player", "points", "bonus", "domains", "elements"]]
     for seat in (0, 1):
-        rows.append([t.name(seat, 14), str(v["points"][seat]), str(v["bonus_points"][seat]),
-                     " ".join(v["domains"][seat]) or "-", joined(v["elements"][seat], "-")])
+        rows.append(
+            [
+                t.name(seat, 14),
+                str(v["points"][seat]),
+                str(v["bonus_points"][seat]),
+                " ".join(v["domains"][seat]) or "-",
+                joined(v["elements"][seat], "-"),
+            ]
+        )
     return rows
 
 
@@ -144,13 +188,14 @@ def card_lines(t: Table) -> list[str]:
             lines.append(f"{t.bare_name(seat)} holds {v['hand_sizes'][seat]} cards.")
     used = [f"{t.bare_name(s)} {' '.join(v['used'][s]) or 'none'}" for s in (0, 1)]
     lines.append(f"Played so far: {'; '.join(used)}.")
-    lines.append(f"Special cards dealt: {' '.join(v['specials']) or 'none'} "
-                 f"({v['specials_mode'].replace('_', ' ')}).")
+    lines.append(
+        f"Special cards dealt: {' '.join(v['specials']) or 'none'} "
+        f"({v['specials_mode'].replace('_', ' ')})."
+    )
     if v["discarded"]:
         lines.append(f"Out of the game: {' '.join(v['discarded'])}.")
     if v["elements_void"]:
-        lines.append("Both players reached all four elements at once: elements no longer "
-                     "count.")
+        lines.append("Both players reached all four elements at once: elements no longer count.")
     return lines
 
 
@@ -169,8 +214,10 @@ def text(t: Table) -> str:
     out += card_lines(t)
     out.append("")
     out += table(player_rows(t), right=(1, 2))
-    out.append("All four elements (red, blue, green, both half purples) win at once; else "
-               "most points after round 3.")
+    out.append(
+        "All four elements (red, blue, green, both half purples) win at once; else "
+        "most points after round 3."
+    )
     if v["battles"]:
         out.append("")
         out += battle_lines(t)
@@ -179,43 +226,63 @@ def text(t: Table) -> str:
 
 # ------------------------------------------------------------------------------ HTML
 
+
 def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     if domain is None:
-        return el("div", "fought", style="width:110px;padding:16px 0;text-align:center;"
-                                         f"color:{MUTED};border:1px dashed {LINE};"
-                                         "border-radius:8px")
+        return el(
+            "div",
+            "fought",
+            style="width:110px;padding:16px 0;text-align:center;"
+            f"color:{MUTED};border:1px dashed {LINE};"
+            "border-radius:8px",
+        )
     d = domain_info(t)[domain]
     element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
     paint = PAINT[d["element"]]
     if small:
-        return el("span", f"{domain} \u00b7 {d['points']}",
-                  style=f"display:inline-block;padding:2px 6px;margin:1px 3px 1px 0;"
-                        f"border-radius:4px;background:{paint};color:#ffffff;font-size:12px;"
-                        "font-weight:bold;white-space:nowrap")
-    return el("div", el("div", str(d["points"]), style="font-size:26px;font-weight:bold"),
-              el("div", "points", style="font-size:11px"),
-              el("div", element, style="font-size:12px;margin-top:4px"),
-              el("div", domain, style="font-size:11px;opacity:0.85"),
-              style=f"width:110px;padding:8px 0;text-align:center;border-radius:8px;"
-                    f"background:{paint};color:#ffffff;border:2px solid #ffffff",
-              bgcolor=paint)
+        return el(
+            "span",
+            f"{domain} \u00b7 {d['points']}",
+            style=f"display:inline-block;padding:2px 6px;margin:1px 3px 1px 0;"
+            f"border-radius:4px;background:{paint};color:#ffffff;font-size:12px;"
+            "font-weight:bold;white-space:nowrap",
+        )
+    return el(
+        "div",
+        el("div", str(d["points"]), style="font-size:26px;font-weight:bold"),
+        el("div", "points", style="font-size:11px"),
+        el("div", element, style="font-size:12px;margin-top:4px"),
+        el("div", domain, style="font-size:11px;opacity:0.85"),
+        style=f"width:110px;padding:8px 0;text-align:center;border-radius:8px;"
+        f"background:{paint};color:#ffffff;border:2px solid #ffffff",
+        bgcolor=paint,
+    )
 
 
 def laid_card(text_: str, face_down: bool) -> Html:
     if face_down:
-        return el("div", "face down", style="width:110px;padding:9px 0;text-align:center;"
-                                            "border-radius:6px;background:#3b4a5a;"
-                                            "color:#cfd8e3;font-size:12px")
-    return el("div", text_, style=f"width:110px;padding:5px 0;text-align:center;"
-                                  f"border-radius:6px;background:#fffdf5;color:{INK};"
-                                  "border:2px solid #b8962e;font-size:18px;font-weight:bold")
+        return el(
+            "div",
+            "face down",
+            style="width:110px;padding:9px 0;text-align:center;"
+            "border-radius:6px;background:#3b4a5a;"
+            "color:#cfd8e3;font-size:12px",
+        )
+    return el(
+        "div",
+        text_,
+        style=f"width:110px;padding:5px 0;text-align:center;"
+        f"border-radius:6px;background:#fffdf5;color:{INK};"
+        "border:2px solid #b8962e;font-size:18px;font-weight:bold",
+    )
 
 
 def slots_html(t: Table) -> Html:
     v = t.view
     seats = [other(t.you), t.you] if t.you is not None else [1, 0]
-    label = f"padding:4px 10px 4px 0;font-size:12px;color:{MUTED};text-align:right;" \
-            "white-space:nowrap"
+    label = (
+        f"padding:4px 10px 4px 0;font-size:12px;color:{MUTED};text-align:right;white-space:nowrap"
+    )
 
     fought = last_fought(t)
 
@@ -226,41 +293,95 @@ def slots_html(t: Table) -> Html:
                 battle = fought.get(slot)
                 card = laid_card(battle["cards"][seat], False) if battle else None
                 won = battle is not None and battle["winner"] == seat
-                cells.append(el("td", card, el("div", "takes it", style="font-size:11px;"
-                                                "font-weight:bold;text-align:center")
-                                if won else None, style="padding:4px;vertical-align:top"))
+                cells.append(
+                    el(
+                        "td",
+                        card,
+                        el(
+                            "div",
+                            "takes it",
+                            style="font-size:11px;font-weight:bold;text-align:center",
+                        )
+                        if won
+                        else None,
+                        style="padding:4px;vertical-align:top",
+                    )
+                )
                 continue
             if seat == t.you and v["my_cards"] is not None:
                 card = laid_card(v["my_cards"][slot], False)
             elif v["committed"][seat]:
                 card = laid_card("", True)
             else:
-                card = el("div", "not laid yet", style=f"width:106px;padding:8px 0;"
-                                                      f"text-align:center;font-size:12px;"
-                                                      f"color:{MUTED};border:1px dashed {LINE};"
-                                                      "border-radius:6px")
+                card = el(
+                    "div",
+                    "not laid yet",
+                    style=f"width:106px;padding:8px 0;"
+                    f"text-align:center;font-size:12px;"
+                    f"color:{MUTED};border:1px dashed {LINE};"
+                    "border-radius:6px",
+                )
             carry = v["carry"][seat][slot]
-            note = el("div", f"next card here {carry:+d}",
-                      style=f"font-size:11px;color:{MUTED}") if carry else None
+            note = (
+                el("div", f"next card here {carry:+d}", style=f"font-size:11px;color:{MUTED}")
+                if carry
+                else None
+            )
             cells.append(el("td", card, note, style="padding:4px;vertical-align:top"))
         return el("tr", el("td", t.name(seat, 16), style=label), cells)
 
-    head = el("tr", el("td", ""), [el("td", s.capitalize(), style="font-size:12px;"
-                                       f"color:{MUTED};text-align:center") for s in SLOTS])
+    head = el(
+        "tr",
+        el("td", ""),
+        [
+            el("td", s.capitalize(), style=f"font-size:12px;color:{MUTED};text-align:center")
+            for s in SLOTS
+        ],
+    )
     if fought is not None:
-        stakes = el("tr", el("td", f"Round {v['battles'][-1]['round']}", style=label),
-                    [el("td", domain_card(t, fought[s]["domain"]) if s in fought else None,
-                        style="padding:4px") for s in range(3)])
+        stakes = el(
+            "tr",
+            el("td", f"Round {v['battles'][-1]['round']}", style=label),
+            [
+                el(
+                    "td",
+                    domain_card(t, fought[s]["domain"]) if s in fought else None,
+                    style="padding:4px",
+                )
+                for s in range(3)
+            ],
+        )
     else:
-        stakes = el("tr", el("td", "At stake", style=label),
-                    [el("td", domain_card(t, d), el("div", f"{n} face down below",
-                                                    style=f"font-size:11px;color:{MUTED};"
-                                                          "text-align:center"),
-                        style="padding:4px") for d, n in zip(v["face_up"], v["pile_sizes"])])
-    return el("table", head, seat_row(seats[0]), stakes, seat_row(seats[1]),
-              role="presentation", cellpadding="0", cellspacing="0", border="0",
-              style="border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
-              bgcolor="#f3efe4")
+        stakes = el(
+            "tr",
+            el("td", "At stake", style=label),
+            [
+                el(
+                    "td",
+                    domain_card(t, d),
+                    el(
+                        "div",
+                        f"{n} face down below",
+                        style=f"font-size:11px;color:{MUTED};text-align:center",
+                    ),
+                    style="padding:4px",
+                )
+                for d, n in zip(v["face_up"], v["pile_sizes"])
+            ],
+        )
+    return el(
+        "table",
+        head,
+        seat_row(seats[0]),
+        stakes,
+        seat_row(seats[1]),
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        style="border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
+        bgcolor="#f3efe4",
+    )
 
 
 def html(t: Table) -> Html:
@@ -268,31 +389,54 @@ def html(t: Table) -> Html:
     rows = player_rows(t)
     players = []
     for seat, row in zip((0, 1), rows[1:]):
-        players.append([row[0], el("strong", row[1]), row[2],
-                        [domain_card(t, d, small=True) for d in v["domains"][seat]] or "-",
-                        row[4]])
+        players.append(
+            [
+                row[0],
+                el("strong", row[1]),
+                row[2],
+                [domain_card(t, d, small=True) for d in v["domains"][seat]] or "-",
+                row[4],
+            ]
+        )
     hand = None
     if v["hand"] is not None:
-        hand = el("div", heading("Your hand"),
-                  [el("span", card, style=f"display:inline-block;min-width:22px;padding:4px 6px;"
-                                          f"margin:0 4px 4px 0;text-align:center;"
-                                          f"border:2px solid #b8962e;border-radius:5px;"
-                                          f"background:#fffdf5;color:{INK};font-weight:bold")
-                   for card in v["hand"]] or "empty")
-    parts = [el("div", [paragraph(el("strong", line)) for line in situation(t)]),
-             slots_html(t), hand,
-             el("div", [paragraph(line) for line in card_lines(t)[1 if hand else 0:]]),
-             el("div", heading("Players"),
-                data_table(rows[0], players, align_right=(1, 2)),
-                paragraph("All four elements (red, blue, green, both half purples) win at "
-                          "once; else most points after round 3.",
-                          style=f"font-size:12px;color:{MUTED}"))]
+        hand = el(
+            "div",
+            heading("Your hand"),
+            [
+                el(
+                    "span",
+                    card,
+                    style=f"display:inline-block;min-width:22px;padding:4px 6px;"
+                    f"margin:0 4px 4px 0;text-align:center;"
+                    f"border:2px solid #b8962e;border-radius:5px;"
+                    f"background:#fffdf5;color:{INK};font-weight:bold",
+                )
+                for card in v["hand"]
+            ]
+            or "empty",
+        )
+    parts = [
+        el("div", [paragraph(el("strong", line)) for line in situation(t)]),
+        slots_html(t),
+        hand,
+        el("div", [paragraph(line) for line in card_lines(t)[1 if hand else 0 :]]),
+        el(
+            "div",
+            heading("Players"),
+            data_table(rows[0], players, align_right=(1, 2)),
+            paragraph(
+                "All four elements (red, blue, green, both half purples) win at "
+                "once; else most points after round 3.",
+                style=f"font-size:12px;color:{MUTED}",
+            ),
+        ),
+    ]
     if v["battles"]:
         battles = battle_rows(t)
         header = battles[0][:4] + battles[0][5:]
         body = [row[:4] + row[5:] for row in battles[1:]]
-        parts.append(el("div", heading("Battles (strength in brackets)"),
-                        data_table(header, body)))
+        parts.append(el("div", heading("Battles (strength in brackets)"), data_table(header, body)))
     return board_frame("The Nine Domains", f"Round {v['round']} of {v['rounds']}", *parts)
 
 

@@ -1,4 +1,5 @@
 """What a renderer is given: one seat's view and the public facts around it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ class Table:
         return f"{self.who(self.active)} {verb}"
 
     def result(self) -> str | None:
-        """"Game over: Ada won (reason)", or None while the game goes on."""
+        """ "Game over: Ada won (reason)", or None while the game goes on."""
         if not self.outcome:
             return None
         winners = list(self.outcome.get("winners") or [])

@@ -28,8 +28,11 @@ def test_game(monkeypatch):
     """The platform's test game and its view and action schemas, for this test only."""
     monkeypatch.setitem(registry.GAMES, "hiddenbid", HIDDEN_BID)
     monkeypatch.setitem(GameViewSchema.type_schemas, "hiddenbid", HiddenBidViewSchema)
-    monkeypatch.setitem(LegalMovesSchema.type_schemas, "hiddenbid",
-                        legal_moves_schema("hiddenbid", HiddenBidActionSchema))
+    monkeypatch.setitem(
+        LegalMovesSchema.type_schemas,
+        "hiddenbid",
+        legal_moves_schema("hiddenbid", HiddenBidActionSchema),
+    )
     return HIDDEN_BID
 
 
@@ -49,6 +52,7 @@ def register(client):
         r = client.post("/v1/players", json={"name": name})
         assert r.status_code == 201, r.json
         return r.json["id"], {"Authorization": f"Bearer {r.json['token']}"}
+
     return make
 
 

@@ -1,5 +1,6 @@
 """The check every game's schema test shares: the documented schemas describe every view
 (each seat's and the spectator's) and every legal action of a match."""
+
 from api.game_views import game_schema_module
 from engine import match as runner
 

@@ -1,5 +1,6 @@
 """The boards over HTTP: the view as text/plain when the client prefers it, and the public game
 page /play/<id> with the spectator's board, the score, the winner and the whole log in pages."""
+
 import re
 
 from engine.rng import Rng
@@ -22,9 +23,14 @@ def play_moves(client, game_id, headers, count, rng):
             return summary
         seat = rng.choice(summary["active_seats"])
         moves = client.get(f"/v1/games/{game_id}/legal-moves", headers=headers[seat]).json
-        r = client.post(f"/v1/games/{game_id}/moves", headers=headers[seat],
-                        json={"action": rng.choice(moves["moves"])["action"],
-                              "expected_version": moves["version"]})
+        r = client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=headers[seat],
+            json={
+                "action": rng.choice(moves["moves"])["action"],
+                "expected_version": moves["version"],
+            },
+        )
         assert r.status_code == 201, r.json
     return client.get(f"/v1/games/{game_id}", headers=headers[0]).json
 
@@ -41,15 +47,23 @@ def test_the_view_is_a_text_board_when_the_client_prefers_text(client, register)
     assert f"Your hand: {' '.join(map(str, hand))}" in text
     other = client.get(f"/v1/games/{game_id}/view", headers=headers[1]).json["hand"]
     assert " ".join(map(str, other)) not in text
-    r = client.get(f"/v1/games/{game_id}/view",
-                   headers={**headers[0], "Accept": "text/plain", "If-None-Match": '"2"'})
+    r = client.get(
+        f"/v1/games/{game_id}/view",
+        headers={**headers[0], "Accept": "text/plain", "If-None-Match": '"2"'},
+    )
     assert r.status_code == 304 and r.data == b""
 
 
 def test_json_stays_the_default_and_wins_a_tie(client, register):
     game_id, headers = nautilus_game(client, register)
-    for accept in (None, "*/*", "application/json", "application/json, text/plain",
-                   "text/plain;q=0.5, application/json", "text/html"):
+    for accept in (
+        None,
+        "*/*",
+        "application/json",
+        "application/json, text/plain",
+        "text/plain;q=0.5, application/json",
+        "text/html",
+    ):
         extra = {"Accept": accept} if accept else {}
         r = client.get(f"/v1/games/{game_id}/view", headers={**headers[0], **extra})
         assert r.status_code == 200 and r.mimetype == "application/json", accept
@@ -74,8 +88,7 @@ def test_text_errors_stay_json(client, register):
     assert r.status_code == 404 and r.json["code"] == "game/not_found"
 
 
-def test_the_game_page_shows_the_board_score_winner_and_the_whole_log_in_pages(
-        client, register):
+def test_the_game_page_shows_the_board_score_winner_and_the_whole_log_in_pages(client, register):
     game_id, headers = nautilus_game(client, register, first='<script>alert("x")</script>')
     summary = play_moves(client, game_id, headers, 400, Rng(b"page" * 8))
     assert summary["status"] == "finished" and summary["version"] > 60
@@ -84,7 +97,8 @@ def test_the_game_page_shows_the_board_score_winner_and_the_whole_log_in_pages(
     assert page.status_code == 200
     assert "<script>" not in html and "&lt;script&gt;" in html
     winner = ["&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;", "Bo"][
-        summary["outcome"]["winners"][0]]
+        summary["outcome"]["winners"][0]
+    ]
     header = re.search(r"<h1>(.*?)</h1>", html, re.S).group(1)
     assert f"{winner} won" in header
     scores = summary["outcome"]["scores"]
@@ -116,8 +130,9 @@ def test_a_move_made_face_down_still_shows_on_the_page_as_a_move(client, registe
     people = [register(name) for name in ("Ada", "Bo", "Cy")]
     for _, headers in people[1:]:
         befriend(client, headers, people[0][0])
-    r = client.post("/v1/games", json={"game": "buttons", "seats": [p[0] for p in people]},
-                    headers=people[0][1])
+    r = client.post(
+        "/v1/games", json={"game": "buttons", "seats": [p[0] for p in people]}, headers=people[0][1]
+    )
     game_id = r.json["id"]
     rng = Rng(b"buttons-page" + bytes(20))
     for _ in range(40):

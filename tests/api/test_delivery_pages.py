@@ -1,5 +1,6 @@
 """The delivery log in pages: following `next` reads every kept delivery once, newest first,
 and a delivery recorded meanwhile does not shift the pages. Real Valkey, the app over WSGI."""
+
 from api.app import create_app
 from api.front_door import FrontDoor
 
@@ -12,10 +13,21 @@ def test_following_next_reads_every_delivery_once(redis_client):
     headers = {"Authorization": f"Bearer {ada['token']}"}
 
     def record(n):
-        notes.record(ada["id"], {"id": f"d{n}", "at": "2026-11-24T12:00:00Z",
-                                 "channel": "email", "event": "turn.started",
-                                 "game_id": "g_x", "version": n, "status": "sent",
-                                 "detail": "to ada@example.org", "attempt": 1})
+        notes.record(
+            ada["id"],
+            {
+                "id": f"d{n}",
+                "at": "2026-11-24T12:00:00Z",
+                "channel": "email",
+                "event": "turn.started",
+                "game_id": "g_x",
+                "version": n,
+                "status": "sent",
+                "detail": "to ada@example.org",
+                "attempt": 1,
+            },
+        )
+
     for n in range(1, 24):
         record(n)
     url, seen = "/v1/players/me/deliveries?limit=5", []
@@ -29,5 +41,6 @@ def test_following_next_reads_every_delivery_once(redis_client):
         if url:
             assert page.headers["Link"] == f'<{url}>; rel="next"'
     assert seen == [f"d{n}" for n in range(23, 0, -1)]
-    assert "seq" not in client.get("/v1/players/me/deliveries", headers=headers).json[
-        "deliveries"][0]
+    assert (
+        "seq" not in client.get("/v1/players/me/deliveries", headers=headers).json["deliveries"][0]
+    )

@@ -1,6 +1,7 @@
 """A player's games and inbox in pages: following `next` (the field, or the Link header) reads
 every game once, in order, however many; a cursor the server did not make is refused.
 Real Valkey, the app over WSGI."""
+
 from api.app import create_app
 from api.front_door import FrontDoor
 
@@ -12,8 +13,10 @@ def test_following_next_reads_every_game_once(redis_client):
     ada = client.post("/v1/players", json={"name": "Ada"}).json
     bo = client.post("/v1/players", json={"name": "Bo"}).json
     services.players.set_friends(bo["id"], [ada["id"]])
-    made = [services.games.create(ada["id"], "ninedomains", [ada["id"], bo["id"]])["id"]
-            for _ in range(23)]
+    made = [
+        services.games.create(ada["id"], "ninedomains", [ada["id"], bo["id"]])["id"]
+        for _ in range(23)
+    ]
     headers = {"Authorization": f"Bearer {ada['token']}"}
     for first in ("/v1/games?limit=5", "/v1/games?awaiting=me&limit=5"):
         url, seen = first, []

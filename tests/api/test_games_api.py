@@ -1,4 +1,5 @@
 """The v1 API over HTTP (Flask's test client), on a real Valkey, with the test game."""
+
 from tests.api.conftest import befriend
 
 
@@ -14,9 +15,18 @@ def test_register_and_read_my_profile(client, register):
     pid, headers = register("Ada")
     r = client.get("/v1/players/me", headers=headers)
     assert r.status_code == 200 and r.json == {
-        "id": pid, "name": "Ada", "email": None, "webhook_url": None, "webhook_status": "none",
-        "notifications": {"email": True, "webhook": True, "reminders": True,
-                          "replies_from_any_address": False}}
+        "id": pid,
+        "name": "Ada",
+        "email": None,
+        "webhook_url": None,
+        "webhook_status": "none",
+        "notifications": {
+            "email": True,
+            "webhook": True,
+            "reminders": True,
+            "replies_from_any_address": False,
+        },
+    }
     r = client.patch("/v1/players/me", json={"email": "ada@example.org"}, headers=headers)
     assert r.json["email"] == "ada@example.org"
 
@@ -39,12 +49,18 @@ def test_view_has_etag_and_answers_304(client, register, test_game):
 def test_play_by_notation_and_by_action(client, register, test_game):
     g, ha, hb = new_game(client, register)
     moves = client.get(f"/v1/games/{g}/legal-moves", headers=ha).json
-    r = client.post(f"/v1/games/{g}/moves", headers=ha,
-                    json={"notation": moves["moves"][0]["notation"], "expected_version": 2})
+    r = client.post(
+        f"/v1/games/{g}/moves",
+        headers=ha,
+        json={"notation": moves["moves"][0]["notation"], "expected_version": 2},
+    )
     assert r.status_code == 201 and r.json["version"] == 3
     moves_b = client.get(f"/v1/games/{g}/legal-moves", headers=hb).json
-    r = client.post(f"/v1/games/{g}/moves", headers=hb,
-                    json={"action": moves_b["moves"][0]["action"], "expected_version": 2})
+    r = client.post(
+        f"/v1/games/{g}/moves",
+        headers=hb,
+        json={"action": moves_b["moves"][0]["action"], "expected_version": 2},
+    )
     assert r.status_code == 201, r.json
 
 
@@ -56,8 +72,12 @@ def test_move_errors_are_json_with_codes(client, register, test_game):
         (ha, {"notation": "bid 99", "expected_version": 2}, 409, "move/illegal"),
         (ha, {"action": {"type": "fly"}, "expected_version": 2}, 422, "move/malformed"),
         (ha, {"notation": "bid 1"}, 422, "request/invalid"),
-        (ha, {"notation": "bid 1", "action": {"type": "keep"}, "expected_version": 2}, 422,
-         "move/malformed"),
+        (
+            ha,
+            {"notation": "bid 1", "action": {"type": "keep"}, "expected_version": 2},
+            422,
+            "move/malformed",
+        ),
         (ha, {"notation": "bid 1", "expected_version": 7}, 409, "move/stale_version"),
         (hc, {"notation": "bid 1", "expected_version": 2}, 403, "game/not_a_player"),
     ]
@@ -65,14 +85,17 @@ def test_move_errors_are_json_with_codes(client, register, test_game):
         r = client.post(f"/v1/games/{g}/moves", headers=headers, json=body)
         assert (r.status_code, r.json["code"]) == (status, code), (body, r.json)
         assert r.json["message"]
-    r = client.post("/v1/games/g_nope/moves", headers=ha, json={"notation": "x",
-                                                                "expected_version": 1})
+    r = client.post(
+        "/v1/games/g_nope/moves", headers=ha, json={"notation": "x", "expected_version": 1}
+    )
     assert r.status_code == 404 and r.json["code"] == "game/not_found"
-    r = client.post(f"/v1/games/{g}/moves", headers={**ha, "Content-Type": "application/json"},
-                    data="{not json")
+    r = client.post(
+        f"/v1/games/{g}/moves", headers={**ha, "Content-Type": "application/json"}, data="{not json"
+    )
     assert r.status_code == 400 and r.json["code"] == "request/bad_json"
-    stale = client.post(f"/v1/games/{g}/moves", headers=ha,
-                        json={"notation": "bid 1", "expected_version": 7}).json
+    stale = client.post(
+        f"/v1/games/{g}/moves", headers=ha, json={"notation": "bid 1", "expected_version": 7}
+    ).json
     assert stale["current_version"] == 2
     assert len(client.get(f"/v1/games/{g}/log", headers=ha).json["entries"]) == 2
 
@@ -99,21 +122,33 @@ def test_idempotency_key_reused_with_another_move_is_refused(client, register, t
     g, ha, _ = new_game(client, register)
     moves = client.get(f"/v1/games/{g}/legal-moves", headers=ha).json["moves"]
     keyed = {**ha, "Idempotency-Key": "k1"}
-    first = client.post(f"/v1/games/{g}/moves", headers=keyed,
-                        json={"action": moves[0]["action"], "expected_version": 2})
+    first = client.post(
+        f"/v1/games/{g}/moves",
+        headers=keyed,
+        json={"action": moves[0]["action"], "expected_version": 2},
+    )
     assert first.status_code == 201
-    other = client.post(f"/v1/games/{g}/moves", headers=keyed,
-                        json={"action": moves[1]["action"], "expected_version": 2})
+    other = client.post(
+        f"/v1/games/{g}/moves",
+        headers=keyed,
+        json={"action": moves[1]["action"], "expected_version": 2},
+    )
     assert other.status_code == 422, other.json
     assert other.json["code"] == "request/idempotency_mismatch"
     assert "Idempotent-Replayed" not in other.headers
     # the same move written the other way (notation) is another body too
-    again = client.post(f"/v1/games/{g}/moves", headers=keyed,
-                        json={"notation": moves[0]["notation"], "expected_version": 2})
+    again = client.post(
+        f"/v1/games/{g}/moves",
+        headers=keyed,
+        json={"notation": moves[0]["notation"], "expected_version": 2},
+    )
     assert again.status_code == 422 and again.json["code"] == "request/idempotency_mismatch"
     # and the same body answers the first answer, marked as replayed
-    same = client.post(f"/v1/games/{g}/moves", headers=keyed,
-                       json={"action": moves[0]["action"], "expected_version": 2})
+    same = client.post(
+        f"/v1/games/{g}/moves",
+        headers=keyed,
+        json={"action": moves[0]["action"], "expected_version": 2},
+    )
     assert same.status_code == 201 and same.json == first.json
     assert same.headers["Idempotent-Replayed"] == "true"
     assert client.get(f"/v1/games/{g}/log", headers=ha).json["version"] == 3
@@ -141,6 +176,7 @@ def test_open_game_join_over_http(client, register, test_game):
 
 def test_catalog_is_public_and_lists_only_real_games(client):
     from engine import registry
+
     r = client.get("/v1/catalog")
     assert r.status_code == 200
     names = [x["name"] for x in r.json["games"]]

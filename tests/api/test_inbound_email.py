@@ -1,4 +1,5 @@
 """POST /v1/inbound/email: a raw message from an inbound-mail service, behind a secret."""
+
 from email.message import EmailMessage
 
 import pytest
@@ -32,33 +33,45 @@ def inbound(redis_client, smtp, test_game):
 
 def test_a_raw_reply_with_the_secret_is_played(inbound):
     client, services, game_id, raw = inbound
-    r = client.post("/v1/inbound/email", data=raw, content_type="message/rfc822",
-                    headers={"Turnpost-Inbound-Secret": SECRET})
+    r = client.post(
+        "/v1/inbound/email",
+        data=raw,
+        content_type="message/rfc822",
+        headers={"Turnpost-Inbound-Secret": SECRET},
+    )
     assert r.status_code == 200 and r.json == {"status": "played", "code": "mail/played"}
     assert services.games.summary(game_id)["version"] == 3
-    r = client.post("/v1/inbound/email", data=raw, content_type="message/rfc822",
-                    headers={"Turnpost-Inbound-Secret": SECRET})
+    r = client.post(
+        "/v1/inbound/email",
+        data=raw,
+        content_type="message/rfc822",
+        headers={"Turnpost-Inbound-Secret": SECRET},
+    )
     assert r.json == {"status": "ignored", "code": "mail/duplicate"}
 
 
 def test_without_the_secret_nothing_is_read(inbound):
     client, services, game_id, raw = inbound
     for headers in ({}, {"Turnpost-Inbound-Secret": "guess"}):
-        r = client.post("/v1/inbound/email", data=raw, content_type="message/rfc822",
-                        headers=headers)
+        r = client.post(
+            "/v1/inbound/email", data=raw, content_type="message/rfc822", headers=headers
+        )
         assert r.status_code == 403 and r.json["code"] == "inbound/bad_secret"
     assert services.games.summary(game_id)["version"] == 2
 
 
 def test_an_empty_body_is_422(inbound):
     client, _, _, _ = inbound
-    r = client.post("/v1/inbound/email", data=b"  ", content_type="message/rfc822",
-                    headers={"Turnpost-Inbound-Secret": SECRET})
+    r = client.post(
+        "/v1/inbound/email",
+        data=b"  ",
+        content_type="message/rfc822",
+        headers={"Turnpost-Inbound-Secret": SECRET},
+    )
     assert r.status_code == 422 and r.json["code"] == "inbound/empty"
 
 
 def test_disabled_without_a_secret_configured(redis_client):
     client = create_app(redis_client).test_client()
-    r = client.post("/v1/inbound/email", data=b"From: x\r\n\r\nhi",
-                    content_type="message/rfc822")
+    r = client.post("/v1/inbound/email", data=b"From: x\r\n\r\nhi", content_type="message/rfc822")
     assert r.status_code == 404 and r.json["code"] == "inbound/disabled"

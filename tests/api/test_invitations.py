@@ -3,8 +3,9 @@ real Valkey, with the test game. Whom a game may seat directly, and what join an
 
 
 def create(client, headers, seats, **more):
-    r = client.post("/v1/games", json={"game": "hiddenbid", "seats": seats, **more},
-                    headers=headers)
+    r = client.post(
+        "/v1/games", json={"game": "hiddenbid", "seats": seats, **more}, headers=headers
+    )
     assert r.status_code == 201, r.json
     return r.json
 
@@ -23,8 +24,7 @@ def test_a_stranger_is_invited_and_the_game_waits_until_they_join(client, regist
     # take the seat reserved for them
     assert client.get("/v1/games?awaiting=me", headers=hb).json["games"] == []
     assert client.get("/v1/games", headers=hb).json["games"] == []
-    assert client.get(f"/v1/games/{g}/legal-moves", headers=hb).json["code"] == \
-        "game/not_a_player"
+    assert client.get(f"/v1/games/{g}/legal-moves", headers=hb).json["code"] == "game/not_a_player"
     assert client.get(f"/v1/games/{g}/view", headers=ha).json["code"] == "game/not_started"
     assert client.get("/v1/games?status=open", headers=hb).json["games"] == []
     _, hc = register("Cy")
@@ -65,13 +65,15 @@ def test_declining_cancels_the_game_by_default(client, register, test_game):
     assert log[1]["lines"][0]["text"] == "Bo declined the invitation to seat 1"
     # nobody may take the game up again, and a second answer is refused
     _, hc = register("Cy")
-    for headers, path, code in ((hc, "join", "game/cancelled"), (hb, "join", "game/cancelled"),
-                                (hb, "decline", "game/cancelled")):
+    for headers, path, code in (
+        (hc, "join", "game/cancelled"),
+        (hb, "join", "game/cancelled"),
+        (hb, "decline", "game/cancelled"),
+    ):
         r = client.post(f"/v1/games/{g}/{path}", headers=headers, json={})
         assert r.status_code == 409 and r.json["code"] == code
     assert client.get(f"/v1/games/{g}/view", headers=ha).json["code"] == "game/cancelled"
-    assert [x["status"] for x in client.get("/v1/games", headers=ha).json["games"]] == \
-        ["cancelled"]
+    assert [x["status"] for x in client.get("/v1/games", headers=ha).json["games"]] == ["cancelled"]
 
 
 def test_declining_opens_the_seat_when_the_creator_asked_for_that(client, register, test_game):
@@ -81,8 +83,7 @@ def test_declining_opens_the_seat_when_the_creator_asked_for_that(client, regist
     r = client.post(f"/v1/games/{g}/decline", headers=hb)
     assert r.status_code == 200 and r.json["status"] == "open"
     assert kinds(r.json) == ["player", "open"]
-    assert [x["id"] for x in client.get("/v1/games?status=open", headers=hc).json["games"]] \
-        == [g]
+    assert [x["id"] for x in client.get("/v1/games?status=open", headers=hc).json["games"]] == [g]
     r = client.post(f"/v1/games/{g}/join", headers=hc, json={})
     assert r.status_code == 200 and r.json["status"] == "active"
     assert r.json["seats"][1]["player_id"] == c
@@ -106,14 +107,16 @@ def test_a_friend_is_seated_directly_and_bots_need_no_acceptance(client, registe
     assert client.get("/v1/players/me/friends", headers=hb).json == r.json
     game = create(client, ha, [a, b])
     assert game["status"] == "active" and kinds(game) == ["player", "player"]
-    assert [x["id"] for x in client.get("/v1/games?awaiting=me", headers=hb).json["games"]] \
-        == [game["id"]]
+    assert [x["id"] for x in client.get("/v1/games?awaiting=me", headers=hb).json["games"]] == [
+        game["id"]
+    ]
     # Bo's friend is Ada, not Cy: Cy's game only invites him
     assert kinds(create(client, hc, [c, b])) == ["player", "invited"]
     assert create(client, ha, [a, "bot:random"])["status"] == "active"
     # Bo takes Ada off his list: her next game invites him
-    assert client.put("/v1/players/me/friends", json={"friends": []}, headers=hb).json == \
-        {"friends": []}
+    assert client.put("/v1/players/me/friends", json={"friends": []}, headers=hb).json == {
+        "friends": []
+    }
     assert kinds(create(client, ha, [a, b])) == ["player", "invited"]
 
 

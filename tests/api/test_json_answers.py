@@ -1,6 +1,7 @@
 """The hot reads are dumped straight to JSON (api/json_answers.py): each must be exactly what
 its schema would dump, so that the document still describes it. Checked on every game at
 every player count, for every seat and a spectator, position after position of random play."""
+
 import json
 import random
 
@@ -26,8 +27,11 @@ def plain(data):
 def required_fields_missing(schema, answer) -> list[str]:
     """The fields `schema` says every answer has, and `answer` lacks (a dump would silently
     leave them out too)."""
-    return [field.data_key or key for key, field in schema.fields.items()
-            if field.required and (field.data_key or key) not in answer]
+    return [
+        field.data_key or key
+        for key, field in schema.fields.items()
+        if field.required and (field.data_key or key) not in answer
+    ]
 
 
 def positions(game, n, seed):
@@ -54,16 +58,26 @@ def test_views_and_legal_moves_are_what_their_schemas_dump():
             n = counts[played % len(counts)]
             played += 1
             for m, version in positions(game, n, 1000 * n + played):
-                snap = {"game": name, "version": version, "match": m,
-                        "active_seats": sorted(runner.active_seats(game, m))}
+                snap = {
+                    "game": name,
+                    "version": version,
+                    "match": m,
+                    "active_seats": sorted(runner.active_seats(game, m)),
+                }
                 for seat in [*range(n), None]:
                     view = history.seat_view(snap, seat)
                     assert plain(view) == plain(views.dump(view)), (name, n, played, seat)
                     assert not required_fields_missing(view_schema, view), (name, seat)
                 for seat in snap["active_seats"]:
-                    moves = {"game": name, "version": version, "seat": seat, "moves": [
-                        {"notation": game.format(a), "action": a}
-                        for a in runner.legal_actions(game, m, seat)]}
+                    moves = {
+                        "game": name,
+                        "version": version,
+                        "seat": seat,
+                        "moves": [
+                            {"notation": game.format(a), "action": a}
+                            for a in runner.legal_actions(game, m, seat)
+                        ],
+                    }
                     assert plain(moves) == plain(legal.dump(moves)), (name, n, played, seat)
                 checked += 1
 
@@ -76,8 +90,12 @@ def test_summaries_and_lists_are_what_their_schemas_dump(redis_client):
     checked = 0
     for name, game in sorted(registry.GAMES.items()):
         people = [players.register(f"P{i}")["id"] for i in range(game.info.min_players)]
-        created = games.create(people[0], name, [people[0]] + [None] * (len(people) - 1),
-                               time_control={"per_move_seconds": 3600, "on_timeout": "auto"})
+        created = games.create(
+            people[0],
+            name,
+            [people[0]] + [None] * (len(people) - 1),
+            time_control={"per_move_seconds": 3600, "on_timeout": "auto"},
+        )
         assert plain(created) == plain(summaries.dump(created))
         for person in people[1:]:
             games.join(created["id"], person)
@@ -93,6 +111,10 @@ def test_summaries_and_lists_are_what_their_schemas_dump(redis_client):
                 break
             seat = rnd.choice(snap["active_seats"])
             moves = games.legal_moves(created["id"], people[seat])
-            games.play(created["id"], people[seat], moves["version"],
-                       action=rnd.choice(moves["moves"])["action"])
+            games.play(
+                created["id"],
+                people[seat],
+                moves["version"],
+                action=rnd.choice(moves["moves"])["action"],
+            )
     assert checked >= 4 * 20

@@ -1,5 +1,6 @@
 """The log in pages: each page but the last names the next (a `next` field and a Link header),
 and following them reads every entry once, in order. Real Valkey, the app over WSGI."""
+
 import random
 
 from api.app import create_app
@@ -20,8 +21,9 @@ def test_following_next_reads_the_whole_log_once(redis_client):
             break
         seat = rnd.choice(summary["active_seats"])
         moves = services.games.legal_moves(game_id, people[seat])["moves"]
-        services.games.play(game_id, people[seat], summary["version"],
-                            action=rnd.choice(moves)["action"])
+        services.games.play(
+            game_id, people[seat], summary["version"], action=rnd.choice(moves)["action"]
+        )
     headers = {"Authorization": f"Bearer {ada['token']}"}
     version = services.games.summary(game_id)["version"]
     assert version > 25

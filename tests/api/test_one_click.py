@@ -1,5 +1,6 @@
 """One-click move links over HTTP: the page only shows, the button plays, once; used, stale,
 expired and forged links say so and change nothing."""
+
 import re
 import time
 
@@ -25,8 +26,10 @@ def table(redis_client, smtp, test_game):
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     services.notifications.email(Notice(TURN_STARTED, game_id, 0, 2))
     email = smtp.wait_for(lambda m, r: "ada@example.org" in r)
-    links = [url.replace("http://turnpost.test", "")
-             for url in re.findall(r'href="([^"]+/m/[^"]+)"', html_of(email))]
+    links = [
+        url.replace("http://turnpost.test", "")
+        for url in re.findall(r'href="([^"]+/m/[^"]+)"', html_of(email))
+    ]
     return app.test_client(), services, game_id, ada, links
 
 
@@ -37,7 +40,7 @@ def test_one_link_per_legal_move(table):
 
 def test_opening_a_link_plays_nothing_until_confirmed(table):
     client, services, game_id, _, links = table
-    for _ in range(3):   # a mail scanner may fetch it more than once
+    for _ in range(3):  # a mail scanner may fetch it more than once
         page = client.get(links[0])
         assert page.status_code == 200 and b'<form method="post">' in page.data
         assert page.headers["Cache-Control"] == "no-store"

@@ -1,5 +1,6 @@
 """The committed OpenAPI document is, to the byte, the one the code generates; it is valid and
 complete; the app serves it and its interactive docs itself."""
+
 import difflib
 import json
 import re
@@ -21,8 +22,15 @@ OPERATION_ID = re.compile(r"^[a-z][a-zA-Z]+$")
 
 def drift(committed: str, generated: str) -> str:
     """What differs between the committed and the generated document ('' when nothing)."""
-    return "".join(difflib.unified_diff(committed.splitlines(True), generated.splitlines(True),
-                                        "openapi/openapi.json", "generated", n=1))
+    return "".join(
+        difflib.unified_diff(
+            committed.splitlines(True),
+            generated.splitlines(True),
+            "openapi/openapi.json",
+            "generated",
+            n=1,
+        )
+    )
 
 
 def generated() -> str:
@@ -39,14 +47,17 @@ def operations(doc):
 def test_committed_document_matches_the_code():
     assert COMMITTED.exists(), "openapi/openapi.json is missing: run `make openapi`"
     difference = drift(COMMITTED.read_text(), generated())
-    assert not difference, ("openapi/openapi.json is out of date: run `make openapi` and "
-                            "commit it\n" + difference[:4000])
+    assert not difference, (
+        "openapi/openapi.json is out of date: run `make openapi` and "
+        "commit it\n" + difference[:4000]
+    )
 
 
 def test_a_schema_change_without_regenerating_is_caught(monkeypatch):
     """The check above compares the whole document: a new field on a shared schema and a
     changed description deep in one game's action both show as drift."""
     from marshmallow import fields
+
     monkeypatch.setitem(ProblemSchema._declared_fields, "hint", fields.String())
     assert '"hint"' in drift(COMMITTED.read_text(), generated())
     monkeypatch.undo()
@@ -84,7 +95,8 @@ def test_every_operation_is_named_tagged_summarized_and_lists_its_errors():
             if int(status) < 400:
                 continue
             assert response["content"]["application/problem+json"]["schema"] == {
-                "$ref": "#/components/schemas/Problem"}, where
+                "$ref": "#/components/schemas/Problem"
+            }, where
             codes = response["x-error-codes"]
             assert codes and all(ErrorCode.of(c).status == int(status) for c in codes), where
             assert all(f"`{c}`" in response["description"] for c in codes), where
@@ -109,8 +121,10 @@ def test_the_headers_are_documented():
 def test_every_refusal_of_the_engine_is_in_the_table():
     """The service raises members of ErrorCode only (the type checker sees to it); the engine
     names its refusals by class, and each class's code must be a member."""
+
     def kinds(cls):
         return [cls] + [k for sub in cls.__subclasses__() for k in kinds(sub)]
+
     refusals = kinds(GameError)
     assert len(refusals) >= 7
     for refusal in refusals:

@@ -1,4 +1,5 @@
 """Buttons: the documented schemas describe every view and every legal action."""
+
 from api.game_schemas.buttons import VIEW_SCHEMA
 from engine import match as runner
 from engine.games.buttons import GAME

@@ -1,4 +1,5 @@
 """Con Sonar!: the documented schemas describe every view and every legal action."""
+
 from api.game_schemas.consonar import ACTION_SCHEMA, VIEW_SCHEMA
 from engine import match as runner
 from engine.games.consonar import GAME
@@ -17,8 +18,14 @@ def test_views_and_actions_match_the_schemas():
         seed = conformance.seed_of(i)
         options = {"end_subs_left": 0 if i % 3 == 0 else 8}
         check(runner.start(GAME, n, options, seed, 1)[0])
-        m, _ = conformance.play(GAME, n, options, seed, chooser=random_player,
-                                on_step=lambda b, s, a, after, e: check(after))
+        m, _ = conformance.play(
+            GAME,
+            n,
+            options,
+            seed,
+            chooser=random_player,
+            on_step=lambda b, s, a, after, e: check(after),
+        )
         assert m["outcome"] is not None and GAME.view(m["state"], None)["phase"] == "over"
 
 
@@ -42,5 +49,7 @@ def test_dumping_a_view_through_the_schema_keeps_every_key():
         for s in (None, 0, 1, 2):
             view = GAME.view(after["state"], s)
             assert VIEW_SCHEMA().dump(view) == view and view["you"] == view["me"] == s
-    conformance.play(GAME, 3, {"end_subs_left": 8}, conformance.seed_of(2),
-                     chooser=random_player, on_step=step)
+
+    conformance.play(
+        GAME, 3, {"end_subs_left": 8}, conformance.seed_of(2), chooser=random_player, on_step=step
+    )

@@ -1,4 +1,5 @@
 """Nautilus: the documented schemas describe every view and every legal action."""
+
 from api.game_schemas.nautilus import ACTION_SCHEMA, VIEW_SCHEMA
 from engine import match as runner
 from engine.games.nautilus import GAME

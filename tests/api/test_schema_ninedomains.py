@@ -1,4 +1,5 @@
 """The Nine Domains: the documented schemas describe every view and every legal action."""
+
 from api.game_schemas.ninedomains import VIEW_SCHEMA
 from engine import match as runner
 from engine.games.ninedomains import GAME

@@ -14,6 +14,7 @@ tolerant reader), and the check that every schema-valid request succeeds (a vali
 request can still be refused for what it says, a seat naming nobody: the documented 422 codes
 say so).
 """
+
 import json
 import re
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from service.settings import Settings
 class CurrentApp:
     """The WSGI app schemathesis calls: the app of the running test's world, so that the
     requests its checks make on their own (with no token, say) reach it too."""
+
     app: Flask = create_app()  # serves only the document until a world takes its place
 
     def __call__(self, environ, start_response):
@@ -49,7 +51,7 @@ schemathesis.serializer.alias("message/rfc822", "application/octet-stream")  # i
 EXAMPLES_PER_OPERATION = 60
 TITLES = sorted(registry.GAMES)
 GAMES = len(TITLES) + 5  # one of each title, two open, one finished, one without Ada, and
-                         # one Cy invited Ada to
+# one Cy invited Ada to
 PLAYERS = 3
 INBOUND_SECRET = "fuzz"
 
@@ -69,30 +71,60 @@ def world(redis_client, tmp_path) -> World:
     Cy invited her to one (Bo lets Ada seat him, and Cy lets Bo, so the rest need no
     invitation).
     Inbound email is on (its answers go to an outbox folder)."""
-    settings = Settings(inbound_secret=INBOUND_SECRET, mail_domain="play.test",
-                        outbox_dir=str(tmp_path / "outbox"), webhook_allow_http=True,
-                        webhook_allow_loopback=True)
+    settings = Settings(
+        inbound_secret=INBOUND_SECRET,
+        mail_domain="play.test",
+        outbox_dir=str(tmp_path / "outbox"),
+        webhook_allow_http=True,
+        webhook_allow_loopback=True,
+    )
     # a fuzzer sends hundreds of calls a minute with one token: rate limits (which have their
     # own tests, tests/e2e/test_rate_limits.py) would answer most of them 429
-    app = CURRENT.app = create_app(redis_client, config={"STREAM_SECONDS": 0},
-                                   settings=settings, front_door=FrontDoor(rate_limits=False))
+    app = CURRENT.app = create_app(
+        redis_client,
+        config={"STREAM_SECONDS": 0},
+        settings=settings,
+        front_door=FrontDoor(rate_limits=False),
+    )
     client = app.test_client()
-    ada, bo, cy = (client.post("/v1/players", json={"name": name, **extra}).json
-                   for name, extra in (("Ada", {"webhook_url": "http://127.0.0.1:9/hook"}),
-                                       ("Bo", {}), ("Cy", {})))
+    ada, bo, cy = (
+        client.post("/v1/players", json={"name": name, **extra}).json
+        for name, extra in (
+            ("Ada", {"webhook_url": "http://127.0.0.1:9/hook"}),
+            ("Bo", {}),
+            ("Cy", {}),
+        )
+    )
     for friend, of in ((ada, bo), (bo, cy)):
-        assert client.put("/v1/players/me/friends", headers=_auth(of["token"]),
-                          json={"friends": [friend["id"]]}).status_code == 200
+        assert (
+            client.put(
+                "/v1/players/me/friends",
+                headers=_auth(of["token"]),
+                json={"friends": [friend["id"]]},
+            ).status_code
+            == 200
+        )
     games = [(name, [ada, bo]) for name in TITLES]
-    games += [("nautilus", [ada, None]), ("nautilus", [bo, None]), ("nautilus", [ada, bo]),
-              ("nautilus", [bo, cy]), ("nautilus", [cy, ada])]
-    game_ids = [client.post("/v1/games", headers=_auth(seats[0]["token"]), json={
-        "game": name, "seats": [p and p["id"] for p in seats]}).json["id"]
-        for name, seats in games]
+    games += [
+        ("nautilus", [ada, None]),
+        ("nautilus", [bo, None]),
+        ("nautilus", [ada, bo]),
+        ("nautilus", [bo, cy]),
+        ("nautilus", [cy, ada]),
+    ]
+    game_ids = [
+        client.post(
+            "/v1/games",
+            headers=_auth(seats[0]["token"]),
+            json={"game": name, "seats": [p and p["id"] for p in seats]},
+        ).json["id"]
+        for name, seats in games
+    ]
     resigned = client.post(f"/v1/games/{game_ids[-3]}/resign", headers=_auth(ada["token"]))
     assert resigned.status_code == 200 and resigned.json["status"] == "finished"
-    yield World(client, [p["token"] for p in (ada, bo, cy)], [p["id"] for p in (ada, bo, cy)],
-                game_ids)
+    yield World(
+        client, [p["token"] for p in (ada, bo, cy)], [p["id"] for p in (ada, bo, cy)], game_ids
+    )
     CURRENT.app = create_app()
 
 
@@ -112,8 +144,10 @@ def flatmap_case(context, case):
         if not use:
             return case
         if operation_id == "createGame" and isinstance(case.body, dict):
-            case.body = {"game": TITLES[title % len(TITLES)],
-                         "seats": ["@player0", f"@player{1 + title % (PLAYERS - 1)}"]}
+            case.body = {
+                "game": TITLES[title % len(TITLES)],
+                "seats": ["@player0", f"@player{1 + title % (PLAYERS - 1)}"],
+            }
         elif operation_id == "playMove":
             case.body = {"notation": f"@legal{title}", "expected_version": 0}
         elif operation_id == "getView":
@@ -121,8 +155,10 @@ def flatmap_case(context, case):
         elif operation_id == "receiveEmail":
             case.headers = {**(case.headers or {}), SECRET_HEADER: INBOUND_SECRET}
         return case
-    return st.tuples(st.none() | st.integers(0, GAMES - 1), st.booleans(),
-                     st.integers(0, 50)).map(mark)
+
+    return st.tuples(st.none() | st.integers(0, GAMES - 1), st.booleans(), st.integers(0, 50)).map(
+        mark
+    )
 
 
 def put_in(world: World, case) -> None:
@@ -155,16 +191,21 @@ def documented_error_code(ctx, response, case):
     documented = case.operation.definition.raw["responses"].get(str(response.status_code), {})
     code = json.loads(response.content).get("code")
     if code not in documented.get(EXTENSION, []):
-        raise AssertionError(f"{case.method} {case.path} answered {response.status_code} with "
-                             f"code {code!r}, which the document does not list for it")
+        raise AssertionError(
+            f"{case.method} {case.path} answered {response.status_code} with "
+            f"code {code!r}, which the document does not list for it"
+        )
     return True
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck)
+)
 def test_every_operation_keeps_its_contract(case, world):
     put_in(world, case)
-    case.call_and_validate(headers=_auth(world.tokens[0]),
-                           additional_checks=[documented_error_code],
-                           excluded_checks=[positive_data_acceptance])
+    case.call_and_validate(
+        headers=_auth(world.tokens[0]),
+        additional_checks=[documented_error_code],
+        excluded_checks=[positive_data_acceptance],
+    )

@@ -1,5 +1,6 @@
 """Stream tickets: made with the token, they open the event streams (and nothing else), for a
 minute; a forged, altered or expired one is refused with 401. Real Valkey, the app over WSGI."""
+
 import time
 
 from api.app import create_app
@@ -7,8 +8,9 @@ from api.front_door import FrontDoor
 
 
 def setup(redis_client):
-    app = create_app(redis_client, config={"STREAM_SECONDS": 0},
-                     front_door=FrontDoor(rate_limits=False))
+    app = create_app(
+        redis_client, config={"STREAM_SECONDS": 0}, front_door=FrontDoor(rate_limits=False)
+    )
     client = app.test_client()
     ada = client.post("/v1/players", json={"name": "Ada"}).json
     headers = {"Authorization": f"Bearer {ada['token']}"}

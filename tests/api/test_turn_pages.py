@@ -2,6 +2,7 @@
 that compose any legal move, without JavaScript. Whole games of every title are played with
 nothing but these pages, read and submitted as a browser would (the forms parsed from the
 HTML); a stale, forged or tampered page changes nothing. Real Valkey, the app over WSGI."""
+
 import random
 from html.parser import HTMLParser
 
@@ -47,8 +48,9 @@ class Forms(HTMLParser):
 @pytest.fixture
 def table(redis_client):
     # the pages are anonymous calls, limited per address; a test plays whole games from one
-    app = create_app(redis_client, settings=Settings(public_url=BASE),
-                     front_door=FrontDoor(rate_limits=False))
+    app = create_app(
+        redis_client, settings=Settings(public_url=BASE), front_door=FrontDoor(rate_limits=False)
+    )
     services = app.extensions["turnpost"]["services"]
     return app.test_client(), services
 
@@ -73,8 +75,10 @@ def play_by_pages(client, services, game_id: str, rnd: random.Random) -> int:
             answer = None
             for _ in range(50):  # a combination may not be legal: the page says so
                 form = rnd.choice(forms)
-                data = {**form["hidden"],
-                        **{name: rnd.choice(values) for name, values in form["selects"].items()}}
+                data = {
+                    **form["hidden"],
+                    **{name: rnd.choice(values) for name, values in form["selects"].items()},
+                }
                 answer = client.post(url, data=data)
                 if answer.status_code == 200:
                     break
@@ -90,8 +94,9 @@ def play_by_pages(client, services, game_id: str, rnd: random.Random) -> int:
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_a_whole_game_is_played_with_the_turn_pages_alone(table, name):
     client, services = table
-    people = [services.players.register(n, email=f"{n.lower()}@example.org")["id"]
-              for n in ("Ada", "Bo")]
+    people = [
+        services.players.register(n, email=f"{n.lower()}@example.org")["id"] for n in ("Ada", "Bo")
+    ]
     services.players.set_friends(people[1], [people[0]])
     game_id = services.games.create(people[0], name, people)["id"]
     moves = play_by_pages(client, services, game_id, random.Random(name))
@@ -122,14 +127,19 @@ def test_a_tampered_form_or_a_forged_link_plays_nothing(table):
     services.players.set_friends(bo, [ada])
     game_id = services.games.create(ada, "ninedomains", [ada, bo])["id"]
     url = turn_link(services, game_id, 0)
-    for data in ({"type": "play", "cards.0": '"9"', "cards.1": '"9"', "cards.2": '"9"'},
-                 {"type": "resign"}, {"type": "play", "cards.0": "not json"}, {}):
+    for data in (
+        {"type": "play", "cards.0": '"9"', "cards.1": '"9"', "cards.2": '"9"'},
+        {"type": "resign"},
+        {"type": "play", "cards.0": "not json"},
+        {},
+    ):
         answer = client.post(url, data=data)
         assert answer.status_code == 409, data
     token = url.rsplit("/", 1)[1]
     forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
     assert client.get(f"/t/{forged}").status_code == 404
-    move_link = services.one_click.links(services.games.games.snapshot(game_id), 0,
-                                         ["x"]).moves["x"]  # a one-click link is no turn page
+    move_link = services.one_click.links(services.games.games.snapshot(game_id), 0, ["x"]).moves[
+        "x"
+    ]  # a one-click link is no turn page
     assert client.get(move_link.removeprefix(BASE).replace("/m/", "/t/")).status_code == 404
     assert services.games.games.snapshot(game_id)["version"] == 2

@@ -2,6 +2,7 @@
 yes`), RQ's queue on a plain Valkey: two `turnpost serve --no-worker` processes and two
 `turnpost worker` processes play every title, people against bots under clocks, with email
 players; nothing is lost, doubled or stuck, and every list a player reads works."""
+
 import os
 import subprocess
 import sys
@@ -37,10 +38,15 @@ def queues(tmp_path):
 def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues, smtp):
     env = {"QUEUE_REDIS_URL": queues.url, "SMTP_URL": smtp.url, **FAST}
     servers = [LiveServer("--no-worker", redis_url=cluster.url, env=env) for _ in range(2)]
-    workers = [subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
-                                env={**os.environ, "REDIS_URL": cluster.url, **env},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for _ in range(2)]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "worker"],
+            env={**os.environ, "REDIS_URL": cluster.url, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
     try:
         for server in servers:
             server.wait_ready()
@@ -52,8 +58,7 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
             person = Client(servers[i % 2].url, f"P{i}", email=address)
             bots = ["bot:heuristic"] * (registry.GAMES[name].info.min_players - 1)
             clock = {"per_move_seconds": 2, "on_timeout": "auto"} if i % 2 else None
-            game_id = service.create(person.id, name, [person.id, *bots],
-                                     time_control=clock)["id"]
+            game_id = service.create(person.id, name, [person.id, *bots], time_control=clock)["id"]
             people[game_id] = address
             game_ids.append(game_id)
             if not clock:
@@ -61,8 +66,9 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
             listed = person.get("/v1/games").json()["games"]
             assert [g["id"] for g in listed] == [game_id]
         lobby_host = Client(servers[0].url, "Host")
-        open_game = lobby_host.post("/v1/games", {"game": "ninedomains",
-                                                  "seats": [lobby_host.id, None]}).json()["id"]
+        open_game = lobby_host.post(
+            "/v1/games", {"game": "ninedomains", "seats": [lobby_host.id, None]}
+        ).json()["id"]
         lobby = lobby_host.get("/v1/games?status=open").json()["games"]
         assert open_game in [g["id"] for g in lobby]
         by_server = [Mover(servers[k].url, movers[k::2]) for k in range(2)]

@@ -1,4 +1,5 @@
 """Running `turnpost serve` as a real process, the way a person runs it."""
+
 from __future__ import annotations
 
 import contextlib
@@ -20,23 +21,35 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class LiveServer:
-    def __init__(self, *args: str, redis_url: str | None = None, cwd: Path = ROOT,
-                 env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        *args: str,
+        redis_url: str | None = None,
+        cwd: Path = ROOT,
+        env: dict[str, str] | None = None,
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # Every test's players register from 127.0.0.1 and the limit is counted in the shared
         # Valkey, so the per-address registration limit is raised here; the limits themselves
         # are tried by test_rate_limits with their own values.
-        env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
-               "LIMIT_REGISTER_PER_IP": "100000/minute", **(env or {})}
+        env = {
+            **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+            "LIMIT_REGISTER_PER_IP": "100000/minute",
+            **(env or {}),
+        }
         if redis_url:
             env["REDIS_URL"] = redis_url
         self.output = tempfile.TemporaryFile()
         # its own process group, so that stop() signals it the way Ctrl-C in a terminal does
         self.process = subprocess.Popen(
             [sys.executable, "-m", "turnpost.cli", "serve", "--port", str(self.port), *args],
-            env=env, cwd=cwd, stdout=self.output, stderr=subprocess.STDOUT,
-            start_new_session=True)
+            env=env,
+            cwd=cwd,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def wait_ready(self, timeout: float = 60.0) -> LiveServer:
         deadline = time.monotonic() + timeout
@@ -77,8 +90,12 @@ class MailIn:
         self.output = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "turnpost.cli", "mail-in", "--port", str(self.port)],
-            env={**os.environ, **env, "REDIS_URL": redis_url}, cwd=ROOT, stdout=self.output,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            env={**os.environ, **env, "REDIS_URL": redis_url},
+            cwd=ROOT,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def wait_ready(self, timeout: float = 30.0) -> MailIn:
         deadline = time.monotonic() + timeout
@@ -112,8 +129,7 @@ class Client:
 
     def __init__(self, base: str, name: str, email: str | None = None):
         self.base = base
-        r = requests.post(f"{base}/v1/players", json={"name": name, "email": email},
-                          timeout=10)
+        r = requests.post(f"{base}/v1/players", json={"name": name, "email": email}, timeout=10)
         assert r.status_code == 201, r.text
         self.id = r.json()["id"]
         self.headers = {"Authorization": f"Bearer {r.json()['token']}"}
@@ -122,12 +138,17 @@ class Client:
         return requests.get(self.base + path, headers=self.headers, timeout=30, **kw)
 
     def post(self, path, body=None, **kw):
-        return requests.post(self.base + path, json=body or {}, headers=self.headers,
-                             timeout=30, **kw)
+        return requests.post(
+            self.base + path, json=body or {}, headers=self.headers, timeout=30, **kw
+        )
 
     def befriend(self, *others: Client) -> None:
         """Let `others` seat this player in their games without an invitation (the set-up of
         tests about playing, not inviting)."""
-        r = requests.put(self.base + "/v1/players/me/friends", headers=self.headers,
-                         json={"friends": [other.id for other in others]}, timeout=30)
+        r = requests.put(
+            self.base + "/v1/players/me/friends",
+            headers=self.headers,
+            json={"friends": [other.id for other in others]},
+            timeout=30,
+        )
         assert r.status_code == 200, r.text

@@ -2,6 +2,7 @@
 move with fetch and follows the game with an EventSource, authenticated by a stream ticket
 (an EventSource cannot send the Authorization header). The API allows that origin by
 CORS_ORIGINS; the page is served by its own HTTP server on another port."""
+
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -74,8 +75,7 @@ def browser():
 def test_a_page_on_another_origin_plays_and_follows_the_stream(valkey, browser):
     page_port = free_port()
     origin = f"http://127.0.0.1:{page_port}"
-    api = LiveServer("--no-worker", redis_url=valkey.url,
-                     env={"CORS_ORIGINS": origin}).wait_ready()
+    api = LiveServer("--no-worker", redis_url=valkey.url, env={"CORS_ORIGINS": origin}).wait_ready()
     try:
         ada, bo = Client(api.url, "Ada"), Client(api.url, "Bo")
         bo.befriend(ada)
@@ -86,8 +86,9 @@ def test_a_page_on_another_origin_plays_and_follows_the_stream(valkey, browser):
         assert pages.origin == origin != api.url
         page = browser.new_page()
         page.goto(origin + "/")
-        page.wait_for_function("window.moveStatus === 201 && window.events.length > 0",
-                               timeout=30000)
+        page.wait_for_function(
+            "window.moveStatus === 201 && window.events.length > 0", timeout=30000
+        )
         seen = page.evaluate("window.events")
         assert seen[0]["type"] == "ActionTaken" and seen[0]["version"] == game["version"] + 1
         assert page.evaluate("window.played") == seen[0]["move"]

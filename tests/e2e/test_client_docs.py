@@ -1,5 +1,6 @@
 """docs/clients.md stays true: its bot plays every title to the end against itself on a live
 server, its code for watching a game works, and its table of error codes is the API's."""
+
 import importlib.util
 import os
 import re
@@ -29,14 +30,25 @@ def test_the_bot_plays_every_title_to_the_end(live_server, tmp_path):
     bot.write_text(program("bot"))
     ada, bo = Client(live_server.url, "Ada"), Client(live_server.url, "Bo")
     bo.befriend(ada)
-    game_ids = [ada.post("/v1/games", {"game": title, "seats": [ada.id, bo.id]}).json()["id"]
-                for title in sorted(registry.GAMES)]
-    bots = [subprocess.Popen([sys.executable, str(bot)], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True,
-                             env={**os.environ, "TURNPOST_URL": live_server.url,
-                                  "TURNPOST_TOKEN": token(player),
-                                  "TURNPOST_POLL_SECONDS": "0.2"})
-            for player in (ada, bo)]
+    game_ids = [
+        ada.post("/v1/games", {"game": title, "seats": [ada.id, bo.id]}).json()["id"]
+        for title in sorted(registry.GAMES)
+    ]
+    bots = [
+        subprocess.Popen(
+            [sys.executable, str(bot)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={
+                **os.environ,
+                "TURNPOST_URL": live_server.url,
+                "TURNPOST_TOKEN": token(player),
+                "TURNPOST_POLL_SECONDS": "0.2",
+            },
+        )
+        for player in (ada, bo)
+    ]
     try:
         printed = [b.communicate(timeout=300)[0] for b in bots]
     finally:
@@ -65,8 +77,12 @@ def test_the_watching_code_sees_each_move(live_server, tmp_path, monkeypatch):
     assert watch.poll_view(game["id"], etag) == (None, etag)
     mover = [ada, bo][game["active_seats"][0]]
     move = mover.get(f"/v1/games/{game['id']}/legal-moves").json()["moves"][0]
-    assert mover.post(f"/v1/games/{game['id']}/moves", {"notation": move["notation"],
-                                                        "expected_version": 2}).status_code == 201
+    assert (
+        mover.post(
+            f"/v1/games/{game['id']}/moves", {"notation": move["notation"], "expected_version": 2}
+        ).status_code
+        == 201
+    )
     view, etag = watch.poll_view(game["id"], etag)
     assert view["version"] == 3 and etag == '"3"'
 

@@ -1,5 +1,6 @@
 """Over real HTTP against a live server: 50 concurrent submissions of one version, and the
 server-sent event stream (each event once, in order, resumable with Last-Event-ID)."""
+
 import json
 import threading
 
@@ -21,9 +22,9 @@ def test_fifty_threads_same_expected_version_one_accepted(live_server):
     statuses = []
 
     def submit():
-        r = a.post(f"/v1/games/{game_id}/moves", {"action": move["action"],
-                                                  "expected_version": 2})
+        r = a.post(f"/v1/games/{game_id}/moves", {"action": move["action"], "expected_version": 2})
         statuses.append((r.status_code, r.json()["code"] if r.status_code != 201 else None))
+
     threads = [threading.Thread(target=submit) for _ in range(50)]
     for t in threads:
         t.start()
@@ -60,10 +61,10 @@ def test_stream_delivers_in_order_and_resumes_without_gap(live_server):
     assert [(v, t) for v, t, _ in seen] == [(1, "GameCreated"), (2, "GameStarted")]
     for player in (a, b):  # both commit while nobody listens
         move = player.get(f"/v1/games/{game_id}/legal-moves").json()["moves"][0]
-        player.post(f"/v1/games/{game_id}/moves", {"action": move["action"],
-                                                   "expected_version": 2})
-    with requests.get(url, headers={**a.headers, "Last-Event-ID": "2"}, stream=True,
-                      timeout=30) as resumed:
+        player.post(f"/v1/games/{game_id}/moves", {"action": move["action"], "expected_version": 2})
+    with requests.get(
+        url, headers={**a.headers, "Last-Event-ID": "2"}, stream=True, timeout=30
+    ) as resumed:
         more = read_events(resumed, 2)
     assert [v for v, _, _ in more] == [3, 4]
     assert all(t == "ActionTaken" for _, t, _ in more)

@@ -1,5 +1,6 @@
 """kill -9 of the embedded Valkey after an acknowledged move; `turnpost serve` restarted on
 the same data folder still has the move."""
+
 import os
 import signal
 
@@ -20,8 +21,10 @@ def test_acknowledged_move_survives_kill_9_of_the_embedded_server(tmp_path):
         summary = a.get(f"/v1/games/{game_id}").json()
         mover = next(c for c in (a, b) if (a, b).index(c) in summary["active_seats"])
         move = mover.get(f"/v1/games/{game_id}/legal-moves").json()["moves"][0]
-        r = mover.post(f"/v1/games/{game_id}/moves", {"notation": move["notation"],
-                                                      "expected_version": summary["version"]})
+        r = mover.post(
+            f"/v1/games/{game_id}/moves",
+            {"notation": move["notation"], "expected_version": summary["version"]},
+        )
         assert r.status_code == 201
         acknowledged = r.json()["version"]
         os.kill(int((data / "valkey.pid").read_text()), signal.SIGKILL)

@@ -6,6 +6,7 @@ game of each title, and they play it out from /legal-moves. Each game's first mo
 the version before the one read, as a client that read just before the last move would: the
 client gets the 409 move/stale_version, reads again and plays on.
 """
+
 import importlib
 import json
 import random
@@ -28,11 +29,26 @@ def generated(tmp_path_factory):
     """The generated package `turnpost_client`, imported from its temporary folder."""
     folder = tmp_path_factory.mktemp("generated")
     config = folder / "config.json"
-    config.write_text(json.dumps({"package_name_override": "turnpost_client",
-                                  "post_hooks": []}))  # no formatting: nobody reads it
-    subprocess.run([str(GENERATOR), "generate", "--path", str(DOCUMENT), "--meta", "none",
-                    "--config", str(config), "--output-path", str(folder / "turnpost_client")],
-                   check=True, capture_output=True, timeout=120)
+    config.write_text(
+        json.dumps({"package_name_override": "turnpost_client", "post_hooks": []})
+    )  # no formatting: nobody reads it
+    subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            str(DOCUMENT),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+            "--output-path",
+            str(folder / "turnpost_client"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module("turnpost_client")
@@ -60,15 +76,19 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
     models = api(generated, "models")
 
     anonymous = generated.Client(base_url=live_server.url)
-    ada, bo = (register.sync(client=anonymous, body=models.PlayerCreate(name=name))
-               for name in ("Ada", "Bo"))
-    clients = [generated.AuthenticatedClient(base_url=live_server.url, token=p.token)
-               for p in (ada, bo)]
+    ada, bo = (
+        register.sync(client=anonymous, body=models.PlayerCreate(name=name))
+        for name in ("Ada", "Bo")
+    )
+    clients = [
+        generated.AuthenticatedClient(base_url=live_server.url, token=p.token) for p in (ada, bo)
+    ]
     friends = set_friends.sync(client=clients[1], body=models.FriendsUpdate(friends=[ada.id]))
     assert [f.id for f in friends.friends] == [ada.id]  # so Ada seats Bo without inviting him
-    game = create_game.sync(client=clients[0],
-                            body=models.GameCreate(game=models.GameCreateGame(title),
-                                                      seats=[ada.id, bo.id]))
+    game = create_game.sync(
+        client=clients[0],
+        body=models.GameCreate(game=models.GameCreateGame(title), seats=[ada.id, bo.id]),
+    )
     assert isinstance(game, models.GameSummary), game
     view = get_view.sync(game.id, client=clients[1])
     assert type(view).__name__.lower() == f"{title}view" and view.seat == 1
@@ -84,9 +104,11 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
         assert type(legal).__name__.lower() == f"{title}legalmoves" and legal.moves
         move = rng.choice(legal.moves)
         version = legal.version - 1 if stale_answers == 0 else legal.version
-        body = (models.Move(expected_version=version, notation=move.notation)
-                if rng.random() < 0.5 else models.Move(expected_version=version,
-                                                       action=move.action))
+        body = (
+            models.Move(expected_version=version, notation=move.notation)
+            if rng.random() < 0.5
+            else models.Move(expected_version=version, action=move.action)
+        )
         answer = play_move.sync(game.id, client=clients[seat], body=body)
         if isinstance(answer, models.Problem):  # read again, then choose again
             assert answer.code == models.ProblemCode.MOVESTALE_VERSION, answer

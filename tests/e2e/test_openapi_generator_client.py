@@ -8,6 +8,7 @@ answer against the document: a null the document does not allow, an enum value i
 list or a missing field fails the test. The move sent is the generated `Move` with the chosen
 legal move's action as the generated `MoveAction`, or its notation.
 """
+
 import importlib
 import random
 import subprocess
@@ -29,11 +30,25 @@ MAX_MOVES = 5000
 def og(tmp_path_factory):
     """The generated package, imported from its temporary folder."""
     folder = tmp_path_factory.mktemp("openapi_generator")
-    subprocess.run([str(GENERATOR), "generate", "--input-spec", str(DOCUMENT),
-                    "--generator-name", "python", "--output", str(folder),
-                    "--package-name", PACKAGE, "--global-property",
-                    "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false"],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--input-spec",
+            str(DOCUMENT),
+            "--generator-name",
+            "python",
+            "--output",
+            str(folder),
+            "--package-name",
+            PACKAGE,
+            "--global-property",
+            "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module(PACKAGE)
@@ -54,7 +69,8 @@ def test_the_openapi_generator_client_plays_a_game_to_the_end(live_server, og, t
     ada, bo = (anonymous.register_player(og.PlayerCreate(name=name)) for name in ("Ada", "Bo"))
     games = [og.GamesApi(client(og, live_server.url, p.token)) for p in (ada, bo)]
     og.PlayersApi(client(og, live_server.url, bo.token)).set_friends(
-        og.FriendsUpdate(friends=[ada.id]))  # so Ada seats Bo without inviting him
+        og.FriendsUpdate(friends=[ada.id])
+    )  # so Ada seats Bo without inviting him
     game = games[0].create_game(og.GameCreate(game=title, seats=[ada.id, bo.id]))
     assert isinstance(game, og.GameSummary) and game.game == title
 
@@ -73,9 +89,11 @@ def test_the_openapi_generator_client_plays_a_game_to_the_end(live_server, og, t
         assert type(legal).__name__.lower() == f"{title}legalmoves" and legal.moves
         move = rng.choice(legal.moves)
         version = legal.version - 1 if stale_answers == 0 else legal.version
-        body = (og.Move(expected_version=version, notation=move.notation)
-                if rng.random() < 0.5 else
-                og.Move(expected_version=version, action=og.MoveAction(move.action)))
+        body = (
+            og.Move(expected_version=version, notation=move.notation)
+            if rng.random() < 0.5
+            else og.Move(expected_version=version, action=og.MoveAction(move.action))
+        )
         try:
             answer = games[seat].play_move(game.id, body)
         except og.ApiException as refused:  # read again, then choose again

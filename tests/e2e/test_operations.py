@@ -2,6 +2,7 @@
 request id reaches the worker's lines and its email job, access logs without secrets, a quiet
 console by default that says where Redis is, and no gunicorn control socket shared between
 two servers on a host. Real `turnpost serve` processes (gunicorn, a worker) on a real Valkey."""
+
 import json
 import time
 from pathlib import Path
@@ -35,9 +36,12 @@ def play_a_round(server: LiveServer, request_id: str | None = None, **emails):
     for player, rid in ((ada, None), (bo, request_id)):
         legal = player.get(f"/v1/games/{game['id']}/legal-moves").json()
         headers = {**player.headers, **({"X-Request-Id": rid} if rid else {})}
-        r = requests.post(f"{server.url}/v1/games/{game['id']}/moves", headers=headers,
-                          timeout=30, json={"notation": legal["moves"][0]["notation"],
-                                            "expected_version": legal["version"]})
+        r = requests.post(
+            f"{server.url}/v1/games/{game['id']}/moves",
+            headers=headers,
+            timeout=30,
+            json={"notation": legal["moves"][0]["notation"], "expected_version": legal["version"]},
+        )
         assert r.status_code == 201, r.text
     return ada, bo, r
 
@@ -52,35 +56,58 @@ def json_lines(server: LiveServer) -> list[dict]:
 
 def test_metrics_count_a_move_summed_over_the_gunicorn_processes(live_server):
     before = sample(live_server, "turnpost_moves_total", game="ninedomains")
-    requests_before = sample(live_server, "turnpost_http_requests_total",
-                             route="/v1/games/<game_id>/moves", method="POST", status="201")
+    requests_before = sample(
+        live_server,
+        "turnpost_http_requests_total",
+        route="/v1/games/<game_id>/moves",
+        method="POST",
+        status="201",
+    )
     for _ in range(3):  # several connections: both gunicorn processes answer some
         play_a_round(live_server)
     assert sample(live_server, "turnpost_moves_total", game="ninedomains") == before + 6
-    assert sample(live_server, "turnpost_http_requests_total", route="/v1/games/<game_id>/moves",
-                  method="POST", status="201") == requests_before + 6
+    assert (
+        sample(
+            live_server,
+            "turnpost_http_requests_total",
+            route="/v1/games/<game_id>/moves",
+            method="POST",
+            status="201",
+        )
+        == requests_before + 6
+    )
     assert sample(live_server, "turnpost_redis_up") == 1
 
 
 @pytest.fixture
 def traced(valkey, tmp_path):
     with SmtpInbox() as smtp:
-        server = LiveServer("--log-level", "info", redis_url=valkey.url, env={
-            "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}", "EMAIL_DELAY_SECONDS": "0",
-            "EMAIL_THROTTLE_SECONDS": "0", "HOME": str(tmp_path)}).wait_ready()
+        server = LiveServer(
+            "--log-level",
+            "info",
+            redis_url=valkey.url,
+            env={
+                "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
+                "EMAIL_DELAY_SECONDS": "0",
+                "EMAIL_THROTTLE_SECONDS": "0",
+                "HOME": str(tmp_path),
+            },
+        ).wait_ready()
         yield server, smtp
         server.stop()
 
 
 def test_a_moves_request_id_reaches_the_worker_and_its_email_job(traced):
     server, smtp = traced
-    ada, bo, answer = play_a_round(server, "trace-the-move-0001",
-                                   ada="ada@example.org", bo="bo@example.org")
+    ada, bo, answer = play_a_round(
+        server, "trace-the-move-0001", ada="ada@example.org", bo="bo@example.org"
+    )
     assert answer.headers["X-Request-Id"] == "trace-the-move-0001"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        traced_lines = [line for line in json_lines(server)
-                        if line.get("request_id") == "trace-the-move-0001"]
+        traced_lines = [
+            line for line in json_lines(server) if line.get("request_id") == "trace-the-move-0001"
+        ]
         loggers = {line["logger"] for line in traced_lines}
         if {"turnpost.access", "turnpost.worker", "turnpost.jobs"} <= loggers:
             break
@@ -102,8 +129,11 @@ def test_a_moves_request_id_reaches_the_worker_and_its_email_job(traced):
 
 
 def test_a_hostile_request_id_is_replaced(live_server):
-    r = requests.get(live_server.url + "/v1/catalog", timeout=10,
-                     headers={"X-Request-Id": '<script>"quoted" {x}' + "a" * 100})
+    r = requests.get(
+        live_server.url + "/v1/catalog",
+        timeout=10,
+        headers={"X-Request-Id": '<script>"quoted" {x}' + "a" * 100},
+    )
     assert r.headers["X-Request-Id"].isalnum() and len(r.headers["X-Request-Id"]) == 32
 
 
@@ -122,8 +152,10 @@ def test_the_console_is_quiet_by_default_and_says_where_redis_is(valkey, tmp_pat
 
 
 def test_two_servers_on_a_host_open_no_shared_control_socket(valkey, tmp_path):
-    servers = [LiveServer("--no-worker", redis_url=valkey.url, env={"HOME": str(tmp_path)})
-               for _ in range(2)]
+    servers = [
+        LiveServer("--no-worker", redis_url=valkey.url, env={"HOME": str(tmp_path)})
+        for _ in range(2)
+    ]
     try:
         for server in servers:
             server.wait_ready()

@@ -1,6 +1,7 @@
 """Whole games played from a mailbox, with every part real: `turnpost serve` (API and
 worker) sends turn emails over SMTP to an aiosmtpd server; the players answer with real SMTP
 to `turnpost mail-in`; or they click the one-click links and confirm over HTTP."""
+
 import re
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -18,8 +19,13 @@ DOMAIN = "play.test"
 @pytest.fixture(scope="module")
 def post_office(valkey):
     with SmtpInbox() as outgoing:
-        env = {"SMTP_URL": outgoing.url, "MAIL_DOMAIN": DOMAIN, "EMAIL_DELAY_SECONDS": "0",
-               "EMAIL_THROTTLE_SECONDS": "0", "ONE_CLICK_MAX_MOVES": "1000"}
+        env = {
+            "SMTP_URL": outgoing.url,
+            "MAIL_DOMAIN": DOMAIN,
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+            "ONE_CLICK_MAX_MOVES": "1000",
+        }
         server = LiveServer(redis_url=valkey.url, env=env).wait_ready()
         mail_in = MailIn(valkey.url, env).wait_ready()
         try:
@@ -43,8 +49,10 @@ def listed_moves(message):
     summary = [m for m in moves if m.startswith("play (") and "ways): cards 1: " in m]
     if summary:
         hand = summary[0].split("cards 1: ", 1)[1].split(";", 1)[0].split()
-        return [f"play {' '.join(hand[i] for i in (0, 1, 2))}",
-                f"play {' '.join(hand[i] for i in (2, 1, 0))}"]
+        return [
+            f"play {' '.join(hand[i] for i in (0, 1, 2))}",
+            f"play {' '.join(hand[i] for i in (2, 1, 0))}",
+        ]
     return [m for m in moves if "ways): " not in m and not m.startswith("your turn page")]
 
 
@@ -56,8 +64,10 @@ def reply(original, move, sender):
     message["Message-ID"] = make_msgid("player")
     message["In-Reply-To"] = original["Message-ID"]
     quoted = "\n".join("> " + line for line in text_of(original).splitlines())
-    message.set_content(f"{move}\n\nThanks!\n-- \nsent from my phone\n\n"
-                        f"On Sat, 21 Nov 2026, turnpost <turnpost@{DOMAIN}> wrote:\n{quoted}\n")
+    message.set_content(
+        f"{move}\n\nThanks!\n-- \nsent from my phone\n\n"
+        f"On Sat, 21 Nov 2026, turnpost <turnpost@{DOMAIN}> wrote:\n{quoted}\n"
+    )
     return message
 
 
@@ -72,9 +82,12 @@ def new_table(server, game, tag):
 
 def next_email(outgoing, game_id, handled):
     def fresh(message, _):
-        return (message["X-Turnpost-Game"] == game_id
-                and message["X-Turnpost-Event"] in ("turn.started", "game.finished")
-                and message["X-Turnpost-Delivery"] not in handled)
+        return (
+            message["X-Turnpost-Game"] == game_id
+            and message["X-Turnpost-Event"] in ("turn.started", "game.finished")
+            and message["X-Turnpost-Delivery"] not in handled
+        )
+
     message = outgoing.wait_for(fresh, timeout=30)
     handled.add(message["X-Turnpost-Delivery"])
     return message
@@ -96,9 +109,13 @@ def test_a_whole_game_played_only_by_replying_to_emails(post_office, game):
         mail_in.send(reply(message, picker.choice(listed_moves(message)), recipient))
         replies += 1
         assert replies < 2000, "the game did not end"
-    refusals = [m for m in outgoing.messages if m[1]["X-Turnpost-Game"] == game_id
-                and m[1]["X-Turnpost-Event"] == "mail.answer"
-                and m[1]["X-Turnpost-Code"] != "mail/played"]
+    refusals = [
+        m
+        for m in outgoing.messages
+        if m[1]["X-Turnpost-Game"] == game_id
+        and m[1]["X-Turnpost-Event"] == "mail.answer"
+        and m[1]["X-Turnpost-Code"] != "mail/played"
+    ]
     assert refusals == [], [text_of(m[1]) for m in refusals]
     assert ada.get(f"/v1/games/{game_id}").json()["status"] == "finished"
     assert replies > 5
@@ -121,8 +138,8 @@ def test_a_whole_game_played_only_by_one_click_links(post_office):
         links = click_links(message)
         assert len(links) == int(text_of(message).split("Your legal moves (")[1].split(")")[0])
         link = picker.choice(links)
-        page = requests.get(link, timeout=10)          # what a mail scanner would fetch, too
-        assert page.status_code == 200 and "<form method=\"post\">" in page.text
+        page = requests.get(link, timeout=10)  # what a mail scanner would fetch, too
+        assert page.status_code == 200 and '<form method="post">' in page.text
         played = requests.post(link, timeout=10)
         assert played.status_code == 200 and "Played" in played.text, played.text
         clicks += 1

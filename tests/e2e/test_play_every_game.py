@@ -1,5 +1,6 @@
 """Every game, played to the end over HTTP against a live `turnpost serve`, with moves read
 from /legal-moves; the log replays to the stored snapshot, and nothing shows the seed."""
+
 import json
 
 import pytest
@@ -11,8 +12,11 @@ from store.connection import connect
 from store.games import GameStore
 from tests.e2e.server import Client
 
-CASES = [(name, n) for name, game in sorted(registry.GAMES.items())
-         for n in sorted({game.info.min_players, game.info.max_players})]
+CASES = [
+    (name, n)
+    for name, game in sorted(registry.GAMES.items())
+    for n in sorted({game.info.min_players, game.info.max_players})
+]
 
 
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{g}-{n}p" for g, n in CASES])
@@ -32,9 +36,10 @@ def test_play_to_the_end_over_http(live_server, valkey, name, players):
         legal = clients[seat].get(f"/v1/games/{game_id}/legal-moves").json()
         assert legal["moves"], f"seat {seat} is active with no legal move"
         move = picker.choice(legal["moves"])
-        body = ({"notation": move["notation"]} if picker.below(2) else {"action": move["action"]})
-        r = clients[seat].post(f"/v1/games/{game_id}/moves",
-                               {**body, "expected_version": legal["version"]})
+        body = {"notation": move["notation"]} if picker.below(2) else {"action": move["action"]}
+        r = clients[seat].post(
+            f"/v1/games/{game_id}/moves", {**body, "expected_version": legal["version"]}
+        )
         assert r.status_code == 201, r.text
     else:
         pytest.fail("the game did not end")
@@ -52,8 +57,9 @@ def test_views_and_logs_of_a_running_game_never_show_the_seed(live_server, valke
     clients = [Client(live_server.url, f"P{i}") for i in range(game.info.min_players)]
     for other in clients[1:]:
         other.befriend(clients[0])
-    game_id = clients[0].post("/v1/games", {"game": name,
-                                            "seats": [c.id for c in clients]}).json()["id"]
+    game_id = (
+        clients[0].post("/v1/games", {"game": name, "seats": [c.id for c in clients]}).json()["id"]
+    )
     seed = GameStore(connect(valkey.url)).snapshot(game_id)["secret_seed"]
     for c in clients:
         for path in ("", "/view", "/log", "/legal-moves"):

@@ -2,6 +2,7 @@
 all their games, in order, to one connection, and resumes after a cut from Last-Event-ID
 without losing or repeating an event. A real `turnpost serve` with its worker on a real
 Valkey (which the test also reads, as the record of what was written)."""
+
 import json
 import queue
 import socket
@@ -30,8 +31,9 @@ class Listener:
         headers = dict(client.headers)
         if last_event_id:
             headers["Last-Event-ID"] = last_event_id
-        self.response = requests.get(client.base + "/v1/players/me/stream", headers=headers,
-                                     stream=True, timeout=60)
+        self.response = requests.get(
+            client.base + "/v1/players/me/stream", headers=headers, stream=True, timeout=60
+        )
         assert self.response.status_code == 200, self.response.text
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
         self.events: queue.Queue = queue.Queue()
@@ -66,16 +68,20 @@ class Listener:
 
 def play_first_legal(player: Client, game_id: str) -> None:
     legal = player.get(f"/v1/games/{game_id}/legal-moves").json()
-    r = player.post(f"/v1/games/{game_id}/moves", {"notation": legal["moves"][0]["notation"],
-                                                   "expected_version": legal["version"]})
+    r = player.post(
+        f"/v1/games/{game_id}/moves",
+        {"notation": legal["moves"][0]["notation"], "expected_version": legal["version"]},
+    )
     assert r.status_code == 201, r.text
 
 
 def recorded(valkey, player_id: str) -> list[tuple[str, str, str, int]]:
     """What the worker wrote to the player's stream: (id, event, game, version)."""
     client = connect(valkey.url)
-    return [(i.decode(), f[b"event"].decode(), f[b"game_id"].decode(), int(f[b"version"]))
-            for i, f in client.xrange(keys.player_events(player_id))]
+    return [
+        (i.decode(), f[b"event"].decode(), f[b"game_id"].decode(), int(f[b"version"]))
+        for i, f in client.xrange(keys.player_events(player_id))
+    ]
 
 
 def test_three_games_on_one_connection_in_order_and_resumed_after_a_cut(server, valkey):
@@ -84,8 +90,10 @@ def test_three_games_on_one_connection_in_order_and_resumed_after_a_cut(server, 
     for other in others:
         other.befriend(ada)
     listener = Listener(ada)
-    games = [ada.post("/v1/games", {"game": "ninedomains", "seats": [ada.id, o.id]}).json()["id"]
-             for o in others]
+    games = [
+        ada.post("/v1/games", {"game": "ninedomains", "seats": [ada.id, o.id]}).json()["id"]
+        for o in others
+    ]
     first = listener.take(3)  # each game starts with Ada's turn
     assert {(e, d["game_id"]) for _, e, d in first} == {("turn.started", g) for g in games}
     # a round in each game: the opponent lays cards, then Ada, which starts round 2
@@ -116,6 +124,9 @@ def test_three_games_on_one_connection_in_order_and_resumed_after_a_cut(server, 
 
 def test_a_bad_last_event_id_is_refused(server):
     ada = Client(server.url, "Ada")
-    r = requests.get(server.url + "/v1/players/me/stream", timeout=10,
-                     headers={**ada.headers, "Last-Event-ID": "yesterday"})
+    r = requests.get(
+        server.url + "/v1/players/me/stream",
+        timeout=10,
+        headers={**ada.headers, "Last-Event-ID": "yesterday"},
+    )
     assert r.status_code == 422 and r.json()["code"] == "request/invalid"

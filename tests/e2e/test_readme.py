@@ -1,4 +1,5 @@
 """The README's curl walkthrough, run line by line in bash against a live `turnpost serve`."""
+
 import json
 import re
 import subprocess
@@ -18,8 +19,9 @@ def test_readme_walkthrough_works_as_written(live_server):
     script = walkthrough()
     assert script.startswith("TP=http://127.0.0.1:8000\n")
     script = script.replace("TP=http://127.0.0.1:8000", f"TP={live_server.url}", 1)
-    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     documents = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     friends, view, move, log = documents

@@ -2,6 +2,7 @@
 connections are cut at their deadline and never stop other requests; an idle event stream
 outlives every timeout on its path; a finished game's stream answers 204; a player may hold
 only a few streams open."""
+
 import contextlib
 import socket
 import threading
@@ -17,10 +18,15 @@ HEADER_TIMEOUT, BODY_TIMEOUT, STREAMS_PER_PLAYER = 3, 4, 3
 
 @pytest.fixture(scope="module")
 def server(valkey):
-    server = LiveServer("--no-worker", redis_url=valkey.url, env={
-        "HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),
-        "BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT),
-        "STREAMS_PER_PLAYER": str(STREAMS_PER_PLAYER)}).wait_ready()
+    server = LiveServer(
+        "--no-worker",
+        redis_url=valkey.url,
+        env={
+            "HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),
+            "BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT),
+            "STREAMS_PER_PLAYER": str(STREAMS_PER_PLAYER),
+        },
+    ).wait_ready()
     yield server
     server.stop()
 
@@ -47,9 +53,14 @@ def answer_or_close(sock: socket.socket, within: float) -> bytes | None:
 
 def test_64_slow_connections_are_cut_and_never_stop_other_requests(server):
     slow_headers = [raw(server, b"GET /v1/catalog HTTP/1.1\r\nHost: x\r\n") for _ in range(32)]
-    slow_bodies = [raw(server, b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                               b"application/json\r\nContent-Length: 1000\r\n\r\n{")
-                   for _ in range(32)]
+    slow_bodies = [
+        raw(
+            server,
+            b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nContent-Length: 1000\r\n\r\n{",
+        )
+        for _ in range(32)
+    ]
     opened = time.monotonic()
     stop = threading.Event()
 
@@ -58,6 +69,7 @@ def test_64_slow_connections_are_cut_and_never_stop_other_requests(server):
             for sock in slow_headers + slow_bodies:
                 with contextlib.suppress(OSError):
                     sock.send(b"X" if sock in slow_headers else b" ")
+
     trickler = threading.Thread(target=trickle)
     trickler.start()
     try:
@@ -66,16 +78,19 @@ def test_64_slow_connections_are_cut_and_never_stop_other_requests(server):
             assert requests.get(server.url + "/v1/catalog", timeout=5).status_code == 200
             assert time.monotonic() - started < 1.0
             time.sleep(0.2)
-        cut = [answer_or_close(sock, max(0.1, opened + BODY_TIMEOUT + 3 - time.monotonic()))
-               for sock in slow_headers + slow_bodies]
+        cut = [
+            answer_or_close(sock, max(0.1, opened + BODY_TIMEOUT + 3 - time.monotonic()))
+            for sock in slow_headers + slow_bodies
+        ]
     finally:
         stop.set()
         trickler.join()
         for sock in slow_headers + slow_bodies:
             sock.close()
     assert all(answer is not None for answer in cut), "a slow connection outlived its deadline"
-    assert all(answer.startswith(b"HTTP/1.1 408") and b'"request/timeout"' in answer
-               for answer in cut[32:])
+    assert all(
+        answer.startswith(b"HTTP/1.1 408") and b'"request/timeout"' in answer for answer in cut[32:]
+    )
     assert all(not answer.startswith(b"HTTP/1.1 2") for answer in cut[:32])
 
 
@@ -88,9 +103,13 @@ def nine_domains(base):
 
 def open_stream(server, client, game_id, last_event_id=None) -> socket.socket:
     extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
-    return raw(server, (f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: x\r\n"
-                        f"Authorization: {client.headers['Authorization']}\r\n{extra}\r\n")
-               .encode())
+    return raw(
+        server,
+        (
+            f"GET /v1/games/{game_id}/stream HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: {client.headers['Authorization']}\r\n{extra}\r\n"
+        ).encode(),
+    )
 
 
 def read_for(sock: socket.socket, seconds: float) -> bytes:
@@ -120,8 +139,12 @@ def test_idle_stream_outlives_every_timeout_and_gets_keepalives(server):
         idle = read_for(sock, 20.0)
         assert idle.count(b": keep-alive\n\n") == 1 and b"event:" not in idle
         move = a.get(f"/v1/games/{game_id}/legal-moves").json()["moves"][0]
-        assert a.post(f"/v1/games/{game_id}/moves", {"action": move["action"],
-                                                     "expected_version": 2}).status_code == 201
+        assert (
+            a.post(
+                f"/v1/games/{game_id}/moves", {"action": move["action"], "expected_version": 2}
+            ).status_code
+            == 201
+        )
         assert b"id: 3\nevent: ActionTaken\n" in read_for(sock, 2.0)
     finally:
         sock.close()
@@ -134,16 +157,18 @@ def test_finished_game_stream_ends_then_answers_204(server):
     with a.get(f"/v1/games/{game_id}/stream", stream=True) as replay:
         assert replay.status_code == 200
         assert f"id: {last}\nevent: GameEnded\n" in replay.text  # ends by itself
-    done = requests.get(f"{server.url}/v1/games/{game_id}/stream", timeout=10,
-                        headers={**a.headers, "Last-Event-ID": str(last)})
+    done = requests.get(
+        f"{server.url}/v1/games/{game_id}/stream",
+        timeout=10,
+        headers={**a.headers, "Last-Event-ID": str(last)},
+    )
     assert done.status_code == 204 and done.content == b""
 
 
 def test_a_player_holds_only_a_few_streams(server):
     game_id, a, _ = nine_domains(server.url)
     other_game, _, _ = nine_domains(server.url)
-    streams = [open_stream(server, a, game_id, last_event_id=2)
-               for _ in range(STREAMS_PER_PLAYER)]
+    streams = [open_stream(server, a, game_id, last_event_id=2) for _ in range(STREAMS_PER_PLAYER)]
     try:
         for sock in streams:
             assert read_for(sock, 1.0).startswith(b"HTTP/1.1 200")

@@ -3,6 +3,7 @@ connection and never answer keep making games (each one a turn notice for them),
 honest player with an email and one with a fast webhook play their own games against a bot.
 Everything is real: `turnpost serve` (API and one worker), an aiosmtpd server, a loopback
 receiver that stalls and one that answers at once."""
+
 import socket
 import threading
 import time
@@ -60,11 +61,17 @@ class StallingReceiver:
 @pytest.fixture(scope="module")
 def stage(valkey):
     with SmtpInbox() as outgoing, StallingReceiver() as stalling, WebhookReceiver() as fast:
-        env = {"SMTP_URL": outgoing.url, "EMAIL_DELAY_SECONDS": "0",
-               "EMAIL_THROTTLE_SECONDS": "0", "BOT_DELAY_SECONDS": "0",
-               "WEBHOOK_ALLOW_HTTP": "1", "WEBHOOK_ALLOW_LOOPBACK": "1",
-               "WEBHOOK_TIMEOUT_SECONDS": str(TIMEOUT), "WEBHOOK_RETRY_SECONDS": "2",
-               "RATE_LIMITS": "off"}
+        env = {
+            "SMTP_URL": outgoing.url,
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+            "BOT_DELAY_SECONDS": "0",
+            "WEBHOOK_ALLOW_HTTP": "1",
+            "WEBHOOK_ALLOW_LOOPBACK": "1",
+            "WEBHOOK_TIMEOUT_SECONDS": str(TIMEOUT),
+            "WEBHOOK_RETRY_SECONDS": "2",
+            "RATE_LIMITS": "off",
+        }
         server = LiveServer(redis_url=valkey.url, env=env).wait_ready()
         try:
             yield server, outgoing, stalling, fast
@@ -80,18 +87,20 @@ def register(server, name, **contact):
 
 def test_slow_receivers_delay_only_their_owners(stage, valkey):
     server, outgoing, stalling, fast = stage
-    slow = [register(server, f"Slow {n}", webhook_url=stalling.url)
-            for n in range(SLOW_ACCOUNTS)]
+    slow = [register(server, f"Slow {n}", webhook_url=stalling.url) for n in range(SLOW_ACCOUNTS)]
     stop = threading.Event()
 
     def attack(player_id, headers):
-        while not stop.is_set():   # each game starts with the slow player's turn
-            requests.post(server.url + "/v1/games", headers=headers, timeout=30, json={
-                "game": "ninedomains", "seats": [player_id, "bot:random"]})
+        while not stop.is_set():  # each game starts with the slow player's turn
+            requests.post(
+                server.url + "/v1/games",
+                headers=headers,
+                timeout=30,
+                json={"game": "ninedomains", "seats": [player_id, "bot:random"]},
+            )
             stop.wait(1.0)
 
-    attackers = [threading.Thread(target=attack, args=account, daemon=True)
-                 for account in slow]
+    attackers = [threading.Thread(target=attack, args=account, daemon=True) for account in slow]
     for thread in attackers:
         thread.start()
     queued = []
@@ -106,23 +115,30 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
     watcher = threading.Thread(target=watch_queue, daemon=True)
     watcher.start()
     try:
-        time.sleep(3)   # the slow accounts' first deliveries are under way
+        time.sleep(3)  # the slow accounts' first deliveries are under way
         email_id, email_headers = register(server, "Eve", email="eve.honest@example.org")
         hook_id, hook_headers = register(server, "Hal", webhook_url=fast.url)
         delays = []
         while time.monotonic() - began < ATTACK_SECONDS:
             for player_id, headers in ((email_id, email_headers), (hook_id, hook_headers)):
                 started = time.time()
-                r = requests.post(server.url + "/v1/games", headers=headers, timeout=30,
-                                  json={"game": "ninedomains", "seats": [player_id, "bot:random"]})
+                r = requests.post(
+                    server.url + "/v1/games",
+                    headers=headers,
+                    timeout=30,
+                    json={"game": "ninedomains", "seats": [player_id, "bot:random"]},
+                )
                 assert r.status_code == 201, r.text
                 game_id = r.json()["id"]
                 if player_id == email_id:
-                    outgoing.wait_for(lambda m, rcpt, g=game_id: m["X-Turnpost-Game"] == g,
-                                      timeout=60)
+                    outgoing.wait_for(
+                        lambda m, rcpt, g=game_id: m["X-Turnpost-Game"] == g, timeout=60
+                    )
                 else:
-                    fast.wait_until(lambda calls, g=game_id: any(
-                        c["json"]["game_id"] == g for c in calls), timeout=60)
+                    fast.wait_until(
+                        lambda calls, g=game_id: any(c["json"]["game_id"] == g for c in calls),
+                        timeout=60,
+                    )
                 delays.append(time.time() - started)
                 time.sleep(0.3)
     finally:

@@ -3,6 +3,7 @@ that sends its emails over SMTP to an aiosmtpd server and its webhooks to a loop
 a player rotates their token, or gets a new one from an emailed sign-in link when it is lost;
 and Redis never holds an API token, a reply token, a sign-in link, a webhook secret or a
 configured key in clear."""
+
 import base64
 import re
 
@@ -24,12 +25,20 @@ PER_ADDRESS = 3
 @pytest.fixture(scope="module")
 def post_office(valkey):
     with SmtpInbox() as outgoing:
-        env = {"SMTP_URL": outgoing.url, "MAIL_DOMAIN": DOMAIN, "EMAIL_DELAY_SECONDS": "0",
-               "EMAIL_THROTTLE_SECONDS": "0", "PUBLIC_URL": "http://turnpost.test",
-               "WEBHOOK_ALLOW_HTTP": "1", "WEBHOOK_ALLOW_LOOPBACK": "1",
-               "LINK_SIGNING_KEYS": LINK_KEY, "WEBHOOK_SECRET_KEYS": WEBHOOK_KEY,
-               "SIGN_IN_PER_ADDRESS_PER_HOUR": str(PER_ADDRESS),
-               "ONE_CLICK_MAX_MOVES": "1000", "LIMIT_SIGN_IN_PER_IP": "100/minute"}
+        env = {
+            "SMTP_URL": outgoing.url,
+            "MAIL_DOMAIN": DOMAIN,
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+            "PUBLIC_URL": "http://turnpost.test",
+            "WEBHOOK_ALLOW_HTTP": "1",
+            "WEBHOOK_ALLOW_LOOPBACK": "1",
+            "LINK_SIGNING_KEYS": LINK_KEY,
+            "WEBHOOK_SECRET_KEYS": WEBHOOK_KEY,
+            "SIGN_IN_PER_ADDRESS_PER_HOUR": str(PER_ADDRESS),
+            "ONE_CLICK_MAX_MOVES": "1000",
+            "LIMIT_SIGN_IN_PER_IP": "100/minute",
+        }
         server = LiveServer(redis_url=valkey.url, env=env).wait_ready()
         try:
             yield server, outgoing
@@ -42,11 +51,13 @@ def local(url: str, server) -> str:
 
 
 def sign_in_link(outgoing, address: str) -> str:
-    message = outgoing.wait_for(lambda m, rcpt: address in rcpt
-                                and m["X-Turnpost-Event"] == "sign_in.link", timeout=30)
+    message = outgoing.wait_for(
+        lambda m, rcpt: address in rcpt and m["X-Turnpost-Event"] == "sign_in.link", timeout=30
+    )
     links = re.findall(r"http://turnpost\.test/sign-in/[A-Za-z0-9_-]+", text_of(message))
     assert links and set(links) == set(
-        re.findall(r"http://turnpost\.test/sign-in/[A-Za-z0-9_-]+", html_of(message)))
+        re.findall(r"http://turnpost\.test/sign-in/[A-Za-z0-9_-]+", html_of(message))
+    )
     return links[0]
 
 
@@ -70,14 +81,16 @@ def test_a_lost_token_is_replaced_through_an_emailed_sign_in_link(post_office):
     server, outgoing = post_office
     ada = Client(server.url, "Ada", email="ada.lost@example.org")
     old = dict(ada.headers)
-    unknown = requests.post(server.url + "/v1/sign-in", json={"email": "nobody@example.org"},
-                            timeout=10)
-    known = requests.post(server.url + "/v1/sign-in", json={"email": "Ada.Lost@example.org"},
-                          timeout=10)
+    unknown = requests.post(
+        server.url + "/v1/sign-in", json={"email": "nobody@example.org"}, timeout=10
+    )
+    known = requests.post(
+        server.url + "/v1/sign-in", json={"email": "Ada.Lost@example.org"}, timeout=10
+    )
     assert unknown.status_code == known.status_code == 202
     assert unknown.json() == known.json(), "the answer tells nothing about who is registered"
     link = local(sign_in_link(outgoing, "ada.lost@example.org"), server)
-    for _ in range(3):   # a mail scanner may fetch it; nothing happens before the button
+    for _ in range(3):  # a mail scanner may fetch it; nothing happens before the button
         page = requests.get(link, timeout=10)
         assert page.status_code == 200 and '<form method="post">' in page.text
         assert page.headers["Cache-Control"] == "no-store"
@@ -86,10 +99,10 @@ def test_a_lost_token_is_replaced_through_an_emailed_sign_in_link(post_office):
     assert done.status_code == 200, done.text
     token = re.search(r"<code>(tp_[A-Za-z0-9_-]+)</code>", done.text).group(1)
     new = {"Authorization": f"Bearer {token}"}
-    assert requests.get(server.url + "/v1/players/me", headers=new, timeout=10).json()[
-        "id"] == ada.id
-    assert requests.get(server.url + "/v1/players/me", headers=old,
-                        timeout=10).status_code == 401
+    assert (
+        requests.get(server.url + "/v1/players/me", headers=new, timeout=10).json()["id"] == ada.id
+    )
+    assert requests.get(server.url + "/v1/players/me", headers=old, timeout=10).status_code == 401
     for again in (requests.post(link, timeout=10), requests.get(link, timeout=10)):
         assert again.status_code == 404 and "tp_" not in again.text, "a link works once"
     assert requests.get(server.url + "/v1/players/me", headers=new, timeout=10).ok
@@ -100,8 +113,10 @@ def test_sign_in_requests_are_limited_per_address_whoever_owns_it(post_office):
     server, _ = post_office
     Client(server.url, "Bo", email="bo.limit@example.org")
     for address in ("bo.limit@example.org", "nobody.limit@example.org"):
-        answers = [requests.post(server.url + "/v1/sign-in", json={"email": address},
-                                 timeout=10) for _ in range(PER_ADDRESS + 1)]
+        answers = [
+            requests.post(server.url + "/v1/sign-in", json={"email": address}, timeout=10)
+            for _ in range(PER_ADDRESS + 1)
+        ]
         assert [a.status_code for a in answers] == [202] * PER_ADDRESS + [429]
         assert answers[-1].json()["code"] == "rate/limited"
         assert int(answers[-1].headers["Retry-After"]) > 0
@@ -110,11 +125,12 @@ def test_sign_in_requests_are_limited_per_address_whoever_owns_it(post_office):
 def test_a_forged_or_malformed_sign_in_link_is_refused(post_office):
     server, _ = post_office
     for token in ("A" * 43, "x", "%00"):
-        for answer in (requests.get(f"{server.url}/sign-in/{token}", timeout=10),
-                       requests.post(f"{server.url}/sign-in/{token}", timeout=10)):
+        for answer in (
+            requests.get(f"{server.url}/sign-in/{token}", timeout=10),
+            requests.post(f"{server.url}/sign-in/{token}", timeout=10),
+        ):
             assert answer.status_code == 404 and "not valid" in answer.text
-    bad = requests.post(server.url + "/v1/sign-in", json={"email": "not an address"},
-                        timeout=10)
+    bad = requests.post(server.url + "/v1/sign-in", json={"email": "not an address"}, timeout=10)
     assert bad.status_code == 422 and bad.json()["code"] == "request/invalid"
 
 
@@ -143,37 +159,54 @@ def everything_in(valkey_url: str) -> bytes:
 def test_redis_holds_no_token_reply_token_link_or_webhook_secret_in_clear(post_office, valkey):
     server, outgoing = post_office
     with WebhookReceiver() as receiver:
-        r = requests.post(server.url + "/v1/players", timeout=10, json={
-            "name": "Cy", "email": "cy.secret@example.org", "webhook_url": receiver.url})
+        r = requests.post(
+            server.url + "/v1/players",
+            timeout=10,
+            json={"name": "Cy", "email": "cy.secret@example.org", "webhook_url": receiver.url},
+        )
         cy_token, webhook_secret = r.json()["token"], r.json()["webhook_secret"]
         cy = {"Authorization": f"Bearer {cy_token}"}
         di = Client(server.url, "Di", email="di.secret@example.org")
-        requests.put(server.url + "/v1/players/me/friends", headers=di.headers, timeout=10,
-                     json={"friends": [r.json()["id"]]}).raise_for_status()  # Cy seats Di
-        game = requests.post(server.url + "/v1/games", headers=cy, timeout=10, json={
-            "game": "ninedomains", "seats": [r.json()["id"], di.id]}).json()
+        requests.put(
+            server.url + "/v1/players/me/friends",
+            headers=di.headers,
+            timeout=10,
+            json={"friends": [r.json()["id"]]},
+        ).raise_for_status()  # Cy seats Di
+        game = requests.post(
+            server.url + "/v1/games",
+            headers=cy,
+            timeout=10,
+            json={"game": "ninedomains", "seats": [r.json()["id"], di.id]},
+        ).json()
         call = receiver.wait_count(1, timeout=30)[0]
-        turn = outgoing.wait_for(lambda m, rcpt: "cy.secret@example.org" in rcpt
-                                 and m["X-Turnpost-Game"] == game["id"], timeout=30)
+        turn = outgoing.wait_for(
+            lambda m, rcpt: "cy.secret@example.org" in rcpt and m["X-Turnpost-Game"] == game["id"],
+            timeout=30,
+        )
     # the server signs with the secret it showed once, though it keeps it only encrypted
     headers = {k: v for k, v in call["headers"].items() if k.startswith("webhook-")}
     standardwebhooks.Webhook(webhook_secret).verify(call["body"], headers)
     reply_token = re.fullmatch(rf"move\+([0-9a-f]+)\.\d+@{DOMAIN}", turn["Reply-To"]).group(1)
     one_click = re.findall(r"/m/([A-Za-z0-9_.-]+)", html_of(turn))
     assert one_click
-    requests.post(server.url + "/v1/sign-in", json={"email": "di.secret@example.org"},
-                  timeout=10)
+    requests.post(server.url + "/v1/sign-in", json={"email": "di.secret@example.org"}, timeout=10)
     sign_in = sign_in_link(outgoing, "di.secret@example.org").rsplit("/", 1)[1]
-    rotated = requests.post(server.url + "/v1/players/me/token", headers=di.headers,
-                            timeout=10).json()["token"]
+    rotated = requests.post(
+        server.url + "/v1/players/me/token", headers=di.headers, timeout=10
+    ).json()["token"]
     stored = everything_in(valkey.url)
     assert b"tp:player:" in stored and len(stored) > 10_000, "the database was read"
-    secrets = {"API token": cy_token, "rotated API token": rotated,
-               "reply token": reply_token, "sign-in link": sign_in,
-               "webhook secret": webhook_secret,
-               "webhook key bytes": webhook_secret.removeprefix("whsec_"),
-               "webhook key hex": base64.b64decode(
-                   webhook_secret.removeprefix("whsec_")).hex(),
-               "link key": LINK_KEY, "webhook encryption key": WEBHOOK_KEY}
+    secrets = {
+        "API token": cy_token,
+        "rotated API token": rotated,
+        "reply token": reply_token,
+        "sign-in link": sign_in,
+        "webhook secret": webhook_secret,
+        "webhook key bytes": webhook_secret.removeprefix("whsec_"),
+        "webhook key hex": base64.b64decode(webhook_secret.removeprefix("whsec_")).hex(),
+        "link key": LINK_KEY,
+        "webhook encryption key": WEBHOOK_KEY,
+    }
     for name, secret in secrets.items():
         assert secret.encode() not in stored, f"the {name} is in Redis in clear"

@@ -2,6 +2,7 @@
 (default settings, pinned in tools/ts-client/package-lock.json, from the npm registry) compiles
 under `tsc --strict` and plays a game of every title against a live server, reading every
 summary, view and legal-moves answer through the generated types."""
+
 import json
 import subprocess
 from pathlib import Path
@@ -16,14 +17,20 @@ CLIENT = ROOT / "tools" / "ts-client"
 
 
 def npx(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["npx", "--no-install", *args], cwd=CLIENT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        ["npx", "--no-install", *args], cwd=CLIENT, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENT,
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=CLIENT,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     made = npx("openapi-typescript", str(ROOT / "openapi" / "openapi.json"), "-o", "schema.d.ts")
     assert made.returncode == 0, made.stderr
     built = npx("tsc", "-p", ".")
@@ -33,11 +40,16 @@ def compiled():
 
 def test_the_typescript_client_plays_every_title(compiled, valkey):
     # one client plays hundreds of moves a minute: this server lifts the per-player limits
-    server = LiveServer("--no-worker", redis_url=valkey.url,
-                        env={"RATE_LIMITS": "off"}).wait_ready()
+    server = LiveServer(
+        "--no-worker", redis_url=valkey.url, env={"RATE_LIMITS": "off"}
+    ).wait_ready()
     try:
-        ran = subprocess.run(["node", str(compiled), server.url, *sorted(registry.GAMES)],
-                             capture_output=True, text=True, timeout=600)
+        ran = subprocess.run(
+            ["node", str(compiled), server.url, *sorted(registry.GAMES)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     finally:
         server.stop()
     assert ran.returncode == 0, ran.stderr

@@ -3,6 +3,7 @@
 A game's tests call these with the game object; each function raises AssertionError with a
 message that says which step of which seeded game broke which promise.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,15 @@ def seed_of(i: int) -> bytes:
     return i.to_bytes(4, "big") * 8
 
 
-def play(game: Game, n: int, options: dict | None, seed: bytes, chooser: Callable | None = None,
-         max_steps: int = 10_000, on_step: Callable | None = None):
+def play(
+    game: Game,
+    n: int,
+    options: dict | None,
+    seed: bytes,
+    chooser: Callable | None = None,
+    max_steps: int = 10_000,
+    on_step: Callable | None = None,
+):
     """Play one whole game. `chooser(view, legal, rng, seat)` picks moves (default: uniform).
 
     Seats acting at the same time act in an order drawn from the game's own seed, so
@@ -63,10 +71,12 @@ def replay(game: Game, n: int, options: dict | None, seed: bytes, history) -> di
 
 def check_replay_and_json(game: Game, n: int, options: dict | None, seed: bytes) -> None:
     """Replaying the recorded actions gives the live match; the state is JSON at every step."""
+
     def step(before, seat, action, after, entries):
         assert json.loads(json.dumps(after)) == after, "the state is not plain JSON"
         for e in entries:
             json.dumps(e.to_json())
+
     live, history = play(game, n, options, seed, on_step=step)
     assert replay(game, n, options, seed, history) == live
 
@@ -86,8 +96,14 @@ def check_views_hide_seed(game: Game, m: dict, seed: bytes) -> None:
         assert seed.hex() not in text and "rng" not in text and "seed" not in text.lower()
 
 
-def check_no_leak(game: Game, n: int, options: dict | None, seed: bytes,
-                  perturb: Callable[[dict, int, Rng], dict], steps: int = 200) -> None:
+def check_no_leak(
+    game: Game,
+    n: int,
+    options: dict | None,
+    seed: bytes,
+    perturb: Callable[[dict, int, Rng], dict],
+    steps: int = 200,
+) -> None:
     """At every step, for every seat: changing only what the seat cannot know (via `perturb`,
     which returns a modified copy of the state) leaves that seat's view unchanged."""
     shaker = Rng(b"perturb:" + seed)
@@ -97,7 +113,9 @@ def check_no_leak(game: Game, n: int, options: dict | None, seed: bytes,
             g = json.loads(json.dumps(after["state"]))
             changed = perturb(g, s, shaker)
             assert game.view(changed, s) == game.view(after["state"], s), (
-                f"seat {s} can see something it should not (after {game.format(action)})")
+                f"seat {s} can see something it should not (after {game.format(action)})"
+            )
+
     play(game, n, options, seed, on_step=step)
 
 
@@ -107,20 +125,26 @@ def check_log_visibility(entries, seat_secret: Callable[[int], list[str]], n: in
         for s in [None, *range(n)]:
             if e.visible_to(s):
                 blob = json.dumps(e.to_json())
-                for secret in (seat_secret(s) if s is not None else seat_secret(-1)):
+                for secret in seat_secret(s) if s is not None else seat_secret(-1):
                     assert secret not in blob, f"entry {e.text!r} shows {secret!r} to seat {s}"
 
 
-def golden_playthrough(game: Game, n: int, options: dict | None, seed: bytes) -> list[dict[str, Any]]:
+def golden_playthrough(
+    game: Game, n: int, options: dict | None, seed: bytes
+) -> list[dict[str, Any]]:
     """Each step of one seeded game: active seats, legal actions (notation), each seat's view."""
     steps = []
 
     def snapshot(m, seat=None, action=None):
-        entry = {"active": sorted(runner.active_seats(game, m)),
-                 "legal": {str(s): [game.format(a) for a in runner.legal_actions(game, m, s)]
-                           for s in sorted(runner.active_seats(game, m))},
-                 "views": {str(s): game.view(m["state"], s) for s in range(n)},
-                 "spectator": game.view(m["state"], None)}
+        entry = {
+            "active": sorted(runner.active_seats(game, m)),
+            "legal": {
+                str(s): [game.format(a) for a in runner.legal_actions(game, m, s)]
+                for s in sorted(runner.active_seats(game, m))
+            },
+            "views": {str(s): game.view(m["state"], s) for s in range(n)},
+            "spectator": game.view(m["state"], None),
+        }
         if action is not None:
             entry["played"] = {"seat": seat, "move": game.format(action)}
         steps.append(entry)
@@ -152,6 +176,7 @@ def check_bot_beats_random(game: Game, n: int, options: dict | None, games: int 
         def choose(view, legal, rng, seat, hero=hero):
             bot = game.bots["heuristic"] if seat == hero else game.bots["random"]
             return bot(view, legal, rng)
+
         m, _ = play(game, n, options, seed_of(10_000 + i), chooser=choose)
         winners = m["outcome"]["winners"]
         if winners == [hero]:

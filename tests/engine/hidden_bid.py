@@ -7,6 +7,7 @@ extra points or `burn`s them (a single-seat decision). Three rounds. Most points
 It has the shapes the real games have: a secret hand, a secret simultaneous choice, a deck
 whose order is hidden, and a single-seat decision.
 """
+
 from typing import ClassVar
 
 from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
@@ -14,21 +15,36 @@ from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
 
 class HiddenBid:
     info = GameInfo(
-        name="hiddenbid", title="Hidden Bid", min_players=2, max_players=3, rules_version="1",
+        name="hiddenbid",
+        title="Hidden Bid",
+        min_players=2,
+        max_players=3,
+        rules_version="1",
         options={"rounds": OptionSpec(3, "rounds to play", choices=(1, 2, 3), kind=int)},
-        notation=("bid N: bid the card N", "keep / burn: the round's winner keeps or burns the bids"),
+        notation=(
+            "bid N: bid the card N",
+            "keep / burn: the round's winner keeps or burns the bids",
+        ),
     )
 
     def setup(self, n, options, rng, log):
         deck = list(range(1, 10))
         rng.shuffle(deck)
-        hands = [sorted(deck[3 * s:3 * s + 3]) for s in range(n)]
+        hands = [sorted(deck[3 * s : 3 * s + 3]) for s in range(n)]
         log.public("the cards are dealt")
         for s in range(n):
             log.private(s, "you were dealt " + " ".join(map(str, hands[s])), cards=hands[s])
-        return {"n": n, "rounds": options["rounds"], "round": 1, "hands": hands,
-                "deck": deck[3 * n:], "bids": [None] * n, "points": [0] * n,
-                "decider": None, "pot": []}
+        return {
+            "n": n,
+            "rounds": options["rounds"],
+            "round": 1,
+            "hands": hands,
+            "deck": deck[3 * n :],
+            "bids": [None] * n,
+            "points": [0] * n,
+            "decider": None,
+            "pot": [],
+        }
 
     def active_seats(self, g):
         if self.outcome(g) is not None:
@@ -70,12 +86,17 @@ class HiddenBid:
         if g["round"] <= g["rounds"]:
             return None
         best = max(g["points"])
-        return Outcome(tuple(s for s in range(g["n"]) if g["points"][s] == best),
-                       tuple(g["points"]), "all rounds played")
+        return Outcome(
+            tuple(s for s in range(g["n"]) if g["points"][s] == best),
+            tuple(g["points"]),
+            "all rounds played",
+        )
 
     def view(self, g, seat):
         return {
-            "round": g["round"], "points": list(g["points"]), "pot": list(g["pot"]),
+            "round": g["round"],
+            "points": list(g["points"]),
+            "pot": list(g["pot"]),
             "hand": list(g["hands"][seat]) if seat is not None else None,
             "hand_sizes": [len(h) for h in g["hands"]],
             "deck_size": len(g["deck"]),

@@ -1,4 +1,5 @@
 """Buttons: one test per rule of rules/buttons.md and the seed, named after the rule."""
+
 import ast
 import itertools
 from pathlib import Path
@@ -13,24 +14,25 @@ from tests.engine.test_buttons_helpers import GAME, SEED, act, board, make, roll
 
 # Layout 1 (index 0), for colour tests:
 #   GRYBYR / YYBRYG / RGGGBY / BGRBRY / BBRYGG / BYRGRB
-RED_CELLS_L1 = [(1, 2), (2, 4), (3, 1), (4, 5)]          # pairwise not orthogonally adjacent
+RED_CELLS_L1 = [(1, 2), (2, 4), (3, 1), (4, 5)]  # pairwise not orthogonally adjacent
 
 
 def with_buttons(cells, base=None):
     b = base or board()
     for r, c in cells:
-        b = b[:B.cell(r, c)] + B.BUTTON + b[B.cell(r, c) + 1:]
+        b = b[: B.cell(r, c)] + B.BUTTON + b[B.cell(r, c) + 1 :]
     return b
 
 
 def with_stars(cells, base=None):
     b = base or board()
     for r, c in cells:
-        b = b[:B.cell(r, c)] + B.STAR + b[B.cell(r, c) + 1:]
+        b = b[: B.cell(r, c)] + B.STAR + b[B.cell(r, c) + 1 :]
     return b
 
 
 # ----------------------------------------------------------------------------- components
+
 
 def test_layouts_have_nine_cells_of_each_colour():
     assert len(B.LAYOUTS) == 8
@@ -83,7 +85,7 @@ def test_three_players_remove_one_card_other_than_red():
 def test_removed_colour_stays_on_the_boards():
     g = make(3, bonus=[["R"], ["Y"], ["B"]])
     g["removed_card"] = "G"
-    g["boards"][0] = with_buttons([(3, 2), (3, 4), (1, 1)])   # layout 1: G G G
+    g["boards"][0] = with_buttons([(3, 2), (3, 4), (1, 1)])  # layout 1: G G G
     assert B.award_stars(g["boards"][0], 0, ["R"]) == (2, ["G"], [])
 
 
@@ -121,13 +123,14 @@ def test_gold_black_die_is_never_set_aside_so_dice_never_run_out():
 
 # ----------------------------------------------------------------------------- a round
 
+
 def test_bonus_cards_pass_clockwise_before_every_round_but_the_first():
     g = make(3, bonus=[["R"], ["G"], ["B"]])
     assert g["round"] == 1
     g["status"] = ["bust", "bust", "in"]
     g["boards"][2] = with_buttons([(1, 1)])
     g["turn"] = 2
-    act(g, 2, "optout")                   # everyone is out: seat 2 places its star
+    act(g, 2, "optout")  # everyone is out: seat 2 places its star
     act(g, 2, "star 1 1")
     assert g["round"] == 2 and g["bonus"] == [["B"], ["R"], ["G"]]
 
@@ -150,12 +153,12 @@ def test_red_holder_starts_the_round():
 def test_turns_go_clockwise_skipping_players_out_of_the_round():
     g = make(4, status=["in", "opted_out", "bust", "in"], turn=0)
     g["boards"][3] = with_buttons([(6, 6)])
-    roll(g, 0, 1, 1, 3, 4, 5, 6)          # seat 3 may use gold (1, 1)
+    roll(g, 0, 1, 1, 3, 4, 5, 6)  # seat 3 may use gold (1, 1)
     act(g, 0, "place 1 3")
     act(g, 3, "skip")
     assert g["phase"] == "turn" and g["turn"] == 3
     act(g, 3, "optout")
-    assert g["turn"] == 0                  # seat 0 is the only one left: it rolls again
+    assert g["turn"] == 0  # seat 0 is the only one left: it rolls again
 
 
 def test_opt_out_needs_a_button_on_the_board():
@@ -169,7 +172,7 @@ def test_opt_out_counts_a_button_placed_on_another_players_turn():
     g = make(2, turn=1)
     roll(g, 1, 3, 4, 1, 2, 5, 6)
     act(g, 1, "place 3 1")
-    act(g, 0, "place 3 4")                 # seat 0 used the gold dice on seat 1's turn
+    act(g, 0, "place 3 4")  # seat 0 used the gold dice on seat 1's turn
     assert g["turn"] == 0 and texts(g, 0) == ["optout", "roll"]
 
 
@@ -178,7 +181,7 @@ def test_opt_out_sets_aside_one_white_pip_die():
     g["boards"][0] = with_buttons([(1, 1)])
     act(g, 0, "optout")
     assert g["aside"] == 1 and g["status"][0] == "opted_out" and g["turn"] == 1
-    roll(g, 1, 1, 1, 2, 3, 4)              # white, gold, then only 3 white-pip dice
+    roll(g, 1, 1, 1, 2, 3, 4)  # white, gold, then only 3 white-pip dice
     assert g["dice"]["black"] == [2, 3, 4]
 
 
@@ -202,9 +205,9 @@ def test_opted_out_player_keeps_buttons_and_no_longer_places_with_gold_dice():
 
 def test_roller_must_place_on_white_die_row_and_any_black_die_column():
     g = make(2, turn=0)
-    g["boards"][0] = with_buttons([(2, 3)])            # blocks (3, 3)
+    g["boards"][0] = with_buttons([(2, 3)])  # blocks (3, 3)
     roll(g, 0, 3, 5, 1, 3, 3, 6)
-    assert texts(g, 0) == ["place 3 1", "place 3 5", "place 3 6"]   # no skip for the roller
+    assert texts(g, 0) == ["place 3 1", "place 3 5", "place 3 6"]  # no skip for the roller
 
 
 def test_other_players_may_place_on_white_die_and_gold_black_die_or_skip():
@@ -221,8 +224,8 @@ def test_roller_and_other_players_decide_at_the_same_time():
 
 def test_player_without_a_legal_gold_cell_is_not_asked():
     g = make(3, turn=0)
-    g["boards"][1] = with_buttons([(3, 4)])            # blocks (3, 5)
-    g["boards"][2] = with_stars([(3, 5)])              # a star on (3, 5)
+    g["boards"][1] = with_buttons([(3, 4)])  # blocks (3, 5)
+    g["boards"][2] = with_stars([(3, 5)])  # a star on (3, 5)
     roll(g, 0, 3, 5, 1, 2, 2, 6)
     assert GAME.active_seats(g) == frozenset([0])
     assert texts(g, 1) == [] and texts(g, 2) == []
@@ -239,8 +242,10 @@ def test_choices_of_a_roll_are_applied_together():
     log = act(g, 0, "place 2 4")
     assert g["boards"] == [with_buttons([(2, 4)]), with_buttons([(2, 6)]), with_buttons([(2, 4)])]
     assert [e.text for e in log.entries] == [
-        "{seat0} placed a button at row 2, column 4", "{seat1} placed a button at row 2, column 6",
-        "{seat2} placed a button at row 2, column 4"]
+        "{seat0} placed a button at row 2, column 4",
+        "{seat1} placed a button at row 2, column 6",
+        "{seat2} placed a button at row 2, column 4",
+    ]
     assert g["phase"] == "turn" and g["turn"] == 2
 
 
@@ -284,11 +289,11 @@ def test_a_timeout_of_one_seat_does_not_block_the_others():
     g = make(3, turn=0)
     roll(g, 0, 3, 5, 1, 2, 2, 6)
     bot_move = GAME.bots["random"](GAME.view(g, 1), GAME.legal_actions(g, 1), Rng(SEED))
-    GAME.apply(g, 1, bot_move, None, Log())               # the platform plays for seat 1 only
+    GAME.apply(g, 1, bot_move, None, Log())  # the platform plays for seat 1 only
     assert GAME.active_seats(g) == frozenset([0, 2])
     g = make(3, turn=0)
     roll(g, 0, 3, 5, 1, 2, 2, 6)
-    GAME.remove_seat(g, 1, Log())                        # or the seat forfeits
+    GAME.remove_seat(g, 1, Log())  # or the seat forfeits
     assert GAME.active_seats(g) == frozenset([0, 2])
 
 
@@ -310,7 +315,7 @@ def test_button_blocks_its_orthogonal_neighbours():
     b = with_buttons([(3, 3)])
     for r, c in [(2, 3), (4, 3), (3, 2), (3, 4)]:
         assert not B.is_legal_cell(b, r, c)
-    for r, c in [(2, 2), (4, 4), (2, 4), (4, 2), (1, 3), (3, 5)]:   # diagonals and farther: free
+    for r, c in [(2, 2), (4, 4), (2, 4), (4, 2), (1, 3), (3, 5)]:  # diagonals and farther: free
         assert B.is_legal_cell(b, r, c)
 
 
@@ -328,9 +333,9 @@ def test_stars_do_not_block_their_neighbours():
 def test_bust_when_the_roller_has_no_legal_cell():
     g = make(3, turn=0)
     g["boards"][0] = with_buttons([(3, 2), (4, 4), (1, 1)], with_stars([(4, 6)]))
-    log = roll(g, 0, 4, 6, 2, 3, 4, 5)     # row 4: 6 star, 2/3/5 next to buttons, 4 button
+    log = roll(g, 0, 4, 6, 2, 3, 4, 5)  # row 4: 6 star, 2/3/5 next to buttons, 4 button
     assert g["status"][0] == "bust" and g["aside"] == 1
-    assert g["boards"][0] == with_stars([(4, 6)])      # the round's buttons are removed
+    assert g["boards"][0] == with_stars([(4, 6)])  # the round's buttons are removed
     assert "busts" in log.entries[-1].text
     assert texts(g, 0) == [] and 0 not in GAME.active_seats(g)
 
@@ -375,9 +380,12 @@ def test_dice_come_only_from_the_games_generator():
         while len(out) < 30 and m["outcome"] is None:
             seat = min(runner.active_seats(GAME, m))
             version += 1
-            m, entries = runner.act(GAME, m, seat, runner.legal_actions(GAME, m, seat)[-1], seed, version)
+            m, entries = runner.act(
+                GAME, m, seat, runner.legal_actions(GAME, m, seat)[-1], seed, version
+            )
             out += [e.data for e in entries if "rolled" in e.text]
         return out
+
     assert rolls(SEED) == rolls(SEED)
     assert rolls(SEED) != rolls(b"another-seed-for-the-buttons-tst")
     source = ast.parse(Path(B.__file__).read_text())
@@ -390,13 +398,14 @@ def test_only_a_roll_draws_from_the_generator():
     g = make(2, turn=0)
     rng = Rng(SEED)
     GAME.apply(g, 0, {"type": "roll"}, rng, Log())
-    assert rng.counter >= 6                              # white, gold, 4 black
+    assert rng.counter >= 6  # white, gold, 4 black
     counter = rng.counter
     GAME.apply(g, 0, GAME.legal_actions(g, 0)[0], rng, Log())
     assert rng.counter == counter
 
 
 # ----------------------------------------------------------------------------- round end
+
 
 def test_round_ends_when_every_player_is_out():
     g = make(3, status=["bust", "in", "opted_out"], turn=1)
@@ -444,7 +453,7 @@ def test_stars_are_placed_on_own_buttons_of_the_round():
     act(g, 1, "star 2 4")
     assert texts(g, 1) == ["star 1 2", "star 3 1"]
     act(g, 1, "star 3 1")
-    assert g["boards"][1] == with_stars([(6, 6), (2, 4), (3, 1)])   # the rest went back
+    assert g["boards"][1] == with_stars([(6, 6), (2, 4), (3, 1)])  # the rest went back
 
 
 def test_star_placement_is_a_simultaneous_decision_of_all_who_earned_stars():
@@ -453,9 +462,12 @@ def test_star_placement_is_a_simultaneous_decision_of_all_who_earned_stars():
     act(g, 1, "optout")
     assert GAME.active_seats(g) == frozenset([0, 1, 2])
     act(g, 0, "star 3 3")
-    assert g["boards"][0] == with_buttons([(1, 1), (3, 3)])        # not placed until all are in
+    assert g["boards"][0] == with_buttons([(1, 1), (3, 3)])  # not placed until all are in
     assert GAME.view(g, 0)["my_star_picks"] == [[3, 3]]
-    assert GAME.view(g, 1)["my_star_picks"] == [] and GAME.view(g, 1)["players"][0]["stars_picked"] == 1
+    assert (
+        GAME.view(g, 1)["my_star_picks"] == []
+        and GAME.view(g, 1)["players"][0]["stars_picked"] == 1
+    )
     act(g, 2, "star 5 5")
     act(g, 1, "star 2 2")
     assert g["boards"] == [with_stars([(3, 3)]), with_stars([(2, 2)]), with_stars([(5, 5)])]
@@ -470,6 +482,7 @@ def test_remaining_buttons_go_back_when_nobody_earned_stars():
 
 
 # ----------------------------------------------------------------------------- end
+
 
 def finish(g, seat):
     """`seat` (the last one in) opts out and places its stars on the given buttons in order."""
@@ -558,6 +571,7 @@ def test_equal_scores_share_the_win():
 
 # ----------------------------------------------------------------------------- leaving
 
+
 def test_removed_seat_is_out_of_every_round_and_the_game_goes_on():
     g = make(3, bonus=[["R"], ["Y"], ["G"]], turn=1)
     GAME.remove_seat(g, 1, Log())
@@ -610,7 +624,9 @@ def test_removed_seat_owes_no_stars():
 def test_removed_seat_cannot_win():
     g = make(3, status=["opted_out", "in", "bust"], turn=1)
     g["boards"][0] = with_stars([(r, c) for r in (1, 3, 5) for c in (1, 2, 3)])
-    g["boards"][1] = with_buttons([(6, 6)], with_stars([(r, c) for r in (1, 3) for c in (1, 2, 3, 4, 6)]))
+    g["boards"][1] = with_buttons(
+        [(6, 6)], with_stars([(r, c) for r in (1, 3) for c in (1, 2, 3, 4, 6)])
+    )
     g["boards"][1] = with_stars([(5, 1)], g["boards"][1])
     GAME.remove_seat(g, 0, Log())
     act(g, 1, "optout")
@@ -628,6 +644,7 @@ def test_resigning_in_a_three_player_game_goes_on_through_the_runner():
 
 # ----------------------------------------------------------------------------- notation
 
+
 def test_notation_reads_every_action_and_tolerates_case_and_spaces():
     assert GAME.parse("ROLL") == {"type": "roll"}
     assert GAME.parse("  opt out ") == {"type": "optout"}
@@ -638,20 +655,34 @@ def test_notation_reads_every_action_and_tolerates_case_and_spaces():
     assert GAME.parse("star 6 1") == {"type": "star", "row": 6, "col": 1}
 
 
-@pytest.mark.parametrize("text", ["place 3", "place 7 1", "star 0 2", "place a b", "jump", "roll 3"])
+@pytest.mark.parametrize(
+    "text", ["place 3", "place 7 1", "star 0 2", "place a b", "jump", "roll 3"]
+)
 def test_malformed_notation_names_the_expected_form(text):
     with pytest.raises(MalformedAction, match=r"place 3 5|star 3 5|'roll'"):
         GAME.parse(text)
 
 
-@pytest.mark.parametrize("action", [{"type": "place"}, {"type": "place", "row": "3", "col": 5},
-                                    {"type": "fly"}, {"type": "star", "row": True, "col": 1}])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "place"},
+        {"type": "place", "row": "3", "col": 5},
+        {"type": "fly"},
+        {"type": "star", "row": True, "col": 1},
+    ],
+)
 def test_malformed_action_objects_are_refused(action):
     with pytest.raises(MalformedAction):
         runner.read_action(GAME, action=action)
 
 
 def test_format_and_parse_round_trip():
-    for a in [{"type": "roll"}, {"type": "optout"}, {"type": "skip"},
-              {"type": "place", "row": 2, "col": 6}, {"type": "star", "row": 1, "col": 4}]:
+    for a in [
+        {"type": "roll"},
+        {"type": "optout"},
+        {"type": "skip"},
+        {"type": "place", "row": 2, "col": 6},
+        {"type": "star", "row": 1, "col": 4},
+    ]:
         assert GAME.parse(GAME.format(a)) == a

@@ -1,4 +1,5 @@
 """Helpers for the Buttons tests (no tests here): states from a readable description, fixed dice."""
+
 from engine.core import Log
 from engine.games import buttons as B
 from engine.rng import Rng

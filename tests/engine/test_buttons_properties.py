@@ -1,4 +1,5 @@
 """Buttons: seeded random games with invariants, the shared conformance checks, golden, bots."""
+
 import pytest
 
 from engine import match as runner
@@ -7,7 +8,7 @@ from engine.rng import Rng
 from tests.engine import conformance
 from tests.engine.test_buttons_helpers import GAME
 
-MAX_STEPS = 3000        # random games take at most ~450 moves (4 players); rounds at most ~20
+MAX_STEPS = 3000  # random games take at most ~450 moves (4 players); rounds at most ~20
 MAX_ROUNDS = 60
 PHASES = {"turn", "place", "stars", "over"}
 
@@ -19,7 +20,7 @@ def undecided(action, g):
 
 def touching(board):
     """Whether two buttons are orthogonal neighbours (in a row, or in a column)."""
-    rows = [board[r * 6:r * 6 + 6] for r in range(6)]
+    rows = [board[r * 6 : r * 6 + 6] for r in range(6)]
     cols = [board[c::6] for c in range(6)]
     return any("oo" in line for line in rows + cols)
 
@@ -57,7 +58,7 @@ def check_invariants(before, seat, action, after, entries):
         assert g["status"][g["turn"]] == B.IN and g["waiting"] == []
     elif phase == "place":
         d = g["dice"]
-        rolled_with = B.WHITE_PIP_DICE - g["aside"]         # the roller's bust set dice aside after
+        rolled_with = B.WHITE_PIP_DICE - g["aside"]  # the roller's bust set dice aside after
         busted = g["status"][g["roller"]] == B.BUST
         assert rolled_with <= len(d["black"]) <= rolled_with + (per if busted else 0)
         assert all(1 <= v <= 6 for v in d["black"] + [d["white"], d["gold"]])
@@ -71,7 +72,9 @@ def check_invariants(before, seat, action, after, entries):
         out = GAME.outcome(g)
         assert out.scores == tuple(B.score(x) for x in g["boards"])
         playing = [s for s in range(n) if g["status"][s] != B.LEFT]
-        assert any(B.has_line(g["boards"][s]) or g["boards"][s].count(B.STAR) >= 12 for s in playing)
+        assert any(
+            B.has_line(g["boards"][s]) or g["boards"][s].count(B.STAR) >= 12 for s in playing
+        )
         best = max(out.scores[s] for s in playing)
         assert out.winners == tuple(s for s in playing if out.scores[s] == best)
 
@@ -79,8 +82,9 @@ def check_invariants(before, seat, action, after, entries):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_thousand_random_games_keep_the_invariants(n):
     for i in range(1000):
-        m, history = conformance.play(GAME, n, None, conformance.seed_of(i), max_steps=MAX_STEPS,
-                                      on_step=check_invariants)
+        m, history = conformance.play(
+            GAME, n, None, conformance.seed_of(i), max_steps=MAX_STEPS, on_step=check_invariants
+        )
         assert m["outcome"] is not None and len(history) < MAX_STEPS
 
 
@@ -99,8 +103,9 @@ def test_random_games_with_resignations_go_on_and_never_ask_a_removed_seat(n):
                 gone.append(seat)
             else:
                 seat = picker.choice(sorted(runner.active_seats(GAME, m)))
-                m, _ = runner.act(GAME, m, seat, picker.choice(runner.legal_actions(GAME, m, seat)),
-                                  seed, version)
+                m, _ = runner.act(
+                    GAME, m, seat, picker.choice(runner.legal_actions(GAME, m, seat)), seed, version
+                )
             if m["outcome"] is None:
                 active = runner.active_seats(GAME, m)
                 assert active and not active & set(gone)
@@ -121,6 +126,7 @@ def test_notation_round_trips_at_many_states(n):
         for s in sorted(runner.active_seats(GAME, after)):
             conformance.check_notation(GAME, after, s)
         conformance.check_views_hide_seed(GAME, after, seed)
+
     for i in range(10):
         seed = conformance.seed_of(200 + i)
         conformance.play(GAME, n, None, seed, on_step=step)
@@ -135,15 +141,18 @@ def perturb(g, seat, rng):
         if choice is not None:
             if s != g["roller"]:
                 white, gold = g["dice"]["white"], g["dice"]["gold"]
-                g["choices"][s] = ({"type": "skip"} if choice["type"] == "place"
-                                   else {"type": "place", "row": white, "col": gold})
+                g["choices"][s] = (
+                    {"type": "skip"}
+                    if choice["type"] == "place"
+                    else {"type": "place", "row": white, "col": gold}
+                )
             else:
                 g["choices"][s] = {"type": "place", "row": 6, "col": rng.between(1, 6)}
         picks = g["star_picks"][s]
         if picks:
             buttons = [i for i, m in enumerate(g["boards"][s]) if m == B.BUTTON]
             rng.shuffle(buttons)
-            g["star_picks"][s] = buttons[:len(picks)]
+            g["star_picks"][s] = buttons[: len(picks)]
     return g
 
 
@@ -158,6 +167,7 @@ def test_log_never_tells_a_choice_before_all_are_in():
         assert all(e.to is None for e in entries), "Buttons has no private entries"
         if undecided(action, after["state"]):
             assert entries == [], f"{entries} told a choice before all were in"
+
     for n in (2, 3, 4):
         for i in range(10):
             conformance.play(GAME, n, None, conformance.seed_of(400 + i), on_step=step)
@@ -174,4 +184,4 @@ def test_heuristic_beats_random_two_players():
 
 def test_heuristic_beats_random_four_players():
     wins = conformance.check_bot_beats_random(GAME, 4, None)
-    assert wins > 75, wins                 # a fair share is 50
+    assert wins > 75, wins  # a fair share is 50

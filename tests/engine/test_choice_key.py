@@ -2,6 +2,7 @@
 every game, two positions (of any games of that title) have equal keys for a seat exactly when
 that seat's legal lists are equal. The runner relies on it to tell whether a seat's choice
 changed with a move (`seat_since`, which decides when a move made on an older version is stale)."""
+
 import json
 import random
 
@@ -35,8 +36,9 @@ def test_equal_keys_exactly_when_the_legal_lists_are_equal():
                     assert key_of_list.setdefault(legal, key) == key, (name, seat, legal[:200])
                 positions += 1
                 seat = rnd.choice(sorted(runner.active_seats(game, m)))
-                m, _ = runner.act(game, m, seat, rnd.choice(game.legal_actions(g, seat)),
-                                  seed, version)
+                m, _ = runner.act(
+                    game, m, seat, rnd.choice(game.legal_actions(g, seat)), seed, version
+                )
                 version += 1
 
 

@@ -2,6 +2,7 @@
 
 States are built by hand with `make`; dice are fixed with `Dice`.
 """
+
 import itertools
 import re
 
@@ -32,9 +33,22 @@ class Dice:
         pass
 
 
-def make(n=2, nations="rb", subs=None, hands=None, row=("b2", "y1", "g3"), torpedo_deck=None,
-         current=0, played=(), fleet_deck=None, fleet_discard=(), sunk=None, misses=None,
-         removed=(), end_subs_left=0):
+def make(
+    n=2,
+    nations="rb",
+    subs=None,
+    hands=None,
+    row=("b2", "y1", "g3"),
+    torpedo_deck=None,
+    current=0,
+    played=(),
+    fleet_deck=None,
+    fleet_discard=(),
+    sunk=None,
+    misses=None,
+    removed=(),
+    end_subs_left=0,
+):
     """A state from a readable description; unnamed Fleet cards are in the deck, in table order."""
     ladder = {s: C.START_RUNG[int(s[1])] for s in C.SUBS}
     ladder.update(subs or {})
@@ -45,12 +59,27 @@ def make(n=2, nations="rb", subs=None, hands=None, row=("b2", "y1", "g3"), torpe
         fleet_deck = [c for c in C.FLEET_CARDS if c not in used]
     if torpedo_deck is None:
         torpedo_deck = [c for c in C.TORPEDO_CARDS if c not in row]
-    return {"n": n, "nations": list(nations), "removed": list(removed), "subs": ladder,
-            "hands": hands, "fleet_deck": list(fleet_deck), "fleet_discard": list(fleet_discard),
-            "torpedo_row": list(row), "torpedo_deck": list(torpedo_deck), "torpedo_removed": [],
-            "torpedo_discard": [], "sunk": sunk or [[] for _ in range(n)],
-            "misses": misses or [[] for _ in range(n)], "current": current, "turn": 1,
-            "played": played, "last_strike": None, "end_subs_left": end_subs_left, "over": None}
+    return {
+        "n": n,
+        "nations": list(nations),
+        "removed": list(removed),
+        "subs": ladder,
+        "hands": hands,
+        "fleet_deck": list(fleet_deck),
+        "fleet_discard": list(fleet_discard),
+        "torpedo_row": list(row),
+        "torpedo_deck": list(torpedo_deck),
+        "torpedo_removed": [],
+        "torpedo_discard": [],
+        "sunk": sunk or [[] for _ in range(n)],
+        "misses": misses or [[] for _ in range(n)],
+        "current": current,
+        "turn": 1,
+        "played": played,
+        "last_strike": None,
+        "end_subs_left": end_subs_left,
+        "over": None,
+    }
 
 
 def act(g, text, rng=None, seat=None):
@@ -68,6 +97,7 @@ def legal_texts(g, seat=None):
 
 
 # ---------------------------------------------------------------- components
+
 
 def test_six_nations_with_two_submarines_each():
     assert C.COLOURS == ("b", "g", "o", "p", "r", "y")
@@ -107,17 +137,27 @@ def test_every_arrow_points_to_the_next_symbol_of_the_cycle():
 
 
 def test_18_torpedo_cards_as_tabled():
-    table = {"b": "pt carrier destroyer", "g": "frigate pt carrier", "o": "sub frigate pt",
-             "p": "transport sub frigate", "r": "destroyer transport sub",
-             "y": "carrier destroyer transport"}
+    table = {
+        "b": "pt carrier destroyer",
+        "g": "frigate pt carrier",
+        "o": "sub frigate pt",
+        "p": "transport sub frigate",
+        "r": "destroyer transport sub",
+        "y": "carrier destroyer transport",
+    }
     assert len(C.TORPEDO_CARDS) == 18
     for colour, symbols in table.items():
         for t, symbol in enumerate(symbols.split(), start=1):
-            assert C.TORPEDO_INFO[f"{colour}{t}"] == {"card": f"{colour}{t}", "colour": colour,
-                                                      "torpedoes": t, "symbol": symbol}
+            assert C.TORPEDO_INFO[f"{colour}{t}"] == {
+                "card": f"{colour}{t}",
+                "colour": colour,
+                "torpedoes": t,
+                "symbol": symbol,
+            }
 
 
 # ---------------------------------------------------------------- setup
+
 
 def started(n, seed=1, options=None):
     return runner.start(GAME, n, options, conformance.seed_of(seed), 1)[0]["state"]
@@ -151,6 +191,7 @@ def test_deal_three_fleet_cards_each_and_lay_three_torpedo_cards_face_up():
 
 # ---------------------------------------------------------------- fleet movement
 
+
 def test_a_turn_starts_with_at_least_one_fleet_card():
     g = make(hands=[["r+2", "b-1", "g+4"], ["y+6"]])
     assert {a["type"] for a in GAME.legal_actions(g, 0)} == {"fleet"}
@@ -183,8 +224,7 @@ def test_a_submarine_stops_at_rung_1_or_8():
 
 
 def test_card_of_a_colour_with_no_submarine_left_moves_any_submarine():
-    g = make(hands=[["y+2"], []], subs={"y1": None, "y2": None},
-             sunk=[["y1", "y2"], []])
+    g = make(hands=[["y+2"], []], subs={"y1": None, "y2": None}, sunk=[["y1", "y2"], []])
     targets = [a["sub"] for a in GAME.legal_actions(g, 0)]
     assert targets == [s for s in C.SUBS if s[0] != "y"]
     act(g, "fleet y+2@b1")
@@ -197,6 +237,7 @@ def test_only_the_remaining_submarine_of_a_colour_can_be_moved():
 
 
 # ---------------------------------------------------------------- queue
+
 
 def test_queued_card_must_connect_previous_arrow_to_its_own_symbol():
     # r+2 shows sub -> transport; b-1 shows transport (connects); g+4 shows frigate (does not)
@@ -219,6 +260,7 @@ def test_queue_may_go_on_with_cards_of_any_colour_each_moving_a_submarine():
 
 # ---------------------------------------------------------------- torpedo
 
+
 def test_torpedo_card_usable_only_on_the_last_arrow_symbol():
     # row: b2 carrier, o1 sub, g3 carrier; r+2's arrow is transport: no strike, only delays
     g = make(hands=[["r+2", "y-3"], []], row=("b2", "o1", "g3"))
@@ -228,7 +270,11 @@ def test_torpedo_card_usable_only_on_the_last_arrow_symbol():
     g = make(hands=[["g-1"], []], row=("b2", "o1", "g3"))
     act(g, "fleet g-1@g1")
     assert [t for t in legal_texts(g) if t.startswith("torpedo")] == [
-        "torpedo b2@b1", "torpedo b2@b2", "torpedo g3@g1", "torpedo g3@g2"]
+        "torpedo b2@b1",
+        "torpedo b2@b2",
+        "torpedo g3@g1",
+        "torpedo g3@g2",
+    ]
 
 
 def test_own_colour_torpedo_card_is_defused_no_roll_no_score():
@@ -284,8 +330,12 @@ def test_every_torpedo_missed_puts_the_card_in_the_scoring_area_as_a_miss():
 
 
 def test_torpedo_targets_any_submarine_when_its_colour_is_gone():
-    g = make(hands=[["g-1"], []], row=("y1", "p1", "r2"), subs={"y1": None, "y2": None},
-             sunk=[[], ["y1", "y2"]])
+    g = make(
+        hands=[["g-1"], []],
+        row=("y1", "p1", "r2"),
+        subs={"y1": None, "y2": None},
+        sunk=[[], ["y1", "y2"]],
+    )
     act(g, "fleet g-1@g1")
     targets = [a["sub"] for a in GAME.legal_actions(g, 0) if a["type"] == "torpedo"]
     assert targets == [s for s in C.SUBS if s[0] != "y"]
@@ -317,6 +367,7 @@ def test_end_without_torpedo_passes_the_turn():
 
 # ---------------------------------------------------------------- end of turn
 
+
 def test_end_of_turn_discards_played_cards_and_draws_back_up_to_three():
     g = make(hands=[["r+2", "b-1", "g-3"], ["o+2"]], fleet_deck=["y+6", "p-5", "o-1", "b+2"])
     act(g, "fleet r+2@r1")
@@ -338,12 +389,15 @@ def test_empty_fleet_deck_is_rebuilt_from_the_shuffled_discard_pile():
 
 def test_used_removed_or_delayed_torpedo_card_is_replaced_from_the_deck():
     # g-1's arrow is carrier, the symbol of y1
-    cases = [("rb", "torpedo y1@y2", Dice(8), ["o3", "p1", "r2"], ["b1"]),
-             ("rb", "delay p1", Dice(), ["y1", "o3", "r2"], ["b1", "p1"]),
-             ("yb", "defuse y1", Dice(), ["o3", "p1", "r2"], ["b1"])]
+    cases = [
+        ("rb", "torpedo y1@y2", Dice(8), ["o3", "p1", "r2"], ["b1"]),
+        ("rb", "delay p1", Dice(), ["y1", "o3", "r2"], ["b1", "p1"]),
+        ("yb", "defuse y1", Dice(), ["o3", "p1", "r2"], ["b1"]),
+    ]
     for nations, text, dice, row, deck in cases:
-        g = make(nations=nations, hands=[["g-1"], []], row=("y1", "p1", "r2"),
-                 torpedo_deck=["o3", "b1"])
+        g = make(
+            nations=nations, hands=[["g-1"], []], row=("y1", "p1", "r2"), torpedo_deck=["o3", "b1"]
+        )
         act(g, "fleet g-1@g1")
         act(g, text, rng=dice)
         assert (g["torpedo_row"], g["torpedo_deck"]) == (row, deck), text
@@ -365,10 +419,15 @@ def test_turns_go_clockwise():
 
 # ---------------------------------------------------------------- end of the game
 
+
 def test_game_ends_when_all_submarines_are_sunk():
     subs = {s: None for s in C.SUBS if s != "y2"}
-    g = make(hands=[["g-1"], []], row=("y1", "p1", "r2"), subs=subs,
-             sunk=[[s for s in C.SUBS if s != "y2"], []])
+    g = make(
+        hands=[["g-1"], []],
+        row=("y1", "p1", "r2"),
+        subs=subs,
+        sunk=[[s for s in C.SUBS if s != "y2"], []],
+    )
     act(g, "fleet g-1@y2")
     act(g, "torpedo y1@y2", rng=Dice(1))
     out = GAME.outcome(g)
@@ -378,8 +437,13 @@ def test_game_ends_when_all_submarines_are_sunk():
 
 def test_end_subs_left_option_ends_when_that_many_submarines_are_left():
     subs = {s: None for s in C.SUBS[:9]}
-    g = make(hands=[["g-1"], []], row=("y1", "p1", "r2"), subs=subs, end_subs_left=2,
-             sunk=[list(C.SUBS[:9]), []])
+    g = make(
+        hands=[["g-1"], []],
+        row=("y1", "p1", "r2"),
+        subs=subs,
+        end_subs_left=2,
+        sunk=[list(C.SUBS[:9]), []],
+    )
     act(g, "fleet g-1@y2")
     assert GAME.outcome(g) is None
     act(g, "torpedo y1@y2", rng=Dice(1))
@@ -408,6 +472,7 @@ def test_end_is_checked_at_the_end_of_the_turn():
 
 
 # ---------------------------------------------------------------- scoring
+
 
 def test_score_plus_one_per_submarine_sunk():
     g = make(sunk=[["y1", "o2"], []], subs={"y1": None, "o2": None})
@@ -458,8 +523,7 @@ def test_groups_of_four_colours_are_disjoint_and_as_many_as_possible():
 def test_seed_scoring_example_all_parts_add_up():
     # seat 0 (red): sunk b1 b2 g1 o1 p1 y1 (6), two misses, both own subs alive
     sunk = ["b1", "b2", "g1", "o1", "p1", "y1"]
-    g = make(nations="rb", subs={s: None for s in sunk}, sunk=[sunk, []],
-             misses=[["g3", "o2"], []])
+    g = make(nations="rb", subs={s: None for s in sunk}, sunk=[sunk, []], misses=[["g3", "o2"], []])
     assert C.score(g, 0) == 6 - 2 + 4 + 1 + 2
     assert C.score(g, 1) == 0  # blue: both sunk, nothing scored
 
@@ -474,6 +538,7 @@ def test_highest_score_wins_and_equal_scores_share_the_win():
 
 
 # ---------------------------------------------------------------- hidden information
+
 
 def test_hands_are_secret_and_decks_are_counts():
     g = started(3)
@@ -506,6 +571,7 @@ def test_played_cards_the_ladder_and_scoring_areas_are_public():
 
 
 # ---------------------------------------------------------------- a player leaves
+
 
 def test_resigning_player_nation_becomes_neutral_and_the_game_goes_on():
     seed = conformance.seed_of(4)
@@ -553,8 +619,12 @@ def test_resigning_on_own_turn_discards_the_played_cards_and_passes_the_turn():
 
 
 def test_removed_seat_keeps_its_scoring_area_but_cannot_win():
-    g = make(n=3, nations="rbg", sunk=[["y1", "y2", "o1"], [], []],
-             subs={"y1": None, "y2": None, "o1": None})
+    g = make(
+        n=3,
+        nations="rbg",
+        sunk=[["y1", "y2", "o1"], [], []],
+        subs={"y1": None, "y2": None, "o1": None},
+    )
     GAME.remove_seat(g, 0, Log())
     g["over"] = "a used Torpedo card could not be replaced"
     out = GAME.outcome(g)
@@ -572,14 +642,22 @@ def test_turns_skip_a_removed_seat():
 
 # ---------------------------------------------------------------- options
 
+
 def test_end_subs_left_defaults_to_zero():
     m = runner.start(GAME, 2, None, conformance.seed_of(1), 1)[0]
     assert m["options"] == {"end_subs_left": 0} and m["state"]["end_subs_left"] == 0
 
 
-@pytest.mark.parametrize("bad, message", [
-    (11, "choose one of: 0, 1"), (-1, "choose one of"), ("2", "whole number"),
-    (True, "whole number"), (2.5, "whole number")])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (11, "choose one of: 0, 1"),
+        (-1, "choose one of"),
+        ("2", "whole number"),
+        (True, "whole number"),
+        (2.5, "whole number"),
+    ],
+)
 def test_end_subs_left_bad_values_are_refused(bad, message):
     with pytest.raises(InvalidOptions, match=message):
         runner.start(GAME, 2, {"end_subs_left": bad}, conformance.seed_of(1), 1)
@@ -598,11 +676,17 @@ def test_unknown_option_and_player_counts_are_refused():
 def test_info():
     info = GAME.info
     assert (info.name, info.title, info.min_players, info.max_players, info.rules_version) == (
-        "consonar", "Con Sonar!", 2, 6, "1")
+        "consonar",
+        "Con Sonar!",
+        2,
+        6,
+        "1",
+    )
     assert info.options["end_subs_left"].choices == tuple(range(11))
 
 
 # ---------------------------------------------------------------- notation
+
 
 def test_notation_examples_read():
     assert GAME.parse("fleet r+2@r1") == {"type": "fleet", "card": "r+2", "sub": "r1"}
@@ -614,19 +698,34 @@ def test_notation_examples_read():
     assert GAME.parse("end") == GAME.parse("pass-torpedo") == {"type": "end"}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("fleet r-2@r1", "values are -1 +2"), ("fleet r+2", "fleet r+2@r1"),
-    ("fleet r+2@r1 g-3@g2", "one Fleet card per move"), ("torpedo b4@y1", "torpedo b2@y1"),
-    ("fire", "write 'fleet"), ("defuse x1", "defuse r1"), ("", "write 'fleet")])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("fleet r-2@r1", "values are -1 +2"),
+        ("fleet r+2", "fleet r+2@r1"),
+        ("fleet r+2@r1 g-3@g2", "one Fleet card per move"),
+        ("torpedo b4@y1", "torpedo b2@y1"),
+        ("fire", "write 'fleet"),
+        ("defuse x1", "defuse r1"),
+        ("", "write 'fleet"),
+    ],
+)
 def test_bad_notation_names_the_expected_form(text, expected):
     with pytest.raises(MalformedAction, match=re.escape(expected)):
         GAME.parse(text)
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "fleet", "card": "r+3", "sub": "r1"}, {"type": "fleet", "card": "r+2"},
-    {"type": "torpedo", "card": "b2", "sub": "x1"}, {"type": "defuse"}, {"type": "fire"},
-    {"type": "delay", "card": 3}])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "fleet", "card": "r+3", "sub": "r1"},
+        {"type": "fleet", "card": "r+2"},
+        {"type": "torpedo", "card": "b2", "sub": "x1"},
+        {"type": "defuse"},
+        {"type": "fire"},
+        {"type": "delay", "card": 3},
+    ],
+)
 def test_malformed_action_objects_are_refused(action):
     with pytest.raises(MalformedAction):
         runner.read_action(GAME, action=action)
@@ -634,7 +733,10 @@ def test_malformed_action_objects_are_refused(action):
 
 def test_split_turn_cuts_a_whole_turn_into_single_steps():
     assert split_turn("fleet r+2@r1 g-3@g2; torpedo b2@y1") == [
-        "fleet r+2@r1", "fleet g-3@g2", "torpedo b2@y1"]
+        "fleet r+2@r1",
+        "fleet g-3@g2",
+        "torpedo b2@y1",
+    ]
     assert split_turn("FLEET r2 @ r1;  ;delay p3") == ["fleet r+2@r1", "delay p3"]
     assert split_turn("fleet b-1@b2\nend") == ["fleet b-1@b2", "end"]
     with pytest.raises(MalformedAction, match="step 2"):

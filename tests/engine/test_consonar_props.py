@@ -1,4 +1,5 @@
 """Con Sonar!: seeded random games with invariants, no-leak, replay, notation, golden, bots."""
+
 import itertools
 import json
 
@@ -44,17 +45,31 @@ def expected_score(g, seat):
     own = 0
     if seat not in g["removed"]:
         own = sum(1 for k in "12" if g["subs"][g["nations"][seat] + k] is not None)
-    return (len(sunk) - len(g["misses"][seat]) + 2 * own
-            + sum(1 for c in counts if c == 2) + 2 * GROUPS[counts])
+    return (
+        len(sunk)
+        - len(g["misses"][seat])
+        + 2 * own
+        + sum(1 for c in counts if c == 2)
+        + 2 * GROUPS[counts]
+    )
 
 
 def check_invariants(g, out):
     n = g["n"]
-    fleet = [c for h in g["hands"] for c in h] + g["fleet_deck"] + g["fleet_discard"] + [
-        p["card"] for p in g["played"]]
+    fleet = (
+        [c for h in g["hands"] for c in h]
+        + g["fleet_deck"]
+        + g["fleet_discard"]
+        + [p["card"] for p in g["played"]]
+    )
     assert sorted(fleet) == ALL_FLEET, "Fleet cards not conserved"
-    torpedo = (g["torpedo_row"] + g["torpedo_deck"] + g["torpedo_removed"]
-               + g["torpedo_discard"] + [c for m in g["misses"] for c in m])
+    torpedo = (
+        g["torpedo_row"]
+        + g["torpedo_deck"]
+        + g["torpedo_removed"]
+        + g["torpedo_discard"]
+        + [c for m in g["misses"] for c in m]
+    )
     assert sorted(torpedo) == ALL_TORPEDO, "Torpedo cards not conserved"
     sunk = [s for area in g["sunk"] for s in area]
     on_ladder = [s for s in C.SUBS if g["subs"][s] is not None]
@@ -96,8 +111,15 @@ def on_step(before, seat, action, after, entries):
 def test_random_games_keep_every_invariant(n):
     lengths = []
     for i in range(GAMES_PER_COUNT):
-        m, history = conformance.play(GAME, n, options_of(i), conformance.seed_of(i),
-                                      chooser=random_player, max_steps=3000, on_step=on_step)
+        m, history = conformance.play(
+            GAME,
+            n,
+            options_of(i),
+            conformance.seed_of(i),
+            chooser=random_player,
+            max_steps=3000,
+            on_step=on_step,
+        )
         assert m["outcome"] is not None
         lengths.append(len(history))
     assert max(lengths) < 3000
@@ -119,8 +141,14 @@ def test_random_games_with_resignations_go_on_and_keep_every_invariant(n):
                 m, _ = runner.resign(GAME, m, picker.choice(left), version)
             else:
                 seat = next(iter(runner.active_seats(GAME, m)))
-                m, _ = runner.act(GAME, m, seat, random_player(
-                    None, runner.legal_actions(GAME, m, seat), picker, seat), seed, version)
+                m, _ = runner.act(
+                    GAME,
+                    m,
+                    seat,
+                    random_player(None, runner.legal_actions(GAME, m, seat), picker, seat),
+                    seed,
+                    version,
+                )
             g = m["state"]
             assert sorted(g["removed"]) == sorted(m["resigned"])
             for s in g["removed"]:
@@ -159,12 +187,15 @@ def test_no_log_entry_shows_a_seat_another_seats_hand_or_the_deck():
 
             def secrets(m):
                 g = m["state"]
-                return lambda s: ([c for o in range(n) if o != s for c in g["hands"][o]]
-                                  + g["fleet_deck"])
+                return lambda s: (
+                    [c for o in range(n) if o != s for c in g["hands"][o]] + g["fleet_deck"]
+                )
+
             conformance.check_log_visibility(entries, secrets(m), n)
 
             def step(before, seat, action, after, entries):
                 conformance.check_log_visibility(entries, secrets(after), n)
+
             conformance.play(GAME, n, None, seed, chooser=random_player, on_step=step)
 
 
@@ -177,14 +208,18 @@ def test_replay_gives_the_same_match_and_the_state_is_json():
 def test_notation_round_trips_for_every_legal_action_of_many_states():
     for n in (2, 3, 6):
         for i in range(20):
+
             def step(before, seat, action, after, entries):
                 for s in runner.active_seats(GAME, after):
                     conformance.check_notation(GAME, after, s)
                     legal = runner.legal_actions(GAME, after, s)
-                    assert legal == sorted(legal, key=lambda a: (
-                        a["type"], a.get("card", ""), a.get("sub", "")))
-            conformance.play(GAME, n, options_of(i), conformance.seed_of(i),
-                             chooser=random_player, on_step=step)
+                    assert legal == sorted(
+                        legal, key=lambda a: (a["type"], a.get("card", ""), a.get("sub", ""))
+                    )
+
+            conformance.play(
+                GAME, n, options_of(i), conformance.seed_of(i), chooser=random_player, on_step=step
+            )
 
 
 def test_views_never_show_the_seed():

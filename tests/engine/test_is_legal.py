@@ -1,6 +1,7 @@
 """A phase's cheap `is_legal` answers exactly `action in legal(g, seat)`: on thousands of random
 positions of every game, for every legal action and for near misses (other seats' and other
 positions' actions, actions with a field changed, dropped or added)."""
+
 import copy
 import random
 
@@ -16,8 +17,12 @@ def near_misses(action, rnd):
         if isinstance(value, list) and value:
             changed = copy.deepcopy(value)
             changed[rnd.randrange(len(changed))] = rnd.choice(["0", "9", 3, None, "5+"])
-            misses += [{**action, key: changed}, {**action, key: value[:-1]},
-                       {**action, key: value + value[:1]}, {**action, key: tuple(value)}]
+            misses += [
+                {**action, key: changed},
+                {**action, key: value[:-1]},
+                {**action, key: value + value[:1]},
+                {**action, key: tuple(value)},
+            ]
         elif key != "type":
             misses.append({**action, key: rnd.choice(["x", 0, 99, None])})
     return misses
@@ -40,11 +45,15 @@ def test_is_legal_is_membership_in_the_legal_list():
                     for action in legal[:5]:
                         candidates += near_misses(action, rnd)
                     for action in candidates:
-                        assert game.is_legal(g, seat, action) == (action in legal), \
-                            (name, seat, action)
+                        assert game.is_legal(g, seat, action) == (action in legal), (
+                            name,
+                            seat,
+                            action,
+                        )
                     pool += rnd.sample(legal, min(len(legal), 3))
                 positions += 1
                 seat = rnd.choice(sorted(runner.active_seats(game, m)))
-                m, _ = runner.act(game, m, seat, rnd.choice(game.legal_actions(g, seat)),
-                                  seed, version)
+                m, _ = runner.act(
+                    game, m, seat, rnd.choice(game.legal_actions(g, seat)), seed, version
+                )
                 version += 1

@@ -1,4 +1,5 @@
 """The runner's promises, on the platform's own test game (tests/engine/hidden_bid.py)."""
+
 import json
 
 import pytest
@@ -125,6 +126,7 @@ def test_hidden_bid_views_do_not_leak_other_hands_or_bids():
             if g["bids"][s] is not None:
                 g["bids"][s] = 0
         return g
+
     for i in range(20):
         conformance.check_no_leak(GAME, 2, None, conformance.seed_of(i), perturb)
 

@@ -1,4 +1,5 @@
 """Nautilus: one test per rule line of docs/games/rules/nautilus.md, and its worked examples."""
+
 import pytest
 
 from engine import match as runner
@@ -67,6 +68,7 @@ def to_phase(g, phase):
 
 # --- Components ------------------------------------------------------------------------------
 
+
 def test_fourteen_divers_one_of_each():
     g = new_game()
     cards = sorted(g["hands"][0] + g["hands"][1] + g["diver_pile"])
@@ -94,6 +96,7 @@ def test_domain_net_total_is_five_so_no_domain_ties():
 
 # --- Setup -----------------------------------------------------------------------------------
 
+
 def test_five_domain_cards_face_up_rest_is_the_domain_pile():
     g = new_game()
     assert len(g["domain_row"]) == 5 and len(g["domain_pile"]) == 25
@@ -105,6 +108,7 @@ def test_a_random_player_takes_the_nemo_token():
 
 
 # --- A round ---------------------------------------------------------------------------------
+
 
 def test_each_player_is_dealt_five_secret_divers_four_stay_in_the_pile():
     g = new_game()
@@ -197,14 +201,18 @@ def test_nemo_places_first_then_players_alternate():
 
 def test_a_placement_is_any_card_from_hand_on_any_empty_space_on_either_side():
     g = placing("13 . . . .", ". . . . .", mover=0, hands=[[2, 3], [4, 5]])
-    assert moves(g, 0) == sorted(f"place {c} {s}{k}" for c in (2, 3)
-                                 for s, cols in (("me", range(2, 6)), ("opp", range(1, 6)))
-                                 for k in cols)
+    assert moves(g, 0) == sorted(
+        f"place {c} {s}{k}"
+        for c in (2, 3)
+        for s, cols in (("me", range(2, 6)), ("opp", range(1, 6)))
+        for k in cols
+    )
 
 
 def test_kraken_and_fishbone_are_placed_like_divers_and_take_a_space():
-    g = placing(". . . . .", ". . . . .", mover=0, hands=[[2], [3]],
-                specials=[["kraken"], ["fishbone"]])
+    g = placing(
+        ". . . . .", ". . . . .", mover=0, hands=[[2], [3]], specials=[["kraken"], ["fishbone"]]
+    )
     act(g, 0, "place kraken opp2")
     assert g["board"][1][1] == 15 and g["specials"][0] == [] and g["placements"] == 1
     act(g, 1, "place fishbone me3")
@@ -233,6 +241,7 @@ def test_each_player_makes_exactly_five_placements_sixth_card_unplayed():
 
 # --- Arrows ----------------------------------------------------------------------------------
 
+
 def test_vertical_arrow_moves_another_card_of_its_side_to_the_space_opposite_it():
     g = placing("3 . 4 . .", "5 . . . .", mover=0, hands=[[6], [2]])
     act(g, 0, "place 6 me5")
@@ -245,8 +254,7 @@ def test_vertical_arrow_moves_another_card_of_its_side_to_the_space_opposite_it(
 def test_horizontal_arrow_moves_another_card_of_its_side_to_another_empty_space():
     g = placing(". . . . .", "3 . 4 . .", mover=0, hands=[[7], [2]])
     act(g, 0, "place 7 opp2")
-    assert moves(g, 0) == ["move opp1 opp4", "move opp1 opp5", "move opp3 opp4",
-                           "move opp3 opp5"]
+    assert moves(g, 0) == ["move opp1 opp4", "move opp1 opp5", "move opp3 opp4", "move opp3 opp5"]
 
 
 def test_no_card_can_move_then_nothing_happens():
@@ -287,6 +295,7 @@ def test_worked_example_six_whose_only_legal_move_is_the_thirteen():
 
 
 # --- Round end -------------------------------------------------------------------------------
+
 
 def test_round_ends_when_all_ten_spaces_hold_a_card():
     g = placing("13 10 7 K 8", "11 12 4 9 .", mover=1, hands=[[], [5, 1]])
@@ -332,6 +341,7 @@ def test_fishbone_counts_zero_and_loses_to_everything_including_the_one():
 
 
 # --- Clean-up and the special deck ------------------------------------------------------------
+
 
 def finish_round(g):
     r = g["round"]
@@ -387,9 +397,9 @@ def test_special_deck_cycles_over_rounds_one_to_three_and_four_to_six():
 
 # --- Special cards ---------------------------------------------------------------------------
 
+
 def test_anchor_pins_the_placed_card_or_any_card_already_on_the_board():
-    g = placing("3 . . . .", "5 . . . .", mover=0, hands=[[7], [2]],
-                specials=[["anchor"], []])
+    g = placing("3 . . . .", "5 . . . .", mover=0, hands=[[7], [2]], specials=[["anchor"], []])
     legal = moves(g, 0)
     assert "place 7 me2 anchor 7" in legal and "place 7 me2 anchor 3" in legal
     assert "place 7 me2 anchor 5" in legal and "place 7 me2" in legal
@@ -400,15 +410,13 @@ def test_anchor_pins_the_placed_card_or_any_card_already_on_the_board():
 
 
 def test_anchor_takes_no_space():
-    g = placing(". . . . .", ". . . . .", mover=0, hands=[[7], [2]],
-                specials=[["anchor"], []])
+    g = placing(". . . . .", ". . . . .", mover=0, hands=[[7], [2]], specials=[["anchor"], []])
     act(g, 0, "place 7 me2 anchor 7")
     assert g["placements"] == 1 and sum(c is not None for r in g["board"] for c in r) == 1
 
 
 def test_pinned_cards_own_arrow_still_acts():
-    g = placing("3 . . . .", ". . . . .", mover=0, hands=[[9], [2]],
-                specials=[["anchor"], []])
+    g = placing("3 . . . .", ". . . . .", mover=0, hands=[[9], [2]], specials=[["anchor"], []])
     act(g, 0, "place 9 me2 anchor 9")
     assert g["phase"] == "move" and moves(g, 0) == ["move me1 opp1"]
 
@@ -512,6 +520,7 @@ def test_harpoon_and_submarine_moves_are_logged_only_for_those_who_saw_them():
 
 # --- Scoring and end -------------------------------------------------------------------------
 
+
 def cards(domain, *points):
     return [{"domain": domain, "points": p} for p in points]
 
@@ -542,8 +551,10 @@ def test_domain_won_at_three_points_once_its_ink_blot_is_taken():
 
 def test_worked_example_two_domain_wins():
     g = new_game()
-    g["taken"] = [cards("science", 2, 1, 1) + cards("exploration", 1, 1, 1) + cards("war", 2),
-                  cards("exploration", -1) + cards("navigation", 2, 1)]
+    g["taken"] = [
+        cards("science", 2, 1, 1) + cards("exploration", 1, 1, 1) + cards("war", 2),
+        cards("exploration", -1) + cards("navigation", 2, 1),
+    ]
     N.check_domains(g)
     assert g["won"] == [0, 0, None, None, None]
 
@@ -569,8 +580,7 @@ def full_round_end(g, won_before, taken):
 
 def test_the_game_ends_when_a_player_has_won_three_domains():
     g = new_game()
-    full_round_end(g, [0, 0, None, None, 1],
-                   [cards("engineering", 2, 1, 1, 1), []])
+    full_round_end(g, [0, 0, None, None, 1], [cards("engineering", 2, 1, 1, 1), []])
     assert g["phase"] == "over"
     assert GAME.outcome(g).winners == (0,) and GAME.outcome(g).scores == (3, 1)
 
@@ -586,11 +596,18 @@ def test_the_game_ends_after_round_six_with_every_domain_decided():
     g["round"] = 6
     g["domain_pile"] = []
     g["won"] = [0, 1, None, None, None]
-    g["taken"] = [cards("science", 2, 1, 1, 1) + cards("exploration", 1, 1)
-                  + cards("navigation", 2, 1) + cards("engineering", 2, -1) + cards("war", 1, 1),
-                  cards("science", 1, -1) + cards("exploration", 2, 1, 1, -1)
-                  + cards("navigation", 1, -1, 1) + cards("engineering", 1, 1)
-                  + cards("war", 2, -1)]
+    g["taken"] = [
+        cards("science", 2, 1, 1, 1)
+        + cards("exploration", 1, 1)
+        + cards("navigation", 2, 1)
+        + cards("engineering", 2, -1)
+        + cards("war", 1, 1),
+        cards("science", 1, -1)
+        + cards("exploration", 2, 1, 1, -1)
+        + cards("navigation", 1, -1, 1)
+        + cards("engineering", 1, 1)
+        + cards("war", 2, -1),
+    ]
     g["domain_row"] = cards("navigation", 1) + cards("engineering", 1, 1) + cards("war", 1, 1)
     g["board"] = [row("13 10 7 14 8"), row("11 12 4 9 5")]
     N.end_round(g, Rng(RNG_SEED), Log())
@@ -611,8 +628,9 @@ def test_random_games_end_within_six_rounds():
 
 def test_score_is_the_number_of_domains_won():
     g = new_game()
-    full_round_end(g, [0, 1, 1, None, None], [cards("engineering", 2, 1, 1),
-                                              cards("war", 2, 1, 1, 1)])
+    full_round_end(
+        g, [0, 1, 1, None, None], [cards("engineering", 2, 1, 1), cards("war", 2, 1, 1, 1)]
+    )
     out = GAME.outcome(g)
     assert g["won"] == [0, 1, 1, 0, 1]
     assert out.scores == (2, 3) and out.winners == (1,)
@@ -645,9 +663,12 @@ def test_hidden_domains_at_the_end_each_domain_goes_to_the_higher_total():
     # Seat 0 had won science (locked on the server), but seat 1 now has more points in it;
     # engineering is tied at 0.
     g["won"] = [0, 1, 1, None, 0]
-    g["taken"] = [cards("science", 2, 1, -1) + cards("war", 2, 1, 1, 1),
-                  cards("science", 1, 1, 1) + cards("exploration", 2, 1, 1, 1)
-                  + cards("navigation", 2, 1, 1, 1)]
+    g["taken"] = [
+        cards("science", 2, 1, -1) + cards("war", 2, 1, 1, 1),
+        cards("science", 1, 1, 1)
+        + cards("exploration", 2, 1, 1, 1)
+        + cards("navigation", 2, 1, 1, 1),
+    ]
     N.finish(g, "a player won 3 domains", Log())
     out = GAME.outcome(g)
     assert g["result"]["domains"] == [1, 1, 1, None, 0]
@@ -662,6 +683,7 @@ def test_hidden_domains_end_condition_is_still_checked_each_round():
 
 
 # --- Options and notation --------------------------------------------------------------------
+
 
 def test_hidden_domains_option_is_validated():
     seed = seed_of(1)
@@ -678,28 +700,55 @@ def test_hidden_domains_option_is_validated():
 
 
 def test_notation_reads_examples_case_insensitively():
-    assert GAME.parse("  PLACE  Kraken  OPP3 ") == {"type": "place", "card": 15, "side": "opp",
-                                                    "col": 3, "anchor": None}
+    assert GAME.parse("  PLACE  Kraken  OPP3 ") == {
+        "type": "place",
+        "card": 15,
+        "side": "opp",
+        "col": 3,
+        "anchor": None,
+    }
     assert GAME.parse("place 12 me2 anchor 12")["anchor"] == 12
-    assert GAME.parse("move me2 opp2") == {"type": "move", "from_side": "me", "from_col": 2,
-                                           "to_side": "opp", "to_col": 2}
+    assert GAME.parse("move me2 opp2") == {
+        "type": "move",
+        "from_side": "me",
+        "from_col": 2,
+        "to_side": "opp",
+        "to_col": 2,
+    }
     assert GAME.parse("submarine keep 4") == {"type": "submarine_keep", "card": 4}
     assert GAME.parse("Harpoon give 9") == {"type": "harpoon_give", "card": 9}
     assert GAME.parse("keep EYE") == {"type": "keep", "special": "eye"}
 
 
-@pytest.mark.parametrize("text", ["place 7", "place 15 me1", "place 7 me6", "move me1",
-                                  "keep octopus", "fly", "harpoon give x", "place 7 top3"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "place 7",
+        "place 15 me1",
+        "place 7 me6",
+        "move me1",
+        "keep octopus",
+        "fly",
+        "harpoon give x",
+        "place 7 top3",
+    ],
+)
 def test_bad_notation_is_malformed_with_the_expected_form(text):
     with pytest.raises(MalformedAction) as err:
         GAME.parse(text)
     assert "write" in err.value.message or "card" in err.value.message
 
 
-@pytest.mark.parametrize("action", [{"type": "place", "card": "7", "side": "me", "col": 1},
-                                    {"type": "place", "card": 7, "side": "top", "col": 1},
-                                    {"type": "move", "from_side": "me"}, {"type": "dive"},
-                                    {"type": "keep", "special": "octopus"}])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "place", "card": "7", "side": "me", "col": 1},
+        {"type": "place", "card": 7, "side": "top", "col": 1},
+        {"type": "move", "from_side": "me"},
+        {"type": "dive"},
+        {"type": "keep", "special": "octopus"},
+    ],
+)
 def test_malformed_action_objects_are_refused(action):
     with pytest.raises(MalformedAction):
         runner.read_action(GAME, action=action)
@@ -707,8 +756,10 @@ def test_malformed_action_objects_are_refused(action):
 
 def test_hidden_domains_tied_domain_goes_to_nobody_and_equal_counts_share_the_win():
     g = new_game(hidden=True)
-    g["taken"] = [cards("science", 2, 1, 1) + cards("war", 1), cards("exploration", 2, 1, 1)
-                  + cards("war", 1)]
+    g["taken"] = [
+        cards("science", 2, 1, 1) + cards("war", 1),
+        cards("exploration", 2, 1, 1) + cards("war", 1),
+    ]
     N.finish(g, "a player won 3 domains", Log())
     assert g["result"]["domains"] == [0, 1, None, None, None]
     assert GAME.outcome(g).winners == (0, 1) and GAME.outcome(g).scores == (1, 1)

@@ -1,4 +1,5 @@
 """Nautilus: the shared conformance checks, a 1,000-game property test, no-leak and log checks."""
+
 import json
 
 from engine import match as runner
@@ -14,11 +15,17 @@ OPTION_SETS = [None, {"hidden_domains": True}]
 def check_invariants(g):
     """Cards are conserved, counts agree with the phase, scores follow the rules."""
     board_cards = [c for r in g["board"] for c in r if c is not None]
-    divers = (g["hands"][0] + g["hands"][1] + g["diver_pile"] + g["sub_drawn"]
-              + [c for c in board_cards if 1 <= c <= 14])
+    divers = (
+        g["hands"][0]
+        + g["hands"][1]
+        + g["diver_pile"]
+        + g["sub_drawn"]
+        + [c for c in board_cards if 1 <= c <= 14]
+    )
     assert sorted(divers) == list(N.DIVERS), "the Divers are not conserved"
-    specials = (g["special_deck"] + g["special_discard"] + g["draft"] + g["specials"][0]
-                + g["specials"][1])
+    specials = (
+        g["special_deck"] + g["special_discard"] + g["draft"] + g["specials"][0] + g["specials"][1]
+    )
     assert sorted(specials) == sorted(N.SPECIALS), "the Special cards are not conserved"
     for c in board_cards:
         if c in N.CARD_NAME:
@@ -27,7 +34,8 @@ def check_invariants(g):
     assert sorted(map(str, domain_cards)) == sorted(map(str, N.domain_deck()))
     assert len(g["domain_row"]) in (0, 5)
     assert len(g["domain_pile"]) + len(g["domain_row"]) == 30 - 5 * g["round"] + (
-        5 if g["domain_row"] else 0)
+        5 if g["domain_row"] else 0
+    )
     assert 1 <= g["round"] <= N.ROUNDS
     assert g["placements"] == len(board_cards)
     assert len(g["specials"][0]) + len(g["specials"][1]) + len(g["draft"]) <= 2
@@ -75,7 +83,7 @@ def perturb(g, seat, rng):
     k = len(g["hands"][opp])
     g["hands"][opp] = sorted(pool[:k])
     if drawn:
-        g["sub_drawn"] = sorted(pool[k:k + 2])
+        g["sub_drawn"] = sorted(pool[k : k + 2])
         k += 2
     g["diver_pile"] = pool[k:]
     unseen = []
@@ -86,10 +94,10 @@ def perturb(g, seat, rng):
     specials = g["special_deck"] + unseen
     rng.shuffle(specials)
     if g["nemo"] == opp and g["phase"] == "draft":
-        g["draft"] = sorted(specials[:len(unseen)])
+        g["draft"] = sorted(specials[: len(unseen)])
     elif unseen:
-        g["specials"][opp] = specials[:len(unseen)]
-    g["special_deck"] = specials[len(unseen):]
+        g["specials"][opp] = specials[: len(unseen)]
+    g["special_deck"] = specials[len(unseen) :]
     rng.shuffle(g["domain_pile"])
     return g
 
@@ -122,6 +130,7 @@ def test_log_entries_show_hidden_cards_only_to_those_who_saw_them():
     """A Diver named in an entry is on the board (public), or the entry is only for seats that
     held the card or saw it (their hand, their Submarine draw, their Eye); a Special named in
     a public entry has been used in public."""
+
     def step(before, seat, action, after, entries):
         b, a = before["state"], after["state"]
         for e in entries:
@@ -146,6 +155,7 @@ def test_log_entries_show_hidden_cards_only_to_those_who_saw_them():
                         used = [u["special"] for u in a["used"] + b["used"]]
                         used.append(N.CARD_NAME.get(action.get("card")))
                         assert name in used or "Special" in e.text, e.text
+
     for i in range(40):
         conformance.play(GAME, 2, OPTION_SETS[i % 2], seed_of(200 + i), on_step=step)
 
@@ -158,6 +168,7 @@ def test_log_entries_hide_the_kept_special_from_the_opponent():
         for e in entries:
             if e.visible_to(1 - seat) or e.to is None:
                 assert kept not in e.text and kept not in str(e.data)
+
     for i in range(40):
         conformance.play(GAME, 2, None, seed_of(300 + i), on_step=step)
 
@@ -171,6 +182,7 @@ def test_notation_round_trips_at_many_states():
     def step(before, seat, action, after, entries):
         for s in runner.active_seats(GAME, after):
             conformance.check_notation(GAME, after, s)
+
     for i in range(15):
         conformance.play(GAME, 2, OPTION_SETS[i % 2], seed_of(600 + i), on_step=step)
 
@@ -178,6 +190,7 @@ def test_notation_round_trips_at_many_states():
 def test_views_hide_the_seed():
     def step(before, seat, action, after, entries):
         conformance.check_views_hide_seed(GAME, after, seed_of(700))
+
     conformance.play(GAME, 2, None, seed_of(700), on_step=step)
 
 

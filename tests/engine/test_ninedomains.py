@@ -3,6 +3,7 @@
 States are built by hand with `table(...)`; a round is played with `play_round(...)`, which
 applies both seats' `play` actions through the game as the runner would.
 """
+
 import pytest
 
 from engine import match as runner
@@ -29,22 +30,31 @@ SEED = b"nine-domains-test-seed-000000000"
 
 # ------------------------------------------------------------------ helpers
 
+
 def duel(card0, card1, bonus0=0, bonus1=0):
     """Fight one slot: seat 0's card against seat 1's; returns (winner, how)."""
     f = fight_slot([card0, card1], [bonus0, bonus1])
     return f["winner"], f["how"]
 
 
-def table(*, specials=("1-", "2-", "3+"), round_no=1, face_up=("red2", "blue2", "green2"),
-          domains=((), ()), used=((), ()), carry=((0, 0, 0), (0, 0, 0)), bonus=(0, 0),
-          mode="per_game"):
+def table(
+    *,
+    specials=("1-", "2-", "3+"),
+    round_no=1,
+    face_up=("red2", "blue2", "green2"),
+    domains=((), ()),
+    used=((), ()),
+    carry=((0, 0, 0), (0, 0, 0)),
+    bonus=(0, 0),
+    mode="per_game",
+):
     """A commit-phase state from a readable description. Hands are what each seat was dealt
     (the base cards and `specials`) minus its `used` cards; the domains left over go into the
     piles under the face-up ones."""
     taken = set(face_up) | set(domains[0]) | set(domains[1])
     rest = [d for d in DOMAIN_IDS if d not in taken]
     under = 3 - round_no
-    piles = [rest[i * under:(i + 1) * under] for i in range(3)]
+    piles = [rest[i * under : (i + 1) * under] for i in range(3)]
     hands = []
     for s in (0, 1):
         hand = list(BASE_CARDS) + list(specials)
@@ -53,14 +63,24 @@ def table(*, specials=("1-", "2-", "3+"), round_no=1, face_up=("red2", "blue2", 
         hands.append(sort_cards(hand))
     leftover = [k for k in SPECIAL_KINDS if k not in specials]
     return {
-        "specials_mode": mode, "round": round_no, "phase": "commit",
-        "piles": piles, "face_up": list(face_up),
-        "special_deck": leftover, "specials": list(specials),
-        "hands": hands, "committed": [None, None],
+        "specials_mode": mode,
+        "round": round_no,
+        "phase": "commit",
+        "piles": piles,
+        "face_up": list(face_up),
+        "special_deck": leftover,
+        "specials": list(specials),
+        "hands": hands,
+        "committed": [None, None],
         "used": [sort_cards(u) for u in used],
         "carry": [list(c) for c in carry],
-        "domains": [list(d) for d in domains], "discarded": [], "bonus": list(bonus),
-        "pending": [], "battles": [], "elements_void": False, "element_winner": None,
+        "domains": [list(d) for d in domains],
+        "discarded": [],
+        "bonus": list(bonus),
+        "pending": [],
+        "battles": [],
+        "elements_void": False,
+        "element_winner": None,
     }
 
 
@@ -89,6 +109,7 @@ def new_game(options=None, seed=SEED):
 
 
 # ------------------------------------------------------------------ components
+
 
 def test_nine_domains_in_three_piles_of_three():
     g = new_game()["state"]
@@ -152,6 +173,7 @@ def test_per_round_specials_three_new_kinds_each_round():
 
 
 # ------------------------------------------------------------------ a round
+
 
 def test_each_round_the_top_domain_of_each_pile_is_face_up():
     g = table(face_up=("red2", "blue2", "green2"))
@@ -246,6 +268,7 @@ def test_the_winner_of_a_slot_takes_its_domain_face_up():
 
 
 # ------------------------------------------------------------------ combat: special effects
+
 
 def test_zero_beats_five():
     assert duel("0", "5") == (0, "effect")
@@ -344,6 +367,7 @@ def test_effect_table_decides_only_its_pairings():
 
 # ------------------------------------------------------------------ combat: strength and ties
 
+
 def test_higher_strength_wins_five_beats_four():
     assert duel("5", "4") == (0, "strength")
 
@@ -399,6 +423,7 @@ def test_identical_cards_in_play_leave_the_domain_out_of_the_game():
 
 # ------------------------------------------------------------------ the specials
 
+
 def test_one_minus_in_the_middle_gives_plus_one_to_left_and_right():
     assert combat_bonuses(["2", "1-", "3"], [0, 0, 0], 1) == [1, 0, 1]
 
@@ -453,8 +478,11 @@ def test_four_plus_gives_minus_one_to_the_next_card_in_the_same_slot():
 
 
 def test_four_plus_in_round_three_has_minus_two():
-    g = table(specials=("4+", "2-", "3+"), round_no=3,
-              used=(("0", "1", "3", "4", "5", "2-"), ("0", "1", "3", "4", "5", "2-")))
+    g = table(
+        specials=("4+", "2-", "3+"),
+        round_no=3,
+        used=(("0", "1", "3", "4", "5", "2-"), ("0", "1", "3", "4", "5", "2-")),
+    )
     play_round(g, "4+ 2 3+", "2 4+ 3+")
     left = last_battles(g)[0]
     assert left["strengths"] == [2, 2] and left["bonuses"] == [-2, 0]
@@ -462,8 +490,12 @@ def test_four_plus_in_round_three_has_minus_two():
 
 
 def test_two_minus_win_lets_its_owner_swap_a_domain():
-    g = table(specials=("2-", "3+", "*"), face_up=("red2", "blue2", "green2"),
-              domains=(("red4",), ("plain6",)), round_no=2)
+    g = table(
+        specials=("2-", "3+", "*"),
+        face_up=("red2", "blue2", "green2"),
+        domains=(("red4",), ("plain6",)),
+        round_no=2,
+    )
     play_round(g, "2- 0 1", "1 2 0")
     assert GAME.active_seats(g) == frozenset({0})
     assert GAME.view(g, 1)["decision"] == {"seat": 0, "kind": "swap-domain", "slot": 0}
@@ -476,8 +508,12 @@ def test_two_minus_win_lets_its_owner_swap_a_domain():
 
 
 def test_two_minus_swap_happens_before_the_element_check():
-    g = table(specials=("2-", "3+", "*"), round_no=2, face_up=("plain6", "red4", "blue4"),
-              domains=(("red2", "blue2", "purple3a", "purple3b"), ("green4",)))
+    g = table(
+        specials=("2-", "3+", "*"),
+        round_no=2,
+        face_up=("plain6", "red4", "blue4"),
+        domains=(("red2", "blue2", "purple3a", "purple3b"), ("green4",)),
+    )
     play_round(g, "2- 0 1", "1 2 3")
     assert g["phase"] == "effects"
     g = act(g, 0, "swap-domain plain6 green4")
@@ -520,8 +556,12 @@ def test_three_minus_win_swaps_a_hand_card_with_a_used_card():
 
 
 def test_three_minus_in_round_three_offers_nothing():
-    g = table(specials=("3-", "3+", "*"), round_no=3, mode="per_round",
-              used=(("3", "4", "*"), ("3", "4", "*")))
+    g = table(
+        specials=("3-", "3+", "*"),
+        round_no=3,
+        mode="per_round",
+        used=(("3", "4", "*"), ("3", "4", "*")),
+    )
     play_round(g, "3- 5 0", "2 1 3+")
     assert g["phase"] == "over" and g["pending"] == []
 
@@ -569,6 +609,7 @@ def test_win_effects_resolve_from_left_to_right():
 
 # ------------------------------------------------------------------ elements and the end
 
+
 def test_purple_needs_both_half_purple_domains():
     assert elements_of(["red2", "blue2", "green2", "purple3a"]) == ["red", "blue", "green"]
     assert elements_of(["purple3b", "purple3a"]) == ["purple"]
@@ -579,8 +620,11 @@ def test_the_plain_domain_has_no_element():
 
 
 def test_all_four_elements_win_at_once():
-    g = table(round_no=2, face_up=("green2", "plain6", "red4"),
-              domains=(("red2", "blue2", "purple3a", "purple3b"), ()))
+    g = table(
+        round_no=2,
+        face_up=("green2", "plain6", "red4"),
+        domains=(("red2", "blue2", "purple3a", "purple3b"), ()),
+    )
     play_round(g, "5 0 1", "4 1 0")
     assert g["phase"] == "over" and g["round"] == 2
     out = GAME.outcome(g)
@@ -589,9 +633,12 @@ def test_all_four_elements_win_at_once():
 
 
 def test_all_four_elements_beat_more_points():
-    g = table(round_no=2, face_up=("green2", "plain6", "red4"),
-              domains=(("red2", "blue2", "purple3a", "purple3b"), ("blue4", "green4")),
-              bonus=(0, 7))
+    g = table(
+        round_no=2,
+        face_up=("green2", "plain6", "red4"),
+        domains=(("red2", "blue2", "purple3a", "purple3b"), ("blue4", "green4")),
+        bonus=(0, 7),
+    )
     play_round(g, "5 0 1", "4 1 0")
     out = GAME.outcome(g)
     assert out.winners == (0,) and out.scores[1] > out.scores[0]
@@ -601,8 +648,10 @@ def test_both_players_reaching_all_four_elements_in_one_round_cancels_the_elemen
     """Not reachable with the shipped deck (one pair of half-purple domains), so the element
     check is tried on a hand-made table where each side shows all four elements."""
     g = table(round_no=2)
-    g["domains"] = [["red2", "blue2", "green2", "purple3a", "purple3b"],
-                    ["red4", "blue4", "green4", "purple3a", "purple3b"]]
+    g["domains"] = [
+        ["red2", "blue2", "green2", "purple3a", "purple3b"],
+        ["red4", "blue4", "green4", "purple3a", "purple3b"],
+    ]
     log = Log()
     assert check_elements(g, log) is False
     assert g["elements_void"] is True and g["element_winner"] is None
@@ -611,9 +660,13 @@ def test_both_players_reaching_all_four_elements_in_one_round_cancels_the_elemen
 
 
 def test_the_game_ends_after_round_three_on_points():
-    g = table(specials=("1-", "2+", "4-"), round_no=3, face_up=("red4", "blue4", "plain6"),
-              domains=(("red2", "blue2"), ("green2", "green4")),
-              used=(("0", "1", "2", "3", "4", "5"), ("0", "1", "2", "3", "4", "5")))
+    g = table(
+        specials=("1-", "2+", "4-"),
+        round_no=3,
+        face_up=("red4", "blue4", "plain6"),
+        domains=(("red2", "blue2"), ("green2", "green4")),
+        used=(("0", "1", "2", "3", "4", "5"), ("0", "1", "2", "3", "4", "5")),
+    )
     play_round(g, "4- 2+ 1-", "1- 4- 2+")
     # left: 4- against 1-; middle: 2+ (+2 from the 1- on the right) against 4- (+2); right:
     # 1- against 2+.
@@ -659,6 +712,7 @@ def test_the_game_lasts_three_rounds():
 
 # ------------------------------------------------------------------ options
 
+
 def test_specials_option_defaults_to_per_game():
     assert new_game()["options"] == {"specials": "per_game"}
     assert new_game({"specials": "per_round"})["state"]["specials_mode"] == "per_round"
@@ -683,31 +737,49 @@ def test_only_two_players():
 
 # ------------------------------------------------------------------ notation
 
+
 def test_notation_reads_every_action_type():
     assert GAME.parse("play 3+ 0 5") == {"type": "play", "cards": ["3+", "0", "5"]}
-    assert GAME.parse("swap-domain red4 blue2") == {"type": "swap-domain", "mine": "red4",
-                                                    "theirs": "blue2"}
+    assert GAME.parse("swap-domain red4 blue2") == {
+        "type": "swap-domain",
+        "mine": "red4",
+        "theirs": "blue2",
+    }
     assert GAME.parse("swap-card 2 4") == {"type": "swap-card", "hand": "2", "used": "4"}
     assert GAME.parse("pass") == {"type": "pass"}
 
 
 def test_notation_is_case_insensitive_and_tolerates_spaces():
     assert GAME.parse("  PLAY   * 1\u2212  5 ") == {"type": "play", "cards": ["*", "1-", "5"]}
-    assert GAME.parse("Swap-Domain  RED4 Purple3A") == {"type": "swap-domain", "mine": "red4",
-                                                        "theirs": "purple3a"}
+    assert GAME.parse("Swap-Domain  RED4 Purple3A") == {
+        "type": "swap-domain",
+        "mine": "red4",
+        "theirs": "purple3a",
+    }
 
 
 def test_bad_notation_names_the_expected_form():
-    for text, hint in [("play 3 3", "play L M R"), ("play 3 7 1", "play L M R"),
-                       ("play 3 3 1", "different"), ("swap-domain red9 blue2", "MINE THEIRS"),
-                       ("swap-card 2", "HAND USED"), ("fly", "play L M R"), ("pass 2", "pass")]:
+    for text, hint in [
+        ("play 3 3", "play L M R"),
+        ("play 3 7 1", "play L M R"),
+        ("play 3 3 1", "different"),
+        ("swap-domain red9 blue2", "MINE THEIRS"),
+        ("swap-card 2", "HAND USED"),
+        ("fly", "play L M R"),
+        ("pass 2", "pass"),
+    ]:
         with pytest.raises(MalformedAction, match=hint):
             GAME.parse(text)
 
 
 def test_malformed_action_objects_are_refused():
-    for bad in [{"type": "play"}, {"type": "play", "cards": "3 0 5"},
-                {"type": "play", "cards": ["3", "0"]}, {"type": "swap-domain", "mine": "x"},
-                {"type": "swap-card", "hand": 2, "used": "4"}, {"type": "jump"}]:
+    for bad in [
+        {"type": "play"},
+        {"type": "play", "cards": "3 0 5"},
+        {"type": "play", "cards": ["3", "0"]},
+        {"type": "swap-domain", "mine": "x"},
+        {"type": "swap-card", "hand": 2, "used": "4"},
+        {"type": "jump"},
+    ]:
         with pytest.raises(MalformedAction):
             runner.read_action(GAME, action=bad)

@@ -1,5 +1,6 @@
 """The Nine Domains against the shared conformance checks: invariants over many seeded games,
 no leaks of hidden information, replay, notation, golden playthrough and the bots."""
+
 import json
 
 import pytest
@@ -22,6 +23,7 @@ MAX_MOVES = 3 * (2 + 3)  # per round: two commits and at most one decision per s
 
 # ------------------------------------------------------------------ invariants
 
+
 def check_invariants(g):
     per_round = g["specials_mode"] == "per_round"
     assert 1 <= g["round"] <= 3
@@ -31,8 +33,13 @@ def check_invariants(g):
         assert g["hands"][s] == sort_cards(g["hands"][s])
     assert len(g["specials"]) == (3 * g["round"] if per_round else 3)
     assert len(set(g["specials"] + g["special_deck"])) == 9
-    placed = [d for pile in g["piles"] for d in pile] + [d for d in g["face_up"] if d] + g["domains"][0] \
-        + g["domains"][1] + g["discarded"]
+    placed = (
+        [d for pile in g["piles"] for d in pile]
+        + [d for d in g["face_up"] if d]
+        + g["domains"][0]
+        + g["domains"][1]
+        + g["discarded"]
+    )
     assert sorted(placed) == sorted(DOMAIN_IDS), "domains lost or doubled"
     assert all(len(p) == 3 - g["round"] for p in g["piles"])
     fought = 3 * (g["round"] - (g["phase"] == "commit"))
@@ -48,21 +55,25 @@ def check_invariants(g):
     assert g["bonus"][0] % 7 == 0 and g["bonus"][1] % 7 == 0
     assert g["bonus"][0] + g["bonus"][1] <= 7 * len(g["battles"])
     view = GAME.view(g, None)
-    assert view["points"] == [sum(DOMAIN_POINTS[d] for d in g["domains"][s]) + g["bonus"][s]
-                              for s in (0, 1)]
+    assert view["points"] == [
+        sum(DOMAIN_POINTS[d] for d in g["domains"][s]) + g["bonus"][s] for s in (0, 1)
+    ]
     assert (g["phase"] == "effects") == bool(g["pending"])
 
 
 def run_property_games(options, count):
     for i in range(count):
+
         def step(before, seat, action, after, entries):
             check_invariants(after["state"])
             if after["state"]["committed"][seat] is not None:
                 # A commit that did not end the round leaves the other seat's moves unchanged.
                 other = 1 - seat
-                assert runner.legal_actions(GAME, after, other) == \
-                    runner.legal_actions(GAME, before, other)
+                assert runner.legal_actions(GAME, after, other) == runner.legal_actions(
+                    GAME, before, other
+                )
                 assert after["seat_since"][other] == before["seat_since"][other]
+
         m, history = conformance.play(GAME, 2, options, conformance.seed_of(i), on_step=step)
         assert len(history) <= MAX_MOVES
         out = m["outcome"]
@@ -82,6 +93,7 @@ def test_invariants_hold_over_300_seeded_games_per_round_specials():
 
 # ------------------------------------------------------------------ hidden information
 
+
 def perturb(g, seat, rng):
     """Change only what `seat` cannot see: the other seat's hand and face-down cards (drawn
     anew from all card names, so even a view that showed what is deducible would differ),
@@ -92,10 +104,10 @@ def perturb(g, seat, rng):
     face_down = 3 if g["committed"][other] is not None else 0
     if face_down:
         g["committed"][other] = names[:3]
-    g["hands"][other] = sort_cards(names[face_down:face_down + len(g["hands"][other])])
+    g["hands"][other] = sort_cards(names[face_down : face_down + len(g["hands"][other])])
     hidden = [d for pile in g["piles"] for d in pile]
     rng.shuffle(hidden)
-    g["piles"] = [hidden[i * len(p):(i + 1) * len(p)] for i, p in enumerate(g["piles"])]
+    g["piles"] = [hidden[i * len(p) : (i + 1) * len(p)] for i, p in enumerate(g["piles"])]
     rng.shuffle(g["special_deck"])
     return g
 
@@ -124,9 +136,11 @@ def test_log_entries_never_show_a_seat_the_other_seats_face_down_cards(options):
                 secrets[seat] = [json.dumps(cards), ", ".join(cards), " ".join(cards)]
                 others = [1 - seat, -1]
                 conformance.check_log_visibility(
-                    entries, lambda s: secrets[seat] if s in others else [], 2)
+                    entries, lambda s: secrets[seat] if s in others else [], 2
+                )
             else:
                 secrets.clear()
+
         conformance.play(GAME, 2, options, conformance.seed_of(i), on_step=step)
 
 
@@ -141,6 +155,7 @@ def test_views_never_show_the_seed(options):
 
 # ------------------------------------------------------------------ replay, notation, golden
 
+
 @pytest.mark.parametrize("options", MODES)
 def test_replay_gives_the_same_match_and_states_are_json(options):
     for i in range(30):
@@ -150,9 +165,11 @@ def test_replay_gives_the_same_match_and_states_are_json(options):
 @pytest.mark.parametrize("options", MODES)
 def test_notation_round_trips_at_many_states(options):
     for i in range(15):
+
         def step(before, seat, action, after, entries):
             for s in sorted(runner.active_seats(GAME, after)):
                 conformance.check_notation(GAME, after, s)
+
         conformance.play(GAME, 2, options, conformance.seed_of(100 + i), on_step=step)
 
 
@@ -162,6 +179,7 @@ def test_golden_playthrough():
 
 # ------------------------------------------------------------------ bots
 
+
 @pytest.mark.parametrize("options", MODES)
 def test_heuristic_beats_random(options):
     wins = conformance.check_bot_beats_random(GAME, 2, options)
@@ -170,9 +188,11 @@ def test_heuristic_beats_random(options):
 
 def test_bots_return_legal_actions():
     for _name, bot in GAME.bots.items():
+
         def choose(view, legal, rng, seat, bot=bot):
             action = bot(view, legal, rng)
             assert action in legal
             return action
+
         for i in range(10):
             conformance.play(GAME, 2, MODES[i % 2], conformance.seed_of(500 + i), chooser=choose)

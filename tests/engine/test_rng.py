@@ -1,4 +1,5 @@
 """The generator is pinned: these vectors must never change, or old games stop replaying."""
+
 import hashlib
 import hmac
 

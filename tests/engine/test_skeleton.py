@@ -1,6 +1,7 @@
 """Every game module follows the skeleton of docs/adding-a-game.md: the same sections in the same
 order, a phase table that agrees with the constants the API schemas read, bots in their own
 module, and the rules text cited by a path inside the repository."""
+
 import importlib
 import re
 from pathlib import Path
@@ -18,8 +19,11 @@ RULE = "# " + "-" * 93
 def sections_of(source: str) -> list[str]:
     """The section headers of a module: a comment line framed by two rules."""
     lines = source.splitlines()
-    return [lines[i][2:] for i in range(1, len(lines) - 1)
-            if lines[i - 1] == RULE and lines[i + 1] == RULE]
+    return [
+        lines[i][2:]
+        for i in range(1, len(lines) - 1)
+        if lines[i - 1] == RULE and lines[i + 1] == RULE
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -5,6 +5,7 @@ After each fault: every acknowledged move is in the log, every game with a bot o
 its moves and ends, every expired clock times out exactly once, every due email is sent
 exactly once, no game is frozen. Each test waits for recovery with a bound and fails with the
 list of stuck games."""
+
 from __future__ import annotations
 
 import os
@@ -31,8 +32,13 @@ from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wa
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
 
-FAST = {"BOT_DELAY_SECONDS": "0", "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0",
-        "OUTBOX_LEASE_SECONDS": "3", "SCHEDULE_LEASE_SECONDS": "3"}
+FAST = {
+    "BOT_DELAY_SECONDS": "0",
+    "EMAIL_DELAY_SECONDS": "0",
+    "EMAIL_THROTTLE_SECONDS": "0",
+    "OUTBOX_LEASE_SECONDS": "3",
+    "SCHEDULE_LEASE_SECONDS": "3",
+}
 
 
 class World:
@@ -52,11 +58,13 @@ class World:
         return GameService(GameStore(client), PlayerStore(client), min_move_seconds=1)
 
     def start_worker(self, **env) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
-                                env={**os.environ, "REDIS_URL": self.url,
-                                     "SMTP_URL": self.smtp.url, **FAST, **env},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "turnpost.cli", "worker"],
+            env={**os.environ, "REDIS_URL": self.url, "SMTP_URL": self.smtp.url, **FAST, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         self.workers.append(proc)
         return proc
 
@@ -100,9 +108,12 @@ def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world
     for i in range(8):
         address = f"p{i}@example.org"
         person = Client(server.url, f"P{i}", email=address)
-        game_id = service.create(person.id, "ninedomains", [person.id, "bot:heuristic"],
-                                 time_control={"per_move_seconds": 2,
-                                               "on_timeout": "auto"})["id"]
+        game_id = service.create(
+            person.id,
+            "ninedomains",
+            [person.id, "bot:heuristic"],
+            time_control={"per_move_seconds": 2, "on_timeout": "auto"},
+        )["id"]
         people[game_id] = address
         game_ids.append(game_id)
         if i % 2 == 0:
@@ -120,9 +131,13 @@ def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world
     nine_domains = registry.GAMES["ninedomains"]
     for game_id, version, move in mover.acknowledged:
         # the move is the commit's first event (GameEnded may follow it in the same commit)
-        taken = [e for e in service.games.events(game_id, after=version - 2, count=2)
-                 if e["type"] == "ActionTaken" and e["seat"] == 0
-                 and nine_domains.format(e["action"]) == move]
+        taken = [
+            e
+            for e in service.games.events(game_id, after=version - 2, count=2)
+            if e["type"] == "ActionTaken"
+            and e["seat"] == 0
+            and nine_domains.format(e["action"]) == move
+        ]
         assert taken, (game_id, version, move)
     for game_id in game_ids:
         assert_each_timeout_once(service, game_id)
@@ -133,8 +148,9 @@ def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world
 
 def _gunicorn_workers(server: LiveServer) -> list[int]:
     """The pids of the gunicorn worker processes under `turnpost serve` (its children)."""
-    found = subprocess.run(["pgrep", "-P", str(server.process.pid)], text=True,
-                           capture_output=True).stdout
+    found = subprocess.run(
+        ["pgrep", "-P", str(server.process.pid)], text=True, capture_output=True
+    ).stdout
     return [int(pid) for pid in found.split()]
 
 
@@ -162,10 +178,12 @@ def test_the_api_killed_between_the_append_and_its_answer_loses_no_consequence(w
 
         def post():
             try:
-                answer["r"] = requests.post(f"{server.url}/v1/games/{game_id}/moves",
-                                            json=body, headers=headers, timeout=30)
+                answer["r"] = requests.post(
+                    f"{server.url}/v1/games/{game_id}/moves", json=body, headers=headers, timeout=30
+                )
             except requests.RequestException as err:
                 answer["error"] = err
+
         workers = _gunicorn_workers(server)
         sender = threading.Thread(target=post)
         sender.start()
@@ -181,8 +199,9 @@ def test_the_api_killed_between_the_append_and_its_answer_loses_no_consequence(w
         retry = None
         for _ in range(100):  # gunicorn starts new workers
             try:
-                retry = requests.post(f"{server.url}/v1/games/{game_id}/moves", json=body,
-                                      headers=headers, timeout=10)
+                retry = requests.post(
+                    f"{server.url}/v1/games/{game_id}/moves", json=body, headers=headers, timeout=10
+                )
                 break
             except requests.RequestException:
                 time.sleep(0.1)
@@ -192,14 +211,17 @@ def test_the_api_killed_between_the_append_and_its_answer_loses_no_consequence(w
             break
     assert frozen_before_answer >= 3, "the API was frozen before it answered"
     deadline = time.monotonic() + 30
-    while 0 not in service.load(game_id)["active_seats"] and \
-            service.load(game_id)["status"] != "finished":
+    while (
+        0 not in service.load(game_id)["active_seats"]
+        and service.load(game_id)["status"] != "finished"
+    ):
         assert time.monotonic() < deadline, "the bot never answered the last move: frozen"
         time.sleep(0.05)
     games = person.get("/v1/games?awaiting=me").json()
     assert [g["id"] for g in games["games"]] == [game_id]
-    world.smtp.wait_for(lambda m, rcpt: "ada@example.org" in rcpt
-                        and m["X-Turnpost-Game"] == game_id, timeout=30)
+    world.smtp.wait_for(
+        lambda m, rcpt: "ada@example.org" in rcpt and m["X-Turnpost-Game"] == game_id, timeout=30
+    )
 
 
 def test_a_worker_killed_in_the_middle_of_a_batch_of_timeouts(world):
@@ -211,9 +233,15 @@ def test_a_worker_killed_in_the_middle_of_a_batch_of_timeouts(world):
     players = PlayerService(PlayerStore(client))
     ada, bo = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(bo, [ada])  # seated without an invitation
-    game_ids = [service.create(ada, "ninedomains", [ada, bo], time_control={
-        "per_move_seconds": 3, "on_timeout": policy})["id"]
-        for policy in ["forfeit", "auto"] * 60]
+    game_ids = [
+        service.create(
+            ada,
+            "ninedomains",
+            [ada, bo],
+            time_control={"per_move_seconds": 3, "on_timeout": policy},
+        )["id"]
+        for policy in ["forfeit", "auto"] * 60
+    ]
     victim = world.start_worker()
 
     def leased_now() -> int:

@@ -1,4 +1,5 @@
 """`turnpost serve` keeps its worker alive, and `turnpost status` shows the backlog."""
+
 import json
 import os
 import signal
@@ -12,8 +13,11 @@ from tests.e2e.server import Client, LiveServer
 
 
 def worker_of(server: LiveServer) -> int | None:
-    found = subprocess.run(["pgrep", "-P", str(server.process.pid), "-f", "turnpost.cli worker"],
-                           text=True, capture_output=True).stdout.split()
+    found = subprocess.run(
+        ["pgrep", "-P", str(server.process.pid), "-f", "turnpost.cli worker"],
+        text=True,
+        capture_output=True,
+    ).stdout.split()
     return int(found[0]) if found else None
 
 
@@ -24,8 +28,9 @@ def test_serve_starts_its_worker_again_after_kill_9(valkey, redis_client):
         assert first is not None
         os.kill(first, signal.SIGKILL)
         ada = Client(server.url, "Ada")
-        game = ada.post("/v1/games", {"game": "ninedomains",
-                                      "seats": [ada.id, "bot:heuristic"]}).json()
+        game = ada.post(
+            "/v1/games", {"game": "ninedomains", "seats": [ada.id, "bot:heuristic"]}
+        ).json()
         deadline = time.monotonic() + 60
         while ada.get(f"/v1/games/{game['id']}").json()["active_seats"] != [0]:
             assert time.monotonic() < deadline, "the bot never moved: no worker"
@@ -43,23 +48,33 @@ def test_status_counts_the_outbox_the_schedule_and_the_queue(valkey, redis_clien
         ada, bo = Client(server.url, "Ada"), Client(server.url, "Bo")
         bo.befriend(ada)
         for _ in range(3):
-            ada.post("/v1/games", {"game": "nautilus", "seats": [ada.id, bo.id],
-                                   "time_control": {"per_move_seconds": 3600}})
+            ada.post(
+                "/v1/games",
+                {
+                    "game": "nautilus",
+                    "seats": [ada.id, bo.id],
+                    "time_control": {"per_move_seconds": 3600},
+                },
+            )
     finally:
         server.stop()
-    printed = subprocess.run([sys.executable, "-m", "turnpost.cli", "status"], text=True,
-                             capture_output=True, env={**os.environ, "REDIS_URL": valkey.url},
-                             check=True).stdout
+    printed = subprocess.run(
+        [sys.executable, "-m", "turnpost.cli", "status"],
+        text=True,
+        capture_output=True,
+        env={**os.environ, "REDIS_URL": valkey.url},
+        check=True,
+    ).stdout
     report = json.loads(printed)
     assert report["outbox"]["waiting"] == 3 and report["outbox"]["pending"] == 0
     assert report["schedule"] == {"scheduled": 3, "overdue": 0, "leased": 0}
     assert report["queue"]["queued"] == 0 and report["workers"] == 0
 
 
-def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(valkey,
-                                                                              redis_client):
-    server = LiveServer("--no-worker", redis_url=valkey.url,
-                        env={"READY_WORKER_SECONDS": "2"}).wait_ready()
+def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(valkey, redis_client):
+    server = LiveServer(
+        "--no-worker", redis_url=valkey.url, env={"READY_WORKER_SECONDS": "2"}
+    ).wait_ready()
     worker_env = {**os.environ, "REDIS_URL": valkey.url}
 
     def ready_becomes(expected: bool) -> dict:
@@ -70,18 +85,17 @@ def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(va
                 return r.json()
             assert time.monotonic() < deadline, r.json()
             time.sleep(0.2)
+
     try:
         assert requests.get(server.url + "/healthz", timeout=5).json() == {"status": "ok"}
         report = ready_becomes(False)
         assert report["checks"]["workers"] == {"ok": False, "alive": 0}
-        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
-                                  env=worker_env)
+        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
         assert ready_becomes(True)["checks"]["workers"]["alive"] == 1
         worker.terminate()
         worker.wait(15)
         ready_becomes(False)
-        again = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
-                                 env=worker_env)
+        again = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
         ready_becomes(True)
         again.terminate()
         again.wait(15)

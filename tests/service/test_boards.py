@@ -5,6 +5,7 @@ Regenerate the golden files after an intended change of a board:
     UPDATE_GOLDEN_BOARDS=1 .venv/bin/python -m pytest tests/service/test_boards.py -k golden
 and read the diff before committing it.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,16 @@ GOLDEN_SEEDS = {"nautilus": 11, "consonar": 12, "buttons": 13, "ninedomains": 14
 GOLDEN_PLAYERS = {"nautilus": 0, "consonar": 1, "buttons": 1, "ninedomains": 0}  # index
 GOLDEN_MIDDLE = {"nautilus": 0.6, "consonar": 0.5, "buttons": 0.5, "ninedomains": 0.5}
 MAIL_SAFE_TAGS = {"table", "tr", "td", "th", "div", "span", "p", "strong"}
-MAIL_SAFE_ATTRIBUTES = {"style", "role", "cellpadding", "cellspacing", "border", "bgcolor",
-                        "width", "title"}
+MAIL_SAFE_ATTRIBUTES = {
+    "style",
+    "role",
+    "cellpadding",
+    "cellspacing",
+    "border",
+    "bgcolor",
+    "width",
+    "title",
+}
 
 
 class Markup(HTMLParser):
@@ -68,8 +77,11 @@ def check_board(text: str, html: str) -> None:
 def golden_positions(name: str):
     title = TITLES[name]
     n, matches = positions(title, GOLDEN_PLAYERS[name], conformance.seed_of(GOLDEN_SEEDS[name]))
-    chosen = {"start": 0, "middle": int(len(matches) * GOLDEN_MIDDLE[name]),
-              "end": len(matches) - 1}
+    chosen = {
+        "start": 0,
+        "middle": int(len(matches) * GOLDEN_MIDDLE[name]),
+        "end": len(matches) - 1,
+    }
     return n, {label: (index + 1, matches[index]) for label, index in chosen.items()}
 
 
@@ -90,7 +102,8 @@ def test_golden_boards(name):
                     path.write_text(content, encoding="utf-8")
                 assert path.exists(), f"no golden board {path.name}: see this module's docstring"
                 assert path.read_text(encoding="utf-8") == content, (
-                    f"{name}/{path.name} differs from the golden board")
+                    f"{name}/{path.name} differs from the golden board"
+                )
 
 
 def test_golden_positions_are_what_their_names_say():
@@ -139,10 +152,12 @@ def test_every_position_of_random_games_draws_for_every_seat_without_hidden_fact
             drawn += len(drawn_now)
             seat = viewers(n)[version % (n + 1)]
             boards = drawn_now[seat]
-            other = seat_boards(snapshot(name, perturbed(title, match, seat, shaker), version),
-                                seat)
-            assert boards == other, (f"{name} game {i}, version {version}: seat {seat}'s board "
-                                     "shows a hidden fact")
+            other = seat_boards(
+                snapshot(name, perturbed(title, match, seat, shaker), version), seat
+            )
+            assert boards == other, (
+                f"{name} game {i}, version {version}: seat {seat}'s board shows a hidden fact"
+            )
             checked += 1
         check_board(*boards)
     assert checked > per_part * 5 and drawn > checked

@@ -3,6 +3,7 @@ title: whole games are played through the real service on the test Valkey, every
 recorded from its outbox entry with the snapshot it wrote, and the policy's answer for each is
 checked against what the rules of notification say, computed independently from the legal
 moves before and after the commit."""
+
 import pytest
 
 from engine import match as runner
@@ -54,8 +55,12 @@ def record_game(redis_client, name, seats_of, clock=None, picker_seed=b"policy")
             games.bot_move(game_id, seat, snap["version"])
             continue
         legal = games.legal_moves(game_id, record["player_id"])
-        games.play(game_id, record["player_id"], legal["version"],
-                   action=picker.choice(legal["moves"])["action"])
+        games.play(
+            game_id,
+            record["player_id"],
+            legal["version"],
+            action=picker.choice(legal["moves"])["action"],
+        )
     else:
         pytest.fail("the game did not end")
     commits = []
@@ -77,8 +82,13 @@ def expected_turn_starts(before, after):
     """People who may act after the commit and whose legal moves it changed."""
     if after["status"] != "active":
         return set()
-    return {s for s, r in enumerate(after["seats"]) if r["kind"] == "player"
-            and s in after["active_seats"] and legal(after, s) != legal(before, s)}
+    return {
+        s
+        for s, r in enumerate(after["seats"])
+        if r["kind"] == "player"
+        and s in after["active_seats"]
+        and legal(after, s) != legal(before, s)
+    }
 
 
 def kinds(due):
@@ -95,8 +105,9 @@ def test_turn_starts_and_the_end_of_every_title_ask_for_the_right_notices(redis_
         contacts = {s: everyone for s in range(count)}
         due = due_after_commit(after, first, last, contacts, SETTINGS, NOW)
         if after["status"] == "finished":
-            assert kinds(due) == {(GAME_FINISHED, s, c) for s in range(count)
-                                  for c in ("email", "webhook")}
+            assert kinds(due) == {
+                (GAME_FINISHED, s, c) for s in range(count) for c in ("email", "webhook")
+            }
             assert all(at == NOW for at, _ in due.deliveries)
             continue
         starts = expected_turn_starts(before, after)
@@ -115,8 +126,9 @@ def test_simultaneous_seats_one_choice_does_not_restart_the_others_turn(redis_cl
     for before, after, first, last in commits:
         if after["status"] != "active" or before is None or before["match"] is None:
             continue
-        due = due_after_commit(after, first, last, {0: Contact(email=True),
-                                                     1: Contact(email=True)}, SETTINGS, NOW)
+        due = due_after_commit(
+            after, first, last, {0: Contact(email=True), 1: Contact(email=True)}, SETTINGS, NOW
+        )
         waiting = set(before["active_seats"]) & set(after["active_seats"])
         if waiting and len(before["active_seats"]) == 2:
             one_seat_commits += 1
@@ -128,12 +140,14 @@ def test_a_clock_adds_reminders_at_half_and_nine_tenths(redis_client):
     clock = {"per_move_seconds": 3600, "on_timeout": "auto"}
     commits = record_game(redis_client, "nautilus", lambda people: people[:2], clock)
     _, after, first, last = next(c for c in commits if c[1]["status"] == "active")
-    due = due_after_commit(after, first, last, {0: Contact(email=True), 1: Contact()},
-                           SETTINGS, NOW)
+    due = due_after_commit(
+        after, first, last, {0: Contact(email=True), 1: Contact()}, SETTINGS, NOW
+    )
     seat = after["active_seats"][0]
     deadline = after["deadlines"][seat]
-    reminders = sorted((at, d.notice.tag) for at, d in due.deliveries
-                       if d.notice.event == TURN_REMINDER)
+    reminders = sorted(
+        (at, d.notice.tag) for at, d in due.deliveries if d.notice.event == TURN_REMINDER
+    )
     if seat == 0:
         assert reminders == [(deadline - 1_800_000, "-50"), (deadline - 360_000, "-90")]
     else:
@@ -147,11 +161,15 @@ def test_a_person_without_email_or_webhook_is_asked_nothing(redis_client):
 
 
 def test_a_bot_to_move_moves_after_its_delay_or_wakes_the_game_then(redis_client):
-    commits = record_game(redis_client, "consonar",
-                          lambda people: [people[0], "bot:heuristic", "bot:random"])
-    bot_turns = [(after, first, last) for _, after, first, last in commits
-                 if after["status"] == "active"
-                 and any(after["seats"][s]["kind"] == "bot" for s in after["active_seats"])]
+    commits = record_game(
+        redis_client, "consonar", lambda people: [people[0], "bot:heuristic", "bot:random"]
+    )
+    bot_turns = [
+        (after, first, last)
+        for _, after, first, last in commits
+        if after["status"] == "active"
+        and any(after["seats"][s]["kind"] == "bot" for s in after["active_seats"])
+    ]
     assert bot_turns
     for after, first, last in bot_turns:
         bots = [s for s in after["active_seats"] if after["seats"][s]["kind"] == "bot"]
@@ -164,20 +182,26 @@ def test_a_bot_to_move_moves_after_its_delay_or_wakes_the_game_then(redis_client
 def test_a_seat_whose_clock_ran_out_under_auto_gets_the_computers_move(redis_client):
     players = PlayerService(PlayerStore(redis_client))
     moment = [1_000.0]
-    games = GameService(GameStore(redis_client), PlayerStore(redis_client),
-                        clock=lambda: moment[0], min_move_seconds=1)
+    games = GameService(
+        GameStore(redis_client),
+        PlayerStore(redis_client),
+        clock=lambda: moment[0],
+        min_move_seconds=1,
+    )
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])
     for policy, expected in (("auto", True), ("forfeit", False)):
-        game_id = games.create(a, "nautilus", [a, b], time_control={
-            "per_move_seconds": 60, "on_timeout": policy})["id"]
+        game_id = games.create(
+            a, "nautilus", [a, b], time_control={"per_move_seconds": 60, "on_timeout": policy}
+        )["id"]
         snap = games.load(game_id)
         seat = snap["active_seats"][0]
         moment[0] += 61
         assert games.expire_turn(game_id, seat, snap["match"]["seat_since"][seat]) == "applied"
         after = games.load(game_id)
-        due = due_after_commit(after, after["version"], after["version"], {}, SETTINGS,
-                               int(moment[0] * 1000))
+        due = due_after_commit(
+            after, after["version"], after["version"], {}, SETTINGS, int(moment[0] * 1000)
+        )
         assert (due.replacements == [seat]) is expected
         if expected:
             assert games.play_for_timed_out(game_id, seat)

@@ -1,4 +1,5 @@
 """The use-cases on a real Valkey, with the platform's test game."""
+
 import json
 import threading
 from contextlib import contextmanager
@@ -118,6 +119,7 @@ def test_fifty_threads_same_version_exactly_one_wins(services, test_game):
             results.append("ok")
         except ServiceError as err:
             results.append(err.code)
+
     threads = [threading.Thread(target=attempt) for _ in range(50)]
     for t in threads:
         t.start()
@@ -134,10 +136,12 @@ def test_idempotency_key_returns_the_first_answer_and_appends_nothing(services, 
     a, b = two_players(players)
     g = games.create(a, "hiddenbid", [a, b])["id"]
     moves = games.legal_moves(g, a)
-    first = games.play(g, a, moves["version"], action=moves["moves"][0]["action"],
-                       idempotency_key="k1")
-    again = games.play(g, a, moves["version"], action=moves["moves"][0]["action"],
-                       idempotency_key="k1")
+    first = games.play(
+        g, a, moves["version"], action=moves["moves"][0]["action"], idempotency_key="k1"
+    )
+    again = games.play(
+        g, a, moves["version"], action=moves["moves"][0]["action"], idempotency_key="k1"
+    )
     assert again == first
     assert len(games.games.events(g)) == 3
 
@@ -204,8 +208,16 @@ def test_retries_racing_their_original_all_answer_the_originals_201(services):
 
     def post():
         start.wait()
-        answers.append(games.play(g, mover, moves["version"], idempotency_key="same",
-                                  action=moves["moves"][0]["action"]))
+        answers.append(
+            games.play(
+                g,
+                mover,
+                moves["version"],
+                idempotency_key="same",
+                action=moves["moves"][0]["action"],
+            )
+        )
+
     threads = [threading.Thread(target=post) for _ in range(8)]
     for t in threads:
         t.start()

@@ -1,4 +1,5 @@
 """Signed one-click move links: they read back, and nothing else gets through."""
+
 import base64
 import hashlib
 import hmac
@@ -26,9 +27,14 @@ def error_code(secret, text, now=NOW) -> str:
 
 def test_round_trip():
     link = read_link(SECRET, token(), NOW)
-    assert link == MoveLink(game_id="g_4be0c3a1f29d", seat=1, version=17,
-                            notation="place 7 opp3", expires_at=EXPIRES,
-                            link_id=link.link_id)
+    assert link == MoveLink(
+        game_id="g_4be0c3a1f29d",
+        seat=1,
+        version=17,
+        notation="place 7 opp3",
+        expires_at=EXPIRES,
+        link_id=link.link_id,
+    )
     assert re.fullmatch(r"[0-9a-f]{32}", link.link_id)
 
 
@@ -57,10 +63,18 @@ def test_every_field_is_bound():
     assert len(tokens) == 6
 
 
-@pytest.mark.parametrize("notation", [
-    "fleet r+2@r1 g-3@g2; torpedo b2@y1", "  two  spaces  ", "keep kraken\u00a0é ñ 漢字 🐙",
-    '"quoted" \\ back\\slash / {json: [1]}', "", "tab\there\nnewline",
-], ids=["consonar-turn", "spaces", "unicode", "json-specials", "empty", "controls"])
+@pytest.mark.parametrize(
+    "notation",
+    [
+        "fleet r+2@r1 g-3@g2; torpedo b2@y1",
+        "  two  spaces  ",
+        "keep kraken\u00a0é ñ 漢字 🐙",
+        '"quoted" \\ back\\slash / {json: [1]}',
+        "",
+        "tab\there\nnewline",
+    ],
+    ids=["consonar-turn", "spaces", "unicode", "json-specials", "empty", "controls"],
+)
 def test_a_notation_survives_as_written(notation):
     assert read_link(SECRET, token(notation), NOW).notation == notation
 
@@ -72,9 +86,11 @@ def test_any_single_character_change_fails():
         for replacement in alphabet:
             if replacement == original:
                 continue
-            altered = text[:i] + replacement + text[i + 1:]
-            assert error_code(SECRET, altered) in ("link/bad_signature", "link/malformed"), \
-                (i, replacement)
+            altered = text[:i] + replacement + text[i + 1 :]
+            assert error_code(SECRET, altered) in ("link/bad_signature", "link/malformed"), (
+                i,
+                replacement,
+            )
 
 
 def test_any_near_miss_of_the_signature_is_a_bad_signature():
@@ -120,13 +136,49 @@ def test_an_expired_forgery_is_a_bad_signature_not_expired():
     assert error_code(OTHER_SECRET, token(), now=EXPIRES + 1) == "link/bad_signature"
 
 
-@pytest.mark.parametrize("garbage", [
-    "", ".", "..", "abc", "abc.", ".abc", "a.b.c", "A" * 100_000, "A" * 3000 + "." + "A" * 22,
-    "é" * 40 + "." + "A" * 22, "place 7 opp3", "\x00" * 30, token() + "\n", " " + token(),
-    "😀" * 500, None, b"bytes.AAAAAAAAAAAAAAAAAAAAAA", 12345,
-], ids=["empty", "dot", "dots", "word", "no-mac", "no-payload", "three-parts", "huge",
-        "huge-shaped", "non-ascii", "notation", "nul", "newline", "space", "emoji", "none",
-        "bytes", "int"])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "",
+        ".",
+        "..",
+        "abc",
+        "abc.",
+        ".abc",
+        "a.b.c",
+        "A" * 100_000,
+        "A" * 3000 + "." + "A" * 22,
+        "é" * 40 + "." + "A" * 22,
+        "place 7 opp3",
+        "\x00" * 30,
+        token() + "\n",
+        " " + token(),
+        "😀" * 500,
+        None,
+        b"bytes.AAAAAAAAAAAAAAAAAAAAAA",
+        12345,
+    ],
+    ids=[
+        "empty",
+        "dot",
+        "dots",
+        "word",
+        "no-mac",
+        "no-payload",
+        "three-parts",
+        "huge",
+        "huge-shaped",
+        "non-ascii",
+        "notation",
+        "nul",
+        "newline",
+        "space",
+        "emoji",
+        "none",
+        "bytes",
+        "int",
+    ],
+)
 def test_garbage_is_malformed(garbage):
     assert error_code(SECRET, garbage) == "link/malformed"
 
@@ -143,22 +195,53 @@ def test_the_format_is_as_documented():
     assert _signed(payload) == token()
 
 
-@pytest.mark.parametrize("payload", [
-    b"not json", b"\xff\xfe", b"{}", b'["g", 1, 17, "pass"]', b'["g", 1, 17, "pass", 1, 2]',
-    b'["g", -1, 17, "pass", 1741600000]', b'["g", true, 17, "pass", 1741600000]',
-    b'["g", 1, 17.5, "pass", 1741600000]', b'[1, 1, 17, "pass", 1741600000]',
-    b'["g", 1, 17, null, 1741600000]', b'["g", 1, 17, "pass", "soon"]',
-    b'["g", 1, 17, "pass", NaN]',
-], ids=["text", "not-utf8", "object", "four", "six", "negative", "bool", "float",
-        "int-game", "null-notation", "text-expiry", "nan"])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"not json",
+        b"\xff\xfe",
+        b"{}",
+        b'["g", 1, 17, "pass"]',
+        b'["g", 1, 17, "pass", 1, 2]',
+        b'["g", -1, 17, "pass", 1741600000]',
+        b'["g", true, 17, "pass", 1741600000]',
+        b'["g", 1, 17.5, "pass", 1741600000]',
+        b'[1, 1, 17, "pass", 1741600000]',
+        b'["g", 1, 17, null, 1741600000]',
+        b'["g", 1, 17, "pass", "soon"]',
+        b'["g", 1, 17, "pass", NaN]',
+    ],
+    ids=[
+        "text",
+        "not-utf8",
+        "object",
+        "four",
+        "six",
+        "negative",
+        "bool",
+        "float",
+        "int-game",
+        "null-notation",
+        "text-expiry",
+        "nan",
+    ],
+)
 def test_a_signed_but_unreadable_payload_is_malformed(payload):
     assert error_code(SECRET, _signed(payload)) == "link/malformed"
 
 
-@pytest.mark.parametrize("fields", [
-    (None, 1, 17, "pass", EXPIRES), ("g", -1, 17, "pass", EXPIRES), ("g", True, 17, "pass", 1),
-    ("g", 1, "17", "pass", EXPIRES), ("g", 1, 17, None, EXPIRES), ("g", 1, 17, "pass", 1.5),
-], ids=["no-game", "negative-seat", "bool-seat", "text-version", "no-notation", "float-expiry"])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        (None, 1, 17, "pass", EXPIRES),
+        ("g", -1, 17, "pass", EXPIRES),
+        ("g", True, 17, "pass", 1),
+        ("g", 1, "17", "pass", EXPIRES),
+        ("g", 1, 17, None, EXPIRES),
+        ("g", 1, 17, "pass", 1.5),
+    ],
+    ids=["no-game", "negative-seat", "bool-seat", "text-version", "no-notation", "float-expiry"],
+)
 def test_sign_link_refuses_ill_typed_fields(fields):
     with pytest.raises(ValueError):
         sign_link(SECRET, *fields)

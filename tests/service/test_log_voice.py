@@ -1,5 +1,6 @@
 """The log in one voice per reader: "you" for yourself, names for the others, your own action
 told once; checked on every line of random games of every title, for every seat."""
+
 import random
 import re
 
@@ -22,8 +23,9 @@ def played(game, n, seed):
     version = 2
     while m["outcome"] is None and version < 400:
         seat = rnd.choice(sorted(runner.active_seats(game, m)))
-        m, entries = runner.act(game, m, seat, rnd.choice(runner.legal_actions(game, m, seat)),
-                                key, version)
+        m, entries = runner.act(
+            game, m, seat, rnd.choice(runner.legal_actions(game, m, seat)), key, version
+        )
         version += 1
         yield [e.to_json() for e in entries]
 
@@ -68,5 +70,7 @@ def test_a_seat_reads_itself_as_you():
     assert logview.with_names(line, seats, 0) == "you use the Eye and look at Bo's Divers"
     assert logview.with_names(line, seats, 1) == "Ada uses the Eye and looks at your Divers"
     assert logview.with_names(line, seats) == "Ada uses the Eye and looks at Bo's Divers"
-    assert logview.with_names("{seat1} has laid their three cards face down", seats, 1) == \
-        "you have laid your three cards face down"
+    assert (
+        logview.with_names("{seat1} has laid their three cards face down", seats, 1)
+        == "you have laid your three cards face down"
+    )

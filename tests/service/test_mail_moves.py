@@ -1,6 +1,7 @@
 """Playing by email, through the service: each way a reply of the seat's player can go wrong is
 answered by email (to a real SMTP server), says what was wrong, changes nothing, and leaks
 nothing hidden; a sender who is not the seat's player gets no answer at all."""
+
 import time
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -20,8 +21,11 @@ DOMAIN = "play.test"
 @pytest.fixture
 def table(redis_client, smtp, test_game):
     """Ada and Bo at a game of Hidden Bid, each holding a turn email with a reply address."""
-    settings = Settings(mail_domain=DOMAIN, public_url="http://turnpost.test",
-                        mail_from="turnpost <turnpost@play.test>")
+    settings = Settings(
+        mail_domain=DOMAIN,
+        public_url="http://turnpost.test",
+        mail_from="turnpost <turnpost@play.test>",
+    )
     services = assemble(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="Bo@Example.org")["id"]
@@ -34,8 +38,13 @@ def turn_email(services, smtp, game_id, seat, address):
     snap = services.games.load(game_id)
     version, since = snap["version"], snap["match"]["seat_since"][seat]
     services.notifications.email(Notice(TURN_STARTED, game_id, seat, since))
-    return smtp.wait_for(lambda m, r: address in r and m["X-Turnpost-Version"] == str(version)
-                         and m["X-Turnpost-Event"] == TURN_STARTED)
+    return smtp.wait_for(
+        lambda m, r: (
+            address in r
+            and m["X-Turnpost-Version"] == str(version)
+            and m["X-Turnpost-Event"] == TURN_STARTED
+        )
+    )
 
 
 def reply_to(original, body, sender, message_id=None):
@@ -58,9 +67,11 @@ def answer_to(smtp, address, code):
 def secrets_of(services, game_id, seat):
     """What the seat must never read: the other hands, the seed."""
     view = services.games.load(game_id)["match"]["state"]
-    return {f"you were dealt {' '.join(map(str, hand))}"
-            for s, hand in enumerate(view["hands"]) if s != seat} | {
-        services.games.load(game_id)["secret_seed"]}
+    return {
+        f"you were dealt {' '.join(map(str, hand))}"
+        for s, hand in enumerate(view["hands"])
+        if s != seat
+    } | {services.games.load(game_id)["secret_seed"]}
 
 
 def test_a_reply_with_the_move_on_the_first_line_is_played(table, smtp):
@@ -80,8 +91,12 @@ def test_stale_email_is_refused_with_the_legal_moves_now(table, smtp):
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
     first = services.games.legal_moves(game_id, ada)["moves"][0]["notation"]
     services.games.play(game_id, ada, services.games.summary(game_id)["version"], first)
-    services.games.play(game_id, bo, services.games.summary(game_id)["version"],
-                        services.games.legal_moves(game_id, bo)["moves"][0]["notation"])
+    services.games.play(
+        game_id,
+        bo,
+        services.games.summary(game_id)["version"],
+        services.games.legal_moves(game_id, bo)["moves"][0]["notation"],
+    )
     before = services.games.summary(game_id)["version"]
     outcome = services.mail_moves.receive(reply_to(email, first, "ada@example.org"))
     assert (outcome.status, outcome.code) == ("refused", "move/stale_version")
@@ -89,7 +104,7 @@ def test_stale_email_is_refused_with_the_legal_moves_now(table, smtp):
     body = text_of(answer_to(smtp, "ada@example.org", "move/stale_version"))
     assert "has moved on" in body
     now = services.games.legal_moves(game_id, ada)["moves"]
-    if now:   # Ada won the round and decides
+    if now:  # Ada won the round and decides
         assert "Your legal moves now" in body and all(m["notation"] in body for m in now)
     else:
         assert "It is not your turn now: you will get an email when it is." in body
@@ -115,12 +130,12 @@ def test_unreadable_reply_is_refused(table, smtp):
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
     outcome = services.mail_moves.receive(reply_to(email, "", "ada@example.org"))
     assert (outcome.status, outcome.code) == ("refused", "mail/unreadable")
-    outcome = services.mail_moves.receive(reply_to(email, "I'll think about it!",
-                                                   "ada@example.org"))
+    outcome = services.mail_moves.receive(
+        reply_to(email, "I'll think about it!", "ada@example.org")
+    )
     assert (outcome.status, outcome.code) == ("refused", "move/malformed")
     assert services.games.summary(game_id)["version"] == 2
-    assert "No move was found" in text_of(answer_to(smtp, "ada@example.org",
-                                                    "mail/unreadable"))
+    assert "No move was found" in text_of(answer_to(smtp, "ada@example.org", "mail/unreadable"))
 
 
 def test_unknown_token_is_dropped_without_an_answer(table, smtp):
@@ -158,12 +173,15 @@ def test_an_address_may_send_only_so_many_messages(redis_client, smtp, test_game
     services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
-    outcomes = [services.mail_moves.receive(reply_to(email, "nonsense", "ada@example.org"))
-                for _ in range(3)]
-    assert [o.code for o in outcomes] == ["move/malformed", "move/malformed",
-                                          "mail/rate_limited"]
-    assert services.mail_moves.receive(reply_to(email, "nonsense", "bo@example.org")).code \
-        == "mail/wrong_sender"  # another address has its own count
+    outcomes = [
+        services.mail_moves.receive(reply_to(email, "nonsense", "ada@example.org"))
+        for _ in range(3)
+    ]
+    assert [o.code for o in outcomes] == ["move/malformed", "move/malformed", "mail/rate_limited"]
+    assert (
+        services.mail_moves.receive(reply_to(email, "nonsense", "bo@example.org")).code
+        == "mail/wrong_sender"
+    )  # another address has its own count
 
 
 def test_a_player_may_allow_replies_from_any_address(table, smtp):
@@ -193,8 +211,9 @@ def test_the_same_message_delivered_twice_plays_once(table, smtp):
     again = services.mail_moves.receive(raw)
     assert (again.status, again.code) == ("ignored", "mail/duplicate")
     assert services.games.summary(game_id)["version"] == version
-    assert len([m for m in smtp.to("ada@example.org")
-                if m["X-Turnpost-Code"] == "mail/played"]) == 1
+    assert (
+        len([m for m in smtp.to("ada@example.org") if m["X-Turnpost-Code"] == "mail/played"]) == 1
+    )
 
 
 def test_an_automatic_reply_is_ignored_silently(table, smtp):
@@ -212,7 +231,7 @@ def test_several_steps_on_several_lines_play_in_order(table, smtp):
     worth when the other player has bid already."""
     services, game_id, ada, bo = table
     bo_moves = services.games.legal_moves(game_id, bo)["moves"]
-    services.games.play(game_id, bo, 2, bo_moves[0]["notation"])   # Bo bids his lowest card
+    services.games.play(game_id, bo, 2, bo_moves[0]["notation"])  # Bo bids his lowest card
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
     highest = services.games.legal_moves(game_id, ada)["moves"][-1]["notation"]
     ada_wins = int(highest.split()[1]) > int(bo_moves[0]["notation"].split()[1])
@@ -222,7 +241,7 @@ def test_several_steps_on_several_lines_play_in_order(table, smtp):
     body = text_of(answer_to(smtp, "ada@example.org", "mail/played"))
     if ada_wins:
         assert moves == [highest, "keep"]
-    else:   # Bo won the round and decides: Ada's reply stops after her bid, and says so
+    else:  # Bo won the round and decides: Ada's reply stops after her bid, and says so
         assert moves == [highest]
         assert "Your turn ended there, so the rest was not played: keep." in body
 
@@ -232,8 +251,12 @@ def test_words_after_the_move_end_the_reply_without_an_error(table, smtp):
     'keep' are read as the next step, which is not a move, and reading stops there."""
     services, game_id, ada, bo = table
     for player in (ada, bo):
-        services.games.play(game_id, player, services.games.summary(game_id)["version"],
-                            services.games.legal_moves(game_id, player)["moves"][0]["notation"])
+        services.games.play(
+            game_id,
+            player,
+            services.games.summary(game_id)["version"],
+            services.games.legal_moves(game_id, player)["moves"][0]["notation"],
+        )
     decider = services.games.summary(game_id)["active_seats"][0]
     address = ("ada@example.org", "Bo@Example.org")[decider]
     email = turn_email(services, smtp, game_id, decider, address)

@@ -1,4 +1,5 @@
 """Sending over real SMTP: plain, and with STARTTLS and login, against aiosmtpd."""
+
 import smtplib
 import ssl
 import subprocess
@@ -22,9 +23,28 @@ def message(to="ada@example.org"):
 @pytest.fixture
 def certificate(tmp_path):
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return key, cert
 
 
@@ -45,15 +65,17 @@ def test_starttls_and_login_when_the_url_has_a_user(certificate):
         logins.append((auth_data.login, auth_data.password))
         return AuthResult(success=auth_data.password == b"s3cret")
 
-    with SmtpInbox(tls_context=context, require_starttls=True, auth_required=True,
-                   authenticator=authenticator) as inbox:
+    with SmtpInbox(
+        tls_context=context, require_starttls=True, auth_required=True, authenticator=authenticator
+    ) as inbox:
         url = f"smtp://mailer:s3cret@127.0.0.1:{inbox.port}?starttls=true&cafile={cert}"
         SmtpMailer(url).send(message())
         inbox.wait_for(lambda m, r: "ada@example.org" in r)
         assert logins == [(b"mailer", b"s3cret")]
-        with pytest.raises(smtplib.SMTPSenderRefused):   # no user in the URL: no login
+        with pytest.raises(smtplib.SMTPSenderRefused):  # no user in the URL: no login
             SmtpMailer(f"smtp://127.0.0.1:{inbox.port}?cafile={cert}").send(
-                message("bo@example.org"))
+                message("bo@example.org")
+            )
         assert inbox.to("bo@example.org") == []
 
 

@@ -1,6 +1,7 @@
 """Webhook URLs cannot reach the server's own network: refused when set (through the API) and
 checked again at delivery, which follows no redirect and tells a closed port, a silent one and
 a slow one apart by nothing. Real HTTP receivers on loopback."""
+
 import base64
 import socket
 import time
@@ -14,14 +15,30 @@ from service.settings import Settings
 from store.embedded import free_port
 from tests.peers import WebhookReceiver
 
-INTERNAL = ["https://127.0.0.1/hook", "https://localhost:8000/hook", "https://[::1]/hook",
-            "https://10.1.2.3/hook", "https://172.16.0.1/hook", "https://192.168.1.1/hook",
-            "https://169.254.169.254/latest/meta-data/", "https://100.64.0.1/hook",
-            "https://0.0.0.0/hook", "https://224.0.0.1/hook", "https://240.0.0.1/hook",
-            "https://[::ffff:127.0.0.1]/hook", "https://[fe80::1]/hook", "https://[fc00::1]/hook",
-            "https://127.1/hook", "https://2130706433/hook", "https://0x7f000001/hook",
-            "http://93.184.215.14/hook", "ftp://93.184.215.14/hook", "https://no.such.host.invalid/x",
-            "https://user:pw@93.184.215.14/hook", "https:///nohost"]
+INTERNAL = [
+    "https://127.0.0.1/hook",
+    "https://localhost:8000/hook",
+    "https://[::1]/hook",
+    "https://10.1.2.3/hook",
+    "https://172.16.0.1/hook",
+    "https://192.168.1.1/hook",
+    "https://169.254.169.254/latest/meta-data/",
+    "https://100.64.0.1/hook",
+    "https://0.0.0.0/hook",
+    "https://224.0.0.1/hook",
+    "https://240.0.0.1/hook",
+    "https://[::ffff:127.0.0.1]/hook",
+    "https://[fe80::1]/hook",
+    "https://[fc00::1]/hook",
+    "https://127.1/hook",
+    "https://2130706433/hook",
+    "https://0x7f000001/hook",
+    "http://93.184.215.14/hook",
+    "ftp://93.184.215.14/hook",
+    "https://no.such.host.invalid/x",
+    "https://user:pw@93.184.215.14/hook",
+    "https:///nohost",
+]
 LOOPBACK_FOR_TESTS = UrlPolicy(allow_http=True, allow_loopback=True)
 
 
@@ -51,8 +68,16 @@ SECRET = "whsec_" + base64.b64encode(bytes(range(32))).decode()  # the standard'
 
 
 def deliver(url, policy=LOOPBACK_FOR_TESTS, timeout=2.0):
-    return webhooks.post(url, SECRET, "turn.started", "d1", {"event": "turn.started"},
-                         int(time.time()), timeout, policy)
+    return webhooks.post(
+        url,
+        SECRET,
+        "turn.started",
+        "d1",
+        {"event": "turn.started"},
+        int(time.time()),
+        timeout,
+        policy,
+    )
 
 
 def test_delivery_checks_the_address_again():
@@ -65,8 +90,10 @@ def test_delivery_checks_the_address_again():
 
 
 def test_redirects_are_not_followed():
-    with WebhookReceiver() as inside, WebhookReceiver(statuses=[302],
-                                                      location=inside.url) as outside:
+    with (
+        WebhookReceiver() as inside,
+        WebhookReceiver(statuses=[302], location=inside.url) as outside,
+    ):
         result = deliver(outside.url)
         assert (result.status, result.detail) == (302, "refused by the receiver (HTTP 302)")
         time.sleep(0.2)
@@ -80,14 +107,17 @@ def test_closed_silent_and_slow_receivers_look_the_same():
     silent.listen(1)  # accepts, never answers
     with silent, WebhookReceiver(delay=5) as slow:
         started = time.monotonic()
-        results = [deliver(closed, timeout=1), deliver(
-            f"http://127.0.0.1:{silent.getsockname()[1]}/hook", timeout=1),
-            deliver(slow.url, timeout=1)]
+        results = [
+            deliver(closed, timeout=1),
+            deliver(f"http://127.0.0.1:{silent.getsockname()[1]}/hook", timeout=1),
+            deliver(slow.url, timeout=1),
+        ]
         assert time.monotonic() - started < 5, "the delivery timeout bounds each attempt"
     assert {(r.status, r.detail) for r in results} == {(None, "could not connect")}
 
 
 def test_settings_read_the_development_switches():
-    policy = Settings.from_env({"WEBHOOK_ALLOW_HTTP": "1",
-                                "WEBHOOK_ALLOW_LOOPBACK": "yes"}).webhook_urls
+    policy = Settings.from_env(
+        {"WEBHOOK_ALLOW_HTTP": "1", "WEBHOOK_ALLOW_LOOPBACK": "yes"}
+    ).webhook_urls
     assert policy == LOOPBACK_FOR_TESTS and Settings.from_env({}).webhook_urls == UrlPolicy()

@@ -1,6 +1,7 @@
 """A turn email carries the game: the board and the hand as the reader's seat sees them (text
 in the plain part, the HTML board in the HTML part), and everything since the reader's last
 move, what that move itself caused included. Real Valkey, real SMTP (aiosmtpd)."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,9 +22,13 @@ from tests.peers import html_of, text_of
 def table(redis_client, smtp):
     players = PlayerService(PlayerStore(redis_client))
     games = GameService(GameStore(redis_client), PlayerStore(redis_client))
-    notify = NotificationService(GameStore(redis_client), PlayerStore(redis_client),
-                                 NotificationStore(redis_client),
-                                 Settings(email_throttle_seconds=0), SmtpMailer(smtp.url))
+    notify = NotificationService(
+        GameStore(redis_client),
+        PlayerStore(redis_client),
+        NotificationStore(redis_client),
+        Settings(email_throttle_seconds=0),
+        SmtpMailer(smtp.url),
+    )
     return players, games, notify
 
 
@@ -35,8 +40,9 @@ def play(games, game_id, player_id, notation):
 def turn_email(notify, smtp, games, game_id, seat, address):
     snap = games.load(game_id)
     assert notify.email(Notice(TURN_STARTED, game_id, seat, snap["version"]))[0] == "sent"
-    return smtp.wait_for(lambda m, rcpt: address in rcpt
-                         and m["X-Turnpost-Version"] == str(snap["version"]))
+    return smtp.wait_for(
+        lambda m, rcpt: address in rcpt and m["X-Turnpost-Version"] == str(snap["version"])
+    )
 
 
 def test_the_second_to_commit_reads_the_reveal_and_battles_their_own_move_caused(table, smtp):
@@ -47,9 +53,9 @@ def test_the_second_to_commit_reads_the_reveal_and_battles_their_own_move_caused
     game_id = games.create(ada, "ninedomains", [ada, bo])["id"]
     play(games, game_id, ada, games.legal_moves(game_id, ada)["moves"][0]["notation"])
     bo_move = games.legal_moves(game_id, bo)["moves"][-1]["notation"]
-    play(games, game_id, bo, bo_move)        # Bo commits second: the round is fought
+    play(games, game_id, bo, bo_move)  # Bo commits second: the round is fought
     while 1 not in games.load(game_id)["active_seats"]:
-        play(games, game_id, ada, "pass")      # Ada's 2- or 3- won: she declines its swap
+        play(games, game_id, ada, "pass")  # Ada's 2- or 3- won: she declines its swap
     message = turn_email(notify, smtp, games, game_id, 1, "bo@example.org")
     text = text_of(message).replace("\r\n", "\n")
     since = text.split("Since your last move:")[1].split("The game as you see it")[0]

@@ -1,5 +1,6 @@
 """A finished game's log leaves memory: compacted into one compressed value, served the same.
 On a real Valkey, with whole games played through the service."""
+
 import random
 import time
 
@@ -20,8 +21,9 @@ def finished_game(redis_client, name="consonar"):
     while (snap := games.load(game_id))["status"] == "active":
         seat = rnd.choice(snap["active_seats"])
         moves = games.legal_moves(game_id, people[seat])
-        games.play(game_id, people[seat], moves["version"],
-                   action=rnd.choice(moves["moves"])["action"])
+        games.play(
+            game_id, people[seat], moves["version"], action=rnd.choice(moves["moves"])["action"]
+        )
     return games, game_id, people
 
 
@@ -41,8 +43,9 @@ def test_a_compacted_log_reads_the_same_in_a_third_of_the_memory(redis_client):
     assert games.replay(game_id) == replayed == games.load(game_id)
     assert games.log(game_id, people[0], after=3)["entries"][0]["version"] == 4
     started = time.monotonic()  # a stream resumed on a compacted game has it all at once
-    assert [e["version"] for e in store.wait_events(game_id, 10, 5000)] == \
-        [e["version"] for e in events[10:]]
+    assert [e["version"] for e in store.wait_events(game_id, 10, 5000)] == [
+        e["version"] for e in events[10:]
+    ]
     assert time.monotonic() - started < 2
     assert not store.compact(game_id)  # once is enough
 

@@ -1,4 +1,5 @@
 """The event store on a real Valkey: the atomic, optimistic append and the key layout."""
+
 import json
 
 from store import keys
@@ -13,13 +14,33 @@ def event(n):
 class Store(GameStore):
     """The store with the test's short spelling of a commit."""
 
-    def append(self, game_id, expected=0, events=None, snapshot=None, key=None, player="",
-               answer=None, request="", **schedule):
+    def append(
+        self,
+        game_id,
+        expected=0,
+        events=None,
+        snapshot=None,
+        key=None,
+        player="",
+        answer=None,
+        request="",
+        **schedule,
+    ):
         if isinstance(game_id, Commit):
             return super().append(game_id)
-        return super().append(Commit(game_id, expected, events, snapshot, idempotency_key=key,
-                                     player_id=player, answer=answer, request=request,
-                                     **schedule))
+        return super().append(
+            Commit(
+                game_id,
+                expected,
+                events,
+                snapshot,
+                idempotency_key=key,
+                player_id=player,
+                answer=answer,
+                request=request,
+                **schedule,
+            )
+        )
 
     def create(self, game_id, events, snapshot):
         return super().create(Commit(game_id, 0, events, snapshot))
@@ -30,10 +51,18 @@ GameStore = Store
 
 def test_keys_of_a_game_its_outbox_and_its_schedule_share_one_hash_tag():
     bucket = keys.bucket_of("g1")
-    tags = {k.split("{")[1].split("}")[0] for k in (
-        keys.game_log("g1"), keys.game_snapshot("g1"), keys.game_idempotency("g1", "p", "k"),
-        keys.legacy_seat_mail_token("g1", 0), keys.outbox(bucket), keys.schedule(bucket),
-        keys.schedule_leased(bucket))}
+    tags = {
+        k.split("{")[1].split("}")[0]
+        for k in (
+            keys.game_log("g1"),
+            keys.game_snapshot("g1"),
+            keys.game_idempotency("g1", "p", "k"),
+            keys.legacy_seat_mail_token("g1", 0),
+            keys.outbox(bucket),
+            keys.schedule(bucket),
+            keys.schedule_leased(bucket),
+        )
+    }
     assert tags == {f"b{bucket:02d}"}
     assert len({keys.bucket_of(f"g_{i}") for i in range(1000)}) == keys.BUCKETS
 
@@ -43,12 +72,17 @@ def test_a_commit_writes_its_outbox_entry_and_deadlines_in_the_same_script(redis
     outbox.ensure_groups()
     schedule_key = keys.schedule(keys.bucket_of("g1"))
     redis_client.zadd(schedule_key, {"old-deadline": 5})
-    assert store.append("g1", 0, [event(1), event(2)], {"v": 2}, unschedule=["old-deadline"],
-                        schedule=[(1000, "new-deadline")]) == Appended(2)
+    assert store.append(
+        "g1",
+        0,
+        [event(1), event(2)],
+        {"v": 2},
+        unschedule=["old-deadline"],
+        schedule=[(1000, "new-deadline")],
+    ) == Appended(2)
     entries = outbox.read("test", 10, 10)
     assert [(e.game_id, e.first, e.version) for e in entries] == [("g1", 1, 2)]
-    assert redis_client.zrange(schedule_key, 0, -1, withscores=True) == [(b"new-deadline",
-                                                                          1000.0)]
+    assert redis_client.zrange(schedule_key, 0, -1, withscores=True) == [(b"new-deadline", 1000.0)]
     assert store.append("g1", 1, [event(3)], {"v": 3}, schedule=[(7, "x")]) == Stale(2)
     assert outbox.read("test", 10, 10) == [] and redis_client.zcard(schedule_key) == 1
 

@@ -1,5 +1,6 @@
 """Scripts called in a pipeline on a real Valkey: one round trip, and safe when the server has
 lost its script cache (a restart, SCRIPT FLUSH)."""
+
 from store import keys
 from store.games import Appended, Commit, GameStore, Stale, run_pipeline
 from store.players import PlayerStore
@@ -10,8 +11,9 @@ def script_exists_calls(client) -> int:
 
 
 def commit(game_id, expected, n):
-    return Commit(game_id, expected, [{"type": "ActionTaken", "n": i} for i in range(n)],
-                  {"v": expected + n})
+    return Commit(
+        game_id, expected, [{"type": "ActionTaken", "n": i} for i in range(n)], {"v": expected + n}
+    )
 
 
 def test_a_commit_and_a_list_update_ask_the_server_nothing_before_their_scripts(redis_client):
@@ -19,8 +21,7 @@ def test_a_commit_and_a_list_update_ask_the_server_nothing_before_their_scripts(
     store.append(commit("g1", 0, 1))  # the scripts are in the server's cache now
     asked = script_exists_calls(redis_client)
     assert store.append(commit("g1", 1, 1)) == Appended(2)
-    assert store.append_many([commit("g2", 0, 1), commit("g3", 0, 2)]) == [Appended(1),
-                                                                          Appended(2)]
+    assert store.append_many([commit("g2", 0, 1), commit("g3", 0, 2)]) == [Appended(1), Appended(2)]
     pipe = redis_client.pipeline(transaction=False)
     players.project("p1", "g1", 2, 1000, 5000, pipe=pipe)
     store.lobby_entry("g1", 2, None, pipe)
@@ -45,8 +46,7 @@ def test_scripts_the_server_lost_are_loaded_again_and_every_command_runs_once(re
     assert redis_client.zscore(keys.player_inbox("p1"), "g1") == 5000
 
     redis_client.script_flush()
-    assert store.append_many([commit("g1", 3, 1), commit("g1", 3, 1)]) == [Appended(4),
-                                                                          Stale(4)]
+    assert store.append_many([commit("g1", 3, 1), commit("g1", 3, 1)]) == [Appended(4), Stale(4)]
     assert len(store.events("g1")) == 4
 
 

@@ -1,5 +1,6 @@
 """The per-player cap on webhook deliveries in flight, in a real Valkey: a slot is given back
 by its delivery, or frees itself when its hold runs out (its worker died)."""
+
 from store import keys
 from store.notifications import NotificationStore
 

@@ -28,14 +28,26 @@ def start_workers(valkey):
 
     def start(count=1, **settings):
         """Settings are environment variables of service/settings.py, e.g. SMTP_URL."""
-        env = {**os.environ, "REDIS_URL": valkey.url, "BOT_DELAY_SECONDS": "0",
-               "EMAIL_DELAY_SECONDS": "0",
-               "EMAIL_THROTTLE_SECONDS": "0", "WEBHOOK_ALLOW_HTTP": "1",
-               "WEBHOOK_ALLOW_LOOPBACK": "1", **settings}
+        env = {
+            **os.environ,
+            "REDIS_URL": valkey.url,
+            "BOT_DELAY_SECONDS": "0",
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+            "WEBHOOK_ALLOW_HTTP": "1",
+            "WEBHOOK_ALLOW_LOOPBACK": "1",
+            **settings,
+        }
         for _ in range(count):
-            started.append(subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"],
-                                            env=env, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL))
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "turnpost.cli", "worker"],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+
     yield start
     for proc in started:
         proc.terminate()

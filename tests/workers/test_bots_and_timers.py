@@ -1,4 +1,5 @@
 """Bots and turn timers with real RQ worker processes on the test Valkey."""
+
 import time
 
 import pytest
@@ -35,6 +36,7 @@ def test_a_person_plays_a_whole_game_against_the_heuristic_bot(services, start_w
     def my_turn_or_over():
         s = games.summary(game_id)
         return s if s["status"] == "finished" or 0 in s["active_seats"] else None
+
     for _ in range(3000):
         summary = wait_for(my_turn_or_over)
         if summary["status"] == "finished":
@@ -48,16 +50,17 @@ def test_a_person_plays_a_whole_game_against_the_heuristic_bot(services, start_w
     assert seats == {0, 1}, "both the person and the bot moved"
 
 
-def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(
-        services, start_workers):
+def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(services, start_workers):
     players, games = services
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "ninedomains", [a, b], time_control={
-        "per_move_seconds": 2, "on_timeout": "auto"})["id"]
-    final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s,
-                     timeout=120)
+    game_id = games.create(
+        a, "ninedomains", [a, b], time_control={"per_move_seconds": 2, "on_timeout": "auto"}
+    )["id"]
+    final = wait_for(
+        lambda: (s := games.summary(game_id))["status"] == "finished" and s, timeout=120
+    )
     assert final["outcome"]["reason"] != "forfeit"
     types = event_types(games, game_id)
     assert types.count("TurnTimedOut") == types.count("ActionTaken") >= 6
@@ -68,12 +71,14 @@ def test_forfeit_policy_the_absent_seat_loses(services, start_workers):
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "ninedomains", [a, b], time_control={
-        "per_move_seconds": 2, "on_timeout": "forfeit"})["id"]
+    game_id = games.create(
+        a, "ninedomains", [a, b], time_control={"per_move_seconds": 2, "on_timeout": "forfeit"}
+    )["id"]
     legal = games.legal_moves(game_id, a)
     games.play(game_id, a, legal["version"], action=legal["moves"][0]["action"])
-    final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s,
-                     timeout=30)
+    final = wait_for(
+        lambda: (s := games.summary(game_id))["status"] == "finished" and s, timeout=30
+    )
     assert final["outcome"]["winners"] == [0] and final["outcome"]["reason"] == "forfeit"
     assert event_types(games, game_id)[-3:] == ["TurnTimedOut", "PlayerResigned", "GameEnded"]
 
@@ -83,8 +88,9 @@ def test_a_move_before_the_deadline_cancels_the_timeout(services, start_workers)
     start_workers()
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "nautilus", [a, b], time_control={
-        "per_move_seconds": 3, "on_timeout": "auto"})["id"]
+    game_id = games.create(
+        a, "nautilus", [a, b], time_control={"per_move_seconds": 3, "on_timeout": "auto"}
+    )["id"]
     for _ in range(2):
         time.sleep(2)  # each move comes one second before its deadline
         s = games.summary(game_id)
@@ -101,11 +107,19 @@ def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_worker
     start_workers(2)
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "nautilus", [a, b], time_control={
-        "per_move_seconds": 1, "on_timeout": "auto"})["id"]
+    game_id = games.create(
+        a, "nautilus", [a, b], time_control={"per_move_seconds": 1, "on_timeout": "auto"}
+    )["id"]
     # the computer's move is the timeout's consequence: a commit of its own, right after
-    events = wait_for(lambda: (e := games.games.events(game_id)) and e[-1]["type"] != "TurnTimedOut"
-                      and sum(x["type"] == "TurnTimedOut" for x in e) >= 4 and e, timeout=60)
+    events = wait_for(
+        lambda: (
+            (e := games.games.events(game_id))
+            and e[-1]["type"] != "TurnTimedOut"
+            and sum(x["type"] == "TurnTimedOut" for x in e) >= 4
+            and e
+        ),
+        timeout=60,
+    )
     timed = [e for e in events if e["type"] == "TurnTimedOut"]
     # each TurnTimedOut is followed by exactly that seat's move, never a second timeout
     for e in timed:
@@ -121,8 +135,9 @@ def test_the_same_timer_run_twice_applies_once(services):
     games.clock = lambda: clock[0]
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "ninedomains", [a, b], time_control={
-        "per_move_seconds": 60, "on_timeout": "auto"})["id"]
+    game_id = games.create(
+        a, "ninedomains", [a, b], time_control={"per_move_seconds": 60, "on_timeout": "auto"}
+    )["id"]
     since = games.load(game_id)["version"]
     assert games.expire_turn(game_id, 0, since) == "early"
     clock[0] += 61
@@ -131,17 +146,21 @@ def test_the_same_timer_run_twice_applies_once(services):
     assert event_types(games, game_id).count("TurnTimedOut") == 1
 
 
-@pytest.mark.parametrize("policy, answers, timeouts", [("auto", ["applied", "applied"], 2),
-                                                       ("forfeit", ["applied", "moot"], 1)])
-def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(services, policy, answers,
-                                                                    timeouts):
+@pytest.mark.parametrize(
+    "policy, answers, timeouts",
+    [("auto", ["applied", "applied"], 2), ("forfeit", ["applied", "moot"], 1)],
+)
+def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(
+    services, policy, answers, timeouts
+):
     players, games = services
     clock = [time.time()]
     games.clock = lambda: clock[0]
     a, b = players.register("Ada")["id"], players.register("Bo")["id"]
     players.set_friends(b, [a])  # seated without an invitation
-    game_id = games.create(a, "ninedomains", [a, b], time_control={
-        "per_move_seconds": 60, "on_timeout": policy})["id"]
+    game_id = games.create(
+        a, "ninedomains", [a, b], time_control={"per_move_seconds": 60, "on_timeout": policy}
+    )["id"]
     since = games.load(game_id)["version"]
     outbox = OutboxStore(games.games.r)
     outbox.ensure_groups()

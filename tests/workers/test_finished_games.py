@@ -1,4 +1,5 @@
 """The worker's clock compacts a finished game's log once FINISHED_LOG_DAYS have passed."""
+
 import time
 
 from store import keys

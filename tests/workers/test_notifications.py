@@ -1,5 +1,6 @@
 """Turn notifications with real parts: real `turnpost worker` processes, a real SMTP server
 (aiosmtpd) and a real HTTP webhook receiver, all on loopback."""
+
 import base64
 import hashlib
 import hmac
@@ -22,13 +23,18 @@ DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def turn_email_for(address, version, event="turn.started"):
-    return lambda m, rcpt: (address in rcpt and m["X-Turnpost-Version"] == str(version)
-                            and m["X-Turnpost-Event"] == event)
+    return lambda m, rcpt: (
+        address in rcpt
+        and m["X-Turnpost-Version"] == str(version)
+        and m["X-Turnpost-Event"] == event
+    )
 
 
 def legal_by_seat(games, game_id, people):
-    return {seat: [m["notation"] for m in games.legal_moves(game_id, pid)["moves"]]
-            for seat, pid in enumerate(people)}
+    return {
+        seat: [m["notation"] for m in games.legal_moves(game_id, pid)["moves"]]
+        for seat, pid in enumerate(people)
+    }
 
 
 def listed_moves(body):
@@ -51,14 +57,18 @@ def hidden_from(games, game_id, seat):
             entry = LogEntry.from_json(raw)
             if not entry.visible_to(seat):
                 texts.add(logview.with_names(entry.text, snap["seats"]))
-    public = {logview.with_names(LogEntry.from_json(raw).text, snap["seats"])
-              for e in games.games.events(game_id) for raw in e.get("entries", [])
-              if LogEntry.from_json(raw).visible_to(seat)}
+    public = {
+        logview.with_names(LogEntry.from_json(raw).text, snap["seats"])
+        for e in games.games.events(game_id)
+        for raw in e.get("entries", [])
+        if LogEntry.from_json(raw).visible_to(seat)
+    }
     return texts - public
 
 
 def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
-        services, start_workers, smtp):
+    services, start_workers, smtp
+):
     players, games = services
     start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
     people = [players.register(n, email=f"{n.lower()}@example.org")["id"] for n in ("Ada", "Bo")]
@@ -85,20 +95,37 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                 assert len(turn_pages) == 1
                 if len(now[seat]) > 60:  # summed up: a line per kind of move, no list
                     assert f"Your legal moves ({len(now[seat])}, summed up):" in body
-                    assert "ways): " in body and now[seat][-1] not in body.split(
-                        "How a move is written")[0].split("summed up")[1]
+                    assert (
+                        "ways): " in body
+                        and now[seat][-1]
+                        not in body.split("How a move is written")[0].split("summed up")[1]
+                    )
                 else:
                     assert listed == now[seat], "each move once"
                     lines = [line.strip() for line in body.splitlines()]
                     for move in now[seat]:
-                        assert sum(1 for line in lines if line == move
-                                   or line.startswith(f"{move}: http")) == 1, move
-                mover_moved = next(e for e in games.games.events(game_id)
-                                   if e["version"] == version).get("seat") == seat
-                asked = ("your turn goes on" if mover_moved
-                         else f"round {games.view(game_id, people[seat])['round']}: your move")
-                assert message["Subject"] == (f"[turnpost] Nautilus with {names[1 - seat]}: "
-                                              f"{asked} ({game_id})")
+                        assert (
+                            sum(
+                                1
+                                for line in lines
+                                if line == move or line.startswith(f"{move}: http")
+                            )
+                            == 1
+                        ), move
+                mover_moved = (
+                    next(e for e in games.games.events(game_id) if e["version"] == version).get(
+                        "seat"
+                    )
+                    == seat
+                )
+                asked = (
+                    "your turn goes on"
+                    if mover_moved
+                    else f"round {games.view(game_id, people[seat])['round']}: your move"
+                )
+                assert message["Subject"] == (
+                    f"[turnpost] Nautilus with {names[1 - seat]}: {asked} ({game_id})"
+                )
                 assert f"http://turnpost.test/play/{game_id}" in body
                 assert f"http://turnpost.test/play/{game_id}" in html_of(message)
                 for secret in hidden_from(games, game_id, seat):
@@ -113,9 +140,12 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
     for seat in (0, 1):
         end = smtp.wait_for(turn_email_for(addresses[seat], version, "game.finished"))
         assert "the game is over" in end["Subject"]
-    time.sleep(1.0)   # anything extra would have arrived by now
-    turn_emails = [m for m in smtp.to(addresses[0]) + smtp.to(addresses[1])
-                   if m["X-Turnpost-Event"] == "turn.started"]
+    time.sleep(1.0)  # anything extra would have arrived by now
+    turn_emails = [
+        m
+        for m in smtp.to(addresses[0]) + smtp.to(addresses[1])
+        if m["X-Turnpost-Event"] == "turn.started"
+    ]
     assert expected > 10 and len(turn_emails) == expected
     assert len({(m["To"], m["X-Turnpost-Version"]) for m in turn_emails}) == expected
 
@@ -130,10 +160,12 @@ def test_webhook_is_signed_with_the_players_secret_as_documented(services, start
         game_id = games.create(other, "ninedomains", [bot["id"], other])["id"]
         call = receiver.wait_count(1)[0]
     # the receiver's side, written from docs/notifications.md alone
-    timestamp, signature = (part.split("=", 1)[1] for part in
-                            call["headers"]["Turnpost-Signature"].split(","))
-    expected = hmac.new(bot["webhook_secret"].encode(),
-                        timestamp.encode() + b"." + call["body"], hashlib.sha256).hexdigest()
+    timestamp, signature = (
+        part.split("=", 1)[1] for part in call["headers"]["Turnpost-Signature"].split(",")
+    )
+    expected = hmac.new(
+        bot["webhook_secret"].encode(), timestamp.encode() + b"." + call["body"], hashlib.sha256
+    ).hexdigest()
     assert hmac.compare_digest(signature, expected)
     assert abs(int(timestamp) - time.time()) < 60
     assert call["headers"]["Turnpost-Event"] == "turn.started"
@@ -141,13 +173,15 @@ def test_webhook_is_signed_with_the_players_secret_as_documented(services, start
     assert call["json"]["version"] == games.summary(game_id)["version"]
     assert call["json"]["seat"] == 0 and call["json"]["game"] == "ninedomains"
     assert call["headers"]["Turnpost-Delivery"] == call["json"]["delivery_id"]
-    wrong = hmac.new(b"whsec_other", timestamp.encode() + b"." + call["body"],
-                     hashlib.sha256).hexdigest()
+    wrong = hmac.new(
+        b"whsec_other", timestamp.encode() + b"." + call["body"], hashlib.sha256
+    ).hexdigest()
     assert wrong != signature
 
 
 def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libraries(
-        services, start_workers):
+    services, start_workers
+):
     """Real deliveries of a game played to the end, each checked by `standardwebhooks` and by
     `stripe` from PyPI as a receiver would call them; a changed byte or another secret fails
     both."""
@@ -170,7 +204,8 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
             move = picker.choice(games.legal_moves(game_id, mover)["moves"])
             games.play(game_id, mover, summary["version"], action=move["action"])
         calls = receiver.wait_until(
-            lambda got: any(c["json"]["event"] == "game.finished" for c in got))
+            lambda got: any(c["json"]["event"] == "game.finished" for c in got)
+        )
     secret = bot["webhook_secret"]
     assert len(base64.b64decode(secret.removeprefix("whsec_"), validate=True)) == 32
     standard = standardwebhooks.Webhook(secret)
@@ -178,15 +213,20 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
         headers = {name.lower(): value for name, value in call["headers"].items()}
         assert standard.verify(call["body"], headers) == call["json"]
         assert stripe.WebhookSignature.verify_header(
-            call["body"], headers["turnpost-signature"], secret, tolerance=300)
+            call["body"], headers["turnpost-signature"], secret, tolerance=300
+        )
         assert headers["webhook-id"] == headers["turnpost-delivery"]
     assert {call["json"]["event"] for call in calls} == {"turn.started", "game.finished"}
     components = json.loads(DOCUMENT.read_text())["components"]
     for call in calls:  # each body is the one the document describes for its event
-        name = {"game.finished": "WebhookGameFinished"}.get(call["json"]["event"],
-                                                            "WebhookTurnStarted")
-        validate(call["json"], {"allOf": [{"$ref": f"#/components/schemas/{name}"}],
-                                "components": components}, cls=OAS30Validator)
+        name = {"game.finished": "WebhookGameFinished"}.get(
+            call["json"]["event"], "WebhookTurnStarted"
+        )
+        validate(
+            call["json"],
+            {"allOf": [{"$ref": f"#/components/schemas/{name}"}], "components": components},
+            cls=OAS30Validator,
+        )
     tampered = calls[0]["body"].replace(b'"version":', b'"version": ')
     other_secret = "whsec_" + base64.b64encode(bytes(32)).decode()
     for body, key in ((tampered, secret), (calls[0]["body"], other_secret)):
@@ -194,12 +234,12 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
             standardwebhooks.Webhook(key).verify(body, calls[0]["headers"])
         with pytest.raises(stripe.SignatureVerificationError):
             stripe.WebhookSignature.verify_header(
-                body, calls[0]["headers"]["Turnpost-Signature"], key, tolerance=300)
+                body, calls[0]["headers"]["Turnpost-Signature"], key, tolerance=300
+            )
     assert json.loads(tampered) == calls[0]["json"]
 
 
-def test_failing_webhook_is_retried_then_the_player_gets_the_email(
-        services, start_workers, smtp):
+def test_failing_webhook_is_retried_then_the_player_gets_the_email(services, start_workers, smtp):
     players, games = services
     with WebhookReceiver(statuses=[500, 500, 500]) as receiver:
         start_workers(SMTP_URL=smtp.url, WEBHOOK_ATTEMPTS="3", WEBHOOK_RETRY_SECONDS="1")
@@ -216,15 +256,18 @@ def test_failing_webhook_is_retried_then_the_player_gets_the_email(
     assert players.profile(bot["id"])["webhook_status"] == "failing"
     log = players.deliveries(bot["id"])["deliveries"]
     assert [(d["channel"], d["status"], d["attempt"]) for d in log] == [
-        ("email", "fallback", 1), ("webhook", "failed", 3),
-        ("webhook", "retrying", 2), ("webhook", "retrying", 1)]
-    assert log[3]["detail"] == "refused by the receiver (HTTP 500); next attempt in 1 s", \
+        ("email", "fallback", 1),
+        ("webhook", "failed", 3),
+        ("webhook", "retrying", 2),
+        ("webhook", "retrying", 1),
+    ]
+    assert log[3]["detail"] == "refused by the receiver (HTTP 500); next attempt in 1 s", (
         "backoff doubles"
+    )
     assert log[2]["detail"] == "refused by the receiver (HTTP 500); next attempt in 2 s"
 
 
-def test_emails_are_throttled_per_game_and_the_later_one_waits(
-        services, start_workers, smtp):
+def test_emails_are_throttled_per_game_and_the_later_one_waits(services, start_workers, smtp):
     """The Nine Domains: both players choose at once, so a quick round gives Ada a second
     turn a moment after the first: its email waits for her 3-second window to close."""
     players, games = services
@@ -248,7 +291,8 @@ def test_emails_are_throttled_per_game_and_the_later_one_waits(
 
 
 def test_the_next_step_of_a_turn_is_emailed_at_once_as_your_turn_goes_on(
-        services, start_workers, smtp):
+    services, start_workers, smtp
+):
     """Con Sonar!: a fleet move, then a torpedo, a delay or the end of the turn. The email for
     the second step comes at once although the player's throttle window (60 s) is open, says
     that the turn goes on, and tells what the fleet move caused."""
@@ -262,8 +306,9 @@ def test_the_next_step_of_a_turn_is_emailed_at_once_as_your_turn_goes_on(
     seat = first["active_seats"][0]
     player, address = [(ada, "ada@example.org"), (bo, "bo@example.org")][seat]
     smtp.wait_for(turn_email_for(address, first["version"]))
-    fleet = [m for m in games.legal_moves(game_id, player)["moves"]
-             if m["action"]["type"] == "fleet"]
+    fleet = [
+        m for m in games.legal_moves(game_id, player)["moves"] if m["action"]["type"] == "fleet"
+    ]
     games.play(game_id, player, first["version"], action=fleet[0]["action"])
     after = games.summary(game_id)
     assert seat in after["active_seats"], "after a fleet move the same player goes on"
@@ -295,16 +340,27 @@ def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers,
     players.update(bo, {"notifications": {"reminders": False}})
     started = time.time()
     players.set_friends(bo, [ada])  # seated without an invitation
-    game_id = games.create(ada, "ninedomains", [ada, bo],
-                           time_control={"per_move_seconds": 6, "on_timeout": "auto"})["id"]
+    game_id = games.create(
+        ada, "ninedomains", [ada, bo], time_control={"per_move_seconds": 6, "on_timeout": "auto"}
+    )["id"]
     version = games.summary(game_id)["version"]
     reminders = []
     for tag in ("50", "90"):
-        reminders.append(smtp.wait_for(lambda m, rcpt: "ada@example.org" in rcpt and
-                                       m["X-Turnpost-Event"] == "turn.reminder" and
-                                       m["X-Turnpost-Delivery"].endswith(tag), timeout=15))
-    arrivals = sorted(at for r, m, at in smtp.messages
-                      if "ada@example.org" in r and m["X-Turnpost-Event"] == "turn.reminder")
+        reminders.append(
+            smtp.wait_for(
+                lambda m, rcpt: (
+                    "ada@example.org" in rcpt
+                    and m["X-Turnpost-Event"] == "turn.reminder"
+                    and m["X-Turnpost-Delivery"].endswith(tag)
+                ),
+                timeout=15,
+            )
+        )
+    arrivals = sorted(
+        at
+        for r, m, at in smtp.messages
+        if "ada@example.org" in r and m["X-Turnpost-Event"] == "turn.reminder"
+    )
     # RQ keeps schedules in whole seconds: a job may run up to a second before its time
     assert arrivals[0] - started >= 2.0 and arrivals[1] - started >= 4.4
     assert all(r["X-Turnpost-Version"] == str(version) for r in reminders)
@@ -329,6 +385,7 @@ def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers
     assert len(files) == 1
     import email
     from email.policy import default
+
     message = email.message_from_bytes(files[0].read_bytes(), policy=default)
     assert message["To"] == "Ada <ada@example.org>" and message["X-Turnpost-Game"] == game_id
     assert "It is your turn in The Nine Domains against Bo" in text_of(message)
@@ -347,12 +404,14 @@ def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_wor
         first = games.summary(game_id)
         mover = [ada, bo][first["active_seats"][0]]
         deadline = time.monotonic() + 20
-        while not any(json.loads(r["body"])["version"] == first["version"]
-                      for r in receiver.requests):
+        while not any(
+            json.loads(r["body"])["version"] == first["version"] for r in receiver.requests
+        ):
             assert time.monotonic() < deadline, "the first turn's webhook"
             time.sleep(0.1)
-        fleet = [m for m in games.legal_moves(game_id, mover)["moves"]
-                 if m["action"]["type"] == "fleet"]
+        fleet = [
+            m for m in games.legal_moves(game_id, mover)["moves"] if m["action"]["type"] == "fleet"
+        ]
         games.play(game_id, mover, first["version"], action=fleet[0]["action"])
         version = games.summary(game_id)["version"]
         deadline = time.monotonic() + 20
@@ -363,5 +422,4 @@ def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_wor
                 break
             time.sleep(0.1)
         assert [b["event"] for b in found] == ["turn.continues"]
-        assert [b["event"] for b in bodies if b["version"] == first["version"]] == \
-            ["turn.started"]
+        assert [b["event"] for b in bodies if b["version"] == first["version"]] == ["turn.started"]

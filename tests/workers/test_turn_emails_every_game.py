@@ -2,6 +2,7 @@
 worker` and a real SMTP server: every turn email has the table as the seat sees it (with its
 hand where the game has one), its turn page, and every log line the seat may read since its
 previous email, its own move's consequences included (a reveal, a draw, dice, a round's end)."""
+
 import random
 
 import pytest
@@ -21,9 +22,12 @@ def one_line(text: str) -> str:
 def seat_lines(games, game_id: str, seat: int, after: int, upto: int) -> list[str]:
     snap = games.load(game_id)
     game = registry.GAMES[snap["game"]]
-    return [line["text"] for e in games.games.events(game_id, after=after)
-            if e["version"] <= upto and e["type"] not in ("GameCreated", "GameEnded")
-            for line in logview.render(game, snap["seats"], e, seat)["lines"]]
+    return [
+        line["text"]
+        for e in games.games.events(game_id, after=after)
+        if e["version"] <= upto and e["type"] not in ("GameCreated", "GameEnded")
+        for line in logview.render(game, snap["seats"], e, seat)["lines"]
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
@@ -43,9 +47,14 @@ def test_every_turn_email_of_a_whole_game(services, start_workers, smtp, name):
             version = snap["match"]["seat_since"][seat]
             if previous.get(seat) == version:
                 continue
-            message = smtp.wait_for(lambda m, r, s=seat, v=version: (
-                addresses[s] in r and m["X-Turnpost-Version"] == str(v)
-                and m["X-Turnpost-Event"] == "turn.started"), timeout=30)
+            message = smtp.wait_for(
+                lambda m, r, s=seat, v=version: (
+                    addresses[s] in r
+                    and m["X-Turnpost-Version"] == str(v)
+                    and m["X-Turnpost-Event"] == "turn.started"
+                ),
+                timeout=30,
+            )
             body = one_line(text_of(message))
             assert "The game as you see it" in body
             if name in HANDS:
