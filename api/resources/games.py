@@ -2,20 +2,19 @@
 
 import base64
 import json
-import random
 import re
-import time
 from urllib.parse import urlencode
 
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError
 from service.games import ReplayedAnswer
 
 from .. import context, metrics
 from ..error_codes import raises
+from ..event_streams import Event, event_stream
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
 from ..schemas import (
@@ -384,47 +383,15 @@ class Stream(MethodView):
         summary = games.summary(game_id)
         if summary["status"] in ENDED and after >= summary["version"]:
             return Response(status=204)
-        door = context.front_door()
-        slots = context.stream_slots()
-        slot = slots.take(player, door.streams_per_player)
-        if slot is None:
-            raise TooMany(
-                f"you have {door.streams_per_player} event streams open, the most "
-                "one player may: close one first",
-                retry_after=door.stream_retry_ms // 1000 or 1,
-                error=ErrorCode.STREAM_TOO_MANY,
-            )
-        until = time.monotonic() + current_app.config["STREAM_SECONDS"]
-        keepalive_ms = int(door.stream_keepalive_seconds * 1000)
-        # the first wait is shorter by a random part, so that streams opened together (a
-        # restart, a benchmark) do not all wake at the same instant ever after
-        wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))
 
-        def events(after=after, wait_ms=wait_ms):
-            yield f"retry: {door.stream_retry_ms}\n\n"
-            while True:
-                left_ms = int((until - time.monotonic()) * 1000)
-                entries = games.wait_log(game_id, player, after, min(wait_ms, max(left_ms, 1)))
-                wait_ms = keepalive_ms
-                for entry in entries:
-                    after = entry["version"]
-                    yield (f"id: {after}\nevent: {entry['type']}\ndata: {json.dumps(entry)}\n\n")
-                    if entry["type"] in ("GameEnded", "GameCancelled"):
-                        return
-                if left_ms <= 0:
-                    return
-                if not entries:
-                    if games.summary(game_id)["status"] in ENDED:
-                        return
-                    yield ": keep-alive\n\n"
+        def wait(after: int, block_ms: int) -> tuple[list[Event], bool]:
+            entries = games.wait_log(game_id, player, after, block_ms)
+            if not entries:
+                return [], games.summary(game_id)["status"] in ENDED
+            over = any(e["type"] in ("GameEnded", "GameCancelled") for e in entries)
+            return [Event(e["version"], e["type"], e) for e in entries], over
 
-        response = Response(
-            events(),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-        response.call_on_close(lambda: slots.release(player, slot))
-        return response
+        return event_stream(player, after, wait)
 
 
 def make_cursor(place: tuple[float, str]) -> str:

@@ -2,20 +2,18 @@
 webhook secret; the delivery log; your stream of events; POST /v1/sign-in (a sign-in link by
 email, for a lost token)."""
 
-import json
-import random
 import re
-import time
 from urllib.parse import urlencode
 
-from flask import Response, current_app, request
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError
 
 from .. import context
 from ..error_codes import raises
+from ..event_streams import Event, event_stream
 from ..schemas import (
     NEXT_PAGE,
     DeliveryListSchema,
@@ -255,46 +253,19 @@ class MyStream(MethodView):
             )
         players = current_app.extensions["turnpost"]["stream_players"]
         after = next((raw for raw in given if raw), None) or players.last_event_id(player)
-        door = context.front_door()
-        slots = context.stream_slots()
-        slot = slots.take(player, door.streams_per_player)
-        if slot is None:
-            raise TooMany(
-                f"you have {door.streams_per_player} event streams open, the most "
-                "one player may: close one first",
-                retry_after=door.stream_retry_ms // 1000 or 1,
-                error=ErrorCode.STREAM_TOO_MANY,
-            )
-        until = time.monotonic() + current_app.config["STREAM_SECONDS"]
-        keepalive_ms = int(door.stream_keepalive_seconds * 1000)
-        wait_ms = int(keepalive_ms * random.uniform(0.5, 1.0))  # streams opened together
 
-        def events(after=after, wait_ms=wait_ms):
-            yield f"retry: {door.stream_retry_ms}\n\n"
-            while True:
-                left_ms = int((until - time.monotonic()) * 1000)
-                found = players.wait_events(player, after, min(wait_ms, max(left_ms, 1)))
-                wait_ms = keepalive_ms
-                for entry_id, fields in found:
-                    after = entry_id
-                    data = {
-                        **fields,
-                        "version": int(fields["version"]),
-                        "seat": int(fields["seat"]),
-                    }
-                    yield f"id: {entry_id}\nevent: {fields['event']}\ndata: {json.dumps(data)}\n\n"
-                if left_ms <= 0:
-                    return
-                if not found:
-                    yield ": keep-alive\n\n"
+        def wait(after: str, block_ms: int) -> tuple[list[Event], bool]:
+            found = players.wait_events(player, after, block_ms)
+            return [
+                Event(
+                    entry_id,
+                    fields["event"],
+                    {**fields, "version": int(fields["version"]), "seat": int(fields["seat"])},
+                )
+                for entry_id, fields in found
+            ], False
 
-        response = Response(
-            events(),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-        response.call_on_close(lambda: slots.release(player, slot))
-        return response
+        return event_stream(player, after, wait)
 
 
 sign_in_blp = Blueprint(
