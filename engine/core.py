@@ -172,6 +172,9 @@ class GameInfo:
     rules_version: str
     options: dict[str, OptionSpec]
     notation: tuple[str, ...]  # help lines: one per action type, with an example
+    field_words: Mapping[str, str] = field(default_factory=dict)
+    """What people call an action's fields (`key`, or `key.i` for a list's i-th value), for
+    forms built from the legal actions (the turn page); a field not named keeps its key."""
 
 
 # A bot sees only what its seat may know: the seat's view and its legal actions.

@@ -31,25 +31,29 @@ class Form:
     count: int  # how many legal actions of this type
 
 
-def forms(legal: list[Action]) -> list[Form]:
-    """The forms for these legal actions, in the order their types first appear."""
+def forms(legal: list[Action], words: Mapping[str, str] | None = None) -> list[Form]:
+    """The forms for these legal actions, in the order their types first appear; `words`
+    names the fields as the game's players do (GameInfo.field_words)."""
     by_type: dict[str, list[Action]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
-    return [Form(kind, _choices(actions), len(actions)) for kind, actions in by_type.items()]
+    return [
+        Form(kind, _choices(actions, words or {}), len(actions))
+        for kind, actions in by_type.items()
+    ]
 
 
-def _choices(actions: list[Action]) -> tuple[Choice, ...]:
+def _choices(actions: list[Action], words: Mapping[str, str]) -> tuple[Choice, ...]:
     choices = []
     for key in (k for k in actions[0] if k != "type"):
         value = actions[0][key]
         if isinstance(value, list):
             for i in range(len(value)):
-                choices.append(
-                    _choice(f"{key}.{i}", f"{_words(key)} {i + 1}", [a[key][i] for a in actions])
-                )
+                name = f"{key}.{i}"
+                label = words.get(name, f"{_words(key)} {i + 1}")
+                choices.append(_choice(name, label, [a[key][i] for a in actions]))
         else:
-            choices.append(_choice(key, _words(key), [a[key] for a in actions]))
+            choices.append(_choice(key, words.get(key, _words(key)), [a[key] for a in actions]))
     return tuple(choices)
 
 

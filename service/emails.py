@@ -5,7 +5,7 @@ their own redacted log, their own legal moves, public names."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
@@ -17,7 +17,11 @@ LISTED_MOVES = 60
 
 
 def moves_section(
-    title: str, legal: list[dict], notation: list[str], links: dict[str, str] | None = None
+    title: str,
+    legal: list[dict],
+    notation: list[str],
+    links: dict[str, str] | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> tuple[str, list[str | tuple[str, str]]]:
     """The player's legal moves: listed in notation (each with its one-click link, if any)
     when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move with
@@ -34,7 +38,7 @@ def moves_section(
             f"{choice.label}: {' '.join(text for _, text in choice.options)}"
             for choice in form.choices
         )
-        for form in composer.forms(legal)
+        for form in composer.forms(legal, words)
     ]
     summary.append("your turn page (the link below) lets you choose any of them")
     return f"{title} ({len(notation)}, summed up):", summary

@@ -199,7 +199,12 @@ class MailMoves:
         if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
             legal = runner.legal_actions(game, snap["match"], seat)
             sections.append(
-                emails.moves_section("Your legal moves now", legal, [game.format(a) for a in legal])
+                emails.moves_section(
+                    "Your legal moves now",
+                    legal,
+                    [game.format(a) for a in legal],
+                    words=game.info.field_words,
+                )
             )
             reply_to = reply_address(
                 self.keys.reply_token(snap["id"], seat), snap["version"], mail_domain

@@ -281,7 +281,11 @@ class NotificationService:
             turn_links = self.one_click(snap, seat, moves) if self.one_click is not None else None
             sections.append(
                 emails.moves_section(
-                    "Your legal moves", legal, moves, turn_links.moves if turn_links else None
+                    "Your legal moves",
+                    legal,
+                    moves,
+                    turn_links.moves if turn_links else None,
+                    game.info.field_words,
                 )
             )
             kinds = {a["type"] for a in legal}

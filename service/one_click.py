@@ -159,7 +159,7 @@ class OneClick:
             )
         game = history.game_of(snap)
         legal = runner.legal_actions(game, snap["match"], link.seat)
-        return replace(page, legal=legal, forms=composer.forms(legal))
+        return replace(page, legal=legal, forms=composer.forms(legal, game.info.field_words))
 
     def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
         """Play the move the submitted form describes; the page after it (the next step's,

@@ -94,6 +94,7 @@ INFO = GameInfo(
         "skip: do not use the gold dice of another player's roll",
         "star 3 5: turn your button at row 3, column 5 into a star (round end)",
     ),
+    field_words={"row": "row", "col": "column"},
 )
 
 

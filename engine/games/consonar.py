@@ -174,6 +174,7 @@ INFO = GameInfo(
         "a whole turn on one line (by email): steps separated by ';', several Fleet cards after "
         "one 'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1",
     ),
+    field_words={"card": "card", "sub": "submarine"},
 )
 
 

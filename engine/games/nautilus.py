@@ -124,6 +124,17 @@ INFO = GameInfo(
         "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
         "'move me2 opp2'",
     ),
+    field_words={
+        "card": "card",
+        "side": "side",
+        "col": "column",
+        "anchor": "pin with the Anchor",
+        "special": "Special",
+        "from_side": "from side",
+        "from_col": "from column",
+        "to_side": "to side",
+        "to_col": "to column",
+    },
 )
 
 

@@ -135,6 +135,15 @@ INFO = GameInfo(
         "e.g. swap-card 2 4",
         "pass: decline the optional effect of your winning 2- or 3-",
     ),
+    field_words={
+        "cards.0": "left slot",
+        "cards.1": "middle slot",
+        "cards.2": "right slot",
+        "hand": "card from your hand",
+        "used": "used card",
+        "mine": "your domain",
+        "theirs": "their domain",
+    },
 )
 
 

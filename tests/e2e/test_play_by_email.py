@@ -46,9 +46,9 @@ def listed_moves(message):
         if not line.startswith("  "):
             break
         moves.append(line.strip().split(": http", 1)[0])
-    summary = [m for m in moves if m.startswith("play (") and "ways): cards 1: " in m]
+    summary = [m for m in moves if m.startswith("play (") and "ways): left slot: " in m]
     if summary:
-        hand = summary[0].split("cards 1: ", 1)[1].split(";", 1)[0].split()
+        hand = summary[0].split("left slot: ", 1)[1].split(";", 1)[0].split()
         return [
             f"play {' '.join(hand[i] for i in (0, 1, 2))}",
             f"play {' '.join(hand[i] for i in (2, 1, 0))}",

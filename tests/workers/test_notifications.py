@@ -216,7 +216,9 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
             call["body"], headers["turnpost-signature"], secret, tolerance=300
         )
         assert headers["webhook-id"] == headers["turnpost-delivery"]
-    assert {call["json"]["event"] for call in calls} == {"turn.started", "game.finished"}
+    events = {call["json"]["event"] for call in calls}
+    assert {"turn.started", "game.finished"} <= events  # and turn.continues, when the
+    assert events <= {"turn.started", "turn.continues", "game.finished"}  # roller goes on
     components = json.loads(DOCUMENT.read_text())["components"]
     for call in calls:  # each body is the one the document describes for its event
         name = {"game.finished": "WebhookGameFinished"}.get(
