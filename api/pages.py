@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template_string, request
 from markupsafe import Markup
 
-from service import boards, history
+from service import boards, composer, history
 from service.errors import ErrorCode, ServiceError
 from service.games import summarize
 from service.logview import render, seat_name
@@ -272,11 +272,8 @@ def _turn(page):
 
 
 def _notation_of(game, action_type: str) -> str:
-    """The game's help line for this kind of move (its notation starts with the type)."""
-    for line in game.info.notation:
-        if line.split(" ", 1)[0].split(":", 1)[0] == action_type:
-            return line
-    return action_type
+    """The game's help line for this kind of move, or its type when it has none."""
+    return next(iter(composer.notation_lines(game.info.notation, [action_type])), action_type)
 
 
 SIGN_IN_PAGE = """<p>This link gives {{ name }} a new API token. The token you have now, if

@@ -10,7 +10,7 @@ Values travel as JSON text, so a number stays a number and `null` stays null."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,13 @@ def _choice(name: str, label: str, values: list[Any]) -> Choice:
 
 def _words(key: str) -> str:
     return key.replace("_", " ")
+
+
+def notation_lines(notation: Sequence[str], kinds: Iterable[str]) -> list[str]:
+    """A game's notation help lines (GameInfo.notation: each starts with its action type)
+    for these kinds of move, in the game's order."""
+    wanted = set(kinds)
+    return [line for line in notation if line.split(" ", 1)[0].split(":", 1)[0] in wanted]
 
 
 def action_from(fields: Mapping[str, str], legal: list[Action]) -> Action | None:

@@ -20,7 +20,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 
-from . import boards, emails, history, logview, webhooks
+from . import boards, composer, emails, history, logview, webhooks
 from .mail_replies import reply_address
 from .mailer import Mailer
 from .secrets import ServerKeys
@@ -173,7 +173,8 @@ class NotificationService:
             return "superseded", 0
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
-        if notice.event == TURN_STARTED and not fallback and not self._goes_on(snap, notice):
+        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        if notice.event == TURN_STARTED and not fallback and not continues:
             wait = self.notes.throttle(
                 record["player_id"], notice.game_id, self.settings.email_throttle_seconds
             )
@@ -196,7 +197,7 @@ class NotificationService:
                 "in GET /v1/games?invited=me",
             )
             return "throttled", 0
-        message = self._letter(snap, notice, profile, delivery_id)
+        message = self._letter(snap, notice, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if not self.notes.claim(delivery_id):
@@ -226,7 +227,8 @@ class NotificationService:
             self.notes.emailed(record["player_id"], snap["id"], snap["version"])
         return "sent", 0
 
-    def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
+    def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str, continues: bool):
+        """The email for the notice; `continues`: a turn that goes on (see _goes_on)."""
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             return self._invitation_letter(snap, notice, profile, delivery_id)
         game = history.game_of(snap)
@@ -268,7 +270,7 @@ class NotificationService:
             if notice.event == TURN_REMINDER:
                 subject = f"{with_whom}: reminder, {asked} ({snap['id']})"
                 lead = f"It is still your turn in {title}{against}. {when}"
-            elif self._goes_on(snap, notice):
+            elif continues:
                 subject = f"{with_whom}: your turn goes on ({snap['id']})"
                 lead = (
                     f"Your turn in {title}{against} (game {snap['id']}) goes on: your "
@@ -288,12 +290,7 @@ class NotificationService:
                     game.info.field_words,
                 )
             )
-            kinds = {a["type"] for a in legal}
-            notation = [
-                line
-                for line in game.info.notation
-                if line.split(" ", 1)[0].split(":", 1)[0] in kinds
-            ]
+            notation = composer.notation_lines(game.info.notation, {a["type"] for a in legal})
             if notation:
                 sections.append(("How a move is written:", notation))
             if turn_links is not None:
