@@ -118,7 +118,10 @@ def test_a_whole_game_played_only_by_replying_to_emails(post_office, game):
     ]
     assert refusals == [], [text_of(m[1]) for m in refusals]
     assert ada.get(f"/v1/games/{game_id}").json()["status"] == "finished"
-    assert replies > 5
+    log = ada.get(f"/v1/games/{game_id}/log?limit=1000").json()["entries"]
+    assert len([e for e in log if e["type"] == "ActionTaken"]) == replies, (
+        "every move came by email"
+    )
 
 
 def click_links(message):
