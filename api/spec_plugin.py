@@ -161,11 +161,17 @@ RATE_LIMIT_HEADERS = {
 }
 
 
+def narrowed_problem(errors: list[ErrorCode]) -> dict:
+    """The shared `Problem`, with `code` one of these: a generated client types it exactly."""
+    codes = {"type": "string", "enum": [error.code for error in errors]}
+    return {"allOf": [PROBLEM_SCHEMA_REF, {"type": "object", "properties": {"code": codes}}]}
+
+
 def error_response(status: int, errors: list[ErrorCode]) -> dict:
     listed = "\n".join(f"- `{error.code}`: {error.meaning}" for error in errors)
     response = {
         "description": f"{HTTPStatus(status).phrase}. `code` is one of:\n\n{listed}",
-        "content": {PROBLEM_MEDIA_TYPE: {"schema": PROBLEM_SCHEMA_REF}},
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": narrowed_problem(errors)}},
         EXTENSION: [error.code for error in errors],
     }
     if status == 429:

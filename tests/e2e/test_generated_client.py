@@ -110,8 +110,9 @@ def test_the_generated_client_plays_a_game_to_the_end(live_server, generated, ti
             else models.Move(expected_version=version, action=move.action)
         )
         answer = play_move.sync(game.id, client=clients[seat], body=body)
-        if isinstance(answer, models.Problem):  # read again, then choose again
-            assert answer.code == models.ProblemCode.MOVESTALE_VERSION, answer
+        if isinstance(answer, models.PlayMoveResponse409):  # read again, then choose again
+            # a move's 409 is typed with its own codes only, as an enum of them
+            assert answer.code == models.PlayMoveResponse409Code.MOVESTALE_VERSION, answer
             assert answer.current_version == legal.version
             stale_answers += 1
             continue

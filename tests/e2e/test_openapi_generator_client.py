@@ -98,7 +98,7 @@ def test_the_openapi_generator_client_plays_a_game_to_the_end(live_server, og, t
             answer = games[seat].play_move(game.id, body)
         except og.ApiException as refused:  # read again, then choose again
             problem = refused.data
-            assert refused.status == 409 and isinstance(problem, og.Problem), refused
+            assert refused.status == 409 and isinstance(problem, og.PlayMove409Response), refused
             assert problem.code == "move/stale_version" and problem.status == 409
             assert problem.current_version == legal.version
             stale_answers += 1

@@ -56,3 +56,26 @@ def test_the_typescript_client_plays_every_title(compiled, valkey):
     games = [json.loads(line) for line in ran.stdout.splitlines()]
     assert [g["title"] for g in games] == sorted(registry.GAMES)
     assert all(g["moves"] > 0 and g["reason"] for g in games), games
+
+
+def test_a_misspelt_error_code_does_not_compile(compiled):
+    """Each error answer's `code` is an enum of that answer's codes, so a typo is a type error."""
+    typo = CLIENT / "build" / "typo.ts"
+    source = (CLIENT / "play.ts").read_text().replace('"./schema"', '"../schema"')
+    assert '"move/stale_version"' in source
+    typo.write_text(source.replace('"move/stale_version"', '"move/stale_versoin"'))
+    built = npx(
+        "tsc",
+        "--noEmit",
+        "--strict",
+        "--module",
+        "commonjs",
+        "--target",
+        "ES2022",
+        "--moduleResolution",
+        "node",
+        "--esModuleInterop",
+        str(typo),
+    )
+    assert built.returncode != 0
+    assert "TS2367" in built.stdout and '"move/stale_versoin"' in built.stdout, built.stdout

@@ -5,8 +5,10 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema";
 
-// the JSON answers (the view is also served as text/plain, to terminals)
-type Api = ReturnType<typeof createClient<paths, "application/json">>;
+// the JSON answers, problems (application/problem+json) too; the view is also served as
+// text/plain, to terminals
+type Json = `application/${string}json`;
+type Api = ReturnType<typeof createClient<paths, Json>>;
 type Title = components["schemas"]["GameCreate"]["game"];
 const TITLES: Title[] = ["buttons", "consonar", "nautilus", "ninedomains"];
 interface Player { id: string; api: Api }
@@ -26,9 +28,9 @@ function must<T>(answer: { data?: T; error?: unknown }, what: string): T {
 }
 
 async function register(name: string): Promise<Player> {
-  const anonymous = createClient<paths, "application/json">({ baseUrl: base });
+  const anonymous = createClient<paths, Json>({ baseUrl: base });
   const made = must(await anonymous.POST("/v1/players", { body: { name } }), "register");
-  const api = createClient<paths, "application/json">({
+  const api = createClient<paths, Json>({
     baseUrl: base, headers: { Authorization: `Bearer ${made.token}` } });
   return { id: made.id, api };
 }
@@ -51,6 +53,13 @@ async function play(title: Title, players: Player[]): Promise<object> {
       throw new Error(`${title}: a view of ${view.game} with ${legal.moves.length} moves`);
     }
     const move = legal.moves[moves % legal.moves.length];
+    if (moves === 0) {  // as a client that read before the last move: the 409 says so
+      const stale = await mover.api.POST("/v1/games/{game_id}/moves", { ...path, body: {
+        notation: move.notation, expected_version: legal.version - 1 } });
+      if (stale.error?.code !== "move/stale_version") {  // a typo here does not compile
+        throw new Error(`${title}: a stale move answered ${JSON.stringify(stale.error)}`);
+      }
+    }
     must(await mover.api.POST("/v1/games/{game_id}/moves", { ...path, body: {
       notation: move.notation, expected_version: legal.version } }), "move");
     moves += 1;
