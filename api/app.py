@@ -13,12 +13,12 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from engine import registry
 from service.assembly import assemble
 from service.health import Readiness
-from service.mailer import Mailer
 from service.settings import Settings
 from store.connection import connect, data_url, for_blocking_reads
 from store.front_door import StreamSlots
 from store.outbox import OutboxStore
 from store.workers import WorkerHeartbeats
+from transports.mailer import Mailer
 
 from . import errors, hostile_input, http_conventions, metrics, rate_limits, request_log
 from .front_door import BodyDeadline, FrontDoor

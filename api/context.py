@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import current_app, g, request
 
 from service.assembly import Services
-from service.games import GameService
-from service.players import PlayerService
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store.front_door import StreamSlots
 
 from .front_door import FrontDoor

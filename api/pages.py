@@ -8,10 +8,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template_string, request
 from markupsafe import Markup
 
-from service import boards, composer, history
 from service.errors import ErrorCode, ServiceError
-from service.games import summarize
-from service.logview import render, seat_name
+from service.play import boards, composer, history
+from service.play.games import summarize
+from service.play.logview import render, seat_name
 
 pages = Blueprint("pages", __name__)
 

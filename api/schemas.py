@@ -4,7 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
-from service.players import MAX_FRIENDS
+from service.players.accounts import MAX_FRIENDS
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = [

@@ -108,7 +108,9 @@ def child(moves: int) -> dict:
             import turnpost.wsgi
 
             app = turnpost.wsgi.app
-            code = {name: sys.modules[name].__file__ for name in ("turnpost.wsgi", "service.games")}
+            code = {
+                name: sys.modules[name].__file__ for name in ("turnpost.wsgi", "service.play.games")
+            }
             http = app.test_client()
             stats = redis.Redis.from_url(valkey.url)
 

@@ -53,8 +53,8 @@ from pathlib import Path
 from rq import Worker
 
 from bench.results import replace_section
-from service.games import GameService
-from service.players import PlayerService
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store import keys
 from store.connection import connect
 from store.embedded import EmbeddedValkey

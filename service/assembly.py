@@ -7,6 +7,15 @@ from dataclasses import dataclass
 
 import redis
 
+from service.by_mail.moves import MailMoves
+from service.consequences import Consequences, Deliveries
+from service.notify.notifications import NotificationService
+from service.notify.one_click import OneClick
+from service.play.games import GameService
+from service.players.accounts import PlayerService
+from service.players.sign_in import SignIn
+from service.secrets import ServerKeys
+from service.settings import Settings
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
@@ -14,17 +23,7 @@ from store.players import PlayerStore
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
-
-from .consequences import Consequences, Deliveries
-from .games import GameService
-from .mail_moves import MailMoves
-from .mailer import Mailer, mailer_for
-from .notifications import NotificationService
-from .one_click import OneClick
-from .players import PlayerService
-from .secrets import ServerKeys
-from .settings import Settings
-from .sign_in import SignIn
+from transports.mailer import Mailer, mailer_for
 
 
 @dataclass(frozen=True)

@@ -21,15 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from store.games import GameStore
-from store.outbox import Entry, OutboxStore
-from store.players import PlayerStore
-from store.schedule import ScheduleStore
-from store.tallies import WorkerTallies
-
-from . import lists
-from .games import GameService
-from .notifications import (
+from service.notify.notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
     TURN_CONTINUES,
@@ -39,8 +31,15 @@ from .notifications import (
     goes_on,
     notices,
 )
-from .settings import Settings
-from .sign_in import SignIn
+from service.play import lists
+from service.play.games import GameService
+from service.players.sign_in import SignIn
+from service.settings import Settings
+from store.games import GameStore
+from store.outbox import Entry, OutboxStore
+from store.players import PlayerStore
+from store.schedule import ScheduleStore
+from store.tallies import WorkerTallies
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +110,7 @@ def due_after_commit(
 
     - A notice for each person whose turn began with the commit, for everyone when it ended
       the game, for each invited person when it created the game, for everyone seated or
-      invited when it cancelled the game (service.notifications.notices), on each channel the
+      invited when it cancelled the game (service.notify.notifications.notices), on each channel the
       person can be reached by;
       a turn email waits `email_delay_seconds` (a quick move makes it moot), and a running
       clock adds reminders at 50% and 90% of it.

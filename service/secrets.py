@@ -1,6 +1,6 @@
 """The server's keys, and what it keeps of the secrets it hands out.
 
-- **The link key** signs one-click move links (service.links) and derives each seat's reply
+- **The link key** signs one-click move links (service.notify.links) and derives each seat's reply
   token for play by email. It comes from LINK_SIGNING_KEYS: the first key signs, every key
   listed verifies, so a new key is put first and the old one stays listed until the links it
   signed have expired. Without that setting the server makes one key and keeps it in Redis.
@@ -26,10 +26,9 @@ from functools import cached_property
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
+from service.settings import Settings
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-
-from .settings import Settings
 
 _REPLY_TOKEN_PURPOSE = b"turnpost reply token v1\n"  # keeps these MACs apart from the links'
 REPLY_TOKEN_HEX = 32

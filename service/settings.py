@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .safe_urls import UrlPolicy
+from transports.safe_urls import UrlPolicy
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 import requests
 
-from service.games import GameService
+from service.play.games import GameService
 from tests.e2e.server import Client
 from tests.peers import SmtpInbox
 

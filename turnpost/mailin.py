@@ -10,8 +10,8 @@ import logging
 
 from aiosmtpd.controller import Controller
 
-from service.mail_moves import MailMoves
-from service.mail_replies import read_reply_address
+from service.by_mail.moves import MailMoves
+from service.notify.reply_addresses import read_reply_address
 
 log = logging.getLogger("turnpost.mailin")
 

@@ -15,7 +15,7 @@ from rq import get_current_job
 
 from service.assembly import Services, assemble
 from service.consequences import Consequences, Delivery
-from service.notifications import Notice
+from service.notify.notifications import Notice
 from service.settings import Settings
 from store.connection import connect, data_url
 from store.request_ids import REQUEST_ID

@@ -23,6 +23,10 @@ ABANDONED_RETRIES = Retry(max=2)
 """A job whose worker died while running it is queued again, at once (no RQ scheduler)."""
 
 
+DELIVERY_JOBS = {"email": "workers.jobs.email_notice", "webhook": "workers.jobs.webhook_notice"}
+"""The job of each channel, named as RQ finds it in the worker (the jobs import this module)."""
+
+
 def queue(client: redis.Redis) -> Queue:
     return Queue(QUEUE_NAME, connection=client)
 
@@ -34,15 +38,12 @@ class RQDeliveries:
         self.rq_queue = queue(client)
 
     def queue(self, deliveries: list[Delivery]) -> None:
-        from . import jobs
-
         if not deliveries:
             return
-        functions = {"email": jobs.email_notice, "webhook": jobs.webhook_notice}
         self.rq_queue.enqueue_many(
             [
                 Queue.prepare_data(
-                    functions[d.channel],
+                    DELIVERY_JOBS[d.channel],
                     args=_args(d),
                     job_id=d.job_id,
                     result_ttl=FINISHED_JOB_TTL,

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError
-from service.games import ReplayedAnswer
+from service.play.games import ReplayedAnswer
 
 from .. import context, metrics
 from ..error_codes import raises

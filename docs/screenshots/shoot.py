@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from engine.rng import Rng  # noqa: E402
-from service.notifications import TURN_STARTED, Notice  # noqa: E402
+from service.notify.notifications import TURN_STARTED, Notice  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from store.connection import connect  # noqa: E402
 from store.embedded import EmbeddedValkey  # noqa: E402

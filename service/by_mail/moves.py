@@ -20,18 +20,19 @@ from email.message import EmailMessage
 
 from engine import match as runner
 from engine.core import GameError
+from service.by_mail.replies import Reply, parse_reply
+from service.errors import ServiceError
+from service.notify import emails
+from service.notify.notifications import preferences
+from service.notify.reply_addresses import read_reply_address, reply_address
+from service.play import history
+from service.play.games import GameService
+from service.secrets import ServerKeys
+from service.settings import Settings
 from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-
-from . import emails, history
-from .errors import ServiceError
-from .games import GameService
-from .mail_replies import Reply, parse_reply, read_reply_address, reply_address
-from .mailer import Mailer
-from .notifications import preferences
-from .secrets import ServerKeys
-from .settings import Settings
+from transports.mailer import Mailer
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 
-from . import composer
-from .boards import Html
+from service.play import composer
+from service.play.boards import Html
 
 LISTED_MOVES = 60
 
@@ -25,7 +25,7 @@ def moves_section(
 ) -> tuple[str, list[str | tuple[str, str]]]:
     """The player's legal moves: listed in notation (each with its one-click link, if any)
     when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move with
-    the values each of its fields may take (service.composer), to be written by the player
+    the values each of its fields may take (service.play.composer), to be written by the player
     in the notation explained below it, or chosen on the turn page."""
     links = links or {}
     if len(notation) <= LISTED_MOVES or len(links) >= len(notation):

@@ -16,19 +16,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import match as runner
+from service.notify import emails, webhooks
+from service.notify.reply_addresses import reply_address
+from service.play import boards, composer, history, logview
+from service.secrets import ServerKeys
+from service.settings import Settings
+from service.timefmt import in_words, iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-
-from . import boards, composer, emails, history, logview, webhooks
-from .mail_replies import reply_address
-from .mailer import Mailer
-from .secrets import ServerKeys
-from .settings import Settings
-from .timefmt import in_words, iso
+from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
-    from .one_click import TurnLinks
+    from service.notify.one_click import TurnLinks
 
 TURN_STARTED = "turn.started"
 TURN_CONTINUES = "turn.continues"
@@ -43,12 +43,19 @@ NOTIFIED_KINDS = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
+
+
 DEFAULT_PREFERENCES = {
     "email": True,
     "webhook": True,
     "reminders": True,
     "replies_from_any_address": False,
 }
+
+
+def preferences(profile: dict) -> dict[str, bool]:
+    """How a player wants to be told and answered: their choices over the defaults."""
+    return {**DEFAULT_PREFERENCES, **(profile.get("notifications") or {})}
 
 
 @dataclass(frozen=True)
@@ -111,10 +118,6 @@ def goes_on(snap: dict, notice: Notice, began: dict | None) -> bool:
     )
 
 
-def preferences(profile: dict) -> dict[str, bool]:
-    return {**DEFAULT_PREFERENCES, **(profile.get("notifications") or {})}
-
-
 class NotificationService:
     def __init__(
         self,
@@ -128,7 +131,7 @@ class NotificationService:
         keys: ServerKeys | None = None,
     ):
         """`one_click(snapshot, seat, moves)` gives a turn email's links: its turn page and,
-        for a short list, a one-click link per move (service.one_click)."""
+        for a short list, a one-click link per move (service.notify.one_click)."""
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games

@@ -1,7 +1,7 @@
 """Links in turn emails that play without an API token.
 
 - A **turn page** (`/t/<token>`): the board as the seat sees it and forms that compose any of
-  its legal moves (service.composer). Its link carries no move: it is bound to the game, the
+  its legal moves (service.play.composer). Its link carries no move: it is bound to the game, the
   seat and the version the email was written for, and opens while that turn is on; after a
   move, the page of the next step (when the turn goes on) has a fresh link.
 - A **one-click move** (`/m/<token>`), when a turn has few legal moves: a signed link per
@@ -19,14 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from engine import match as runner
+from service.errors import ServiceError
+from service.notify.links import LinkError, MoveLink, read_link, sign_link
+from service.play import composer, history
+from service.play.games import GameService
+from service.secrets import ServerKeys
+from service.settings import Settings
 from store.notifications import NotificationStore
-
-from . import composer, history
-from .errors import ServiceError
-from .games import GameService
-from .links import LinkError, MoveLink, read_link, sign_link
-from .secrets import ServerKeys
-from .settings import Settings
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
 

@@ -26,8 +26,8 @@ import json
 import time
 from dataclasses import dataclass
 
-from . import safe_urls
-from .safe_urls import UnsafeUrl, UrlPolicy
+from transports import safe_urls
+from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 SECRET_PREFIX = "whsec_"
 
@@ -94,7 +94,7 @@ def post(
     policy: UrlPolicy,
 ) -> PostResult:
     """POST to the address the URL resolves to now, if it is still a safe one (see
-    service/safe_urls.py); the detail says only "delivered", "refused by the receiver
+    transports/safe_urls.py); the detail says only "delivered", "refused by the receiver
     (HTTP n)" or "could not connect"."""
     body = json.dumps(payload, separators=(",", ":")).encode()
     try:

@@ -14,15 +14,14 @@ from engine import match as runner
 from engine import registry
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
+from service.errors import ErrorCode, ServiceError, StaleVersion
+from service.ids import new_id
+from service.play import boards, history, lists, logview
+from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.players import PlayerStore
 from store.schedule import member as schedule_member
-
-from . import boards, history, lists, logview
-from .errors import ErrorCode, ServiceError, StaleVersion
-from .players import new_id
-from .timefmt import iso
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,7 @@ import re
 from typing import Any
 
 from engine.core import Game, LogEntry
-
-from .timefmt import iso
+from service.timefmt import iso
 
 
 def seat_name(seat_record: dict) -> str:

@@ -11,21 +11,17 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from service.errors import ErrorCode, ServiceError
+from service.ids import new_id
+from service.notify.notifications import preferences
+from service.secrets import ServerKeys
+from service.settings import Settings
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-
-from .errors import ErrorCode, ServiceError
-from .notifications import preferences
-from .safe_urls import UnsafeUrl, UrlPolicy
-from .secrets import ServerKeys
-from .settings import Settings
+from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url")
 MAX_FRIENDS = 500
-
-
-def new_id(prefix: str) -> str:
-    return prefix + secrets.token_hex(6)
 
 
 def new_token() -> str:

@@ -21,13 +21,12 @@ import secrets
 import time
 from collections.abc import Callable
 
+from service.errors import ErrorCode, ServiceError, TooMany
+from service.notify import emails
+from service.settings import Settings
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
-
-from . import emails
-from .errors import ErrorCode, ServiceError, TooMany
-from .mailer import Mailer
-from .settings import Settings
+from transports.mailer import Mailer
 
 SIGN_IN_EVENT = "sign_in.link"
 _LINK = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)

@@ -5,9 +5,9 @@ from email.message import EmailMessage
 import pytest
 
 from api.app import create_app
-from service.mail_replies import reply_address
-from service.mailer import SmtpMailer
+from service.notify.reply_addresses import reply_address
 from service.settings import Settings
+from transports.mailer import SmtpMailer
 
 SECRET = "inbound-shared-secret"
 

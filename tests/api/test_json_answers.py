@@ -9,9 +9,9 @@ from api.game_views import GameViewSchema, LegalMovesSchema
 from api.schemas import GameListSchema, GameSummarySchema
 from engine import match as runner
 from engine import registry
-from service import history
-from service.games import GameService, summarize
-from service.players import PlayerService
+from service.play import history
+from service.play.games import GameService, summarize
+from service.players.accounts import PlayerService
 from store.games import GameStore
 from store.players import PlayerStore
 

@@ -7,12 +7,12 @@ import time
 import pytest
 
 from api.app import create_app
-from service.links import sign_link
-from service.mailer import SmtpMailer
-from service.notifications import TURN_STARTED, Notice
+from service.notify.links import sign_link
+from service.notify.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from store.notifications import NotificationStore
 from tests.peers import html_of
+from transports.mailer import SmtpMailer
 
 
 @pytest.fixture

@@ -10,14 +10,14 @@ from cryptography.fernet import Fernet
 
 from api.app import create_app
 from api.front_door import FrontDoor
-from service.mailer import SmtpMailer
-from service.notifications import TURN_STARTED, Notice
+from service.notify.notifications import TURN_STARTED, Notice
 from service.secrets import upgrade_secrets
 from service.settings import Settings
 from store import keys
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 from tests.peers import html_of, text_of
+from transports.mailer import SmtpMailer
 
 OLD_LINK_KEY, NEW_LINK_KEY = "old-link-key-" + "o" * 30, "new-link-key-" + "n" * 30
 OLD_FERNET, NEW_FERNET = Fernet.generate_key().decode(), Fernet.generate_key().decode()

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from engine import registry
-from service.games import GameService
+from service.play.games import GameService
 from store.connection import connect
 from store.embedded import EmbeddedCluster, EmbeddedValkey
 from store.games import GameStore

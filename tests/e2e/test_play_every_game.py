@@ -7,7 +7,7 @@ import pytest
 
 from engine import registry
 from engine.rng import Rng
-from service.history import replay
+from service.play.history import replay
 from store.connection import connect
 from store.games import GameStore
 from tests.e2e.server import Client

@@ -21,8 +21,8 @@ import pytest
 import requests
 
 from engine import registry
-from service.games import GameService
-from service.players import PlayerService
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store import keys
 from store.connection import connect
 from store.embedded import EmbeddedValkey

@@ -1,8 +1,8 @@
 import pytest
 
 from engine import registry
-from service.games import GameService
-from service.players import PlayerService
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store.games import GameStore
 from store.players import PlayerStore
 from tests.engine.hidden_bid import GAME as HIDDEN_BID

@@ -1,4 +1,4 @@
-"""The boards (service/boards): golden files of recorded positions, and every position of 200
+"""The boards (service/play/boards): golden files of recorded positions, and every position of 200
 seeded games per title drawn for every seat and a spectator with nothing hidden in them.
 
 Regenerate the golden files after an intended change of a board:
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from engine.rng import Rng
-from service.boards import seat_boards
-from service.boards.common import TEXT_WIDTH, width
+from service.play.boards import seat_boards
+from service.play.boards.common import TEXT_WIDTH, width
 from tests.engine import conformance
 from tests.service.boards_positions import NAMES, TITLES, perturbed, positions, snapshot
 

@@ -8,7 +8,7 @@ import random
 
 from engine import match as runner
 from engine import registry
-from service import composer
+from service.play import composer
 
 
 def test_forms_offer_exactly_the_legal_actions_in_the_games_words():

@@ -9,10 +9,8 @@ import pytest
 from engine import match as runner
 from engine import registry
 from engine.rng import Rng
-from service import history
 from service.consequences import Contact, Delivery, due_after_commit
-from service.games import GameService
-from service.notifications import (
+from service.notify.notifications import (
     GAME_CANCELLED,
     GAME_FINISHED,
     GAME_INVITED,
@@ -20,7 +18,9 @@ from service.notifications import (
     TURN_STARTED,
     Notice,
 )
-from service.players import PlayerService
+from service.play import history
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from service.settings import Settings
 from store.games import GameStore
 from store.outbox import OutboxStore

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from service.links import LinkError, MoveLink, read_link, sign_link
+from service.notify.links import LinkError, MoveLink, read_link, sign_link
 
 SECRET = bytes.fromhex("8f1e" * 16)
 OTHER_SECRET = bytes.fromhex("8f1f" + "8f1e" * 15)

@@ -7,8 +7,8 @@ import re
 from engine import match as runner
 from engine import registry
 from engine.core import LogEntry
-from service import logview
-from service.logview import SAME_VERB, YOUR_VERB
+from service.play import logview
+from service.play.logview import SAME_VERB, YOUR_VERB
 
 NAMES = ["Ada", "Bo", "Cy", "Dee", "Eve", "Flo"]
 GAMES_PER_TITLE = 12

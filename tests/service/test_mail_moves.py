@@ -9,11 +9,11 @@ from email.utils import make_msgid
 import pytest
 
 from service.assembly import assemble
-from service.mail_replies import read_reply_address
-from service.mailer import SmtpMailer
-from service.notifications import TURN_STARTED, Notice
+from service.notify.notifications import TURN_STARTED, Notice
+from service.notify.reply_addresses import read_reply_address
 from service.settings import Settings
 from tests.peers import text_of
+from transports.mailer import SmtpMailer
 
 DOMAIN = "play.test"
 

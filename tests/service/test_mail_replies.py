@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from service.mail_replies import (
+from service.by_mail.replies import Reply, parse_reply
+from service.notify.reply_addresses import (
     REPLY_LOCAL_PREFIX,
-    Reply,
-    parse_reply,
     read_reply_address,
     reply_address,
 )

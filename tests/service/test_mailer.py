@@ -8,8 +8,8 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.smtp import AuthResult
 
-from service.mailer import OutboxMailer, SmtpMailer, mailer_for
 from tests.peers import SmtpInbox
+from transports.mailer import OutboxMailer, SmtpMailer, mailer_for
 
 
 def message(to="ada@example.org"):

@@ -9,11 +9,11 @@ import time
 import pytest
 
 from api.app import create_app
-from service import webhooks
-from service.safe_urls import UnsafeUrl, UrlPolicy
+from service.notify import webhooks
 from service.settings import Settings
 from store.embedded import free_port
 from tests.peers import WebhookReceiver
+from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 INTERNAL = [
     "https://127.0.0.1/hook",

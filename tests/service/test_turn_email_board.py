@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from service import boards
-from service.games import GameService
-from service.mailer import SmtpMailer
-from service.notifications import TURN_STARTED, Notice, NotificationService
-from service.players import PlayerService
+from service.notify.notifications import TURN_STARTED, Notice, NotificationService
+from service.play import boards
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from service.settings import Settings
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 from tests.peers import html_of, text_of
+from transports.mailer import SmtpMailer
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ On a real Valkey, with whole games played through the service."""
 import random
 import time
 
-from service.games import GameService
-from service.players import PlayerService
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store import keys
 from store.games import GameStore
 from store.players import PlayerStore

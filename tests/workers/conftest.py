@@ -4,11 +4,11 @@ import sys
 
 import pytest
 
-from service.games import GameService
-from service.players import PlayerService
-from service.safe_urls import UrlPolicy
+from service.play.games import GameService
+from service.players.accounts import PlayerService
 from store.games import GameStore
 from store.players import PlayerStore
+from transports.safe_urls import UrlPolicy
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from openapi_schema_validator import OAS30Validator, validate
 
 from engine.core import LogEntry
 from engine.rng import Rng
-from service import logview
+from service.play import logview
 from tests.peers import WebhookReceiver, html_of, text_of
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..history import seat_view
-from ..logview import seat_name
-from . import buttons, consonar, generic, nautilus, ninedomains
-from .common import Html
-from .table import Table
+from service.play.boards import buttons, consonar, generic, nautilus, ninedomains
+from service.play.boards.common import Html
+from service.play.boards.table import Table
+from service.play.history import seat_view
+from service.play.logview import seat_name
 
 RENDERERS = {
     "buttons": buttons,

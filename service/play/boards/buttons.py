@@ -6,8 +6,19 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from .common import INK, LINE, MUTED, Html, board_frame, el, pad, paragraph, plural, wrap
-from .table import Table
+from service.play.boards.common import (
+    INK,
+    LINE,
+    MUTED,
+    Html,
+    board_frame,
+    el,
+    pad,
+    paragraph,
+    plural,
+    wrap,
+)
+from service.play.boards.table import Table
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 PAINT = {"R": "#d64545", "Y": "#f2c94c", "G": "#4caf6a", "B": "#3f7fd1"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .common import (
+from service.play.boards.common import (
     INK,
     LINE,
     MUTED,
@@ -21,7 +21,7 @@ from .common import (
     table,
     wrap,
 )
-from .table import Table
+from service.play.boards.table import Table
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}

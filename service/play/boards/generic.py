@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .common import Html, board_frame, el
-from .table import Table
+from service.play.boards.common import Html, board_frame, el
+from service.play.boards.table import Table
 
 ENVELOPE = ("game", "version", "seat", "active_seats")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .common import (
+from service.play.boards.common import (
     INK,
     LINE,
     MUTED,
@@ -24,7 +24,7 @@ from .common import (
     width,
     wrap,
 )
-from .table import Table
+from service.play.boards.table import Table
 
 SHORT = {
     "science": "Sci",

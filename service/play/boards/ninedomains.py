@@ -4,7 +4,7 @@ fought so far, and each player's domains, elements and points."""
 
 from __future__ import annotations
 
-from .common import (
+from service.play.boards.common import (
     INK,
     LINE,
     MUTED,
@@ -18,7 +18,7 @@ from .common import (
     table,
     wrap,
 )
-from .table import Table
+from service.play.boards.table import Table
 
 SLOTS = ("left", "middle", "right")
 PAINT = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .common import NAME_LIMIT, seat_label, short_name
+from service.play.boards.common import NAME_LIMIT, seat_label, short_name
 
 
 @dataclass(frozen=True)
