@@ -12,6 +12,7 @@ from service.errors import ErrorCode, ServiceError
 from service.play import boards, composer, history
 from service.play.games import summarize
 from service.play.logview import render, seat_name
+from store.record import EventType
 
 pages = Blueprint("pages", __name__)
 
@@ -138,7 +139,7 @@ def _public_lines(game, snap: dict, event: dict) -> list[str]:
     """What a spectator may read of one event; a move whose lines are all private (a choice
     made face down) still shows that its player moved."""
     lines = [line["text"] for line in render(game, snap["seats"], event, None)["lines"]]
-    if not lines and event["type"] == "ActionTaken":
+    if not lines and event["type"] == EventType.ACTION_TAKEN:
         lines = [f"{seat_name(snap['seats'][event['seat']])} moved"]
     return lines
 

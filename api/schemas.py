@@ -5,19 +5,10 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 from service.errors import ErrorCode
 from service.players.accounts import MAX_FRIENDS
+from store.record import EventType
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
-LOG_EVENT_TYPES = [
-    "GameCreated",
-    "PlayerJoined",
-    "GameStarted",
-    "ActionTaken",
-    "TurnTimedOut",
-    "PlayerResigned",
-    "GameEnded",
-    "InvitationDeclined",
-    "GameCancelled",
-]
+LOG_EVENT_TYPES = [kind.value for kind in EventType]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}

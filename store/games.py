@@ -13,10 +13,10 @@ from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
+from .record import read_event, stored
 from .request_ids import REQUEST_ID
 
 IDEMPOTENCY_TTL = 24 * 3600
-EVENT_SCHEMA = 1
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ class GameStore:
         ]
         for score, member in commit.schedule:
             args += [score, member]
-        args += [_json({"schema": EVENT_SCHEMA, **e}) for e in commit.events]
+        args += [_json(stored(e)) for e in commit.events]
         return (
             [
                 keys.game_log(game_id),
@@ -241,14 +241,14 @@ def _json(value: Any) -> str:
 
 
 def _from_archive(archive: bytes, after: int, count: int | None) -> list[dict]:
-    events = [e for e in json.loads(zlib.decompress(archive)) if e["version"] > after]
+    events = [read_event(e) for e in json.loads(zlib.decompress(archive)) if e["version"] > after]
     return events if count is None else events[:count]
 
 
 def _decode(entry_id: bytes, fields: dict) -> dict:
     event = json.loads(fields[b"e"])
     event["version"] = int(entry_id.split(b"-")[0])
-    return event
+    return read_event(event)
 
 
 def run_pipeline(pipe: redis.client.Pipeline) -> list:

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError
 from service.play.games import ReplayedAnswer
+from store.record import EventType
 
 from .. import context, metrics
 from ..error_codes import raises
@@ -388,7 +389,9 @@ class Stream(MethodView):
             entries = games.wait_log(game_id, player, after, block_ms)
             if not entries:
                 return [], games.summary(game_id)["status"] in ENDED
-            over = any(e["type"] in ("GameEnded", "GameCancelled") for e in entries)
+            over = any(
+                e["type"] in (EventType.GAME_ENDED, EventType.GAME_CANCELLED) for e in entries
+            )
             return [Event(e["version"], e["type"], e) for e in entries], over
 
         return event_stream(player, after, wait)

@@ -25,6 +25,7 @@ from service.timefmt import in_words, iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.record import EventType
 from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
@@ -112,7 +113,7 @@ def goes_on(snap: dict, notice: Notice, began: dict | None) -> bool:
     notice's version) is the seat's own step, and the seat alone may act."""
     return (
         began is not None
-        and began["type"] == "ActionTaken"
+        and began["type"] == EventType.ACTION_TAKEN
         and began["seat"] == notice.seat
         and snap["active_seats"] == [notice.seat]
     )
@@ -408,14 +409,14 @@ class NotificationService:
         own = [
             i
             for i, e in enumerate(events)
-            if e["type"] == "ActionTaken" and e["seat"] == notice.seat
+            if e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat
         ]
         later = events if emailed is not None or not own else events[own[-1] :]
         lines = [
             line["text"]
             for e in later
             for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
-            if e["type"] not in ("GameCreated", "GameEnded")
+            if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
         ]
         if len(lines) > SINCE_LINES:
             lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + lines[

@@ -21,6 +21,7 @@ from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.players import PlayerStore
+from store.record import EventType
 from store.schedule import member as schedule_member
 
 log = logging.getLogger(__name__)
@@ -173,7 +174,7 @@ class GameService:
         seat_records = self._seat_records(creator, seats)
         seed = secrets.token_bytes(32)
         created = {
-            "type": "GameCreated",
+            "type": EventType.GAME_CREATED,
             "game": info.name,
             "rules_version": info.rules_version,
             "options": options,
@@ -231,7 +232,12 @@ class GameService:
                     ErrorCode.GAME_SEAT_TAKEN,
                     f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
                 )
-            joined = {"type": "PlayerJoined", "seat": chosen, "player_id": player_id, "name": name}
+            joined = {
+                "type": EventType.PLAYER_JOINED,
+                "seat": chosen,
+                "player_id": player_id,
+                "name": name,
+            }
             new, events = self._fold([(joined, None)], snap)
             if not _waiting_seats(new):
                 new, more = self._start(new)
@@ -252,14 +258,14 @@ class GameService:
                     ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game"
                 )
             declined = {
-                "type": "InvitationDeclined",
+                "type": EventType.INVITATION_DECLINED,
                 "seat": seat,
                 "player_id": player_id,
                 "name": snap["seats"][seat]["name"],
             }
             items: list[tuple[dict, dict | None]] = [(declined, None)]
             if snap["if_declined"] == "cancel":
-                items.append(({"type": "GameCancelled", "reason": "declined"}, None))
+                items.append(({"type": EventType.GAME_CANCELLED, "reason": "declined"}, None))
             new, events = self._fold(items, snap)
             if isinstance(self._append(snap, events, new), Appended):
                 return summarize(new)
@@ -422,7 +428,7 @@ class GameService:
 
     def _timeout_events(self, snap: dict, seat: int) -> tuple[dict, list[dict]]:
         policy = snap["time_control"]["on_timeout"]
-        timed_out = {"type": "TurnTimedOut", "seat": seat, "policy": policy}
+        timed_out = {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy}
         if policy == "auto":
             return self._fold([(timed_out, None)], snap)
         return self._leave_events(snap, seat, "forfeit", before=[timed_out])
@@ -457,7 +463,7 @@ class GameService:
         _not_cancelled(snap)
         if snap["status"] == "open":
             new, events = self._fold(
-                [({"type": "PlayerResigned", "seat": seat, "reason": reason}, None)], snap
+                [({"type": EventType.PLAYER_RESIGNED, "seat": seat, "reason": reason}, None)], snap
             )
         else:
             try:
@@ -476,7 +482,7 @@ class GameService:
             game, new["match"], seat, chosen, _seed(snap), new["version"] + 1
         )
         taken = {
-            "type": "ActionTaken",
+            "type": EventType.ACTION_TAKEN,
             "seat": seat,
             "action": chosen,
             "entries": [e.to_json() for e in entries],
@@ -491,7 +497,7 @@ class GameService:
         new, events = self._fold([(e, None) for e in before], snap)
         new_match, entries = runner.resign(game, new["match"], seat, new["version"] + 1, reason)
         left = {
-            "type": "PlayerResigned",
+            "type": EventType.PLAYER_RESIGNED,
             "seat": seat,
             "reason": reason,
             "entries": [e.to_json() for e in entries],
@@ -562,14 +568,14 @@ class GameService:
         match, entries = runner.start(
             game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1
         )
-        started = {"type": "GameStarted", "entries": [e.to_json() for e in entries]}
+        started = {"type": EventType.GAME_STARTED, "entries": [e.to_json() for e in entries]}
         return self._fold([(started, match)], snap)
 
     def _end_if_over(self, snap: dict, events: list[dict]) -> tuple[dict, list[dict]]:
         if snap["match"]["outcome"] is None:
             return snap, events
         ended = {
-            "type": "GameEnded",
+            "type": EventType.GAME_ENDED,
             "outcome": snap["match"]["outcome"],
             "seed": snap["secret_seed"],
         }

@@ -17,6 +17,7 @@ from typing import Any
 from engine import match as runner
 from engine import registry
 from engine.core import Game
+from store.record import EventType
 
 
 def game_of(snapshot: dict) -> Game:
@@ -38,7 +39,7 @@ def seat_view(snap: dict, seat: int | None) -> dict[str, Any]:
 def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> dict:
     """The snapshot after `event` (which carries its version). Does not mutate its input."""
     kind = event["type"]
-    if kind == "GameCreated":
+    if kind == EventType.GAME_CREATED:
         snap = {
             "id": event["game_id"],
             "game": event["game"],
@@ -67,38 +68,38 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     version = event["version"]
     seed = bytes.fromhex(snap["secret_seed"])
 
-    if kind == "PlayerJoined":
+    if kind == EventType.PLAYER_JOINED:
         snap["seats"][event["seat"]] = {
             "kind": "player",
             "player_id": event["player_id"],
             "name": event["name"],
         }
-    elif kind == "InvitationDeclined":
+    elif kind == EventType.INVITATION_DECLINED:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
         snap["declined"] = [
             *snap["declined"],
             {"seat": event["seat"], "player_id": event["player_id"], "name": event["name"]},
         ]
-    elif kind == "GameCancelled":
+    elif kind == EventType.GAME_CANCELLED:
         snap["status"] = "cancelled"
-    elif kind == "GameStarted":
+    elif kind == EventType.GAME_STARTED:
         snap["status"] = "active"
         snap["match"] = (
             computed or runner.start(game, len(snap["seats"]), snap["options"], seed, version)[0]
         )
-    elif kind == "ActionTaken":
+    elif kind == EventType.ACTION_TAKEN:
         snap["match"] = (
             computed
             or runner.act(game, snap["match"], event["seat"], event["action"], seed, version)[0]
         )
-    elif kind == "PlayerResigned" and snap["match"] is None:
+    elif kind == EventType.PLAYER_RESIGNED and snap["match"] is None:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
-    elif kind == "PlayerResigned":
+    elif kind == EventType.PLAYER_RESIGNED:
         snap["match"] = (
             computed
             or runner.resign(game, snap["match"], event["seat"], version, event["reason"])[0]
         )
-    elif kind == "GameEnded":
+    elif kind == EventType.GAME_ENDED:
         snap["status"] = "finished"
         snap["revealed_seed"] = event["seed"]
     snap["version"] = version
@@ -115,7 +116,7 @@ def _timed_out(snap: dict, event: dict) -> list[int]:
     `on_timeout: auto` the computer owes each of them a move (see service.consequences)."""
     since = snap["match"]["seat_since"]
     seats = set(snap["timed_out"])
-    if event["type"] == "TurnTimedOut":
+    if event["type"] == EventType.TURN_TIMED_OUT:
         seats.add(event["seat"])
     return sorted(s for s in seats if s in snap["active_seats"] and since[s] != snap["version"])
 

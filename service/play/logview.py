@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.core import Game, LogEntry
 from service.timefmt import iso
+from store.record import EventType
 
 
 def seat_name(seat_record: dict) -> str:
@@ -122,7 +123,7 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
         "at": iso(event["at"]),
         "lines": [],
     }
-    if kind == "GameCreated":
+    if kind == EventType.GAME_CREATED:
         item["lines"] = [
             {
                 "text": f"a game of {game.info.title} was created; the seed's "
@@ -130,31 +131,31 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
                 "data": {"commitment": event["commitment"], "options": event["options"]},
             }
         ]
-    elif kind == "PlayerJoined":
+    elif kind == EventType.PLAYER_JOINED:
         item["seat"] = event["seat"]
         item["lines"] = [{"text": f"{event['name']} took seat {event['seat']}", "data": {}}]
-    elif kind == "InvitationDeclined":
+    elif kind == EventType.INVITATION_DECLINED:
         item["seat"] = event["seat"]
         item["lines"] = [
             {"text": f"{event['name']} declined the invitation to seat {event['seat']}", "data": {}}
         ]
-    elif kind == "GameCancelled":
+    elif kind == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
                 "text": "the game was cancelled: an invited player declined",
                 "data": {"reason": event["reason"]},
             }
         ]
-    elif kind in ("GameStarted", "ActionTaken", "PlayerResigned"):
+    elif kind in (EventType.GAME_STARTED, EventType.ACTION_TAKEN, EventType.PLAYER_RESIGNED):
         if "seat" in event:
             item["seat"] = event["seat"]
-        if kind == "ActionTaken" and reader is not None and reader == event["seat"]:
+        if kind == EventType.ACTION_TAKEN and reader is not None and reader == event["seat"]:
             item["move"] = game.format(event["action"])
-        if kind == "PlayerResigned":
+        if kind == EventType.PLAYER_RESIGNED:
             who = seat_name(seats[event["seat"]])
             item["lines"].append({"text": f"{who} left the game ({event['reason']})", "data": {}})
         item["lines"] += lines(event.get("entries", []), reader, seats)
-    elif kind == "TurnTimedOut":
+    elif kind == EventType.TURN_TIMED_OUT:
         item["seat"] = event["seat"]
         item["lines"] = [
             {
@@ -162,7 +163,7 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
                 "data": {},
             }
         ]
-    elif kind == "GameEnded":
+    elif kind == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [
             {
