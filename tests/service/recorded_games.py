@@ -1,0 +1,116 @@
+"""Recorded games: logs and the snapshots the server kept for them, frozen in a file, so that a
+change to the record or the fold that would read an old log differently fails a test
+(tests/service/test_recorded_games.py).
+
+Made by playing through the service on a real Valkey: a whole game of every title with
+random legal moves, and the paths that write the other events (an open seat joined, an
+invitation declined, a resignation, a clock that ran out under each policy). Run it again only
+when a change of the record is meant (and say so):
+
+    .venv/bin/python -m tests.service.recorded_games
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import tempfile
+from pathlib import Path
+
+from engine import registry
+from service.play.games import GameService
+from service.players.accounts import PlayerService
+from store.connection import connect
+from store.embedded import EmbeddedValkey
+from store.games import GameStore
+from store.players import PlayerStore
+
+RECORDED = Path(__file__).with_name("recorded_games.json.gz")
+
+
+class Clock:
+    """The service's time, moved by hand: a minute a move, days when a clock must run out."""
+
+    def __init__(self) -> None:
+        self.now = 1_790_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 60
+        return self.now
+
+
+def play_out(games: GameService, game_id: str, ids: list[str], rnd: random.Random) -> None:
+    while (snap := games.load(game_id))["status"] == "active":
+        seat = rnd.choice(snap["active_seats"])
+        moves = games.legal_moves(game_id, ids[seat])
+        games.play(
+            game_id, ids[seat], moves["version"], action=rnd.choice(moves["moves"])["action"]
+        )
+
+
+def record() -> list[dict]:
+    made: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        server = EmbeddedValkey(Path(folder), appendonly=False).start()
+        try:
+            client = connect(server.url)
+            clock = Clock()
+            players = PlayerService(PlayerStore(client))
+            games = GameService(GameStore(client), PlayerStore(client), clock=clock)
+            ids = [players.register(name)["id"] for name in ("Ada", "Bo", "Cy")]
+            for friend in ids[1:]:
+                players.set_friends(friend, [ids[0]])
+            rnd = random.Random(2026)
+            for title in sorted(registry.GAMES):
+                seated = ids[:2]
+                game_id = games.create(ids[0], title, seated)["id"]
+                play_out(games, game_id, seated, rnd)
+                made.append(game_id)
+            # an open seat, joined; then a resignation in the middle of the game
+            game_id = games.create(ids[0], "buttons", [ids[0], None])["id"]
+            games.join(game_id, ids[1])
+            moves = games.legal_moves(game_id, ids[0])
+            games.play(game_id, ids[0], moves["version"], action=moves["moves"][0]["action"])
+            games.resign(game_id, ids[1])
+            made.append(game_id)
+            # an invitation declined, the seat opened again, then taken
+            stranger = players.register("Di")["id"]
+            game_id = games.create(ids[0], "nautilus", [ids[0], stranger], if_declined="open")["id"]
+            games.decline(game_id, stranger)
+            games.join(game_id, ids[2])
+            play_out(games, game_id, [ids[0], ids[2]], rnd)
+            made.append(game_id)
+            # an invitation declined, the game cancelled
+            game_id = games.create(ids[0], "consonar", [ids[0], stranger])["id"]
+            games.decline(game_id, stranger)
+            made.append(game_id)
+            # clocks that ran out: the computer plays for one seat, the other forfeits
+            for policy in ("auto", "forfeit"):
+                control = {"per_move_seconds": 3600, "on_timeout": policy}
+                game_id = games.create(ids[0], "ninedomains", ids[:2], time_control=control)["id"]
+                snap = games.load(game_id)
+                seat = snap["active_seats"][0]
+                clock.now += 2 * 86400
+                games.expire_turn(game_id, seat, snap["match"]["seat_since"][seat])
+                if policy == "auto":
+                    games.play_for_timed_out(game_id, seat)
+                made.append(game_id)
+            store = GameStore(client)
+            return [
+                {"events": store.events(game_id), "snapshot": store.snapshot(game_id)}
+                for game_id in made
+            ]
+        finally:
+            server.stop()
+
+
+def load() -> list[dict]:
+    return json.loads(gzip.decompress(RECORDED.read_bytes()))
+
+
+if __name__ == "__main__":
+    recorded = record()
+    RECORDED.write_bytes(gzip.compress(json.dumps(recorded, sort_keys=True).encode(), mtime=0))
+    kinds = sorted({e["type"] for game in recorded for e in game["events"]})
+    print(f"{RECORDED}: {len(recorded)} games, events of kinds {', '.join(kinds)}")

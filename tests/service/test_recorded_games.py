@@ -1,0 +1,23 @@
+"""Logs recorded by an earlier turnpost (tests/service/recorded_games.py) replay to the very
+snapshots the server kept for them: a change to the record or to the fold that would read an
+old game differently fails here."""
+
+import pytest
+
+from service.play import history
+from store.record import EVENT_SCHEMA, EventType, read_event
+from tests.service.recorded_games import load
+
+RECORDED = load()
+
+
+def test_the_recording_covers_every_kind_of_event():
+    kinds = {e["type"] for game in RECORDED for e in game["events"]}
+    assert kinds == {kind.value for kind in EventType}
+    assert all(e["schema"] == EVENT_SCHEMA for game in RECORDED for e in game["events"])
+
+
+@pytest.mark.parametrize("game", RECORDED, ids=[g["snapshot"]["id"] for g in RECORDED])
+def test_a_recorded_log_replays_to_the_snapshot_that_was_kept(game):
+    events = [read_event(dict(e)) for e in game["events"]]
+    assert history.replay(events) == game["snapshot"]
