@@ -12,7 +12,7 @@ from service.errors import ErrorCode, ServiceError
 from service.play import boards, composer, history
 from service.play.games import summarize
 from service.play.logview import render, seat_name
-from store.record import EventType
+from store.record import Event, EventType, Snapshot
 
 pages = Blueprint("pages", __name__)
 
@@ -135,7 +135,7 @@ def game_page(game_id: str):
     )
 
 
-def _public_lines(game, snap: dict, event: dict) -> list[str]:
+def _public_lines(game, snap: Snapshot, event: Event) -> list[str]:
     """What a spectator may read of one event; a move whose lines are all private (a choice
     made face down) still shows that its player moved."""
     lines = [line["text"] for line in render(game, snap["seats"], event, None)["lines"]]
@@ -144,11 +144,11 @@ def _public_lines(game, snap: dict, event: dict) -> list[str]:
     return lines
 
 
-def _players(snap: dict) -> str:
+def _players(snap: Snapshot) -> str:
     return " vs ".join(seat_name(record) for record in snap["seats"])
 
 
-def _winners(snap: dict) -> str | None:
+def _winners(snap: Snapshot) -> str | None:
     """ "Ada won", "Ada, Bo share the win" once the game is over; else None."""
     outcome = snap["match"] and snap["match"]["outcome"]
     if not outcome:

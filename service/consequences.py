@@ -31,13 +31,14 @@ from service.notify.notifications import (
     goes_on,
     notices,
 )
-from service.play import lists
+from service.play import history, lists
 from service.play.games import GameService
 from service.players.sign_in import SignIn
 from service.settings import Settings
 from store.games import GameStore
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
+from store.record import Snapshot
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 
@@ -104,7 +105,12 @@ class Due:
 
 
 def due_after_commit(
-    snap: dict, first: int, last: int, contacts: dict[int, Contact], settings: Settings, now_ms: int
+    snap: Snapshot,
+    first: int,
+    last: int,
+    contacts: dict[int, Contact],
+    settings: Settings,
+    now_ms: int,
 ) -> Due:
     """What the commit of versions first..last calls for, given the game as it is now.
 
@@ -136,7 +142,7 @@ def due_after_commit(
     bots = [s for s in snap["active_seats"] if snap["seats"][s]["kind"] == "bot"]
     bots_from = snap["updated_at"] + int(settings.bot_delay_seconds * 1000)
     on_time = now_ms >= bots_from
-    policy = (snap["time_control"] or {}).get("on_timeout")
+    policy = snap["time_control"]["on_timeout"] if snap["time_control"] else None
     return Due(
         deliveries=deliveries,
         bot_seats=bots if on_time else [],
@@ -146,9 +152,9 @@ def due_after_commit(
 
 
 def _reminders(
-    snap: dict, turn: Notice, deadline: int, contact: Contact
+    snap: Snapshot, turn: Notice, deadline: int, contact: Contact
 ) -> list[tuple[int, Delivery]]:
-    clock_ms = snap["time_control"]["per_move_seconds"] * 1000
+    clock_ms = history.clock_of(snap)["per_move_seconds"] * 1000
     started = deadline - clock_ms
     found = []
     for percent in REMINDER_PERCENTS:
@@ -236,7 +242,7 @@ class Consequences:
                 {"kind": "compact", "game": snap["id"]},
             )
 
-    def _tell_players(self, snap: dict, entry: Entry) -> None:
+    def _tell_players(self, snap: Snapshot, entry: Entry) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
@@ -268,7 +274,7 @@ class Consequences:
                 },
             )
 
-    def _contacts(self, snap: dict) -> dict[int, Contact]:
+    def _contacts(self, snap: Snapshot) -> dict[int, Contact]:
         people = [
             (s, r["player_id"]) for s, r in enumerate(snap["seats"]) if r["kind"] in NOTIFIED_KINDS
         ]

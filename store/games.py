@@ -13,7 +13,7 @@ from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
-from .record import read_event, stored
+from .record import Event, Snapshot, read_event, stored
 from .request_ids import REQUEST_ID
 
 IDEMPOTENCY_TTL = 24 * 3600
@@ -53,7 +53,7 @@ class Commit:
     game_id: str
     expected_version: int
     events: list[dict]
-    snapshot: dict
+    snapshot: Snapshot
     unschedule: list[str] = field(default_factory=list)
     schedule: list[tuple[int, str]] = field(default_factory=list)
     idempotency_key: str | None = None
@@ -135,13 +135,13 @@ class GameStore:
             args,
         )
 
-    def snapshot(self, game_id: str) -> dict | None:
+    def snapshot(self, game_id: str) -> Snapshot | None:
         raw = self.r.get(keys.game_snapshot(game_id))
         return None if raw is None else json.loads(raw)
 
     def snapshot_and_answer(
         self, game_id: str, player_id: str, idempotency_key: str | None
-    ) -> tuple[dict | None, FirstAnswer | None]:
+    ) -> tuple[Snapshot | None, FirstAnswer | None]:
         """The snapshot and, when a key is given, the first answer to it: one round trip."""
         if not idempotency_key:
             return self.snapshot(game_id), None
@@ -154,7 +154,7 @@ class GameStore:
             None if first is None else _first_answer(first),
         )
 
-    def snapshots(self, game_ids: list[str]) -> list[dict | None]:
+    def snapshots(self, game_ids: list[str]) -> list[Snapshot | None]:
         """Many snapshots in one round trip (a pipeline of GETs, so that games in different
         buckets, on different nodes of a cluster, are read alike)."""
         if not game_ids:
@@ -179,7 +179,7 @@ class GameStore:
     def open_games(self, limit: int) -> list[str]:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]
 
-    def events(self, game_id: str, after: int = 0, count: int | None = None) -> list[dict]:
+    def events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Event]:
         """Events with version > after, oldest first, each with its "version"; from the
         archive once the game's log is compacted (both are read in one round trip)."""
         pipe = self.r.pipeline(transaction=False)
@@ -192,7 +192,7 @@ class GameStore:
             return _from_archive(archive, after, count)
         return [_decode(entry_id, fields) for entry_id, fields in entries]
 
-    def wait_events(self, game_id: str, after: int, block_ms: int) -> list[dict]:
+    def wait_events(self, game_id: str, after: int, block_ms: int) -> list[Event]:
         """Block until events after `after` exist (or the time runs out). A compacted game
         has all its events at once: it is over, nothing more will come."""
         archive = self.r.get(keys.game_archive(game_id))
@@ -240,12 +240,12 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _from_archive(archive: bytes, after: int, count: int | None) -> list[dict]:
+def _from_archive(archive: bytes, after: int, count: int | None) -> list[Event]:
     events = [read_event(e) for e in json.loads(zlib.decompress(archive)) if e["version"] > after]
     return events if count is None else events[:count]
 
 
-def _decode(entry_id: bytes, fields: dict) -> dict:
+def _decode(entry_id: bytes, fields: dict) -> Event:
     event = json.loads(fields[b"e"])
     event["version"] = int(entry_id.split(b"-")[0])
     return read_event(event)

@@ -1,19 +1,24 @@
-"""The game record: the events of a game's log (the snapshot is folded from them by
-service.play.history).
+"""The game record: the events of a game's log, and the snapshot folded from them.
 
-Events are stored as JSON, one Redis stream entry each, and read back as dicts. Their
-vocabulary is one enum, `EventType`, used by every module that writes or reads an event (its
-members are strings, so the JSON is unchanged).
+Both are stored as JSON (one Redis stream entry per event, the snapshot as one string) and
+read back as dicts; their shapes are written here once, as TypedDicts, so that every reader
+above the store is checked by the type checker against one definition, and the event
+vocabulary is one enum (`EventType`; its members are strings, so the JSON is unchanged).
+
+TypedDicts rather than classes: a snapshot is read and written as JSON on every request, and a
+TypedDict is the very dict `json` gives, at no cost; a class would add a conversion each way
+to the hottest path.
 
 Every stored event carries the record's `schema` number. An event is read through `read_event`,
 which upgrades an older one (none yet: schema 1 is the first) and refuses one written by a
-newer turnpost with `UnreadableRecord`, rather than misread it.
+newer turnpost with `UnreadableRecord`, rather than misread it. The snapshot has no number of
+its own: it is a cache of the fold over the log, which `service.play.history.replay` rebuilds.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 EVENT_SCHEMA = 1
 """The shape of the events written now. Raise it with an upgrade in `_UPGRADES` for the one
@@ -36,6 +41,146 @@ class UnreadableRecord(Exception):
     """A stored event this turnpost cannot read: written by a newer one."""
 
 
+class PersonSeat(TypedDict):
+    """A seat held by a player, or one they are invited to take."""
+
+    kind: Literal["player", "invited"]
+    player_id: str
+    name: str
+
+
+class BotSeat(TypedDict):
+    kind: Literal["bot"]
+    player_id: None
+    name: str
+    """`bot:<name>`, as the seat was asked for."""
+    bot: str
+
+
+class OpenSeat(TypedDict):
+    kind: Literal["open"]
+    player_id: None
+    name: None
+
+
+SeatRecord = PersonSeat | BotSeat | OpenSeat
+
+
+class TimeControl(TypedDict):
+    per_move_seconds: int
+    on_timeout: str
+
+
+class Stamp(TypedDict):
+    """What every event has once committed: its version in the log and its time (ms)."""
+
+    version: int
+    at: int
+    schema: NotRequired[int]
+
+
+class GameCreated(Stamp):
+    type: Literal[EventType.GAME_CREATED]
+    game_id: str
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    seats: list[SeatRecord]
+    time_control: TimeControl | None
+    seed: str
+    """The hex of the game's 32 secret bytes: server-side, never shown before the end."""
+    commitment: str
+    created_by: NotRequired[str | None]
+    if_declined: NotRequired[str]
+
+
+class SeatEvent(Stamp):
+    """PlayerJoined and InvitationDeclined: who, at which seat."""
+
+    type: Literal[EventType.PLAYER_JOINED, EventType.INVITATION_DECLINED]
+    seat: int
+    player_id: str
+    name: str
+
+
+class GameCancelled(Stamp):
+    type: Literal[EventType.GAME_CANCELLED]
+    reason: str
+
+
+class GameStarted(Stamp):
+    type: Literal[EventType.GAME_STARTED]
+    entries: list[dict[str, Any]]
+
+
+class ActionTaken(Stamp):
+    type: Literal[EventType.ACTION_TAKEN]
+    seat: int
+    action: dict[str, Any]
+    entries: list[dict[str, Any]]
+
+
+class TurnTimedOut(Stamp):
+    type: Literal[EventType.TURN_TIMED_OUT]
+    seat: int
+    policy: str
+
+
+class PlayerResigned(Stamp):
+    type: Literal[EventType.PLAYER_RESIGNED]
+    seat: int
+    reason: str
+    entries: NotRequired[list[dict[str, Any]]]
+    """Absent when the seat was left before the game started (the seat opens again)."""
+
+
+class GameEnded(Stamp):
+    type: Literal[EventType.GAME_ENDED]
+    outcome: dict[str, Any]
+    seed: str
+    """The game's seed, revealed: anyone may now check it against GameCreated's commitment."""
+
+
+Event = (
+    GameCreated
+    | SeatEvent
+    | GameCancelled
+    | GameStarted
+    | ActionTaken
+    | TurnTimedOut
+    | PlayerResigned
+    | GameEnded
+)
+
+
+class Snapshot(TypedDict):
+    """A game as of its last event: `service.play.history.fold` is the only code that makes
+    one. Server-side: summaries and views are built from it by whitelist."""
+
+    id: str
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    time_control: TimeControl | None
+    commitment: str
+    seats: list[SeatRecord]
+    status: Literal["open", "active", "finished", "cancelled"]
+    match: dict[str, Any] | None
+    """The engine's match (engine.match): state, counter, outcome, seat_since; None until the
+    game starts."""
+    deadlines: list[int | None]
+    active_seats: list[int]
+    timed_out: list[int]
+    created_at: int
+    secret_seed: str
+    revealed_seed: str | None
+    created_by: str | None
+    if_declined: str
+    declined: list[dict[str, Any]]
+    version: int
+    updated_at: int
+
+
 _UPGRADES: dict[int, Any] = {}
 """schema -> a function from an event of that schema to one of the next."""
 
@@ -45,7 +190,7 @@ def stored(event: dict[str, Any]) -> dict[str, Any]:
     return {"schema": EVENT_SCHEMA, **event}
 
 
-def read_event(event: dict[str, Any]) -> dict[str, Any]:
+def read_event(event: dict[str, Any]) -> Event:
     """A stored event, in today's shape: upgraded if older, refused if newer."""
     schema = event.get("schema", 1)
     if not isinstance(schema, int) or schema > EVENT_SCHEMA:
@@ -56,4 +201,4 @@ def read_event(event: dict[str, Any]) -> dict[str, Any]:
     while schema < EVENT_SCHEMA:
         event = _UPGRADES[schema](event)
         schema += 1
-    return event
+    return cast(Event, event)

@@ -9,6 +9,7 @@ from engine.games.buttons import (
     INFO,
     LAYOUTS,
     MARKS,
+    PHASE_RULES,
     PHASES,
     SIZE,
     STATUSES,
@@ -106,7 +107,7 @@ class ButtonsChoiceSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    type = fields.String(required=True, validate=OneOf(["place", "skip"]))
+    type = fields.String(required=True, validate=OneOf(list(PHASE_RULES["place"].handlers)))
     row = fields.Integer(validate=Range(1, SIZE))
     col = fields.Integer(validate=Range(1, SIZE))
 

@@ -32,6 +32,7 @@ from service.settings import Settings
 from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.record import Snapshot
 from transports.mailer import Mailer
 
 
@@ -113,8 +114,15 @@ class MailMoves:
             )
         game_id, seat = seat_of_token
         snap = self.games.load(game_id)
-        record = snap["seats"][seat]
-        profile = self.players.get(record["player_id"]) or {}
+        player_id = snap["seats"][seat]["player_id"]
+        if player_id is None:  # the seat was left before the game began, and is open again
+            return self._refuse(
+                reply,
+                "mail/unknown_token",
+                "This address belongs to a seat nobody holds any more: there is no move to "
+                "play from it.",
+            )
+        profile = self.players.get(player_id) or {}
         own_address = (profile.get("email") or "").lower() == reply.sender
         if not (own_address or preferences(profile)["replies_from_any_address"]):
             return self._refuse(
@@ -140,7 +148,7 @@ class MailMoves:
         expected, note = version, ""
         for step in steps:
             try:
-                answer = self.games.play(game_id, record["player_id"], expected, notation=step)
+                answer = self.games.play(game_id, player_id, expected, notation=step)
             except (ServiceError, GameError) as err:
                 if played and err.code == "move/malformed":
                     # words after the moves ("thanks!") end the reply; they are no error
@@ -166,7 +174,7 @@ class MailMoves:
             reply, self.games.load(game_id), seat, profile, played, "mail/played", note
         )
 
-    def _steps(self, snap: dict, lines: list[str]) -> list[str]:
+    def _steps(self, snap: Snapshot, lines: list[str]) -> list[str]:
         game = history.game_of(snap)
         steps: list[str] = []
         for line in lines:
@@ -181,7 +189,7 @@ class MailMoves:
     def _answer(
         self,
         reply: Reply,
-        snap: dict,
+        snap: Snapshot,
         seat: int,
         profile: dict,
         played: list[str],
@@ -198,7 +206,7 @@ class MailMoves:
         reply_to = None
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
         if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
-            legal = runner.legal_actions(game, snap["match"], seat)
+            legal = runner.legal_actions(game, history.match_of(snap), seat)
             sections.append(
                 emails.moves_section(
                     "Your legal moves now",

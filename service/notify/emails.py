@@ -12,6 +12,7 @@ from email.utils import formataddr, make_msgid
 
 from service.play import composer
 from service.play.boards import Html
+from store.record import TimeControl
 
 LISTED_MOVES = 60
 
@@ -151,7 +152,7 @@ def invitation(
     game_id: str,
     inviter: str,
     others: list[str],
-    time_control: dict | None,
+    time_control: TimeControl | None,
     cancel_if_declined: bool,
     api_url: str,
     page_url: str,

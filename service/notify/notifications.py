@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import match as runner
 from service.notify import emails, webhooks
@@ -25,7 +25,7 @@ from service.timefmt import in_words, iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-from store.record import EventType
+from store.record import Event, EventType, SeatRecord, Snapshot
 from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
@@ -40,7 +40,7 @@ GAME_INVITED = "game.invited"
 GAME_CANCELLED = "game.cancelled"
 INVITED_AT = 1
 """The version of every invitation: a game's seats are reserved by its GameCreated."""
-NOTIFIED_KINDS = ("player", "invited")
+NOTIFIED_KINDS: Final = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
 SINCE_LINES = 30
@@ -73,7 +73,7 @@ class Notice:
         return f"{channel}-{self.game_id}-{self.seat}-{self.version}-{event}{self.tag}"
 
 
-def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
+def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
     """The notices that the commit of versions `first`..`last` calls for and that still hold in
     `snapshot` (the game now, which may be later than the commit): every seated person when
     that commit ended the game; every person seated or invited when it cancelled the game; an
@@ -100,7 +100,7 @@ def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
         return []
     if snapshot["status"] != "active":
         return []
-    since = snapshot["match"]["seat_since"]
+    since = history.match_of(snapshot)["seat_since"]
     return [
         Notice(TURN_STARTED, game_id, s, since[s])
         for s in people
@@ -108,7 +108,7 @@ def notices(snapshot: dict, first: int, last: int) -> list[Notice]:
     ]
 
 
-def goes_on(snap: dict, notice: Notice, began: dict | None) -> bool:
+def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
     """Whether the turn of `notice` continues one: the event that began it (`began`, at the
     notice's version) is the seat's own step, and the seat alone may act."""
     return (
@@ -128,7 +128,7 @@ class NotificationService:
         settings: Settings,
         mailer: Mailer,
         clock: Callable[[], float] = time.time,
-        one_click: Callable[[dict, int, list[str]], TurnLinks] | None = None,
+        one_click: Callable[[Snapshot, int, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
     ):
         """`one_click(snapshot, seat, moves)` gives a turn email's links: its turn page and,
@@ -154,11 +154,9 @@ class NotificationService:
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
-        record = snap["seats"][notice.seat]
-        profile = (
-            self.players.get(record["player_id"]) if record["kind"] in NOTIFIED_KINDS else None
-        )
-        if not profile or not profile.get("email"):
+        player_id = _person(snap["seats"][notice.seat])
+        profile = self.players.get(player_id) if player_id else None
+        if player_id is None or not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
         wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
@@ -167,7 +165,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
             self._record(
-                record["player_id"],
+                player_id,
                 notice,
                 "email",
                 delivery_id,
@@ -180,18 +178,19 @@ class NotificationService:
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
         if notice.event == TURN_STARTED and not fallback and not continues:
             wait = self.notes.throttle(
-                record["player_id"], notice.game_id, self.settings.email_throttle_seconds
+                player_id, notice.game_id, self.settings.email_throttle_seconds
             )
             if wait:
                 return "deferred", wait
+        inviter = snap["created_by"]
         if notice.event == GAME_INVITED and not self.notes.take_invitation_window(
-            record["player_id"],
-            snap["created_by"],
+            player_id,
+            inviter or "",  # a game recorded before `created_by` was has no invitations
             delivery_id,
             self.settings.invitation_email_seconds,
         ):
             self._record(
-                record["player_id"],
+                player_id,
                 notice,
                 "email",
                 delivery_id,
@@ -201,7 +200,7 @@ class NotificationService:
                 "in GET /v1/games?invited=me",
             )
             return "throttled", 0
-        message = self._letter(snap, notice, profile, delivery_id, continues)
+        message = self._letter(snap, notice, player_id, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if not self.notes.claim(delivery_id):
@@ -211,7 +210,7 @@ class NotificationService:
         except Exception as err:
             self.notes.release(delivery_id)
             self._record(
-                record["player_id"],
+                player_id,
                 notice,
                 "email",
                 delivery_id,
@@ -220,7 +219,7 @@ class NotificationService:
             )
             raise
         self._record(
-            record["player_id"],
+            player_id,
             notice,
             "email",
             delivery_id,
@@ -228,22 +227,29 @@ class NotificationService:
             f"to {profile['email']}",
         )
         if notice.event != GAME_INVITED:
-            self.notes.emailed(record["player_id"], snap["id"], snap["version"])
+            self.notes.emailed(player_id, snap["id"], snap["version"])
         return "sent", 0
 
-    def _letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str, continues: bool):
+    def _letter(
+        self,
+        snap: Snapshot,
+        notice: Notice,
+        player_id: str,
+        profile: dict,
+        delivery_id: str,
+        continues: bool,
+    ):
         """The email for the notice; `continues`: a turn that goes on (see _goes_on)."""
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             return self._invitation_letter(snap, notice, profile, delivery_id)
         game = history.game_of(snap)
         seat, seats = notice.seat, snap["seats"]
-        record = seats[seat]
         title = game.info.title
         others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
         against = f" against {', '.join(others)}" if others else ""
         links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
-        heading, since = self._since_last_email(snap, notice, record["player_id"])
+        heading, since = self._since_last_email(snap, notice, player_id)
         if since:
             sections.append((heading, since))
         board_text, board_html = boards.seat_boards(snap, seat)
@@ -256,7 +262,9 @@ class NotificationService:
             subject = f"{title} with {', '.join(others)}: the game is over, {result}"
             lead = f"The game of {title}{against} (game {snap['id']}) is over: {result}."
         else:
-            moves = [game.format(a) for a in runner.legal_actions(game, snap["match"], seat)]
+            moves = [
+                game.format(a) for a in runner.legal_actions(game, history.match_of(snap), seat)
+            ]
             deadline = snap["deadlines"][seat]
             when = (
                 "There is no clock on this game."
@@ -264,7 +272,7 @@ class NotificationService:
                 else f"Your deadline: {in_words(deadline, int(self.clock() * 1000))}. "
                 + (
                     "After it the computer plays for you."
-                    if snap["time_control"]["on_timeout"] == "auto"
+                    if history.clock_of(snap)["on_timeout"] == "auto"
                     else "After it you forfeit the game."
                 )
             )
@@ -283,7 +291,7 @@ class NotificationService:
             else:
                 subject = f"{with_whom}: {asked} ({snap['id']})"
                 lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
-            legal = runner.legal_actions(game, snap["match"], seat)
+            legal = runner.legal_actions(game, history.match_of(snap), seat)
             turn_links = self.one_click(snap, seat, moves) if self.one_click is not None else None
             sections.append(
                 emails.moves_section(
@@ -339,11 +347,11 @@ class NotificationService:
             },
         )
 
-    def _invitation_letter(self, snap: dict, notice: Notice, profile: dict, delivery_id: str):
+    def _invitation_letter(self, snap: Snapshot, notice: Notice, profile: dict, delivery_id: str):
         """An invitation, or the news that a game was cancelled: names, the game's title and
         its settings only (the game has not started: there is no hand to show)."""
         game = history.game_of(snap)
-        creator = self.players.get(snap["created_by"]) or {"name": "a player"}
+        creator = _creator(self.players, snap) or {"name": "a player"}
         others = [
             logview.seat_name(r)
             for s, r in enumerate(snap["seats"])
@@ -386,7 +394,7 @@ class NotificationService:
             },
         )
 
-    def _goes_on(self, snap: dict, notice: Notice) -> bool:
+    def _goes_on(self, snap: Snapshot, notice: Notice) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
         seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
         delay or end). A step that ends a round in which others act too (The Nine Domains'
@@ -397,7 +405,7 @@ class NotificationService:
         return goes_on(snap, notice, began[0] if began else None)
 
     def _since_last_email(
-        self, snap: dict, notice: Notice, player_id: str
+        self, snap: Snapshot, notice: Notice, player_id: str
     ) -> tuple[str, list[str]]:
         """The seat's log lines (as it reads them) since the player's last email about this
         game, or, without one, from the seat's last move on: what happened meanwhile, what
@@ -440,10 +448,9 @@ class NotificationService:
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
-        record = snap["seats"][notice.seat]
-        player_id = record["player_id"]
-        profile = self.players.get(player_id) if record["kind"] in NOTIFIED_KINDS else None
-        if not profile or not profile.get("webhook_url"):
+        player_id = _person(snap["seats"][notice.seat])
+        profile = self.players.get(player_id) if player_id else None
+        if player_id is None or not profile or not profile.get("webhook_url"):
             return "off", 0
         prefs = preferences(profile)
         if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
@@ -519,11 +526,11 @@ class NotificationService:
         self.email(notice, fallback=True)
         return "failed", 0
 
-    def _payload(self, snap: dict, notice: Notice, delivery_id: str) -> dict[str, Any]:
+    def _payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            creator = self.players.get(snap["created_by"]) or {"name": None}
-            payload = {
+            creator = _creator(self.players, snap) or {"name": None}
+            payload: dict[str, Any] = {
                 "event": notice.event,
                 "delivery_id": delivery_id,
                 "game_id": snap["id"],
@@ -537,7 +544,7 @@ class NotificationService:
             }
             if notice.event == GAME_INVITED:
                 payload["if_declined"] = snap["if_declined"]
-                payload["links"].update(join=f"{base}/join", decline=f"{base}/decline")
+                payload["links"] |= {"join": f"{base}/join", "decline": f"{base}/decline"}
             return payload
         event = notice.event
         if event == TURN_STARTED and self._goes_on(snap, notice):
@@ -556,7 +563,7 @@ class NotificationService:
             "links": {"game": base, "view": f"{base}/view", "legal_moves": f"{base}/legal-moves"},
         }
         if notice.event == GAME_FINISHED:
-            payload["outcome"] = snap["match"]["outcome"]
+            payload["outcome"] = history.match_of(snap)["outcome"]
         return payload
 
     # -- the delivery log ------------------------------------------------------------------------
@@ -591,23 +598,33 @@ def _moved_on(notice: Notice) -> str:
     return "the invitation was answered" if notice.event == GAME_INVITED else "the turn moved on"
 
 
-def _still_current(snap: dict, notice: Notice) -> bool:
+def _creator(players: PlayerStore, snap: Snapshot) -> dict | None:
+    """The profile of the player who created the game (a game recorded before `created_by`
+    was has none)."""
+    return players.get(snap["created_by"]) if snap["created_by"] else None
+
+
+def _person(record: SeatRecord) -> str | None:
+    """The player told of this seat: who holds it, or who is invited to it."""
+    return record["player_id"] if record["kind"] in NOTIFIED_KINDS else None
+
+
+def _still_current(snap: Snapshot, notice: Notice) -> bool:
     """A turn notice still holds while the seat may act and its turn has not moved on; an
     invitation while the seat is still reserved (not yet joined or declined)."""
     if notice.event in (GAME_FINISHED, GAME_CANCELLED):
         return True
     if notice.event == GAME_INVITED:
         return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
-    match = snap["match"]
     return (
         snap["status"] == "active"
         and notice.seat in snap["active_seats"]
-        and match["seat_since"][notice.seat] == notice.version
+        and history.match_of(snap)["seat_since"][notice.seat] == notice.version
     )
 
 
-def _result_words(snap: dict, seat: int) -> str:
-    outcome = snap["match"]["outcome"]
+def _result_words(snap: Snapshot, seat: int) -> str:
+    outcome = history.match_of(snap)["outcome"]
     winners = outcome["winners"]
     names = [logview.seat_name(snap["seats"][s]) for s in winners]
     if seat in winners and len(winners) == 1:

@@ -26,8 +26,10 @@ from service.play.games import GameService
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.notifications import NotificationStore
+from store.record import Snapshot
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
+SEAT_GIVEN_UP = "The move was not played: this seat was given up before the game began."
 
 
 class TurnLinks(NamedTuple):
@@ -45,7 +47,7 @@ class TurnPage:
     status: str  # ready | played | refused | stale | over | expired | invalid
     message: str
     link: MoveLink | None = None
-    snap: dict | None = None
+    snap: Snapshot | None = None
     legal: list[dict] = field(default_factory=list)
     forms: list[composer.Form] = field(default_factory=list)
     caused: list[str] = field(default_factory=list)
@@ -92,7 +94,7 @@ class OneClick:
                     raise
         return read_link(keys[-1], token, self.clock())
 
-    def links(self, snap: dict, seat: int, moves: list[str]) -> TurnLinks:
+    def links(self, snap: Snapshot, seat: int, moves: list[str]) -> TurnLinks:
         """A turn email's links: its turn page, and a link per move when there are few
         enough (ONE_CLICK_MAX_MOVES)."""
         turn_page = self.turn_url(snap, seat)
@@ -108,7 +110,7 @@ class OneClick:
             },
         )
 
-    def turn_url(self, snap: dict, seat: int) -> str:
+    def turn_url(self, snap: Snapshot, seat: int) -> str:
         token = sign_link(
             self.keys.link_keys[0],
             snap["id"],
@@ -119,7 +121,7 @@ class OneClick:
         )
         return f"{self.settings.public_url}/t/{token}"
 
-    def _expires(self, snap: dict, seat: int) -> int:
+    def _expires(self, snap: Snapshot, seat: int) -> int:
         deadline = snap["deadlines"][seat]
         return (
             deadline // 1000 if deadline is not None else int(self.clock()) + LIFETIME_WITHOUT_CLOCK
@@ -146,7 +148,7 @@ class OneClick:
         if snap["status"] != "active":
             return replace(page, status="over", message="The game is over.")
         if link.seat not in snap["active_seats"] or not runner.is_current(
-            snap["match"], link.seat, link.version, snap["version"]
+            history.match_of(snap), link.seat, link.version, snap["version"]
         ):
             return replace(
                 page,
@@ -157,7 +159,7 @@ class OneClick:
                 ),
             )
         game = history.game_of(snap)
-        legal = runner.legal_actions(game, snap["match"], link.seat)
+        legal = runner.legal_actions(game, history.match_of(snap), link.seat)
         return replace(page, legal=legal, forms=composer.forms(legal, game.info.field_words))
 
     def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
@@ -175,6 +177,8 @@ class OneClick:
                 message=("That combination is not one of your legal moves: choose again."),
             )
         player_id = snap["seats"][link.seat]["player_id"]
+        if player_id is None:
+            return replace(page, status="refused", message=SEAT_GIVEN_UP)
         try:
             answer = self.games.play(
                 link.game_id,
@@ -201,7 +205,7 @@ class OneClick:
         if (
             after["status"] == "active"
             and link.seat in after["active_seats"]
-            and after["match"]["seat_since"][link.seat] > link.version
+            and history.match_of(after)["seat_since"][link.seat] > link.version
         ):
             return replace(played, next_url=self.turn_url(after, link.seat))
         return played
@@ -223,7 +227,9 @@ class OneClick:
             snap is None
             or snap["status"] != "active"
             or link.seat not in snap["active_seats"]
-            or not runner.is_current(snap["match"], link.seat, link.version, snap["version"])
+            or not runner.is_current(
+                history.match_of(snap), link.seat, link.version, snap["version"]
+            )
         ):
             return LinkState(
                 "stale",
@@ -243,6 +249,8 @@ class OneClick:
             return LinkState("used", "This link was already used.", link)
         snap = self.games.load(link.game_id)
         player_id = snap["seats"][link.seat]["player_id"]
+        if player_id is None:
+            return LinkState("refused", SEAT_GIVEN_UP, link)
         try:
             answer = self.games.play(
                 link.game_id,

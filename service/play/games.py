@@ -8,7 +8,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine import match as runner
 from engine import registry
@@ -21,7 +21,7 @@ from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.players import PlayerStore
-from store.record import EventType
+from store.record import Event, EventType, Snapshot
 from store.schedule import member as schedule_member
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class GameService:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def load(self, game_id: str) -> dict:
+    def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
         if snap is None:
             raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
@@ -100,7 +100,7 @@ class GameService:
         entries = [logview.render(game, snap["seats"], e, seat) for e in events]
         return {"version": snap["version"], "seat": seat, "entries": entries}
 
-    def replay(self, game_id: str) -> dict:
+    def replay(self, game_id: str) -> Snapshot:
         """The snapshot rebuilt from the log alone."""
         self.load(game_id)
         return history.replay(self.games.events(game_id))
@@ -312,12 +312,12 @@ class GameService:
 
     def _move(
         self,
-        snap: dict,
+        snap: Snapshot,
         player_id: str,
         expected_version: int,
         notation: str | None,
         action: dict | None,
-    ) -> tuple[dict, list[dict], dict[str, Any]]:
+    ) -> tuple[Snapshot, list[Event], dict[str, Any]]:
         seat = seated(snap, player_id)
         match = _started(snap)
         game = history.game_of(snap)
@@ -346,7 +346,7 @@ class GameService:
         game = history.game_of(snap)
         if record["kind"] != "bot" or seat not in snap["active_seats"]:
             return False
-        chosen = _bot_choice(game, snap["match"], seat, record["bot"])
+        chosen = _bot_choice(game, history.match_of(snap), seat, record["bot"])
         new, events = self._action_events(snap, seat, chosen)
         return isinstance(self._append(snap, events, new), Appended)
 
@@ -359,10 +359,11 @@ class GameService:
                 snap is None
                 or snap["status"] != "active"
                 or seat not in snap["timed_out"]
+                or snap["time_control"] is None
                 or snap["time_control"]["on_timeout"] != "auto"
             ):
                 return False
-            chosen = _bot_choice(history.game_of(snap), snap["match"], seat, "heuristic")
+            chosen = _bot_choice(history.game_of(snap), history.match_of(snap), seat, "heuristic")
             new, events = self._action_events(snap, seat, chosen)
             if isinstance(self._append(snap, events, new), Appended):
                 return True
@@ -386,7 +387,7 @@ class GameService:
         by_game: dict[str, list[int]] = {}
         for i, (game_id, _, _) in enumerate(due):
             by_game.setdefault(game_id, []).append(i)
-        commits: list[tuple[list[int], dict, list[dict], dict]] = []
+        commits: list[tuple[list[int], Snapshot, list[Event], Snapshot]] = []
         for items, snap in zip(by_game.values(), self.games.snapshots(list(by_game))):
             if snap is None:
                 continue
@@ -426,8 +427,8 @@ class GameService:
                 return "applied"
         return "moot"
 
-    def _timeout_events(self, snap: dict, seat: int) -> tuple[dict, list[dict]]:
-        policy = snap["time_control"]["on_timeout"]
+    def _timeout_events(self, snap: Snapshot, seat: int) -> tuple[Snapshot, list[Event]]:
+        policy = history.clock_of(snap)["on_timeout"]
         timed_out = {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy}
         if policy == "auto":
             return self._fold([(timed_out, None)], snap)
@@ -456,7 +457,7 @@ class GameService:
 
     # -- inner workings ----------------------------------------------------------------------
 
-    def _leave(self, snap: dict, seat: int, reason: str) -> dict | None:
+    def _leave(self, snap: Snapshot, seat: int, reason: str) -> Snapshot | None:
         """Record that `seat` resigned; None if the game moved meanwhile."""
         if snap["status"] == "finished":
             raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
@@ -473,13 +474,13 @@ class GameService:
         return new if isinstance(self._append(snap, events, new), Appended) else None
 
     def _action_events(
-        self, snap: dict, seat: int, chosen: dict, before: Sequence[dict] = ()
-    ) -> tuple[dict, list[dict]]:
+        self, snap: Snapshot, seat: int, chosen: dict, before: Sequence[dict] = ()
+    ) -> tuple[Snapshot, list[Event]]:
         """Events `before`, then the seat's ActionTaken (and GameEnded if it ends the game)."""
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
         new_match, entries = runner.act(
-            game, new["match"], seat, chosen, _seed(snap), new["version"] + 1
+            game, history.match_of(new), seat, chosen, _seed(snap), new["version"] + 1
         )
         taken = {
             "type": EventType.ACTION_TAKEN,
@@ -491,11 +492,13 @@ class GameService:
         return self._end_if_over(new, events + more)
 
     def _leave_events(
-        self, snap: dict, seat: int, reason: str, before: Sequence[dict] = ()
-    ) -> tuple[dict, list[dict]]:
+        self, snap: Snapshot, seat: int, reason: str, before: Sequence[dict] = ()
+    ) -> tuple[Snapshot, list[Event]]:
         game = history.game_of(snap)
         new, events = self._fold([(e, None) for e in before], snap)
-        new_match, entries = runner.resign(game, new["match"], seat, new["version"] + 1, reason)
+        new_match, entries = runner.resign(
+            game, history.match_of(new), seat, new["version"] + 1, reason
+        )
         left = {
             "type": EventType.PLAYER_RESIGNED,
             "seat": seat,
@@ -563,7 +566,7 @@ class GameService:
             raise ServiceError(error, f"there is no player {player_id}")
         return profile["name"]
 
-    def _start(self, snap: dict) -> tuple[dict, list[dict]]:
+    def _start(self, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
         game = history.game_of(snap)
         match, entries = runner.start(
             game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1
@@ -571,26 +574,26 @@ class GameService:
         started = {"type": EventType.GAME_STARTED, "entries": [e.to_json() for e in entries]}
         return self._fold([(started, match)], snap)
 
-    def _end_if_over(self, snap: dict, events: list[dict]) -> tuple[dict, list[dict]]:
-        if snap["match"]["outcome"] is None:
+    def _end_if_over(self, snap: Snapshot, events: list[Event]) -> tuple[Snapshot, list[Event]]:
+        if history.match_of(snap)["outcome"] is None:
             return snap, events
         ended = {
             "type": EventType.GAME_ENDED,
-            "outcome": snap["match"]["outcome"],
+            "outcome": history.match_of(snap)["outcome"],
             "seed": snap["secret_seed"],
         }
         new, more = self._fold([(ended, None)], snap)
         return new, events + more
 
     def _fold(
-        self, items: Sequence[tuple[dict, dict | None]], snap: dict | None
-    ) -> tuple[dict, list[dict]]:
+        self, items: Sequence[tuple[dict[str, Any], dict[str, Any] | None]], snap: Snapshot | None
+    ) -> tuple[Snapshot, list[Event]]:
         """Stamp events with time and version and fold them; returns (snapshot, events)."""
         now = int(self.clock() * 1000)
-        events: list[dict] = []
-        for event, computed in items:
+        events: list[Event] = []
+        for unstamped, computed in items:
             version = (snap["version"] if snap else 0) + 1
-            event = {**event, "at": now, "version": version}
+            event = cast(Event, {**unstamped, "at": now, "version": version})
             snap = history.fold(snap, event, computed)
             events.append(event)
         if snap is None:
@@ -599,9 +602,9 @@ class GameService:
 
     def _commit(
         self,
-        before: dict,
-        events: list[dict],
-        after: dict,
+        before: Snapshot,
+        events: list[Event],
+        after: Snapshot,
         idempotency_key: str | None = None,
         player_id: str = "",
         answer: dict | None = None,
@@ -627,9 +630,9 @@ class GameService:
 
     def _append(
         self,
-        before: dict,
-        events: list[dict],
-        after: dict,
+        before: Snapshot,
+        events: list[Event],
+        after: Snapshot,
         idempotency_key: str | None = None,
         player_id: str = "",
         answer: dict | None = None,
@@ -642,7 +645,7 @@ class GameService:
             self._write_lists(after)
         return result
 
-    def _write_lists(self, *snaps: dict) -> None:
+    def _write_lists(self, *snaps: Snapshot) -> None:
         """Bring the players' game lists, inboxes and the lobby up to the committed snapshots
         now, so that the committing client reads its own write. A worker does the same from
         the outbox, so a failure here loses nothing, and the committed answer stands."""
@@ -682,13 +685,13 @@ def _replay(first: FirstAnswer, request: str) -> ReplayedAnswer:
     return ReplayedAnswer(first.answer)
 
 
-def _timeout_verdict(snap: dict, seat: int, since: int, now_ms: float) -> str:
+def _timeout_verdict(snap: Snapshot, seat: int, since: int, now_ms: float) -> str:
     if snap["status"] != "active":
         return "moot"
     deadline = snap["deadlines"][seat]
     if (
         seat not in snap["active_seats"]
-        or snap["match"]["seat_since"][seat] != since
+        or history.match_of(snap)["seat_since"][seat] != since
         or deadline is None
         or seat in snap["timed_out"]
     ):
@@ -701,7 +704,7 @@ def timeout_item(game_id: str, seat: int, since: int) -> dict[str, Any]:
     return {"kind": "timeout", "game": game_id, "seat": seat, "since": since}
 
 
-def _deadline_items(snap: dict | None) -> list[tuple[int, str]]:
+def _deadline_items(snap: Snapshot | None) -> list[tuple[int, str]]:
     """(deadline, schedule member) of every seat whose clock runs in this snapshot."""
     if snap is None or snap["match"] is None or snap["status"] != "active":
         return []
@@ -713,7 +716,7 @@ def _deadline_items(snap: dict | None) -> list[tuple[int, str]]:
     ]
 
 
-def _stored(events: list[dict]) -> list[dict]:
+def _stored(events: list[Event]) -> list[dict[str, Any]]:
     """Events as the log keeps them: the version is the entry's ID, not a field."""
     return [{k: v for k, v in e.items() if k != "version"} for e in events]
 
@@ -726,11 +729,11 @@ def _bot_choice(game, match: dict, seat: int, bot: str) -> dict:
     )
 
 
-def _seed(snap: dict) -> bytes:
+def _seed(snap: Snapshot) -> bytes:
     return bytes.fromhex(snap["secret_seed"])
 
 
-def _started(snap: dict) -> dict:
+def _started(snap: Snapshot) -> dict[str, Any]:
     if snap["match"] is None:
         _not_cancelled(snap)
         waiting = len(_waiting_seats(snap))
@@ -742,19 +745,19 @@ def _started(snap: dict) -> dict:
     return snap["match"]
 
 
-def _not_cancelled(snap: dict) -> None:
+def _not_cancelled(snap: Snapshot) -> None:
     if snap["status"] == "cancelled":
         raise ServiceError(
             ErrorCode.GAME_CANCELLED, "the game was cancelled: an invited player declined"
         )
 
 
-def _waiting_seats(snap: dict) -> list[int]:
+def _waiting_seats(snap: Snapshot) -> list[int]:
     """The seats still to be taken: open ones and those reserved for invited players."""
     return [s for s, r in enumerate(snap["seats"]) if r["kind"] in ("open", "invited")]
 
 
-def invitation_of(snap: dict, player_id: str | None) -> int | None:
+def invitation_of(snap: Snapshot, player_id: str | None) -> int | None:
     """The seat reserved for the player, if they are invited and have not answered."""
     for seat, record in enumerate(snap["seats"]):
         if record["kind"] == "invited" and record["player_id"] == player_id:
@@ -786,7 +789,7 @@ def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
     return {"per_move_seconds": seconds, "on_timeout": policy}
 
 
-def seated(snap: dict, player_id: str) -> int:
+def seated(snap: Snapshot, player_id: str) -> int:
     """The player's seat; 403 for a player without one."""
     seat = seat_of(snap, player_id)
     if seat is None:
@@ -794,14 +797,14 @@ def seated(snap: dict, player_id: str) -> int:
     return seat
 
 
-def seat_of(snap: dict, player_id: str | None) -> int | None:
+def seat_of(snap: Snapshot, player_id: str | None) -> int | None:
     for seat, record in enumerate(snap["seats"]):
         if record["kind"] == "player" and record["player_id"] == player_id:
             return seat
     return None
 
 
-def summarize(snap: dict) -> dict[str, Any]:
+def summarize(snap: Snapshot) -> dict[str, Any]:
     """The public summary of a game, built by whitelist from its snapshot."""
     match = snap["match"]
     active = snap["active_seats"]

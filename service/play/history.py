@@ -12,19 +12,20 @@ data and never leaves the server as it is: summaries and views are built from it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine import match as runner
 from engine import registry
 from engine.core import Game
-from store.record import EventType
+from store.record import Event, EventType, Snapshot, TimeControl
 
 
-def game_of(snapshot: dict) -> Game:
+def game_of(snapshot: Snapshot) -> Game:
     return registry.GAMES[snapshot["game"]]
 
 
-def seat_view(snap: dict, seat: int | None) -> dict[str, Any]:
+def seat_view(snap: Snapshot, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) may see of a started game: the game's own view, built by
     whitelist, in the envelope every client gets (`game`, `version`, `seat`, `active_seats`)."""
     return {
@@ -32,15 +33,14 @@ def seat_view(snap: dict, seat: int | None) -> dict[str, Any]:
         "version": snap["version"],
         "seat": seat,
         "active_seats": snap["active_seats"],
-        **game_of(snap).view(snap["match"]["state"], seat),
+        **game_of(snap).view(match_of(snap)["state"], seat),
     }
 
 
-def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> dict:
+def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) -> Snapshot:
     """The snapshot after `event` (which carries its version). Does not mutate its input."""
-    kind = event["type"]
-    if kind == EventType.GAME_CREATED:
-        snap = {
+    if event["type"] == EventType.GAME_CREATED:
+        snap: Snapshot = {
             "id": event["game_id"],
             "game": event["game"],
             "rules_version": event["rules_version"],
@@ -59,47 +59,49 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
             "created_by": event.get("created_by"),
             "if_declined": event.get("if_declined", "cancel"),
             "declined": [],
+            "version": 0,
+            "updated_at": event["at"],
         }
     elif snapshot is None:
-        raise ValueError(f"a game's log starts with GameCreated, not {kind}")
+        raise ValueError(f"a game's log starts with GameCreated, not {event['type']}")
     else:
-        snap = {**snapshot, "seats": [dict(s) for s in snapshot["seats"]]}
+        snap = {**snapshot, "seats": [s.copy() for s in snapshot["seats"]]}
     game = registry.GAMES[snap["game"]]
     version = event["version"]
     seed = bytes.fromhex(snap["secret_seed"])
 
-    if kind == EventType.PLAYER_JOINED:
+    if event["type"] == EventType.PLAYER_JOINED:
         snap["seats"][event["seat"]] = {
             "kind": "player",
             "player_id": event["player_id"],
             "name": event["name"],
         }
-    elif kind == EventType.INVITATION_DECLINED:
+    elif event["type"] == EventType.INVITATION_DECLINED:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
         snap["declined"] = [
             *snap["declined"],
             {"seat": event["seat"], "player_id": event["player_id"], "name": event["name"]},
         ]
-    elif kind == EventType.GAME_CANCELLED:
+    elif event["type"] == EventType.GAME_CANCELLED:
         snap["status"] = "cancelled"
-    elif kind == EventType.GAME_STARTED:
+    elif event["type"] == EventType.GAME_STARTED:
         snap["status"] = "active"
         snap["match"] = (
             computed or runner.start(game, len(snap["seats"]), snap["options"], seed, version)[0]
         )
-    elif kind == EventType.ACTION_TAKEN:
+    elif event["type"] == EventType.ACTION_TAKEN:
         snap["match"] = (
             computed
-            or runner.act(game, snap["match"], event["seat"], event["action"], seed, version)[0]
+            or runner.act(game, match_of(snap), event["seat"], event["action"], seed, version)[0]
         )
-    elif kind == EventType.PLAYER_RESIGNED and snap["match"] is None:
+    elif event["type"] == EventType.PLAYER_RESIGNED and snap["match"] is None:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
-    elif kind == EventType.PLAYER_RESIGNED:
+    elif event["type"] == EventType.PLAYER_RESIGNED:
         snap["match"] = (
             computed
-            or runner.resign(game, snap["match"], event["seat"], version, event["reason"])[0]
+            or runner.resign(game, match_of(snap), event["seat"], version, event["reason"])[0]
         )
-    elif kind == EventType.GAME_ENDED:
+    elif event["type"] == EventType.GAME_ENDED:
         snap["status"] = "finished"
         snap["revealed_seed"] = event["seed"]
     snap["version"] = version
@@ -111,20 +113,20 @@ def fold(snapshot: dict | None, event: dict, computed: dict | None = None) -> di
     return snap
 
 
-def _timed_out(snap: dict, event: dict) -> list[int]:
+def _timed_out(snap: Snapshot, event: Event) -> list[int]:
     """The seats whose clock ran out and whose turn has not moved on since: under
     `on_timeout: auto` the computer owes each of them a move (see service.consequences)."""
-    since = snap["match"]["seat_since"]
+    since = match_of(snap)["seat_since"]
     seats = set(snap["timed_out"])
     if event["type"] == EventType.TURN_TIMED_OUT:
         seats.add(event["seat"])
     return sorted(s for s in seats if s in snap["active_seats"] and since[s] != snap["version"])
 
 
-def _deadlines(snap: dict, at_ms: int) -> list[int | None]:
+def _deadlines(snap: Snapshot, at_ms: int) -> list[int | None]:
     """Each active seat's deadline: its clock starts when its situation last changed."""
     control = snap["time_control"]
-    m = snap["match"]
+    m = match_of(snap)
     active = snap["active_seats"]
     result: list[int | None] = []
     for seat, previous in enumerate(snap["deadlines"]):
@@ -137,10 +139,24 @@ def _deadlines(snap: dict, at_ms: int) -> list[int | None]:
     return result
 
 
-def replay(events: list[dict[str, Any]]) -> dict:
-    snap: dict | None = None
+def replay(events: Iterable[Event]) -> Snapshot:
+    snap: Snapshot | None = None
     for event in events:
         snap = fold(snap, event)
     if snap is None:
         raise ValueError("an empty log is no game")
     return snap
+
+
+def clock_of(snap: Snapshot) -> TimeControl:
+    """The time control of a game that has one (asking for that of one without is a bug)."""
+    if snap["time_control"] is None:
+        raise ValueError(f"game {snap['id']} has no clock")
+    return snap["time_control"]
+
+
+def match_of(snap: Snapshot) -> dict[str, Any]:
+    """The match of a game that has started (asking for that of one that has not is a bug)."""
+    if snap["match"] is None:
+        raise ValueError(f"game {snap['id']} has not started")
+    return snap["match"]

@@ -7,11 +7,14 @@ a newer one (store/project.lua)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from store.games import GameStore, run_pipeline
 from store.players import PlayerStore
+from store.record import Snapshot
 
 
-def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
+def write(games: GameStore, players: PlayerStore, snaps: Sequence[Snapshot]) -> None:
     """Write the lists of these games' snapshots, in one round trip. A seat reserved for an
     invited player puts the game in their invitations (not in their games); a player who
     declined has it in no list of theirs."""
@@ -41,6 +44,6 @@ def write(games: GameStore, players: PlayerStore, snaps: list[dict]) -> None:
     run_pipeline(pipe)
 
 
-def has_open_seat(snap: dict) -> bool:
+def has_open_seat(snap: Snapshot) -> bool:
     """Whether anyone may join the game (a seat reserved for an invited player is not open)."""
     return snap["status"] == "open" and any(r["kind"] == "open" for r in snap["seats"])

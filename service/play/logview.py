@@ -12,10 +12,10 @@ from typing import Any
 
 from engine.core import Game, LogEntry
 from service.timefmt import iso
-from store.record import EventType
+from store.record import Event, EventType, SeatRecord
 
 
-def seat_name(seat_record: dict) -> str:
+def seat_name(seat_record: SeatRecord) -> str:
     if seat_record["kind"] == "open":
         return "an open seat"
     if seat_record["kind"] == "invited":
@@ -78,7 +78,7 @@ _SUBJECT = re.compile(r"(^|: |; )\{seat(\d)\} (\w+)")
 _AND_THEN = re.compile(r"(\byou \w+[^:;]*? and )(\w+)")
 
 
-def with_names(text: str, seats: list[dict], reader: int | None = None) -> str:
+def with_names(text: str, seats: list[SeatRecord], reader: int | None = None) -> str:
     """A log line's seat tokens as names, and as "you" for the reader's own seat: one voice
     per reader ("you play first", "Bo gives a Diver to you", "your 3+ won by 4 or more")."""
     if reader is not None:
@@ -106,7 +106,7 @@ def in_your_voice(text: str, reader: int) -> str:
     return said_to_me.replace(me + "'s", "your").replace(me, "you")
 
 
-def lines(entries: list[dict], reader: int | None, seats: list[dict]) -> list[dict[str, Any]]:
+def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> list[dict[str, Any]]:
     visible = (LogEntry.from_json(e) for e in entries)
     return [
         {"text": with_names(e.text, seats, reader), "data": e.data}
@@ -115,15 +115,14 @@ def lines(entries: list[dict], reader: int | None, seats: list[dict]) -> list[di
     ]
 
 
-def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> dict[str, Any]:
-    kind = event["type"]
+def render(game: Game, seats: list[SeatRecord], event: Event, reader: int | None) -> dict[str, Any]:
     item: dict[str, Any] = {
         "version": event["version"],
-        "type": kind,
+        "type": event["type"],
         "at": iso(event["at"]),
         "lines": [],
     }
-    if kind == EventType.GAME_CREATED:
+    if event["type"] == EventType.GAME_CREATED:
         item["lines"] = [
             {
                 "text": f"a game of {game.info.title} was created; the seed's "
@@ -131,31 +130,34 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
                 "data": {"commitment": event["commitment"], "options": event["options"]},
             }
         ]
-    elif kind == EventType.PLAYER_JOINED:
+    elif event["type"] == EventType.PLAYER_JOINED:
         item["seat"] = event["seat"]
         item["lines"] = [{"text": f"{event['name']} took seat {event['seat']}", "data": {}}]
-    elif kind == EventType.INVITATION_DECLINED:
+    elif event["type"] == EventType.INVITATION_DECLINED:
         item["seat"] = event["seat"]
         item["lines"] = [
             {"text": f"{event['name']} declined the invitation to seat {event['seat']}", "data": {}}
         ]
-    elif kind == EventType.GAME_CANCELLED:
+    elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
                 "text": "the game was cancelled: an invited player declined",
                 "data": {"reason": event["reason"]},
             }
         ]
-    elif kind in (EventType.GAME_STARTED, EventType.ACTION_TAKEN, EventType.PLAYER_RESIGNED):
-        if "seat" in event:
-            item["seat"] = event["seat"]
-        if kind == EventType.ACTION_TAKEN and reader is not None and reader == event["seat"]:
+    elif event["type"] == EventType.GAME_STARTED:
+        item["lines"] = lines(event["entries"], reader, seats)
+    elif event["type"] == EventType.ACTION_TAKEN:
+        item["seat"] = event["seat"]
+        if reader is not None and reader == event["seat"]:
             item["move"] = game.format(event["action"])
-        if kind == EventType.PLAYER_RESIGNED:
-            who = seat_name(seats[event["seat"]])
-            item["lines"].append({"text": f"{who} left the game ({event['reason']})", "data": {}})
+        item["lines"] = lines(event["entries"], reader, seats)
+    elif event["type"] == EventType.PLAYER_RESIGNED:
+        item["seat"] = event["seat"]
+        who = seat_name(seats[event["seat"]])
+        item["lines"] = [{"text": f"{who} left the game ({event['reason']})", "data": {}}]
         item["lines"] += lines(event.get("entries", []), reader, seats)
-    elif kind == EventType.TURN_TIMED_OUT:
+    elif event["type"] == EventType.TURN_TIMED_OUT:
         item["seat"] = event["seat"]
         item["lines"] = [
             {
@@ -163,7 +165,7 @@ def render(game: Game, seats: list[dict], event: dict, reader: int | None) -> di
                 "data": {},
             }
         ]
-    elif kind == EventType.GAME_ENDED:
+    elif event["type"] == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [
             {

@@ -14,8 +14,9 @@ from typing import Any
 from service.play.boards import buttons, consonar, generic, nautilus, ninedomains
 from service.play.boards.common import Html
 from service.play.boards.table import Table
-from service.play.history import seat_view
+from service.play.history import match_of, seat_view
 from service.play.logview import seat_name
+from store.record import Snapshot
 
 RENDERERS = {
     "buttons": buttons,
@@ -54,32 +55,32 @@ def html_board(
     return _renderer(view).html(Table(view, names, outcome))
 
 
-def _parts(snap: dict[str, Any], seat: int | None) -> tuple[dict, list[str], dict | None]:
+def _parts(snap: Snapshot, seat: int | None) -> tuple[dict, list[str], dict | None]:
     """A started game's snapshot -> the seat's view, the seats' names, the outcome."""
     return (
         seat_view(snap, seat),
         [seat_name(record) for record in snap["seats"]],
-        snap["match"]["outcome"],
+        match_of(snap)["outcome"],
     )
 
 
-def seat_text(snap: dict[str, Any], seat: int | None) -> str:
+def seat_text(snap: Snapshot, seat: int | None) -> str:
     """The text board of a started game's snapshot as `seat` (None: a spectator) sees it."""
     return text_board(*_parts(snap, seat))
 
 
-def seat_html(snap: dict[str, Any], seat: int | None) -> Html:
+def seat_html(snap: Snapshot, seat: int | None) -> Html:
     """The HTML board of a started game's snapshot as `seat` (None: a spectator) sees it."""
     return html_board(*_parts(snap, seat))
 
 
-def seat_boards(snap: dict[str, Any], seat: int | None) -> tuple[str, Html]:
+def seat_boards(snap: Snapshot, seat: int | None) -> tuple[str, Html]:
     """Both boards: the only way from a snapshot to a board goes through the seat's view."""
     parts = _parts(snap, seat)
     return text_board(*parts), html_board(*parts)
 
 
-def score_line(snap: dict[str, Any], seat: int | None) -> str | None:
+def score_line(snap: Snapshot, seat: int | None) -> str | None:
     """ "Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
     seat's view shows it (None where the game keeps no score)."""
     table = Table(*_parts(snap, seat))
