@@ -44,15 +44,25 @@ def _digest(choice: Any) -> str:
 
 
 def start(
-    game: Game, n: int, options: dict[str, Any] | None, seed: bytes, version: int
+    game: Game,
+    n: int,
+    options: dict[str, Any] | None,
+    seed: bytes,
+    version: int,
+    recorded: bool = False,
 ) -> tuple[Match, list[LogEntry]]:
-    """Set the game up for `n` seats; `version` is the version of the GameStarted event."""
+    """Set the game up for `n` seats; `version` is the version of the GameStarted event.
+
+    `recorded`: the options as a game's record holds them, checked and completed when it was
+    created, and taken as they are: never completed with an option added since, so that a game
+    keeps the rules it began with (a game module reads an option missing from such a record as
+    the rule of before the option)."""
     info = game.info
     if not info.min_players <= n <= info.max_players:
         raise InvalidOptions(
             f"{info.title} is played by {info.min_players} to {info.max_players} players, not {n}"
         )
-    options = validate_options(info, options)
+    options = dict(options or {}) if recorded else validate_options(info, options)
     rng = Rng(seed)
     log = Log()
     g = game.setup(n, options, rng, log)

@@ -26,6 +26,8 @@ State (plain JSON):
   put their `stars_due` stars; `star_picks` holds the cells picked so far), "over".
 - status: per seat "in" (still in the round), "opted_out", "bust" or "left" (resigned).
 - aside: white-pip black dice set aside this round.
+- two_player_aside (2 players only): the option of that name, the dice a leaver sets aside;
+  absent from a game created before the option, which keeps the rule it began with (two).
 Seats take turns clockwise, in increasing seat order.
 """
 
@@ -39,6 +41,7 @@ from engine.core import (
     Log,
     MalformedAction,
     Options,
+    OptionSpec,
     Outcome,
     Phase,
     Rng,
@@ -73,6 +76,7 @@ IN, OPTED_OUT, BUST, LEFT = "in", "opted_out", "bust", "left"
 STATUSES = (IN, OPTED_OUT, BUST, LEFT)
 MARKS = (EMPTY, BUTTON, STAR)
 WHITE_PIP_DICE = 4  # black dice with white pips; the gold black die is never set aside
+LEGACY_TWO_PLAYER_ASIDE = 2  # the 2-player rule of the games created before the option
 COLOUR_TARGET = 3  # buttons of one colour that earn its star
 LINE_LENGTH = 5
 STAR_TARGET = 12
@@ -86,7 +90,16 @@ INFO = GameInfo(
     min_players=2,
     max_players=4,
     rules_version="1",
-    options={},
+    options={
+        "two_player_aside": OptionSpec(
+            1,
+            "with 2 players, how many white-pip black dice a player leaving the round sets "
+            "aside: 1, as the game's page says for any number of players, or 2, the published "
+            "rulebook's 2-player rule",
+            choices=(1, 2),
+            kind=int,
+        )
+    },
     notation=(
         "roll: on your turn, roll the dice",
         "optout: on your turn, leave the round keeping your buttons (needs a button placed)",
@@ -154,6 +167,8 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         "round": 1,
         "status": [IN] * n,
     }
+    if n == 2 and "two_player_aside" in options:
+        g["two_player_aside"] = options["two_player_aside"]
     log.public(
         "each player receives a board layout and bonus colour cards",
         layouts=[x + 1 for x in layouts],
@@ -288,8 +303,10 @@ def opt_out(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
 
 
 def set_aside_dice(g: State) -> None:
-    """A player leaving the round sets aside one white-pip black die (two in a 2-player game)."""
-    g["aside"] = min(WHITE_PIP_DICE, g["aside"] + (2 if g["n"] == 2 else 1))
+    """A player leaving the round sets aside one white-pip black die; with 2 players, as many
+    as the option `two_player_aside` says (a game older than the option: two)."""
+    each = g.get("two_player_aside", LEGACY_TWO_PLAYER_ASIDE) if g["n"] == 2 else 1
+    g["aside"] = min(WHITE_PIP_DICE, g["aside"] + each)
 
 
 def next_turn(g: State, after: int, log: Log) -> None:

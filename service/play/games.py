@@ -568,8 +568,10 @@ class GameService:
 
     def _start(self, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
         game = history.game_of(snap)
+        # the options as created: a game that waited for a player since before an option was
+        # added starts under the rules it was created with (and replays alike)
         match, entries = runner.start(
-            game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1
+            game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1, True
         )
         started = {"type": EventType.GAME_STARTED, "entries": [e.to_json() for e in entries]}
         return self._fold([(started, match)], snap)

@@ -87,7 +87,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
     elif event["type"] == EventType.GAME_STARTED:
         snap["status"] = "active"
         snap["match"] = (
-            computed or runner.start(game, len(snap["seats"]), snap["options"], seed, version)[0]
+            computed
+            or runner.start(game, len(snap["seats"]), snap["options"], seed, version, True)[0]
         )
     elif event["type"] == EventType.ACTION_TAKEN:
         snap["match"] = (

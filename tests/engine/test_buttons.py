@@ -102,11 +102,13 @@ def test_player_count_must_be_two_to_four():
             runner.start(GAME, n, None, SEED, 1)
 
 
-def test_buttons_has_no_options_and_refuses_any():
+def test_buttons_has_one_option_and_refuses_any_other():
     with pytest.raises(InvalidOptions, match="no option rounds"):
         runner.start(GAME, 2, {"rounds": 3}, SEED, 1)
+    with pytest.raises(InvalidOptions, match="choose one of: 1, 2"):
+        runner.start(GAME, 2, {"two_player_aside": 3}, SEED, 1)
     m, _ = runner.start(GAME, 2, {}, SEED, 1)
-    assert m["options"] == {}
+    assert m["options"] == {"two_player_aside": 1}
 
 
 def test_gold_black_die_is_never_set_aside_so_dice_never_run_out():
@@ -185,13 +187,37 @@ def test_opt_out_sets_aside_one_white_pip_die():
     assert g["dice"]["black"] == [2, 3, 4]
 
 
-def test_opt_out_sets_aside_two_dice_in_a_two_player_game():
-    g = make(2, turn=0)
+def test_with_two_players_a_player_leaving_sets_aside_one_die_as_the_page_says():
+    """The page (003, Russian): "если текущий игрок отказывается от участия, он берет один из
+    черных кубиков (без золотых точек) ... у всех оставшихся игроков будет на 1 черный кубик
+    меньше" (a player who opts out takes one of the black dice without gold pips; the others
+    have one black die fewer to roll), for any number of players: the default."""
+    g = make(2, turn=0, options={})
+    g["boards"][0] = with_buttons([(1, 1)])
+    act(g, 0, "optout")
+    assert g["aside"] == 1
+    roll(g, 1, 1, 1, 2, 3, 4)
+    assert g["dice"]["black"] == [2, 3, 4]
+    g = make(2, turn=0, options={})
+    g["boards"][0] = with_buttons([(2, 1)])
+    roll(g, 0, 1, 1, 1, 1, 1, 1)  # no legal cell: a bust takes one die too
+    assert g["status"][0] == "bust" and g["aside"] == 1
+
+
+def test_opt_out_sets_aside_two_dice_under_the_published_two_player_rule():
+    g = make(2, turn=0, options={"two_player_aside": 2})
     g["boards"][0] = with_buttons([(1, 1)])
     act(g, 0, "optout")
     assert g["aside"] == 2
     roll(g, 1, 1, 1, 2, 3)
     assert g["dice"]["black"] == [2, 3]
+
+
+def test_a_game_created_before_the_option_keeps_two_dice_with_two_players():
+    g = make(2, turn=0)  # its record holds no options: it began under the two-dice rule
+    g["boards"][0] = with_buttons([(1, 1)])
+    act(g, 0, "optout")
+    assert "two_player_aside" not in g and g["aside"] == 2
 
 
 def test_opted_out_player_keeps_buttons_and_no_longer_places_with_gold_dice():
@@ -340,8 +366,8 @@ def test_bust_when_the_roller_has_no_legal_cell():
     assert texts(g, 0) == [] and 0 not in GAME.active_seats(g)
 
 
-def test_bust_sets_aside_two_dice_in_a_two_player_game():
-    g = make(2, turn=0)
+def test_bust_sets_aside_two_dice_under_the_published_two_player_rule():
+    g = make(2, turn=0, options={"two_player_aside": 2})
     g["boards"][0] = with_buttons([(2, 1)])
     roll(g, 0, 1, 1, 1, 1, 1, 1)
     assert g["status"][0] == "bust" and g["aside"] == 2

@@ -1,6 +1,6 @@
 """Helpers for the Buttons tests (no tests here): states from a readable description, fixed dice."""
 
-from engine.core import Log
+from engine.core import Log, validate_options
 from engine.games import buttons as B
 from engine.rng import Rng
 
@@ -15,10 +15,12 @@ def board(*rows: str) -> str:
     return "".join(rows)
 
 
-def make(n=2, boards=None, layouts=None, bonus=None, status=None, turn=0, rnd=1):
-    """A state at the start of a turn of `turn`, with the given boards (default empty) etc."""
+def make(n=2, boards=None, layouts=None, bonus=None, status=None, turn=0, rnd=1, options=None):
+    """A state at the start of a turn of `turn`, with the given boards (default empty) etc.;
+    `options` as a new game has them (None: none at all, as a game older than the options)."""
     log = Log()
-    g = GAME.setup(n, {}, Rng(SEED), log)
+    full = {} if options is None else validate_options(GAME.info, options)
+    g = GAME.setup(n, full, Rng(SEED), log)
     g["layouts"] = list(layouts) if layouts is not None else list(range(n))
     if bonus is not None:
         g["bonus"] = [list(b) for b in bonus]

@@ -29,7 +29,7 @@ def check_invariants(before, seat, action, after, entries):
     b, g = before["state"], after["state"]
     n = g["n"]
     assert g["phase"] in PHASES and g["round"] <= MAX_ROUNDS
-    per = 2 if n == 2 else 1
+    per = g.get("two_player_aside", 2) if n == 2 else 1
     outs = sum(1 for st in g["status"] if st in (B.OPTED_OUT, B.BUST))
     if B.LEFT not in g["status"]:
         assert g["aside"] == min(B.WHITE_PIP_DICE, per * outs)

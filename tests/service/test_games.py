@@ -7,6 +7,7 @@ from contextlib import contextmanager
 import pytest
 
 from service.errors import ServiceError, StaleVersion
+from store import keys
 
 
 @contextmanager
@@ -225,3 +226,21 @@ def test_retries_racing_their_original_all_answer_the_originals_201(services):
         t.join()
     assert len(answers) == 8 and all(answer == answers[0] for answer in answers)
     assert [e["type"] for e in games.games.events(g)].count("ActionTaken") == 1
+
+
+def test_a_game_created_before_an_option_starts_under_the_rules_it_was_created_with(
+    services, redis_client
+):
+    """A game that waited for a player while an option was added (Buttons' two_player_aside)
+    begins under the rule of before the option, as its log replays."""
+    players, games = services
+    a, b = two_players(players)
+    game_id = games.create(a, "buttons", [a, None])["id"]
+    old = games.load(game_id)
+    old["options"] = {}  # as the record of a game created before the option has it
+    redis_client.set(keys.game_snapshot(game_id), json.dumps(old))
+    games.join(game_id, b)
+    started = games.load(game_id)["match"]
+    assert started["options"] == {} and "two_player_aside" not in started["state"]
+    new_game = games.create(a, "buttons", [a, b])["id"]
+    assert games.load(new_game)["match"]["state"]["two_player_aside"] == 1
