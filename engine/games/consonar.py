@@ -8,7 +8,7 @@ least one Fleet card (each moves a submarine of the card's colour), may queue mo
 long as they connect (previous arrow symbol = new card's own symbol), and then may use the
 face-up Torpedo Strike card whose symbol the last arrow points to: defuse it if it is of the
 player's own colour, or fire it at a submarine of its colour (a d8 per torpedo, a roll below
-the rung hits). Instead a face-up Torpedo card may be put at the bottom of the Torpedo deck.
+the rung hits). Instead that card may be put at the bottom of the Torpedo deck.
 
 The rules map to functions here: Setup: `setup`; a turn, steps 1 and 2: `fleet_movement`
 (phase "fleet", then "queue"); step 3: `torpedo_strike`, `defuse`, `delay`, `end_turn`,
@@ -25,7 +25,9 @@ fleet_deck, fleet_discard, torpedo_row (the face-up Torpedo cards), torpedo_deck
 torpedo_removed (defused), torpedo_discard (that sank a submarine), sunk and misses (per seat
 its scoring area), current (whose turn), turn (its number), played (the Fleet cards of this
 turn: {"card", "sub", "from", "to"}), last_strike, end_subs_left (the option), over (why the
-game ended, else None). The phase is not stored: `phase_of` reads it from `over` and `played`.
+game ended, else None), and the options delay_any_card and own_colour_wild (absent from a game
+created before them, which keeps the rules it began with: any card delayed, own colour never
+fired). The phase is not stored: `phase_of` reads it from `over` and `played`.
 
 Identifiers (also the notation): colours b g o p r y (blue, green, orange, purple, red,
 yellow); submarine `r1` starts on rung 2 and `r2` on rung 4; Fleet card `r+2` (colour, value);
@@ -161,7 +163,23 @@ INFO = GameInfo(
             "(0: all sunk, as the seed says; 2: the site's English page)",
             choices=END_SUBS_CHOICES,
             kind=int,
-        )
+        ),
+        "delay_any_card": OptionSpec(
+            False,
+            "false: a delay puts under the deck only a Torpedo card the last arrow points to, "
+            "the card you could play or defuse (the page: 'instead of playing or removing a TS "
+            "card'); true: any face-up Torpedo card",
+            choices=(False, True),
+            kind=bool,
+        ),
+        "own_colour_wild": OptionSpec(
+            True,
+            "true: once both your submarines are sunk, a Torpedo card of your colour may also "
+            "be fired, at any submarine, like any colour with no submarine left (the site's "
+            "rule); false: it may only be defused or delayed",
+            choices=(False, True),
+            kind=bool,
+        ),
     },
     notation=(
         "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
@@ -169,7 +187,8 @@ INFO = GameInfo(
         "torpedo CARD@SUB: fire the Torpedo card (colour and 1-3 torpedoes) the last arrow "
         "points to at a submarine, e.g. torpedo b2@y1",
         "defuse CARD: remove a Torpedo card of your own colour from the game, e.g. defuse r1",
-        "delay CARD: put a face-up Torpedo card at the bottom of the Torpedo deck, e.g. delay p3",
+        "delay CARD: put the Torpedo card the last arrow points to at the bottom of the Torpedo "
+        "deck, e.g. delay p3",
         "end: end the turn without a Torpedo action (pass-torpedo is the same), e.g. end",
         "a whole turn on one line (by email): steps separated by ';', several Fleet cards after "
         "one 'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1",
@@ -214,6 +233,9 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         "end_subs_left": k,
         "over": None,
     }
+    for rule in ("delay_any_card", "own_colour_wild"):
+        if rule in options:
+            g[rule] = options[rule]
     log.public(
         "nations: "
         + ", ".join("%s for {seat%d}" % (COLOUR_NAMES[c], s) for s, c in enumerate(nations)),
@@ -333,23 +355,29 @@ def queue_actions(g: State, seat: int) -> list[Action]:
 
 
 def torpedo_choices(g: State, seat: int, arrow: str, fleet: list[Action]) -> list[Action]:
-    """Step 3, once a Fleet card is down: defuse or fire the cards showing the last arrow's
-    symbol, delay any face-up card, or end; `fleet` (the connecting cards) goes in between."""
+    """Step 3, once a Fleet card is down: the face-up Torpedo cards showing the last arrow's
+    symbol may be fired (at a submarine of their colour, any if none is left), defused (your
+    own colour) or delayed (with the option `delay_any_card`, any face-up card may be
+    delayed); or the turn ends. `fleet` (the connecting cards) goes in between."""
     own = g["nations"][seat]
+    own_wild = g.get("own_colour_wild", False) and not [
+        s for s in (own + "1", own + "2") if g["subs"][s] is not None
+    ]
     defuses: list[Action] = []
     delays: list[Action] = []
     torpedoes: list[Action] = []
     for card in sorted(g["torpedo_row"]):
         info = TORPEDO_INFO[card]
-        if info["symbol"] == arrow:
-            if info["colour"] == own:
-                defuses.append({"type": "defuse", "card": card})
-            else:
-                torpedoes.extend(
-                    {"type": "torpedo", "card": card, "sub": sub}
-                    for sub in targets_of_colour(g, info["colour"])
-                )
-        delays.append({"type": "delay", "card": card})
+        opened = info["symbol"] == arrow
+        if opened and info["colour"] == own:
+            defuses.append({"type": "defuse", "card": card})
+        if opened and (info["colour"] != own or own_wild):
+            torpedoes.extend(
+                {"type": "torpedo", "card": card, "sub": sub}
+                for sub in targets_of_colour(g, info["colour"])
+            )
+        if opened or g.get("delay_any_card", True):
+            delays.append({"type": "delay", "card": card})
     return defuses + delays + [{"type": "end"}] + fleet + torpedoes
 
 
@@ -403,7 +431,7 @@ def defuse(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
 
 
 def delay(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
-    """Step 3 alternative: a face-up Torpedo card goes to the bottom of the Torpedo deck."""
+    """Step 3 alternative: the Torpedo card goes to the bottom of the Torpedo deck."""
     card = action["card"]
     slot = take_from_row(g, card)
     g["torpedo_deck"].append(card)

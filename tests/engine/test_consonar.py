@@ -48,8 +48,11 @@ def make(
     misses=None,
     removed=(),
     end_subs_left=0,
+    rules=None,
 ):
-    """A state from a readable description; unnamed Fleet cards are in the deck, in table order."""
+    """A state from a readable description; unnamed Fleet cards are in the deck, in table order.
+    `rules`: the rule options a game created today holds in its state (None: a game created
+    before them)."""
     ladder = {s: C.START_RUNG[int(s[1])] for s in C.SUBS}
     ladder.update(subs or {})
     hands = [sorted(h) for h in (hands or [[] for _ in range(n)])]
@@ -79,6 +82,7 @@ def make(
         "last_strike": None,
         "end_subs_left": end_subs_left,
         "over": None,
+        **(rules or {}),
     }
 
 
@@ -275,6 +279,66 @@ def test_torpedo_card_usable_only_on_the_last_arrow_symbol():
         "torpedo g3@g1",
         "torpedo g3@g2",
     ]
+
+
+TODAY = {"delay_any_card": False, "own_colour_wild": True}  # the options' defaults
+
+
+def test_a_delay_takes_only_the_torpedo_card_the_last_arrow_opens():
+    """The page (001, Italian): "un giocatore può, invece di giocare o rimuovere una carta TS,
+    prendere 1 carta TS e metterla sul fondo del mazzo, ritardando questa minaccia" (a player
+    may, instead of playing or removing a TS card, take 1 TS card and put it at the bottom of
+    the deck, delaying this threat): the card that could be played or removed. The default."""
+    g = make(hands=[["r+2", "y-3"], []], row=("b2", "o1", "g3"), rules=TODAY)
+    act(g, "fleet r+2@r1")  # r+2's arrow is transport: no face-up card shows it
+    assert legal_texts(g) == ["end"]
+    g = make(hands=[["g-1"], []], row=("b2", "o1", "g3"), rules=TODAY)
+    act(g, "fleet g-1@g1")  # carrier: b2 and g3 are opened, o1 (submarine) is not
+    assert [t for t in legal_texts(g) if t.startswith("delay")] == ["delay b2", "delay g3"]
+    g = make(nations="br", hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=TODAY)
+    act(g, "fleet g-1@g1")  # your own colour's card, opened: defuse it or delay it
+    assert {"defuse b2", "delay b2"} <= set(legal_texts(g))
+
+
+def test_delay_any_card_option_delays_any_face_up_torpedo_card():
+    g = make(
+        hands=[["r+2", "y-3"], []], row=("b2", "o1", "g3"), rules={**TODAY, "delay_any_card": True}
+    )
+    act(g, "fleet r+2@r1")
+    assert legal_texts(g) == ["delay b2", "delay g3", "delay o1", "end"]
+
+
+def test_own_colour_is_wild_once_both_own_submarines_are_sunk():
+    """The page (001, Italian), of a card of another colour: "il giocatore deve prima
+    selezionare uno dei sottomarini di colore corrispondente (o, se non ne rimane nessuno,
+    qualsiasi colore)" (select a submarine of that colour, or, if none is left, any colour).
+    The site applies it to your own colour too once your submarines are gone: a card of your
+    colour then threatens nothing of yours, and may be fired at any submarine (or defused)."""
+    sunk_blue = {"b1": None, "b2": None}
+    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=TODAY)
+    act(g, "fleet g-1@g1")
+    fired = [t for t in legal_texts(g) if t.startswith("torpedo b2")]
+    alive = [s for s in C.SUBS if s not in sunk_blue]
+    assert fired == [f"torpedo b2@{s}" for s in alive] and "defuse b2" in legal_texts(g)
+    act(g, "torpedo b2@r1", rng=Dice(1))  # rung 2: a 1 hits
+    assert g["subs"]["r1"] is None and g["sunk"][0] == ["r1"]
+    off = {**TODAY, "own_colour_wild": False}
+    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=off)
+    act(g, "fleet g-1@g1")
+    assert not any(t.startswith("torpedo b2") for t in legal_texts(g))
+
+
+def test_a_game_created_before_the_delay_and_wild_options_keeps_its_rules():
+    g = make(
+        nations="br", subs={"b1": None, "b2": None}, hands=[["r+2"], []], row=("b2", "o1", "g3")
+    )
+    act(g, "fleet r+2@r1")
+    assert legal_texts(g) == ["delay b2", "delay g3", "delay o1", "end"]
+    g = make(
+        nations="br", subs={"b1": None, "b2": None}, hands=[["g-1"], []], row=("b2", "p1", "r2")
+    )
+    act(g, "fleet g-1@g1")
+    assert not any(t.startswith("torpedo b2") for t in legal_texts(g))
 
 
 def test_own_colour_torpedo_card_is_defused_no_roll_no_score():
@@ -645,7 +709,9 @@ def test_turns_skip_a_removed_seat():
 
 def test_end_subs_left_defaults_to_zero():
     m = runner.start(GAME, 2, None, conformance.seed_of(1), 1)[0]
-    assert m["options"] == {"end_subs_left": 0} and m["state"]["end_subs_left"] == 0
+    assert m["options"]["end_subs_left"] == 0 and m["state"]["end_subs_left"] == 0
+    assert m["options"] == {"end_subs_left": 0, "delay_any_card": False, "own_colour_wild": True}
+    assert (m["state"]["delay_any_card"], m["state"]["own_colour_wild"]) == (False, True)
 
 
 @pytest.mark.parametrize(
