@@ -86,6 +86,31 @@ class NautilusSpecialUseSchema(Schema):
     )
 
 
+class NautilusLastRoundSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    round = fields.Integer(
+        required=True, validate=Range(1, ROUNDS), metadata={"description": "The round played"}
+    )
+    board = _pair(
+        fields.List(_card(allow_none=True), validate=Length(equal=COLUMNS)),
+        "Each seat's side of the board as the round's tenth card left it",
+    )
+    domain_row = fields.List(
+        fields.Nested(NautilusDomainCardSchema),
+        required=True,
+        validate=Length(equal=COLUMNS),
+        metadata={"description": "The round's Domain cards, in front of columns 1-5"},
+    )
+    winners = fields.List(
+        _seat(),
+        required=True,
+        validate=Length(equal=COLUMNS),
+        metadata={"description": "The seat that won each column, 1-5, and took its Domain card"},
+    )
+
+
 class NautilusViewSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -136,6 +161,15 @@ class NautilusViewSchema(Schema):
         required=True,
         metadata={
             "description": "The Domain cards in front of columns 1-5 (empty when the game is over)"
+        },
+    )
+    last_round = fields.Nested(
+        NautilusLastRoundSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The round just played, as it ended, until the next placement "
+            "(null once a card is placed, and before the first round ends)"
         },
     )
     hand = fields.List(

@@ -24,7 +24,9 @@ The state `g` (plain JSON):
   anchored: the card the Anchor pins; sub_drawn, harpoon_taken, eye: the Specials' secrets;
   used: the Specials used this round; taken: per seat the Domain cards won; won: per domain
   the seat that has won it for good; result: the end of the game ({"winners", "scores",
-  "reason", "domains"}), else None.
+  "reason", "domains"}), else None; last_round: the round just played, as its tenth card left
+  it ({"round", "board", "domain_row", "winners"}: who won each column), until the next
+  placement (absent in a game recorded before it was kept).
 
 Cards are integers everywhere: the Divers are 1..14, the Kraken is 15 and the Fishbone 0 once
 they stand on the board (they are "placed as a Diver of value 15 / 0"). In a hand, the Kraken
@@ -102,8 +104,11 @@ INFO = GameInfo(
     options={
         "hidden_domains": OptionSpec(
             False,
-            "hide the Domain cards: each player sees only their own won Domain cards "
-            "and the number of the opponent's; domains are decided when the game ends",
+            "hide the won Domain cards, a memory game: each round's five Domain cards lie "
+            "face up during the round and the round just played stays in view until the next "
+            "card is placed, but then each player sees only their own won cards and the number "
+            "of the opponent's, and the history does not say who took which; domains are "
+            "decided, and every card shown, when the game ends",
             choices=(False, True),
             kind=bool,
         )
@@ -206,12 +211,15 @@ def start_round(g: State, rng: Rng, log: Log) -> None:
     g["given"] = None
     g["domain_row"] = g["domain_pile"][:COLUMNS]
     del g["domain_pile"][:COLUMNS]
-    log.public(
-        f"round {g['round']}: the Domain cards are "
-        + ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["domain_row"]),
-        round=g["round"],
-        domain_row=g["domain_row"],
-    )
+    if g["hidden"]:  # face up on the table, but the history does not keep who took which
+        log.public(f"round {g['round']}: five Domain cards are dealt face up", round=g["round"])
+    else:
+        log.public(
+            f"round {g['round']}: the Domain cards are "
+            + ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["domain_row"]),
+            round=g["round"],
+            domain_row=g["domain_row"],
+        )
     divers = list(DIVERS)
     rng.shuffle(divers)
     nemo = g["nemo"]
@@ -423,6 +431,7 @@ def place_actions(g: State, seat: int) -> list[Action]:
 
 def place_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     card, col = action["card"], action["col"] - 1
+    g["last_round"] = None  # the table of the round before is cleared by the first placement
     side = seat if action["side"] == "me" else other(seat)
     if card in CARD_NAME:
         g["specials"][seat].remove(CARD_NAME[card])
@@ -605,7 +614,14 @@ def domains_won(won: list[int | None]) -> list[int]:
 
 def end_round(g: State, rng: Rng, log: Log) -> None:
     """Award each column's Domain card, discard the round's Specials, lock won domains, then
-    end the game or start the next round with the Nemo token passed on."""
+    end the game or start the next round with the Nemo token passed on. The round's final
+    table stays in view (`last_round`) until the next placement."""
+    g["last_round"] = {
+        "round": g["round"],
+        "board": [list(row) for row in g["board"]],
+        "domain_row": [dict(c) for c in g["domain_row"]],
+        "winners": [compare_column(g["board"], col) for col in range(COLUMNS)],
+    }
     award_columns(g, log)
     g["domain_row"] = []
     for s in (0, 1):
@@ -681,6 +697,18 @@ def finish(g: State, reason: str, log: Log) -> None:
         "reason": reason,
         "domains": winners,
     }
+    if g["hidden"]:  # the reveal: every Domain card each player took
+        for s in (0, 1):
+            log.public(
+                "{seat%d} took %s"
+                % (
+                    s,
+                    ", ".join(f"{c['domain']} {c['points']:+d}" for c in g["taken"][s])
+                    or "nothing",
+                ),
+                seat=s,
+                taken=g["taken"][s],
+            )
     log.public(
         "the game ends (%s): %d domains to %d" % (reason, scores[0], scores[1]),
         domains=winners,
@@ -820,6 +848,18 @@ def format_action(action: Action) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def _last_round(g: State) -> dict[str, Any] | None:
+    last = g.get("last_round")
+    if last is None:
+        return None
+    return {
+        "round": last["round"],
+        "board": [list(row) for row in last["board"]],
+        "domain_row": [dict(c) for c in last["domain_row"]],
+        "winners": list(last["winners"]),
+    }
+
+
 def view(g: State, seat: int | None) -> View:
     """Whitelisted: the board, the Domain row and the Specials used are public; a seat sees its
     own hand, Specials and the secrets of its own Specials; piles are counts; with hidden
@@ -853,6 +893,7 @@ def view(g: State, seat: int | None) -> View:
         },
         "placements": g["placements"],
         "domain_row": [dict(c) for c in g["domain_row"]],
+        "last_round": _last_round(g),
         "hand": list(g["hands"][seat]) if me else None,
         "hand_sizes": [len(h) for h in g["hands"]],
         "specials": list(g["specials"][seat]) if me else None,

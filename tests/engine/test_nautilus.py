@@ -763,3 +763,55 @@ def test_hidden_domains_tied_domain_goes_to_nobody_and_equal_counts_share_the_wi
     N.finish(g, "a player won 3 domains", Log())
     assert g["result"]["domains"] == [0, 1, None, None, None]
     assert GAME.outcome(g).winners == (0, 1) and GAME.outcome(g).scores == (1, 1)
+
+
+def test_the_view_keeps_the_round_just_played_until_the_next_placement():
+    """The tenth card ends the round and deals the next in the same move: the view keeps the
+    round's final board, its Domain cards and who won each column until a card is placed."""
+    g = new_game(3)
+    rng = Rng(RNG_SEED)
+    assert GAME.view(g, 0)["last_round"] is None
+    while g["round"] == 1:
+        seat = min(GAME.active_seats(g))
+        action = GAME.legal_actions(g, seat)[0]
+        board, row_cards = [list(side) for side in g["board"]], list(g["domain_row"])
+        GAME.apply(g, seat, action, rng, Log())
+    last = GAME.view(g, None)["last_round"]
+    assert last == GAME.view(g, 1)["last_round"]  # the same for everyone: it was on the table
+    assert last["round"] == 1 and last["domain_row"] == row_cards
+    assert all(card is not None for side in last["board"] for card in side)
+    assert last["board"] != board  # the tenth card is on it
+    assert last["winners"] == [N.compare_column(last["board"], c) for c in range(N.COLUMNS)]
+    assert g["round"] == 2 and g["board"] == [[None] * N.COLUMNS] * 2
+    while g["phase"] != "place":  # the new round's draft and start steps keep it
+        seat = min(GAME.active_seats(g))
+        GAME.apply(g, seat, GAME.legal_actions(g, seat)[0], rng, Log())
+        assert GAME.view(g, 0)["last_round"] == last
+    seat = min(GAME.active_seats(g))
+    GAME.apply(g, seat, GAME.legal_actions(g, seat)[0], rng, Log())
+    assert GAME.view(g, 0)["last_round"] is None
+
+
+def test_with_hidden_domains_the_history_names_no_domain_card_until_the_end():
+    """With the hidden-domains option, a player's log shows no Domain card of the other's
+    before the game ends (it would rebuild their hidden pile); the end reveals them all."""
+    for i in range(5):
+        seen: list = []
+
+        def step(before, seat, action, after, entries, seen=seen):
+            seen.extend((after["outcome"] is not None, e) for e in entries)
+
+        m, _ = conformance.play(GAME, 2, {"hidden_domains": True}, seed_of(700 + i), on_step=step)
+        for over, entry in seen:
+            for reader in (0, 1, None):
+                if over or not entry.visible_to(reader) or entry.to == frozenset({reader}):
+                    continue
+                named = [
+                    c for c in N.domain_deck() if f"{c['domain']} {c['points']:+d}" in entry.text
+                ]
+                assert not named and "domain_row" not in entry.data, entry.text
+        revealed = [e.text for over, e in seen if over and " took " in e.text]
+        taken = m["state"]["taken"]
+        assert len(revealed) == 2 and all(
+            f"{c['domain']} {c['points']:+d}" in revealed[s] for s in (0, 1) for c in taken[s]
+        ), revealed

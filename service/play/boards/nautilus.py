@@ -180,6 +180,20 @@ def reveal_lines(t: Table) -> list[str]:
     return lines
 
 
+def last_round_lines(t: Table) -> list[str]:
+    """How the round just played ended, column by column, until the next card is placed."""
+    last = t.view["last_round"]
+    if last is None:
+        return []
+    board = last["board"]
+    columns = [
+        f"column {col} ({domain_card_words(card)}) to {t.bare_name(winner)}, "
+        f"{card_words(board[winner][col - 1])} against {card_words(board[1 - winner][col - 1])}"
+        for col, (card, winner) in enumerate(zip(last["domain_row"], last["winners"]), start=1)
+    ]
+    return [f"Round {last['round']} ended: " + "; ".join(columns) + "."]
+
+
 def taken_lines(t: Table) -> list[str]:
     v = t.view
     lines = []
@@ -234,6 +248,7 @@ def text(t: Table) -> str:
     out.append("(* = domain won for good; 3 domains win the game)")
     out.append("")
     out += hand_lines(t)
+    out += last_round_lines(t)
     out += reveal_lines(t)
     out += taken_lines(t)
     out.append(
@@ -383,6 +398,7 @@ def html(t: Table) -> Html:
     notes = [
         paragraph(line)
         for line in hand_lines(t)[1 if t.you is not None else 0 :]
+        + last_round_lines(t)
         + reveal_lines(t)
         + taken_lines(t)
     ]
