@@ -65,7 +65,10 @@ class Domain(NamedTuple):
     half: bool
 
 
-# The domain deck [choice: the real values are not public].
+# The domain deck [choice: the real values are not public]. Its 6-point domain shows a whole
+# purple element, so that both players can reach all four elements in one round, as the page
+# foresees; a game created before the option `full_purple` (or with it false) has `plain6`,
+# which shows no element, instead.
 DOMAINS = (
     Domain("red2", "red", 2, False),
     Domain("red4", "red", 4, False),
@@ -75,8 +78,11 @@ DOMAINS = (
     Domain("green4", "green", 4, False),
     Domain("purple3a", "purple", 3, True),
     Domain("purple3b", "purple", 3, True),
+    Domain("purple6", "purple", 6, False),
     Domain("plain6", None, 6, False),
 )
+FULL_PURPLE_DECK = tuple(d.id for d in DOMAINS if d.id != "plain6")
+PLAIN_DECK = tuple(d.id for d in DOMAINS if d.id != "purple6")
 DOMAIN_IDS = tuple(d.id for d in DOMAINS)
 DOMAIN_POINTS = {d.id: d.points for d in DOMAINS}
 ELEMENTS = ("red", "blue", "green", "purple")
@@ -126,7 +132,15 @@ INFO = GameInfo(
             "per_game: three special kinds for the whole game (hands of 9, all played); "
             "per_round: three new special kinds dealt each round (9 of 15 cards played)",
             choices=SPECIALS_MODES,
-        )
+        ),
+        "full_purple": OptionSpec(
+            True,
+            "true: the 6-point domain shows a whole purple element, so both players can reach "
+            "all four elements in the same round, as the page foresees; false: it shows no "
+            "element (this server's deck until 2026-11-24)",
+            choices=(False, True),
+            kind=bool,
+        ),
     },
     notation=(
         "play L M R: your cards for the left, middle and right slots, e.g. play 3+ 0 5",
@@ -173,6 +187,13 @@ def elements_of(domains: list[str]) -> list[str]:
     return [e for e in ELEMENTS if e in have]
 
 
+def deck_of(g: State) -> tuple[str, ...]:
+    """The game's nine domains: the 6-point one is `purple6` or `plain6`, whichever it holds."""
+    everywhere = [d for pile in g["piles"] for d in pile] + g["face_up"] + g["discarded"]
+    everywhere += [d for seat in g["domains"] for d in seat]
+    return PLAIN_DECK if "plain6" in everywhere else FULL_PURPLE_DECK
+
+
 def points_of(g: State, seat: int) -> int:
     return sum(DOMAIN_POINTS[d] for d in g["domains"][seat]) + g["bonus"][seat]
 
@@ -196,7 +217,7 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         raise InvalidOptions(
             f"option specials cannot be {mode!r}; choose one of: {', '.join(SPECIALS_MODES)}"
         )
-    deck = list(DOMAIN_IDS)
+    deck = list(FULL_PURPLE_DECK if options.get("full_purple", False) else PLAIN_DECK)
     rng.shuffle(deck)
     kinds = list(SPECIAL_KINDS)
     rng.shuffle(kinds)
@@ -717,7 +738,11 @@ def view(g: State, seat: int | None) -> View:
             if pending is None
             else {"seat": pending["seat"], "kind": pending["kind"], "slot": pending["slot"]}
         ),
-        "domain_table": [{"id": d, "element": e, "half": h, "points": p} for d, e, p, h in DOMAINS],
+        "domain_table": [
+            {"id": d, "element": e, "half": h, "points": p}
+            for d, e, p, h in DOMAINS
+            if d in deck_of(g)
+        ],
     }
 
 

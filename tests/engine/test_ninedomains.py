@@ -10,10 +10,11 @@ from engine import match as runner
 from engine.core import InvalidOptions, Log, MalformedAction, NotYourTurn
 from engine.games.ninedomains import (
     BASE_CARDS,
-    DOMAIN_IDS,
     DOMAIN_POINTS,
     DOMAINS,
+    FULL_PURPLE_DECK,
     GAME,
+    PLAIN_DECK,
     SPECIAL_KINDS,
     check_elements,
     combat_bonuses,
@@ -52,7 +53,7 @@ def table(
     (the base cards and `specials`) minus its `used` cards; the domains left over go into the
     piles under the face-up ones."""
     taken = set(face_up) | set(domains[0]) | set(domains[1])
-    rest = [d for d in DOMAIN_IDS if d not in taken]
+    rest = [d for d in PLAIN_DECK if d not in taken]  # the deck these tables were written for
     under = 3 - round_no
     piles = [rest[i * under : (i + 1) * under] for i in range(3)]
     hands = []
@@ -115,15 +116,22 @@ def test_nine_domains_in_three_piles_of_three():
     g = new_game()["state"]
     # Round 1 has turned the top of each pile face up: two stay hidden under each.
     assert [len(p) for p in g["piles"]] == [2, 2, 2]
-    assert sorted(g["face_up"] + [d for pile in g["piles"] for d in pile]) == sorted(DOMAIN_IDS)
+    assert sorted(g["face_up"] + [d for pile in g["piles"] for d in pile]) == sorted(
+        FULL_PURPLE_DECK
+    )
+    old = new_game({"full_purple": False})["state"]
+    assert sorted(old["face_up"] + [d for pile in old["piles"] for d in pile]) == sorted(PLAIN_DECK)
 
 
 def test_domain_deck_has_four_elements_and_two_purple_halves():
-    assert len(DOMAINS) == 9
-    assert sum(DOMAIN_POINTS.values()) == 30
-    elements = [d[1] for d in DOMAINS if not d[3]]
-    assert sorted(e for e in elements if e) == ["blue", "blue", "green", "green", "red", "red"]
-    assert [d[0] for d in DOMAINS if d[3]] == ["purple3a", "purple3b"]
+    for deck, sixth in ((FULL_PURPLE_DECK, "purple"), (PLAIN_DECK, None)):
+        domains = [d for d in DOMAINS if d.id in deck]
+        assert len(domains) == 9 and sum(DOMAIN_POINTS[d] for d in deck) == 30
+        elements = [d.element for d in domains if not d.half]
+        assert sorted(e for e in elements if e) == sorted(
+            ["blue", "blue", "green", "green", "red", "red"] + ([sixth] if sixth else [])
+        )
+        assert [d.id for d in domains if d.half] == ["purple3a", "purple3b"]
 
 
 def test_the_domain_piles_are_shuffled_with_the_game_seed():
@@ -644,9 +652,29 @@ def test_all_four_elements_beat_more_points():
     assert out.winners == (0,) and out.scores[1] > out.scores[0]
 
 
+def test_both_players_can_reach_all_four_elements_with_the_deck():
+    """The page (004, French): "Dans le cas, rarissime, où les deux joueurs parviennent à
+    obtenir tous les deux les 4 éléments durant même tour, la partie continue et les éléments
+    sont ignorés" (in the very rare case where both players reach the 4 elements in the same
+    round, the game goes on and the elements are ignored). With the full-purple domain it can
+    happen (the deck without it, of the games created before the option, never allows it)."""
+    import itertools
+
+    def both_full(deck):
+        return sum(
+            all(
+                len(elements_of([d for d, s in zip(deck, split) if s == seat])) == 4
+                for seat in (0, 1)
+            )
+            for split in itertools.product((0, 1, None), repeat=len(deck))
+        )
+
+    assert both_full(FULL_PURPLE_DECK) > 0
+    assert both_full(PLAIN_DECK) == 0
+
+
 def test_both_players_reaching_all_four_elements_in_one_round_cancels_the_elements():
-    """Not reachable with the shipped deck (one pair of half-purple domains), so the element
-    check is tried on a hand-made table where each side shows all four elements."""
+    """Tried on a hand-made table where each side shows all four elements."""
     g = table(round_no=2)
     g["domains"] = [
         ["red2", "blue2", "green2", "purple3a", "purple3b"],
@@ -714,7 +742,7 @@ def test_the_game_lasts_three_rounds():
 
 
 def test_specials_option_defaults_to_per_game():
-    assert new_game()["options"] == {"specials": "per_game"}
+    assert new_game()["options"] == {"specials": "per_game", "full_purple": True}
     assert new_game({"specials": "per_round"})["state"]["specials_mode"] == "per_round"
 
 

@@ -9,8 +9,8 @@ from engine import match as runner
 from engine.games.ninedomains import (
     BASE_CARDS,
     CARD_ORDER,
-    DOMAIN_IDS,
     DOMAIN_POINTS,
+    FULL_PURPLE_DECK,
     GAME,
     sort_cards,
 )
@@ -40,7 +40,7 @@ def check_invariants(g):
         + g["domains"][1]
         + g["discarded"]
     )
-    assert sorted(placed) == sorted(DOMAIN_IDS), "domains lost or doubled"
+    assert sorted(placed) == sorted(FULL_PURPLE_DECK), "domains lost or doubled"
     assert all(len(p) == 3 - g["round"] for p in g["piles"])
     fought = 3 * (g["round"] - (g["phase"] == "commit"))
     assert len(g["battles"]) == fought
