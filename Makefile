@@ -75,6 +75,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.profile_requests
 	$(BIN)/python -m bench.finished_games
 	$(BIN)/python -m bench.games
+	$(BIN)/python -m bench.bots
 	test -d $(BEFORE) || git worktree add --detach $(BEFORE) 1854caf
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers

@@ -9,6 +9,7 @@ from engine.games.buttons import (
     COLOUR_TARGET,
     EMPTY,
     LAYOUTS,
+    LINE_LENGTH,
     NEIGHBOURS,
     SIZE,
     STAR,
@@ -48,6 +49,18 @@ def _cell_value(board: str, layout: int, bonus: list[str], row: int, col: int) -
     return value
 
 
+def _completes_a_line(board: str, stars: int) -> bool:
+    """Whether `stars` stars put on this round's buttons would make 5 in an unbroken line."""
+    lines = [[r * SIZE + c for c in range(SIZE)] for r in range(SIZE)]
+    lines += [[r * SIZE + c for r in range(SIZE)] for c in range(SIZE)]
+    for line in lines:
+        for start in range(SIZE - LINE_LENGTH + 1):
+            window = [board[i] for i in line[start : start + LINE_LENGTH]]
+            if EMPTY not in window and window.count(BUTTON) <= stars:
+                return True
+    return False
+
+
 def _star_value(board: str, i: int) -> int:
     """Stars go where they build the longest line: the row or column already richest in stars."""
     r, c = divmod(i, SIZE)
@@ -55,8 +68,9 @@ def _star_value(board: str, i: int) -> int:
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
-    """Opt out when the chance of busting outweighs the stars at stake; place where a button
-    helps most (or skip the gold dice when nowhere helps); put stars where lines grow."""
+    """Opt out when the stars it earns complete a line of five, or when the chance of busting
+    outweighs the stars at stake; place where a button helps most (or skip the gold dice when
+    nowhere helps); put stars where lines grow."""
     me = view["players"][view["you"]]
     board = "".join(me["board"])
     layout = me["layout"] - 1
@@ -65,6 +79,8 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         if "optout" not in kinds:
             return {"type": "roll"}
         stars, _, _ = award_stars(board, layout, me["bonus"])
+        if stars and _completes_a_line(board, stars):
+            return {"type": "optout"}  # a line of five wins: never risk it on a roll
         risk = _bust_chance(board, view["dice_in_play"] + 1)
         return {"type": "optout"} if risk * stars > (1 - risk) * 0.6 else {"type": "roll"}
     if "star" in kinds:
