@@ -9,8 +9,12 @@ from engine.games.nautilus import COLUMNS, beats, other
 
 def _column_value(view: View, seat: int, board: list[list[int | None]], col: int) -> float:
     """The heuristic's worth of one column to `seat`: the Domain card's points times a guess
-    of the chance to win it (certain when both cards are down)."""
-    points = view["domain_row"][col]["points"]
+    of the chance to win it (certain when both cards are down); nothing when its domain is
+    already won for good (its card changes no one's domains)."""
+    card = view["domain_row"][col]
+    if view["won"][view["domains"].index(card["domain"])] is not None:
+        return 0.0
+    points = card["points"]
     mine, theirs = board[seat][col], board[other(seat)][col]
     if mine is not None and theirs is not None:
         chance = 1.0 if beats(mine, theirs) else 0.0
@@ -28,13 +32,14 @@ def _board_value(view: View, seat: int, board: list[list[int | None]]) -> float:
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
-    """Keep the Kraken, use every start Special, keep/give the best/worst Diver, and place or
-    move so that the board's expected Domain points (for this seat) are highest. The Anchor
-    only ever pins the card just placed on this seat's own side."""
+    """Keep the Kraken, then the Fishbone (given away, it ruins one of this seat's columns), use
+    every start Special, keep/give the best/worst Diver, and place or move so that the board's
+    expected Domain points (for this seat) are highest, counting no column whose domain is
+    decided. The Anchor only ever pins the card just placed on this seat's own side."""
     seat = view["you"]
     kind = legal[0]["type"]
     if kind == "keep":
-        order = ("kraken", "harpoon", "submarine", "eye", "anchor", "fishbone")
+        order = ("kraken", "fishbone", "harpoon", "submarine", "eye", "anchor")
         return min(legal, key=lambda a: order.index(a["special"]))
     if kind in ("pass", "eye", "submarine", "harpoon"):
         return next((a for a in legal if a["type"] != "pass"), legal[0])

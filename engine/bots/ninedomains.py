@@ -36,10 +36,26 @@ def _card_worth(card: str) -> float:
     return {"*": 2.5, "0": 1.0}.get(card, card_value(card) + 0.3 * card_symbol(card))
 
 
-def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
+ELEMENT_WIN = 50.0
+"""What a domain is worth that gives a player all four elements: the game, at once."""
+
+
+def _domain_worth(view: View, me: int, domain: str) -> float:
+    """Its points, and the game when winning it completes my elements or losing it completes
+    the opponent's (the element race; nothing once both reached them in one round)."""
+    worth = float(DOMAIN_POINTS[domain])
+    if view["elements_void"]:
+        return worth
+    for seat in (me, 1 - me):
+        if len(elements_of([*view["domains"][seat], domain])) == len(ELEMENTS):
+            worth += ELEMENT_WIN
+    return worth
+
+
+def _heuristic_play(view: View, legal: list[Action], me: int, rng: Rng) -> Action:
     r = view["round"]
     opp = _opponent_cards(view, me)
-    values = [DOMAIN_POINTS[d] for d in view["face_up"]]
+    values = [_domain_worth(view, me, d) for d in view["face_up"]]
     later = ROUNDS - r
     cache: dict[tuple[int, str, int], float] = {}
 
@@ -63,14 +79,14 @@ def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
             cache[key] = total / len(opp) - 0.3 * later * _card_worth(card)
         return cache[key]
 
-    best, best_score = legal[0], None
+    scored = []
     for a in legal:
         cards = a["cards"]
         bonuses = combat_bonuses(cards, view["carry"][me], r)
-        score = sum(expect(i, cards[i], bonuses[i]) for i in range(len(SLOTS)))
-        if best_score is None or score > best_score:
-            best, best_score = a, score
-    return best
+        scored.append((sum(expect(i, cards[i], bonuses[i]) for i in range(len(SLOTS))), a))
+    best = max(score for score, _ in scored)
+    # equal triples, one at random: two copies of the bot no longer mirror each other
+    return rng.choice([a for score, a in scored if score == best])
 
 
 def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
@@ -84,6 +100,8 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
                 score -= 3 * (len(elements_of(theirs)) - len(elements_of(view["domains"][1 - me])))
                 if len(elements_of(theirs)) == len(ELEMENTS):
                     score -= 100
+                elif len(elements_of(mine)) == len(ELEMENTS):
+                    score += 100  # a swap that gives me all four elements wins at once
             return score
         if a["type"] == "swap-card":
             return _card_worth(a["used"]) - _card_worth(a["hand"])
@@ -93,11 +111,12 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
-    """Plays the triple with the best expected domain points against the opponent's
-    remaining cards, less a cost for spending strong cards early; takes any swap that helps."""
+    """Plays the triple with the best expected domain worth (points, and the game for a domain
+    that completes either player's elements) against the opponent's remaining cards, less a
+    cost for spending strong cards early; takes any swap that helps, first one that wins."""
     me = view["you"]
     if legal[0]["type"] == "play":
-        return _heuristic_play(view, legal, me)
+        return _heuristic_play(view, legal, me, rng)
     return _heuristic_decision(view, legal, me)
 
 

@@ -19,3 +19,52 @@ def test_buttons_bot_opts_out_when_its_star_completes_a_line_of_five():
     g["boards"][0] = with_buttons([(3, 3)], with_stars([(1, 1), (2, 3), (4, 5), (6, 6)]))
     chosen = buttons_bots.heuristic_bot(GAME.view(g, 0), GAME.legal_actions(g, 0), Rng(b"b" * 33))
     assert chosen == {"type": "roll"}
+
+
+def test_nautilus_bot_plays_no_card_for_a_domain_already_won():
+    """War is won for good by the opponent: the War column's card changes nobody's domains,
+    so the bot puts its strong Diver where a domain is still open, not before the War +2."""
+    from engine.bots import nautilus as nautilus_bots
+    from engine.games import nautilus as N
+    from tests.engine.test_nautilus import placing
+
+    g = placing(". . . . .", ". . . . .", mover=0, hands=[[2, 3, 4, 5, 13], [6, 7, 8, 9, 10]])
+    g["domain_row"] = [{"domain": "war", "points": 2}] + [
+        {"domain": "science", "points": 1} for _ in range(4)
+    ]
+    g["won"][N.DOMAINS.index("war")] = 1
+    view, legal = N.GAME.view(g, 0), N.GAME.legal_actions(g, 0)
+    chosen = nautilus_bots.heuristic_bot(view, legal, Rng(b"n" * 32))
+    assert chosen["type"] == "place" and chosen["col"] != 1, chosen
+    g["won"][N.DOMAINS.index("war")] = None  # while War is open, its +2 draws the bot
+    chosen = nautilus_bots.heuristic_bot(N.GAME.view(g, 0), legal, Rng(b"n" * 32))
+    assert chosen["col"] == 1, chosen
+
+
+def test_nautilus_bot_keeps_the_fishbone_rather_than_give_it():
+    """Given away, the Fishbone (a 0 on one's own side) costs the bot a column; kept, it is
+    the bot's to put on the opponent's side."""
+    from engine.bots import nautilus as nautilus_bots
+
+    legal = [{"type": "keep", "special": s} for s in ("fishbone", "harpoon")]
+    assert nautilus_bots.heuristic_bot({"you": 0}, legal, Rng(b"n" * 32))["special"] == "fishbone"
+
+
+def test_nine_domains_bot_takes_the_two_minus_swap_that_wins_at_once():
+    """Its winning 2- lets it swap a domain: taking the opponent's green4 for plain6 gives it
+    red, blue, green and both purple halves, all four elements: the game, at once."""
+    from engine.bots import ninedomains as nine_bots
+    from engine.games.ninedomains import GAME as NINE
+    from tests.engine.test_ninedomains import play_round, table
+
+    g = table(
+        specials=("2-", "3+", "*"),
+        round_no=2,
+        face_up=("plain6", "red4", "blue4"),
+        domains=(("red2", "blue2", "purple3a", "purple3b"), ("green4",)),
+    )
+    play_round(g, "2- 0 1", "1 2 3")
+    legal = NINE.legal_actions(g, 0)
+    assert {"type": "swap-domain", "mine": "plain6", "theirs": "green4"} in legal
+    chosen = nine_bots.heuristic_bot(NINE.view(g, 0), legal, Rng(b"9" * 32))
+    assert chosen == {"type": "swap-domain", "mine": "plain6", "theirs": "green4"}
