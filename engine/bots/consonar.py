@@ -18,11 +18,18 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     me = view["my_colour"]
     ladder = view["ladder"]
     row = {t["card"]: t for t in view["torpedo_row"]}
+    mine = view["sunk"][view["you"]]
+    colours_sunk = {s[0] for s in mine}
 
     def shot_value(card: str, sub: str, rung: int) -> float:
-        """Expected points: +1 for a sinking (but -2 for losing an own survivor), -1 a miss."""
+        """Expected points: +1 for a sinking (but -2 for losing an own survivor), +1 more when
+        it completes a pair, a share of a group's +2 for a new colour; -1 a miss."""
         p = _hit_chance(rung, row[card]["torpedoes"])
-        gain = -1 if sub[0] == me else 1
+        if sub[0] == me:
+            gain = -1.0
+        else:
+            partner = sub[0] + ("2" if sub[1] == "1" else "1")
+            gain = 1.0 + (partner in mine) + (0.5 if sub[0] not in colours_sunk else 0.0)
         return p * gain - (1 - p)
 
     def best_shot_after(

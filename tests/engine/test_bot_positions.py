@@ -68,3 +68,24 @@ def test_nine_domains_bot_takes_the_two_minus_swap_that_wins_at_once():
     assert {"type": "swap-domain", "mine": "plain6", "theirs": "green4"} in legal
     chosen = nine_bots.heuristic_bot(NINE.view(g, 0), legal, Rng(b"9" * 32))
     assert chosen == {"type": "swap-domain", "mine": "plain6", "theirs": "green4"}
+
+
+def test_con_sonar_bot_counts_the_pair_a_sinking_completes():
+    """It sank y2 already: sinking y1 scores the sinking and the pair (+2), which outweighs a
+    likelier shot at a blue submarine (+1, and a first blue towards a group of colours)."""
+    from engine.bots import consonar as consonar_bots
+    from engine.games.consonar import GAME as SONAR
+    from tests.engine.test_consonar import act, make
+
+    g = make(
+        nations="rg",
+        hands=[["g-1"], []],
+        row=("b2", "y1", "p1"),
+        subs={"y1": 7, "y2": None, "b1": 6, "b2": 6},
+        sunk=[["y2"], []],
+    )
+    act(g, "fleet g-1@g1")  # its arrow, carrier, opens b2 and y1
+    legal = SONAR.legal_actions(g, 0)
+    assert {"type": "torpedo", "card": "b2", "sub": "b1"} in legal
+    chosen = consonar_bots.heuristic_bot(SONAR.view(g, 0), legal, Rng(b"c" * 32))
+    assert chosen == {"type": "torpedo", "card": "y1", "sub": "y1"}, chosen
