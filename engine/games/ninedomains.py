@@ -92,6 +92,7 @@ BASE_CARDS = ("0", "1", "2", "3", "4", "5")
 SPECIAL_KINDS = ("1-", "1+", "2-", "2+", "3-", "3+", "4-", "4+", "*")
 CARD_ORDER = BASE_CARDS + SPECIAL_KINDS
 CARD_RANK = {c: i for i, c in enumerate(CARD_ORDER)}
+CARD_SET = frozenset(CARD_ORDER)
 SPECIALS_PER_DEAL = 3
 
 # Pairings that a card's special effect decides, as (winner, loser). Besides these, the *
@@ -661,11 +662,11 @@ def format_action(action: Action) -> str:
     kind = action["type"]
     if kind == "play":
         cards = action["cards"]
-        if (
-            not isinstance(cards, list)
-            or len(cards) != 3
-            or any(not isinstance(c, str) or c not in CARD_RANK for c in cards)
-        ):
+        try:  # one set test per action: the legal list formats 504 of them at an opening
+            valid = isinstance(cards, list) and len(cards) == 3 and CARD_SET.issuperset(cards)
+        except TypeError:  # an unhashable value among the cards
+            valid = False
+        if not valid:
             raise MalformedAction(
                 "a play has 'cards': a list of three cards "
                 '(left, middle, right), e.g. ["3+", "0", "5"]'
