@@ -10,8 +10,8 @@ TypedDict is the very dict `json` gives, at no cost; a class would add a convers
 to the hottest path.
 
 Every stored event carries the record's `schema` number. An event is read through `read_event`,
-which upgrades an older one (none yet: schema 1 is the first) and refuses one written by a
-newer turnpost with `UnreadableRecord`, rather than misread it. The snapshot has no number of
+which refuses one written by a newer turnpost (and will upgrade an older one once there is
+one: schema 1 is the first) with `UnreadableRecord`, rather than misread it. The snapshot has no number of
 its own: it is a cache of the fold over the log, which `service.play.history.replay` rebuilds.
 """
 
@@ -21,8 +21,8 @@ from enum import StrEnum
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 EVENT_SCHEMA = 1
-"""The shape of the events written now. Raise it with an upgrade in `_UPGRADES` for the one
-before, when an event's fields change meaning."""
+"""The shape of the events written now. Raise it, with an upgrade of the older events in
+`read_event`, when an event's fields change meaning."""
 
 
 class EventType(StrEnum):
@@ -181,24 +181,18 @@ class Snapshot(TypedDict):
     updated_at: int
 
 
-_UPGRADES: dict[int, Any] = {}
-"""schema -> a function from an event of that schema to one of the next."""
-
-
 def stored(event: dict[str, Any]) -> dict[str, Any]:
     """The event as it is written: with the schema it is written in."""
     return {"schema": EVENT_SCHEMA, **event}
 
 
 def read_event(event: dict[str, Any]) -> Event:
-    """A stored event, in today's shape: upgraded if older, refused if newer."""
+    """A stored event, in today's shape; refused if a newer turnpost wrote it. (Schema 1 is the
+    only one yet: the day it changes, the upgrade of an older event goes here.)"""
     schema = event.get("schema", 1)
     if not isinstance(schema, int) or schema > EVENT_SCHEMA:
         raise UnreadableRecord(
             f"event {event.get('version')} ({event.get('type')}) was written with record schema "
             f"{schema!r}; this turnpost reads schemas up to {EVENT_SCHEMA}: upgrade turnpost"
         )
-    while schema < EVENT_SCHEMA:
-        event = _UPGRADES[schema](event)
-        schema += 1
     return cast(Event, event)

@@ -182,12 +182,16 @@ class NotificationService:
             )
             if wait:
                 return "deferred", wait
-        inviter = snap["created_by"]
-        if notice.event == GAME_INVITED and not self.notes.take_invitation_window(
-            player_id,
-            inviter or "",  # a game recorded before `created_by` was has no invitations
-            delivery_id,
-            self.settings.invitation_email_seconds,
+        inviter = snap["created_by"]  # every game with an invitation records who created it
+        if (
+            notice.event == GAME_INVITED
+            and inviter is not None
+            and not self.notes.take_invitation_window(
+                player_id,
+                inviter,
+                delivery_id,
+                self.settings.invitation_email_seconds,
+            )
         ):
             self._record(
                 player_id,
