@@ -106,6 +106,11 @@ def record(client) -> dict:
         _record_game(rec, name, ada["id"], bo["id"], auth)
     rec.call("listGames", "GET", "/v1/games?awaiting=me", "inbox", me)
     rec.call("resignGame", "POST", f"/v1/games/{lobby['id']}/resign", "resigned", me)
+    rec.call("findPlayers", "GET", "/v1/players?name=bo", "by name", me)
+    rec.call("getPlayer", "GET", f"/v1/players/{bo['id']}", "profile", me)
+    rematch = f"/v1/games/{lobby['id']}/rematch"
+    rec.call("rematchGame", "POST", rematch, "rematch", auth[bo["id"]], status=201)
+    rec.call("rematchGame", "POST", rematch, "asked again", me, status=200)
     return rec.examples
 
 

@@ -29,6 +29,11 @@ DESCRIPTIONS: dict[str, str] = {
     "joinGame": "Takes the first open seat, or the one you name; if a seat is reserved for "
     "you, takes that one (accepting the invitation). The game starts when its last "
     "seat is taken.",
+    "rematchGame": "For a player of a finished game. The new game has its title, options and "
+    "clock, and its seats turned by one so that another seat begins; you take your seat, the "
+    "other players are invited (or seated, if they made you a friend), the bots keep theirs. "
+    "A game has one rematch: asking again, or another of its players asking, answers 200 "
+    "with that game.",
     "declineGame": "Refuses the seat reserved for you. The game, which has not started, is "
     "cancelled (everyone seated or invited is told, `game.cancelled`), or, if "
     "its creator asked for `if_declined: open`, your seat opens in the lobby.",
@@ -58,6 +63,10 @@ DESCRIPTIONS: dict[str, str] = {
     "answered by email.",
     "registerPlayer": "Needs no token. The answer holds your API token (shown once) and, with "
     "a `webhook_url`, the secret that signs your webhook deliveries.",
+    "findPlayers": "Names are not unique: each player found comes with the id that seats or "
+    "invites them (`seats` of `POST /v1/games`) or makes them a friend.",
+    "getPlayer": "Anyone's name and how many games they sat in; never their email, webhook or "
+    "settings.",
     "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
     "shown again: rotate it to get a new one.",
     "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "

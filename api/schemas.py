@@ -170,6 +170,40 @@ class FriendSchema(Schema):
     name = fields.String(required=True)
 
 
+class PlayerSearchQuerySchema(Schema):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "The start of the name, in any case"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class PlayerFoundSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class PlayerSearchSchema(Schema):
+    players = fields.List(
+        fields.Nested(PlayerFoundSchema),
+        required=True,
+        metadata={
+            "description": "The players whose name starts with the given one, by name "
+            "(names are not unique: the id tells them apart)"
+        },
+    )
+
+
+class PublicPlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    games_played = fields.Integer(
+        required=True,
+        metadata={"description": "The games the player has a seat in or had, finished or not"},
+    )
+
+
 class FriendsSchema(Schema):
     friends = fields.List(
         fields.Nested(FriendSchema),

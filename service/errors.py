@@ -93,6 +93,7 @@ class ErrorCode(Enum):
         "already joined or declined)",
     )
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
+    GAME_NOT_FINISHED = "game/not_finished", 409, "a rematch follows a finished game"
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",

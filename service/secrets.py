@@ -112,8 +112,8 @@ def upgrade_secrets(
     """Bring what an older version stored up to date, and re-encrypt under the first key:
     reply tokens kept in clear are kept hashed; webhook secrets in clear, or encrypted under
     an older key, are encrypted under the first of WEBHOOK_SECRET_KEYS; every player's token
-    is recorded (so that a new token revokes it) and their address indexed (so that a sign-in
-    link reaches them). Safe to run again, and while the server runs. Returns counts."""
+    is recorded (so that a new token revokes it), their address indexed (so that a sign-in
+    link reaches them) and their name (so that others find them by name). Safe to run again, and while the server runs. Returns counts."""
     done = {
         "reply_tokens": 0,
         "seat_tokens": 0,
@@ -121,6 +121,7 @@ def upgrade_secrets(
         "unreadable_webhook_secrets": 0,
         "tokens": 0,
         "addresses": 0,
+        "names": 0,
     }
     for token, record in notes.legacy_reply_tokens():
         notes.upgrade_legacy_reply_token(token, record)
@@ -137,6 +138,8 @@ def upgrade_secrets(
     for hashed, player_id in players.tokens():
         done["tokens"] += players.record_token(player_id, hashed)
     for player_id, profile in players.profiles():
+        players.index_name(player_id, profile["name"])
+        done["names"] += 1
         if profile.get("email"):
             players.index_email(player_id, profile["email"])
             done["addresses"] += 1

@@ -179,6 +179,24 @@ class GameStore:
     def open_games(self, limit: int) -> list[str]:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]
 
+    def claim_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Make `rematch_id` the rematch of the game unless it has one: the rematch's id."""
+        key = keys.game_rematch(game_id)
+        if self.r.set(key, rematch_id, nx=True):
+            return rematch_id
+        found = self.r.get(key)
+        return found.decode() if found is not None else self.claim_rematch(game_id, rematch_id)
+
+    def release_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Forget a rematch that could not be created (only if it is still this one)."""
+        key = keys.game_rematch(game_id)
+        if self.r.get(key) == rematch_id.encode():
+            self.r.delete(key)
+
+    def rematch_of(self, game_id: str) -> str | None:
+        found = self.r.get(keys.game_rematch(game_id))
+        return None if found is None else found.decode()
+
     def events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Event]:
         """Events with version > after, oldest first, each with its "version"; from the
         archive once the game's log is compacted (both are read in one round trip)."""

@@ -118,6 +118,16 @@ def email_players(address_hash: str) -> str:
     return f"{PREFIX}:email:{address_hash}"
 
 
+PLAYER_NAMES = f"{PREFIX}:{{names}}:players"
+"""Sorted set, every score 0, of `<name folded>\x00<player id>`: players found by the start
+of their name (ZRANGEBYLEX), in the order of their names."""
+
+
+def game_rematch(game_id: str) -> str:
+    """The id of the game that rematches this finished one (set once, by the first asker)."""
+    return f"{_game(game_id)}:rematch"
+
+
 def sign_in_link(link_hash: str) -> str:
     """SHA-256 of an emailed sign-in link's token -> player id, until the link expires."""
     return f"{PREFIX}:signin:{link_hash}"

@@ -21,6 +21,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def fold_name(name: str) -> str:
+    """A name as the index compares it: trimmed, case folded."""
+    return name.strip().casefold()
+
+
+def _name_entry(name: str, player_id: str) -> str:
+    return f"{fold_name(name)}\x00{player_id}"
+
+
 def address_hash(email: str) -> str:
     return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
@@ -72,6 +81,7 @@ class PlayerStore:
         self.r.set(keys.player_token(player_id), token_hash(token))
         if profile.get("email"):
             self.r.sadd(keys.email_players(address_hash(profile["email"])), player_id)
+        self.index_name(player_id, profile["name"])
         return True
 
     def get(self, player_id: str) -> dict[str, Any] | None:
@@ -97,6 +107,27 @@ class PlayerStore:
                 self.r.srem(keys.email_players(address_hash(old_email)), player_id)
             if email:
                 self.r.sadd(keys.email_players(address_hash(email)), player_id)
+        old_name = json.loads(before).get("name") if before else None
+        if old_name != profile["name"]:
+            if old_name:
+                self.r.zrem(keys.PLAYER_NAMES, _name_entry(old_name, player_id))
+            self.index_name(player_id, profile["name"])
+
+    def index_name(self, player_id: str, name: str) -> None:
+        self.r.zadd(keys.PLAYER_NAMES, {_name_entry(name, player_id): 0})
+
+    def named(self, start: str, limit: int) -> list[str]:
+        """The players whose name starts with `start` (any case), in the order of their
+        names; at most `limit`."""
+        folded = fold_name(start)
+        found = self.r.zrangebylex(
+            keys.PLAYER_NAMES, f"[{folded}", f"[{folded}\U0010ffff", 0, limit
+        )
+        return [entry.decode().rsplit("\x00", 1)[1] for entry in found]
+
+    def games_count(self, player_id: str) -> int:
+        """How many games the player has a seat in, or had (finished ones included)."""
+        return int(self.r.zcard(keys.player_games(player_id)))
 
     def with_email(self, email: str) -> list[str]:
         """The players registered with this address (trimmed, any case)."""

@@ -195,6 +195,26 @@ class Join(MethodView):
         return context.games().join(game_id, context.caller(), body.get("seat"))
 
 
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.doc(operationId="rematchGame")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.GAME_NOT_FINISHED,
+        ErrorCode.GAME_INVALID_SEATS,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.response(201, GameSummarySchema, headers=LOCATION)
+    @blp.alt_response(200, schema=GameSummarySchema, description="The rematch asked for before")
+    def post(self, game_id):
+        """Ask for a rematch of a finished game"""
+        game, created = context.games().rematch(game_id, context.caller())
+        if created:
+            metrics.created(game["game"])
+        return game, 201 if created else 200, {"Location": f"{blp.url_prefix}/{game['id']}"}
+
+
 @blp.route("/<game_id>/decline")
 class Decline(MethodView):
     @blp.doc(operationId="declineGame")

@@ -1,4 +1,4 @@
-"""POST /v1/players; GET and PATCH /v1/players/me; your friends; the API token and the
+"""POST /v1/players; find players by name; a player's public profile; GET and PATCH /v1/players/me; your friends; the API token and the
 webhook secret; the delivery log; your stream of events; POST /v1/sign-in (a sign-in link by
 email, for a lost token)."""
 
@@ -24,6 +24,9 @@ from ..schemas import (
     PlayerCreateSchema,
     PlayerPatchSchema,
     PlayerSchema,
+    PlayerSearchQuerySchema,
+    PlayerSearchSchema,
+    PublicPlayerSchema,
     SignInAcceptedSchema,
     SignInRequestSchema,
     StreamTicketSchema,
@@ -58,6 +61,26 @@ class Players(MethodView):
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once"""
         return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
+
+    @blp.doc(operationId="findPlayers")
+    @raises(ErrorCode.REQUEST_INVALID)
+    @blp.arguments(PlayerSearchQuerySchema, location="query")
+    @blp.response(200, PlayerSearchSchema)
+    def get(self, query):
+        """Find players by the start of their name, to seat or invite them by id"""
+        context.caller()
+        return {"players": context.players().named(query["name"], query["limit"])}
+
+
+@blp.route("/<player_id>")
+class PublicPlayer(MethodView):
+    @blp.doc(operationId="getPlayer")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, PublicPlayerSchema)
+    def get(self, player_id):
+        """A player's public profile: their name and how many games they played"""
+        context.caller()
+        return context.players().public_profile(player_id)
 
 
 @blp.route("/me")

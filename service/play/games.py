@@ -146,8 +146,9 @@ class GameService:
         options: dict | None = None,
         time_control: dict | None = None,
         if_declined: str = "cancel",
+        game_id: str | None = None,
     ) -> dict[str, Any]:
-        """A new game. A seat naming another player reserves it for them (an invitation: they
+        """A new game (with the id `game_id` when it is given: a rematch's, reserved). A seat naming another player reserves it for them (an invitation: they
         join or decline), unless they let the creator seat them (their friends); the game
         starts when every seat is taken. `if_declined`: "cancel" the game when an invitation
         is declined, or "open" the seat to anyone in the lobby."""
@@ -186,7 +187,7 @@ class GameService:
             "if_declined": if_declined,
         }
         while True:
-            game_id = new_id("g_")
+            game_id = game_id or new_id("g_")
             snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
             if not _waiting_seats(snap):
                 snap, more = self._start(snap)
@@ -195,8 +196,52 @@ class GameService:
                 Commit(game_id, 0, _stored(events), snap, schedule=_deadline_items(snap))
             ):
                 break
+            game_id = None  # a new id collided with a game's: draw another
         self._write_lists(snap)
         return summarize(snap)
+
+    def rematch(self, game_id: str, player_id: str) -> tuple[dict[str, Any], bool]:
+        """The rematch of a finished game, asked by one of its players: the same title,
+        options, clock and seats, turned by one so that another seat begins. The other players
+        are invited (or seated, if they let the asker seat them); the bots keep their seats.
+        A game has one rematch: asking again, or another of its players asking, gives that
+        game. Returns (its summary, whether this call created it)."""
+        snap = self.load(game_id)
+        seated(snap, player_id)
+        if snap["status"] != "finished":
+            raise ServiceError(
+                ErrorCode.GAME_NOT_FINISHED, "the game is not over: a rematch follows a finished game"
+            )
+        existing = self.games.rematch_of(game_id)
+        if existing is None:
+            reserved = new_id("g_")
+            existing = self.games.claim_rematch(game_id, reserved)
+            if existing == reserved:
+                seats = [
+                    r["name"] if r["kind"] == "bot" else r["player_id"] for r in snap["seats"]
+                ]
+                try:
+                    created = self.create(
+                        player_id,
+                        snap["game"],
+                        seats[1:] + seats[:1],
+                        options=snap["options"],
+                        time_control=snap["time_control"],
+                        if_declined=snap["if_declined"],
+                        game_id=reserved,
+                    )
+                except ServiceError:
+                    self.games.release_rematch(game_id, reserved)
+                    raise
+                return created, True
+        rematch = self.games.snapshot(existing)
+        if rematch is None:  # another player's request is creating it this very moment
+            raise ServiceError(ErrorCode.GAME_BUSY, "the rematch is being created: try again")
+        return summarize(rematch), False
+
+    def rematch_of(self, game_id: str) -> str | None:
+        """The id of the game's rematch, if one was asked for."""
+        return self.games.rematch_of(game_id)
 
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take an open seat, or the seat reserved for you (which accepts the invitation)."""

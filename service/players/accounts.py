@@ -126,6 +126,24 @@ class PlayerService:
             raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that token is not valid")
         return player_id
 
+    def named(self, name: str, limit: int = 20) -> list[dict[str, str]]:
+        """The players whose name starts with `name` (any case), by name: id and name."""
+        ids = self.players.named(name, limit) if name.strip() else []
+        return [
+            {"id": i, "name": p["name"]}
+            for i, p in zip(ids, self.players.get_many(ids))
+            if p is not None
+        ]
+
+    def public_profile(self, player_id: str) -> dict[str, Any]:
+        """What anyone may read of a player: their name and how many games they sat in."""
+        profile = self._get(player_id)
+        return {
+            "id": player_id,
+            "name": profile["name"],
+            "games_played": self.players.games_count(player_id),
+        }
+
     def profile(self, player_id: str) -> dict[str, Any]:
         profile = self._get(player_id)
         status = "none"
