@@ -210,16 +210,15 @@ class GameService:
         seated(snap, player_id)
         if snap["status"] != "finished":
             raise ServiceError(
-                ErrorCode.GAME_NOT_FINISHED, "the game is not over: a rematch follows a finished game"
+                ErrorCode.GAME_NOT_FINISHED,
+                "the game is not over: a rematch follows a finished game",
             )
         existing = self.games.rematch_of(game_id)
         if existing is None:
             reserved = new_id("g_")
             existing = self.games.claim_rematch(game_id, reserved)
             if existing == reserved:
-                seats = [
-                    r["name"] if r["kind"] == "bot" else r["player_id"] for r in snap["seats"]
-                ]
+                seats = [r["name"] if r["kind"] == "bot" else r["player_id"] for r in snap["seats"]]
                 try:
                     created = self.create(
                         player_id,

@@ -56,9 +56,7 @@ def test_players_registered_before_the_name_index_are_found_after_the_upgrade(
     ]
 
 
-def test_a_public_profile_says_the_name_and_the_games_played_and_nothing_private(
-    client, register
-):
+def test_a_public_profile_says_the_name_and_the_games_played_and_nothing_private(client, register):
     (ada, ha), (bo, hb) = register("Ada"), register("Bo")
     client.patch("/v1/players/me", json={"email": "bo@example.org"}, headers=hb)
     assert client.get(f"/v1/players/{bo}", headers=ha).json == {
