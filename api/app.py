@@ -19,6 +19,7 @@ from store.front_door import StreamSlots
 from store.outbox import OutboxStore
 from store.workers import WorkerHeartbeats
 from transports.mailer import Mailer
+from web import install as install_web_client
 
 from . import errors, hostile_input, http_conventions, metrics, rate_limits, request_log
 from .front_door import BodyDeadline, FrontDoor
@@ -151,6 +152,7 @@ def create_app(
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)
+    install_web_client(app, services)
     app.register_blueprint(health)
     # before-request hooks run in this order: the rate limits first (hostile bodies and bad
     # tokens count against them), then hostile bodies, then the token and the body's type

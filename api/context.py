@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, g, request
+from flask import current_app, g, request, session
 
 from service.assembly import Services
 from service.play.games import GameService
@@ -46,6 +46,9 @@ def caller() -> str:
         if not header and ticket and request.endpoint in TICKETED_ENDPOINTS:
             g.caller = players().redeem_stream_ticket(ticket)
             return g.caller
+        if not header and request.endpoint in TICKETED_ENDPOINTS and web_player():
+            g.caller = web_player()
+            return g.caller
         scheme, _, token = header.partition(" ")
         g.caller = players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
     return g.caller
@@ -54,3 +57,18 @@ def caller() -> str:
 TICKETED_ENDPOINTS = frozenset({"games.Stream", "players.MyStream"})
 """The event streams, which also take a stream ticket (`?ticket=`) instead of the token: a
 browser's EventSource cannot send the Authorization header."""
+
+
+WEB_SESSION_PLAYER = "player_id"
+"""The key under which the web client's session cookie holds its player (web/session.py)."""
+
+
+def web_player() -> str | None:
+    """The player signed in to the web client in this browser, if any: a page of the same
+    origin follows its game's event stream with the session cookie (an EventSource sends
+    cookies, not headers). Only the event streams take it: the API's other operations want
+    the token, so that no other site can make a browser act through the cookie."""
+    found = session.get(WEB_SESSION_PLAYER)
+    if isinstance(found, str) and players().players.get(found) is not None:
+        return found
+    return None

@@ -1,7 +1,7 @@
 """Pages for people, outside the JSON API: a game's public page, the turn page and the
-confirmation page of a one-click move link from a turn email, and the page of an emailed
-sign-in link (GET only shows them, so a mail
-scanner that fetches a link changes nothing; the button POSTs)."""
+confirmation page of a one-click move link from a turn email (GET only shows them, so a mail
+scanner that fetches a link changes nothing; the button POSTs). The web client (web/) has the
+pages of a signed-in player."""
 
 from __future__ import annotations
 
@@ -275,45 +275,3 @@ def _turn(page):
 def _notation_of(game, action_type: str) -> str:
     """The game's help line for this kind of move, or its type when it has none."""
     return next(iter(composer.notation_lines(game.info.notation, [action_type])), action_type)
-
-
-SIGN_IN_PAGE = """<p>This link gives {{ name }} a new API token. The token you have now, if
-any, stops working when you press the button.</p>
-<form method="post"><button type="submit">Get a new API token</button></form>"""
-
-NEW_TOKEN_PAGE = """<p>The new API token of {{ name }}, shown only this once: keep it safe,
-and send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
-<p><code>{{ token }}</code></p>
-<p>The token before it no longer works.</p>"""
-
-SIGN_IN_INVALID = (
-    "This sign-in link is not valid: it was used already, it expired, or it was "
-    "not copied whole. Ask for a new one with POST /v1/sign-in."
-)
-
-
-@pages.get("/sign-in/<link>")
-def sign_in_page(link: str):
-    player_id = _services().sign_in.link_player(link)
-    if player_id is None:
-        return _sign_in_invalid()
-    return _page("Sign in", SIGN_IN_PAGE, name=_services().players.profile(player_id)["name"])
-
-
-@pages.post("/sign-in/<link>")
-def sign_in(link: str):
-    services = _services()
-    player_id = services.sign_in.redeem_link(link)
-    if player_id is None:
-        return _sign_in_invalid()
-    token = services.players.new_token(player_id)["token"]
-    return _page(
-        "Your new API token",
-        NEW_TOKEN_PAGE,
-        token=token,
-        name=services.players.profile(player_id)["name"],
-    )
-
-
-def _sign_in_invalid():
-    return _page("Sign-in link not valid", RESULT_PAGE, 404, message=SIGN_IN_INVALID, game_url=None)

@@ -108,18 +108,22 @@ def _bucket() -> str:
 
 
 def _classify() -> str:
-    if request.method == "POST" and request.path.rstrip("/") == "/v1/players":
+    path = request.path.rstrip("/")
+    if request.method == "POST" and path in ("/v1/players", "/sign-up"):
         return "register"
-    if request.method == "POST" and request.path.rstrip("/") == "/v1/sign-in":
+    if request.method == "POST" and path in ("/v1/sign-in", "/sign-in"):
         return "sign_in"
-    if not request.headers.get("Authorization"):
-        return "anonymous"
-    try:
-        g.rate_limit_player = context.caller()
-    except ServiceError:
+    if request.headers.get("Authorization"):
+        try:
+            g.rate_limit_player = context.caller()
+        except ServiceError:
+            return "anonymous"
+    elif request.cookies and context.web_player():  # a person signed in to the web client
+        g.rate_limit_player = context.web_player()
+    else:
         return "anonymous"
     if request.method in READ_METHODS:
         return "reads"
-    if request.method == "POST" and request.path.rstrip("/") == "/v1/games":
+    if request.method == "POST" and path in ("/v1/games", "/games/new"):
         return "create"
     return "moves"

@@ -108,10 +108,18 @@ class NotificationPreferencesSchema(Schema):
     )
 
 
+TIME_ZONE = {
+    "description": "An IANA time zone (Europe/Rome): the deadlines in your emails and on the "
+    "web pages are shown in it; null: UTC",
+    "example": "Europe/Rome",
+}
+
+
 class PlayerPatchSchema(Schema):
     name = fields.String(validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True)
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
+    time_zone = fields.String(allow_none=True, validate=validate.Length(max=64), metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema)
 
 
@@ -128,6 +136,7 @@ class PlayerSchema(Schema):
     name = fields.String(required=True)
     email = fields.String(allow_none=True)
     webhook_url = fields.String(allow_none=True)
+    time_zone = fields.String(allow_none=True, metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
     webhook_status = fields.String(
         required=True,

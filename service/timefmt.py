@@ -1,6 +1,8 @@
 """Times are stored as epoch milliseconds and shown as ISO 8601 in UTC, or in words."""
 
 from datetime import UTC, datetime
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 
 def iso(ms: int | None) -> str | None:
@@ -11,11 +13,30 @@ def iso(ms: int | None) -> str | None:
     )
 
 
-def in_words(deadline_ms: int, now_ms: int) -> str:
-    """'in 2 days and 3 hours (Monday 23 November 2026, 14:05 UTC)'."""
-    when = datetime.fromtimestamp(deadline_ms / 1000, UTC)
-    stamp = f"{when:%A} {when.day} {when:%B %Y, %H:%M} UTC"
-    return f"{_span(deadline_ms - now_ms)} ({stamp})"
+def in_words(deadline_ms: int, now_ms: int, zone: str | None = None) -> str:
+    """'in 2 days and 3 hours (Monday 23 November 2026, 14:05 UTC)', the date and hour in
+    the time zone `zone` (an IANA name such as "Europe/Rome"; UTC when None or unknown)."""
+    return f"{_span(deadline_ms - now_ms)} ({stamp(deadline_ms, zone)})"
+
+
+def stamp(ms: int, zone: str | None = None) -> str:
+    """'Monday 23 November 2026, 15:05 Europe/Rome' (UTC when `zone` is None or unknown)."""
+    tz = ZoneInfo(zone) if zone in time_zones() else UTC
+    when = datetime.fromtimestamp(ms / 1000, tz)
+    return f"{when:%A} {when.day} {when:%B %Y, %H:%M} {zone if tz is not UTC else 'UTC'}"
+
+
+@cache
+def time_zones() -> frozenset[str]:
+    """The IANA time zones this machine knows (Python's tzdata when the system has none)."""
+    known = set()
+    for name in available_timezones():
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+        known.add(name)
+    return frozenset(known)
 
 
 def _span(ms: int) -> str:

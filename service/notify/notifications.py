@@ -273,7 +273,8 @@ class NotificationService:
             when = (
                 "There is no clock on this game."
                 if deadline is None
-                else f"Your deadline: {in_words(deadline, int(self.clock() * 1000))}. "
+                else "Your deadline: "
+                f"{in_words(deadline, int(self.clock() * 1000), profile.get('time_zone'))}. "
                 + (
                     "After it the computer plays for you."
                     if history.clock_of(snap)["on_timeout"] == "auto"

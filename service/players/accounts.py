@@ -16,11 +16,12 @@ from service.ids import new_id
 from service.notify.notifications import preferences
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.timefmt import time_zones
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
-PROFILE_FIELDS = ("name", "email", "webhook_url")
+PROFILE_FIELDS = ("name", "email", "webhook_url", "time_zone")
 MAX_FRIENDS = 500
 
 
@@ -168,6 +169,12 @@ class PlayerService:
             profile["notifications"] = {**preferences(profile), **changes["notifications"]}
         if not (profile.get("name") or "").strip():
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
+        if profile.get("time_zone") is not None and profile["time_zone"] not in time_zones():
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID,
+                f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
+                "or America/New_York",
+            )
         self.players.save(player_id, profile)
         answer = self.profile(player_id)
         if changes.get("webhook_url"):

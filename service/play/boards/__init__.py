@@ -9,8 +9,11 @@ never sees the game's state, so it can show nothing the seat may not know.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from engine import registry
+from engine.match import active_seats, start
 from service.play.boards import buttons, consonar, generic, nautilus, ninedomains
 from service.play.boards.common import Html
 from service.play.boards.table import Table
@@ -29,6 +32,7 @@ __all__ = [
     "Html",
     "Table",
     "html_board",
+    "opening_html",
     "score_line",
     "seat_boards",
     "seat_html",
@@ -95,3 +99,23 @@ def score_line(snap: Snapshot, seat: int | None) -> str | None:
     return " \u00b7 ".join(
         f"{table.name(s)} {'?' if v is None else f'{v:g}'}" for s, v in enumerate(values)
     )
+
+
+OPENING_SEED = b"turnpost: the front page's picture of each game"
+
+
+@cache
+def opening_html(game_name: str) -> Html:
+    """The table at the start of a game between its fewest players, as a spectator sees it
+    (always the same deal), for the front page's picture of the game."""
+    game = registry.GAMES[game_name]
+    players = game.info.min_players
+    match, _ = start(game, players, None, OPENING_SEED, 1)
+    view = {
+        "game": game_name,
+        "version": 1,
+        "seat": None,
+        "active_seats": sorted(active_seats(game, match)),
+        **game.view(match["state"], None),
+    }
+    return html_board(view, ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"][:players], None)

@@ -1,0 +1,239 @@
+"""The front page, signing up, signing in and out by emailed link, and the settings."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, request, session
+from markupsafe import Markup
+from marshmallow import ValidationError
+from marshmallow.validate import Email
+
+from engine import registry
+from service.errors import ErrorCode, ServiceError
+from service.play.boards import opening_html
+from service.timefmt import time_zones
+
+from . import session as web_session
+from .blueprint import NEXT, find_player, me, message, page, pages, safe_next, services, signed_in
+
+GAME_SUMMARIES = {
+    "nautilus": "Two divers bid for five undersea domains, round after round. You lay your "
+    "diver cards face down before the domains, then reveal them: the higher sum wins each "
+    "column, and six special cards (the Kraken, the Anchor, the Eye...) turn the odds. The "
+    "player who wins the most domains wins the game.",
+    "consonar": "Two to six captains hunt submarines on a ladder of depths. Play a fleet card "
+    "to move a submarine up or down, or a torpedo card when its symbols line up with the "
+    "fleet's arrows; the last nation with a submarine afloat wins.",
+    "buttons": "Two to four players roll dice and sew buttons onto a board of six rows and six "
+    "columns. Keep rolling to add more, or stop while you are ahead: a roll with nowhere to "
+    "go loses the round's buttons. Lines of five and full colours score stars.",
+    "ninedomains": "Two lords fight over nine domains in three rounds. Both lay one card before "
+    "each of three domains at the same time, then reveal: the stronger side takes the "
+    "domain. Gather all four elements to win at once, or the most victory points after the "
+    "third round.",
+}
+NAME_LENGTH = 64
+
+
+@pages.get("/")
+def home():
+    games = [
+        {
+            "name": name,
+            "title": game.info.title,
+            "players": _player_count(game.info.min_players, game.info.max_players),
+            "summary": GAME_SUMMARIES.get(name, ""),
+            "picture": Markup(opening_html(name)),  # built by the board renderer, escaped
+        }
+        for name, game in sorted(registry.GAMES.items())
+    ]
+    return page("home.html", "Board games by correspondence", games=games)
+
+
+def _player_count(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+# -- signing up and in ---------------------------------------------------------------------
+
+
+@pages.get("/sign-up")
+def sign_up_form():
+    return page("sign_up.html", "Sign up", values={}, problems={})
+
+
+@pages.post("/sign-up")
+def sign_up():
+    name = request.form.get("name", "").strip()
+    email = request.form.get("email", "").strip()
+    problems = {}
+    if not name:
+        problems["name"] = "Write the name other players will see."
+    elif len(name) > NAME_LENGTH:
+        problems["name"] = f"A name has at most {NAME_LENGTH} characters."
+    try:
+        Email()(email)
+    except ValidationError:
+        problems["email"] = "Write an email address such as ada@example.org."
+    if problems:
+        return page(
+            "sign_up.html", "Sign up", 422, values={"name": name, "email": email}, problems=problems
+        )
+    services().players.register(name, email)
+    services().sign_in.request_link(email)
+    return page("check_email.html", "Check your email", email=email, new=True)
+
+
+@pages.get("/sign-in")
+def sign_in_form():
+    if me() is not None:
+        return redirect(safe_next(session.pop(NEXT, None)), 303)
+    signed_out = request.args.get("why") == "signed-out"
+    return page("sign_in.html", "Sign in", signed_out=signed_out, problem=None)
+
+
+@pages.post("/sign-in")
+def ask_sign_in_link():
+    email = request.form.get("email", "").strip()
+    try:
+        services().sign_in.request_link(email)
+    except ServiceError as err:
+        if err.error is not ErrorCode.REQUEST_INVALID:
+            raise
+        return page(
+            "sign_in.html",
+            "Sign in",
+            422,
+            signed_out=False,
+            problem="Write the email address you signed up with, such as ada@example.org.",
+        )
+    return page("check_email.html", "Check your email", email=email, new=False)
+
+
+LINK_NOT_VALID = (
+    "This sign-in link is not valid: it was used already, it expired, or it was not copied "
+    "whole. Ask for a new one on the sign-in page."
+)
+
+
+@pages.get("/sign-in/<link>")
+def sign_in_link(link: str):
+    """The page of an emailed link: opening it changes nothing (mail scanners fetch links);
+    its button signs in."""
+    player_id = services().sign_in.link_player(link)
+    if player_id is None:
+        return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
+    name = services().players.profile(player_id)["name"]
+    return page("sign_in_link.html", "Sign in", name=name)
+
+
+@pages.post("/sign-in/<link>")
+def follow_sign_in_link(link: str):
+    player_id = services().sign_in.redeem_link(link)
+    if player_id is None:
+        return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
+    after = safe_next(session.get(NEXT))
+    web_session.sign_in(player_id)
+    flash(f"You are signed in as {services().players.profile(player_id)['name']}.")
+    return redirect(after, 303)
+
+
+@pages.post("/sign-out")
+def sign_out():
+    web_session.sign_out()
+    flash("You are signed out.")
+    return redirect("/", 303)
+
+
+# -- settings ------------------------------------------------------------------------------
+
+NOTIFICATIONS = [
+    ("email", "Email me when it is my turn and when a game ends"),
+    ("reminders", "Remind me at half and nine tenths of a clock"),
+    ("webhook", "Send my webhook the same news (for programs)"),
+    ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),
+]
+
+
+def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
+    player = me()
+    assert player is not None
+    profile = services().players.profile(player)
+    return page(
+        "settings.html",
+        "Settings",
+        status,
+        profile=profile,
+        notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
+        zones=sorted(time_zones()),
+        friends=services().players.friends(player)["friends"],
+        problem=problem,
+        shown=shown,
+    )
+
+
+@pages.get("/settings")
+@signed_in
+def settings():
+    return _settings_page()
+
+
+@pages.post("/settings")
+@signed_in
+def save_settings():
+    form = request.form
+    changes = {
+        "name": form.get("name", "").strip(),
+        "email": form.get("email", "").strip() or None,
+        "webhook_url": form.get("webhook_url", "").strip() or None,
+        "time_zone": form.get("time_zone") or None,
+        "notifications": {key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+    }
+    if changes["email"]:
+        try:
+            Email()(changes["email"])
+        except ValidationError:
+            return _settings_page(422, "That is not an email address: nothing was saved.")
+    if len(changes["name"]) > NAME_LENGTH:
+        return _settings_page(422, f"A name has at most {NAME_LENGTH} characters.")
+    try:
+        answer = services().players.update(me(), changes)
+    except ServiceError as err:
+        return _settings_page(err.error.status, f"Nothing was saved: {err.message}.")
+    if "webhook_secret" in answer:
+        return _settings_page(shown={"Your webhook secret": answer["webhook_secret"]})
+    flash("Your settings are saved.")
+    return redirect("/settings", 303)
+
+
+@pages.post("/settings/friends")
+@signed_in
+def save_friends():
+    player = me()
+    kept = [
+        f["id"]
+        for f in services().players.friends(player)["friends"]
+        if f"remove.{f['id']}" not in request.form
+    ]
+    wanted = request.form.get("add", "").strip()
+    if wanted:
+        friend, problem = find_player(wanted)
+        if friend is None or friend == player:
+            return _settings_page(422, problem or "You always take your own seat.")
+        kept.append(friend)
+    services().players.set_friends(player, kept)
+    flash("Your friends are saved.")
+    return redirect("/settings#friends", 303)
+
+
+@pages.post("/settings/token")
+@signed_in
+def new_api_token():
+    token = services().players.new_token(me())["token"]
+    return _settings_page(shown={"Your new API token": token})
+
+
+@pages.post("/settings/webhook-secret")
+@signed_in
+def new_webhook_secret():
+    secret = services().players.rotate_webhook_secret(me())["webhook_secret"]
+    return _settings_page(shown={"Your new webhook secret": secret})

@@ -1,0 +1,115 @@
+"""The web client's blueprint and what every page shares: who is signed in, rendering with the
+page's layout, and errors as pages."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, current_app, redirect, render_template, request, session
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from service.assembly import Services
+from service.errors import ServiceError
+
+from . import session as web_session
+
+pages = Blueprint(
+    "web", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
+)
+
+NO_STORE = {"Cache-Control": "no-store"}
+NEXT = "next"  # the session's key for the page to show after signing in
+
+
+def services() -> Services:
+    return current_app.extensions["turnpost"]["services"]
+
+
+def me() -> str | None:
+    return web_session.player_id(services())
+
+
+def page(template: str, title: str, status: int = 200, **values: Any):
+    """A page in the site's layout, never cached (it shows one player's view)."""
+    player = me()
+    profile = services().players.profile(player) if player else None
+    html = render_template(template, title=title, me=profile, **values)
+    return html, status, NO_STORE
+
+
+def message(title: str, text: str, status: int, link: tuple[str, str] | None = None):
+    return page("message.html", title, status, text=text, link=link)
+
+
+def find_player(text: str) -> tuple[str | None, str | None]:
+    """The player a person means by a name (in any case) or an id: (their id, None), or
+    (None, what is wrong)."""
+    players = services().players
+    text = text.strip()
+    if text.startswith("p_") and players.players.get(text) is not None:
+        return text, None
+    found = [p for p in players.named(text, 50) if p["name"].casefold() == text.casefold()]
+    if len(found) == 1:
+        return found[0]["id"], None
+    if not found:
+        return None, f"No player is called {text}."
+    return None, (
+        f"{len(found)} players are called {text}: write the id of the one you mean instead "
+        "(it starts with p_; each player finds theirs on their settings page)."
+    )
+
+
+def signed_in(view):
+    """For a page that needs a signed-in player: others go to sign in, and come back after."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        if me() is None:
+            if request.method == "GET":
+                session[NEXT] = request.full_path.rstrip("?")
+            return redirect("/sign-in?" + urlencode({"why": "signed-out"}), 303)
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def safe_next(place: str | None) -> str:
+    """A page of this site to go to (never another site's: `//host` and `\\host` are not)."""
+    if place and place.startswith("/") and not place.startswith(("//", "/\\")):
+        return place
+    return "/games"
+
+
+@pages.before_request
+def check_forms():
+    if request.method == "POST":
+        web_session.check_form(request)
+
+
+@pages.errorhandler(ServiceError)
+def service_error(err: ServiceError):
+    return message("Not done", _sentence(err.message), err.error.status)
+
+
+@pages.errorhandler(CSRFError)
+def csrf_error(err: CSRFError):
+    return message(
+        "Not done",
+        "This form is out of date or came from another site, so nothing was done. Go back, "
+        "reload the page and try again.",
+        400,
+    )
+
+
+@pages.errorhandler(HTTPException)
+def http_error(err: HTTPException):
+    text = err.description or err.name
+    return message("Not done" if (err.code or 500) < 500 else "Error", _sentence(text), err.code)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else text

@@ -1,0 +1,467 @@
+"""My games, the lobby, a new game, and a game's page: the board from my seat, the log as I
+may read it, and my move."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from datetime import datetime
+from typing import Any
+
+from flask import flash, redirect, request
+from markupsafe import Markup
+
+from engine import registry
+from service.errors import ErrorCode, ServiceError
+from service.play import boards, composer, history
+from service.play.games import BOT_SEATS, IF_DECLINED, invitation_of, seat_of, summarize
+from service.play.logview import seat_name
+from service.timefmt import in_words
+from store.record import EventType, Snapshot
+
+from .blueprint import find_player, me, page, pages, services, signed_in
+
+LOG_PAGE = 50  # log entries per page of a game's log
+BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
+FINISHED_SHOWN = 20  # finished games listed on My games
+CLOCKS = [  # per_move_seconds, in words
+    (None, "No clock: take as long as you like"),
+    (86400, "1 day per move"),
+    (3 * 86400, "3 days per move"),
+    (7 * 86400, "1 week per move"),
+    (14 * 86400, "2 weeks per move"),
+]
+TIMEOUT_WORDS = {
+    "auto": "the server plays a move for them (the game goes on)",
+    "forfeit": "they lose the game",
+}
+IF_DECLINED_WORDS = {
+    "cancel": "the game is cancelled",
+    "open": "their seat opens to anyone in the lobby",
+}
+BOT_WORDS = {
+    "bot:heuristic": "a bot that plays well (bot:heuristic)",
+    "bot:random": "a bot that plays at random (bot:random)",
+}
+STREAM_EVENTS = " ".join(sorted(EventType))
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+def _zone() -> str | None:
+    player = me()
+    return services().players.profile(player).get("time_zone") if player else None
+
+
+# -- lists -------------------------------------------------------------------------------------
+
+
+def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
+    """A line about a game (its summary) for `player`: the title, the others, whose turn it
+    is and the deadline, in words."""
+    info = registry.GAMES[game["game"]].info
+    seats = game["seats"]
+    mine = next((s["seat"] for s in seats if s["player_id"] == player), None)
+    others = [seat_name(s) for s in seats if s["seat"] != mine]
+    status, active = game["status"], game["active_seats"]
+    deadline = None
+    if status == "open":
+        waiting = [seat_name(s) for s in seats if s["kind"] in ("open", "invited")]
+        turn = f"Waiting for {_and(waiting)} to join"
+    elif status == "cancelled":
+        turn = "Cancelled: an invited player declined"
+    elif status == "finished":
+        turn = "Game over: " + result_words(game["outcome"], seats, mine)
+    elif mine in active:
+        turn = "Your move"
+        deadline = seats[mine]["deadline"]
+    else:
+        turn = "Waiting for " + _and([seat_name(seats[s]) for s in active])
+        deadline = game["deadline"]
+    return {
+        "id": game["id"],
+        "title": info.title,
+        "against": _and(others) or "nobody",
+        "turn": turn,
+        "mine": mine in active and status == "active",
+        "deadline": _deadline_words(deadline),
+    }
+
+
+def _deadline_words(iso_time: str | None) -> str | None:
+    if iso_time is None:
+        return None
+    ms = int(datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp() * 1000)
+    return in_words(ms, _now(), _zone())
+
+
+def result_words(outcome: dict | None, seats: list[dict], mine: int | None) -> str:
+    winners = (outcome or {}).get("winners") or []
+    names = ["you" if s == mine else seat_name(seats[s]) for s in winners]
+    if not names:
+        return "nobody won"
+    if len(names) == 1:
+        return f"{names[0]} won"
+    return f"{_and(names)} share the win"
+
+
+def _and(names: list[str]) -> str:
+    return (
+        names[0]
+        if len(names) == 1
+        else ", ".join(names[:-1]) + " and " + names[-1]
+        if names
+        else ""
+    )
+
+
+@pages.get("/games")
+@signed_in
+def my_games():
+    player = me()
+    assert player is not None
+    games = services().games
+    inbox, _ = games.list_games(player, awaiting=True, limit=100)
+    everything, _ = games.list_games(player, limit=200)
+    awaiting = {g["id"] for g in inbox}
+    waiting = [
+        g for g in everything if g["id"] not in awaiting and g["status"] in ("open", "active")
+    ]
+    finished = [g for g in everything if g["status"] in ("finished", "cancelled")]
+    return page(
+        "my_games.html",
+        "My games",
+        invitations=[describe(g, player) for g in games.invitations(player)],
+        yours=[describe(g, player) for g in inbox],
+        waiting=[describe(g, player) for g in waiting],
+        finished=[describe(g, player) for g in finished[:FINISHED_SHOWN]],
+    )
+
+
+@pages.get("/lobby")
+def lobby():
+    player = me()
+    found = services().games.open_games(100)
+    return page(
+        "lobby.html",
+        "Lobby: games looking for players",
+        games=[
+            {**describe(g, player), "seated": any(s["player_id"] == player for s in g["seats"])}
+            for g in found
+        ],
+    )
+
+
+# -- a new game --------------------------------------------------------------------------------
+
+
+@pages.get("/games/new")
+@signed_in
+def new_game_form():
+    name = request.args.get("game")
+    if name not in registry.GAMES:
+        return page(
+            "choose_game.html",
+            "New game: choose the game",
+            games=[(n, g.info.title) for n, g in sorted(registry.GAMES.items())],
+        )
+    return _new_game_page(name, {}, {})
+
+
+def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
+    info = registry.GAMES[name].info
+    return page(
+        "new_game.html",
+        f"New game of {info.title}",
+        status,
+        game=name,
+        info=info,
+        seats=range(1, info.max_players),
+        bots=BOT_WORDS,
+        clocks=CLOCKS,
+        timeouts=TIMEOUT_WORDS,
+        if_declined=IF_DECLINED_WORDS,
+        values=values,
+        problems=problems,
+        options=[
+            (key, spec, _option_value(values, key, spec)) for key, spec in info.options.items()
+        ],
+    )
+
+
+def _option_value(values: dict, key: str, spec) -> str:
+    return values.get(f"option.{key}", _json_text(spec.default))
+
+
+def _json_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@pages.post("/games/new")
+@signed_in
+def create_game():
+    form = request.form
+    name = form.get("game", "")
+    if name not in registry.GAMES:
+        return redirect("/games/new", 303)
+    info = registry.GAMES[name].info
+    player = me()
+    problems: dict[str, str] = {}
+    seats: list[str | None] = [player]
+    for n in range(1, info.max_players):
+        kind = form.get(f"seat.{n}", "none")
+        who = form.get(f"seat.{n}.name", "").strip()
+        if kind == "player" or (kind == "none" and who):
+            if not who:
+                problems[f"seat.{n}"] = "Write the player's name."
+                continue
+            found, problem = find_player(who)
+            if found is None:
+                problems[f"seat.{n}"] = problem or ""
+            elif found == player:
+                problems[f"seat.{n}"] = "You already have the first seat."
+            else:
+                seats.append(found)
+        elif kind == "open":
+            seats.append(None)
+        elif kind in BOT_SEATS:
+            seats.append(kind)
+        elif kind != "none":
+            problems[f"seat.{n}"] = "Choose who sits here."
+    if len(seats) < info.min_players and not problems:
+        problems["seats"] = f"{info.title} needs at least {info.min_players} players."
+    options = {}
+    for key, spec in info.options.items():
+        raw = form.get(f"option.{key}", _json_text(spec.default))
+        options[key] = _read_option(raw, spec)
+    clock = form.get("clock", "")
+    time_control = (
+        {"per_move_seconds": int(clock), "on_timeout": form.get("on_timeout", "auto")}
+        if clock.isdigit()
+        else None
+    )
+    if_declined = form.get("if_declined", "cancel")
+    if if_declined not in IF_DECLINED:
+        problems["if_declined"] = "Choose what happens when an invited player says no."
+    if problems:
+        return _new_game_page(name, dict(form), problems, 422)
+    try:
+        game = services().games.create(player, name, seats, options, time_control, if_declined)
+    except ServiceError as err:
+        return _new_game_page(name, dict(form), {"seats": f"Not created: {err.message}."}, 422)
+    return redirect(f"/games/{game['id']}", 303)
+
+
+def _read_option(raw: str, spec) -> Any:
+    if spec.kind is bool:
+        return raw == "true"
+    if spec.kind is int:
+        return int(raw) if raw.lstrip("-").isdigit() else raw
+    return raw
+
+
+# -- a game's page -----------------------------------------------------------------------------
+
+
+@pages.get("/games/<game_id>")
+def game_page(game_id: str):
+    return _game_page(game_id)
+
+
+def _game_page(game_id: str, status: int = 200, problem: str | None = None):
+    player = me()
+    games = services().games
+    snap = games.load(game_id)
+    game = history.game_of(snap)
+    seat = seat_of(snap, player)
+    started = snap["match"] is not None
+    summary = summarize(snap)
+    line = describe(summary, player)
+    total = snap["version"]
+    pages_count = max(1, -(-total // LOG_PAGE))
+    wanted = request.args.get("page", "")
+    log_page = int(wanted) if wanted.isdigit() and 1 <= int(wanted) <= pages_count else pages_count
+    entries = games.log(game_id, player or "", after=(log_page - 1) * LOG_PAGE, limit=LOG_PAGE)
+    since = request.args.get("since", "")
+    caused = (
+        _lines(games.log(game_id, player or "", after=int(since), limit=LOG_PAGE)["entries"])
+        if since.isdigit() and int(since) < total
+        else []
+    )
+    my_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
+    moves = games.legal_moves(game_id, player)["moves"] if my_turn and player else []
+    return page(
+        "game.html",
+        f"{game.info.title}: {' vs '.join(seat_name(r) for r in snap['seats'])}",
+        status,
+        snap=snap,
+        game=game,
+        seat=seat,
+        line=line,
+        problem=problem,
+        caused=caused,
+        board=Markup(boards.seat_html(snap, seat)) if started else None,
+        score=boards.score_line(snap, seat) if started else None,
+        seats=_seat_lines(snap, seat),
+        clock=_clock_words(snap),
+        buttons=moves if len(moves) <= BUTTONS_AT_MOST else [],
+        forms=_forms(game, moves) if len(moves) > BUTTONS_AT_MOST else [],
+        help=composer.notation_lines(game.info.notation, {m["action"]["type"] for m in moves}),
+        invited=invitation_of(snap, player) is not None,
+        can_join=player is not None
+        and seat is None
+        and snap["status"] == "open"
+        and any(r["kind"] == "open" for r in snap["seats"]),
+        rematch=games.rematch_of(game_id) if snap["status"] == "finished" else None,
+        share_url=request.url_root.rstrip("/") + f"/games/{game_id}",
+        log=[
+            {"version": e["version"], "lines": [x["text"] for x in e["lines"]]}
+            for e in entries["entries"]
+            if e["lines"]
+        ],
+        log_page=log_page,
+        log_pages=pages_count,
+        stream=f"/v1/games/{game_id}/stream"
+        if player and snap["status"] in ("open", "active")
+        else None,
+        stream_events=STREAM_EVENTS,
+    )
+
+
+def _lines(entries: list[dict]) -> list[str]:
+    return [line["text"] for e in entries for line in e["lines"]]
+
+
+def _seat_lines(snap: Snapshot, seat: int | None) -> list[dict[str, Any]]:
+    lines = []
+    for i, record in enumerate(snap["seats"]):
+        deadline = snap["deadlines"][i] if i in snap["active_seats"] else None
+        lines.append(
+            {
+                "name": "You" if i == seat else seat_name(record),
+                "to_move": snap["status"] == "active" and i in snap["active_seats"],
+                "deadline": in_words(deadline, _now(), _zone()) if deadline else None,
+            }
+        )
+    return lines
+
+
+def _clock_words(snap: Snapshot) -> str:
+    control = snap["time_control"]
+    if not control:
+        return "No clock: each player takes as long as they like."
+    seconds = control["per_move_seconds"]
+    span = in_words(_now() + seconds * 1000, _now()).split(" (")[0].removeprefix("in ")
+    return (
+        f"{span} per move; a player who runs out of time: {TIMEOUT_WORDS[control['on_timeout']]}."
+    )
+
+
+def _forms(game, moves: list[dict]) -> list[dict[str, Any]]:
+    legal = [m["action"] for m in moves]
+    return [
+        {
+            "legend": next(
+                iter(composer.notation_lines(game.info.notation, [f.action_type])), f.action_type
+            ),
+            "count": f.count,
+            "action_type": f.action_type,
+            "choices": f.choices,
+        }
+        for f in composer.forms(legal, game.info.field_words)
+    ]
+
+
+@pages.post("/games/<game_id>/move")
+@signed_in
+def play_move(game_id: str):
+    player = me()
+    assert player is not None
+    form = request.form
+    version = form.get("version", "")
+    if not version.isdigit():
+        return _game_page(game_id, 400, "The form was not sent whole: choose your move again.")
+    fields = {k: v for k, v in form.items() if k not in ("csrf_token", "version")}
+    key = "web-" + hashlib.sha256(repr((version, sorted(fields.items()))).encode()).hexdigest()[:32]
+    games = services().games
+    try:
+        if "notation" in fields:
+            answer = games.play(
+                game_id, player, int(version), notation=fields["notation"], idempotency_key=key
+            )
+        else:
+            snap = games.load(game_id)
+            if snap["version"] != int(version):
+                raise ServiceError(ErrorCode.MOVE_STALE_VERSION, "stale")
+            legal = [m["action"] for m in games.legal_moves(game_id, player)["moves"]]
+            action = composer.action_from(fields, legal)
+            if action is None:
+                return _game_page(
+                    game_id, 422, "That combination is not one of your legal moves: choose again."
+                )
+            answer = games.play(game_id, player, int(version), action=action, idempotency_key=key)
+    except ServiceError as err:
+        if err.error is ErrorCode.MOVE_STALE_VERSION:
+            return _game_page(
+                game_id,
+                409,
+                "The game moved on since this page was shown, so nothing was played. Here is "
+                "the game now: choose again if it is still your move.",
+            )
+        return _game_page(game_id, err.error.status, f"Nothing was played: {err.message}.")
+    flash(f"You played {answer['move']}.")
+    return redirect(f"/games/{game_id}?since={version}#caused", 303)
+
+
+@pages.get("/games/<game_id>/resign")
+@signed_in
+def resign_form(game_id: str):
+    snap = services().games.load(game_id)
+    return page(
+        "resign.html",
+        "Resign?",
+        game_id=game_id,
+        title_of_game=history.game_of(snap).info.title,
+    )
+
+
+@pages.post("/games/<game_id>/resign")
+@signed_in
+def resign(game_id: str):
+    services().games.resign(game_id, me())
+    flash("You resigned from the game.")
+    return redirect(f"/games/{game_id}", 303)
+
+
+@pages.post("/games/<game_id>/join")
+@signed_in
+def join(game_id: str):
+    game = services().games.join(game_id, me())
+    flash("You took your seat." + (" The game has begun." if game["status"] == "active" else ""))
+    return redirect(f"/games/{game_id}", 303)
+
+
+@pages.post("/games/<game_id>/decline")
+@signed_in
+def decline(game_id: str):
+    services().games.decline(game_id, me())
+    flash("You refused the invitation.")
+    return redirect("/games", 303)
+
+
+@pages.post("/games/<game_id>/rematch")
+@signed_in
+def rematch(game_id: str):
+    game, created = services().games.rematch(game_id, me())
+    flash("The rematch is created: the others are invited." if created else "Here is the rematch.")
+    return redirect(f"/games/{game['id']}", 303)
+
+
+@pages.get("/players/<player_id>")
+def player_page(player_id: str):
+    profile = services().players.public_profile(player_id)
+    return page("player.html", profile["name"], profile=profile)

@@ -1,0 +1,83 @@
+"""Who is signed in on this browser, and the checks every form passes.
+
+The session is Flask's signed cookie (HttpOnly, SameSite=Lax, Secure when the page came over
+https), signed with a key derived from the server's link keys, so that every process of the
+server reads it and rotating LINK_SIGNING_KEYS signs everyone out in time. It holds the
+player's id and the CSRF secret of flask-wtf, whose token every form carries: a form posted
+from another site, or without its token, is refused before its view runs.
+
+The API's event streams also read the player from this cookie (api/context.py), so that a
+page can follow its game with an EventSource on the same origin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import timedelta
+
+from flask import Flask, Request, abort, g, request, session
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+
+from service.assembly import Services
+
+PLAYER = "player_id"  # the session's key for the signed-in player (read by api/context.py too)
+SESSION_DAYS = 30
+FORBIDDEN_CHARACTERS = frozenset(chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)])
+
+
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed cookie, marked Secure exactly when the request came over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure
+
+
+def install(app: Flask, services: Services) -> None:
+    keys = services.players.keys.link_keys
+    derived = [hmac.new(key, b"turnpost web session", hashlib.sha256).hexdigest() for key in keys]
+    app.secret_key = derived[0]
+    app.config.update(
+        SECRET_KEY_FALLBACKS=derived[1:],
+        SESSION_COOKIE_NAME="turnpost_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=SESSION_DAYS),
+        WTF_CSRF_TIME_LIMIT=None,  # a game's page may stay open for days before a move
+    )
+    app.session_interface = CookieSessions()
+    app.jinja_env.globals["csrf_token"] = generate_csrf
+
+
+def sign_in(player_id: str) -> None:
+    """Start a new session for the player (a new CSRF secret too: nothing carries over)."""
+    session.clear()
+    session[PLAYER] = player_id
+    session.permanent = True
+
+
+def sign_out() -> None:
+    session.clear()
+
+
+def player_id(services: Services) -> str | None:
+    """The signed-in player, if the session names one who still exists."""
+    if "web_player" not in g:
+        found = session.get(PLAYER)
+        g.web_player = (
+            found if isinstance(found, str) and services.players.players.get(found) else None
+        )
+    return g.web_player
+
+
+def check_form(form_request: Request) -> None:
+    """Every POST of the web client: its CSRF token, and no control characters in a field
+    (a name or an address must never break a page, a header or an email)."""
+    try:
+        validate_csrf(form_request.form.get("csrf_token"))
+    except Exception as err:  # flask-wtf raises wtforms' ValidationError
+        raise CSRFError(str(err)) from err
+    for value in form_request.form.values():
+        if any(c in FORBIDDEN_CHARACTERS for c in value):
+            abort(400, "a field holds a control character (a line break, a tab...): remove it")

@@ -1,0 +1,36 @@
+// A game's page follows the game's event stream (the session cookie signs it in, same origin)
+// and redraws itself when the game moves. Without JavaScript, reloading the page does the same.
+(function () {
+  "use strict";
+  const main = document.querySelector("main[data-stream]");
+  if (!main || !window.EventSource || !window.fetch) return;
+  let version = Number(main.dataset.version);
+  let touched = false; // the player has started to choose a move: never redraw under them
+  main.addEventListener("change", () => { touched = true; });
+  const stream = new EventSource(main.dataset.stream + "?after=" + version);
+
+  async function redraw() {
+    const answer = await fetch(location.pathname, { headers: { Accept: "text/html" } });
+    if (!answer.ok) return;
+    const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const next = fresh.querySelector("main");
+    if (!next) return;
+    const live = document.getElementById("live");
+    if (touched) {
+      if (live) live.textContent = "The game has moved on: reload the page to see it.";
+      return;
+    }
+    main.innerHTML = next.innerHTML;
+    version = Number(next.dataset.version || version);
+    main.dataset.version = String(version);
+    const said = document.getElementById("live");
+    if (said) said.textContent = "The game has moved on: the page shows it now.";
+    if (!next.dataset.stream) stream.close(); // the game is over
+  }
+
+  for (const type of main.dataset.events.split(" ")) {
+    stream.addEventListener(type, (event) => {
+      if (Number(event.lastEventId) > version) redraw();
+    });
+  }
+})();
