@@ -186,13 +186,21 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
         values=values,
         problems=problems,
         options=[
-            (key, spec, _option_value(values, key, spec)) for key, spec in info.options.items()
+            {
+                "key": key,
+                "label": key.replace("_", " ").capitalize(),
+                "description": spec.description,
+                "choices": [_json_text(c) for c in _choices(spec)],
+                "value": values.get(f"option.{key}", _json_text(spec.default)),
+                "default": _json_text(spec.default),
+            }
+            for key, spec in info.options.items()
         ],
     )
 
 
-def _option_value(values: dict, key: str, spec) -> str:
-    return values.get(f"option.{key}", _json_text(spec.default))
+def _choices(spec) -> tuple:
+    return (True, False) if spec.kind is bool else spec.choices or (spec.default,)
 
 
 def _json_text(value: Any) -> str:

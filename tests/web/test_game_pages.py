@@ -1,0 +1,218 @@
+"""Playing through the web client's pages (Flask's test client, a real Valkey): a game
+against a friend found by name, an invitation accepted or refused, the lobby, a move form sent
+again after the game moved on, a tampered form, resigning and a rematch."""
+
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.web.test_pages import Browser, app, services, sign_up  # noqa: F401  (fixtures)
+
+
+class MoveForms(HTMLParser):
+    """The move forms of a game's page: for each, its hidden fields, its selects' values, and
+    its submit button's name and value (a one-click move)."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._select: str | None = None
+        self._in_move_form = False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._in_move_form = (a.get("action") or "").endswith("/move")
+            if self._in_move_form:
+                self.forms.append({"hidden": {}, "selects": {}, "button": None})
+        elif not self._in_move_form:
+            return
+        elif tag == "input" and a.get("type") == "hidden":
+            self.forms[-1]["hidden"][a["name"]] = a["value"]
+        elif tag == "select":
+            self._select = a["name"]
+            self.forms[-1]["selects"][self._select] = []
+        elif tag == "option" and self._select:
+            self.forms[-1]["selects"][self._select].append(a["value"])
+        elif tag == "button" and a.get("name"):
+            self.forms[-1]["button"] = (a["name"], a["value"])
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "form":
+            self._in_move_form = False
+
+
+def a_move(html: str, rnd: random.Random) -> dict | None:
+    """The fields of a move a person could send from this page (None: no move to make)."""
+    forms = MoveForms(html).forms
+    if not forms:
+        return None
+    form = rnd.choice(forms)
+    fields = {**form["hidden"], **{n: rnd.choice(v) for n, v in form["selects"].items()}}
+    if form["button"]:
+        fields[form["button"][0]] = form["button"][1]
+    return fields
+
+
+@pytest.fixture
+def ada_and_bo(app, services, smtp):  # noqa: F811
+    ada, bo = Browser(app), Browser(app)
+    sign_up(ada, services, smtp, "Ada", "ada@example.org")
+    sign_up(bo, services, smtp, "Bo", "bo@example.org")
+    return ada, bo
+
+
+def new_game(browser, game, **fields):
+    browser.get(f"/games/new?game={game}")
+    r = browser.post("/games/new", {"game": game, **fields})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def play_until_over(players: list, game_id: str, rnd: random.Random, limit: int = 3000) -> int:
+    moves = 0
+    for _ in range(limit):
+        pages = [p.text(f"/games/{game_id}") for p in players]
+        if "Game over" in pages[0]:
+            return moves
+        for player, html in zip(players, pages):
+            fields = a_move(html, rnd)
+            if fields is None:
+                continue
+            r = player.post(f"/games/{game_id}/move", fields)
+            if r.status_code == 303:
+                moves += 1
+            else:  # a combination that is not legal: the page says so, nothing was played
+                assert r.status_code == 422, r.get_data(as_text=True)
+                assert "not one of your legal moves" in r.get_data(as_text=True)
+            break
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", ["nautilus", "ninedomains"])
+def test_a_game_against_a_friend_found_by_name_is_played_to_the_end(ada_and_bo, services, game):
+    ada, bo = ada_and_bo
+    game_id = new_game(ada, game, **{"seat.1": "player", "seat.1.name": "bo"})
+    assert "Waiting for Bo (invited) to join" in ada.text(f"/games/{game_id}")
+    invitations = bo.text("/games")
+    assert "Invitations" in invitations and f"/games/{game_id}/join" in invitations
+    assert bo.post(f"/games/{game_id}/join").status_code == 303
+    assert play_until_over([ada, bo], game_id, random.Random(game)) >= 4  # two rounds at least
+    snap = services.games.load(game_id)
+    assert snap["status"] == "finished"
+    finished = ada.text("/games")
+    assert "Game over" in finished.split("Finished")[1]
+
+
+def test_a_form_sent_again_after_the_game_moved_on_plays_nothing(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})  # Ada may seat Bo: no invitation
+    game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
+    rnd = random.Random(1)
+    html = ada.text(f"/games/{game_id}")
+    fields = a_move(html, rnd)
+    while True:
+        r = ada.post(f"/games/{game_id}/move", fields)
+        if r.status_code == 303:
+            break
+        fields = a_move(html, rnd)
+    version = services.games.load(game_id)["version"]
+    # the same form again (the back button, a second tab): refused in words, nothing played
+    again = ada.post(f"/games/{game_id}/move", fields)
+    assert again.status_code in (303, 409)  # 303: the same request, answered as the first was
+    assert services.games.load(game_id)["version"] == version
+    bo_fields = a_move(bo.text(f"/games/{game_id}"), rnd)
+    while bo.post(f"/games/{game_id}/move", bo_fields).status_code != 303:
+        bo_fields = a_move(bo.text(f"/games/{game_id}"), rnd)
+    moved = services.games.load(game_id)["version"]
+    fields["type"] = fields.get("type", "")
+    stale = ada.post(f"/games/{game_id}/move", {**fields, "x": "1"})
+    assert stale.status_code == 409
+    assert "The game moved on since this page was shown" in stale.get_data(as_text=True)
+    assert services.games.load(game_id)["version"] == moved
+
+
+def test_a_tampered_move_form_plays_nothing(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
+    version = services.games.load(game_id)["version"]
+    for fields in (
+        {"version": str(version), "type": "play", "cards.0": '"no such card"'},
+        {"version": str(version), "type": "nonsense"},
+        {"version": "not a number"},
+        {"version": str(version), "notation": "zz top"},
+    ):
+        r = ada.post(f"/games/{game_id}/move", fields)
+        assert r.status_code in (400, 409, 422), r.status_code
+        assert (
+            "Nothing was played" in r.get_data(as_text=True)
+            or "legal moves" in r.get_data(as_text=True)
+            or "not sent whole" in r.get_data(as_text=True)
+        )
+    assert services.games.load(game_id)["version"] == version
+    stranger_move = bo.post(f"/games/{game_id}/move", {"version": str(version), "notation": "x"})
+    assert stranger_move.status_code in (409, 422)
+
+
+def test_an_invitation_refused_cancels_the_game(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    game_id = new_game(ada, "buttons", **{"seat.1": "player", "seat.1.name": "Bo"})
+    bo.get("/games")
+    r = bo.post(f"/games/{game_id}/decline")
+    assert r.status_code == 303
+    assert services.games.load(game_id)["status"] == "cancelled"
+    assert "Cancelled" in ada.text("/games")
+
+
+def test_a_game_with_an_open_seat_is_joined_from_the_lobby(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    game_id = new_game(ada, "consonar", **{"seat.1": "open", "seat.2": "bot:heuristic"})
+    page = ada.text(f"/games/{game_id}")
+    assert "Invite a friend" in page and f"/games/{game_id}" in page
+    lobby = bo.text("/lobby")
+    assert f'action="/games/{game_id}/join"' in lobby
+    assert bo.post(f"/games/{game_id}/join").status_code == 303
+    assert services.games.load(game_id)["status"] == "active"
+    assert f"/games/{game_id}/join" not in bo.text("/lobby")
+
+
+def test_resigning_asks_first_and_a_rematch_follows(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(
+        ada, "nautilus", **{"seat.1": "player", "seat.1.name": "Bo", "clock": "86400"}
+    )
+    confirm = ada.text(f"/games/{game_id}/resign")
+    assert "Yes, resign" in confirm and services.games.load(game_id)["status"] == "active"
+    assert ada.post(f"/games/{game_id}/resign").status_code == 303
+    over = bo.text(f"/games/{game_id}")
+    assert "Game over: you won" in over and "Ask for a rematch" in over
+    r = bo.post(f"/games/{game_id}/rematch")
+    assert r.status_code == 303
+    rematch = r.headers["Location"].rsplit("/", 1)[1]
+    assert rematch != game_id
+    assert "See the rematch" in ada.text(f"/games/{game_id}")
+    assert f"/games/{rematch}/join" in ada.text("/games"), "Ada is invited to the rematch"
+    assert services.games.load(rematch)["time_control"]["per_move_seconds"] == 86400
+
+
+def test_a_new_game_form_says_what_is_wrong_in_words(ada_and_bo):
+    ada, _ = ada_and_bo
+    ada.get("/games/new?game=nautilus")
+    r = ada.post("/games/new", {"game": "nautilus", "seat.1": "player", "seat.1.name": "Nobody"})
+    assert r.status_code == 422 and "No player is called Nobody." in r.get_data(as_text=True)
+    r = ada.post("/games/new", {"game": "nautilus", "seat.1": "player", "seat.1.name": ""})
+    assert r.status_code == 422 and "Write the player&#39;s name." in r.get_data(as_text=True)
+    options = ada.text("/games/new?game=consonar")
+    assert "delay any card" in options.lower() and "the last arrow points to" in options
+    r = ada.post("/games/new", {"game": "consonar", "seat.1": "none"})
+    assert r.status_code == 422 and "needs at least 2 players" in r.get_data(as_text=True)
