@@ -3,12 +3,11 @@ against a friend found by name, an invitation accepted or refused, the lobby, a 
 again after the game moved on, a tampered form, resigning and a rematch."""
 
 import random
-import re
 from html.parser import HTMLParser
 
 import pytest
 
-from tests.web.test_pages import Browser, app, services, sign_up  # noqa: F401  (fixtures)
+from tests.web.conftest import Browser, sign_up
 
 
 class MoveForms(HTMLParser):
@@ -60,7 +59,7 @@ def a_move(html: str, rnd: random.Random) -> dict | None:
 
 
 @pytest.fixture
-def ada_and_bo(app, services, smtp):  # noqa: F811
+def ada_and_bo(app, services, smtp):
     ada, bo = Browser(app), Browser(app)
     sign_up(ada, services, smtp, "Ada", "ada@example.org")
     sign_up(bo, services, smtp, "Bo", "bo@example.org")
