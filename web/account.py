@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import flash, redirect, request, session
 from markupsafe import Markup
 from marshmallow import ValidationError
@@ -13,7 +15,18 @@ from service.play.boards import opening_html
 from service.timefmt import time_zones
 
 from . import session as web_session
-from .blueprint import NEXT, find_player, me, message, page, pages, safe_next, services, signed_in
+from .blueprint import (
+    NEXT,
+    find_player,
+    me,
+    message,
+    page,
+    pages,
+    safe_next,
+    services,
+    signed_in,
+    you,
+)
 
 GAME_SUMMARIES = {
     "nautilus": "Two divers bid for five undersea domains, round after round. You lay your "
@@ -155,8 +168,7 @@ NOTIFICATIONS = [
 
 
 def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
-    player = me()
-    assert player is not None
+    player = you()
     profile = services().players.profile(player)
     return page(
         "settings.html",
@@ -181,7 +193,7 @@ def settings():
 @signed_in
 def save_settings():
     form = request.form
-    changes = {
+    changes: dict[str, Any] = {
         "name": form.get("name", "").strip(),
         "email": form.get("email", "").strip() or None,
         "webhook_url": form.get("webhook_url", "").strip() or None,
@@ -196,7 +208,7 @@ def save_settings():
     if len(changes["name"]) > NAME_LENGTH:
         return _settings_page(422, f"A name has at most {NAME_LENGTH} characters.")
     try:
-        answer = services().players.update(me(), changes)
+        answer = services().players.update(you(), changes)
     except ServiceError as err:
         return _settings_page(err.error.status, f"Nothing was saved: {err.message}.")
     if "webhook_secret" in answer:
@@ -208,7 +220,7 @@ def save_settings():
 @pages.post("/settings/friends")
 @signed_in
 def save_friends():
-    player = me()
+    player = you()
     kept = [
         f["id"]
         for f in services().players.friends(player)["friends"]
@@ -228,12 +240,12 @@ def save_friends():
 @pages.post("/settings/token")
 @signed_in
 def new_api_token():
-    token = services().players.new_token(me())["token"]
+    token = services().players.new_token(you())["token"]
     return _settings_page(shown={"Your new API token": token})
 
 
 @pages.post("/settings/webhook-secret")
 @signed_in
 def new_webhook_secret():
-    secret = services().players.rotate_webhook_secret(me())["webhook_secret"]
+    secret = services().players.rotate_webhook_secret(you())["webhook_secret"]
     return _settings_page(shown={"Your new webhook secret": secret})

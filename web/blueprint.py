@@ -32,6 +32,14 @@ def me() -> str | None:
     return web_session.player_id(services())
 
 
+def you() -> str:
+    """The signed-in player, in a view marked @signed_in."""
+    player = me()
+    if player is None:
+        raise RuntimeError("you() is for the views marked @signed_in")
+    return player
+
+
 def page(template: str, title: str, status: int = 200, **values: Any):
     """A page in the site's layout, never cached (it shows one player's view)."""
     player = me()
@@ -85,6 +93,7 @@ def safe_next(place: str | None) -> str:
 
 @pages.before_request
 def check_forms():
+    web_session.use_keys(current_app._get_current_object())  # type: ignore[attr-defined]
     if request.method == "POST":
         web_session.check_form(request)
 
@@ -107,7 +116,8 @@ def csrf_error(err: CSRFError):
 @pages.errorhandler(HTTPException)
 def http_error(err: HTTPException):
     text = err.description or err.name
-    return message("Not done" if (err.code or 500) < 500 else "Error", _sentence(text), err.code)
+    status = err.code or 500
+    return message("Not done" if status < 500 else "Error", _sentence(text), status)
 
 
 def _sentence(text: str) -> str:

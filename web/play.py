@@ -19,7 +19,7 @@ from service.play.logview import seat_name
 from service.timefmt import in_words
 from store.record import EventType, Snapshot
 
-from .blueprint import find_player, me, page, pages, services, signed_in
+from .blueprint import find_player, me, page, pages, services, signed_in, you
 
 LOG_PAGE = 50  # log entries per page of a game's log
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
@@ -120,8 +120,7 @@ def _and(names: list[str]) -> str:
 @pages.get("/games")
 @signed_in
 def my_games():
-    player = me()
-    assert player is not None
+    player = you()
     games = services().games
     inbox, _ = games.list_games(player, awaiting=True, limit=100)
     everything, _ = games.list_games(player, limit=200)
@@ -211,13 +210,13 @@ def _json_text(value: Any) -> str:
 
 @pages.post("/games/new")
 @signed_in
-def create_game():
+def create_gayou():
     form = request.form
     name = form.get("game", "")
     if name not in registry.GAMES:
         return redirect("/games/new", 303)
     info = registry.GAMES[name].info
-    player = me()
+    player = you()
     problems: dict[str, str] = {}
     seats: list[str | None] = [player]
     for n in range(1, info.max_players):
@@ -387,8 +386,7 @@ def _forms(game, moves: list[dict]) -> list[dict[str, Any]]:
 @pages.post("/games/<game_id>/move")
 @signed_in
 def play_move(game_id: str):
-    player = me()
-    assert player is not None
+    player = you()
     form = request.form
     version = form.get("version", "")
     if not version.isdigit():
@@ -440,7 +438,7 @@ def resign_form(game_id: str):
 @pages.post("/games/<game_id>/resign")
 @signed_in
 def resign(game_id: str):
-    services().games.resign(game_id, me())
+    services().games.resign(game_id, you())
     flash("You resigned from the game.")
     return redirect(f"/games/{game_id}", 303)
 
@@ -448,7 +446,7 @@ def resign(game_id: str):
 @pages.post("/games/<game_id>/join")
 @signed_in
 def join(game_id: str):
-    game = services().games.join(game_id, me())
+    game = services().games.join(game_id, you())
     flash("You took your seat." + (" The game has begun." if game["status"] == "active" else ""))
     return redirect(f"/games/{game_id}", 303)
 
@@ -456,7 +454,7 @@ def join(game_id: str):
 @pages.post("/games/<game_id>/decline")
 @signed_in
 def decline(game_id: str):
-    services().games.decline(game_id, me())
+    services().games.decline(game_id, you())
     flash("You refused the invitation.")
     return redirect("/games", 303)
 
@@ -464,7 +462,7 @@ def decline(game_id: str):
 @pages.post("/games/<game_id>/rematch")
 @signed_in
 def rematch(game_id: str):
-    game, created = services().games.rematch(game_id, me())
+    game, created = services().games.rematch(game_id, you())
     flash("The rematch is created: the others are invited." if created else "Here is the rematch.")
     return redirect(f"/games/{game['id']}", 303)
 

@@ -28,25 +28,48 @@ FORBIDDEN_CHARACTERS = frozenset(chr(c) for c in [*range(0x20), *range(0x7F, 0xA
 
 
 class CookieSessions(SecureCookieSessionInterface):
-    """Flask's signed cookie, marked Secure exactly when the request came over https."""
+    """Flask's signed cookie, marked Secure exactly when the request came over https.
+
+    Its key is derived from the link keys, whose default lives in Redis: so it is worked out
+    only for a request that brings the cookie, writes it, or shows a web page, never for the
+    API's requests without it (nor for the OpenAPI document or the health checks, which answer
+    while Redis is down)."""
+
+    def __init__(self, services: Services):
+        self.services = services
+
+    def use_keys(self, app: Flask) -> None:
+        if app.secret_key is None:
+            derived = [
+                hmac.new(key, b"turnpost web session", hashlib.sha256).hexdigest()
+                for key in self.services.players.keys.link_keys
+            ]
+            app.config["SECRET_KEY_FALLBACKS"] = derived[1:]
+            app.secret_key = derived[0]  # flask-wtf signs its CSRF tokens with it too
+
+    def open_session(self, app: Flask, request: Request):
+        if app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+            return self.session_class()
+        self.use_keys(app)
+        return super().open_session(app, request)
+
+    def get_signing_serializer(self, app: Flask):
+        self.use_keys(app)
+        return super().get_signing_serializer(app)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure
 
 
 def install(app: Flask, services: Services) -> None:
-    keys = services.players.keys.link_keys
-    derived = [hmac.new(key, b"turnpost web session", hashlib.sha256).hexdigest() for key in keys]
-    app.secret_key = derived[0]
     app.config.update(
-        SECRET_KEY_FALLBACKS=derived[1:],
         SESSION_COOKIE_NAME="turnpost_session",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=SESSION_DAYS),
         WTF_CSRF_TIME_LIMIT=None,  # a game's page may stay open for days before a move
     )
-    app.session_interface = CookieSessions()
+    app.session_interface = CookieSessions(services)
     app.jinja_env.globals["csrf_token"] = generate_csrf
 
 
@@ -69,6 +92,13 @@ def player_id(services: Services) -> str | None:
             found if isinstance(found, str) and services.players.players.get(found) else None
         )
     return g.web_player
+
+
+def use_keys(app: Flask) -> None:
+    """Before a web page: the session's key, which its forms' CSRF tokens need."""
+    interface = app.session_interface
+    if isinstance(interface, CookieSessions):
+        interface.use_keys(app)
 
 
 def check_form(form_request: Request) -> None:

@@ -225,7 +225,7 @@ class GameService:
                         snap["game"],
                         seats[1:] + seats[:1],
                         options=snap["options"],
-                        time_control=snap["time_control"],
+                        time_control=dict(snap["time_control"] or {}) or None,
                         if_declined=snap["if_declined"],
                         game_id=reserved,
                     )

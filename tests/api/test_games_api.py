@@ -19,6 +19,7 @@ def test_register_and_read_my_profile(client, register):
         "name": "Ada",
         "email": None,
         "webhook_url": None,
+        "time_zone": None,
         "webhook_status": "none",
         "notifications": {
             "email": True,
