@@ -1,5 +1,6 @@
-"""Signing in by email: a player who lost their API token asks for a link at their address,
-and following it gives them a new token (the old one stops working).
+"""Signing in by email: a player asks for a link at their address (the web client's sign-in
+page, or POST /v1/sign-in for a lost API token), and following it signs their browser in to
+the web client, whose settings make a new API token.
 
 The request answers the same whoever owns the address, and does the same work: it counts the
 request against the address's hourly quota (refused past it, registered or not) and leaves
@@ -85,12 +86,12 @@ class SignIn:
             subject="[turnpost] Your sign-in link",
             greeting=f"Hello {profile['name']},",
             lead=(
-                f"Someone, we hope you, asked for a new API token for your turnpost player "
-                f"{profile['name']}. Open the link and press the button: you get a new "
-                f"token, and the one before stops working. The link works once, within "
-                f"{minutes} minutes."
+                f"Someone, we hope you, asked to sign in to turnpost as {profile['name']}. "
+                f"Open the link and press its button: you are signed in, in that browser. "
+                f"Lost your API token? Once in, Settings makes you a new one. The link works "
+                f"once, within {minutes} minutes."
             ),
-            links=[("Get a new token", f"{self.settings.public_url}/sign-in/{link}")],
+            links=[("Sign in", f"{self.settings.public_url}/sign-in/{link}")],
             footer="If you did not ask for this, ignore this email: nothing changes.",
         )
         delivery_id = "sign-in-" + hashlib.sha256(link.encode()).hexdigest()[:16]

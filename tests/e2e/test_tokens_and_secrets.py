@@ -1,6 +1,7 @@
 """API tokens and secrets at rest, over HTTP against a real `turnpost serve` (API and worker)
 that sends its emails over SMTP to an aiosmtpd server and its webhooks to a loopback receiver:
-a player rotates their token, or gets a new one from an emailed sign-in link when it is lost;
+a player rotates their token, or gets a new one through the web client, signed in by an
+emailed link, when it is lost;
 and Redis never holds an API token, a reply token, a sign-in link, a webhook secret or a
 configured key in clear."""
 
@@ -50,6 +51,10 @@ def local(url: str, server) -> str:
     return url.replace("http://turnpost.test", server.url)
 
 
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
 def sign_in_link(outgoing, address: str) -> str:
     message = outgoing.wait_for(
         lambda m, rcpt: address in rcpt and m["X-Turnpost-Event"] == "sign_in.link", timeout=30
@@ -90,20 +95,30 @@ def test_a_lost_token_is_replaced_through_an_emailed_sign_in_link(post_office):
     assert unknown.status_code == known.status_code == 202
     assert unknown.json() == known.json(), "the answer tells nothing about who is registered"
     link = local(sign_in_link(outgoing, "ada.lost@example.org"), server)
+    browser = requests.Session()
     for _ in range(3):  # a mail scanner may fetch it; nothing happens before the button
-        page = requests.get(link, timeout=10)
+        page = browser.get(link, timeout=10)
         assert page.status_code == 200 and '<form method="post">' in page.text
         assert page.headers["Cache-Control"] == "no-store"
     assert requests.get(server.url + "/v1/players/me", headers=old, timeout=10).ok
-    done = requests.post(link, timeout=10)
-    assert done.status_code == 200, done.text
-    token = re.search(r"<code>(tp_[A-Za-z0-9_-]+)</code>", done.text).group(1)
+    done = browser.post(link, data={"csrf_token": csrf_of(page.text)}, timeout=10)
+    assert done.status_code == 200 and "Sign out Ada" in done.text, done.text
+    settings = browser.get(server.url + "/settings", timeout=10)
+    made = browser.post(
+        server.url + "/settings/token", data={"csrf_token": csrf_of(settings.text)}, timeout=10
+    )
+    token = re.search(r'<code class="secret">(tp_[A-Za-z0-9_-]+)</code>', made.text).group(1)
     new = {"Authorization": f"Bearer {token}"}
     assert (
         requests.get(server.url + "/v1/players/me", headers=new, timeout=10).json()["id"] == ada.id
     )
     assert requests.get(server.url + "/v1/players/me", headers=old, timeout=10).status_code == 401
-    for again in (requests.post(link, timeout=10), requests.get(link, timeout=10)):
+    stranger = requests.Session()
+    token_page = stranger.get(server.url + "/sign-in", timeout=10)
+    for again in (
+        stranger.post(link, data={"csrf_token": csrf_of(token_page.text)}, timeout=10),
+        stranger.get(link, timeout=10),
+    ):
         assert again.status_code == 404 and "tp_" not in again.text, "a link works once"
     assert requests.get(server.url + "/v1/players/me", headers=new, timeout=10).ok
     assert outgoing.to("nobody@example.org") == []
@@ -124,12 +139,17 @@ def test_sign_in_requests_are_limited_per_address_whoever_owns_it(post_office):
 
 def test_a_forged_or_malformed_sign_in_link_is_refused(post_office):
     server, _ = post_office
+    browser = requests.Session()
+    csrf = csrf_of(browser.get(server.url + "/sign-in", timeout=10).text)
     for token in ("A" * 43, "x", "%00"):
         for answer in (
-            requests.get(f"{server.url}/sign-in/{token}", timeout=10),
-            requests.post(f"{server.url}/sign-in/{token}", timeout=10),
+            browser.get(f"{server.url}/sign-in/{token}", timeout=10),
+            browser.post(f"{server.url}/sign-in/{token}", data={"csrf_token": csrf}, timeout=10),
         ):
             assert answer.status_code == 404 and "not valid" in answer.text
+    # without the CSRF token of a page this browser was shown, nothing is even looked up
+    bare = requests.post(f"{server.url}/sign-in/{'A' * 43}", timeout=10)
+    assert bare.status_code == 400 and "nothing was done" in bare.text
     bad = requests.post(server.url + "/v1/sign-in", json={"email": "not an address"}, timeout=10)
     assert bad.status_code == 422 and bad.json()["code"] == "request/invalid"
 
@@ -196,7 +216,8 @@ def test_redis_holds_no_token_reply_token_link_or_webhook_secret_in_clear(post_o
         server.url + "/v1/players/me/token", headers=di.headers, timeout=10
     ).json()["token"]
     stored = everything_in(valkey.url)
-    assert b"tp:player:" in stored and len(stored) > 10_000, "the database was read"
+    for kind in (b"tp:player:", b"tp:signin:", b"tp:token:", b"tp:replytoken:", b":log\n"):
+        assert kind in stored, f"the database was read: {kind!r} keys are in it"
     secrets = {
         "API token": cy_token,
         "rotated API token": rotated,
