@@ -57,7 +57,16 @@ $(BROWSER):
 
 browser: $(BROWSER)
 
-test: $(DEV_STAMP) lint $(BROWSER)
+# axe-core, pinned in tools/axe/package-lock.json: the browser tests run it on every page.
+AXE := tools/axe
+AXE_STAMP := $(AXE)/node_modules/.installed
+
+$(AXE_STAMP): $(AXE)/package.json $(AXE)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "the accessibility check needs node and npm"; exit 1; }
+	npm ci --prefix $(AXE) --no-audit --no-fund --loglevel=error
+	touch $(AXE_STAMP)
+
+test: $(DEV_STAMP) lint $(BROWSER) $(AXE_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 openapi: $(DEV_STAMP)
@@ -82,4 +91,4 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.notify
 
 clean:
-	rm -rf $(VENV) data .pytest_cache $(LINTERS)/node_modules
+	rm -rf $(VENV) data .pytest_cache $(LINTERS)/node_modules $(AXE)/node_modules

@@ -17,7 +17,7 @@ from service.errors import ServiceError
 from . import session as web_session
 
 pages = Blueprint(
-    "web", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
+    "web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
 )
 
 NO_STORE = {"Cache-Control": "no-store"}

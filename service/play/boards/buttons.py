@@ -228,7 +228,9 @@ def board_html(label: str, player: tuple) -> Html:
             cellpadding="0",
             cellspacing="0",
             border="0",
-            style="border-collapse:separate;margin-top:4px" + (";opacity:0.55" if faded else ""),
+            # out of the round: a dashed frame (fading it would make its letters hard to read)
+            style="border-collapse:separate;margin-top:4px"
+            + (";outline:2px dashed #5b6775;outline-offset:2px" if faded else ""),
         ),
     )
 

@@ -33,7 +33,7 @@ PAINT = {
     "r": "#c62828",
     "y": "#f2c200",
 }
-TEXT_ON = {"y": INK}
+TEXT_ON = {"y": INK, "o": INK}  # white on yellow or orange is too faint to read
 SYMBOLS = ("destroyer", "carrier", "pt", "frigate", "sub", "transport")
 SYMBOL_WORDS = {"pt": "PT boat"}
 RUNGS = range(8, 0, -1)
@@ -201,7 +201,7 @@ def sub_chip(sub: str, sunk: bool = False) -> Html:
             "span",
             sub,
             style="display:inline-block;padding:1px 5px;margin:1px;"
-            "border:1px dashed #8a96a3;border-radius:9px;color:#8a96a3;"
+            "border:1px dashed #5b6775;border-radius:9px;color:#5b6775;"
             "font-size:12px;text-decoration:line-through",
         )
     return el(
@@ -265,9 +265,10 @@ def ladder_html(t: Table) -> Html:
 
 @cache
 def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
-    """One rung of the ladder, the water darker the deeper it is."""
-    depth = 255 - (8 - rung) * 16
-    shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, min(255, depth))
+    """One rung of the ladder, the water darker the deeper it is (dark enough at the top for
+    its white label to read)."""
+    depth = 150 - (8 - rung) * 12
+    shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
     return el(
         "tr",
         el(

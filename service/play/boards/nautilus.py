@@ -35,9 +35,9 @@ SHORT = {
 }
 DOMAIN_COLOUR = {
     "science": "#2f6db5",
-    "exploration": "#2e8b57",
-    "navigation": "#0f8a8a",
-    "engineering": "#c0661a",
+    "exploration": "#26734a",
+    "navigation": "#0c7373",
+    "engineering": "#a4550f",
     "war": "#b3262e",
 }
 SPECIAL_WORDS = {

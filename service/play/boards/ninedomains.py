@@ -252,7 +252,7 @@ def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
         el("div", str(d["points"]), style="font-size:26px;font-weight:bold"),
         el("div", "points", style="font-size:11px"),
         el("div", element, style="font-size:12px;margin-top:4px"),
-        el("div", domain, style="font-size:11px;opacity:0.85"),
+        el("div", domain, style="font-size:11px"),
         style=f"width:110px;padding:8px 0;text-align:center;border-radius:8px;"
         f"background:{paint};color:#ffffff;border:2px solid #ffffff",
         bgcolor=paint,

@@ -1,0 +1,297 @@
+"""The web client in a real browser (headless Chromium driven by Playwright) against
+`turnpost serve` with its workers and a real SMTP server: what a person does, through the
+pages only. Every page the tests open is checked with axe-core (no serious or critical
+violation); with TURNPOST_SCREENSHOTS=<folder> each is also photographed at a phone's and a
+desktop's width (docs/screenshots/web/ holds the ones the README shows)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.e2e.server import LiveServer
+from tests.peers import SmtpInbox, text_of
+
+CHROMIUM = "/usr/bin/chromium-headless-shell"  # installed by `make test` (the browser target)
+AXE = Path(__file__).resolve().parents[2] / "tools/axe/node_modules/axe-core/axe.min.js"
+PUBLIC_URL = "http://turnpost.test"
+SCREENSHOTS = os.environ.get("TURNPOST_SCREENSHOTS")
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+TITLES = {
+    "nautilus": "Nautilus",
+    "consonar": "Con Sonar!",
+    "buttons": "Buttons",
+    "ninedomains": "The Nine Domains",
+}
+
+
+@pytest.fixture(scope="module")
+def site(valkey):
+    with SmtpInbox() as outgoing:
+        env = {
+            "SMTP_URL": outgoing.url,
+            "PUBLIC_URL": PUBLIC_URL,
+            "EMAIL_DELAY_SECONDS": "0",
+            "EMAIL_THROTTLE_SECONDS": "0",
+            "LIMIT_SIGN_IN_PER_IP": "1000/minute",
+        }
+        server = LiveServer(redis_url=valkey.url, env=env).wait_ready()
+        try:
+            yield server, outgoing
+        finally:
+            server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+class Person:
+    """A person at their own browser (a context of its own: its own cookies)."""
+
+    def __init__(self, browser: Browser, site, name: str, email: str):
+        self.server, self.outgoing = site
+        self.name, self.email = name, email
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(20_000)
+
+    def open(self, path: str) -> Page:
+        self.page.goto(self.server.url + path)
+        return self.page
+
+    def sign_up(self) -> None:
+        page = self.open("/")
+        look(page, "home")
+        page.get_by_role("link", name="Sign up").first.click()
+        look(page, "sign-up")
+        page.get_by_label("Your name").fill(self.name)
+        page.get_by_label("Your email address").fill(self.email)
+        page.get_by_role("button", name="Sign up").click()
+        expect(page.get_by_role("heading", name="Check your email")).to_be_visible()
+        look(page, "check-your-email")
+        self.follow_sign_in_link()
+
+    def sign_in(self) -> None:
+        page = self.open("/sign-in")
+        look(page, "sign-in")
+        page.get_by_label("Your email address").fill(self.email)
+        page.get_by_role("button", name="Email me a sign-in link").click()
+        expect(page.get_by_role("heading", name="Check your email")).to_be_visible()
+        self.follow_sign_in_link()
+
+    def follow_sign_in_link(self) -> None:
+        """Open the sign-in email's link (written for PUBLIC_URL) and press its button; the
+        email is taken out of the outbox, so the next sign-in waits for a new one."""
+        message = self.outgoing.wait_for(
+            lambda m, rcpt: self.email in rcpt and m["X-Turnpost-Event"] == "sign_in.link",
+            timeout=30,
+        )
+        with self.outgoing.changed:
+            self.outgoing.messages[:] = [x for x in self.outgoing.messages if x[1] is not message]
+        link = re.search(rf"{re.escape(PUBLIC_URL)}(/sign-in/[A-Za-z0-9_-]+)", text_of(message))
+        page = self.open(link.group(1))
+        look(page, "sign-in-link")
+        page.get_by_role("button", name=f"Sign in as {self.name}").click()
+        expect(page.get_by_role("button", name=f"Sign out {self.name}")).to_be_visible()
+
+    def new_game(self, game: str, seats: dict[int, tuple[str, str]], **choices: str) -> str:
+        """Create a game from the pages; seats: {seat index: (kind, name)}; its id."""
+        page = self.open("/games/new")
+        page.get_by_role("link", name=TITLES[game], exact=True).click()
+        for n, (kind, name) in seats.items():
+            page.get_by_label(f"Seat {n + 1}", exact=True).select_option(kind)
+            if name:
+                page.get_by_label(f"Name of the player in seat {n + 1}").fill(name)
+        for label, value in choices.items():
+            page.get_by_label(label).select_option(value)
+        look(page, f"new-game-{game}")
+        page.get_by_role("button", name="Create the game").click()
+        page.wait_for_url(re.compile(r"/games/g_"))
+        return page.url.rsplit("/", 1)[1]
+
+
+def look(page: Page, name: str) -> None:
+    """The accessibility check of the page, and its photographs when they are asked for."""
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => (await axe.run(document)).violations.map(
+             (v) => ({id: v.id, impact: v.impact, help: v.help,
+                      where: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}))"""
+    )
+    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
+    assert not serious, f"{name}: {serious}"
+    if SCREENSHOTS:
+        folder = Path(SCREENSHOTS)
+        folder.mkdir(parents=True, exist_ok=True)
+        size = page.viewport_size
+        for width, (w, h) in WIDTHS.items():
+            page.set_viewport_size({"width": w, "height": h})
+            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+        if size:
+            page.set_viewport_size(size)
+
+
+def move(page: Page, rnd: random.Random) -> bool:
+    """Make a move from the game's page shown, if it offers one: a button when there are few
+    moves, else a choice in each drop-down of one form. Whether a move was played (a
+    combination that is not allowed is answered on the page, and nothing is played)."""
+    buttons = page.locator("#your-move ul.moves button")
+    forms = page.locator("#your-move form.composer")
+    if buttons.count():
+        buttons.nth(rnd.randrange(buttons.count())).click()
+    elif forms.count():
+        form = forms.nth(rnd.randrange(forms.count()))
+        for select in form.locator("select").all():
+            values = [o.get_attribute("value") for o in select.locator("option").all()]
+            select.select_option(value=rnd.choice(values))
+        form.get_by_role("button", name="Play").click()
+    else:
+        return False
+    page.wait_for_load_state("domcontentloaded")
+    return page.locator(".flash").filter(has_text="You played").count() == 1
+
+
+def play_to_the_end(people: list[Person], game_id: str, rnd: random.Random) -> int:
+    """Play the game through its pages until it is over: each person plays while their page
+    offers a move, then the next one opens the game's page. How many moves were played."""
+    moves, turn = 0, 0
+    page = people[0].open(f"/games/{game_id}")
+    for _ in range(5000):
+        if "Game over" in page.locator(".status").inner_text():
+            return moves
+        if move(page, rnd):
+            moves += 1
+        elif not page.locator("#your-move").count():
+            turn += 1
+            page = people[turn % len(people)].open(f"/games/{game_id}")
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture(scope="module")
+def ada_and_bo(browser, site):
+    ada = Person(browser, site, "Ada Web", "ada.web@example.org")
+    bo = Person(browser, site, "Bo Web", "bo.web@example.org")
+    ada.sign_up()
+    bo.sign_up()
+    return ada, bo
+
+
+@pytest.mark.parametrize("game", sorted(TITLES))
+def test_two_people_play_a_whole_game_through_the_pages(ada_and_bo, game):
+    ada, bo = ada_and_bo
+    # Con Sonar! ends when two submarines are left (the site's English page): a shorter game
+    choices = {"End subs left": "2"} if game == "consonar" else {}
+    game_id = ada.new_game(game, {1: ("player", "bo web")}, **choices)
+    look(ada.page, f"game-open-{game}")
+    page = bo.open("/games")
+    look(page, "my-games-invited")
+    invitation = page.locator("li", has=page.locator(f'a[href="/games/{game_id}"]'))
+    invitation.get_by_role("button", name="Accept").click()
+    expect(page.locator(".flash")).to_contain_text("The game has begun")
+    look(page, f"game-{game}")
+    moves = play_to_the_end([ada, bo], game_id, random.Random(game))
+    assert moves >= 4
+    page = ada.open(f"/games/{game_id}")
+    expect(page.locator(".status")).to_contain_text("Game over")
+    look(page, f"game-over-{game}")
+    # a rematch: Ada asks, Bo finds the invitation in his games
+    page.get_by_role("button", name="Ask for a rematch").click()
+    page.wait_for_url(re.compile(r"/games/g_"))
+    rematch = page.url.rsplit("/", 1)[1]
+    assert rematch != game_id
+    expect(page.locator(".status")).to_contain_text("Waiting for Bo Web (invited) to join")
+    mine = bo.open("/games")
+    look(mine, "my-games")
+    mine.locator(f'form[action="/games/{rematch}/join"]').get_by_role("button").click()
+    expect(mine.locator(".flash")).to_contain_text("The game has begun")
+
+
+def test_the_board_changes_without_a_reload_when_the_other_moves(ada_and_bo):
+    ada, bo = ada_and_bo
+    game_id = ada.new_game("nautilus", {1: ("player", "Bo Web")})
+    page = bo.open("/games")
+    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    rnd = random.Random(7)
+    waiting, mover = (ada, bo)
+    if not bo.open(f"/games/{game_id}").locator("#your-move").count():
+        waiting, mover = bo, ada
+    watched = waiting.open(f"/games/{game_id}")
+    expect(watched.locator("#your-move")).to_have_count(0)
+    watched.evaluate("window.notReloaded = true")
+    before = watched.locator("main").get_attribute("data-version")
+    page = mover.open(f"/games/{game_id}")
+    while not move(page, rnd):
+        pass
+    expect(watched.locator("#live")).to_contain_text("moved on", timeout=20_000)
+    assert watched.evaluate("window.notReloaded") is True, "the page was not reloaded"
+    after = watched.locator("main").get_attribute("data-version")
+    assert int(after) > int(before), "the page shows the game after the move"
+    assert watched.locator("ol.log li").last.get_attribute("value") == after
+
+
+def test_a_form_sent_after_the_turn_moved_on_is_refused_in_words(ada_and_bo):
+    ada, bo = ada_and_bo
+    game_id = ada.new_game("ninedomains", {1: ("player", "Bo Web")})
+    page = bo.open("/games")
+    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    # a second tab of Ada's, where she starts to choose before she plays from the first
+    second = ada.context.new_page()
+    second.goto(ada.server.url + f"/games/{game_id}")
+    form = second.locator("#your-move form.composer").first
+    first_select = form.locator("select").first
+    first_select.select_option(index=first_select.locator("option").count() - 1)
+    page = ada.open(f"/games/{game_id}")
+    rnd = random.Random(3)
+    while not move(page, rnd):
+        pass
+    # the game moved on: the page she is choosing on says so and is not redrawn under her
+    expect(second.locator("#live")).to_contain_text("reload the page")
+    form.get_by_role("button", name="Play").click()
+    expect(second.locator(".problem")).to_contain_text(
+        "The game moved on since this page was shown, so nothing was played"
+    )
+    look(second, "stale-form")
+    second.close()
+
+
+def test_an_invitation_is_refused_and_a_game_is_joined_from_the_lobby(browser, site, ada_and_bo):
+    ada, _ = ada_and_bo
+    cy = Person(browser, site, "Cy Web", "cy.web@example.org")
+    cy.sign_up()
+    refused = ada.new_game("buttons", {1: ("player", "Cy Web")})
+    page = cy.open("/games")
+    page.locator(f'form[action="/games/{refused}/decline"]').get_by_role("button").click()
+    expect(page.locator(".flash")).to_contain_text("You refused the invitation")
+    expect(ada.open(f"/games/{refused}").locator(".status")).to_contain_text("Cancelled")
+    lobby_game = ada.new_game("consonar", {1: ("open", ""), 2: ("bot:heuristic", "")})
+    page = cy.open("/lobby")
+    look(page, "lobby")
+    page.locator(f'form[action="/games/{lobby_game}/join"]').get_by_role("button").click()
+    expect(page.locator(".flash")).to_contain_text("The game has begun")
+
+
+def test_signing_in_again_on_a_new_browser_by_an_emailed_link(browser, site, ada_and_bo):
+    ada, _ = ada_and_bo
+    again = Person(browser, site, ada.name, ada.email)
+    page = again.open("/settings")
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+    again.sign_in()
+    expect(again.page).to_have_url(re.compile(r"/settings$"))
+    look(again.page, "settings")
+    again.page.get_by_label("Your time zone, for deadlines").select_option("Europe/Rome")
+    again.page.get_by_role("button", name="Save", exact=True).click()
+    expect(again.page.locator(".flash")).to_contain_text("Your settings are saved")
+    again.page.get_by_role("button", name="Make a new API token").click()
+    token = again.page.locator("code.secret").inner_text()
+    assert token.startswith("tp_")
+    look(again.page, "settings-new-token")
