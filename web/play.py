@@ -68,7 +68,11 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     status, active = game["status"], game["active_seats"]
     deadline = None
     if status == "open":
-        waiting = [seat_name(s) for s in seats if s["kind"] in ("open", "invited")]
+        waiting = [
+            "you" if s["player_id"] == player else seat_name(s)
+            for s in seats
+            if s["kind"] in ("open", "invited")
+        ]
         turn = f"Waiting for {_and(waiting)} to join"
     elif status == "cancelled":
         turn = "Cancelled: an invited player declined"

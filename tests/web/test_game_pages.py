@@ -215,3 +215,25 @@ def test_a_new_game_form_says_what_is_wrong_in_words(ada_and_bo):
     assert "delay any card" in options.lower() and "the last arrow points to" in options
     r = ada.post("/games/new", {"game": "consonar", "seat.1": "none"})
     assert r.status_code == 422 and "needs at least 2 players" in r.get_data(as_text=True)
+
+
+def test_a_player_sees_the_table_from_their_seat_and_a_stranger_as_a_spectator(
+    app, services, smtp, ada_and_bo
+):
+    from service.play import boards
+
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
+    cy = Browser(app)
+    sign_up(cy, services, smtp, "Cy", "cy@example.org")
+    snap = services.games.load(game_id)
+    seen = {name: b.text(f"/games/{game_id}") for name, b in (("ada", ada), ("bo", bo), ("cy", cy))}
+    assert boards.seat_html(snap, 0) in seen["ada"] and boards.seat_html(snap, 1) in seen["bo"]
+    assert boards.seat_html(snap, None) in seen["cy"]
+    for reader, other in (("ada", 1), ("bo", 0), ("cy", 0), ("cy", 1)):
+        assert boards.seat_html(snap, other) not in seen[reader]
+    hands = services.games.view(game_id, snap["seats"][0]["player_id"])["hand"]
+    assert "Your move" not in seen["cy"] and "/move" not in seen["cy"]
+    assert hands and "YOUR HAND" not in seen["cy"].upper().split("THE GAME SO FAR")[0]

@@ -4,8 +4,12 @@ do the same through a real browser."""
 
 import re
 
+from api.app import create_app
+from api.front_door import FrontDoor
+from service.settings import Settings
 from tests.peers import text_of
 from tests.web.conftest import Browser, sign_up
+from transports.mailer import SmtpMailer
 
 
 def test_the_front_page_says_what_turnpost_is_and_shows_the_four_games(app):
@@ -124,3 +128,20 @@ def test_a_new_api_token_is_shown_once_and_replaces_the_old(app, services, smtp)
         client.get("/v1/players/me", headers={"Authorization": f"Bearer {old}"}).status_code == 401
     )
     assert token not in browser.text("/settings")
+
+
+def test_sign_ups_and_sign_in_links_are_limited_per_client_address(redis_client, smtp):
+    app = create_app(
+        redis_client,
+        mailer=SmtpMailer(smtp.url),
+        settings=Settings(public_url="http://turnpost.test"),
+        front_door=FrontDoor(limit_register_per_ip="2/hour", limit_sign_in_per_ip="1/hour"),
+    )
+    browser = Browser(app)
+    answers = [
+        browser.post("/sign-up", {"name": f"P{n}", "email": f"p{n}@example.org"}) for n in range(3)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert "text/html" in answers[-1].content_type and "Retry-After" in answers[-1].headers
+    asked = [browser.post("/sign-in", {"email": "p0@example.org"}) for _ in range(2)]
+    assert [a.status_code for a in asked] == [200, 429]
