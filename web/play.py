@@ -354,6 +354,7 @@ def _seat_lines(snap: Snapshot, seat: int | None) -> list[dict[str, Any]]:
         lines.append(
             {
                 "name": "You" if i == seat else seat_name(record),
+                "player_id": record["player_id"] if record["kind"] == "player" else None,
                 "to_move": snap["status"] == "active" and i in snap["active_seats"],
                 "deadline": in_words(deadline, _now(), _zone()) if deadline else None,
             }

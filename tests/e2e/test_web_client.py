@@ -312,3 +312,32 @@ def test_signing_in_again_on_a_new_browser_by_an_emailed_link(browser, site, ada
     token = again.page.locator("code.secret").inner_text()
     assert token.startswith("tp_")
     look(again.page, "settings-new-token")
+
+
+def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
+    """The pages no other test here opens: choosing a game, a profile, the resign question,
+    the turn page of a turn email, a game's public page, and a page that says no."""
+    ada, bo = ada_and_bo
+    look(ada.open("/games/new"), "choose-game")
+    page = bo.open("/settings")
+    page.get_by_label("Add a friend by name").fill(ada.name)
+    page.get_by_role("button", name="Save friends").click()
+    expect(page.locator(".flash")).to_contain_text("Your friends are saved")
+    game_id = ada.new_game("nautilus", {1: ("player", bo.name)})
+    page = ada.open(f"/games/{game_id}")
+    page.get_by_role("link", name=bo.name).click()
+    expect(page.get_by_role("heading", name=bo.name)).to_be_visible()
+    look(page, "profile")
+    page = ada.open(f"/games/{game_id}/resign")
+    look(page, "resign")
+    first = "ada" if ada.open(f"/games/{game_id}").locator("#your-move").count() else "bo"
+    person = ada if first == "ada" else bo
+    email = person.outgoing.wait_for(
+        lambda m, rcpt: person.email in rcpt and m["X-Turnpost-Game"] == game_id, timeout=30
+    )
+    turn_page = re.search(rf"{re.escape(PUBLIC_URL)}(/t/[A-Za-z0-9_.-]+)", text_of(email))
+    look(person.open(turn_page.group(1)), "turn-page")
+    look(person.open(f"/play/{game_id}"), "public-page")
+    missing = person.open("/games/g_nothing")
+    expect(missing.locator(".message")).to_contain_text("There is no game g_nothing")
+    look(missing, "not-found")
