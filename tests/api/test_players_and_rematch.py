@@ -157,3 +157,23 @@ def test_two_players_asking_at_once_get_one_rematch(app, register):
         t.join()
     assert sorted(r.status_code for r in answers) == [200, 201]
     assert len({r.json["id"] for r in answers}) == 1
+
+
+def test_a_time_zone_is_an_iana_name(client, register):
+    _, ha = register("Ada")
+    r = client.patch("/v1/players/me", json={"time_zone": "Europe/Rome"}, headers=ha)
+    assert r.status_code == 200 and r.json["time_zone"] == "Europe/Rome"
+    r = client.patch("/v1/players/me", json={"time_zone": "Mars/Olympus_Mons"}, headers=ha)
+    assert r.status_code == 422 and r.json["code"] == "player/invalid"
+    assert client.get("/v1/players/me", headers=ha).json["time_zone"] == "Europe/Rome"
+    r = client.patch("/v1/players/me", json={"time_zone": None}, headers=ha)
+    assert r.json["time_zone"] is None
+
+
+def test_a_deadline_in_words_is_written_in_the_readers_time_zone():
+    from service.timefmt import in_words
+
+    noon_utc = 1_795_000_000_000 - 1_795_000_000_000 % 86_400_000 + 12 * 3_600_000
+    assert in_words(noon_utc, noon_utc - 3_600_000).endswith(", 12:00 UTC)")
+    assert in_words(noon_utc, noon_utc - 3_600_000, "Asia/Tokyo").endswith(", 21:00 Asia/Tokyo)")
+    assert in_words(noon_utc, noon_utc, "Not/A_Zone").endswith(" UTC)")

@@ -145,3 +145,37 @@ def test_sign_ups_and_sign_in_links_are_limited_per_client_address(redis_client,
     assert "text/html" in answers[-1].content_type and "Retry-After" in answers[-1].headers
     asked = [browser.post("/sign-in", {"email": "p0@example.org"}) for _ in range(2)]
     assert [a.status_code for a in asked] == [200, 429]
+
+
+def test_the_api_takes_the_session_cookie_for_its_event_streams_only(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    ada = services.players.named("Ada")[0]["id"]
+    game = services.games.create(ada, "nautilus", [ada, "bot:heuristic"])
+    # another site could make this browser send these with its cookie: all want the token
+    assert browser.client.get("/v1/players/me").status_code == 401
+    assert (
+        browser.client.post(
+            "/v1/games", json={"game": "nautilus", "seats": [ada, None]}
+        ).status_code
+        == 401
+    )
+    assert browser.client.post(f"/v1/games/{game['id']}/resign").status_code == 401
+    assert services.games.load(game["id"])["status"] == "active"
+    # the game's stream, which a page of this origin follows, reads it
+    stream = browser.client.get(f"/v1/games/{game['id']}/stream?after=0", buffered=False)
+    assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
+    first = next(stream.response)
+    assert b"GameCreated" in first or b"retry" in first
+    stream.close()
+
+
+def test_signing_out_ends_the_session(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    browser.get("/games")
+    assert browser.post("/sign-out").status_code == 303
+    assert browser.get("/games").status_code == 303
+    ada = services.players.named("Ada")[0]["id"]
+    game = services.games.create(ada, "nautilus", [ada, "bot:heuristic"])
+    assert browser.client.get(f"/v1/games/{game['id']}/stream?after=0").status_code == 401

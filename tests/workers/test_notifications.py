@@ -425,3 +425,19 @@ def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_wor
             time.sleep(0.1)
         assert [b["event"] for b in found] == ["turn.continues"]
         assert [b["event"] for b in bodies if b["version"] == first["version"]] == ["turn.started"]
+
+
+def test_a_turn_emails_deadline_is_written_in_the_players_time_zone(services, start_workers, smtp):
+    players, games = services
+    start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
+    ada = players.register("Ada", email="ada.tz@example.org")["id"]
+    bo = players.register("Bo", email="bo.tz@example.org")["id"]
+    players.update(ada, {"time_zone": "Asia/Tokyo"})
+    players.set_friends(bo, [ada])
+    control = {"per_move_seconds": 86400, "on_timeout": "auto"}
+    game_id = games.create(ada, "ninedomains", [ada, bo], time_control=control)["id"]
+    tokyo = text_of(smtp.wait_for(lambda m, rcpt: "ada.tz@example.org" in rcpt))
+    utc = text_of(smtp.wait_for(lambda m, rcpt: "bo.tz@example.org" in rcpt))
+    assert re.search(r"Your deadline: in [^(]+\([^)]+ Asia/Tokyo\)", tokyo), tokyo
+    assert re.search(r"Your deadline: in [^(]+\([^)]+ UTC\)", utc), utc
+    assert games.load(game_id)["status"] == "active"
