@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 LINTERS := tools/openapi-lint
 LINTERS_STAMP := $(LINTERS)/node_modules/.installed
 
-.PHONY: serve test lint lint-openapi openapi examples bench browser clean
+.PHONY: serve test lint lint-openapi openapi examples bench bench-expert browser clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "turnpost needs Python 3.11 or newer (python3.11, python3.12, ...)"; exit 1; }
@@ -89,6 +89,10 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers
 	$(BIN)/python -m bench.notify
+
+# bot:expert against the heuristic: 200 games per title at 1 s a move, hours on this machine.
+bench-expert: $(DEV_STAMP)
+	$(BIN)/python -m bench.expert
 
 clean:
 	rm -rf $(VENV) data .pytest_cache $(LINTERS)/node_modules $(AXE)/node_modules

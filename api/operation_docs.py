@@ -15,7 +15,8 @@ DESCRIPTIONS: dict[str, str] = {
     "view). `invited=me`: the games with a seat reserved for you that you have "
     "not joined or declined, newest first. `status=open` is the lobby of games "
     "with an open seat (a seat reserved for an invited player is not open).",
-    "createGame": "Seats are player ids, `bot:random`, `bot:heuristic`, or null for an open "
+    "createGame": "Seats are player ids, bots (`bot:random`, `bot:heuristic`, and `bot:expert`, "
+    "which searches for EXPERT_SECONDS a move, where the catalog lists it), or null for an open "
     "seat; at least one seat is a person. Naming another player invites them: "
     "their seat is reserved (kind `invited`) until they join or decline, and "
     "they are told by email and webhook (`game.invited`); a player who lists you "

@@ -80,6 +80,14 @@ class CatalogGameSchema(Schema):
     notation = fields.List(
         fields.String(), metadata={"description": "How to write each kind of move, with an example"}
     )
+    bots = fields.List(
+        fields.String(),
+        metadata={
+            "description": "The bots a seat of this title may hold: `bot:random`, "
+            "`bot:heuristic`, and `bot:expert` (a search within the server's time per move) "
+            "where its bots can search"
+        },
+    )
 
 
 class CatalogSchema(Schema):
@@ -336,8 +344,9 @@ class GameCreateSchema(Schema):
         required=True,
         validate=validate.Length(min=1, max=6),
         metadata={
-            "description": "One entry per seat: a player id, 'bot:random', "
-            "'bot:heuristic', or null for an open seat"
+            "description": "One entry per seat: a player id, one of the title's bots (its "
+            "`bots` in the catalog: 'bot:random', 'bot:heuristic', 'bot:expert'), or null for "
+            "an open seat"
         },
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)

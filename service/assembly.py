@@ -53,9 +53,14 @@ def assemble(
     game_store, player_store = GameStore(client), PlayerStore(client, token_cache)
     notes = NotificationStore(client)
     games = (
-        GameService(game_store, player_store)
+        GameService(game_store, player_store, expert_seconds=settings.expert_seconds)
         if min_move_seconds is None
-        else GameService(game_store, player_store, min_move_seconds=min_move_seconds)
+        else GameService(
+            game_store,
+            player_store,
+            min_move_seconds=min_move_seconds,
+            expert_seconds=settings.expert_seconds,
+        )
     )
     keys = ServerKeys(settings, notes)
     one_click = OneClick(games, notes, settings, keys)

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from engine import registry
 from service.errors import ErrorCode, ServiceError
 from service.play import boards, composer, history
-from service.play.games import BOT_SEATS, IF_DECLINED, invitation_of, seat_of, summarize
+from service.play.games import IF_DECLINED, bots_of, invitation_of, seat_of, summarize
 from service.play.logview import seat_name
 from service.timefmt import in_words
 from store.record import EventType, Snapshot
@@ -42,6 +42,7 @@ IF_DECLINED_WORDS = {
 BOT_WORDS = {
     "bot:heuristic": "a bot that plays well (bot:heuristic)",
     "bot:random": "a bot that plays at random (bot:random)",
+    "bot:expert": "a bot that thinks ahead (bot:expert)",
 }
 STREAM_EVENTS = " ".join(sorted(EventType))
 
@@ -182,7 +183,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
         game=name,
         info=info,
         seats=range(1, info.max_players),
-        bots=BOT_WORDS,
+        bots={b: BOT_WORDS[b] for b in bots_of(registry.GAMES[name])},
         clocks=CLOCKS,
         timeouts=TIMEOUT_WORDS,
         if_declined=IF_DECLINED_WORDS,
@@ -239,7 +240,7 @@ def create_gayou():
                 seats.append(found)
         elif kind == "open":
             seats.append(None)
-        elif kind in BOT_SEATS:
+        elif kind in bots_of(registry.GAMES[name]):
             seats.append(kind)
         elif kind != "none":
             problems[f"seat.{n}"] = "Choose who sits here."

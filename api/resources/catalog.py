@@ -4,6 +4,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine import registry
+from service.play.games import bots_of
 
 from ..schemas import CatalogSchema
 
@@ -33,6 +34,7 @@ class Catalog(MethodView):
                     "rules_version": info.rules_version,
                     "options": {k: o.to_json() for k, o in info.options.items()},
                     "notation": list(info.notation),
+                    "bots": list(bots_of(game)),
                 }
             )
         return {"games": games}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.core import Action, Bot, Rng, View
+from engine.bots.search import clone
+from engine.core import Action, Bot, Rng, State, View
 from engine.games.buttons import (
     BUTTON,
     COLOUR_TARGET,
@@ -18,6 +19,7 @@ from engine.games.buttons import (
     cells_marked,
     colour_of,
     is_legal_cell,
+    place_actions,
     put_mark,
 )
 
@@ -122,3 +124,22 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+def determinize(g: State, seat: int, rng: Rng) -> State:
+    """A state `seat` cannot tell from `g`, for the expert's search. Buttons hides nothing
+    but what the others decided on the current roll, or which of their buttons they picked
+    for stars, while `seat` still decides: those are drawn again at random among what they
+    could have done. The dice to come are the search's own."""
+    d = clone(g)
+    for other in range(g["n"]):
+        if other == seat:
+            continue
+        if g["phase"] == "place" and g["choices"][other] is not None:
+            d["choices"][other] = None
+            d["choices"][other] = rng.choice(place_actions(d, other))
+        if g["phase"] == "stars" and g["star_picks"][other]:
+            buttons = cells_marked(g["boards"][other], BUTTON)
+            rng.shuffle(buttons)
+            d["star_picks"][other] = sorted(buttons[: len(g["star_picks"][other])])
+    return d

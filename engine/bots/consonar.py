@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.core import Action, Bot, Rng, View
+from engine.bots.search import clone
+from engine.core import Action, Bot, Rng, State, View
 from engine.games.consonar import DIE, FLEET_INFO, HIGH, LOW
 
 
@@ -70,3 +71,24 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+def determinize(g: State, seat: int, rng: Rng) -> State:
+    """A state `seat` cannot tell from `g`, for the expert's search: the Fleet cards it cannot
+    see (the other players' hands and the Fleet deck) dealt again at random, each hand and
+    the deck keeping their sizes, and the Torpedo deck shuffled (the search then forgets the
+    order of the cards delayed under it, which it might have remembered; it learns nothing).
+    The dice to come are the search's own."""
+    d = clone(g)
+    others = [s for s in range(len(g["hands"])) if s != seat]
+    unseen = sorted([c for s in others for c in g["hands"][s]] + g["fleet_deck"])
+    rng.shuffle(unseen)
+    for s in others:
+        size = len(g["hands"][s])
+        d["hands"][s] = sorted(unseen[:size])
+        del unseen[:size]
+    d["fleet_deck"] = unseen
+    torpedoes = sorted(g["torpedo_deck"])
+    rng.shuffle(torpedoes)
+    d["torpedo_deck"] = torpedoes
+    return d

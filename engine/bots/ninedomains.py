@@ -4,7 +4,8 @@ engine/games/ninedomains.py)."""
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.core import Action, Bot, Rng, View
+from engine.bots.search import clone
+from engine.core import Action, Bot, Rng, State, View
 from engine.games.ninedomains import (
     BASE_CARDS,
     DOMAIN_POINTS,
@@ -12,13 +13,16 @@ from engine.games.ninedomains import (
     FOUR_PLUS_LAST_ROUND,
     ROUNDS,
     SLOTS,
+    SPECIAL_KINDS,
     THREE_PLUS_MARGIN,
     THREE_PLUS_POINTS,
     card_symbol,
     card_value,
     combat_bonuses,
+    deck_of,
     elements_of,
     fight_slot,
+    sort_cards,
 )
 
 
@@ -125,3 +129,33 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+def determinize(g: State, seat: int, rng: Rng) -> State:
+    """A state `seat` cannot tell from `g`, for the expert's search: the domains still face
+    down dealt again into the piles, the special kinds not yet dealt shuffled again, and the
+    opponent's cards (known: all they were dealt minus what they used) split again between
+    their hand and the three they laid face down, if they have. Each drawn from what `seat`
+    can see only, so the search knows nothing more than the seat does."""
+    d = clone(g)
+    seen = [x for x in g["face_up"] if x] + g["discarded"] + g["domains"][0] + g["domains"][1]
+    unseen = sorted(x for x in deck_of(g) if x not in seen)
+    rng.shuffle(unseen)
+    d["piles"] = []
+    for pile in g["piles"]:
+        d["piles"].append(unseen[: len(pile)])
+        del unseen[: len(pile)]
+    kinds = sorted(k for k in SPECIAL_KINDS if k not in g["specials"])
+    rng.shuffle(kinds)
+    d["special_deck"] = kinds[: len(g["special_deck"])]
+    other = 1 - seat
+    cards = list(BASE_CARDS) + list(g["specials"])
+    for c in g["used"][other]:
+        cards.remove(c)
+    cards = sort_cards(cards)
+    if g["committed"][other] is not None:
+        rng.shuffle(cards)
+        d["committed"][other] = cards[: len(SLOTS)]
+        cards = sort_cards(cards[len(SLOTS) :])
+    d["hands"][other] = cards
+    return d

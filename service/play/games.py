@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from engine import match as runner
 from engine import registry
+from engine.bots import search
 from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
 TIMEOUT_POLICIES = ("auto", "forfeit")
-BOT_SEATS = ("bot:random", "bot:heuristic")
+BOT_SEATS = ("bot:random", "bot:heuristic", "bot:expert")
 IF_DECLINED = ("cancel", "open")
 APPEND_ATTEMPTS = 16
 
@@ -41,8 +42,10 @@ class GameService:
         players: PlayerStore,
         clock: Callable[[], float] = time.time,
         min_move_seconds: int = MIN_MOVE_SECONDS,
+        expert_seconds: float = 1.0,
     ):
         self.min_move_seconds = min_move_seconds
+        self.expert_seconds = expert_seconds
         self.games = games
         self.players = players
         self.clock = clock
@@ -172,7 +175,7 @@ class GameService:
             raise ServiceError.from_game_error(err) from None
         if if_declined not in IF_DECLINED:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
-        seat_records = self._seat_records(creator, seats)
+        seat_records = self._seat_records(creator, seats, game)
         seed = secrets.token_bytes(32)
         created = {
             "type": EventType.GAME_CREATED,
@@ -390,7 +393,7 @@ class GameService:
         game = history.game_of(snap)
         if record["kind"] != "bot" or seat not in snap["active_seats"]:
             return False
-        chosen = _bot_choice(game, history.match_of(snap), seat, record["bot"])
+        chosen = _bot_choice(game, history.match_of(snap), seat, record["bot"], self.expert_seconds)
         new, events = self._action_events(snap, seat, chosen)
         return isinstance(self._append(snap, events, new), Appended)
 
@@ -552,7 +555,7 @@ class GameService:
         new, more = self._fold([(left, new_match)], new)
         return self._end_if_over(new, events + more)
 
-    def _seat_records(self, creator: str, seats: list) -> list[dict]:
+    def _seat_records(self, creator: str, seats: list, game) -> list[dict]:
         """One record per seat: the creator's own seat, a bot, an open seat, a player who lets
         the creator seat them (kind "player"), or an invitation (kind "invited")."""
         records, seen = [], set()
@@ -560,10 +563,11 @@ class GameService:
             if entry is None:
                 records.append({"kind": "open", "player_id": None, "name": None})
             elif isinstance(entry, str) and entry.startswith("bot:"):
-                if entry not in BOT_SEATS:
+                if entry not in bots_of(game):
                     raise ServiceError(
                         ErrorCode.GAME_INVALID_SEATS,
-                        f"there is no bot {entry!r}; the bots are: {', '.join(BOT_SEATS)}",
+                        f"there is no bot {entry!r} for {game.info.title}; its bots are: "
+                        f"{', '.join(bots_of(game))}",
                     )
                 records.append(
                     {
@@ -767,12 +771,22 @@ def _stored(events: list[Event]) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k != "version"} for e in events]
 
 
-def _bot_choice(game, match: dict, seat: int, bot: str) -> dict:
-    """A bot sees what its seat sees; its own randomness need not replay (its move is logged)."""
-    view = game.view(match["state"], seat)
-    return game.bots[bot](
-        view, runner.legal_actions(game, match, seat), Rng(secrets.token_bytes(32))
-    )
+def bots_of(game) -> tuple[str, ...]:
+    """The bot seats a title offers: bot:expert where its bots can search (engine/bots/search)."""
+    return tuple(b for b in BOT_SEATS if b != "bot:expert" or search.expert_for(game))
+
+
+def _bot_choice(game, match: dict, seat: int, bot: str, expert_seconds: float = 1.0) -> dict:
+    """A bot sees what its seat sees; its own randomness need not replay (its move is logged).
+    The expert searches for `expert_seconds` (this runs in a worker, never in a request)."""
+    legal = runner.legal_actions(game, match, seat)
+    rng = Rng(secrets.token_bytes(32))
+    if bot == "expert":
+        deadline = time.monotonic() + expert_seconds
+        return search.expert_move(
+            game, match["state"], seat, legal, rng, lambda: time.monotonic() < deadline
+        )
+    return game.bots[bot](game.view(match["state"], seat), legal, rng)
 
 
 def _seed(snap: Snapshot) -> bytes:

@@ -177,3 +177,19 @@ def test_a_deadline_in_words_is_written_in_the_readers_time_zone():
     assert in_words(noon_utc, noon_utc - 3_600_000).endswith(", 12:00 UTC)")
     assert in_words(noon_utc, noon_utc - 3_600_000, "Asia/Tokyo").endswith(", 21:00 Asia/Tokyo)")
     assert in_words(noon_utc, noon_utc, "Not/A_Zone").endswith(" UTC)")
+
+
+def test_the_catalog_lists_each_titles_bots_and_a_seat_takes_only_those(client, register):
+    ada, ha = register("Ada")
+    bots = {g["name"]: g["bots"] for g in client.get("/v1/catalog").json["games"]}
+    assert bots["ninedomains"] == ["bot:random", "bot:heuristic", "bot:expert"]
+    assert bots["nautilus"] == ["bot:random", "bot:heuristic"], "its bots cannot search yet"
+    r = client.post(
+        "/v1/games", json={"game": "nautilus", "seats": [ada, "bot:expert"]}, headers=ha
+    )
+    assert r.status_code == 422 and r.json["code"] == "game/invalid_seats"
+    assert "bot:random, bot:heuristic" in r.json["message"]
+    r = client.post(
+        "/v1/games", json={"game": "ninedomains", "seats": [ada, "bot:expert"]}, headers=ha
+    )
+    assert r.status_code == 201 and r.json["seats"][1]["name"] == "bot:expert"

@@ -171,3 +171,24 @@ def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(
     commits = [(e.first, e.version) for e in outbox.read("test", 100, 10) if e.game_id == game_id]
     assert commits == [(1, 2), (3, games.load(game_id)["version"])], "one commit for the batch"
     assert games.replay(game_id) == games.load(game_id)
+
+
+def test_bot_expert_plays_its_moves_in_the_workers_within_its_time(services, start_workers):
+    players, games = services
+    start_workers(EXPERT_SECONDS="0.05")
+    me = players.register("Ada")["id"]
+    game_id = games.create(me, "ninedomains", [me, "bot:expert"])["id"]
+    picker = Rng(b"person-vs-expert" + bytes(32))
+
+    def my_turn_or_over():
+        s = games.summary(game_id)
+        return s if s["status"] == "finished" or 0 in s["active_seats"] else None
+
+    for _ in range(100):
+        summary = wait_for(my_turn_or_over)
+        if summary["status"] == "finished":
+            break
+        legal = games.legal_moves(game_id, me)
+        games.play(game_id, me, legal["version"], action=picker.choice(legal["moves"])["action"])
+    seats = {e.get("seat") for e in games.games.events(game_id) if e["type"] == "ActionTaken"}
+    assert summary["status"] == "finished" and seats == {0, 1}

@@ -1,0 +1,91 @@
+"""bot:expert against the heuristic bot: N games per title that has the expert, two players,
+seats alternating, default options; the expert searches for S seconds a move (the server's
+EXPERT_SECONDS), on one core. An outright win counts for its bot, a shared win for neither.
+Reports the expert's wins and its time per move (median and max, moves with one choice left
+out: the expert answers those at once).
+
+    .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S]
+
+The issue's measure is 200 games at 1 s a move: hours per title on this machine (`make
+bench-expert`); RESULTS.md says which measure each figure comes from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+from bench.results import replace_section
+from engine import match as runner
+from engine import registry
+from engine.bots.search import expert_for, expert_move
+from engine.rng import Rng
+
+
+def until(deadline: float):
+    return lambda: time.monotonic() < deadline
+
+
+def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]) -> int | None:
+    """One game: the seat that won outright (None for a shared win)."""
+    picker = Rng(b"expert:" + seed)
+    m, _ = runner.start(game, 2, None, seed, 1)
+    version = 1
+    while m["outcome"] is None:
+        seat = picker.choice(sorted(runner.active_seats(game, m)))
+        legal = runner.legal_actions(game, m, seat)
+        if seat == expert_seat:
+            started = time.monotonic()
+            deadline = started + seconds
+            action = expert_move(game, m["state"], seat, legal, picker, until(deadline))
+            if len(legal) > 1:
+                times.append(time.monotonic() - started)
+        else:
+            action = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
+        version += 1
+        m, _ = runner.act(game, m, seat, action, seed, version)
+    winners = m["outcome"]["winners"]
+    return winners[0] if len(winners) == 1 else None
+
+
+def measure(name: str, games: int, seconds: float) -> str:
+    game = registry.GAMES[name]
+    expert = heuristic = 0
+    times: list[float] = []
+    for i in range(games):
+        expert_seat = i % 2
+        winner = duel(game, i.to_bytes(4, "big") * 8, expert_seat, seconds, times)
+        expert += winner == expert_seat
+        heuristic += winner is not None and winner != expert_seat
+    return (
+        f"| {game.info.title} | {games} | {seconds:g} | {expert} ({100 * expert / games:.1f}%) "
+        f"| {heuristic} ({100 * heuristic / games:.1f}%) | {games - expert - heuristic} "
+        f"| {statistics.median(times):.2f} | {max(times):.2f} |"
+    )
+
+
+def main() -> None:
+    searching = sorted(n for n, g in registry.GAMES.items() if expert_for(g) is not None)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("titles", nargs="*", default=searching)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    args = parser.parse_args()
+    rows = [measure(name, args.games, args.seconds) for name in args.titles]
+    replace_section(
+        "bot:expert",
+        f"\n## bot:expert\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
+        f"{os.getloadavg()[0]:.2f}: bot:expert against the heuristic bot, two players, seats "
+        "alternating, default options, on one core (bench/expert.py). Time per move: the "
+        "moves with more than one choice.\n\n"
+        "| title | games | seconds a move | expert wins | heuristic wins | shared "
+        "| median s a move | max s |\n"
+        "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n",
+    )
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""`expert`: a bot that searches, playing from what its seat may know.
+
+Determinized Monte Carlo search: the bot asks the game's bot module for `determinize(state,
+seat, rng)`, a state the seat cannot tell from the real one (everything it cannot see drawn
+again at random from what it could be, from what it can see only). For each try it draws such
+a world, plays one of its candidate moves in it, and plays the game on to the end with the
+heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on the candidates
+that win most often, and the most tried is played. The search stops when
+`more()` says so: the server gives it a time budget (EXPERT_SECONDS), a test a count of tries.
+
+A title has the expert when its bot module defines `determinize`; `expert_for` says which.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from collections.abc import Callable
+
+from engine.core import Action, Game, Log, Outcome, Rng, State
+
+Determinizer = Callable[[State, int, Rng], State]
+
+MAX_CANDIDATES = 24
+"""At most this many of the legal moves are searched: the heuristic's choice and others
+drawn at random (The Nine Domains opens with 504)."""
+EXPLORATION = 0.7
+ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
+
+
+def expert_for(game: Game) -> Determinizer | None:
+    """The game's determinizer, if its bot module has one (then the title has the expert)."""
+    module = importlib.import_module(f"engine.bots.{game.info.name}")
+    found: Determinizer | None = getattr(module, "determinize", None)
+    return found
+
+
+def clone(state: State) -> State:
+    result: State = json.loads(json.dumps(state))
+    return result
+
+
+def expert_move(
+    game: Game,
+    state: State,
+    seat: int,
+    legal: list[Action],
+    rng: Rng,
+    more: Callable[[], bool],
+) -> Action:
+    """The move the search prefers among `legal` (the seat's legal moves in `state`)."""
+    determinize = expert_for(game)
+    heuristic = game.bots["heuristic"]
+    first = heuristic(game.view(state, seat), legal, rng)
+    if len(legal) == 1 or determinize is None:
+        return first
+    others = [a for a in legal if a != first]
+    if len(others) > MAX_CANDIDATES - 1:
+        rng.shuffle(others)
+        others = others[: MAX_CANDIDATES - 1]
+    candidates = [first, *others]
+    wins = [0.0] * len(candidates)
+    tries = [0] * len(candidates)
+    total = 0
+    while more():
+        i = _pick(wins, tries, total)
+        world = determinize(state, seat, rng)
+        wins[i] += playout(game, world, seat, candidates[i], rng)
+        tries[i] += 1
+        total += 1
+    # the most tried (UCB1 tries the best most): steadier than the best average of few tries
+    best = max(range(len(candidates)), key=lambda i: (tries[i], wins[i], -i))
+    return candidates[best]
+
+
+def _pick(wins: list[float], tries: list[int], total: int) -> int:
+    for i, n in enumerate(tries):
+        if n == 0:
+            return i
+    log_total = math.log(total)
+    return max(
+        range(len(tries)),
+        key=lambda i: wins[i] / tries[i] + EXPLORATION * math.sqrt(log_total / tries[i]),
+    )
+
+
+def playout(game: Game, world: State, seat: int, action: Action, rng: Rng) -> float:
+    """Play `action` for `seat` in `world`, then the game to its end with the heuristic bots:
+    1 for an outright win of `seat`, a share of 1 for a shared win, 0 otherwise."""
+    heuristic = game.bots["heuristic"]
+    log = Log()
+    world = game.apply(world, seat, action, rng, log)
+    for _ in range(ROLLOUT_STEPS):
+        outcome = game.outcome(world)
+        if outcome is not None:
+            return _score(outcome, seat)
+        mover = rng.choice(sorted(game.active_seats(world)))
+        legal = game.legal_actions(world, mover)
+        choice = heuristic(game.view(world, mover), legal, rng)
+        world = game.apply(world, mover, choice, rng, log)
+    return 0.0
+
+
+def _score(outcome: Outcome, seat: int) -> float:
+    winners = outcome.winners
+    return 1.0 / len(winners) if seat in winners else 0.0

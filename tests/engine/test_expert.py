@@ -1,0 +1,114 @@
+"""bot:expert (engine/bots/search.py) and the determinizers it searches with: a world drawn
+for a seat depends on nothing but what that seat sees, agrees with what it sees, and draws the
+hidden cards again; the expert plays a legal move, the same one from the same randomness."""
+
+import pytest
+
+from engine import match as runner
+from engine import registry
+from engine.bots.search import clone, expert_for, expert_move
+from engine.games.buttons import place_actions
+from engine.rng import Rng
+
+SEARCHING = sorted(n for n, g in registry.GAMES.items() if expert_for(g) is not None)
+
+
+def positions(name: str, games: int = 12, every: int = 3):
+    """(state, seat) along random games of two and, where the title allows, three players."""
+    game = registry.GAMES[name]
+    counts = [2] + ([3] if game.info.max_players >= 3 else [])
+    for i in range(games):
+        n = counts[i % len(counts)]
+        seed = f"expert-{name}-{i}".encode().ljust(32, b".")
+        picker = Rng(seed)
+        m, _ = runner.start(game, n, None, seed, 1)
+        version, step = 1, 0
+        while m["outcome"] is None:
+            if step % every == 0:
+                for seat in range(n):
+                    yield m["state"], seat
+            seat = picker.choice(sorted(runner.active_seats(game, m)))
+            action = picker.choice(runner.legal_actions(game, m, seat))
+            version += 1
+            step += 1
+            m, _ = runner.act(game, m, seat, action, seed, version)
+
+
+def test_the_titles_whose_bots_search():
+    assert SEARCHING == ["buttons", "consonar", "ninedomains"]
+
+
+@pytest.mark.parametrize("name", SEARCHING)
+def test_a_drawn_world_depends_only_on_what_the_seat_sees(name):
+    """Two states the seat cannot tell apart (the real one, and one drawn for it) give the
+    same world from the same randomness: the search cannot learn what the seat does not know."""
+    game = registry.GAMES[name]
+    determinize = expert_for(game)
+    checked = 0
+    for state, seat in positions(name):
+        before = clone(state)
+        other = determinize(state, seat, Rng(b"a" * 32))
+        assert state == before, "the real state is left as it was"
+        assert game.view(other, seat) == game.view(state, seat)
+        assert game.legal_actions(other, seat) == game.legal_actions(state, seat)
+        assert determinize(state, seat, Rng(b"b" * 32)) == determinize(other, seat, Rng(b"b" * 32))
+        checked += 1
+    assert checked > 40
+
+
+@pytest.mark.parametrize("name", ["consonar", "ninedomains"])
+def test_what_the_seat_cannot_see_is_drawn_again(name):
+    game = registry.GAMES[name]
+    determinize = expert_for(game)
+    state, seat = next(iter(positions(name, games=1)))
+    other = 1 - seat
+    worlds = [determinize(state, seat, Rng(bytes([i]) * 32)) for i in range(20)]
+    assert len({str(w["hands"][other]) for w in worlds}) > 1 or name == "ninedomains"
+    piles = "piles" if name == "ninedomains" else "fleet_deck"
+    assert len({str(w[piles]) for w in worlds}) > 1
+    assert all(w["hands"][seat] == state["hands"][seat] for w in worlds), "its own hand is kept"
+
+
+def test_the_others_decision_on_a_roll_is_drawn_again_in_buttons():
+    game = registry.GAMES["buttons"]
+    determinize = expert_for(game)
+    for state, seat in positions("buttons", every=1):
+        decided = [
+            s
+            for s, choice in enumerate(state["choices"])
+            if s != seat and choice is not None and seat in state["waiting"]
+        ]
+        if state["phase"] == "place" and decided:
+            other = decided[0]
+            drawn = [
+                determinize(state, seat, Rng(bytes([i]) * 32))["choices"][other] for i in range(30)
+            ]
+            undecided = clone(state)
+            undecided["choices"][other] = None
+            could = place_actions(undecided, other)
+            assert all(choice in could for choice in drawn)
+            assert len({str(choice) for choice in drawn}) == len(could) > 1, "any of them"
+            return
+    pytest.fail("no position where another seat had decided first")
+
+
+@pytest.mark.parametrize("name", SEARCHING)
+def test_the_expert_plays_a_legal_move_and_the_same_one_from_the_same_randomness(name):
+    game = registry.GAMES[name]
+    for k, (state, seat) in enumerate(positions(name, games=2, every=7)):
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            continue
+
+        def tries(n):
+            left = [n]
+
+            def more():
+                left[0] -= 1
+                return left[0] >= 0
+
+            return more
+
+        chosen = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12))
+        again = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12))
+        assert chosen in legal and chosen == again
