@@ -215,7 +215,7 @@ def _json_text(value: Any) -> str:
 
 @pages.post("/games/new")
 @signed_in
-def create_gayou():
+def create_game():
     form = request.form
     name = form.get("game", "")
     if name not in registry.GAMES:
