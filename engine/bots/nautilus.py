@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from engine.bots import random_bot
-from engine.core import Action, Bot, Rng, View
-from engine.games.nautilus import COLUMNS, beats, other
+from engine.bots.search import clone
+from engine.core import Action, Bot, Rng, State, View
+from engine.games.nautilus import COLUMNS, DOMAINS, beats, check_domains, other
 
 
 def _column_value(view: View, seat: int, board: list[list[int | None]], col: int) -> float:
@@ -69,3 +73,58 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+def determinize(g: State, seat: int, rng: Rng) -> State:
+    """A state `seat` cannot tell from `g`, for the expert's search, each part drawn again
+    from what `seat` sees only:
+    - the Divers it cannot see (the opponent's hand, the pile, and the two the opponent drew
+      with the Submarine while they choose) dealt again, each place keeping its size;
+    - the Specials it cannot see (the opponent's, the deck, and the two drafted while the
+      opponent holds the Nemo token) dealt again likewise;
+    - the Domain pile shuffled; with hidden domains, the opponent's won Domain cards dealt
+      again with it, and the domains locked so far worked out again from both piles.
+    What the Eye showed it is forgotten (the search knows less, never more)."""
+    d = clone(g)
+    them = other(seat)
+    divers = [("hand", len(g["hands"][them])), ("pile", len(g["diver_pile"]))]
+    sub_hidden = g["phase"] == "submarine" and g["start_turn"] != seat and g["sub_drawn"]
+    if sub_hidden:
+        divers.append(("sub", len(g["sub_drawn"])))
+    pool = sorted(g["hands"][them] + g["diver_pile"] + (g["sub_drawn"] if sub_hidden else []))
+    dealt = _deal(pool, [size for _, size in divers], rng)
+    d["hands"][them] = sorted(dealt[0])
+    d["diver_pile"] = dealt[1]
+    if sub_hidden:
+        d["sub_drawn"] = sorted(dealt[2])
+    draft_hidden = g["draft"] and g["nemo"] != seat
+    pool = sorted(g["specials"][them] + g["special_deck"] + (g["draft"] if draft_hidden else []))
+    sizes = [len(g["specials"][them]), len(g["special_deck"])] + (
+        [len(g["draft"])] if draft_hidden else []
+    )
+    dealt = _deal(pool, sizes, rng)
+    d["specials"][them] = sorted(dealt[0])
+    d["special_deck"] = dealt[1]
+    if draft_hidden:
+        d["draft"] = sorted(dealt[2])
+    hidden_taken = g["hidden"] and g["phase"] != "over"
+    cards = g["domain_pile"] + (g["taken"][them] if hidden_taken else [])
+    pool = sorted(cards, key=lambda c: json.dumps(c, sort_keys=True))
+    dealt = _deal(pool, [len(g["domain_pile"]), len(g["taken"][them]) if hidden_taken else 0], rng)
+    d["domain_pile"] = dealt[0]
+    if hidden_taken:
+        d["taken"][them] = dealt[1]
+        d["won"] = [None] * len(DOMAINS)
+        check_domains(d)
+    return d
+
+
+def _deal(pool: list[Any], sizes: list[int], rng: Rng) -> list[list[Any]]:
+    """The pool shuffled and cut into parts of these sizes."""
+    cards = list(pool)
+    rng.shuffle(cards)
+    parts = []
+    for size in sizes:
+        parts.append(cards[:size])
+        del cards[:size]
+    return parts

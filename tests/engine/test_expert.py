@@ -14,14 +14,16 @@ SEARCHING = sorted(n for n, g in registry.GAMES.items() if expert_for(g) is not 
 
 
 def positions(name: str, games: int = 12, every: int = 3):
-    """(state, seat) along random games of two and, where the title allows, three players."""
+    """(state, seat) along random games of two and, where the title allows, three players;
+    Nautilus with hidden domains every other game."""
     game = registry.GAMES[name]
     counts = [2] + ([3] if game.info.max_players >= 3 else [])
     for i in range(games):
         n = counts[i % len(counts)]
         seed = f"expert-{name}-{i}".encode().ljust(32, b".")
         picker = Rng(seed)
-        m, _ = runner.start(game, n, None, seed, 1)
+        options = {"hidden_domains": True} if name == "nautilus" and i % 2 else None
+        m, _ = runner.start(game, n, options, seed, 1)
         version, step = 1, 0
         while m["outcome"] is None:
             if step % every == 0:
@@ -35,7 +37,7 @@ def positions(name: str, games: int = 12, every: int = 3):
 
 
 def test_the_titles_whose_bots_search():
-    assert SEARCHING == ["buttons", "consonar", "ninedomains"]
+    assert SEARCHING == ["buttons", "consonar", "nautilus", "ninedomains"]
 
 
 @pytest.mark.parametrize("name", SEARCHING)
@@ -56,7 +58,7 @@ def test_a_drawn_world_depends_only_on_what_the_seat_sees(name):
     assert checked > 40
 
 
-@pytest.mark.parametrize("name", ["consonar", "ninedomains"])
+@pytest.mark.parametrize("name", ["consonar", "nautilus", "ninedomains"])
 def test_what_the_seat_cannot_see_is_drawn_again(name):
     game = registry.GAMES[name]
     determinize = expert_for(game)
@@ -64,7 +66,7 @@ def test_what_the_seat_cannot_see_is_drawn_again(name):
     other = 1 - seat
     worlds = [determinize(state, seat, Rng(bytes([i]) * 32)) for i in range(20)]
     assert len({str(w["hands"][other]) for w in worlds}) > 1 or name == "ninedomains"
-    piles = "piles" if name == "ninedomains" else "fleet_deck"
+    piles = {"ninedomains": "piles", "consonar": "fleet_deck", "nautilus": "domain_pile"}[name]
     assert len({str(w[piles]) for w in worlds}) > 1
     assert all(w["hands"][seat] == state["hands"][seat] for w in worlds), "its own hand is kept"
 
