@@ -98,6 +98,9 @@ class Mover(threading.Thread):
     def turn(self, client: Client, game_id: str) -> None:
         legal = client.get(f"/v1/games/{game_id}/legal-moves")
         if legal.status_code != 200 or not legal.json()["moves"]:
+            # not its turn: wait a little, as a careful client does (polling as fast as the
+            # server answers would pass the reads limit, 1,200 a minute, and get 429s)
+            time.sleep(0.1)
             return
         move = legal.json()["moves"][0]["notation"]
         body = {"notation": move, "expected_version": legal.json()["version"]}

@@ -5,7 +5,8 @@ seat, rng)`, a state the seat cannot tell from the real one (everything it canno
 again at random from what it could be, from what it can see only). For each try it draws such
 a world, plays one of its candidate moves in it, and plays the game on to the end with the
 heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on the candidates
-that win most often, and the most tried is played. The search stops when
+that win most often; the heuristic's own choice is played unless the most tried other
+candidate won clearly more often. The search stops when
 `more()` says so: the server gives it a time budget (EXPERT_SECONDS), a test a count of tries.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
@@ -26,6 +27,7 @@ MAX_CANDIDATES = 24
 """At most this many of the legal moves are searched: the heuristic's choice and others
 drawn at random (The Nine Domains opens with 504)."""
 EXPLORATION = 0.7
+CONFIDENCE = 1.0
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
 
 
@@ -69,9 +71,22 @@ def expert_move(
         wins[i] += playout(game, world, seat, candidates[i], rng)
         tries[i] += 1
         total += 1
-    # the most tried (UCB1 tries the best most): steadier than the best average of few tries
-    best = max(range(len(candidates)), key=lambda i: (tries[i], wins[i], -i))
-    return candidates[best]
+    return candidates[_chosen(wins, tries)]
+
+
+def _chosen(wins: list[float], tries: list[int]) -> int:
+    """The heuristic's move (candidate 0) unless the most tried other one won clearly more
+    often: by more than CONFIDENCE standard errors of the difference. With few tries the
+    search keeps to the heuristic rather than follow noise."""
+    if tries[0] == 0:
+        return 0
+    other = max(range(1, len(tries)), key=lambda i: (tries[i], wins[i]), default=0)
+    if other == 0 or tries[other] == 0:
+        return 0
+    p0, p1 = wins[0] / tries[0], wins[other] / tries[other]
+    pooled = (wins[0] + wins[other]) / (tries[0] + tries[other])
+    spread = math.sqrt(max(pooled * (1 - pooled), 0.01) * (1 / tries[0] + 1 / tries[other]))
+    return other if p1 - p0 > CONFIDENCE * spread else 0
 
 
 def _pick(wins: list[float], tries: list[int], total: int) -> int:

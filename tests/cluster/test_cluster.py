@@ -83,7 +83,8 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
             assert_each_timeout_once(service, game_id)
             assert service.replay(game_id) == service.load(game_id)
         for person, _ in movers:
-            assert person.get("/v1/games?awaiting=me").json()["games"] == []
+            answer = person.get("/v1/games?awaiting=me").json()
+            assert answer.get("games") == [], answer
         assert_emails_once(smtp, people, game_ids)
     finally:
         for worker in workers:
