@@ -72,8 +72,12 @@ def main() -> None:
     parser.add_argument("titles", nargs="*", default=searching)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--print-only", action="store_true", help="leave RESULTS.md alone")
     args = parser.parse_args()
     rows = [measure(name, args.games, args.seconds) for name in args.titles]
+    print("\n".join(rows))
+    if args.print_only:
+        return
     replace_section(
         "bot:expert",
         f"\n## bot:expert\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
@@ -84,7 +88,6 @@ def main() -> None:
         "| median s a move | max s |\n"
         "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n",
     )
-    print("\n".join(rows))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ again at random from what it could be, from what it can see only). For each try 
 a world, plays one of its candidate moves in it, and plays the game on to the end with the
 heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on the candidates
 that win most often; the heuristic's own choice is played unless the most tried other
-candidate won clearly more often. The search stops when
+candidate, tried enough, won clearly more often. The search stops when
 `more()` says so: the server gives it a time budget (EXPERT_SECONDS), a test a count of tries.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
@@ -27,7 +27,8 @@ MAX_CANDIDATES = 24
 """At most this many of the legal moves are searched: the heuristic's choice and others
 drawn at random (The Nine Domains opens with 504)."""
 EXPLORATION = 0.7
-CONFIDENCE = 1.0
+CONFIDENCE = 2.0
+MIN_TRIES = 10  # another move is played only after at least this many tries of it
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
 
 
@@ -75,13 +76,13 @@ def expert_move(
 
 
 def _chosen(wins: list[float], tries: list[int]) -> int:
-    """The heuristic's move (candidate 0) unless the most tried other one won clearly more
-    often: by more than CONFIDENCE standard errors of the difference. With few tries the
-    search keeps to the heuristic rather than follow noise."""
+    """The heuristic's move (candidate 0) unless the most tried other one, tried at least
+    MIN_TRIES times, won clearly more often: by more than CONFIDENCE standard errors of the
+    difference. With few tries the search keeps to the heuristic rather than follow noise."""
     if tries[0] == 0:
         return 0
     other = max(range(1, len(tries)), key=lambda i: (tries[i], wins[i]), default=0)
-    if other == 0 or tries[other] == 0:
+    if other == 0 or tries[other] < MIN_TRIES:
         return 0
     p0, p1 = wins[0] / tries[0], wins[other] / tries[other]
     pooled = (wins[0] + wins[other]) / (tries[0] + tries[other])
