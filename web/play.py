@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import flash, redirect, request
+from flask import g as per_request
 from markupsafe import Markup
 
 from engine import registry
@@ -52,8 +53,12 @@ def _now() -> int:
 
 
 def _zone() -> str | None:
-    player = me()
-    return services().players.profile(player).get("time_zone") if player else None
+    """The reader's time zone, read once per request (a list of games asks for every line)."""
+    if "web_zone" not in per_request:
+        player = me()
+        zone = services().players.profile(player).get("time_zone") if player else None
+        per_request.web_zone = zone
+    return per_request.web_zone
 
 
 # -- lists -------------------------------------------------------------------------------------
