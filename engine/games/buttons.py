@@ -71,6 +71,7 @@ LAYOUTS = (
 )
 
 SIZE = 6
+_FLAT_LAYOUTS = tuple("".join(rows) for rows in LAYOUTS)  # cell i's colour is [layout][i]
 EMPTY, BUTTON, STAR = ".", "o", "*"
 IN, OPTED_OUT, BUST, LEFT = "in", "opted_out", "bust", "left"
 STATUSES = (IN, OPTED_OUT, BUST, LEFT)
@@ -450,11 +451,10 @@ def end_round(g: State, log: Log) -> None:
 
 def award_stars(board: str, layout: int, bonus: list[str]) -> tuple[int, list[str], list[str]]:
     """The stars of a successful opt-out: (total, colours with 3+ buttons, bonus colours among them)."""
-    counts = {c: 0 for c in COLOURS}
-    for i, mark in enumerate(board):
-        if mark == BUTTON:
-            counts[LAYOUTS[layout][i // SIZE][i % SIZE]] += 1
-    colours = [c for c in COLOURS if counts[c] >= COLOUR_TARGET]
+    colours_of_buttons = "".join(
+        colour for colour, mark in zip(_FLAT_LAYOUTS[layout], board, strict=True) if mark == BUTTON
+    )
+    colours = [c for c in COLOURS if colours_of_buttons.count(c) >= COLOUR_TARGET]
     bonus_hit = [c for c in bonus if c in colours]
     return 1 + len(colours) + len(bonus_hit), colours, bonus_hit
 
@@ -501,9 +501,9 @@ def pass_bonus_cards(g: State, log: Log) -> None:
 def has_line(board: str) -> bool:
     """5 stars in an unbroken straight line in a row or a column (not diagonal)."""
     want = STAR * LINE_LENGTH
-    rows = [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
-    cols = ["".join(board[r * SIZE + c] for r in range(SIZE)) for c in range(SIZE)]
-    return any(want in line for line in rows + cols)
+    return any(
+        want in board[k * SIZE : (k + 1) * SIZE] or want in board[k::SIZE] for k in range(SIZE)
+    )
 
 
 def score(board: str) -> int:

@@ -253,9 +253,12 @@ def phase_of(g: State) -> str:
     return g["phase"]
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True).encode  # json.dumps(a, sort_keys=True), made once
+
+
 def in_order(actions: list[Action]) -> list[Action]:
     """Legal actions in their canonical order: by their JSON text, keys sorted."""
-    return sorted(actions, key=lambda a: json.dumps(a, sort_keys=True))
+    return sorted(actions, key=_CANONICAL)
 
 
 # -- phase "draft": the Nemo holder keeps one of the two drawn Specials
