@@ -20,12 +20,8 @@ import time
 from bench.results import replace_section
 from engine import match as runner
 from engine import registry
-from engine.bots.search import expert_for, expert_move
+from engine.bots.search import cpu_budget, expert_for, expert_move
 from engine.rng import Rng
-
-
-def until(deadline: float):
-    return lambda: time.monotonic() < deadline
 
 
 def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]) -> int | None:
@@ -37,11 +33,10 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
         seat = picker.choice(sorted(runner.active_seats(game, m)))
         legal = runner.legal_actions(game, m, seat)
         if seat == expert_seat:
-            started = time.monotonic()
-            deadline = started + seconds
-            action = expert_move(game, m["state"], seat, legal, picker, until(deadline))
+            started = time.thread_time()
+            action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
             if len(legal) > 1:
-                times.append(time.monotonic() - started)
+                times.append(time.thread_time() - started)
         else:
             action = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
         version += 1

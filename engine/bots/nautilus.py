@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from engine.bots import random_bot
@@ -31,8 +32,45 @@ def _column_value(view: View, seat: int, board: list[list[int | None]], col: int
     return points * chance
 
 
-def _board_value(view: View, seat: int, board: list[list[int | None]]) -> float:
-    return sum(_column_value(view, seat, board, c) for c in range(COLUMNS))
+def _placement_score(view: View) -> Callable[[Action], float]:
+    """The heuristic's worth of a placement or a move: the board's expected Domain points for
+    the seat after it (only the columns it changes valued again), less a little for spending a
+    high card; the Anchor is worth something only on the card just placed on the seat's side."""
+    seat = view["you"]
+    board = view["board"]
+    worth = [_column_value(view, seat, board, c) for c in range(COLUMNS)]
+
+    def score(action: Action) -> float:
+        changed = [list(board[0]), list(board[1])]
+        if action["type"] == "place":
+            side = seat if action["side"] == "me" else other(seat)
+            cols = {action["col"] - 1}
+            changed[side][action["col"] - 1] = action["card"]
+        else:
+            fs = seat if action["from_side"] == "me" else other(seat)
+            ts = seat if action["to_side"] == "me" else other(seat)
+            cols = {action["from_col"] - 1, action["to_col"] - 1}
+            changed[ts][action["to_col"] - 1] = board[fs][action["from_col"] - 1]
+            changed[fs][action["from_col"] - 1] = None
+        value = sum(
+            _column_value(view, seat, changed, c) if c in cols else worth[c] for c in range(COLUMNS)
+        )
+        bonus = 0.0
+        if action.get("anchor") is not None:
+            bonus = 0.1 if action["anchor"] == action["card"] and action["side"] == "me" else -1
+        # Save strong cards: a small cost for spending a high card.
+        spend = action["card"] / 100 if action["type"] == "place" else 0.0
+        return value + bonus - spend
+
+    return score
+
+
+def rank(view: View, legal: list[Action]) -> list[Action]:
+    """The legal placements and moves best first as the heuristic values them (the expert
+    searches them in this order); other decisions as they come."""
+    if legal and legal[0]["type"] in ("place", "move"):
+        return sorted(legal, key=_placement_score(view), reverse=True)
+    return legal
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
@@ -40,7 +78,6 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     every start Special, keep/give the best/worst Diver, and place or move so that the board's
     expected Domain points (for this seat) are highest, counting no column whose domain is
     decided. The Anchor only ever pins the card just placed on this seat's own side."""
-    seat = view["you"]
     kind = legal[0]["type"]
     if kind == "keep":
         order = ("kraken", "fishbone", "harpoon", "submarine", "eye", "anchor")
@@ -51,25 +88,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         return max(legal, key=lambda a: a["card"])
     if kind == "harpoon_give":
         return min(legal, key=lambda a: a["card"])
-
-    def score(action: Action) -> float:
-        board = [list(row) for row in view["board"]]
-        if action["type"] == "place":
-            side = seat if action["side"] == "me" else other(seat)
-            board[side][action["col"] - 1] = action["card"]
-        else:
-            fs = seat if action["from_side"] == "me" else other(seat)
-            ts = seat if action["to_side"] == "me" else other(seat)
-            board[ts][action["to_col"] - 1] = board[fs][action["from_col"] - 1]
-            board[fs][action["from_col"] - 1] = None
-        bonus = 0.0
-        if action.get("anchor") is not None:
-            bonus = 0.1 if action["anchor"] == action["card"] and action["side"] == "me" else -1
-        # Save strong cards: a small cost for spending a high card.
-        spend = action["card"] / 100 if action["type"] == "place" else 0.0
-        return _board_value(view, seat, board) + bonus - spend
-
-    return max(legal, key=score)
+    return max(legal, key=_placement_score(view))
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}

@@ -6,8 +6,10 @@ again at random from what it could be, from what it can see only). For each try 
 a world, plays one of its candidate moves in it, and plays the game on to the end with the
 heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on the candidates
 that win most often; the heuristic's own choice is played unless the most tried other
-candidate, tried enough, won clearly more often. The search stops when
-`more()` says so: the server gives it a time budget (EXPERT_SECONDS), a test a count of tries.
+candidate, tried enough, won clearly more often. The candidates enter the search one by one
+(progressive widening), so that the few tries of a short budget go to few moves, each tried
+often enough to be judged. The search stops when `more()` says so: the server gives it
+`cpu_budget(EXPERT_SECONDS)`, a test a count of tries.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
 """
@@ -18,29 +20,47 @@ import importlib
 import importlib.util
 import json
 import math
+import time
 from collections.abc import Callable
+from types import ModuleType
 
-from engine.core import Action, Game, Log, Outcome, Rng, State
+from engine.core import Action, Game, Log, Outcome, Rng, State, View
 
 Determinizer = Callable[[State, int, Rng], State]
+Ranker = Callable[[View, list[Action]], list[Action]]
 
 MAX_CANDIDATES = 24
-"""At most this many of the legal moves are searched: the heuristic's choice and others
-drawn at random (The Nine Domains opens with 504)."""
+"""At most this many of the legal moves are searched: the heuristic's choice and the others
+in the order of the bot module's `rank(view, legal)` (best first) if it has one, else drawn at
+random (The Nine Domains opens with 504)."""
 EXPLORATION = 0.7
 CONFIDENCE = 2.0
 MIN_TRIES = 10  # another move is played only after at least this many tries of it
+WIDEN_EVERY = MIN_TRIES  # one more candidate enters the search every this many tries
+WALL_FACTOR = 4  # a search ends after this many times its budget in wall-clock time
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
 
 
-def expert_for(game: Game) -> Determinizer | None:
-    """The game's determinizer, if it has a bot module here with one (then the title has the
-    expert; a game defined elsewhere, such as the tests' own, has none)."""
+def _bot_module(game: Game) -> ModuleType | None:
+    """The game's bot module here (a game defined elsewhere, such as the tests' own, has none)."""
     name = f"engine.bots.{game.info.name}"
-    if importlib.util.find_spec(name) is None:
-        return None
-    found: Determinizer | None = getattr(importlib.import_module(name), "determinize", None)
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+
+
+def expert_for(game: Game) -> Determinizer | None:
+    """The game's determinizer, if its bot module has one: then the title has the expert."""
+    found: Determinizer | None = getattr(_bot_module(game), "determinize", None)
     return found
+
+
+def cpu_budget(seconds: float) -> Callable[[], bool]:
+    """`more()` for a search of `seconds` of this thread's CPU time ("1 s on one core"): the
+    same search on a busy machine as on an idle one, only later. It also ends after
+    WALL_FACTOR times the budget of wall-clock time, so an overloaded worker does not hold a
+    move for long."""
+    cpu_end = time.thread_time() + seconds
+    wall_end = time.monotonic() + WALL_FACTOR * seconds
+    return lambda: time.thread_time() < cpu_end and time.monotonic() < wall_end
 
 
 def clone(state: State) -> State:
@@ -63,15 +83,18 @@ def expert_move(
     if len(legal) == 1 or determinize is None:
         return first
     others = [a for a in legal if a != first]
-    if len(others) > MAX_CANDIDATES - 1:
+    rank: Ranker | None = getattr(_bot_module(game), "rank", None)
+    if rank is not None:
+        others = rank(game.view(state, seat), others)
+    else:
         rng.shuffle(others)
-        others = others[: MAX_CANDIDATES - 1]
-    candidates = [first, *others]
+    candidates = [first, *others[: MAX_CANDIDATES - 1]]
     wins = [0.0] * len(candidates)
     tries = [0] * len(candidates)
     total = 0
     while more():
-        i = _pick(wins, tries, total)
+        widened = min(len(candidates), 2 + total // WIDEN_EVERY)
+        i = _pick(wins[:widened], tries[:widened], total)
         world = determinize(state, seat, rng)
         wins[i] += playout(game, world, seat, candidates[i], rng)
         tries[i] += 1

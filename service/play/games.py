@@ -778,14 +778,12 @@ def bots_of(game) -> tuple[str, ...]:
 
 def _bot_choice(game, match: dict, seat: int, bot: str, expert_seconds: float = 1.0) -> dict:
     """A bot sees what its seat sees; its own randomness need not replay (its move is logged).
-    The expert searches for `expert_seconds` (this runs in a worker, never in a request)."""
+    The expert searches for `expert_seconds` of CPU time (in a worker, never in a request)."""
     legal = runner.legal_actions(game, match, seat)
     rng = Rng(secrets.token_bytes(32))
     if bot == "expert":
-        deadline = time.monotonic() + expert_seconds
-        return search.expert_move(
-            game, match["state"], seat, legal, rng, lambda: time.monotonic() < deadline
-        )
+        budget = search.cpu_budget(expert_seconds)
+        return search.expert_move(game, match["state"], seat, legal, rng, budget)
     return game.bots[bot](game.view(match["state"], seat), legal, rng)
 
 
