@@ -298,6 +298,14 @@ def commit_actions(g: State, seat: int) -> list[Action]:
     return [{"type": "play", "cards": list(p)} for p in permutations(g["hands"][seat], 3)]
 
 
+def notated_commit_actions(g: State, seat: int) -> list[tuple[str, Action]]:
+    """commit_actions with their notation, written from the cards without checking them."""
+    return [
+        ("play " + " ".join(p), {"type": "play", "cards": list(p)})
+        for p in permutations(g["hands"][seat], 3)
+    ]
+
+
 def is_commit_legal(g: State, seat: int, action: Action) -> bool:
     """Whether `action` is among commit_actions, without listing the 504 of an opening: three
     cards of the hand, each at most as often as the hand holds it."""
@@ -512,6 +520,7 @@ PHASE_RULES = {
         {"play": commit_cards},
         is_legal=is_commit_legal,
         choice_key=commit_choice,
+        notated=notated_commit_actions,
     ),
     "effects": Phase(
         deciding_seat,

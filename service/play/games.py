@@ -90,8 +90,8 @@ class GameService:
         match = _started(snap)
         game = history.game_of(snap)
         moves = [
-            {"notation": game.format(a), "action": a}
-            for a in runner.legal_actions(game, match, seat)
+            {"notation": notation, "action": a}
+            for notation, a in runner.notated_legal_actions(game, match, seat)
         ]
         return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
