@@ -705,6 +705,7 @@ def view(g: State, seat: int | None) -> View:
     """Whitelisted: hands are counts but for the seat's own; committed cards show only that
     they are committed until both are revealed; piles are counts."""
     pending = g["pending"][0] if g["phase"] == "effects" else None
+    deck = deck_of(g)
     return {
         "you": seat,
         "round": g["round"],
@@ -749,9 +750,7 @@ def view(g: State, seat: int | None) -> View:
             else {"seat": pending["seat"], "kind": pending["kind"], "slot": pending["slot"]}
         ),
         "domain_table": [
-            {"id": d, "element": e, "half": h, "points": p}
-            for d, e, p, h in DOMAINS
-            if d in deck_of(g)
+            {"id": d, "element": e, "half": h, "points": p} for d, e, p, h in DOMAINS if d in deck
         ],
     }
 
