@@ -301,8 +301,8 @@ def commit_actions(g: State, seat: int) -> list[Action]:
 def notated_commit_actions(g: State, seat: int) -> list[tuple[str, Action]]:
     """commit_actions with their notation, written from the cards without checking them."""
     return [
-        ("play " + " ".join(p), {"type": "play", "cards": list(p)})
-        for p in permutations(g["hands"][seat], 3)
+        (f"play {a} {b} {c}", {"type": "play", "cards": [a, b, c]})
+        for a, b, c in permutations(g["hands"][seat], 3)
     ]
 
 
