@@ -290,7 +290,7 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
-        return json_answer(context.games().legal_moves(game_id, context.caller()))
+        return json_answer(context.games().legal_moves_for_json(game_id, context.caller()))
 
 
 @blp.route("/<game_id>/moves")
