@@ -42,13 +42,14 @@ def caller() -> str:
     once per request (the rate limits need it before the view does)."""
     if "caller" not in g:
         header = request.headers.get("Authorization", "")
-        ticket = request.args.get("ticket")
-        if not header and ticket and request.endpoint in TICKETED_ENDPOINTS:
-            g.caller = players().redeem_stream_ticket(ticket)
-            return g.caller
-        if not header and request.endpoint in TICKETED_ENDPOINTS and web_player():
-            g.caller = web_player()
-            return g.caller
+        if not header and request.endpoint in TICKETED_ENDPOINTS:
+            ticket = request.args.get("ticket")
+            if ticket:
+                g.caller = players().redeem_stream_ticket(ticket)
+                return g.caller
+            if web_player():
+                g.caller = web_player()
+                return g.caller
         scheme, _, token = header.partition(" ")
         g.caller = players().authenticate(token.strip() if scheme.lower() == "bearer" else None)
     return g.caller

