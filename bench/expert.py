@@ -20,8 +20,9 @@ import time
 from bench.results import replace_section
 from engine import match as runner
 from engine import registry
-from engine.bots.search import cpu_budget, expert_for, expert_move
+from engine.bots.search import expert_for, expert_move
 from engine.rng import Rng
+from service.play.games import cpu_budget
 
 
 def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]) -> int | None:

@@ -8,8 +8,8 @@ heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on 
 that win most often; the heuristic's own choice is played unless the most tried other
 candidate, tried enough, won clearly more often. The candidates enter the search one by one
 (progressive widening), so that the few tries of a short budget go to few moves, each tried
-often enough to be judged. The search stops when `more()` says so: the server gives it
-`cpu_budget(EXPERT_SECONDS)`, a test a count of tries.
+often enough to be judged. The search stops when `more()` says so: the server gives it a
+budget of CPU time (service.play.games.cpu_budget), a test a count of tries.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
 """
@@ -20,7 +20,6 @@ import importlib
 import importlib.util
 import json
 import math
-import time
 from collections.abc import Callable
 from types import ModuleType
 
@@ -37,7 +36,6 @@ EXPLORATION = 0.7
 CONFIDENCE = 2.0
 MIN_TRIES = 10  # another move is played only after at least this many tries of it
 WIDEN_EVERY = MIN_TRIES  # one more candidate enters the search every this many tries
-WALL_FACTOR = 4  # a search ends after this many times its budget in wall-clock time
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
 
 
@@ -51,16 +49,6 @@ def expert_for(game: Game) -> Determinizer | None:
     """The game's determinizer, if its bot module has one: then the title has the expert."""
     found: Determinizer | None = getattr(_bot_module(game), "determinize", None)
     return found
-
-
-def cpu_budget(seconds: float) -> Callable[[], bool]:
-    """`more()` for a search of `seconds` of this thread's CPU time ("1 s on one core"): the
-    same search on a busy machine as on an idle one, only later. It also ends after
-    WALL_FACTOR times the budget of wall-clock time, so an overloaded worker does not hold a
-    move for long."""
-    cpu_end = time.thread_time() + seconds
-    wall_end = time.monotonic() + WALL_FACTOR * seconds
-    return lambda: time.thread_time() < cpu_end and time.monotonic() < wall_end
 
 
 def clone(state: State) -> State:

@@ -786,13 +786,27 @@ def bots_of(game) -> tuple[str, ...]:
     return tuple(b for b in BOT_SEATS if b != "bot:expert" or search.expert_for(game))
 
 
+WALL_FACTOR = 4
+"""bot:expert's search also ends after this many times its budget of wall-clock time."""
+
+
+def cpu_budget(seconds: float) -> Callable[[], bool]:
+    """The expert's `more()` for a search of `seconds` of this thread's CPU time ("1 s on one
+    core"): the same search on a busy machine as on an idle one, only later; after
+    WALL_FACTOR times the budget of wall-clock time it ends anyway, so that an overloaded
+    worker does not hold a move for long."""
+    cpu_end = time.thread_time() + seconds
+    wall_end = time.monotonic() + WALL_FACTOR * seconds
+    return lambda: time.thread_time() < cpu_end and time.monotonic() < wall_end
+
+
 def _bot_choice(game, match: dict, seat: int, bot: str, expert_seconds: float = 1.0) -> dict:
     """A bot sees what its seat sees; its own randomness need not replay (its move is logged).
     The expert searches for `expert_seconds` of CPU time (in a worker, never in a request)."""
     legal = runner.legal_actions(game, match, seat)
     rng = Rng(secrets.token_bytes(32))
     if bot == "expert":
-        budget = search.cpu_budget(expert_seconds)
+        budget = cpu_budget(expert_seconds)
         return search.expert_move(game, match["state"], seat, legal, rng, budget)
     return game.bots[bot](game.view(match["state"], seat), legal, rng)
 
