@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from engine.bots import random_bot
 from engine.bots.search import clone
 from engine.core import Action, Bot, Rng, State, View
@@ -138,6 +141,37 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     if "skip" in kinds and value < 0.3:
         return {"type": "skip"}
     return best
+
+
+LEAD_SCALE = 2.0
+"""How a lead at a round's end turns into a chance to win in the expert's playouts: a lead of
+this many points of `_standing` is worth a 73% chance."""
+
+
+def cutoff(start: State, seat: int) -> Callable[[State], float | None]:
+    """Where the expert's playouts stop: when the round after `start`'s has begun, valued by
+    the seat's lead in standing over the best other player (a logistic of it). A whole game
+    of dice decides a roll or an opt-out with more noise than the few tries of a second can
+    average away; a round's end, valued, much less (measured: 45% of 200 games against the
+    heuristic at 0.25 s a move playing to the end, 67.5% of 40 games stopping at the round)."""
+    first = start["round"]
+
+    def chance(world: State) -> float | None:
+        if world["round"] == first:
+            return None
+        boards = world["boards"]
+        lead = _standing(boards[seat]) - max(
+            _standing(b) for other, b in enumerate(boards) if other != seat
+        )
+        return 1 / (1 + math.exp(-lead / LEAD_SCALE))
+
+    return chance
+
+
+def _standing(board: str) -> float:
+    """A board's worth towards winning: its stars, and twice the stars of its best run of
+    five (a line of five wins outright)."""
+    return board.count(STAR) + 2 * max(_star_value(board, i) for i in range(SIZE * SIZE))
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}

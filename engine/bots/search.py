@@ -4,7 +4,8 @@ Determinized Monte Carlo search: the bot asks the game's bot module for `determi
 seat, rng)`, a state the seat cannot tell from the real one (everything it cannot see drawn
 again at random from what it could be, from what it can see only). For each try it draws such
 a world, plays one of its candidate moves in it, and plays the game on to the end with the
-heuristic bots for every seat and fresh dice. The UCB1 rule spends the tries on the candidates
+heuristic bots for every seat and fresh dice (or up to where the bot module's `cutoff` values
+the position: Buttons stops at the end of the round). The UCB1 rule spends the tries on the candidates
 that win most often; the heuristic's own choice is played unless the most tried other
 candidate, tried enough, won clearly more often. The candidates enter the search one by one
 (progressive widening), so that the few tries of a short budget go to few moves, each tried
@@ -27,6 +28,9 @@ from engine.core import Action, Game, Log, Outcome, Rng, State, View
 
 Determinizer = Callable[[State, int, Rng], State]
 Ranker = Callable[[View, list[Action]], list[Action]]
+Cutoff = Callable[[State, int], Callable[[State], float | None]]
+"""A bot module's optional `cutoff(start, seat)`: for a playout from `start`, a function that
+says where it may stop (a state) with the seat's chance to win there (None: play on)."""
 
 MAX_CANDIDATES = 24
 """At most this many of the legal moves are searched: the heuristic's choice and the others
@@ -72,6 +76,7 @@ def expert_move(
         return first
     others = [a for a in legal if a != first]
     rank: Ranker | None = getattr(_bot_module(game), "rank", None)
+    cutoff: Cutoff | None = getattr(_bot_module(game), "cutoff", None)
     if rank is not None:
         others = rank(game.view(state, seat), others)
     else:
@@ -84,7 +89,7 @@ def expert_move(
         widened = min(len(candidates), 2 + total // WIDEN_EVERY)
         i = _pick(wins[:widened], tries[:widened], total)
         world = determinize(state, seat, rng)
-        wins[i] += playout(game, world, seat, candidates[i], rng)
+        wins[i] += playout(game, world, seat, candidates[i], rng, cutoff)
         tries[i] += 1
         total += 1
     return candidates[_chosen(wins, tries)]
@@ -116,16 +121,23 @@ def _pick(wins: list[float], tries: list[int], total: int) -> int:
     )
 
 
-def playout(game: Game, world: State, seat: int, action: Action, rng: Rng) -> float:
-    """Play `action` for `seat` in `world`, then the game to its end with the heuristic bots:
-    1 for an outright win of `seat`, a share of 1 for a shared win, 0 otherwise."""
+def playout(
+    game: Game, world: State, seat: int, action: Action, rng: Rng, cutoff: Cutoff | None = None
+) -> float:
+    """Play `action` for `seat` in `world`, then the game on with the heuristic bots: 1 for an
+    outright win of `seat`, a share of 1 for a shared win, 0 otherwise; or, with the bot
+    module's `cutoff`, stop where it says with its estimate of the seat's chance."""
     heuristic = game.bots["heuristic"]
     log = Log()
+    estimate = cutoff(world, seat) if cutoff else None
     world = game.apply(world, seat, action, rng, log)
     for _ in range(ROLLOUT_STEPS):
         outcome = game.outcome(world)
         if outcome is not None:
             return _score(outcome, seat)
+        chance = estimate(world) if estimate else None
+        if chance is not None:
+            return chance
         mover = rng.choice(sorted(game.active_seats(world)))
         legal = game.legal_actions(world, mover)
         choice = heuristic(game.view(world, mover), legal, rng)

@@ -6,6 +6,7 @@ import pytest
 
 from engine import match as runner
 from engine import registry
+from engine.bots import buttons as buttons_bots
 from engine.bots import nautilus as nautilus_bots
 from engine.bots.search import clone, expert_for, expert_move
 from engine.games.buttons import place_actions
@@ -134,3 +135,17 @@ def test_nautilus_candidates_come_best_first_as_the_heuristic_values_them():
         assert [worth(a) for a in ranked] == sorted((worth(a) for a in legal), reverse=True)
         placements += 1
     assert placements > 20
+
+
+def test_buttons_playouts_stop_when_the_next_round_begins_valued_by_the_lead():
+    """The expert's Buttons playouts end with the round: nothing to say while it lasts, then
+    the seat's chance from its lead in stars and in its best run of five."""
+    m, _ = runner.start(registry.GAMES["buttons"], 2, None, b"c" * 32, 1)
+    start = m["state"]
+    assert buttons_bots.cutoff(start, 0)(start) is None
+    later = clone(start)
+    later["round"] += 1
+    assert buttons_bots.cutoff(start, 0)(later) == 0.5  # no stars yet on either board
+    later["boards"][0] = "***" + later["boards"][0][3:]
+    assert buttons_bots.cutoff(start, 0)(later) > 0.9
+    assert buttons_bots.cutoff(start, 1)(later) < 0.1
