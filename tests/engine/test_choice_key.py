@@ -9,6 +9,8 @@ import random
 from engine import match as runner
 from engine import registry
 
+from .random_positions import random_positions
+
 POSITIONS_PER_GAME = 1500
 
 
@@ -21,25 +23,13 @@ def test_equal_keys_exactly_when_the_legal_lists_are_equal():
     for name, game in sorted(registry.GAMES.items()):
         list_of_key: dict[str, str] = {}
         key_of_list: dict[str, str] = {}
-        positions = 0
-        while positions < POSITIONS_PER_GAME:
-            n = rnd.randint(game.info.min_players, game.info.max_players)
-            seed = rnd.randbytes(32)
-            m, _ = runner.start(game, n, None, seed, 1)
-            version = 2
-            while m["outcome"] is None and positions < POSITIONS_PER_GAME:
-                g = m["state"]
-                for seat in sorted(runner.active_seats(game, m)):
-                    key = canonical(game.choice_key(g, seat))
-                    legal = canonical(game.legal_actions(g, seat))
-                    assert list_of_key.setdefault(key, legal) == legal, (name, seat, key)
-                    assert key_of_list.setdefault(legal, key) == key, (name, seat, legal[:200])
-                positions += 1
-                seat = rnd.choice(sorted(runner.active_seats(game, m)))
-                m, _ = runner.act(
-                    game, m, seat, rnd.choice(game.legal_actions(g, seat)), seed, version
-                )
-                version += 1
+        for m, _ in random_positions(game, rnd, POSITIONS_PER_GAME):
+            g = m["state"]
+            for seat in sorted(runner.active_seats(game, m)):
+                key = canonical(game.choice_key(g, seat))
+                legal = canonical(game.legal_actions(g, seat))
+                assert list_of_key.setdefault(key, legal) == legal, (name, seat, key)
+                assert key_of_list.setdefault(legal, key) == key, (name, seat, legal[:200])
 
 
 def test_a_seats_since_moves_only_when_its_choice_changed():

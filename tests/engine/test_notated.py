@@ -9,6 +9,7 @@ from engine import match as runner
 from engine import registry
 
 from .hidden_bid import HiddenBid
+from .random_positions import random_positions
 
 POSITIONS_PER_GAME = 1500
 
@@ -17,26 +18,15 @@ def test_notated_legal_actions_are_the_legal_actions_formatted():
     rnd = random.Random(17)
     games = sorted(registry.GAMES.items()) + [("hiddenbid", HiddenBid())]
     for name, game in games:
-        positions, notated_phases = 0, 0
-        while positions < POSITIONS_PER_GAME:
-            n = rnd.randint(game.info.min_players, game.info.max_players)
-            seed = rnd.randbytes(32)
-            m, _ = runner.start(game, n, None, seed, 1)
-            version = 2
-            while m["outcome"] is None and positions < POSITIONS_PER_GAME:
-                g = m["state"]
-                for seat in range(n):
-                    legal = runner.legal_actions(game, m, seat)
-                    expected = [(game.format(a), a) for a in legal]
-                    assert runner.notated_legal_actions(game, m, seat) == expected, (name, seat)
-                    phases = getattr(game, "phases", {})
-                    if legal and phases and phases[game.phase_of(g)].notated is not None:
-                        notated_phases += 1
-                positions += 1
-                seat = rnd.choice(sorted(runner.active_seats(game, m)))
-                m, _ = runner.act(
-                    game, m, seat, rnd.choice(game.legal_actions(g, seat)), seed, version
-                )
-                version += 1
+        notated_phases = 0
+        for m, n in random_positions(game, rnd, POSITIONS_PER_GAME):
+            g = m["state"]
+            for seat in range(n):
+                legal = runner.legal_actions(game, m, seat)
+                expected = [(game.format(a), a) for a in legal]
+                assert runner.notated_legal_actions(game, m, seat) == expected, (name, seat)
+                phases = getattr(game, "phases", {})
+                if legal and phases and phases[game.phase_of(g)].notated is not None:
+                    notated_phases += 1
         if name == "ninedomains":
             assert notated_phases > 100  # its commit phase answered with its own list

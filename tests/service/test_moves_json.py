@@ -10,6 +10,7 @@ import orjson
 from engine import match as runner
 from engine import registry
 from service.play.games import MovesJson, legal_move_list
+from tests.engine.random_positions import random_positions
 
 POSITIONS_PER_GAME = 800
 
@@ -25,25 +26,13 @@ def test_remembered_lists_are_the_lists_of_each_position(test_game):
     rnd = random.Random(23)
     remembered = 0
     for name, game in sorted(registry.GAMES.items()):
-        positions = 0
-        while positions < POSITIONS_PER_GAME:
-            n = rnd.randint(game.info.min_players, game.info.max_players)
-            seed = rnd.randbytes(32)
-            m, _ = runner.start(game, n, None, seed, 1)
-            version = 2
-            while m["outcome"] is None and positions < POSITIONS_PER_GAME:
-                snap = {"game": name, "rules_version": game.info.rules_version}
-                for seat in range(n):
-                    before = len(memory.lists)
-                    written = memory.of(snap, m, seat)  # type: ignore[arg-type]
-                    assert orjson.dumps(written) == fresh(game, m, seat), (name, seat)
-                    remembered += len(memory.lists) == before
-                positions += 1
-                seat = rnd.choice(sorted(runner.active_seats(game, m)))
-                m, _ = runner.act(
-                    game, m, seat, rnd.choice(game.legal_actions(m["state"], seat)), seed, version
-                )
-                version += 1
+        for m, n in random_positions(game, rnd, POSITIONS_PER_GAME):
+            snap = {"game": name, "rules_version": game.info.rules_version}
+            for seat in range(n):
+                before = len(memory.lists)
+                written = memory.of(snap, m, seat)  # type: ignore[arg-type]
+                assert orjson.dumps(written) == fresh(game, m, seat), (name, seat)
+                remembered += len(memory.lists) == before
     assert remembered > 1000  # many answers came from the memory, not only new lists
 
 
