@@ -4,12 +4,12 @@ Determinized Monte Carlo search: the bot asks the game's bot module for `determi
 seat, rng)`, a state the seat cannot tell from the real one (everything it cannot see drawn
 again at random from what it could be, from what it can see only). For each try it draws such
 a world, plays one of its candidate moves in it, and plays the game on to the end with the
-heuristic bots for every seat and fresh dice (or up to where the bot module's `cutoff` values
-the position: Buttons stops at the end of the round). The UCB1 rule spends the tries on the candidates
-that win most often; the heuristic's own choice is played unless the most tried other
-candidate, tried enough, won clearly more often. The candidates enter the search one by one
-(progressive widening), so that the few tries of a short budget go to few moves, each tried
-often enough to be judged. The search stops when `more()` says so: the server gives it a
+heuristic bots for every seat and fresh dice (or up to where the bot module's `cutoff`
+values the position: Buttons stops at the end of the round). The UCB1 rule spends the tries
+on the candidates that win most often; the heuristic's own choice is played unless the most
+tried other candidate, tried enough, won clearly more often. The candidates enter the search
+one by one (progressive widening), so that the few tries of a short budget go to few moves,
+each tried often enough to be judged. The search stops when `more()` says so: the server gives it a
 budget of CPU time (service.play.games.cpu_budget), a test a count of tries.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
@@ -75,8 +75,9 @@ def expert_move(
     if len(legal) == 1 or determinize is None:
         return first
     others = [a for a in legal if a != first]
-    rank: Ranker | None = getattr(_bot_module(game), "rank", None)
-    cutoff: Cutoff | None = getattr(_bot_module(game), "cutoff", None)
+    module = _bot_module(game)
+    rank: Ranker | None = getattr(module, "rank", None)
+    cutoff: Cutoff | None = getattr(module, "cutoff", None)
     if rank is not None:
         others = rank(game.view(state, seat), others)
     else:
