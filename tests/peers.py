@@ -21,11 +21,23 @@ class SmtpInbox:
 
     def __init__(self, **controller_options):
         self.messages: list[tuple[list[str], EmailMessage, float]] = []
+        self.peers: list[tuple[str, int]] = []
+        """The client address and port of each message: one per connection."""
         self.changed = threading.Condition()
         self.port = free_port()
+        self.options = controller_options
         self.controller = Controller(
             self, hostname="127.0.0.1", port=self.port, **controller_options
         )
+
+    def down(self) -> None:
+        """The server goes away, its clients' connections with it."""
+        self.controller.stop()
+
+    def up(self) -> None:
+        """A new server on the same port (a controller cannot start twice)."""
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, **self.options)
+        self.controller.start()
 
     @property
     def url(self) -> str:
@@ -37,6 +49,7 @@ class SmtpInbox:
         )
         with self.changed:
             self.messages.append((list(envelope.rcpt_tos), message, time.time()))
+            self.peers.append(tuple(session.peer))
             self.changed.notify_all()
         return "250 OK"
 

@@ -44,10 +44,14 @@ def _services(queue_connection_id: int) -> Services:
 
 
 def services() -> Services:
-    job = get_current_job()
-    if job is not None:  # the request that caused this delivery, in every line it logs
-        REQUEST_ID.set(job.meta.get("request_id", ""))
     return _services(id(_queue_connection()))
+
+
+def _follow_the_job() -> None:
+    """The request that caused this job's delivery, in every line it logs."""
+    job = get_current_job()
+    if job is not None:
+        REQUEST_ID.set(job.meta.get("request_id", ""))
 
 
 def later() -> Consequences:
@@ -58,11 +62,36 @@ def later() -> Consequences:
     return consequences
 
 
+def email_notices(batch: list[list]) -> list[str]:
+    """Email each notice of a batch (as workers.queue writes them: `email_notice`'s
+    arguments and the id of the request that caused it), over one SMTP session. A notice
+    that fails is delivered again later by the clock, as `email_notice` says, and the batch
+    goes on; one that failed for good fails the job at the end."""
+    outcomes, gave_up = [], None
+    with services().notifications.mailer.session():
+        for *notice, request_id in batch:
+            REQUEST_ID.set(request_id)
+            try:
+                outcomes.append(_email(*notice))
+            except Exception as err:
+                log.exception("email: %s of %s version %s failed", *notice[:2], notice[3])
+                gave_up = err
+    if gave_up is not None:
+        raise gave_up
+    return outcomes
+
+
 def email_notice(
     event: str, game_id: str, seat: int, version: int, tag: str = "", attempt: int = 1
 ) -> str:
+    """Email a notice (a job queued by a version of turnpost before batches)."""
+    _follow_the_job()
+    return _email(event, game_id, seat, version, tag, attempt)
+
+
+def _email(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
     """Email a notice. When the player's throttle window is open, or the send failed, the
-    clock delivers it again later."""
+    clock delivers it again later; after the last of EMAIL_RETRY_SECONDS it raises."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
     again = later().later
     log.info(
@@ -88,7 +117,7 @@ def webhook_notice(
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
-    later()  # the services, and the request id, before the first line
+    _follow_the_job()
     log.info(
         "webhook: %s of %s version %d to seat %d, attempt %d",
         event,

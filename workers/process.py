@@ -113,7 +113,8 @@ class WorkerProcess:
         self.stop = threading.Event()
         self.name = f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         client = connect(data_url(env))
-        services = assemble(client, self.settings, deliveries=RQDeliveries(connect(self.queue_url)))
+        self.deliveries = RQDeliveries(connect(self.queue_url))
+        services = assemble(client, self.settings, deliveries=self.deliveries)
         assert services.consequences is not None
         self.consequences = services.consequences
         self.outbox = OutboxStore(client)
@@ -136,21 +137,24 @@ class WorkerProcess:
                 self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH
             )
         done = []
-        for entry in entries:
-            following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
-            try:
-                log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
-                self.consequences.carry_out(entry)
-            except (redis.ConnectionError, redis.TimeoutError):
-                raise
-            except Exception:
-                log.exception(
-                    "outbox: %s version %s failed; it stays pending", entry.game_id, entry.version
-                )
-                continue
-            finally:
-                REQUEST_ID.reset(following)
-            done.append(entry)
+        with self.deliveries.held():  # the batch's emails share jobs, queued before the ack
+            for entry in entries:
+                following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
+                try:
+                    log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
+                    self.consequences.carry_out(entry)
+                except (redis.ConnectionError, redis.TimeoutError):
+                    raise
+                except Exception:
+                    log.exception(
+                        "outbox: %s version %s failed; it stays pending",
+                        entry.game_id,
+                        entry.version,
+                    )
+                    continue
+                finally:
+                    REQUEST_ID.reset(following)
+                done.append(entry)
         self.outbox.done(done)
         return bool(entries)
 

@@ -6,6 +6,11 @@ timeout moves are carried out from the outbox."""
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import redis
 from rq import Queue, Retry
 
@@ -23,8 +28,16 @@ ABANDONED_RETRIES = Retry(max=2)
 """A job whose worker died while running it is queued again, at once (no RQ scheduler)."""
 
 
-DELIVERY_JOBS = {"email": "workers.jobs.email_notice", "webhook": "workers.jobs.webhook_notice"}
-"""The job of each channel, named as RQ finds it in the worker (the jobs import this module)."""
+EMAILS_JOB = "workers.jobs.email_notices"
+WEBHOOK_JOB = "workers.jobs.webhook_notice"
+"""The jobs, named as RQ finds them in the worker (the jobs import this module)."""
+EMAILS_PER_JOB = 50
+"""Emails queued together go out in one job, over one SMTP session: RQ's own work for a job
+(its hash, registries and heartbeats: more than an email's rendering) and the SMTP
+connection are paid once a batch (bench/RESULTS.md, "Email deliveries"). A webhook is a job
+of its own: a slow receiver holds up no other delivery."""
+EMAIL_SECONDS = 30
+"""An email's share of its job's timeout (the SMTP timeout), beyond RQ's default 180 s."""
 
 
 def queue(client: redis.Redis) -> Queue:
@@ -32,30 +45,75 @@ def queue(client: redis.Redis) -> Queue:
 
 
 class RQDeliveries:
-    """service.consequences.Deliveries on RQ: one job per delivery, its id the delivery's."""
+    """service.consequences.Deliveries on RQ: a job per webhook delivery, its id the
+    delivery's, and a job per batch of emails, its id from theirs. Queueing a delivery twice
+    runs it again; an email is sent once however often it runs (its claim)."""
 
     def __init__(self, client: redis.Redis):
         self.rq_queue = queue(client)
+        self._holding = threading.local()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Deliveries this thread queues inside the block go to RQ together at its end (the
+        outbox consumer's batch of entries: their emails share jobs). If they cannot be
+        queued, the block raises, and what caused them is still pending."""
+        self._holding.waiting = []
+        try:
+            yield
+            waiting = self._holding.waiting
+        finally:
+            self._holding.waiting = None
+        self._enqueue(waiting)
 
     def queue(self, deliveries: list[Delivery]) -> None:
-        if not deliveries:
-            return
-        self.rq_queue.enqueue_many(
-            [
+        tagged = [(d, REQUEST_ID.get()) for d in deliveries]
+        waiting = getattr(self._holding, "waiting", None)
+        if waiting is not None:
+            waiting.extend(tagged)
+        else:
+            self._enqueue(tagged)
+
+    def _enqueue(self, tagged: list[tuple[Delivery, str]]) -> None:
+        """Deliveries with the id of the request that caused each."""
+        emails = [(d, r) for d, r in tagged if d.channel == "email"]
+        jobs = [
+            Queue.prepare_data(
+                WEBHOOK_JOB,
+                args=_args(d),
+                job_id=d.job_id,
+                meta={"request_id": request_id},
+                result_ttl=FINISHED_JOB_TTL,
+                failure_ttl=FAILED_JOB_TTL,
+                retry=ABANDONED_RETRIES,
+            )
+            for d, request_id in tagged
+            if d.channel == "webhook"
+        ]
+        for start in range(0, len(emails), EMAILS_PER_JOB):
+            batch = emails[start : start + EMAILS_PER_JOB]
+            jobs.append(
                 Queue.prepare_data(
-                    DELIVERY_JOBS[d.channel],
-                    args=_args(d),
-                    job_id=d.job_id,
+                    EMAILS_JOB,
+                    args=([[*_args(d), request_id] for d, request_id in batch],),
+                    job_id=_batch_id([d.job_id for d, _ in batch]),
+                    timeout=180 + EMAIL_SECONDS * len(batch),
                     result_ttl=FINISHED_JOB_TTL,
                     failure_ttl=FAILED_JOB_TTL,
-                    meta={"request_id": REQUEST_ID.get()},
                     retry=ABANDONED_RETRIES,
                 )
-                for d in deliveries
-            ]
-        )
+            )
+        if jobs:
+            self.rq_queue.enqueue_many(jobs)
 
 
-def _args(delivery: Delivery) -> tuple:
+def _batch_id(job_ids: list[str]) -> str:
+    """A batch of one keeps its delivery's id; a larger one is named by what it holds."""
+    if len(job_ids) == 1:
+        return job_ids[0]
+    return "emails-" + hashlib.sha256("\n".join(sorted(job_ids)).encode()).hexdigest()[:24]
+
+
+def _args(delivery: Delivery) -> list:
     n = delivery.notice
-    return (n.event, n.game_id, n.seat, n.version, n.tag, delivery.attempt)
+    return [n.event, n.game_id, n.seat, n.version, n.tag, delivery.attempt]

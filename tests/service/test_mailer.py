@@ -79,6 +79,49 @@ def test_starttls_and_login_when_the_url_has_a_user(certificate):
         assert inbox.to("bo@example.org") == []
 
 
+def test_a_session_sends_its_emails_over_one_connection():
+    with SmtpInbox() as inbox:
+        mailer = SmtpMailer(inbox.url)
+        with mailer.session():
+            for name in ("ada", "bo", "cy"):
+                mailer.send(message(f"{name}@example.org"))
+        mailer.send(message("di@example.org"))  # outside a session: a connection of its own
+        inbox.wait_for(lambda m, r: "di@example.org" in r)
+    assert [r for r, _, _ in inbox.messages] == [
+        ["ada@example.org"],
+        ["bo@example.org"],
+        ["cy@example.org"],
+        ["di@example.org"],
+    ]
+    assert len(set(inbox.peers[:3])) == 1 and inbox.peers[3] != inbox.peers[0]
+
+
+def test_a_session_whose_server_dropped_it_connects_again():
+    """A server that went away between two sends of a session (a restart, an idle client
+    dropped): the NOOP before the next send finds it out, and that email goes on a new
+    connection. One that fails on a connection fails alone: the next opens another."""
+    with SmtpInbox() as inbox:
+        mailer = SmtpMailer(inbox.url)
+        mailer.IDLE_CHECK_SECONDS = 0.0
+        with mailer.session():
+            mailer.send(message("ada@example.org"))
+            inbox.down()
+            inbox.up()
+            mailer.send(message("bo@example.org"))
+            inbox.down()
+            with pytest.raises(OSError):
+                mailer.send(message("cy@example.org"))
+            inbox.up()
+            mailer.send(message("di@example.org"))
+        inbox.wait_for(lambda m, r: "di@example.org" in r)
+    assert [r for r, _, _ in inbox.messages] == [
+        ["ada@example.org"],
+        ["bo@example.org"],
+        ["di@example.org"],
+    ]
+    assert len(set(inbox.peers)) == 3
+
+
 def test_no_smtp_url_means_the_outbox_folder(tmp_path):
     mailer = mailer_for(None, tmp_path / "outbox")
     assert isinstance(mailer, OutboxMailer)

@@ -441,3 +441,27 @@ def test_a_turn_emails_deadline_is_written_in_the_players_time_zone(services, st
     assert re.search(r"Your deadline: in [^(]+\([^)]+ Asia/Tokyo\)", tokyo), tokyo
     assert re.search(r"Your deadline: in [^(]+\([^)]+ UTC\)", utc), utc
     assert games.load(game_id)["status"] == "active"
+
+
+def test_emails_due_together_go_out_in_few_jobs_over_one_connection_each(
+    services, start_workers, smtp
+):
+    """Twenty games begin while no worker runs; when one starts, it finds their twenty
+    entries in the outbox at once: the player to move in each gets their turn email once,
+    and the emails share SMTP connections (a job of emails is one session), not one each."""
+    players, games = services
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(40)]
+    address = {pid: f"p{i}@example.org" for i, pid in enumerate(people)}
+    to_move = {}
+    for first, second in zip(people[::2], people[1::2]):
+        players.set_friends(second, [first])
+        game = games.create(first, "nautilus", [first, second])
+        to_move[game["id"]] = address[[first, second][game["active_seats"][0]]]
+    start_workers(SMTP_URL=smtp.url)
+    for game_id in to_move:
+        smtp.wait_for(lambda m, r, g=game_id: g in m["Subject"])
+    time.sleep(1.0)  # anything extra would have arrived by now
+    got = sorted((m["X-Turnpost-Game"], r[0]) for r, m, _ in smtp.messages)
+    assert got == sorted(to_move.items()), "each player to move, once"
+    connections = len(set(smtp.peers))
+    assert connections <= 4, f"{connections} SMTP connections for 20 emails"
