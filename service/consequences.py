@@ -9,6 +9,9 @@ entry acknowledged. Every step is idempotent (lists are version-guarded, deliver
 deterministic ids and emails are claimed before sending, a bot or the computer moves only if
 the game is still where it was), so an entry carried out twice, or late, has its effect once.
 
+The outbox consumer reads entries in batches: `begin` reads and writes what a batch's entries
+share at once, `carry_out` does each entry, `finish` writes what waited for the batch's end.
+
 The clock's side: `Consequences.run_due` carries out the schedule's items that came due
 (deadlines, reminders, delayed notices, delayed bot moves, sign-in emails), batched.
 """
@@ -35,10 +38,10 @@ from service.play import history, lists
 from service.play.games import GameService
 from service.players.sign_in import SignIn
 from service.settings import Settings
-from store.games import GameStore
+from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
-from store.record import Snapshot
+from store.record import Event, Snapshot
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 
@@ -168,6 +171,20 @@ def _reminders(
     return found
 
 
+@dataclass
+class Batch:
+    """What the entries of one outbox read share (Consequences.begin, .finish)."""
+
+    snapshots: dict[str, Snapshot | None]
+    """By game; a game a move of the batch changed is dropped (read again when needed)."""
+    contacts: dict[str, dict[int, Contact]]
+    """By game, then seat."""
+    began: dict[tuple[str, int], dict[int, Event]]
+    """Each entry's events by version, by (game, first version)."""
+    writes: Any
+    """A pipeline of the writes that wait for the batch's end."""
+
+
 class Deliveries(Protocol):
     """The port through which notices are handed to the job runner (RQ, in workers/)."""
 
@@ -210,18 +227,59 @@ class Consequences:
 
     # -- the outbox ------------------------------------------------------------------------
 
-    def carry_out(self, entry: Entry) -> None:
-        """Everything the commit named by `entry` calls for. Raises if any of it could not be
-        done: the entry then stays pending and is carried out again."""
-        snap = self.game_store.snapshot(entry.game_id)
+    def begin(self, entries: list[Entry]) -> Batch:
+        """What a batch of entries shares, read and written together: their games' snapshots
+        (one read), the games' lists (one round trip) and the seated people's contacts (one
+        read). Raises if that could not be done: then every entry stays pending."""
+        game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
+        snapshots = dict(zip(game_ids, self.game_store.snapshots(game_ids)))
+        found = [snap for snap in snapshots.values() if snap is not None]
+        lists.write(self.game_store, self.players, found)
+        commits = [  # a wake names no events of its own
+            (e.game_id, e.first - 1, e.version - e.first + 1)
+            for e in entries
+            if e.first <= e.version
+        ]
+        began = {
+            (game_id, after + 1): {event["version"]: event for event in events}
+            for (game_id, after, _), events in zip(commits, self.game_store.events_of(commits))
+        }
+        writes = self.game_store.r.pipeline(transaction=False)
+        return Batch(snapshots, self._contacts(found), began, writes)
+
+    def finish(self, batch: Batch) -> None:
+        """The batch's writes that waited for its end (each person's events, the later
+        deliveries), in one round trip. Raises if they could not be written: then every entry
+        stays pending."""
+        if batch.writes.command_stack:
+            run_pipeline(batch.writes)
+
+    def carry_out(self, entry: Entry, batch: Batch | None = None) -> None:
+        """Everything the commit named by `entry` calls for (with what `begin` read for its
+        batch, if given). Raises if any of it could not be done: the entry then stays
+        pending and is carried out again."""
+        if batch is None:
+            alone = self.begin([entry])
+            self.carry_out(entry, alone)
+            self.finish(alone)
+            return
+        snap = batch.snapshots.get(entry.game_id)
+        if entry.game_id not in batch.snapshots:  # a move of this batch changed the game
+            snap = self.game_store.snapshot(entry.game_id)
+            if snap is not None:
+                lists.write(self.game_store, self.players, [snap])
         if snap is None:
             return
-        lists.write(self.game_store, self.players, [snap])
         due = due_after_commit(
-            snap, entry.first, entry.version, self._contacts(snap), self.settings, self.now_ms()
+            snap,
+            entry.first,
+            entry.version,
+            batch.contacts.get(snap["id"], {}),
+            self.settings,
+            self.now_ms(),
         )
-        self.send(due.deliveries)
-        self._tell_players(snap, entry)
+        self.send(due.deliveries, batch.writes)
+        self._tell_players(snap, entry, batch)
         if due.wake_at is not None:
             self.schedule.add(
                 snap["id"],
@@ -231,9 +289,11 @@ class Consequences:
         for seat in due.bot_seats:
             if self.games.bot_move(snap["id"], seat, snap["version"]):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="bot")
+                batch.snapshots.pop(snap["id"], None)
         for seat in due.replacements:
             if self.games.play_for_timed_out(snap["id"], seat):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
+                batch.snapshots.pop(snap["id"], None)
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._count("turnpost_games_finished_total", game=snap["game"])
             self.schedule.add(
@@ -242,19 +302,12 @@ class Consequences:
                 {"kind": "compact", "game": snap["id"]},
             )
 
-    def _tell_players(self, snap: Snapshot, entry: Entry) -> None:
+    def _tell_players(self, snap: Snapshot, entry: Entry, batch: Batch) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
         found = notices(snap, entry.first, entry.version)
-        if not found:
-            return
-        began = {
-            e["version"]: e
-            for e in self.game_store.events(
-                snap["id"], after=entry.first - 1, count=entry.version - entry.first + 1
-            )
-        }
+        began = batch.began.get((entry.game_id, entry.first), {})
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
             if not player_id:
@@ -272,29 +325,35 @@ class Consequences:
                     "version": notice.version,
                     "seat": notice.seat,
                 },
+                pipe=batch.writes,
             )
 
-    def _contacts(self, snap: Snapshot) -> dict[int, Contact]:
+    def _contacts(self, snaps: list[Snapshot]) -> dict[str, dict[int, Contact]]:
+        """Each game's seated people by seat, as they can be told."""
         people = [
-            (s, r["player_id"]) for s, r in enumerate(snap["seats"]) if r["kind"] in NOTIFIED_KINDS
+            (snap["id"], seat, record["player_id"])
+            for snap in snaps
+            for seat, record in enumerate(snap["seats"])
+            if record["kind"] in NOTIFIED_KINDS
         ]
-        profiles = self.players.get_many([p for _, p in people])
-        return {
-            seat: Contact(bool(p.get("email")), bool(p.get("webhook_url")))
-            for (seat, _), p in zip(people, profiles)
-            if p
-        }
+        profiles = self.players.get_many(list(dict.fromkeys(p for _, _, p in people)))
+        by_id = dict(zip(dict.fromkeys(p for _, _, p in people), profiles))
+        found: dict[str, dict[int, Contact]] = {snap["id"]: {} for snap in snaps}
+        for game_id, seat, player_id in people:
+            profile = by_id[player_id]
+            if profile:
+                found[game_id][seat] = Contact(
+                    bool(profile.get("email")), bool(profile.get("webhook_url"))
+                )
+        return found
 
-    def send(self, deliveries: list[tuple[int, Delivery]]) -> None:
-        """Queue what is due now; schedule the rest."""
+    def send(self, deliveries: list[tuple[int, Delivery]], pipe) -> None:
+        """Queue what is due now; schedule the rest (on the pipeline `pipe`)."""
         now = self.now_ms()
         self.deliveries.queue([d for at, d in deliveries if at <= now])
-        later = [(at, d) for at, d in deliveries if at > now]
-        if later:
-            pipe = self.game_store.r.pipeline(transaction=False)
-            for at, delivery in later:
+        for at, delivery in deliveries:
+            if at > now:
                 self.schedule.add(delivery.notice.game_id, at, delivery.item(), pipe)
-            pipe.execute()
 
     # -- the clock ---------------------------------------------------------------------------
 

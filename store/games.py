@@ -218,6 +218,24 @@ class GameStore:
             return _from_archive(archive, after, count)
         return [_decode(entry_id, fields) for entry_id, fields in entries]
 
+    def events_of(self, wanted: list[tuple[str, int, int]]) -> list[list[Event]]:
+        """`events(game_id, after, count)` of each (game_id, after, count), in one round trip."""
+        if not wanted:
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        for game_id, after, count in wanted:
+            pipe.xrange(
+                keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+", count=count
+            )
+            pipe.get(keys.game_archive(game_id))
+        found = pipe.execute()
+        return [
+            _from_archive(archive, after, count)
+            if archive is not None
+            else [_decode(entry_id, fields) for entry_id, fields in entries]
+            for (_, after, count), entries, archive in zip(wanted, found[0::2], found[1::2])
+        ]
+
     def wait_events(self, game_id: str, after: int, block_ms: int) -> list[Event]:
         """Block until events after `after` exist (or the time runs out). A compacted game
         has all its events at once: it is over, nothing more will come."""

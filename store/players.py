@@ -50,12 +50,16 @@ class PlayerStore:
 
     # -- the player's stream of events ---------------------------------------------------------
 
-    def add_event(self, player_id: str, event_id: str, fields: dict[str, str | int]) -> None:
-        """Add to the player's stream once per `event_id`."""
+    def add_event(
+        self, player_id: str, event_id: str, fields: dict[str, str | int], pipe=None
+    ) -> None:
+        """Add to the player's stream once per `event_id` (on `pipe`, if given: run it with
+        store.games.run_pipeline)."""
         pairs = [item for key, value in fields.items() for item in (key, value)]
         self._player_event(
             [keys.player_events(player_id), keys.player_event_claim(player_id, event_id)],
             [EVENT_CLAIM_SECONDS, PLAYER_EVENTS_KEPT, *pairs],
+            client=pipe,
         )
 
     def last_event_id(self, player_id: str) -> str:

@@ -27,10 +27,11 @@ import redis
 from rq import SimpleWorker, Worker
 
 from service.assembly import assemble
+from service.consequences import Batch
 from service.health import HEARTBEAT_SECONDS
 from service.settings import Settings
 from store.connection import connect, data_url, queue_url
-from store.outbox import OutboxStore
+from store.outbox import Entry, OutboxStore
 from store.request_ids import REQUEST_ID
 from store.schedule import ScheduleStore
 from store.workers import WorkerHeartbeats
@@ -137,12 +138,13 @@ class WorkerProcess:
                 self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH
             )
         done = []
+        batch = self._begin(entries)
         with self.deliveries.held():  # the batch's emails share jobs, queued before the ack
             for entry in entries:
                 following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
                 try:
                     log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
-                    self.consequences.carry_out(entry)
+                    self.consequences.carry_out(entry, batch)
                 except (redis.ConnectionError, redis.TimeoutError):
                     raise
                 except Exception:
@@ -155,8 +157,23 @@ class WorkerProcess:
                 finally:
                     REQUEST_ID.reset(following)
                 done.append(entry)
+            if batch is not None:
+                self.consequences.finish(batch)
         self.outbox.done(done)
         return bool(entries)
+
+    def _begin(self, entries: list[Entry]) -> Batch | None:
+        """What the entries share, read at once; None (each entry reads its own, and one
+        that fails fails alone) if that failed for another reason than Redis."""
+        if not entries:
+            return None
+        try:
+            return self.consequences.begin(entries)
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception:
+            log.exception("outbox: a batch of %d entries, read entry by entry", len(entries))
+            return None
 
     # -- the clock ---------------------------------------------------------------------------
 

@@ -1,0 +1,94 @@
+"""The outbox consumer's batches (workers/process.py, Consequences.begin): entries read at
+once share their reads and writes, and come out as one by one would, bots' moves included."""
+
+import pytest
+from redis.connection import Connection
+from rq import Queue
+
+from engine.rng import Rng
+from store.outbox import OutboxStore
+from workers.process import WorkerProcess
+from workers.queue import QUEUE_NAME
+
+GAMES = 20
+
+
+@pytest.fixture
+def worker(valkey, redis_client):
+    """The worker's outbox consumer in this process: each step is one read of the outbox."""
+    process = WorkerProcess(
+        {"REDIS_URL": valkey.url, "BOT_DELAY_SECONDS": "0", "EMAIL_DELAY_SECONDS": "0"}
+    )
+    process.outbox.ensure_groups()
+    yield process
+    process.stop.set()
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """Writes of a command or a pipeline to a Redis socket, each followed by its answers."""
+    count = [0]
+    send = Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        count[0] += 1
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(Connection, "send_packed_command", counted)
+    return count
+
+
+def pending(redis_client):
+    return OutboxStore(redis_client).backlog()["waiting"]
+
+
+def test_a_batch_of_turns_shares_its_reads_and_its_email_jobs(
+    services, worker, redis_client, round_trips
+):
+    players, games = services
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(2 * GAMES)]
+    for first, second in zip(people[::2], people[1::2]):
+        players.set_friends(second, [first])
+    while worker.outbox_step():  # what the sign-ups caused
+        pass
+    Queue(QUEUE_NAME, connection=redis_client).empty()
+    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    assert pending(redis_client) == GAMES
+    round_trips[0] = 0
+    assert worker.outbox_step()
+    trips = round_trips[0]
+    assert pending(redis_client) == 0
+    jobs = Queue(QUEUE_NAME, connection=redis_client).jobs
+    emailed = sorted(notice[1] for job in jobs for notice in job.args[0])
+    assert len(jobs) == 1 and emailed == sorted(game["id"] for game in made)
+    assert trips < GAMES, f"{trips} round trips for {GAMES} entries"  # 5 an entry, alone
+    for game in made:
+        player = game["seats"][game["active_seats"][0]]["player_id"]
+        assert game["id"] in [g["id"] for g in games.list_games(player, awaiting=True)[0]]
+
+
+def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
+    services, worker, redis_client
+):
+    """Bots move from the consumer's entries: a bot's move in a batch makes the game's
+    snapshot of the batch stale, so the later entries of that game read it again."""
+    players, games = services
+    me = players.register("Ada")["id"]
+    made = [games.create(me, "ninedomains", [me, "bot:heuristic"])["id"] for _ in range(GAMES)]
+    picker = Rng(b"outbox batches" + bytes(32))
+    for _ in range(400):
+        while worker.outbox_step():
+            pass
+        waiting = [g for g in made if games.summary(g)["status"] != "finished"]
+        if not waiting:
+            break
+        for game_id in waiting:
+            summary = games.summary(game_id)
+            assert 0 in summary["active_seats"], "the bot moved: it is my turn again"
+            legal = games.legal_moves(game_id, me)
+            games.play(game_id, me, legal["version"], action=picker.choice(legal["moves"])["action"])
+    else:
+        pytest.fail("the games did not end")
+    for game_id in made:
+        versions = [e["version"] for e in games.games.events(game_id)]
+        assert versions == list(range(1, len(versions) + 1))
