@@ -336,7 +336,7 @@ class Moves(MethodView):
             headers["Idempotent-Replayed"] = "true"
         else:
             metrics.moved(result["game"]["game"])
-        return result, 201, headers
+        return json_answer(result, 201, headers)
 
 
 @blp.route("/<game_id>/log")

@@ -7,7 +7,7 @@ import random
 
 from api.game_views import GameViewSchema, LegalMovesSchema
 from api.json_answers import json_answer
-from api.schemas import GameListSchema, GameSummarySchema
+from api.schemas import GameListSchema, GameSummarySchema, MoveResultSchema
 from engine import match as runner
 from engine import registry
 from service.play import history
@@ -84,10 +84,10 @@ def test_views_and_legal_moves_are_what_their_schemas_dump():
                 checked += 1
 
 
-def test_summaries_and_lists_are_what_their_schemas_dump(redis_client):
+def test_summaries_lists_and_move_answers_are_what_their_schemas_dump(redis_client):
     players = PlayerService(PlayerStore(redis_client))
     games = GameService(GameStore(redis_client), PlayerStore(redis_client), clock=lambda: 1e9)
-    summaries, lists = GameSummarySchema(), GameListSchema()
+    summaries, lists, results = GameSummarySchema(), GameListSchema(), MoveResultSchema()
     rnd = random.Random(7)
     checked = 0
     for name, game in sorted(registry.GAMES.items()):
@@ -113,12 +113,14 @@ def test_summaries_and_lists_are_what_their_schemas_dump(redis_client):
                 break
             seat = rnd.choice(snap["active_seats"])
             moves = games.legal_moves(created["id"], people[seat])
-            games.play(
+            played = games.play(
                 created["id"],
                 people[seat],
                 moves["version"],
                 action=rnd.choice(moves["moves"])["action"],
             )
+            assert plain(played) == plain(results.dump(played)), name
+            assert not required_fields_missing(results, played), name
     assert checked >= 4 * 20
 
 

@@ -86,7 +86,9 @@ def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
             summary = games.summary(game_id)
             assert 0 in summary["active_seats"], "the bot moved: it is my turn again"
             legal = games.legal_moves(game_id, me)
-            games.play(game_id, me, legal["version"], action=picker.choice(legal["moves"])["action"])
+            games.play(
+                game_id, me, legal["version"], action=picker.choice(legal["moves"])["action"]
+            )
     else:
         pytest.fail("the games did not end")
     for game_id in made:
