@@ -76,8 +76,10 @@ examples: $(DEV_STAMP)
 	$(BIN)/turnpost examples
 	$(BIN)/turnpost openapi
 
-# The move's cost is compared with the code before issue 13's rewrite, checked out apart.
+# The move's cost is compared with the code before issue 13's rewrite, checked out apart;
+# the worker's cost of deliveries with the code before its batches.
 BEFORE := /tmp/before
+BEFORE_DELIVERIES := /tmp/before-deliveries
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run
@@ -89,6 +91,8 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers
 	$(BIN)/python -m bench.notify
+	test -d $(BEFORE_DELIVERIES) || git worktree add --detach $(BEFORE_DELIVERIES) 8d9a3c1
+	$(BIN)/python -m bench.deliveries --before $(BEFORE_DELIVERIES)
 
 # bot:expert against the heuristic: 200 games per title at 1 s a move, hours on this machine.
 bench-expert: $(DEV_STAMP)
