@@ -137,28 +137,11 @@ class WorkerProcess:
             entries += self.outbox.claim_stale(
                 self.name, int(self.settings.outbox_lease_seconds * 1000), BATCH
             )
-        done = []
         batch = self._begin(entries)
         with self.deliveries.held():  # the batch's emails share jobs, queued before the ack
-            for entry in entries:
-                following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
-                try:
-                    log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
-                    self.consequences.carry_out(entry, batch)
-                except (redis.ConnectionError, redis.TimeoutError):
-                    raise
-                except Exception:
-                    log.exception(
-                        "outbox: %s version %s failed; it stays pending",
-                        entry.game_id,
-                        entry.version,
-                    )
-                    continue
-                finally:
-                    REQUEST_ID.reset(following)
-                done.append(entry)
-            if batch is not None:
-                self.consequences.finish(batch)
+            done = [entry for entry in entries if self._carry_out(entry, batch)]
+            if batch is not None and not self._finish(batch):
+                done = [entry for entry in done if self._carry_out(entry, None)]
         self.outbox.done(done)
         return bool(entries)
 
@@ -174,6 +157,36 @@ class WorkerProcess:
         except Exception:
             log.exception("outbox: a batch of %d entries, read entry by entry", len(entries))
             return None
+
+    def _carry_out(self, entry: Entry, batch: Batch | None) -> bool:
+        """Whether the entry was carried out (else it stays pending, and is tried again)."""
+        following = REQUEST_ID.set(entry.request_id)  # the move's request, in every line
+        try:
+            log.info("outbox: %s versions %d-%d", entry.game_id, entry.first, entry.version)
+            self.consequences.carry_out(entry, batch)
+            return True
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception:
+            log.exception(
+                "outbox: %s version %s failed; it stays pending", entry.game_id, entry.version
+            )
+            return False
+        finally:
+            REQUEST_ID.reset(following)
+
+    def _finish(self, batch: Batch) -> bool:
+        """Whether the batch's last writes went; if they failed for another reason than
+        Redis, its entries are carried out again one by one, so that one that fails fails
+        alone (all of it is idempotent)."""
+        try:
+            self.consequences.finish(batch)
+            return True
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception:
+            log.exception("outbox: a batch's last writes failed; its entries one by one")
+            return False
 
     # -- the clock ---------------------------------------------------------------------------
 

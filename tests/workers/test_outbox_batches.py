@@ -6,6 +6,7 @@ from redis.connection import Connection
 from rq import Queue
 
 from engine.rng import Rng
+from store import keys
 from store.outbox import OutboxStore
 from workers.process import WorkerProcess
 from workers.queue import QUEUE_NAME
@@ -94,3 +95,28 @@ def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
     for game_id in made:
         versions = [e["version"] for e in games.games.events(game_id)]
         assert versions == list(range(1, len(versions) + 1))
+
+
+def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_client):
+    """A key of the wrong type (a bug, a hand edit) makes one person's stream of events
+    refuse its write: the batch's last writes fail, its entries are carried out again one by
+    one, and only the game of that person stays pending."""
+    players, games = services
+    people = [players.register(f"P{i}")["id"] for i in range(10)]
+    for first, second in zip(people[::2], people[1::2]):
+        players.set_friends(second, [first])
+    while worker.outbox_step():
+        pass
+    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    poisoned = made[2]
+    mover = poisoned["seats"][poisoned["active_seats"][0]]["player_id"]
+    redis_client.set(keys.player_events(mover), "not a stream")
+    assert worker.outbox_step()
+    outbox = OutboxStore(redis_client)
+    assert outbox.backlog()["waiting"] == 1
+    left = outbox.claim_stale("another", 0, 10)
+    assert [entry.game_id for entry in left] == [poisoned["id"]]
+    for game in made:
+        if game is not poisoned:
+            player = game["seats"][game["active_seats"][0]]["player_id"]
+            assert redis_client.xlen(keys.player_events(player)) == 1, "told once"
