@@ -28,6 +28,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench.profile_requests import top_ten
 from bench.results import replace_section
 
 TREE = Path(__file__).resolve().parent.parent
@@ -36,8 +37,10 @@ GAMES = 40
 ROUNDS = 3
 
 
-def child() -> dict:
-    """Measure with the code importable from sys.path[0]."""
+def child(profile: bool = False) -> dict:
+    """Measure with the code importable from sys.path[0]; with `profile`, the worker's loops
+    run under cProfile and the answer has the top ten of its own time ("profile")."""
+    import cProfile
     import tempfile
     import threading
     import time
@@ -117,6 +120,7 @@ def child() -> dict:
             rq = _InProcessWorker([queue(client)], connection=client)
             rq.process_stop = threading.Event()
             versions = {game["id"]: game["version"] for game, _ in games}
+            profiler = cProfile.Profile(time.thread_time)  # CPU: waiting for Redis left out
             entries = GAMES
             outbox_cpu = rq_cpu = 0.0
             outbox_trips = jobs = 0
@@ -133,13 +137,19 @@ def child() -> dict:
                         entries += 1
                 trips[0] = 0
                 started = time.thread_time()
+                if profile:
+                    profiler.enable()
                 while worker.outbox_step():
                     pass
+                profiler.disable()
                 outbox_cpu += time.thread_time() - started
                 outbox_trips += trips[0]
                 jobs += queue(client).count
                 started = time.thread_time()
+                if profile:
+                    profiler.enable()
                 rq.work(burst=True, logging_level="WARNING")
+                profiler.disable()
                 rq_cpu += time.thread_time() - started
             time.sleep(0.5)
             return {
@@ -151,15 +161,20 @@ def child() -> dict:
                 "connections": len(sink.peers),
                 "rq_cpu_ms": rq_cpu * 1000 / max(sink.received, 1),
                 "all_cpu_ms": (outbox_cpu + rq_cpu) * 1000 / entries,
+                **({"profile": top_ten(profiler, entries, "entry")} if profile else {}),
             }
         finally:
             smtp.stop()
             valkey.stop()
 
 
-def run_child(tree: Path) -> dict:
+def run_child(tree: Path, profile: bool = False) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", "import json, bench.deliveries as d; print(json.dumps(d.child()))"],
+        [
+            sys.executable,
+            "-c",
+            f"import json, bench.deliveries as d; print(json.dumps(d.child({profile})))",
+        ],
         cwd=tree,
         env={**os.environ, "PYTHONPATH": str(tree)},
         capture_output=True,
@@ -186,6 +201,7 @@ def main() -> None:
         runs["before"].append(run_child(args.before))
         runs["after"].append(run_child(TREE))
     before, after = median_of(runs["before"]), median_of(runs["after"])
+    profiled = run_child(TREE, profile=True)["profile"]
 
     def row(name: str, r: dict) -> str:
         return (
@@ -211,6 +227,12 @@ and an SMTP connection per email; each entry carried out alone), "after" this tr
 {row("before", before)}
 {row("after", after)}
 | after / before | | {after["outbox_cpu_ms"] / before["outbox_cpu_ms"]:.2f} | {after["outbox_trips"] / before["outbox_trips"]:.2f} | | | | {after["rq_cpu_ms"] / before["rq_cpu_ms"]:.2f} | {after["all_cpu_ms"] / before["all_cpu_ms"]:.2f} |
+
+Where the worker's CPU goes, after (cProfile of both loops, timed by the thread's CPU time,
+in one more run; per outbox entry, so a move's consequences and its email; the profiler
+inflates every figure alike):
+
+{profiled}
 """
     print(text)
     if not args.print_only:

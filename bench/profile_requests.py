@@ -49,15 +49,15 @@ def ours(profile: cProfile.Profile, calls: int) -> str:
     return "\n".join(lines)
 
 
-def top_ten(profile: cProfile.Profile, calls: int) -> str:
+def top_ten(profile: cProfile.Profile, calls: int, each: str = "request") -> str:
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out)
     rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]  # tottime
     total = sum(row[2] for row in stats.stats.values())
     lines = [
-        f"In all {total * 1000 / calls:.2f} ms per request under the profiler.",
+        f"In all {total * 1000 / calls:.2f} ms per {each} under the profiler.",
         "",
-        "| function | own ms per request | with callees ms | calls per request |",
+        f"| function | own ms per {each} | with callees ms | calls per {each} |",
         "|---|---|---|---|",
     ]
     for (path, line, name), (_, ncalls, tottime, cumtime, _) in rows:
