@@ -95,6 +95,14 @@ class _StopsTheProcess:
         self.process_stop.set()
         return super().request_stop(signum, frame)  # type: ignore[misc]
 
+    def _install_signal_handlers(self):
+        """RQ's handlers, and a stop signal that came before them (to the process's own, while
+        RQ's loop was starting) honoured at once: RQ would not know of it, and would wait for
+        jobs until the next signal."""
+        super()._install_signal_handlers()  # type: ignore[misc]
+        if self.process_stop.is_set():
+            self._stop_requested = True
+
 
 class _InProcessWorker(_StopsTheProcess, SimpleWorker):
     pass

@@ -86,18 +86,26 @@ def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(va
             assert time.monotonic() < deadline, r.json()
             time.sleep(0.2)
 
+    workers: list[subprocess.Popen] = []
     try:
         assert requests.get(server.url + "/healthz", timeout=5).json() == {"status": "ok"}
         report = ready_becomes(False)
         assert report["checks"]["workers"] == {"ok": False, "alive": 0}
-        worker = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
+        workers.append(
+            subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
+        )
         assert ready_becomes(True)["checks"]["workers"]["alive"] == 1
-        worker.terminate()
-        worker.wait(15)
+        workers[0].terminate()
+        workers[0].wait(15)
         ready_becomes(False)
-        again = subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
+        workers.append(
+            subprocess.Popen([sys.executable, "-m", "turnpost.cli", "worker"], env=worker_env)
+        )
         ready_becomes(True)
-        again.terminate()
-        again.wait(15)
+        workers[1].terminate()
+        workers[1].wait(15)
     finally:
+        for worker in workers:  # a failed wait leaves none behind
+            worker.kill()
+            worker.wait()
         server.stop()

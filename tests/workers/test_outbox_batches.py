@@ -1,5 +1,8 @@
-"""The outbox consumer's batches (workers/process.py, Consequences.begin): entries read at
-once share their reads and writes, and come out as one by one would, bots' moves included."""
+"""The worker process in this process (workers/process.py): the outbox consumer's batches
+(Consequences.begin), whose entries share their reads and writes and come out as one by one
+would, bots' moves included; and its stop."""
+
+import threading
 
 import pytest
 from redis.connection import Connection
@@ -8,7 +11,7 @@ from rq import Queue
 from engine.rng import Rng
 from store import keys
 from store.outbox import OutboxStore
-from workers.process import WorkerProcess
+from workers.process import WorkerProcess, _InProcessWorker
 from workers.queue import QUEUE_NAME
 
 GAMES = 20
@@ -120,3 +123,16 @@ def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_
         if game is not poisoned:
             player = game["seats"][game["active_seats"][0]]["player_id"]
             assert redis_client.xlen(keys.player_events(player)) == 1, "told once"
+
+
+def test_a_stop_signal_before_rqs_loop_listens_stops_it_at_once(worker, redis_client):
+    """SIGTERM while RQ's loop starts reaches the process's own handler, not RQ's: the loop
+    must stop all the same, before it takes another job (rather than wait for jobs until
+    another signal)."""
+    jobs = Queue(QUEUE_NAME, connection=redis_client)
+    jobs.enqueue("builtins.len", [1, 2])
+    rq = _InProcessWorker([jobs], connection=redis_client)
+    rq.process_stop = threading.Event()
+    rq.process_stop.set()  # as the process's handler does
+    rq.work(burst=True, logging_level="WARNING")  # burst: without the stop, it runs the job
+    assert jobs.count == 1, "RQ's loop took a job after the stop"
