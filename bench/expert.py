@@ -4,7 +4,9 @@ EXPERT_SECONDS), on one core. An outright win counts for its bot, a shared win f
 Reports the expert's wins and its time per move (median and max, moves with one choice left
 out: the expert answers those at once).
 
-    .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S]
+    .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S] [--first K]
+
+Game i (seeds K..K+N-1, default from 0) has the seed i and the expert in seat i % 2.
 
 The issue's measure is 200 games at 1 s a move: hours per title on this machine (`make
 bench-expert`); RESULTS.md says which measure each figure comes from.
@@ -46,11 +48,11 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
     return winners[0] if len(winners) == 1 else None
 
 
-def measure(name: str, games: int, seconds: float) -> str:
+def measure(name: str, games: int, seconds: float, first: int = 0) -> str:
     game = registry.GAMES[name]
     expert = heuristic = 0
     times: list[float] = []
-    for i in range(games):
+    for i in range(first, first + games):
         expert_seat = i % 2
         winner = duel(game, i.to_bytes(4, "big") * 8, expert_seat, seconds, times)
         expert += winner == expert_seat
@@ -68,9 +70,10 @@ def main() -> None:
     parser.add_argument("titles", nargs="*", default=searching)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--first", type=int, default=0, help="the first game's seed number")
     parser.add_argument("--print-only", action="store_true", help="leave RESULTS.md alone")
     args = parser.parse_args()
-    rows = [measure(name, args.games, args.seconds) for name in args.titles]
+    rows = [measure(name, args.games, args.seconds, args.first) for name in args.titles]
     print("\n".join(rows))
     if args.print_only:
         return
