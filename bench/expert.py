@@ -4,7 +4,10 @@ EXPERT_SECONDS), on one core. An outright win counts for its bot, a shared win f
 Reports the expert's wins and its time per move (median and max, moves with one choice left
 out: the expert answers those at once).
 
-    .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S]
+    .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S] [--first K]
+        [--jobs J] [--progress]
+
+Game i (seeds K..K+N-1, default from 0) has the seed i and the expert in seat i % 2.
 
 The issue's measure is 200 games at 1 s a move: hours per title on this machine (`make
 bench-expert`); RESULTS.md says which measure each figure comes from.
@@ -15,7 +18,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 from bench.results import replace_section
 from engine import match as runner
@@ -46,15 +52,39 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
     return winners[0] if len(winners) == 1 else None
 
 
-def measure(name: str, games: int, seconds: float) -> str:
+def _game(task: tuple[str, int, float]) -> tuple[int, int | None, list[float]]:
+    """Game i of a title: (i, the seat that won outright or None, the expert's times)."""
+    name, i, seconds = task
+    times: list[float] = []
+    winner = duel(registry.GAMES[name], i.to_bytes(4, "big") * 8, i % 2, seconds, times)
+    return i, winner, times
+
+
+def _played(tasks: list[tuple[str, int, float]], jobs: int) -> Iterator[tuple]:
+    """The games, in order, played one after another or by `jobs` processes at once (each
+    expert's budget is its own thread's CPU time, so the games are the same either way while
+    every process has a core's quarter: the wall-clock cap of cpu_budget)."""
+    if jobs == 1:
+        yield from map(_game, tasks)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(_game, tasks)
+
+
+def measure(
+    name: str, games: int, seconds: float, first: int = 0, jobs: int = 1, progress: bool = False
+) -> str:
     game = registry.GAMES[name]
     expert = heuristic = 0
     times: list[float] = []
-    for i in range(games):
+    tasks = [(name, i, seconds) for i in range(first, first + games)]
+    for i, winner, game_times in _played(tasks, jobs):
         expert_seat = i % 2
-        winner = duel(game, i.to_bytes(4, "big") * 8, expert_seat, seconds, times)
         expert += winner == expert_seat
         heuristic += winner is not None and winner != expert_seat
+        times += game_times
+        if progress:
+            print(f"{name} seed {i}: expert {expert}, heuristic {heuristic}", file=sys.stderr)
     return (
         f"| {game.info.title} | {games} | {seconds:g} | {expert} ({100 * expert / games:.1f}%) "
         f"| {heuristic} ({100 * heuristic / games:.1f}%) | {games - expert - heuristic} "
@@ -68,9 +98,15 @@ def main() -> None:
     parser.add_argument("titles", nargs="*", default=searching)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--first", type=int, default=0, help="the first game's seed number")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument("--progress", action="store_true", help="the tally after each game")
     parser.add_argument("--print-only", action="store_true", help="leave RESULTS.md alone")
     args = parser.parse_args()
-    rows = [measure(name, args.games, args.seconds) for name in args.titles]
+    rows = [
+        measure(name, args.games, args.seconds, args.first, args.jobs, args.progress)
+        for name in args.titles
+    ]
     print("\n".join(rows))
     if args.print_only:
         return
