@@ -28,7 +28,6 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.profile_requests import top_ten
 from bench.results import replace_section
 
 TREE = Path(__file__).resolve().parent.parent
@@ -50,7 +49,8 @@ def child(profile: bool = False) -> dict:
 
     from api.app import create_app
     from api.front_door import FrontDoor
-    from bench.run import CLOCK, GAME, MailSink, free_port, moves_ahead
+    from bench.profile_requests import top_ten
+    from bench.run import MailSink, free_port
     from service.settings import Settings
     from store.connection import connect
     from store.embedded import EmbeddedValkey
@@ -99,24 +99,9 @@ def child(profile: bool = False) -> dict:
             http = app.test_client()
             store = GameStore(client)
 
-            def register(name):
-                body = http.post(
-                    "/v1/players", json={"name": name, "email": f"{name}@example.org"}
-                ).json
-                return body["id"], {"Authorization": f"Bearer {body['token']}"}
-
-            a, b = register("ada"), register("bo")
-            http.put("/v1/players/me/friends", json={"friends": [a[0]]}, headers=b[1])
             worker = WorkerProcess(env)
             worker.outbox.ensure_groups()
-            games = []
-            for i in range(GAMES):
-                game = http.post(
-                    "/v1/games",
-                    json={"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK},
-                    headers=a[1],
-                ).json
-                games.append((game, moves_ahead(store, game["id"], f"d{i}".encode())))
+            a, b, games = games_between_two(http, store, GAMES, "d")
             rq = _InProcessWorker([queue(client)], connection=client)
             rq.process_stop = threading.Event()
             versions = {game["id"]: game["version"] for game, _ in games}
@@ -166,6 +151,29 @@ def child(profile: bool = False) -> dict:
         finally:
             smtp.stop()
             valkey.stop()
+
+
+def games_between_two(http, store, count: int, seed: str) -> tuple[tuple, tuple, list]:
+    """Two players with email addresses (the second seats the first without an invitation)
+    and `count` games of GAME between them with a clock, through `http` (Flask's test client of
+    the app): ((id, headers) of each player, [(game, its moves computed ahead)])."""
+    from bench.run import CLOCK, GAME, moves_ahead
+
+    def register(name):
+        body = http.post("/v1/players", json={"name": name, "email": f"{name}@example.org"}).json
+        return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+    a, b = register("ada"), register("bo")
+    http.put("/v1/players/me/friends", json={"friends": [a[0]]}, headers=b[1])
+    games = []
+    for i in range(count):
+        game = http.post(
+            "/v1/games",
+            json={"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK},
+            headers=a[1],
+        ).json
+        games.append((game, moves_ahead(store, game["id"], f"{seed}{i}".encode())))
+    return a, b, games
 
 
 def run_child(tree: Path, profile: bool = False) -> dict:

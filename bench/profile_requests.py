@@ -13,8 +13,9 @@ from pathlib import Path
 
 from api.app import create_app
 from api.front_door import FrontDoor
+from bench.deliveries import games_between_two
 from bench.results import replace_section
-from bench.run import CLOCK, GAME, moves_ahead
+from bench.run import CLOCK, GAME
 from service.settings import Settings
 from store.connection import connect
 from store.embedded import EmbeddedValkey
@@ -81,22 +82,7 @@ def main() -> None:
             http = app.test_client()
             store = GameStore(client)
 
-            def register(name):
-                body = http.post(
-                    "/v1/players", json={"name": name, "email": f"{name}@example.org"}
-                ).json
-                return body["id"], {"Authorization": f"Bearer {body['token']}"}
-
-            a, b = register("ada"), register("bo")
-            http.put("/v1/players/me/friends", json={"friends": [a[0]]}, headers=b[1])
-            games = []
-            for i in range(GAMES):
-                game = http.post(
-                    "/v1/games",
-                    json={"game": GAME, "seats": [a[0], b[0]], "time_control": CLOCK},
-                    headers=a[1],
-                ).json
-                games.append((game, moves_ahead(store, game["id"], f"p{i}".encode())))
+            a, b, games = games_between_two(http, store, GAMES, "p")
             moves = cProfile.Profile()
             count = 0
             for game, ahead in games:
