@@ -75,7 +75,9 @@ class RQDeliveries:
             self._enqueue(tagged)
 
     def _enqueue(self, tagged: list[tuple[Delivery, str]]) -> None:
-        """Deliveries with the id of the request that caused each."""
+        """Deliveries with the id of the request that caused each; one queued twice in a
+        block (its entry carried out again) goes once."""
+        tagged = list({d.job_id: (d, r) for d, r in tagged}.values())
         emails = [(d, r) for d, r in tagged if d.channel == "email"]
         jobs = [
             Queue.prepare_data(

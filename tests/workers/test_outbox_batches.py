@@ -103,13 +103,15 @@ def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
 def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_client):
     """A key of the wrong type (a bug, a hand edit) makes one person's stream of events
     refuse its write: the batch's last writes fail, its entries are carried out again one by
-    one, and only the game of that person stays pending."""
+    one, and only the game of that person stays pending. The turn emails the batch queued
+    before its writes failed, and queued again one by one, are queued once."""
     players, games = services
-    people = [players.register(f"P{i}")["id"] for i in range(10)]
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(10)]
     for first, second in zip(people[::2], people[1::2]):
         players.set_friends(second, [first])
     while worker.outbox_step():
         pass
+    Queue(QUEUE_NAME, connection=redis_client).empty()
     made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
     poisoned = made[2]
     mover = poisoned["seats"][poisoned["active_seats"][0]]["player_id"]
@@ -123,6 +125,9 @@ def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_
         if game is not poisoned:
             player = game["seats"][game["active_seats"][0]]["player_id"]
             assert redis_client.xlen(keys.player_events(player)) == 1, "told once"
+    jobs = Queue(QUEUE_NAME, connection=redis_client).jobs
+    emailed = sorted(notice[1] for job in jobs for notice in job.args[0])
+    assert emailed == sorted(game["id"] for game in made), "each game's turn email once"
 
 
 def test_a_stop_signal_before_rqs_loop_listens_stops_it_at_once(worker, redis_client):
