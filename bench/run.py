@@ -9,11 +9,12 @@ move pays for what production pays: its deadlines, its outbox entry, its turn em
 
 Measured from client threads in this process, each alone for SECONDS:
 - baseline: GET /bench/baseline, one Redis GET through the same Flask + smorest stack;
-- GET view, GET legal-moves at The Nine Domains' opening (504 moves), GET summary, the inbox;
+- GET view, GET legal-moves at The Nine Domains' opening (504 moves), GET summary, the inbox
+  (each answer read whole, not parsed: the client's JSON would take the server's cores);
 - POST move alone: the games' moves are computed ahead by the engine from the game's own
   start (read from Redis, as an operator can), so no read is made between two moves.
-Server CPU per request comes from /proc: the API's processes alone, and with the worker and
-Valkey.
+Server CPU per request comes from /proc: the API's processes, the worker and Valkey, each and
+together, and this process's own (client threads and the SMTP server).
 
 Then boardgame.io 0.50.2 (bench/boardgameio, from the npm registry) with its in-memory and its
 FlatFile storage: a two-player game played over socket.io by two clients per match, as many

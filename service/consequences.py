@@ -336,8 +336,8 @@ class Consequences:
             for seat, record in enumerate(snap["seats"])
             if record["kind"] in NOTIFIED_KINDS
         ]
-        profiles = self.players.get_many(list(dict.fromkeys(p for _, _, p in people)))
-        by_id = dict(zip(dict.fromkeys(p for _, _, p in people), profiles))
+        player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
+        by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
         found: dict[str, dict[int, Contact]] = {snap["id"]: {} for snap in snaps}
         for game_id, seat, player_id in people:
             profile = by_id[player_id]

@@ -29,6 +29,9 @@ class SmtpMailer:
     Login happens when a user is given; STARTTLS when asked or when the server offers it.
     `cafile=/path.pem` in the query trusts a private certificate authority."""
 
+    IDLE_CHECK_SECONDS = 1.0
+    """A session's connection unused longer than this is checked (NOOP) before a send."""
+
     def __init__(self, url: str, timeout: float = 30.0):
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
@@ -65,8 +68,6 @@ class SmtpMailer:
         finally:
             self._open.active = False
             self._drop()
-
-    IDLE_CHECK_SECONDS = 1.0
 
     def send(self, message: EmailMessage) -> None:
         if not getattr(self._open, "active", False):
