@@ -11,6 +11,7 @@ from rq import Queue
 from engine.rng import Rng
 from store import keys
 from store.outbox import OutboxStore
+from workers import process as worker_process
 from workers.process import WorkerProcess, _InProcessWorker
 from workers.queue import QUEUE_NAME
 
@@ -69,6 +70,42 @@ def test_a_batch_of_turns_shares_its_reads_and_its_email_jobs(
     for game in made:
         player = game["seats"][game["active_seats"][0]]["player_id"]
         assert game["id"] in [g["id"] for g in games.list_games(player, awaiting=True)[0]]
+
+
+def test_entries_that_come_while_the_consumer_lingers_make_one_batch(
+    services, worker, redis_client, monkeypatch
+):
+    """Under load the consumer would read each entry as it comes, a batch of one each (four
+    round trips an entry). A lone entry is carried out at once; then the consumer waits
+    OUTBOX_LINGER_SECONDS before it reads again, and what came meanwhile is one batch."""
+    players, games = services
+    me, friend = (players.register(name)["id"] for name in ("Ada", "Bo"))
+    players.set_friends(friend, [me])
+    while worker.outbox_step():  # what the sign-ups caused
+        pass
+    monkeypatch.setattr(worker_process, "OUTBOX_LINGER_SECONDS", 3.0)
+    batches: list[int] = []
+    begin = worker.consequences.begin
+
+    def counted(entries):
+        batches.append(len(entries))
+        return begin(entries)
+
+    monkeypatch.setattr(worker.consequences, "begin", counted)
+    games.create(me, "nautilus", [me, friend])
+    step = threading.Thread(target=worker.outbox_step)
+    step.start()
+    for _ in range(200):
+        if batches:
+            break
+        step.join(0.02)
+    assert batches == [1], "a lone entry is carried out at once"
+    for _ in range(5):
+        games.create(me, "nautilus", [me, friend])
+    assert step.is_alive(), "the consumer lingers after a small batch"
+    step.join()
+    assert worker.outbox_step()
+    assert batches == [1, 5]
 
 
 def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
