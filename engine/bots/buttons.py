@@ -176,6 +176,9 @@ def _standing(board: str) -> float:
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
 
+PAIRED = True
+"""The expert compares its moves on the same dice (engine.bots.search._paired)."""
+
 
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search. Buttons hides nothing

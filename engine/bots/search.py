@@ -12,6 +12,10 @@ one by one (progressive widening), so that the few tries of a short budget go to
 each tried often enough to be judged. The search stops when `more()` says so: the server gives it a
 budget of CPU time (service.play.games.cpu_budget), a test a count of tries.
 
+A bot module that says `PAIRED = True` gets the paired search instead (`_paired`): each try
+plays every candidate still in the race in one drawn world with one `Luck`, and judges them
+by their differences, which the dice no longer blur (Buttons, whose fortunes are dice).
+
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
 """
 
@@ -83,6 +87,8 @@ def expert_move(
     else:
         rng.shuffle(others)
     candidates = [first, *others[: MAX_CANDIDATES - 1]]
+    if getattr(module, "PAIRED", False):
+        return candidates[_paired(game, state, seat, candidates, rng, more, determinize, cutoff)]
     wins = [0.0] * len(candidates)
     tries = [0] * len(candidates)
     total = 0
@@ -90,10 +96,100 @@ def expert_move(
         widened = min(len(candidates), 2 + total // WIDEN_EVERY)
         i = _pick(wins[:widened], tries[:widened], total)
         world = determinize(state, seat, rng)
-        wins[i] += playout(game, world, seat, candidates[i], rng, cutoff)
+        wins[i] += playout(game, world, seat, candidates[i], OneStream(rng), cutoff)
         tries[i] += 1
         total += 1
     return candidates[_chosen(wins, tries)]
+
+
+PAIRED_CONFIDENCE = 2.0
+
+
+class OneStream:
+    """A playout's draws all from one generator, as the search's own (the plain search)."""
+
+    def __init__(self, rng: Rng):
+        self.turns = rng
+
+    def of(self, seat: int) -> Rng:
+        return self.turns
+
+
+class Luck:
+    """The dice of one try of the paired search, the same whichever move is tried: each seat's
+    k-th action draws from a stream of its own, and the turn order from another, so that two
+    candidate moves meet the same fortune as far as the game lets them (common random
+    numbers: their difference then shows the move, not the dice)."""
+
+    def __init__(self, seed: bytes):
+        self.seed = seed
+        self.turns = Rng(seed + b"turns")
+        self.actions: dict[int, int] = {}
+
+    def of(self, seat: int) -> Rng:
+        k = self.actions.get(seat, 0)
+        self.actions[seat] = k + 1
+        return Rng(self.seed + bytes([seat]) + k.to_bytes(4, "big"))
+
+
+def _paired(
+    game: Game,
+    state: State,
+    seat: int,
+    candidates: list[Action],
+    rng: Rng,
+    more: Callable[[], bool],
+    determinize: Determinizer,
+    cutoff: Cutoff | None,
+) -> int:
+    """The paired search: each try draws one world and one Luck, and plays every candidate
+    still in the race in that same world with that same luck; a candidate is judged by the
+    mean of its result minus the heuristic's (candidate 0) over the tries they shared. One
+    replaces the heuristic's move only when that mean exceeds PAIRED_CONFIDENCE standard
+    errors; one that falls as far below is dropped from the race."""
+    n = [0] * len(candidates)
+    total = [0.0] * len(candidates)
+    squares = [0.0] * len(candidates)
+    dropped: set[int] = set()
+    tries = 0
+    while more():
+        widened = min(len(candidates), 2 + tries // WIDEN_EVERY)
+        racing = [i for i in range(1, widened) if i not in dropped]
+        if not racing:
+            if widened == len(candidates):
+                break
+            tries += WIDEN_EVERY - tries % WIDEN_EVERY
+            continue
+        world_seed = rng.below(1 << 128).to_bytes(16, "big")
+        luck_seed = rng.below(1 << 128).to_bytes(16, "big")
+        results = {}
+        for i in [0, *racing]:
+            world = determinize(state, seat, Rng(world_seed))
+            results[i] = playout(game, world, seat, candidates[i], Luck(luck_seed), cutoff)
+        for i in racing:
+            d = results[i] - results[0]
+            n[i] += 1
+            total[i] += d
+            squares[i] += d * d
+            if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i]) < 0:
+                dropped.add(i)
+        tries += 1
+    best, best_mean = 0, 0.0
+    for i in range(1, len(candidates)):
+        if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i]) > 0:
+            mean = total[i] / n[i]
+            if mean > best_mean:
+                best, best_mean = i, mean
+    return best
+
+
+def _paired_margin(n: int, total: float, squares: float) -> int:
+    """+1 when the mean difference is more than PAIRED_CONFIDENCE standard errors above 0,
+    -1 when as far below, else 0."""
+    mean = total / n
+    variance = max(squares / n - mean * mean, 1e-4) * n / max(n - 1, 1)
+    spread = PAIRED_CONFIDENCE * math.sqrt(variance / n)
+    return 1 if mean > spread else -1 if mean < -spread else 0
 
 
 def _chosen(wins: list[float], tries: list[int]) -> int:
@@ -123,15 +219,21 @@ def _pick(wins: list[float], tries: list[int], total: int) -> int:
 
 
 def playout(
-    game: Game, world: State, seat: int, action: Action, rng: Rng, cutoff: Cutoff | None = None
+    game: Game,
+    world: State,
+    seat: int,
+    action: Action,
+    luck: OneStream | Luck,
+    cutoff: Cutoff | None = None,
 ) -> float:
-    """Play `action` for `seat` in `world`, then the game on with the heuristic bots: 1 for an
+    """Play `action` for `seat` in `world`, then the game on with the heuristic bots, each
+    action drawing from `luck.of(its seat)` and the turn order from `luck.turns`: 1 for an
     outright win of `seat`, a share of 1 for a shared win, 0 otherwise; or, with the bot
     module's `cutoff`, stop where it says with its estimate of the seat's chance."""
     heuristic = game.bots["heuristic"]
     log = Log()
     estimate = cutoff(world, seat) if cutoff else None
-    world = game.apply(world, seat, action, rng, log)
+    world = game.apply(world, seat, action, luck.of(seat), log)
     for _ in range(ROLLOUT_STEPS):
         outcome = game.outcome(world)
         if outcome is not None:
@@ -139,10 +241,11 @@ def playout(
         chance = estimate(world) if estimate else None
         if chance is not None:
             return chance
-        mover = rng.choice(sorted(game.active_seats(world)))
+        mover = luck.turns.choice(sorted(game.active_seats(world)))
         legal = game.legal_actions(world, mover)
-        choice = heuristic(game.view(world, mover), legal, rng)
-        world = game.apply(world, mover, choice, rng, log)
+        dice = luck.of(mover)
+        choice = heuristic(game.view(world, mover), legal, dice)
+        world = game.apply(world, mover, choice, dice, log)
     return 0.0
 
 

@@ -8,7 +8,7 @@ from engine import match as runner
 from engine import registry
 from engine.bots import buttons as buttons_bots
 from engine.bots import nautilus as nautilus_bots
-from engine.bots.search import clone, expert_for, expert_move
+from engine.bots.search import Luck, clone, expert_for, expert_move, playout
 from engine.games.buttons import place_actions
 from engine.rng import Rng
 
@@ -149,3 +149,42 @@ def test_buttons_playouts_stop_when_the_next_round_begins_valued_by_the_lead():
     later["boards"][0] = "***" + later["boards"][0][3:]
     assert buttons_bots.cutoff(start, 0)(later) > 0.9
     assert buttons_bots.cutoff(start, 1)(later) < 0.1
+
+
+def test_luck_gives_a_seats_kth_action_its_own_dice_whatever_came_before():
+    """The paired search's common random numbers: seat 1's first action draws the same dice
+    whether or not seat 0 acted first (an opt-out and a roll leave the others' luck alone)."""
+
+    def dice(rng: Rng) -> list[int]:
+        return [rng.between(1, 6) for _ in range(12)]
+
+    quiet, busy = Luck(b"l" * 16), Luck(b"l" * 16)
+    dice(busy.of(0))
+    dice(busy.of(0))
+    assert dice(busy.of(1)) == dice(quiet.of(1))
+    assert dice(Luck(b"l" * 16).of(0)) != dice(Luck(b"l" * 16).of(1)), "each seat its own"
+
+
+@pytest.mark.parametrize("name", ["buttons", "consonar"])
+def test_the_same_move_in_the_same_world_with_the_same_luck_ends_alike(name):
+    """What makes the paired comparison fair: a playout depends on the move, the world and
+    the luck only, so two moves are compared on equal terms."""
+    game = registry.GAMES[name]
+    determinize = expert_for(game)
+    cutoff = buttons_bots.cutoff if name == "buttons" else None
+    compared = varied = 0
+    for state, seat in positions(name, games=2, every=9):
+        legal = game.legal_actions(state, seat)
+        if len(legal) < 2:
+            continue
+        results = [
+            playout(
+                game, determinize(state, seat, Rng(b"w" * 32)), seat, legal[0], Luck(luck), cutoff
+            )
+            for luck in (b"a" * 16, b"a" * 16, b"b" * 16, b"c" * 16, b"d" * 16)
+        ]
+        assert results[0] == results[1]
+        compared += 1
+        varied += len(set(results[1:])) > 1
+    assert compared > 5
+    assert varied, "other luck, other ends: the luck is what the playout draws from"
