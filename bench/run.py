@@ -13,8 +13,10 @@ Measured from client threads in this process, each alone for SECONDS:
   (each answer read whole, not parsed: the client's JSON would take the server's cores);
 - POST move alone: the games' moves are computed ahead by the engine from the game's own
   start (read from Redis, as an operator can), so no read is made between two moves.
-Server CPU per request comes from /proc: the API's processes, the worker and Valkey, each and
-together, and this process's own (client threads and the SMTP server).
+Each measure starts once the worker has settled (no outbox entry, no job): it pays for its
+own requests' consequences, not for the setup's. Server CPU per request comes from /proc: the
+API's processes, the worker and Valkey, each and together, and this process's own (client
+threads and the SMTP server).
 
 Then boardgame.io 0.50.2 (bench/boardgameio, from the npm registry) with its in-memory and its
 FlatFile storage: a two-player game played over socket.io by two clients per match, as many
@@ -185,9 +187,7 @@ def settled(client, quiet_seconds: float = 0.5, at_most_seconds: float = 120.0) 
     quiet_since = None
     give_up = time.monotonic() + at_most_seconds
     while time.monotonic() < give_up:
-        busy = (
-            outbox.backlog()["waiting"] or jobs.count or jobs.started_job_registry.count
-        )
+        busy = outbox.backlog()["waiting"] or jobs.count or jobs.started_job_registry.count
         now = time.monotonic()
         quiet_since = None if busy else (quiet_since or now)
         if quiet_since is not None and now - quiet_since >= quiet_seconds:
@@ -456,8 +456,10 @@ game a clock ({CLOCK["per_move_seconds"]} s, `auto`). {THREADS} client threads, 
 measure, each request alone. POST move: The Nine Domains, moves computed ahead by the engine,
 so nothing but the POST is made; a timed GET's answer is read whole but not parsed (the client
 shares the machine's two cores; before 2026-11-26 17:10 it parsed every answer, 1.4 ms of its
-CPU for each 42 KB legal-moves answer). CPU per request from /proc: the API processes, and the
-API with the worker and Valkey. All figures below come from this one run.
+CPU for each 42 KB legal-moves answer). Each measure starts once the worker has settled (no
+outbox entry, no job; before 2026-11-26 18:20 the POST measure began 2 s after creating its
+1,600 games, while their emails still went out). CPU per request from /proc: the API
+processes, and the API with the worker and Valkey. All figures below come from this one run.
 
 | request | per second | p50 ms | p99 ms | API CPU ms | all CPU ms | ratio to the baseline | target |
 |---|---|---|---|---|---|---|---|
