@@ -42,6 +42,7 @@ in the order of the bot module's `rank(view, legal)` (best first) if it has one,
 random (The Nine Domains opens with 504)."""
 EXPLORATION = 0.7
 CONFIDENCE = 2.0
+PAIRED_CONFIDENCE = 2.0  # the paired search's margin, in standard errors of the differences
 MIN_TRIES = 10  # another move is played only after at least this many tries of it
 WIDEN_EVERY = MIN_TRIES  # one more candidate enters the search every this many tries
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
@@ -102,9 +103,6 @@ def expert_move(
     return candidates[_chosen(wins, tries)]
 
 
-PAIRED_CONFIDENCE = 2.0
-
-
 class OneStream:
     """A playout's draws all from one generator, as the search's own (the plain search)."""
 
@@ -163,7 +161,7 @@ def _paired(
         world_seed = rng.below(1 << 128).to_bytes(16, "big")
         luck_seed = rng.below(1 << 128).to_bytes(16, "big")
         results = {}
-        for i in [0, *racing]:
+        for i in [0, *racing]:  # the world drawn again from its seed: a playout changes it
             world = determinize(state, seat, Rng(world_seed))
             results[i] = playout(game, world, seat, candidates[i], Luck(luck_seed), cutoff)
         for i in racing:
