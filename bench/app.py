@@ -1,6 +1,9 @@
-"""The API as served, plus one endpoint that only the benchmark has: a baseline that does one
-Redis round trip through the same stack (Flask, flask-smorest, a schema, redis-py)."""
+"""The API as served, plus two endpoints that only the benchmark has: a baseline GET that does
+one Redis round trip through the same stack (Flask, flask-smorest, a schema, redis-py), and
+the floor of a move on that stack: a POST whose JSON body goes through a schema and is
+appended to a Redis stream, and nothing else (no token, no game, no engine, no consequence)."""
 
+import json
 import os
 
 from flask.views import MethodView
@@ -24,6 +27,21 @@ class Baseline(MethodView):
     def get(self):
         raw = app.extensions["turnpost"]["redis"].get("tp:bench:baseline")
         return {"value": None if raw is None else raw.decode()}
+
+
+class AppendSchema(Schema):
+    notation = fields.String(required=True)
+    expected_version = fields.Integer(required=True)
+
+
+@baseline.route("/append")
+class Append(MethodView):
+    @baseline.arguments(AppendSchema)
+    @baseline.response(201, BaselineSchema)
+    def post(self, body):
+        client = app.extensions["turnpost"]["redis"]
+        entry = client.xadd("tp:bench:append", {"e": json.dumps(body)}, maxlen=10000)
+        return {"value": entry.decode()}, 201
 
 
 app.extensions["turnpost"]["api"].register_blueprint(baseline)

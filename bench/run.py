@@ -9,6 +9,8 @@ move pays for what production pays: its deadlines, its outbox entry, its turn em
 
 Measured from client threads in this process, each alone for SECONDS:
 - baseline: GET /bench/baseline, one Redis GET through the same Flask + smorest stack;
+- the floor of a move: POST /bench/append, a move's body through a schema and appended to a
+  Redis stream, nothing else: what any POST that writes costs on this stack;
 - GET view, GET legal-moves at The Nine Domains' opening (504 moves), GET summary, the inbox
   (each answer read whole, not parsed: the client's JSON would take the server's cores);
 - POST move alone: the games' moves are computed ahead by the engine from the game's own
@@ -229,6 +231,23 @@ def timed_gets(port, calls: list[tuple[str, str]]):
     return run
 
 
+def timed_posts(port, path: str, body: dict):
+    """Each thread repeats the POST of `body` to `path` (no token)."""
+
+    def run():
+        def worker(i, stop_at, timings):
+            c = Conn(port)
+            while time.monotonic() < stop_at:
+                t = time.monotonic()
+                status, raw = c.call("POST", path, body, parse=False)
+                timings.append(time.monotonic() - t)
+                assert status == 201 and raw, (path, status)
+
+        return run_threads(worker, THREADS, SECONDS)
+
+    return run
+
+
 def timed_moves(port, games: list[list[tuple[dict, list, tuple, tuple]]]):
     def run():
         def worker(i, stop_at, timings):
@@ -279,6 +298,10 @@ def bench_turnpost() -> dict:
                     {"notation": notation, "expected_version": version},
                 )
             results = {"baseline": measured(timed_gets(port, [("", "/bench/baseline")]), *parts)}
+            floor = timed_posts(
+                port, "/bench/append", {"notation": "a move", "expected_version": 7}
+            )
+            results["floor"] = measured(floor, *parts)
             for name, path in [
                 ("view", f"/v1/games/{running}/view"),
                 ("legal-moves at the opening", f"/v1/games/{opening}/legal-moves"),
@@ -464,6 +487,7 @@ processes, and the API with the worker and Valkey. All figures below come from t
 | request | per second | p50 ms | p99 ms | API CPU ms | all CPU ms | ratio to the baseline | target |
 |---|---|---|---|---|---|---|---|
 {row("baseline: one Redis GET through the same stack", base)}
+{row("the floor of a move: a POST with one append, nothing else", t["floor"])}
 {row("GET view (The Nine Domains)", t["view"], "0.8")}
 {row("GET legal-moves at The Nine Domains' opening (504 moves)", t["legal-moves at the opening"], "0.4")}
 {row("GET summary", t["summary"])}
@@ -479,6 +503,7 @@ five minutes, or sent after the measure).
 | request | API | worker | Valkey | all three | benchmark process |
 |---|---|---|---|---|---|
 {parts_row("baseline", base)}
+{parts_row("the floor of a move", t["floor"])}
 {parts_row("GET view", t["view"])}
 {parts_row("GET legal-moves", t["legal-moves at the opening"])}
 {parts_row("GET summary", t["summary"])}
