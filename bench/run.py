@@ -213,8 +213,8 @@ def measured(fn, client, api: list[int], worker: list[int], valkey: list[int]) -
     return result
 
 
-def timed_gets(port, calls: list[tuple[str, str]]):
-    """Each thread repeats its (token, path) GET."""
+def timed_calls(port, calls: list[tuple[str, str]], method: str = "GET", body=None, status=200):
+    """Each thread repeats its (token, path) call, `body` as JSON if any, and expects `status`."""
 
     def run():
         def worker(i, stop_at, timings):
@@ -222,26 +222,9 @@ def timed_gets(port, calls: list[tuple[str, str]]):
             c = Conn(port, token)
             while time.monotonic() < stop_at:
                 t = time.monotonic()
-                status, raw = c.call("GET", path, parse=False)
+                answered, raw = c.call(method, path, body, parse=False)
                 timings.append(time.monotonic() - t)
-                assert status == 200 and raw, (path, status)
-
-        return run_threads(worker, THREADS, SECONDS)
-
-    return run
-
-
-def timed_posts(port, path: str, body: dict):
-    """Each thread repeats the POST of `body` to `path` (no token)."""
-
-    def run():
-        def worker(i, stop_at, timings):
-            c = Conn(port)
-            while time.monotonic() < stop_at:
-                t = time.monotonic()
-                status, raw = c.call("POST", path, body, parse=False)
-                timings.append(time.monotonic() - t)
-                assert status == 201 and raw, (path, status)
+                assert answered == status and raw, (path, answered)
 
         return run_threads(worker, THREADS, SECONDS)
 
@@ -297,10 +280,9 @@ def bench_turnpost() -> dict:
                     f"/v1/games/{running}/moves",
                     {"notation": notation, "expected_version": version},
                 )
-            results = {"baseline": measured(timed_gets(port, [("", "/bench/baseline")]), *parts)}
-            floor = timed_posts(
-                port, "/bench/append", {"notation": "a move", "expected_version": 7}
-            )
+            results = {"baseline": measured(timed_calls(port, [("", "/bench/baseline")]), *parts)}
+            move = {"notation": "a move", "expected_version": 7}
+            floor = timed_calls(port, [("", "/bench/append")], "POST", move, 201)
             results["floor"] = measured(floor, *parts)
             for name, path in [
                 ("view", f"/v1/games/{running}/view"),
@@ -308,7 +290,7 @@ def bench_turnpost() -> dict:
                 ("summary", f"/v1/games/{running}"),
                 ("inbox", "/v1/games?awaiting=me"),
             ]:
-                results[name] = measured(timed_gets(port, [(a[1], path)]), *parts)
+                results[name] = measured(timed_calls(port, [(a[1], path)]), *parts)
             games = []
             for i in range(THREADS):
                 x, y = register(port, f"A{i}"), register(port, f"B{i}")
