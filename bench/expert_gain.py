@@ -1,0 +1,156 @@
+"""Where bot:expert's gain over the heuristic comes from, judged by paired playouts: both moves
+played from the same drawn worlds with the same Luck (engine.bots.search), the heuristic
+playing on for every seat to the game's end; a move's gain is its mean difference in the
+chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
+
+    .venv/bin/python -m bench.expert_gain departures <title> [--first K] [--games N]
+        [--pairs P] [--seconds S]
+    .venv/bin/python -m bench.expert_gain headroom <title> [--first K] [--games N]
+        [--pairs P] [--every E]
+
+- departures: games of the expert against the heuristic (seeds and seats as bench.expert);
+  every move where the expert departs from the heuristic is judged against the heuristic's
+  move by P pairs.
+- headroom: positions of heuristic self-play, every E-th decision with a choice; the best of
+  up to 8 other moves by P pairs is measured again on P fresh pairs (so that picking the
+  best of noisy estimates does not flatter it), and counts only when its first estimate was
+  above the heuristic's. What a one-move search on top of the heuristic could gain there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+
+from engine import match as runner
+from engine import registry
+from engine.bots.search import Luck, expert_for, expert_move, playout
+from engine.core import Action, Game, State
+from engine.rng import Rng
+from service.play.games import cpu_budget
+
+MOST_OTHERS = 8
+
+
+def paired_gains(
+    game: Game, state: State, seat: int, base: Action, others: list[Action], pairs: int, rng: Rng
+) -> list[list[float]]:
+    """For each of `others`, its result minus `base`'s over `pairs` shared worlds and lucks."""
+    determinize = expert_for(game)
+    assert determinize is not None
+    gains: list[list[float]] = [[] for _ in others]
+
+    def result(action: Action, world_seed: bytes, luck_seed: bytes) -> float:
+        world = determinize(state, seat, Rng(world_seed))  # drawn again: a playout changes it
+        return playout(game, world, seat, action, Luck(luck_seed))
+
+    for _ in range(pairs):
+        seeds = rng.below(1 << 128).to_bytes(16, "big"), rng.below(1 << 128).to_bytes(16, "big")
+        first = result(base, *seeds)
+        for i, action in enumerate(others):
+            gains[i].append(result(action, *seeds) - first)
+    return gains
+
+
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
+
+
+def departures(name: str, first: int, games: int, pairs: int, seconds: float) -> None:
+    game = registry.GAMES[name]
+    decisions, found = 0, []
+    for i in range(first, first + games):
+        seed = i.to_bytes(4, "big") * 8
+        expert_seat, picker = i % 2, Rng(b"expert:" + seed)
+        m, _ = runner.start(game, 2, None, seed, 1)
+        version = 1
+        while m["outcome"] is None:
+            seat = picker.choice(sorted(runner.active_seats(game, m)))
+            legal = runner.legal_actions(game, m, seat)
+            view = game.view(m["state"], seat)
+            if seat != expert_seat:
+                action = game.bots["heuristic"](view, legal, picker)
+            else:
+                heuristic = game.bots["heuristic"](view, legal, Rng(b"heuristic" * 2))
+                action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
+                decisions += len(legal) > 1
+                if action != heuristic:
+                    judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
+                    (gains,) = paired_gains(
+                        game, m["state"], seat, heuristic, [action], pairs, judge
+                    )
+                    gain, error = mean_and_error(gains)
+                    found.append(gain)
+                    print(
+                        f"seed {i} version {version}: {action['type']} for the heuristic's "
+                        f"{heuristic['type']}, {gain:+.3f} ± {error:.3f}",
+                        flush=True,
+                    )
+            version += 1
+            m, _ = runner.act(game, m, seat, action, seed, version)
+    mean = statistics.mean(found) if found else 0.0
+    print(
+        f"{decisions} decisions with a choice, {len(found)} departures, mean gain {mean:+.4f}, "
+        f"about {mean * len(found) / games:+.3f} a game"
+    )
+
+
+def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
+    game = registry.GAMES[name]
+    by_kind: dict[str, list[float]] = {}
+    for i in range(first, first + games):
+        seed = i.to_bytes(4, "big") * 8
+        picker = Rng(b"self:" + seed)
+        m, _ = runner.start(game, 2, None, seed, 1)
+        version, choices = 1, 0
+        while m["outcome"] is None:
+            seat = picker.choice(sorted(runner.active_seats(game, m)))
+            legal = runner.legal_actions(game, m, seat)
+            heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
+            choices += len(legal) > 1
+            if len(legal) > 1 and choices % every == 0:
+                judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
+                others = [a for a in legal if a != heuristic]
+                judge.shuffle(others)
+                others = others[:MOST_OTHERS]
+                picked = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
+                best = max(range(len(others)), key=lambda k: statistics.mean(picked[k]))
+                gain = 0.0
+                if statistics.mean(picked[best]) > 0:
+                    (again,) = paired_gains(
+                        game, m["state"], seat, heuristic, [others[best]], pairs, judge
+                    )
+                    gain = statistics.mean(again)
+                by_kind.setdefault(heuristic["type"], []).append(gain)
+                print(
+                    f"seed {i} version {version}: the heuristic's {heuristic['type']}, "
+                    f"the best other gains {gain:+.3f}",
+                    flush=True,
+                )
+            version += 1
+            m, _ = runner.act(game, m, seat, heuristic, seed, version)
+    for kind, gains in sorted(by_kind.items()):
+        print(
+            f"{kind}: {len(gains)} positions, mean gain of the best other {statistics.mean(gains):+.4f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("measure", choices=["departures", "headroom"])
+    parser.add_argument("title")
+    parser.add_argument("--first", type=int, default=40, help="the first game's seed number")
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--pairs", type=int, default=150)
+    parser.add_argument("--seconds", type=float, default=0.25, help="departures: the budget")
+    parser.add_argument("--every", type=int, default=3, help="headroom: every E-th decision")
+    args = parser.parse_args()
+    if args.measure == "departures":
+        departures(args.title, args.first, args.games, args.pairs, args.seconds)
+    else:
+        headroom(args.title, args.first, args.games, args.pairs, args.every)
+
+
+if __name__ == "__main__":
+    main()
