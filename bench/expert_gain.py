@@ -14,7 +14,10 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
 - headroom: positions of heuristic self-play, every E-th decision with a choice; the best of
   up to 8 other moves by P pairs is measured again on P fresh pairs (so that picking the
   best of noisy estimates does not flatter it), and counts only when its first estimate was
-  above the heuristic's. What a one-move search on top of the heuristic could gain there.
+  above the heuristic's. What a one-move search on top of the heuristic could gain there;
+  summed over a game (times E, halved for one seat), about what a seat gains by playing the
+  better move everywhere (the performance difference of one policy-improvement step, on the
+  heuristic's own positions).
 """
 
 from __future__ import annotations
@@ -99,11 +102,12 @@ def departures(name: str, first: int, games: int, pairs: int, seconds: float) ->
 def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
     game = registry.GAMES[name]
     by_kind: dict[str, list[float]] = {}
+    per_game: list[float] = []
     for i in range(first, first + games):
         seed = i.to_bytes(4, "big") * 8
         picker = Rng(b"self:" + seed)
         m, _ = runner.start(game, 2, None, seed, 1)
-        version, choices = 1, 0
+        version, choices, game_gain = 1, 0, 0.0
         while m["outcome"] is None:
             seat = picker.choice(sorted(runner.active_seats(game, m)))
             legal = runner.legal_actions(game, m, seat)
@@ -123,6 +127,7 @@ def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
                     )
                     gain = statistics.mean(again)
                 by_kind.setdefault(heuristic["type"], []).append(gain)
+                game_gain += gain
                 print(
                     f"seed {i} version {version}: the heuristic's {heuristic['type']}, "
                     f"the best other gains {gain:+.3f}",
@@ -130,10 +135,15 @@ def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
                 )
             version += 1
             m, _ = runner.act(game, m, seat, heuristic, seed, version)
+        per_game.append(game_gain * every / 2)  # both seats' decisions, one in `every` judged
+        print(f"seed {i}: about {per_game[-1]:+.3f} for a seat", flush=True)
     for kind, gains in sorted(by_kind.items()):
         print(
             f"{kind}: {len(gains)} positions, mean gain of the best other {statistics.mean(gains):+.4f}"
         )
+    if len(per_game) > 1:
+        mean, error = mean_and_error(per_game)
+        print(f"a seat's gain a game, every position played better: {mean:+.3f} ± {error:.3f}")
 
 
 def main() -> None:
