@@ -110,9 +110,10 @@ def main() -> None:
     print("\n".join(rows))
     if args.print_only:
         return
-    replace_section(
-        "bot:expert",
-        f"\n## bot:expert\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
+    heading = "bot:expert against the heuristic (`make bench-expert`)"
+    replace_section(  # its own section: the trials in "## bot:expert" are written by hand
+        heading,
+        f"\n## {heading}\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
         f"{os.getloadavg()[0]:.2f}: bot:expert against the heuristic bot, two players, seats "
         "alternating, default options, on one core (bench/expert.py). Time per move: the "
         "moves with more than one choice.\n\n"
