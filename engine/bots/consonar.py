@@ -72,6 +72,14 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
 
+PAIRED = True
+"""The expert compares its moves on the same deals and dice (engine.bots.search._paired)."""
+CHOICE_CONFIDENCE = 0.0
+"""It plays the move that did best on average against the heuristic's, however narrowly: at
+many positions a better Fleet play or shot gains a few hundredths (bench/expert_gain.py
+headroom: +0.038 a position), which a second of playouts cannot show at two standard errors
+(bench/RESULTS.md, bot:expert)."""
+
 
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search: the Fleet cards it cannot

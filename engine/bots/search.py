@@ -14,7 +14,10 @@ budget of CPU time (service.play.games.cpu_budget), a test a count of tries.
 
 A bot module that says `PAIRED = True` gets the paired search instead (`_paired`): each try
 plays every candidate still in the race in one drawn world with one `Luck`, and judges them
-by their differences, which the dice no longer blur (Buttons, whose fortunes are dice).
+by their differences, which the dice no longer blur. Its `CHOICE_CONFIDENCE` (default
+PAIRED_CONFIDENCE) is the margin by which a move must beat the heuristic's to be played:
+Con Sonar! plays the best on average (0), since its better moves gain a few hundredths at
+many positions, too little to show clearly in a second.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
 """
@@ -144,7 +147,8 @@ def _paired(
     still in the race in that same world with that same luck; a candidate is judged by the
     mean of its result minus the heuristic's (candidate 0) over the tries they shared. One
     replaces the heuristic's move only when that mean exceeds PAIRED_CONFIDENCE standard
-    errors; one that falls as far below is dropped from the race."""
+    errors (the bot module's CHOICE_CONFIDENCE, if it says one); one that falls
+    PAIRED_CONFIDENCE below is dropped from the race."""
     n = [0] * len(candidates)
     total = [0.0] * len(candidates)
     squares = [0.0] * len(candidates)
@@ -172,21 +176,31 @@ def _paired(
             if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i]) < 0:
                 dropped.add(i)
         tries += 1
+    confidence = getattr(_bot_module(game), "CHOICE_CONFIDENCE", PAIRED_CONFIDENCE)
+    return paired_choice(n, total, squares, confidence)
+
+
+def paired_choice(n: list[int], total: list[float], squares: list[float], confidence: float) -> int:
+    """The candidate played: of those tried at least MIN_TRIES times whose mean difference to
+    the heuristic's move (candidate 0) is more than `confidence` standard errors above 0, the
+    best on average; else the heuristic's."""
     best, best_mean = 0, 0.0
-    for i in range(1, len(candidates)):
-        if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i]) > 0:
+    for i in range(1, len(n)):
+        if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i], confidence) > 0:
             mean = total[i] / n[i]
             if mean > best_mean:
                 best, best_mean = i, mean
     return best
 
 
-def _paired_margin(n: int, total: float, squares: float) -> int:
-    """+1 when the mean difference is more than PAIRED_CONFIDENCE standard errors above 0,
-    -1 when as far below, else 0."""
+def _paired_margin(
+    n: int, total: float, squares: float, confidence: float = PAIRED_CONFIDENCE
+) -> int:
+    """+1 when the mean difference is more than `confidence` standard errors above 0, -1 when
+    as far below, else 0."""
     mean = total / n
     variance = max(squares / n - mean * mean, 1e-4) * n / max(n - 1, 1)
-    spread = PAIRED_CONFIDENCE * math.sqrt(variance / n)
+    spread = confidence * math.sqrt(variance / n)
     return 1 if mean > spread else -1 if mean < -spread else 0
 
 

@@ -8,7 +8,15 @@ from engine import match as runner
 from engine import registry
 from engine.bots import buttons as buttons_bots
 from engine.bots import nautilus as nautilus_bots
-from engine.bots.search import Luck, clone, expert_for, expert_move, playout
+from engine.bots.search import (
+    MIN_TRIES,
+    Luck,
+    clone,
+    expert_for,
+    expert_move,
+    paired_choice,
+    playout,
+)
 from engine.games.buttons import place_actions
 from engine.rng import Rng
 
@@ -188,3 +196,27 @@ def test_the_same_move_in_the_same_world_with_the_same_luck_ends_alike(name):
         varied += len(set(results[1:])) > 1
     assert compared > 5
     assert varied, "other luck, other ends: the luck is what the playout draws from"
+
+
+def test_the_paired_search_plays_a_narrow_gain_only_where_the_title_asks_for_the_best_on_average():
+    """A move ahead of the heuristic's by one standard error is played at confidence 0 (Con
+    Sonar!'s CHOICE_CONFIDENCE) and not at 2 (the default); one far ahead at either; one tried
+    fewer than MIN_TRIES times, or behind, never."""
+
+    def stats(*candidates: tuple[int, float, float]):
+        """(tries, mean, spread) of each candidate's differences; candidate 0 is the heuristic's."""
+        n, total, squares = [0], [0.0], [0.0]
+        for tries, mean, spread in candidates:
+            n.append(tries)
+            total.append(mean * tries)
+            squares.append((spread**2 + mean**2) * tries)
+        return n, total, squares
+
+    narrow = stats((100, 0.03, 0.3), (MIN_TRIES - 1, 0.5, 0.3), (100, -0.05, 0.3))
+    assert paired_choice(*narrow, confidence=0.0) == 1
+    assert paired_choice(*narrow, confidence=2.0) == 0
+    clear = stats((100, 0.03, 0.3), (100, 0.2, 0.3))
+    assert paired_choice(*clear, confidence=0.0) == 2
+    assert paired_choice(*clear, confidence=2.0) == 2
+    behind = stats((100, -0.01, 0.3), (MIN_TRIES - 1, 0.9, 0.1))
+    assert paired_choice(*behind, confidence=0.0) == 0
