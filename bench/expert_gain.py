@@ -25,6 +25,8 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections.abc import Callable
+from typing import Any
 
 from engine import match as runner
 from engine import registry
@@ -60,38 +62,28 @@ def mean_and_error(values: list[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
+Chooser = Callable[[dict[str, Any], int, list[Action], int], Action]
+
+
+def play(game: Game, seed: bytes, picker: Rng, choose: Chooser) -> None:
+    """One game of two players to its end: `picker` draws which active seat moves next and
+    `choose(match, seat, legal, version)` its move (`version`: the log's length before it)."""
+    m, _ = runner.start(game, 2, None, seed, 1)
+    version = 1
+    while m["outcome"] is None:
+        seat = picker.choice(sorted(runner.active_seats(game, m)))
+        action = choose(m, seat, runner.legal_actions(game, m, seat), version)
+        version += 1
+        m, _ = runner.act(game, m, seat, action, seed, version)
+
+
 def departures(name: str, first: int, games: int, pairs: int, seconds: float) -> None:
     game = registry.GAMES[name]
     decisions, found = 0, []
     for i in range(first, first + games):
-        seed = i.to_bytes(4, "big") * 8
-        expert_seat, picker = i % 2, Rng(b"expert:" + seed)
-        m, _ = runner.start(game, 2, None, seed, 1)
-        version = 1
-        while m["outcome"] is None:
-            seat = picker.choice(sorted(runner.active_seats(game, m)))
-            legal = runner.legal_actions(game, m, seat)
-            view = game.view(m["state"], seat)
-            if seat != expert_seat:
-                action = game.bots["heuristic"](view, legal, picker)
-            else:
-                heuristic = game.bots["heuristic"](view, legal, Rng(b"heuristic" * 2))
-                action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
-                decisions += len(legal) > 1
-                if action != heuristic:
-                    judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
-                    (gains,) = paired_gains(
-                        game, m["state"], seat, heuristic, [action], pairs, judge
-                    )
-                    gain, error = mean_and_error(gains)
-                    found.append(gain)
-                    print(
-                        f"seed {i} version {version}: {action['type']} for the heuristic's "
-                        f"{heuristic['type']}, {gain:+.3f} ± {error:.3f}",
-                        flush=True,
-                    )
-            version += 1
-            m, _ = runner.act(game, m, seat, action, seed, version)
+        decided, gains = departures_in_game(game, i, pairs, seconds)
+        decisions += decided
+        found += gains
     mean = statistics.mean(found) if found else 0.0
     print(
         f"{decisions} decisions with a choice, {len(found)} departures, mean gain {mean:+.4f}, "
@@ -99,42 +91,43 @@ def departures(name: str, first: int, games: int, pairs: int, seconds: float) ->
     )
 
 
+def departures_in_game(game: Game, i: int, pairs: int, seconds: float) -> tuple[int, list[float]]:
+    """Game i of the expert (seat i % 2) against the heuristic: its decisions with a choice,
+    and the gain of each move where it departed from the heuristic's."""
+    seed = i.to_bytes(4, "big") * 8
+    expert_seat, picker = i % 2, Rng(b"expert:" + seed)
+    decisions, found = 0, []
+
+    def choose(m: dict[str, Any], seat: int, legal: list[Action], version: int) -> Action:
+        nonlocal decisions
+        view = game.view(m["state"], seat)
+        if seat != expert_seat:
+            return game.bots["heuristic"](view, legal, picker)
+        heuristic = game.bots["heuristic"](view, legal, Rng(b"heuristic" * 2))
+        action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
+        decisions += len(legal) > 1
+        if action != heuristic:
+            judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
+            (gains,) = paired_gains(game, m["state"], seat, heuristic, [action], pairs, judge)
+            gain, error = mean_and_error(gains)
+            found.append(gain)
+            print(
+                f"seed {i} version {version}: {action['type']} for the heuristic's "
+                f"{heuristic['type']}, {gain:+.3f} ± {error:.3f}",
+                flush=True,
+            )
+        return action
+
+    play(game, seed, picker, choose)
+    return decisions, found
+
+
 def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
     game = registry.GAMES[name]
     by_kind: dict[str, list[float]] = {}
     per_game: list[float] = []
     for i in range(first, first + games):
-        seed = i.to_bytes(4, "big") * 8
-        picker = Rng(b"self:" + seed)
-        m, _ = runner.start(game, 2, None, seed, 1)
-        version, choices, game_gain = 1, 0, 0.0
-        while m["outcome"] is None:
-            seat = picker.choice(sorted(runner.active_seats(game, m)))
-            legal = runner.legal_actions(game, m, seat)
-            heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
-            choices += len(legal) > 1
-            if len(legal) > 1 and choices % every == 0:
-                judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
-                others = [a for a in legal if a != heuristic]
-                judge.shuffle(others)
-                others = others[:MOST_OTHERS]
-                picked = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
-                best = max(range(len(others)), key=lambda k: statistics.mean(picked[k]))
-                gain = 0.0
-                if statistics.mean(picked[best]) > 0:
-                    (again,) = paired_gains(
-                        game, m["state"], seat, heuristic, [others[best]], pairs, judge
-                    )
-                    gain = statistics.mean(again)
-                by_kind.setdefault(heuristic["type"], []).append(gain)
-                game_gain += gain
-                print(
-                    f"seed {i} version {version}: the heuristic's {heuristic['type']}, "
-                    f"the best other gains {gain:+.3f}",
-                    flush=True,
-                )
-            version += 1
-            m, _ = runner.act(game, m, seat, heuristic, seed, version)
+        game_gain = headroom_in_game(game, i, pairs, every, by_kind)
         per_game.append(game_gain * every / 2)  # both seats' decisions, one in `every` judged
         print(f"seed {i}: about {per_game[-1]:+.3f} for a seat", flush=True)
     for kind, gains in sorted(by_kind.items()):
@@ -144,6 +137,44 @@ def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
     if len(per_game) > 1:
         mean, error = mean_and_error(per_game)
         print(f"a seat's gain a game, every position played better: {mean:+.3f} ± {error:.3f}")
+
+
+def headroom_in_game(
+    game: Game, i: int, pairs: int, every: int, by_kind: dict[str, list[float]]
+) -> float:
+    """Heuristic self-play of game i, judging every `every`-th decision with a choice: the
+    sum of the gains judged (each also added to `by_kind`, under the heuristic's move)."""
+    seed = i.to_bytes(4, "big") * 8
+    picker = Rng(b"self:" + seed)
+    choices, game_gain = 0, 0.0
+
+    def choose(m: dict[str, Any], seat: int, legal: list[Action], version: int) -> Action:
+        nonlocal choices, game_gain
+        heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
+        choices += len(legal) > 1
+        if len(legal) == 1 or choices % every:
+            return heuristic
+        judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
+        others = [a for a in legal if a != heuristic]
+        judge.shuffle(others)
+        others = others[:MOST_OTHERS]
+        picked = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
+        best = max(range(len(others)), key=lambda k: statistics.mean(picked[k]))
+        gain = 0.0
+        if statistics.mean(picked[best]) > 0:
+            (again,) = paired_gains(game, m["state"], seat, heuristic, [others[best]], pairs, judge)
+            gain = statistics.mean(again)
+        by_kind.setdefault(heuristic["type"], []).append(gain)
+        game_gain += gain
+        print(
+            f"seed {i} version {version}: the heuristic's {heuristic['type']}, "
+            f"the best other gains {gain:+.3f}",
+            flush=True,
+        )
+        return heuristic
+
+    play(game, seed, picker, choose)
+    return game_gain
 
 
 def main() -> None:
