@@ -7,6 +7,8 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
         [--pairs P] [--seconds S]
     .venv/bin/python -m bench.expert_gain headroom <title> [--first K] [--games N]
         [--pairs P] [--every E]
+    .venv/bin/python -m bench.expert_gain margins <title> [--first K] [--games N]
+        [--pairs P] [--every E] [--seconds S] [--margins 0,1,2] [--repeats R]
 
 - departures: games of the expert against the heuristic (seeds and seats as bench.expert);
   every move where the expert departs from the heuristic is judged against the heuristic's
@@ -18,11 +20,20 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
   summed over a game (times E, halved for one seat), about what a seat gains by playing the
   better move everywhere (the performance difference of one policy-improvement step, on the
   heuristic's own positions).
+- margins: what the paired search's choice gains, for each margin a move needs to replace the
+  heuristic's (the bot module's CHOICE_CONFIDENCE, set here in turn). Positions of heuristic
+  self-play as for headroom; at each, every other legal move's gain by P pairs (its "true"
+  gain); then the expert decides there R times at S seconds of CPU for each margin, and its
+  choice is worth the true gain of the move it picked (0 for the heuristic's). Printed: the
+  mean a decision for each margin, and its paired difference to the first margin's (the
+  same positions, so their own spread cancels).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import math
 import statistics
 from collections.abc import Callable
@@ -177,20 +188,123 @@ def headroom_in_game(
     return game_gain
 
 
+def true_gains_in_game(game: Game, i: int, pairs: int, every: int) -> list[dict[str, Any]]:
+    """Heuristic self-play of game i; at every `every`-th decision with a choice, the position
+    and each other legal move's mean gain over the heuristic's by `pairs` pairs."""
+    seed = i.to_bytes(4, "big") * 8
+    picker = Rng(b"self:" + seed)
+    choices, positions = 0, []
+
+    def choose(m: dict[str, Any], seat: int, legal: list[Action], version: int) -> Action:
+        nonlocal choices
+        heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
+        choices += len(legal) > 1
+        if len(legal) == 1 or choices % every:
+            return heuristic
+        judge = Rng(b"truth" * 4 + seed + version.to_bytes(4, "big"))
+        others = [a for a in legal if a != heuristic]
+        gains = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
+        positions.append(
+            {
+                "state": m["state"],
+                "seat": seat,
+                "legal": legal,
+                "heuristic": heuristic,
+                "others": others,
+                "gains": [statistics.mean(g) for g in gains],
+            }
+        )
+        print(f"seed {i} version {version}: {len(legal)} moves judged", flush=True)
+        return heuristic
+
+    play(game, seed, picker, choose)
+    return positions
+
+
+def choice_worth(game: Game, position: dict[str, Any], seconds: float, repeat: int) -> float:
+    """The true gain of the move the expert picks at `position` (0 for the heuristic's)."""
+    search = Rng(b"choice" * 4 + repeat.to_bytes(4, "big") + json.dumps(position["legal"]).encode())
+    state, seat, legal = position["state"], position["seat"], position["legal"]
+    action = expert_move(game, state, seat, legal, search, cpu_budget(seconds))
+    if action == position["heuristic"]:
+        return 0.0
+    gain: float = position["gains"][position["others"].index(action)]
+    return gain
+
+
+def margins(
+    name: str,
+    first: int,
+    games: int,
+    pairs: int,
+    every: int,
+    seconds: float,
+    tried: list[float],
+    repeats: int,
+) -> None:
+    game = registry.GAMES[name]
+    positions = [
+        p for i in range(first, first + games) for p in true_gains_in_game(game, i, pairs, every)
+    ]
+    module: Any = importlib.import_module(f"engine.bots.{name}")  # its margin set in turn
+    kept = getattr(module, "CHOICE_CONFIDENCE", None)
+    worth: dict[float, list[float]] = {}
+    try:
+        for margin in tried:
+            module.CHOICE_CONFIDENCE = margin
+            worth[margin] = [
+                sum(choice_worth(game, position, seconds, repeat) for repeat in range(repeats))
+                / repeats
+                for position in positions
+            ]
+    finally:
+        if kept is None:
+            delattr(module, "CHOICE_CONFIDENCE")
+        else:
+            module.CHOICE_CONFIDENCE = kept
+    ceiling = statistics.mean(max(0.0, *p["gains"]) for p in positions)
+    print(
+        f"{len(positions)} positions; the best move's gain, flattered by its noise: {ceiling:+.4f}"
+    )
+    for margin, values in worth.items():
+        mean, error = mean_and_error(values)
+        line = f"margin {margin}: {mean:+.4f} ± {error:.4f} a decision"
+        if margin != tried[0]:
+            difference = [a - b for a, b in zip(values, worth[tried[0]])]
+            line += ", against margin {}: {:+.4f} ± {:.4f}".format(
+                tried[0], *mean_and_error(difference)
+            )
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("measure", choices=["departures", "headroom"])
+    parser.add_argument("measure", choices=["departures", "headroom", "margins"])
     parser.add_argument("title")
     parser.add_argument("--first", type=int, default=40, help="the first game's seed number")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--pairs", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=0.25, help="departures: the budget")
     parser.add_argument("--every", type=int, default=3, help="headroom: every E-th decision")
+    parser.add_argument("--margins", default="0,1,2", help="margins: those tried, in SEs")
+    parser.add_argument("--repeats", type=int, default=2, help="margins: decisions a position")
     args = parser.parse_args()
     if args.measure == "departures":
         departures(args.title, args.first, args.games, args.pairs, args.seconds)
-    else:
+    elif args.measure == "headroom":
         headroom(args.title, args.first, args.games, args.pairs, args.every)
+    else:
+        tried = [float(m) for m in args.margins.split(",")]
+        margins(
+            args.title,
+            args.first,
+            args.games,
+            args.pairs,
+            args.every,
+            args.seconds,
+            tried,
+            args.repeats,
+        )
 
 
 if __name__ == "__main__":
