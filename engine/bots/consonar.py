@@ -74,11 +74,12 @@ BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
 
 PAIRED = True
 """The expert compares its moves on the same deals and dice (engine.bots.search._paired)."""
-CHOICE_CONFIDENCE = 0.0
-"""It plays the move that did best on average against the heuristic's, however narrowly: at
-many positions a better Fleet play or shot gains a few hundredths (bench/expert_gain.py
-headroom: +0.038 a position), which a second of playouts cannot show at two standard errors
-(bench/RESULTS.md, bot:expert)."""
+CHOICE_CONFIDENCE = 1.0
+"""It plays the move that did best on average against the heuristic's once that lead exceeds
+one standard error: at many positions a better Fleet play or shot gains a few hundredths,
+which a second of playouts cannot show at two standard errors; with no margin at all, noise
+picks worse moves as often (bench/expert_gain.py margins: the true gain of the choice is
+highest at 1 to 1.5; bench/RESULTS.md, bot:expert)."""
 
 
 def determinize(g: State, seat: int, rng: Rng) -> State:

@@ -16,8 +16,8 @@ A bot module that says `PAIRED = True` gets the paired search instead (`_paired`
 plays every candidate still in the race in one drawn world with one `Luck`, and judges them
 by their differences, which the dice no longer blur. Its `CHOICE_CONFIDENCE` (default
 PAIRED_CONFIDENCE) is the margin by which a move must beat the heuristic's to be played:
-Con Sonar! plays the best on average (0), since its better moves gain a few hundredths at
-many positions, too little to show clearly in a second.
+Con Sonar! asks for one standard error, since its better moves gain a few hundredths at
+many positions, too little to show at two in a second.
 
 A title has the expert when its bot module defines `determinize`; `expert_for` says which.
 """

@@ -198,10 +198,11 @@ def test_the_same_move_in_the_same_world_with_the_same_luck_ends_alike(name):
     assert varied, "other luck, other ends: the luck is what the playout draws from"
 
 
-def test_the_paired_search_plays_a_narrow_gain_only_where_the_title_asks_for_the_best_on_average():
-    """A move ahead of the heuristic's by one standard error is played at confidence 0 (Con
-    Sonar!'s CHOICE_CONFIDENCE) and not at 2 (the default); one far ahead at either; one tried
-    fewer than MIN_TRIES times, or behind, never."""
+def test_the_paired_search_plays_a_move_only_when_its_lead_exceeds_the_titles_margin():
+    """A move ahead of the heuristic's by most of a standard error is played at confidence 0
+    and not at 1 (Con Sonar!'s CHOICE_CONFIDENCE); one ahead by one and a half at 1 and not at
+    2 (the default); one far ahead at any; one tried fewer than MIN_TRIES times, or behind,
+    never."""
 
     def stats(*candidates: tuple[int, float, float]):
         """(tries, mean, spread) of each candidate's differences; candidate 0 is the heuristic's."""
@@ -212,9 +213,12 @@ def test_the_paired_search_plays_a_narrow_gain_only_where_the_title_asks_for_the
             squares.append((spread**2 + mean**2) * tries)
         return n, total, squares
 
-    narrow = stats((100, 0.03, 0.3), (MIN_TRIES - 1, 0.5, 0.3), (100, -0.05, 0.3))
+    narrow = stats((100, 0.025, 0.3), (MIN_TRIES - 1, 0.5, 0.3), (100, -0.05, 0.3))
     assert paired_choice(*narrow, confidence=0.0) == 1
-    assert paired_choice(*narrow, confidence=2.0) == 0
+    assert paired_choice(*narrow, confidence=1.0) == 0
+    wider = stats((100, 0.045, 0.3), (100, 0.01, 0.3))
+    assert paired_choice(*wider, confidence=1.0) == 1
+    assert paired_choice(*wider, confidence=2.0) == 0
     clear = stats((100, 0.03, 0.3), (100, 0.2, 0.3))
     assert paired_choice(*clear, confidence=0.0) == 2
     assert paired_choice(*clear, confidence=2.0) == 2
