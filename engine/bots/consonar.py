@@ -77,9 +77,9 @@ PAIRED = True
 CHOICE_CONFIDENCE = 1.0
 """It plays the move that did best on average against the heuristic's once that lead exceeds
 one standard error: at many positions a better Fleet play or shot gains a few hundredths,
-which a second of playouts cannot show at two standard errors; with no margin at all, noise
-picks worse moves as often (bench/expert_gain.py margins: the true gain of the choice is
-highest at 1 to 1.5; bench/RESULTS.md, bot:expert)."""
+which a second of playouts cannot show at two standard errors (bench/expert_gain.py margins:
+the true gain of its choice is lower at 1.5 and 2 than at 0 to 1, where it changes far fewer
+moves on noise than at 0; bench/RESULTS.md, bot:expert)."""
 
 
 def determinize(g: State, seat: int, rng: Rng) -> State:
