@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import statistics
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import match as runner
 from engine import registry
@@ -47,6 +46,21 @@ from engine.rng import Rng
 from service.play.games import cpu_budget
 
 MOST_OTHERS = 8
+
+
+class Position(NamedTuple):
+    state: State
+    seat: int
+    legal: list[Action]
+    heuristic: Action  # the heuristic's move there
+    key: bytes  # the game's seed and the log's length: seeds the judging of the position
+    version: int
+
+
+class Judged(NamedTuple):
+    position: Position
+    others: list[Action]  # every legal move but the heuristic's
+    gains: list[float]  # each one's mean gain over the heuristic's move
 
 
 def paired_gains(
@@ -150,47 +164,9 @@ def headroom(name: str, first: int, games: int, pairs: int, every: int) -> None:
         print(f"a seat's gain a game, every position played better: {mean:+.3f} ± {error:.3f}")
 
 
-def headroom_in_game(
-    game: Game, i: int, pairs: int, every: int, by_kind: dict[str, list[float]]
-) -> float:
-    """Heuristic self-play of game i, judging every `every`-th decision with a choice: the
-    sum of the gains judged (each also added to `by_kind`, under the heuristic's move)."""
-    seed = i.to_bytes(4, "big") * 8
-    picker = Rng(b"self:" + seed)
-    choices, game_gain = 0, 0.0
-
-    def choose(m: dict[str, Any], seat: int, legal: list[Action], version: int) -> Action:
-        nonlocal choices, game_gain
-        heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
-        choices += len(legal) > 1
-        if len(legal) == 1 or choices % every:
-            return heuristic
-        judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
-        others = [a for a in legal if a != heuristic]
-        judge.shuffle(others)
-        others = others[:MOST_OTHERS]
-        picked = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
-        best = max(range(len(others)), key=lambda k: statistics.mean(picked[k]))
-        gain = 0.0
-        if statistics.mean(picked[best]) > 0:
-            (again,) = paired_gains(game, m["state"], seat, heuristic, [others[best]], pairs, judge)
-            gain = statistics.mean(again)
-        by_kind.setdefault(heuristic["type"], []).append(gain)
-        game_gain += gain
-        print(
-            f"seed {i} version {version}: the heuristic's {heuristic['type']}, "
-            f"the best other gains {gain:+.3f}",
-            flush=True,
-        )
-        return heuristic
-
-    play(game, seed, picker, choose)
-    return game_gain
-
-
-def true_gains_in_game(game: Game, i: int, pairs: int, every: int) -> list[dict[str, Any]]:
-    """Heuristic self-play of game i; at every `every`-th decision with a choice, the position
-    and each other legal move's mean gain over the heuristic's by `pairs` pairs."""
+def self_play_positions(game: Game, i: int, every: int) -> list[Position]:
+    """Heuristic self-play of game i: every `every`-th decision with a choice, as a Position
+    (its key, the game's seed and the log's length, seeds its judging)."""
     seed = i.to_bytes(4, "big") * 8
     picker = Rng(b"self:" + seed)
     choices, positions = 0, []
@@ -199,37 +175,66 @@ def true_gains_in_game(game: Game, i: int, pairs: int, every: int) -> list[dict[
         nonlocal choices
         heuristic = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
         choices += len(legal) > 1
-        if len(legal) == 1 or choices % every:
-            return heuristic
-        judge = Rng(b"truth" * 4 + seed + version.to_bytes(4, "big"))
-        others = [a for a in legal if a != heuristic]
-        gains = paired_gains(game, m["state"], seat, heuristic, others, pairs, judge)
-        positions.append(
-            {
-                "state": m["state"],
-                "seat": seat,
-                "legal": legal,
-                "heuristic": heuristic,
-                "others": others,
-                "gains": [statistics.mean(g) for g in gains],
-            }
-        )
-        print(f"seed {i} version {version}: {len(legal)} moves judged", flush=True)
+        if len(legal) > 1 and choices % every == 0:
+            key = seed + version.to_bytes(4, "big")
+            positions.append(Position(m["state"], seat, legal, heuristic, key, version))
         return heuristic
 
     play(game, seed, picker, choose)
     return positions
 
 
-def choice_worth(game: Game, position: dict[str, Any], seconds: float, repeat: int) -> float:
-    """The true gain of the move the expert picks at `position` (0 for the heuristic's)."""
-    search = Rng(b"choice" * 4 + repeat.to_bytes(4, "big") + json.dumps(position["legal"]).encode())
-    state, seat, legal = position["state"], position["seat"], position["legal"]
-    action = expert_move(game, state, seat, legal, search, cpu_budget(seconds))
-    if action == position["heuristic"]:
+def headroom_in_game(
+    game: Game, i: int, pairs: int, every: int, by_kind: dict[str, list[float]]
+) -> float:
+    """Heuristic self-play of game i, judging every `every`-th decision with a choice: the
+    sum of the gains judged (each also added to `by_kind`, under the heuristic's move)."""
+    game_gain = 0.0
+    for p in self_play_positions(game, i, every):
+        judge = Rng(b"judge" * 4 + p.key)
+        others = [a for a in p.legal if a != p.heuristic]
+        judge.shuffle(others)
+        others = others[:MOST_OTHERS]
+        picked = paired_gains(game, p.state, p.seat, p.heuristic, others, pairs, judge)
+        best = max(range(len(others)), key=lambda k: statistics.mean(picked[k]))
+        gain = 0.0
+        if statistics.mean(picked[best]) > 0:
+            (again,) = paired_gains(
+                game, p.state, p.seat, p.heuristic, [others[best]], pairs, judge
+            )
+            gain = statistics.mean(again)
+        by_kind.setdefault(p.heuristic["type"], []).append(gain)
+        game_gain += gain
+        print(
+            f"seed {i} version {p.version}: the heuristic's {p.heuristic['type']}, "
+            f"the best other gains {gain:+.3f}",
+            flush=True,
+        )
+    return game_gain
+
+
+def true_gains_in_game(game: Game, i: int, pairs: int, every: int) -> list[Judged]:
+    """Heuristic self-play of game i; at every `every`-th decision with a choice, the position
+    and each other legal move's mean gain over the heuristic's by `pairs` pairs."""
+    judged = []
+    for p in self_play_positions(game, i, every):
+        others = [a for a in p.legal if a != p.heuristic]
+        gains = paired_gains(
+            game, p.state, p.seat, p.heuristic, others, pairs, Rng(b"truth" * 4 + p.key)
+        )
+        judged.append(Judged(p, others, [statistics.mean(g) for g in gains]))
+        print(f"seed {i} version {p.version}: {len(p.legal)} moves judged", flush=True)
+    return judged
+
+
+def choice_worth(game: Game, judged: Judged, seconds: float, repeat: int) -> float:
+    """The true gain of the move the expert picks at a judged position (0 for the heuristic's)."""
+    p = judged.position
+    search = Rng(b"choice" * 4 + repeat.to_bytes(4, "big") + p.key)
+    action = expert_move(game, p.state, p.seat, p.legal, search, cpu_budget(seconds))
+    if action == p.heuristic:
         return 0.0
-    gain: float = position["gains"][position["others"].index(action)]
-    return gain
+    return judged.gains[judged.others.index(action)]
 
 
 def margins(
@@ -262,7 +267,7 @@ def margins(
             delattr(module, "CHOICE_CONFIDENCE")
         else:
             module.CHOICE_CONFIDENCE = kept
-    ceiling = statistics.mean(max(0.0, *p["gains"]) for p in positions)
+    ceiling = statistics.mean(max(0.0, *p.gains) for p in positions)
     print(
         f"{len(positions)} positions; the best move's gain, flattered by its noise: {ceiling:+.4f}"
     )
