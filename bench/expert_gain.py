@@ -25,8 +25,8 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
   self-play as for headroom; at each, every other legal move's gain by P pairs (its "true"
   gain); then the expert decides there R times at S seconds of CPU for each margin, and its
   choice is worth the true gain of the move it picked (0 for the heuristic's). Printed: the
-  mean a decision for each margin, and its paired difference to the first margin's (the
-  same positions, so their own spread cancels).
+  mean a decision for each margin, how often it changed the heuristic's move, and its paired
+  difference to the first margin's (the same positions, so their own spread cancels).
 """
 
 from __future__ import annotations
@@ -227,13 +227,14 @@ def true_gains_in_game(game: Game, i: int, pairs: int, every: int) -> list[Judge
     return judged
 
 
-def choice_worth(game: Game, judged: Judged, seconds: float, repeat: int) -> float:
-    """The true gain of the move the expert picks at a judged position (0 for the heuristic's)."""
+def choice_worth(game: Game, judged: Judged, seconds: float, repeat: int) -> float | None:
+    """The true gain of the move the expert picks at a judged position; None when it keeps
+    the heuristic's (worth 0)."""
     p = judged.position
     search = Rng(b"choice" * 4 + repeat.to_bytes(4, "big") + p.key)
     action = expert_move(game, p.state, p.seat, p.legal, search, cpu_budget(seconds))
     if action == p.heuristic:
-        return 0.0
+        return None
     return judged.gains[judged.others.index(action)]
 
 
@@ -254,14 +255,15 @@ def margins(
     module: Any = importlib.import_module(f"engine.bots.{name}")  # its margin set in turn
     kept = getattr(module, "CHOICE_CONFIDENCE", None)
     worth: dict[float, list[float]] = {}
+    changed: dict[float, int] = {}
     try:
         for margin in tried:
             module.CHOICE_CONFIDENCE = margin
-            worth[margin] = [
-                sum(choice_worth(game, position, seconds, repeat) for repeat in range(repeats))
-                / repeats
-                for position in positions
-            ]
+            worth[margin], changed[margin] = [], 0
+            for position in positions:
+                picks = [choice_worth(game, position, seconds, r) for r in range(repeats)]
+                worth[margin].append(sum(g for g in picks if g is not None) / repeats)
+                changed[margin] += sum(g is not None for g in picks)
     finally:
         if kept is None:
             delattr(module, "CHOICE_CONFIDENCE")
@@ -273,7 +275,10 @@ def margins(
     )
     for margin, values in worth.items():
         mean, error = mean_and_error(values)
-        line = f"margin {margin}: {mean:+.4f} ± {error:.4f} a decision"
+        line = (
+            f"margin {margin}: {mean:+.4f} ± {error:.4f} a decision, the heuristic's move "
+            f"changed in {changed[margin]} of {len(values) * repeats}"
+        )
         if margin != tried[0]:
             difference = [a - b for a, b in zip(values, worth[tried[0]])]
             line += ", against margin {}: {:+.4f} ± {:.4f}".format(
@@ -289,8 +294,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=40, help="the first game's seed number")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--pairs", type=int, default=150)
-    parser.add_argument("--seconds", type=float, default=0.25, help="departures: the budget")
-    parser.add_argument("--every", type=int, default=3, help="headroom: every E-th decision")
+    parser.add_argument("--seconds", type=float, default=0.25, help="the expert's budget")
+    parser.add_argument("--every", type=int, default=3, help="self-play: every E-th decision")
     parser.add_argument("--margins", default="0,1,2", help="margins: those tried, in SEs")
     parser.add_argument("--repeats", type=int, default=2, help="margins: decisions a position")
     args = parser.parse_args()
