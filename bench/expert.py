@@ -5,9 +5,13 @@ Reports the expert's wins and its time per move (median and max, moves with one 
 out: the expert answers those at once).
 
     .venv/bin/python -m bench.expert [titles...] [--games N] [--seconds S] [--first K]
-        [--jobs J] [--progress]
+        [--jobs J] [--progress] [--sees-hidden]
 
 Game i (seeds K..K+N-1, default from 0) has the seed i and the expert in seat i % 2.
+
+`--sees-hidden` is a measure, not a bot: the expert searches the real state (every hidden card
+where it is; only the dice to come are its own), which tells what the hidden information costs
+it, and so how much inferring the others' cards could give at most.
 
 The issue's measure is 200 games at 1 s a move: hours per title on this machine (`make
 bench-expert`); RESULTS.md says which measure each figure comes from.
@@ -22,11 +26,14 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from importlib import import_module
+from typing import Any
 
 from bench.results import replace_section
 from engine import match as runner
 from engine import registry
-from engine.bots.search import expert_for, expert_move
+from engine.bots.search import clone, expert_for, expert_move
 from engine.rng import Rng
 from service.play.games import cpu_budget
 
@@ -52,15 +59,33 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
     return winners[0] if len(winners) == 1 else None
 
 
-def _game(task: tuple[str, int, float]) -> tuple[int, int | None, list[float]]:
+@contextmanager
+def _hidden_seen(name: str, sees_hidden: bool) -> Iterator[None]:
+    """With `sees_hidden`, the title's expert searches the real state instead of worlds drawn
+    for its seat (the bot module's determinize, put back after)."""
+    module: Any = import_module(f"engine.bots.{name}")
+    drawn = module.determinize
+    if sees_hidden:
+        module.determinize = lambda state, seat, rng: clone(state)
+    try:
+        yield
+    finally:
+        module.determinize = drawn
+
+
+Task = tuple[str, int, float, bool]
+
+
+def _game(task: Task) -> tuple[int, int | None, list[float]]:
     """Game i of a title: (i, the seat that won outright or None, the expert's times)."""
-    name, i, seconds = task
+    name, i, seconds, sees_hidden = task
     times: list[float] = []
-    winner = duel(registry.GAMES[name], i.to_bytes(4, "big") * 8, i % 2, seconds, times)
+    with _hidden_seen(name, sees_hidden):
+        winner = duel(registry.GAMES[name], i.to_bytes(4, "big") * 8, i % 2, seconds, times)
     return i, winner, times
 
 
-def _played(tasks: list[tuple[str, int, float]], jobs: int) -> Iterator[tuple]:
+def _played(tasks: list[Task], jobs: int) -> Iterator[tuple]:
     """The games, in order, played one after another or by `jobs` processes at once (each
     expert's budget is its own thread's CPU time, so the games are the same either way while
     every process has a core's quarter: the wall-clock cap of cpu_budget)."""
@@ -72,12 +97,18 @@ def _played(tasks: list[tuple[str, int, float]], jobs: int) -> Iterator[tuple]:
 
 
 def measure(
-    name: str, games: int, seconds: float, first: int = 0, jobs: int = 1, progress: bool = False
+    name: str,
+    games: int,
+    seconds: float,
+    first: int = 0,
+    jobs: int = 1,
+    progress: bool = False,
+    sees_hidden: bool = False,
 ) -> str:
     game = registry.GAMES[name]
     expert = heuristic = 0
     times: list[float] = []
-    tasks = [(name, i, seconds) for i in range(first, first + games)]
+    tasks = [(name, i, seconds, sees_hidden) for i in range(first, first + games)]
     for i, winner, game_times in _played(tasks, jobs):
         expert_seat = i % 2
         expert += winner == expert_seat
@@ -102,13 +133,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--progress", action="store_true", help="the tally after each game")
     parser.add_argument("--print-only", action="store_true", help="leave RESULTS.md alone")
+    parser.add_argument(
+        "--sees-hidden",
+        action="store_true",
+        help="the expert searches the real state: what the hidden cards cost it (implies --print-only)",
+    )
     args = parser.parse_args()
     rows = [
-        measure(name, args.games, args.seconds, args.first, args.jobs, args.progress)
+        measure(
+            name, args.games, args.seconds, args.first, args.jobs, args.progress, args.sees_hidden
+        )
         for name in args.titles
     ]
     print("\n".join(rows))
-    if args.print_only:
+    if args.print_only or args.sees_hidden:
         return
     heading = "bot:expert against the heuristic (`make bench-expert`)"
     replace_section(  # its own section: the trials in "## bot:expert" are written by hand
