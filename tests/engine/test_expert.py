@@ -7,6 +7,7 @@ import pytest
 from engine import match as runner
 from engine import registry
 from engine.bots import buttons as buttons_bots
+from engine.bots import consonar as consonar_bots
 from engine.bots import nautilus as nautilus_bots
 from engine.bots.search import (
     MIN_TRIES,
@@ -224,3 +225,31 @@ def test_the_paired_search_plays_a_move_only_when_its_lead_exceeds_the_titles_ma
     assert paired_choice(*clear, confidence=2.0) == 2
     behind = stats((100, -0.01, 0.3), (MIN_TRIES - 1, 0.9, 0.1))
     assert paired_choice(*behind, confidence=0.0) == 0
+
+
+def test_the_whole_search_reads_the_margin_from_the_titles_bot_module(monkeypatch):
+    """expert_move takes CHOICE_CONFIDENCE from the title's bot module: with a margin no lead
+    can pass, Con Sonar!'s expert plays the heuristic's move everywhere; with its own margin
+    it departs from it somewhere on the same positions and randomness."""
+    game = registry.GAMES["consonar"]
+    heuristic = game.bots["heuristic"]
+
+    def departures() -> int:
+        count = 0
+        for k, (state, seat) in enumerate(positions("consonar", games=1, every=8)):
+            legal = game.legal_actions(state, seat)
+            if len(legal) < 2:
+                continue
+            left = [30]
+
+            def more() -> bool:
+                left[0] -= 1
+                return left[0] >= 0
+
+            chosen = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), more)
+            count += chosen != heuristic(game.view(state, seat), legal, Rng(b"h" * 32))
+        return count
+
+    assert departures() > 0
+    monkeypatch.setattr(consonar_bots, "CHOICE_CONFIDENCE", 1e9)
+    assert departures() == 0
