@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from importlib import import_module
 from typing import Any
 
@@ -34,6 +34,7 @@ from bench.results import replace_section
 from engine import match as runner
 from engine import registry
 from engine.bots.search import clone, expert_for, expert_move
+from engine.core import State
 from engine.rng import Rng
 from service.play.games import cpu_budget
 
@@ -59,18 +60,28 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
     return winners[0] if len(winners) == 1 else None
 
 
+_MISSING = object()
+
+
 @contextmanager
-def _hidden_seen(name: str, sees_hidden: bool) -> Iterator[None]:
-    """With `sees_hidden`, the title's expert searches the real state instead of worlds drawn
-    for its seat (the bot module's determinize, put back after)."""
-    module: Any = import_module(f"engine.bots.{name}")
-    drawn = module.determinize
-    if sees_hidden:
-        module.determinize = lambda state, seat, rng: clone(state)
+def bot_setting(name: str, attribute: str, value: Any) -> Iterator[None]:
+    """The title's bot module with `attribute` set to `value` for a measure, and put back as
+    it was after (removed if the module had none)."""
+    module = import_module(f"engine.bots.{name}")
+    kept = getattr(module, attribute, _MISSING)
+    setattr(module, attribute, value)
     try:
         yield
     finally:
-        module.determinize = drawn
+        if kept is _MISSING:
+            delattr(module, attribute)
+        else:
+            setattr(module, attribute, kept)
+
+
+def _real_state(state: State, seat: int, rng: Rng) -> State:
+    """`--sees-hidden`'s determinize: the state as it is, every hidden card where it lies."""
+    return clone(state)
 
 
 Task = tuple[str, int, float, bool]
@@ -80,8 +91,9 @@ def _game(task: Task) -> tuple[int, int | None, list[float]]:
     """Game i of a title: (i, the seat that won outright or None, the expert's times)."""
     name, i, seconds, sees_hidden = task
     times: list[float] = []
-    with _hidden_seen(name, sees_hidden):
-        winner = duel(registry.GAMES[name], i.to_bytes(4, "big") * 8, i % 2, seconds, times)
+    game = registry.GAMES[name]
+    with bot_setting(name, "determinize", _real_state) if sees_hidden else nullcontext():
+        winner = duel(game, i.to_bytes(4, "big") * 8, i % 2, seconds, times)
     return i, winner, times
 
 

@@ -32,12 +32,12 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import statistics
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from bench.expert import bot_setting
 from engine import match as runner
 from engine import registry
 from engine.bots.search import Luck, expert_for, expert_move, playout
@@ -252,23 +252,15 @@ def margins(
     positions = [
         p for i in range(first, first + games) for p in true_gains_in_game(game, i, pairs, every)
     ]
-    module: Any = importlib.import_module(f"engine.bots.{name}")  # its margin set in turn
-    kept = getattr(module, "CHOICE_CONFIDENCE", None)
     worth: dict[float, list[float]] = {}
     changed: dict[float, int] = {}
-    try:
-        for margin in tried:
-            module.CHOICE_CONFIDENCE = margin
-            worth[margin], changed[margin] = [], 0
+    for margin in tried:
+        worth[margin], changed[margin] = [], 0
+        with bot_setting(name, "CHOICE_CONFIDENCE", margin):
             for position in positions:
                 picks = [choice_worth(game, position, seconds, r) for r in range(repeats)]
                 worth[margin].append(sum(g for g in picks if g is not None) / repeats)
                 changed[margin] += sum(g is not None for g in picks)
-    finally:
-        if kept is None:
-            delattr(module, "CHOICE_CONFIDENCE")
-        else:
-            module.CHOICE_CONFIDENCE = kept
     ceiling = statistics.mean(max(0.0, *p.gains) for p in positions)
     print(
         f"{len(positions)} positions; the best move's gain, flattered by its noise: {ceiling:+.4f}"
