@@ -26,6 +26,7 @@ class FrontDoor:
     header_timeout_seconds: int = 10  # the request line and headers, and an idle keep-alive
     body_timeout_seconds: float = 20.0  # the whole body, however it trickles in
     worker_connections: int = 2000  # open connections per HTTP worker process
+    http_max_requests: int = 5000  # answers before an HTTP worker is replaced (+-10%); 0: never
     stream_keepalive_seconds: float = 15.0  # a comment line on an idle event stream
     stream_retry_ms: int = 3000  # the `retry:` an event stream tells clients first
     streams_per_player: int = 8  # open event streams per player; more answer 429
@@ -42,6 +43,7 @@ class FrontDoor:
         "header_timeout_seconds": "HEADER_TIMEOUT_SECONDS",
         "body_timeout_seconds": "BODY_TIMEOUT_SECONDS",
         "worker_connections": "WORKER_CONNECTIONS",
+        "http_max_requests": "HTTP_MAX_REQUESTS",
         "stream_keepalive_seconds": "STREAM_KEEPALIVE_SECONDS",
         "stream_retry_ms": "STREAM_RETRY_MS",
         "streams_per_player": "STREAMS_PER_PLAYER",

@@ -80,8 +80,14 @@ class EmbeddedValkey:
             str(self.data_dir / "valkey.pid"),
             *self.extra_args,
         ]
+        # Its own process group: Ctrl-C in a terminal reaches the program that started it,
+        # which stops it last, after everything that writes to it.
         self.process = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            process_group=0,
         )
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout

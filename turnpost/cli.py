@@ -21,6 +21,9 @@ from turnpost.logs import LEVELS
 from turnpost.logs import configure as configure_logs
 
 DEFAULT_OPENAPI = Path("openapi") / "openapi.json"
+# How long each part of `turnpost serve` has to finish what it is doing when the server stops:
+# the HTTP workers, then the background worker; each is killed after that.
+STOP_SECONDS = 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=LEVELS,
         default="warning",
         help="info shows each commit carried out and each delivery (warning)",
+    )
+    worker.add_argument(
+        "--exit-with-parent",
+        type=int,
+        metavar="PID",
+        help="stop when process PID exits (how `turnpost serve` starts its worker)",
     )
     worker.add_argument(
         "--fork",
@@ -136,37 +145,51 @@ def serve_command(args) -> int:
         print("turnpost: emails go out through SMTP_URL", flush=True)
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
     worker = None if args.no_worker else WorkerSupervisor(args.log_level)
+    # gunicorn forks its HTTP workers inside run(), and a worker that exits unwinds through
+    # this same call: what follows run() is the server's own stop, so it runs in this
+    # process alone, never in an exiting worker (which would delete the metrics of every
+    # worker and stop the background worker).
+    server_pid = os.getpid()
     try:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)", flush=True)
-        door = FrontDoor.from_env(os.environ)
-        # gevent: thousands of idle streams and slow clients without a thread each. Its
-        # keepalive is also the deadline of a request's line and headers; the body's is
-        # api.front_door.BodyDeadline's.
-        _Gunicorn(
-            {
-                "bind": f"{args.host}:{args.port}",
-                "workers": args.http_workers,
-                "worker_class": "gevent",
-                "worker_connections": door.worker_connections,
-                "keepalive": door.header_timeout_seconds,
-                "accesslog": None,
-                "errorlog": "-",
-                "loglevel": args.log_level,
-                "timeout": 60,
-                "graceful_timeout": 10,
-                "child_exit": _metrics_of_dead_worker,
-                # no control socket: it has one fixed path per user, which two servers
-                # on a host would share, and nothing here uses it
-                "control_socket_disable": True,
-            }
-        ).run()
+        _Gunicorn(gunicorn_options(args, FrontDoor.from_env(os.environ))).run()
     finally:
-        shutil.rmtree(metrics_dir, ignore_errors=True)
-        if worker is not None:
-            worker.stop()
-        if embedded is not None:
-            embedded.stop()
+        if os.getpid() == server_pid:
+            if worker is not None:
+                worker.stop()
+            if embedded is not None:
+                embedded.stop()
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def gunicorn_options(args, door) -> dict:
+    """How `turnpost serve` runs gunicorn.
+
+    gevent: thousands of idle streams and slow clients without a thread each. Its keepalive is
+    also the deadline of a request's line and headers; the body's is
+    api.front_door.BodyDeadline's. Workers are recycled after about `http_max_requests`
+    answers (with jitter, so that they do not all restart at once): a worker's exit is then
+    an everyday event, not the worst day's. A stopping worker has `STOP_SECONDS` to finish
+    what it serves, then gunicorn kills it."""
+    return {
+        "bind": f"{args.host}:{args.port}",
+        "workers": args.http_workers,
+        "worker_class": "turnpost.http_worker.GeventWorker",
+        "worker_connections": door.worker_connections,
+        "keepalive": door.header_timeout_seconds,
+        "max_requests": door.http_max_requests,
+        "max_requests_jitter": door.http_max_requests // 10,
+        "accesslog": None,
+        "errorlog": "-",
+        "loglevel": args.log_level,
+        "timeout": 30,
+        "graceful_timeout": STOP_SECONDS,
+        "child_exit": _metrics_of_dead_worker,
+        # no control socket: it has one fixed path per user, which two servers
+        # on a host would share, and nothing here uses it
+        "control_socket_disable": True,
+    }
 
 
 def _without_password(url: str) -> str:
@@ -198,8 +221,21 @@ class WorkerSupervisor:
         self.watcher.start()
 
     def _start(self) -> subprocess.Popen:
+        # Its own process group: Ctrl-C in the terminal reaches the server alone, which stops
+        # the worker itself, after the HTTP workers and before Valkey; and it asks the kernel
+        # to stop it should the server die without stopping it (--exit-with-parent).
         return subprocess.Popen(
-            [sys.executable, "-m", "turnpost.cli", "worker", "--log-level", self.log_level]
+            [
+                sys.executable,
+                "-m",
+                "turnpost.cli",
+                "worker",
+                "--log-level",
+                self.log_level,
+                "--exit-with-parent",
+                str(os.getpid()),
+            ],
+            process_group=0,
         )
 
     def _watch(self) -> None:
@@ -215,7 +251,7 @@ class WorkerSupervisor:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(30)
+                self.process.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
@@ -225,9 +261,23 @@ def worker_command(args) -> int:
 
     from workers.process import WorkerProcess
 
+    if args.exit_with_parent:
+        _exit_with(args.exit_with_parent)
     configure_logs(args.log_level)
     WorkerProcess(os.environ, fork=args.fork).run()
     return 0
+
+
+def _exit_with(parent: int) -> None:
+    """SIGTERM to this process when its parent exits (Linux's PR_SET_PDEATHSIG), so that a
+    server killed outright leaves no worker behind; at once if the parent is already gone."""
+    if sys.platform == "linux":
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def status_command(args) -> int:
