@@ -331,7 +331,8 @@ class TimeControlSchema(Schema):
         required=True,
         validate=validate.Range(1, 8 * 7 * 86400),
         metadata={
-            "description": "Seconds per move: from a minute (the server's minimum) to eight weeks"
+            "description": "Seconds per move: from the server's minimum (a minute unless its "
+            "MIN_MOVE_SECONDS says otherwise) to eight weeks"
         },
     )
     on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))

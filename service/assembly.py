@@ -52,15 +52,13 @@ def assemble(
     token_cache = TokenCache.for_client(client) if cache_tokens else None
     game_store, player_store = GameStore(client), PlayerStore(client, token_cache)
     notes = NotificationStore(client)
-    games = (
-        GameService(game_store, player_store, expert_seconds=settings.expert_seconds)
+    games = GameService(
+        game_store,
+        player_store,
+        min_move_seconds=settings.min_move_seconds
         if min_move_seconds is None
-        else GameService(
-            game_store,
-            player_store,
-            min_move_seconds=min_move_seconds,
-            expert_seconds=settings.expert_seconds,
-        )
+        else min_move_seconds,
+        expert_seconds=settings.expert_seconds,
     )
     keys = ServerKeys(settings, notes)
     one_click = OneClick(games, notes, settings, keys)

@@ -34,6 +34,8 @@ class Settings:
     inbound_secret: str | None = None  # the shared secret of POST /v1/inbound/email
     bot_delay_seconds: float = 1.0  # a bot seat moves this long after its turn begins
     expert_seconds: float = 1.0  # how long bot:expert searches for each move (in a worker)
+    min_move_seconds: int = 60  # the shortest clock a game may have (seconds, for tests,
+    # soaks and demonstrations of timeouts)
     outbox_lease_seconds: float = 15.0  # an outbox entry read and not finished this long
     # (its worker died) is taken over by another worker
     schedule_lease_seconds: float = 15.0  # likewise for a batch of due deadlines and notices
@@ -82,6 +84,7 @@ class Settings:
             one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
             inbound_secret=env.get("INBOUND_SECRET") or None,
             bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
+            min_move_seconds=int(number("MIN_MOVE_SECONDS", base.min_move_seconds)),
             expert_seconds=number("EXPERT_SECONDS", base.expert_seconds),
             outbox_lease_seconds=number("OUTBOX_LEASE_SECONDS", base.outbox_lease_seconds),
             schedule_lease_seconds=number("SCHEDULE_LEASE_SECONDS", base.schedule_lease_seconds),
