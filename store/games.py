@@ -82,12 +82,18 @@ class Script:
         return self.cached(keys=keys, args=args, client=target)
 
 
+LOBBY_MARKER_SECONDS = 7 * 86400
+"""How long a game that left the lobby keeps the version it left at, against a late write of an
+older one (the request's and the worker's writes of a commit are seconds apart, an outbox
+entry's retries minutes)."""
+
+
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.r = client
         self.on_cluster = is_cluster(client)
         self._append = Script(client, "append.lua")
-        self._project = Script(client, "project.lua")
+        self._lobby = Script(client, "lobby.lua")
         self._compact = Script(client, "compact.lua")
 
     def create(self, commit: Commit) -> bool:
@@ -178,11 +184,33 @@ class GameStore:
 
     def lobby_entry(self, game_id: str, version: int, open_since_ms: int | None, pipe=None) -> None:
         """Keep the lobby of games with an open seat (None: not open), newest version wins."""
-        self._project(
-            keys=[keys.OPEN_GAMES_SEEN, keys.OPEN_GAMES],
-            args=[game_id, version, "" if open_since_ms is None else open_since_ms],
+        self._lobby(
+            keys=[keys.OPEN_GAMES_SEEN, keys.OPEN_GAMES, keys.lobby_left(game_id)],
+            args=[
+                game_id,
+                version,
+                "" if open_since_ms is None else open_since_ms,
+                LOBBY_MARKER_SECONDS,
+            ],
             client=pipe or self.r,
         )
+
+    def prune_lobby(self, batch: int = 1000) -> int:
+        """Remove the versions of games no longer in the lobby, which a turnpost before
+        lobby.lua kept for every game ever created; the number removed."""
+        removed, cursor = 0, 0
+        while True:
+            cursor, found = self.r.hscan(keys.OPEN_GAMES_SEEN, cursor, count=batch)
+            ids = list(found)
+            if ids:
+                pipe = self.r.pipeline(transaction=False)
+                for game_id in ids:
+                    pipe.zscore(keys.OPEN_GAMES, game_id)
+                gone = [g for g, score in zip(ids, pipe.execute()) if score is None]
+                if gone:
+                    removed += self.r.hdel(keys.OPEN_GAMES_SEEN, *gone)
+            if cursor == 0:
+                return removed
 
     def open_games(self, limit: int) -> list[str]:
         return [g.decode() for g in self.r.zrevrange(keys.OPEN_GAMES, 0, limit - 1)]

@@ -141,7 +141,12 @@ def sign_in_requests(address_hash: str) -> str:
 OPEN_GAMES = f"{PREFIX}:{{lobby}}:open"
 """Sorted set of the games with an open seat (the lobby), scored by creation time."""
 OPEN_GAMES_SEEN = f"{PREFIX}:{{lobby}}:seen"
-"""Hash: game id -> the version the lobby was last written from."""
+"""Hash: game id -> the version the lobby was last written from, for the games in the lobby."""
+
+
+def lobby_left(game_id: str) -> str:
+    """The version at which a game left the lobby (expires: store.games.LOBBY_MARKER_SECONDS)."""
+    return f"{PREFIX}:{{lobby}}:left:{game_id}"
 
 
 def player_deliveries(player_id: str) -> str:

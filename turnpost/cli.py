@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser(
         "status",
         help="print the background work: outbox entries waiting, "
-        "deadlines overdue, jobs queued, workers",
+        "deadlines overdue, jobs queued, workers; and the largest keys",
     )
 
     mail_in = commands.add_parser(
@@ -282,9 +282,10 @@ def _exit_with(parent: int) -> None:
 
 def status_command(args) -> int:
     from store.connection import connect, data_url, queue_url
-    from workers.status import status
+    from workers.status import largest_keys, status
 
-    report = status(connect(data_url(os.environ)), connect(queue_url(os.environ)))
+    data = connect(data_url(os.environ))
+    report = status(data, connect(queue_url(os.environ))) | {"data": largest_keys(data)}
     print(json.dumps(report, indent=2))
     return 0
 

@@ -31,6 +31,7 @@ from service.consequences import Batch
 from service.health import HEARTBEAT_SECONDS
 from service.settings import Settings
 from store.connection import connect, data_url, queue_url
+from store.games import GameStore
 from store.outbox import Entry, OutboxStore
 from store.request_ids import REQUEST_ID
 from store.schedule import ScheduleStore
@@ -131,6 +132,7 @@ class WorkerProcess:
         assert services.consequences is not None
         self.consequences = services.consequences
         self.outbox = OutboxStore(client)
+        self.games = GameStore(client)
         self.schedule = ScheduleStore(client)
         self.heartbeats = WorkerHeartbeats(client)
         self.clock_busy = threading.Event()
@@ -252,6 +254,7 @@ class WorkerProcess:
         """Run until SIGINT or SIGTERM."""
         self._next_claim = 0.0
         self._install_signal_handlers()
+        self._prune_lobby()
         threads = [
             threading.Thread(
                 target=keep_running, name=name, daemon=True, args=(name, step, self.stop, idle)
@@ -269,6 +272,17 @@ class WorkerProcess:
             self.stop.set()
             for thread in threads:
                 thread.join(10)
+
+    def _prune_lobby(self) -> None:
+        """Once at start: what a turnpost before store/lobby.lua kept of every game ever in
+        the lobby (a Redis that is away now is tried at the next start)."""
+        try:
+            removed = self.games.prune_lobby()
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            log.warning("the lobby was not pruned: %s", err)
+            return
+        if removed:
+            log.info("the lobby kept the versions of %d games no longer in it: removed", removed)
 
     def _install_signal_handlers(self) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):

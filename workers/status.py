@@ -4,6 +4,7 @@ leased ones, RQ's queue and its workers."""
 
 from __future__ import annotations
 
+import heapq
 import time
 from typing import Any
 
@@ -31,4 +32,48 @@ def status(data: redis.Redis, queues: redis.Redis) -> dict[str, Any]:
             "failed": jobs.failed_job_registry.count,
         },
         "workers": len(Worker.all(connection=queues)),
+    }
+
+
+LENGTH_OF = {"hash": "HLEN", "zset": "ZCARD", "stream": "XLEN", "list": "LLEN", "set": "SCARD"}
+"""How each kind of collection is measured: its elements."""
+
+
+def largest_keys(data: redis.Redis, top: int = 10, batch: int = 1000) -> dict[str, Any]:
+    """The number of keys and the `top` largest collections by their elements, read with SCAN
+    in batches: a key that grows with every game ever played shows here. (Strings, such as a
+    game's snapshot, hold one value each and are counted, not ranked.)"""
+    count, largest = 0, list[tuple[int, str, str]]()
+    names: list[bytes] = []
+
+    def measure() -> None:
+        pipe = data.pipeline(transaction=False)
+        for name in names:
+            pipe.type(name)
+        kinds = [k.decode() if isinstance(k, bytes) else k for k in pipe.execute()]
+        collections = [(name, kind) for name, kind in zip(names, kinds) if kind in LENGTH_OF]
+        pipe = data.pipeline(transaction=False)
+        for name, kind in collections:
+            pipe.execute_command(LENGTH_OF[kind], name)
+        for (name, kind), length in zip(collections, pipe.execute()):
+            entry = (int(length), name.decode(errors="replace"), kind)
+            if len(largest) < top:
+                heapq.heappush(largest, entry)
+            else:
+                heapq.heappushpop(largest, entry)
+        names.clear()
+
+    for name in data.scan_iter(count=batch):
+        count += 1
+        names.append(name)
+        if len(names) >= batch:
+            measure()
+    if names:
+        measure()
+    return {
+        "keys": count,
+        "largest": [
+            {"key": key, "type": kind, "length": length}
+            for length, key, kind in sorted(largest, reverse=True)
+        ],
     }

@@ -69,6 +69,10 @@ def test_status_counts_the_outbox_the_schedule_and_the_queue(valkey, redis_clien
     assert report["outbox"]["waiting"] == 3 and report["outbox"]["pending"] == 0
     assert report["schedule"] == {"scheduled": 3, "overdue": 0, "leased": 0}
     assert report["queue"]["queued"] == 0 and report["workers"] == 0
+    largest = report["data"]["largest"]
+    assert report["data"]["keys"] > len(largest) > 0
+    assert [k["length"] for k in largest] == sorted((k["length"] for k in largest), reverse=True)
+    assert any(k["type"] == "stream" and k["key"].endswith(":log") for k in largest), largest
 
 
 def test_readyz_turns_unready_when_the_worker_stops_and_ready_when_it_returns(valkey, redis_client):
