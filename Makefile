@@ -26,8 +26,10 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(SERVER_STAMP) $@
 
+PORT ?= 8000
+
 serve: $(SERVER_STAMP)
-	$(BIN)/turnpost serve
+	$(BIN)/turnpost serve --port $(PORT)
 
 lint: $(DEV_STAMP) lint-openapi
 	$(BIN)/ruff format --check .

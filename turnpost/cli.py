@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args) -> int:
+    if not _port_is_free(args.host, args.port):
+        print(
+            f"turnpost: port {args.port} is taken on {args.host} (another turnpost, or another "
+            f"server?): choose another with --port N (make serve PORT=N)",
+            file=sys.stderr,
+        )
+        return 2
     # One folder per server for the metrics of its gunicorn processes (api/metrics.py), set
     # before prometheus_client is first imported, which reads it then.
     metrics_dir = tempfile.mkdtemp(prefix="turnpost-metrics-")
@@ -190,6 +198,18 @@ def gunicorn_options(args, door) -> dict:
         # on a host would share, and nothing here uses it
         "control_socket_disable": True,
     }
+
+
+def _port_is_free(host: str, port: int) -> bool:
+    """Whether gunicorn will be able to listen there (it would retry a taken port five times,
+    a second apart, then stop with a traceback)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def _without_password(url: str) -> str:
@@ -307,7 +327,7 @@ def upgrade_secrets_command(args) -> int:
 
 
 def mail_in_command(args) -> int:
-    import threading
+    import redis
 
     from service.assembly import assemble
     from service.settings import Settings
@@ -321,7 +341,17 @@ def mail_in_command(args) -> int:
         )
         return 2
     configure_logs(args.log_level)
-    services = assemble(connect(data_url(os.environ)), settings)
+    client = connect(data_url(os.environ))
+    try:
+        client.ping()
+    except (redis.ConnectionError, redis.TimeoutError) as err:
+        print(
+            f"turnpost mail-in: cannot reach Redis at {_without_password(data_url(os.environ))} "
+            f"({err}): start it, or set REDIS_URL to the server's",
+            file=sys.stderr,
+        )
+        return 2
+    services = assemble(client, settings)
     server = mail_in_server(services.mail_moves, settings.mail_domain, args.host, args.port)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
