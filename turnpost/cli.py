@@ -45,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
         help="info shows the access log and the worker's lines (warning)",
     )
     serve.add_argument(
+        "--mail-in-port",
+        type=int,
+        default=2525,
+        help="with MAIL_DOMAIN set, also run `turnpost mail-in` on this port (0: do not)",
+    )
+    serve.add_argument(
         "--no-worker",
         action="store_true",
         help="do not start a background worker (run `turnpost worker` apart)",
@@ -60,12 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         default="warning",
         help="info shows each commit carried out and each delivery (warning)",
     )
-    worker.add_argument(
-        "--exit-with-parent",
-        type=int,
-        metavar="PID",
-        help="stop when process PID exits (how `turnpost serve` starts its worker)",
-    )
+    worker.add_argument("--exit-with-parent", type=int, metavar="PID", help=argparse.SUPPRESS)
     worker.add_argument(
         "--fork",
         action="store_true",
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     mail_in.add_argument("--host", default="127.0.0.1")
     mail_in.add_argument("--port", type=int, default=2525)
     mail_in.add_argument("--log-level", choices=LEVELS, default="info")
+    mail_in.add_argument("--exit-with-parent", type=int, metavar="PID", help=argparse.SUPPRESS)
 
     commands.add_parser(
         "upgrade-secrets",
@@ -115,13 +117,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args) -> int:
-    if not _port_is_free(args.host, args.port):
-        print(
-            f"turnpost: port {args.port} is taken on {args.host} (another turnpost, or another "
-            f"server?): choose another with --port N (make serve PORT=N)",
-            file=sys.stderr,
-        )
-        return 2
+    ports = [args.port] + ([args.mail_in_port] if os.environ.get("MAIL_DOMAIN") else [])
+    for port in ports:
+        if port and not _port_is_free(args.host, port):
+            option = "--port" if port == args.port else "--mail-in-port"
+            print(
+                f"turnpost: port {port} is taken on {args.host} (another turnpost, or another "
+                f"server?): choose another with {option} N (make serve PORT=N)",
+                file=sys.stderr,
+            )
+            return 2
     # One folder per server for the metrics of its gunicorn processes (api/metrics.py), set
     # before prometheus_client is first imported, which reads it then.
     metrics_dir = tempfile.mkdtemp(prefix="turnpost-metrics-")
@@ -152,7 +157,21 @@ def serve_command(args) -> int:
     else:
         print("turnpost: emails go out through SMTP_URL", flush=True)
     os.environ.setdefault("PUBLIC_URL", f"http://{args.host}:{args.port}")
-    worker = None if args.no_worker else WorkerSupervisor(args.log_level)
+    children = (
+        [] if args.no_worker else [Supervised("worker", "worker", "--log-level", args.log_level)]
+    )
+    mail_domain = os.environ.get("MAIL_DOMAIN")
+    if mail_domain and args.mail_in_port:
+        children.append(
+            Supervised(
+                "mail receiver", "mail-in", "--host", args.host, "--port", str(args.mail_in_port)
+            )
+        )
+        print(
+            f"turnpost: emailed moves for @{mail_domain} are received on SMTP "
+            f"{args.host}:{args.mail_in_port} (send a reply to a turn email there)",
+            flush=True,
+        )
     # gunicorn forks its HTTP workers inside run(), and a worker that exits unwinds through
     # this same call: what follows run() is the server's own stop, so it runs in this
     # process alone, never in an exiting worker (which would delete the metrics of every
@@ -163,8 +182,8 @@ def serve_command(args) -> int:
         _Gunicorn(gunicorn_options(args, FrontDoor.from_env(os.environ))).run()
     finally:
         if os.getpid() == server_pid:
-            if worker is not None:
-                worker.stop()
+            for child in children:
+                child.stop()
             if embedded is not None:
                 embedded.stop()
             shutil.rmtree(metrics_dir, ignore_errors=True)
@@ -227,43 +246,40 @@ def _metrics_of_dead_worker(server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
-class WorkerSupervisor:
-    """`turnpost serve`'s background worker: a `turnpost worker` process, started again
-    (after a second) whenever it exits, until the server stops."""
+class Supervised:
+    """A child of `turnpost serve` (its background worker, its mail receiver): a `turnpost`
+    command started again (after a second) whenever it exits, until the server stops it.
+
+    Each runs in its own process group: Ctrl-C in the terminal reaches the server alone, which
+    stops the children itself, after its HTTP workers and before Valkey; and each asks the
+    kernel to stop it should the server die without stopping it (--exit-with-parent)."""
 
     RESTART_SECONDS = 1.0
 
-    def __init__(self, log_level: str = "warning"):
-        self.log_level = log_level
+    def __init__(self, name: str, *args: str):
+        self.name = name
+        self.command = [
+            sys.executable,
+            "-m",
+            "turnpost.cli",
+            *args,
+            "--exit-with-parent",
+            str(os.getpid()),
+        ]
         self.stopping = threading.Event()
         self.process = self._start()
         self.watcher = threading.Thread(target=self._watch, daemon=True)
         self.watcher.start()
 
     def _start(self) -> subprocess.Popen:
-        # Its own process group: Ctrl-C in the terminal reaches the server alone, which stops
-        # the worker itself, after the HTTP workers and before Valkey; and it asks the kernel
-        # to stop it should the server die without stopping it (--exit-with-parent).
-        return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "turnpost.cli",
-                "worker",
-                "--log-level",
-                self.log_level,
-                "--exit-with-parent",
-                str(os.getpid()),
-            ],
-            process_group=0,
-        )
+        return subprocess.Popen(self.command, process_group=0)
 
     def _watch(self) -> None:
         while not self.stopping.is_set():
             code = self.process.wait()
             if self.stopping.wait(self.RESTART_SECONDS):
                 return
-            print(f"turnpost: the worker exited ({code}); starting it again", flush=True)
+            print(f"turnpost: the {self.name} exited ({code}); starting it again", flush=True)
             self.process = self._start()
 
     def stop(self) -> None:
@@ -334,6 +350,8 @@ def mail_in_command(args) -> int:
     from store.connection import connect, data_url
     from turnpost.mailin import mail_in_server
 
+    if args.exit_with_parent:
+        _exit_with(args.exit_with_parent)
     settings = Settings.from_env(os.environ)
     if not settings.mail_domain:
         print(

@@ -1,17 +1,18 @@
 """The first minutes of a person running turnpost: a port already taken and a Redis that is not
 there are said plainly, at once, instead of retried or found at the first email."""
 
+import os
+import smtplib
 import socket
 import subprocess
 import sys
+import time
 
 from store.embedded import free_port
-from tests.e2e.server import ROOT
+from tests.e2e.server import ROOT, LiveServer
 
 
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 30):
-    import os
-
     return subprocess.run(
         [sys.executable, "-m", "turnpost.cli", *args],
         cwd=ROOT,
@@ -46,3 +47,37 @@ def test_mail_in_refuses_to_start_without_redis():
     assert done.returncode == 2, done.stdout + done.stderr
     assert "cannot reach Redis" in done.stderr and f"{nobody.split('//')[1]}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_serve_with_a_mail_domain_receives_emailed_moves_too(tmp_path):
+    """Play by email tried locally: `make serve` with MAIL_DOMAIN runs the receiver as well."""
+
+    port = free_port()
+    server = LiveServer(
+        "--data",
+        str(tmp_path / "data"),
+        "--mail-in-port",
+        str(port),
+        env={"MAIL_DOMAIN": "play.localhost"},
+    ).wait_ready()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                smtp = smtplib.SMTP("127.0.0.1", port, timeout=10)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, server.printed()
+                time.sleep(0.2)
+        with smtp:
+            smtp.ehlo()
+            assert smtp.mail("ada@example.org")[0] == 250
+            assert smtp.rcpt("someone@elsewhere.example")[0] == 550  # not our domain
+            # the shape of a turn email's Reply-To on this domain (its token is checked later)
+            assert smtp.rcpt("move+" + "0" * 32 + ".1@play.localhost")[0] == 250
+        assert f"received on SMTP 127.0.0.1:{port}" in server.printed()
+    finally:
+        server.stop()
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))  # the receiver stopped with the server
