@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e.server import LiveServer
+from engine import registry
+from tests.e2e.server import Client, LiveServer
 
 PATHS = ("/healthz", "/v1/catalog", "/metrics")
 
@@ -153,3 +154,62 @@ def test_sigint_stops_the_server_quietly(tmp_path):
     printed = server.printed()
     assert "Traceback" not in printed and "KeyboardInterrupt" not in printed, printed
     assert "starting it again" not in printed
+
+
+def test_moves_answered_while_the_server_stops_are_all_kept(tmp_path):
+    """SIGTERM in the middle of play: every move answered 201 is in the game after a restart
+    on the same data (Valkey stopped after the last write), and no answer was a 500."""
+    name = sorted(registry.GAMES)[0]
+    data = tmp_path / "data"
+    server = LiveServer("--no-worker", "--data", str(data), env={"RATE_LIMITS": "off"})
+    server.wait_ready()
+    ada, bo = Client(server.url, "Ada"), Client(server.url, "Bo")
+    bo.befriend(ada)
+    games = [ada.post("/v1/games", {"game": name, "seats": [ada.id, bo.id]}).json()["id"]]
+    acknowledged: dict[str, int] = {}
+    statuses: list[int] = []
+    stopping = threading.Event()
+
+    def play() -> None:
+        while True:
+            try:
+                for game_id in games:
+                    summary = ada.get(f"/v1/games/{game_id}").json()
+                    if summary["status"] != "active":
+                        continue
+                    mover = (ada, bo)[summary["active_seats"][0]]
+                    move = mover.get(f"/v1/games/{game_id}/legal-moves").json()["moves"][0]
+                    answer = mover.post(
+                        f"/v1/games/{game_id}/moves",
+                        {"notation": move["notation"], "expected_version": summary["version"]},
+                    )
+                    statuses.append(answer.status_code)
+                    if answer.status_code == 201:
+                        acknowledged[game_id] = answer.json()["version"]
+            except (requests.RequestException, ValueError, KeyError):
+                if stopping.is_set():
+                    return  # the server has stopped listening
+            if stopping.is_set() and time.monotonic() > stopped_at + 10:
+                return
+
+    stopped_at = 0.0
+    player = threading.Thread(target=play, daemon=True)
+    player.start()
+    try:
+        while not acknowledged:
+            time.sleep(0.05)
+        stopped_at = time.monotonic()
+        stopping.set()
+        os.kill(server.process.pid, signal.SIGTERM)
+        server.process.wait(10)
+        player.join(30)
+    finally:
+        server.stop()
+    assert 500 not in statuses, statuses
+    again = LiveServer("--no-worker", "--data", str(data)).wait_ready()
+    try:
+        ada.base = again.url
+        for game_id, version in acknowledged.items():
+            assert ada.get(f"/v1/games/{game_id}").json()["version"] >= version
+    finally:
+        again.stop()
