@@ -124,12 +124,14 @@ class FromEnvironment:
 
 
 def _masked(value: Any, secret: bool) -> str:
-    """A value as text: none or empty as "unset", a secret as *** (one per key of a list), and
-    the password of an address as ***."""
+    """A value as text: none or empty as "unset", a secret as *** (one per key of a list), a
+    switch as on or off, and the password of an address as ***."""
     if value is None or value == ():
         return "unset"
     if secret:
         return ",".join("***" for _ in value) if isinstance(value, tuple) else "***"
+    if isinstance(value, bool):
+        return "on" if value else "off"
     if isinstance(value, tuple):
         return ",".join(value)
     if isinstance(value, str):
