@@ -42,24 +42,22 @@ def read_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
-def _read_whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError("expected a whole number") from None
+def _refusing(read: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
+    """`read`, its ValueError saying what was expected (Python's own names only the text)."""
 
+    def read_or_refuse(text: str) -> Any:
+        try:
+            return read(text)
+        except ValueError:
+            raise ValueError(f"expected {expected}") from None
 
-def _read_number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError("expected a number") from None
+    return read_or_refuse
 
 
 READERS: dict[object, Callable[[str], Any]] = {
     bool: read_switch,
-    int: _read_whole,
-    float: _read_number,
+    int: _refusing(int, "a whole number"),
+    float: _refusing(float, "a number"),
     str: str,
     str | None: str,
     tuple[str, ...]: read_list,
