@@ -90,7 +90,9 @@ class Shown:
 
 @dataclass(frozen=True)
 class FromEnvironment:
-    """The base of every settings class: `from_env` reads each field from its variable."""
+    """The base of every settings class: `from_env` reads each field from its variable (a field
+    declared without `setting` too, by its type; tests/service/test_settings.py asks every
+    field for its meaning)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Self:
@@ -101,7 +103,7 @@ class FromEnvironment:
             text = env.get(variable, "")
             if not text:
                 continue
-            read = field.metadata["read"] or READERS[types[field.name]]
+            read = field.metadata.get("read") or READERS[types[field.name]]
             try:
                 given[field.name] = read(text)
             except ValueError as error:
@@ -110,15 +112,14 @@ class FromEnvironment:
 
     def shown(self) -> list[Shown]:
         """Each setting's variable, value and default as text (secrets masked), and meaning."""
-        return [
-            Shown(
-                field.name.upper(),
-                _masked(getattr(self, field.name), field.metadata["secret"]),
-                _masked(field.default, field.metadata["secret"]),
-                field.metadata["meaning"],
-            )
-            for field in dataclasses.fields(self)
-        ]
+        shown = []
+        for field in dataclasses.fields(self):
+            secret = field.metadata.get("secret", False)
+            value, default = getattr(self, field.name), field.default
+            meaning = field.metadata.get("meaning", "")
+            variable = field.name.upper()
+            shown.append(Shown(variable, _masked(value, secret), _masked(default, secret), meaning))
+        return shown
 
 
 def _masked(value: Any, secret: bool) -> str:

@@ -1,12 +1,12 @@
 """The settings classes read the environment one way: each field is the setting named by its
 name in capitals, read according to its type, with one boolean parser for all."""
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 import pytest
 
 from api.front_door import FrontDoor
-from service.settings import SettingError, Settings
+from service.settings import FromEnvironment, SettingError, Settings
 
 SETTINGS_CLASSES = [Settings, FrontDoor]
 
@@ -101,3 +101,12 @@ def test_addresses_lose_their_trailing_slash_and_lists_their_spaces():
     assert settings.public_url == "https://play.example.org"
     assert settings.cors_origins == ("https://a.example", "https://b.example")
     assert settings.link_signing_keys == ("new", "old")
+
+
+def test_a_field_declared_without_setting_is_still_read_by_its_type():
+    @dataclass(frozen=True)
+    class Plain(FromEnvironment):
+        seconds: float = 1.0
+
+    assert Plain.from_env({"SECONDS": "2.5"}).seconds == 2.5
+    assert Plain().shown()[0].value == "1.0"
