@@ -612,3 +612,14 @@ NEXT_PAGE = {
     }
 }
 """The header of an answer that is one page of a longer list."""
+
+
+def location_header(made: str) -> dict[str, dict]:
+    """The `Location` header of an answer that made something (`made` says what it points to)."""
+    return {
+        "Location": {
+            "description": made,
+            "required": True,
+            "schema": {"type": "string", "format": "uri-reference"},
+        }
+    }

@@ -29,6 +29,7 @@ from ..schemas import (
     LogQuerySchema,
     LogSchema,
     MoveResultSchema,
+    location_header,
 )
 
 blp = Blueprint(
@@ -75,13 +76,7 @@ ETAG = {
         "schema": {"type": "string", "pattern": r'^"[0-9]+"$'},
     }
 }
-LOCATION = {
-    "Location": {
-        "description": "What was made: the game, or the log from the move on",
-        "required": True,
-        "schema": {"type": "string", "format": "uri-reference"},
-    }
-}
+LOCATION = location_header("What was made: the game, or the log from the move on")
 TOKEN_OR_TICKET: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {

@@ -32,6 +32,7 @@ from ..schemas import (
     StreamTicketSchema,
     TokenSchema,
     WebhookSecretSchema,
+    location_header,
 )
 
 blp = Blueprint(
@@ -50,13 +51,7 @@ class Players(MethodView):
     @blp.response(
         201,
         PlayerCreatedSchema,
-        headers={
-            "Location": {
-                "description": "Your profile (with the token as bearer)",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile (with the token as bearer)"),
     )
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once"""
@@ -127,13 +122,7 @@ class WebhookSecret(MethodView):
     @blp.response(
         201,
         WebhookSecretSchema,
-        headers={
-            "Location": {
-                "description": "Your profile, whose webhook it signs",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile, whose webhook it signs"),
     )
     def post(self):
         """Make a new webhook secret; the old one stops working at once"""
@@ -151,13 +140,7 @@ class Token(MethodView):
     @blp.response(
         201,
         TokenSchema,
-        headers={
-            "Location": {
-                "description": "Your profile (with the new token as bearer)",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile (with the new token as bearer)"),
     )
     def post(self):
         """Make a new API token; the old one stops working at once"""
