@@ -2,6 +2,7 @@
 name in capitals, read according to its type, with one boolean parser for all."""
 
 from dataclasses import dataclass, fields
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,9 @@ def test_a_field_declared_without_setting_is_still_read_by_its_type():
 
     assert Plain.from_env({"SECONDS": "2.5"}).seconds == 2.5
     assert Plain().shown()[0].value == "1.0"
+
+
+def test_every_setting_is_in_the_operations_guide():
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    variables = [field.name.upper() for cls in SETTINGS_CLASSES for field in fields(cls)]
+    assert [name for name in variables if f"`{name}`" not in guide] == []
