@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 
-from service.errors import ErrorCode, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany
 
 from . import context
 
@@ -69,3 +70,48 @@ def event_stream(player: str, after: Any, wait: Waiter) -> Response:
     )
     response.call_on_close(lambda: slots.release(player, slot))
     return response
+
+
+def resume_point(event_id: re.Pattern[str], kind: str) -> str | None:
+    """Where the client resumes: its Last-Event-ID header, or else its `after` query parameter
+    (for a client that cannot send the header); None when it sent neither. Each one given
+    must be an event id of this stream (`kind` says what one looks like), else 422."""
+    given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
+    if any(raw and not event_id.fullmatch(raw) for raw in given):
+        raise ServiceError(ErrorCode.REQUEST_INVALID, f"Last-Event-ID and after must be {kind}")
+    return next((raw for raw in given if raw), None)
+
+
+def event_schema(
+    id_pattern: str, id_description: str, event: dict[str, Any], data_description: str
+) -> dict[str, Any]:
+    """The OpenAPI form of one server-sent event: its id, its name (`event` narrows it) and its
+    data, JSON in a string."""
+    return {
+        "type": "object",
+        "required": ["id", "event", "data"],
+        "properties": {
+            "id": {"type": "string", "pattern": f"^{id_pattern}$", "description": id_description},
+            "event": {"type": "string", **event},
+            "data": {"type": "string", "description": data_description},
+        },
+    }
+
+
+def resume_parameters(
+    schema: dict[str, Any], header_description: str, query_description: str
+) -> list[dict[str, Any]]:
+    """The OpenAPI parameters `resume_point` reads: Last-Event-ID and `after`."""
+    return [
+        {
+            "name": name,
+            "in": place,
+            "required": False,
+            "schema": schema,
+            "description": description,
+        }
+        for name, place, description in [
+            ("Last-Event-ID", "header", header_description),
+            ("after", "query", query_description),
+        ]
+    ]

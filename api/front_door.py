@@ -14,62 +14,42 @@ import contextlib
 import io
 import json
 import socket
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
 
 import gevent
 
+from service.settings import FromEnvironment, setting
+
 
 @dataclass(frozen=True)
-class FrontDoor:
-    header_timeout_seconds: int = 10  # the request line and headers, and an idle keep-alive
-    body_timeout_seconds: float = 20.0  # the whole body, however it trickles in
-    worker_connections: int = 2000  # open connections per HTTP worker process
-    http_max_requests: int = 5000  # answers before an HTTP worker is replaced (+-10%); 0: never
-    stream_keepalive_seconds: float = 15.0  # a comment line on an idle event stream
-    stream_retry_ms: int = 3000  # the `retry:` an event stream tells clients first
-    streams_per_player: int = 8  # open event streams per player; more answer 429
-    proxy_hops: int = 0  # trusted reverse proxies setting X-Forwarded-For
-    rate_limits: bool = True  # RATE_LIMITS=off turns every limit below off
-    limit_register_per_ip: str = "60/minute;600/hour"
-    limit_anonymous_per_ip: str = "300/minute"
-    limit_sign_in_per_ip: str = "10/minute;30/hour"  # sign-in links asked by one address
-    limit_create_per_player: str = "30/minute;300/hour"
-    limit_moves_per_player: str = "300/minute"  # moves, joins, resigns, settings
-    limit_reads_per_player: str = "1200/minute"
+class FrontDoor(FromEnvironment):
+    """The HTTP side's timeouts and caps (service.settings says how they are read)."""
 
-    ENV: ClassVar[dict[str, str]] = {
-        "header_timeout_seconds": "HEADER_TIMEOUT_SECONDS",
-        "body_timeout_seconds": "BODY_TIMEOUT_SECONDS",
-        "worker_connections": "WORKER_CONNECTIONS",
-        "http_max_requests": "HTTP_MAX_REQUESTS",
-        "stream_keepalive_seconds": "STREAM_KEEPALIVE_SECONDS",
-        "stream_retry_ms": "STREAM_RETRY_MS",
-        "streams_per_player": "STREAMS_PER_PLAYER",
-        "proxy_hops": "PROXY_HOPS",
-        "rate_limits": "RATE_LIMITS",
-        "limit_register_per_ip": "LIMIT_REGISTER_PER_IP",
-        "limit_anonymous_per_ip": "LIMIT_ANONYMOUS_PER_IP",
-        "limit_sign_in_per_ip": "LIMIT_SIGN_IN_PER_IP",
-        "limit_create_per_player": "LIMIT_CREATE_PER_PLAYER",
-        "limit_moves_per_player": "LIMIT_MOVES_PER_PLAYER",
-        "limit_reads_per_player": "LIMIT_READS_PER_PLAYER",
-    }
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> FrontDoor:
-        given: dict[str, Any] = {}
-        for field in fields(cls):
-            raw = env.get(cls.ENV[field.name])
-            if not raw:
-                continue
-            kind: type[Any] = type(field.default)
-            if kind is bool:
-                given[field.name] = raw.strip().lower() not in ("0", "off", "false", "no")
-            else:
-                given[field.name] = kind(raw)
-        return cls(**given)
+    header_timeout_seconds: int = setting(
+        10, "the request line and headers, and an idle keep-alive (whole seconds)"
+    )
+    body_timeout_seconds: float = setting(20.0, "the whole body, however it trickles in")
+    worker_connections: int = setting(2000, "open connections per HTTP worker process")
+    http_max_requests: int = setting(
+        5000, "answers after which an HTTP worker is replaced (with 10% jitter; 0: never)"
+    )
+    stream_keepalive_seconds: float = setting(15.0, "a comment line on an idle event stream")
+    stream_retry_ms: int = setting(3000, "the `retry:` an event stream tells clients first")
+    streams_per_player: int = setting(8, "open event streams per player; more answer 429")
+    proxy_hops: int = setting(0, "trusted reverse proxies setting X-Forwarded-For")
+    rate_limits: bool = setting(True, "off turns every LIMIT_* below off (benchmarks)")
+    limit_register_per_ip: str = setting("60/minute;600/hour", "sign-ups per client address")
+    limit_anonymous_per_ip: str = setting(
+        "300/minute", "calls without a valid token or session, per client address"
+    )
+    limit_sign_in_per_ip: str = setting(
+        "10/minute;30/hour", "sign-in links asked by one client address"
+    )
+    limit_create_per_player: str = setting("30/minute;300/hour", "new games per player")
+    limit_moves_per_player: str = setting(
+        "300/minute", "moves, joins, resigns, settings per player"
+    )
+    limit_reads_per_player: str = setting("1200/minute", "GETs per player")
 
 
 class BodyDeadline:

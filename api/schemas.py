@@ -515,14 +515,11 @@ class WebhookLinksSchema(Schema):
     legal_moves = fields.Url(required=True, require_tld=False)
 
 
-class WebhookTurnStartedSchema(Schema):
-    """The body of a `turn.started` webhook delivery (also `turn.continues` when the step of
-    a multi-step turn that you just played leaves the turn yours, and `turn.reminder`):
-    POSTed to your webhook_url, signed as docs/notifications.md says."""
+class WebhookDeliverySchema(Schema):
+    """What every webhook delivery's body begins with. Each delivery's schema narrows `event`
+    and `status` to its own values (a field it declares again keeps its place here)."""
 
-    event = fields.String(
-        required=True, validate=validate.OneOf(["turn.started", "turn.continues", "turn.reminder"])
-    )
+    event = fields.String(required=True)
     delivery_id = fields.String(
         required=True,
         metadata={"description": "The same on every retry, and in the webhook-id header"},
@@ -531,6 +528,17 @@ class WebhookTurnStartedSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    status = fields.String(required=True)
+
+
+class WebhookTurnStartedSchema(WebhookDeliverySchema):
+    """The body of a `turn.started` webhook delivery (also `turn.continues` when the step of
+    a multi-step turn that you just played leaves the turn yours, and `turn.reminder`):
+    POSTed to your webhook_url, signed as docs/notifications.md says."""
+
+    event = fields.String(
+        required=True, validate=validate.OneOf(["turn.started", "turn.continues", "turn.reminder"])
+    )
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     active_seats = fields.List(fields.Integer(), required=True)
     deadline = fields.String(required=True, allow_none=True, metadata=ISO_TIME)
@@ -562,18 +570,11 @@ class WebhookInvitationLinksSchema(Schema):
     )
 
 
-class WebhookGameInvitedSchema(Schema):
+class WebhookGameInvitedSchema(WebhookDeliverySchema):
     """The body of a `game.invited` webhook delivery: a player named you in a new game's
     seats. You are not seated until you join; decline refuses."""
 
     event = fields.String(required=True, validate=validate.OneOf(["game.invited"]))
-    delivery_id = fields.String(
-        required=True,
-        metadata={"description": "The same on every retry, and in the webhook-id header"},
-    )
-    game_id = fields.String(required=True)
-    game = fields.String(required=True, metadata=GAME_NAME)
-    version = fields.Integer(required=True)
     seat = fields.Integer(required=True, metadata={"description": "The seat reserved for you"})
     status = fields.String(required=True, validate=validate.OneOf(["open"]))
     invited_by = fields.Nested(WebhookInviterSchema, required=True)
@@ -592,19 +593,11 @@ class WebhookGameLinkSchema(Schema):
     game = fields.Url(required=True, require_tld=False)
 
 
-class WebhookGameCancelledSchema(Schema):
+class WebhookGameCancelledSchema(WebhookDeliverySchema):
     """The body of a `game.cancelled` webhook delivery: an invited player declined, so the
     game (which had not started) is cancelled."""
 
     event = fields.String(required=True, validate=validate.OneOf(["game.cancelled"]))
-    delivery_id = fields.String(
-        required=True,
-        metadata={"description": "The same on every retry, and in the webhook-id header"},
-    )
-    game_id = fields.String(required=True)
-    game = fields.String(required=True, metadata=GAME_NAME)
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
     status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
     invited_by = fields.Nested(WebhookInviterSchema, required=True)
     sent_at = fields.String(required=True, metadata=ISO_TIME)
@@ -620,3 +613,14 @@ NEXT_PAGE = {
     }
 }
 """The header of an answer that is one page of a longer list."""
+
+
+def location_header(made: str) -> dict[str, dict]:
+    """The `Location` header of an answer that made something (`made` says what it points to)."""
+    return {
+        "Location": {
+            "description": made,
+            "required": True,
+            "schema": {"type": "string", "format": "uri-reference"},
+        }
+    }

@@ -1,112 +1,230 @@
-"""Notification and mail settings, read from the environment once per process."""
+"""The server's settings, read from the environment once per process.
+
+Every settings class (`Settings` here, and `api.front_door.FrontDoor` for the HTTP side) is a
+frozen dataclass derived from `FromEnvironment`, with one field per setting declared by
+`setting(default, meaning)`. A field's environment variable is its name in capitals, and its
+type says how the text is read: a number, a switch (`read_switch`), a comma-separated list or
+plain text. A variable that is unset or empty leaves the default; one that does not read
+stops the process at start with a `SettingError` naming it. `turnpost settings` prints them all.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, Self
+from urllib.parse import urlsplit
 
 from transports.safe_urls import UrlPolicy
 
+SWITCH_WORDS = {
+    **dict.fromkeys(("1", "on", "true", "yes"), True),
+    **dict.fromkeys(("0", "off", "false", "no"), False),
+}
+
+
+class SettingError(ValueError):
+    """A variable whose text does not read as its setting's type; the message names it."""
+
+
+def read_switch(text: str) -> bool:
+    """On or off: 1/0, on/off, true/false or yes/no, in any case."""
+    try:
+        return SWITCH_WORDS[text.strip().lower()]
+    except KeyError:
+        raise ValueError("expected 1/0, on/off, true/false or yes/no") from None
+
+
+def read_list(text: str) -> tuple[str, ...]:
+    """Comma-separated items, each trimmed; empty ones are dropped."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _refusing(read: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
+    """`read`, its ValueError saying what was expected (Python's own names only the text)."""
+
+    def read_or_refuse(text: str) -> Any:
+        try:
+            return read(text)
+        except ValueError:
+            raise ValueError(f"expected {expected}") from None
+
+    return read_or_refuse
+
+
+READERS: dict[object, Callable[[str], Any]] = {
+    bool: read_switch,
+    int: _refusing(int, "a whole number"),
+    float: _refusing(float, "a number"),
+    str: str,
+    str | None: str,
+    tuple[str, ...]: read_list,
+}
+
+
+def setting(
+    default: Any,
+    meaning: str,
+    *,
+    secret: bool = False,
+    read: Callable[[str], Any] | None = None,
+) -> Any:
+    """A setting's field: its default, what it means in one line, whether its value is a secret
+    (never printed), and how its text is read when its type alone does not say."""
+    return dataclasses.field(
+        default=default, metadata={"meaning": meaning, "secret": secret, "read": read}
+    )
+
 
 @dataclass(frozen=True)
-class Settings:
-    public_url: str = "http://127.0.0.1:8000"
-    mail_from: str = "turnpost <turnpost@localhost>"
-    smtp_url: str | None = None  # smtp://user:pass@host:587?starttls=true, smtps://...
-    outbox_dir: str = "data/outbox"  # where emails go when there is no SMTP server
-    mail_domain: str | None = None  # replies to move+TOKEN.VERSION@mail_domain play moves
-    mail_in_per_sender_per_hour: int = 500  # emails one address may send the mail receiver
-    email_delay_seconds: float = 30.0  # a turn email waits this long: a quick move makes it moot
-    email_throttle_seconds: float = 300.0  # at most one email per player and game per window
-    invitation_email_seconds: float = 3600.0  # at most one invitation email from one player to
-    # another per window (the rest are only listed)
-    webhook_attempts: int = 3
-    webhook_retry_seconds: float = 30.0  # the first retry's delay; each next one doubles
-    webhook_timeout_seconds: float = 3.0  # connect, and each read: short, because a receiver
-    # that does not answer holds a worker this long
-    webhook_in_flight_per_player: int = 2  # deliveries to one player's webhook at once; more
-    # wait in the schedule
-    webhook_slow_seconds: float = 300.0  # after a delivery got no answer in time, the webhook
-    # is not called for this long (attempts fail at once)
-    webhook_allow_http: bool = False  # http:// webhooks, for development and tests only
-    webhook_allow_loopback: bool = False  # webhooks on 127.0.0.1/::1, same
-    one_click_max_moves: int = 12  # list a link per move when there are at most this many
-    inbound_secret: str | None = None  # the shared secret of POST /v1/inbound/email
-    bot_delay_seconds: float = 1.0  # a bot seat moves this long after its turn begins
-    expert_seconds: float = 1.0  # how long bot:expert searches for each move (in a worker)
-    min_move_seconds: int = 60  # the shortest clock a game may have (seconds, for tests,
-    # soaks and demonstrations of timeouts)
-    outbox_lease_seconds: float = 15.0  # an outbox entry read and not finished this long
-    # (its worker died) is taken over by another worker
-    schedule_lease_seconds: float = 15.0  # likewise for a batch of due deadlines and notices
-    ready_worker_seconds: float = 10.0  # /readyz: a worker silent this long counts as gone
-    ready_backlog_seconds: float = 60.0  # /readyz: the oldest outbox entry may wait this long
-    cors_origins: tuple[str, ...] = ()  # browser origins that may call the API (CORS_ORIGINS)
-    finished_log_days: float = 7.0  # a finished game's log is compacted after this long
-    link_signing_keys: tuple[str, ...] = ()  # sign one-click links and derive reply tokens: the
-    # first signs, all verify; none: made once, in Redis
-    webhook_secret_keys: tuple[str, ...] = ()  # Fernet keys encrypting webhook secrets: the
-    # first encrypts, all decrypt; none: in Redis
-    sign_in_link_seconds: float = 900.0  # an emailed sign-in link works once, this long
-    sign_in_per_address_per_hour: int = 5  # sign-in requests for one email address
+class Shown:
+    """A setting as `turnpost settings` prints it, secrets masked."""
+
+    variable: str
+    value: str
+    default: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class FromEnvironment:
+    """The base of every settings class: `from_env` reads each field from its variable (a field
+    declared without `setting` too, by its type; tests/service/test_settings.py asks every
+    field for its meaning)."""
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> Settings:
-        def number(name: str, default: float) -> float:
-            return float(env[name]) if env.get(name) else default
+    def from_env(cls, env: Mapping[str, str]) -> Self:
+        types = typing.get_type_hints(cls)
+        given: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            variable = field.name.upper()
+            text = env.get(variable, "")
+            if not text:
+                continue
+            read = field.metadata.get("read") or READERS[types[field.name]]
+            try:
+                given[field.name] = read(text)
+            except ValueError as error:
+                raise SettingError(f"{variable}: {error}") from None
+        return cls(**given)
 
-        def listed(name: str) -> tuple[str, ...]:
-            return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
+    def shown(self) -> list[Shown]:
+        """Each setting's variable, value and default as text (secrets masked), and meaning."""
+        shown = []
+        for field in dataclasses.fields(self):
+            secret = field.metadata.get("secret", False)
+            value, default = getattr(self, field.name), field.default
+            meaning = field.metadata.get("meaning", "")
+            variable = field.name.upper()
+            shown.append(Shown(variable, _masked(value, secret), _masked(default, secret), meaning))
+        return shown
 
-        def flag(name: str) -> bool:
-            return env.get(name, "").strip().lower() in ("1", "on", "true", "yes")
 
-        base = cls()
-        return cls(
-            public_url=env.get("PUBLIC_URL", base.public_url).rstrip("/"),
-            mail_from=env.get("MAIL_FROM", base.mail_from),
-            smtp_url=env.get("SMTP_URL") or None,
-            outbox_dir=env.get("OUTBOX_DIR", base.outbox_dir),
-            mail_domain=env.get("MAIL_DOMAIN") or None,
-            mail_in_per_sender_per_hour=int(
-                number("MAIL_IN_PER_SENDER_PER_HOUR", base.mail_in_per_sender_per_hour)
-            ),
-            email_delay_seconds=number("EMAIL_DELAY_SECONDS", base.email_delay_seconds),
-            email_throttle_seconds=number("EMAIL_THROTTLE_SECONDS", base.email_throttle_seconds),
-            invitation_email_seconds=number(
-                "INVITATION_EMAIL_SECONDS", base.invitation_email_seconds
-            ),
-            webhook_attempts=int(number("WEBHOOK_ATTEMPTS", base.webhook_attempts)),
-            webhook_retry_seconds=number("WEBHOOK_RETRY_SECONDS", base.webhook_retry_seconds),
-            webhook_timeout_seconds=number("WEBHOOK_TIMEOUT_SECONDS", base.webhook_timeout_seconds),
-            webhook_allow_http=flag("WEBHOOK_ALLOW_HTTP"),
-            webhook_allow_loopback=flag("WEBHOOK_ALLOW_LOOPBACK"),
-            one_click_max_moves=int(number("ONE_CLICK_MAX_MOVES", base.one_click_max_moves)),
-            inbound_secret=env.get("INBOUND_SECRET") or None,
-            bot_delay_seconds=number("BOT_DELAY_SECONDS", base.bot_delay_seconds),
-            min_move_seconds=int(number("MIN_MOVE_SECONDS", base.min_move_seconds)),
-            expert_seconds=number("EXPERT_SECONDS", base.expert_seconds),
-            outbox_lease_seconds=number("OUTBOX_LEASE_SECONDS", base.outbox_lease_seconds),
-            schedule_lease_seconds=number("SCHEDULE_LEASE_SECONDS", base.schedule_lease_seconds),
-            ready_worker_seconds=number("READY_WORKER_SECONDS", base.ready_worker_seconds),
-            ready_backlog_seconds=number("READY_BACKLOG_SECONDS", base.ready_backlog_seconds),
-            cors_origins=tuple(
-                origin.strip().rstrip("/")
-                for origin in env.get("CORS_ORIGINS", "").split(",")
-                if origin.strip()
-            ),
-            finished_log_days=number("FINISHED_LOG_DAYS", base.finished_log_days),
-            link_signing_keys=listed("LINK_SIGNING_KEYS"),
-            webhook_secret_keys=listed("WEBHOOK_SECRET_KEYS"),
-            sign_in_link_seconds=number("SIGN_IN_LINK_SECONDS", base.sign_in_link_seconds),
-            sign_in_per_address_per_hour=int(
-                number("SIGN_IN_PER_ADDRESS_PER_HOUR", base.sign_in_per_address_per_hour)
-            ),
-            webhook_in_flight_per_player=int(
-                number("WEBHOOK_IN_FLIGHT_PER_PLAYER", base.webhook_in_flight_per_player)
-            ),
-            webhook_slow_seconds=number("WEBHOOK_SLOW_SECONDS", base.webhook_slow_seconds),
-        )
+def _masked(value: Any, secret: bool) -> str:
+    """A value as text: none or empty as "unset", a secret as *** (one per key of a list), a
+    switch as on or off, and the password of an address as ***."""
+    if value is None or value == ():
+        return "unset"
+    if secret:
+        return ",".join("***" for _ in value) if isinstance(value, tuple) else "***"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    if isinstance(value, str):
+        return _without_password(value)
+    return str(value)
+
+
+def _without_password(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
+
+
+def _address(text: str) -> str:
+    return text.strip().rstrip("/")
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    return tuple(_address(origin) for origin in read_list(text))
+
+
+@dataclass(frozen=True)
+class Settings(FromEnvironment):
+    """What the use-cases, the notifications and the workers read."""
+
+    public_url: str = setting(
+        "http://127.0.0.1:8000",
+        "the server's address, for links in emails and webhooks",
+        read=_address,
+    )
+    mail_from: str = setting("turnpost <turnpost@localhost>", "the From of every email")
+    smtp_url: str | None = setting(
+        None, "smtp://user:pass@host:587[?starttls=true], smtps://...; unset: .eml files"
+    )
+    outbox_dir: str = setting("data/outbox", "where emails go when there is no SMTP server")
+    mail_domain: str | None = setting(
+        None, "replies to move+TOKEN.VERSION@MAIL_DOMAIN play moves; unset: no play by email"
+    )
+    mail_in_per_sender_per_hour: int = setting(
+        500, "emails one address may send `turnpost mail-in` in an hour; more are dropped"
+    )
+    email_delay_seconds: float = setting(
+        30.0, "a turn email waits this long: a quick move makes it moot"
+    )
+    email_throttle_seconds: float = setting(
+        300.0, "at most one turn email per player and game per window"
+    )
+    invitation_email_seconds: float = setting(
+        3600.0, "at most one invitation email from one player to another per window"
+    )
+    webhook_attempts: int = setting(3, "how many times a webhook delivery is tried")
+    webhook_retry_seconds: float = setting(30.0, "the first retry's delay; each next doubles")
+    webhook_timeout_seconds: float = setting(
+        3.0, "a webhook's connect, and each read: a silent receiver holds a worker this long"
+    )
+    webhook_in_flight_per_player: int = setting(
+        2, "deliveries to one player's webhook at once; more wait in the schedule"
+    )
+    webhook_slow_seconds: float = setting(
+        300.0, "a webhook that left a delivery unanswered is not called for this long"
+    )
+    webhook_allow_http: bool = setting(False, "http:// webhooks, for development and tests only")
+    webhook_allow_loopback: bool = setting(False, "webhooks on 127.0.0.1/::1, likewise")
+    one_click_max_moves: int = setting(12, "list a link per move when there are at most this many")
+    inbound_secret: str | None = setting(
+        None, "the shared secret of POST /v1/inbound/email; unset: 404", secret=True
+    )
+    bot_delay_seconds: float = setting(1.0, "a bot seat moves this long after its turn begins")
+    expert_seconds: float = setting(1.0, "CPU seconds bot:expert searches for each move")
+    min_move_seconds: int = setting(
+        60, "the shortest clock a game may be created with (seconds: lower for tests and soaks)"
+    )
+    outbox_lease_seconds: float = setting(
+        15.0, "an outbox entry unfinished this long (its worker died) is taken over"
+    )
+    schedule_lease_seconds: float = setting(15.0, "likewise for a clock's batch of due items")
+    ready_worker_seconds: float = setting(10.0, "/readyz: a worker silent this long counts as gone")
+    ready_backlog_seconds: float = setting(60.0, "/readyz: the oldest outbox entry may wait this")
+    cors_origins: tuple[str, ...] = setting(
+        (), "browser origins that may call the API, comma-separated", read=_origins
+    )
+    finished_log_days: float = setting(7.0, "a finished game's log is compacted after this long")
+    link_signing_keys: tuple[str, ...] = setting(
+        (), "keys signing links and reply tokens: the first signs, all verify", secret=True
+    )
+    webhook_secret_keys: tuple[str, ...] = setting(
+        (), "Fernet keys of webhook secrets: the first encrypts, all decrypt", secret=True
+    )
+    sign_in_link_seconds: float = setting(900.0, "an emailed sign-in link works once, this long")
+    sign_in_per_address_per_hour: int = setting(
+        5, "sign-in links one email address may ask for in an hour; more answer 429"
+    )
 
     @property
     def webhook_urls(self) -> UrlPolicy:

@@ -1,4 +1,4 @@
-"""The `turnpost` command: serve, worker, mail-in, status, upgrade-secrets, openapi,
+"""The `turnpost` command: serve, worker, mail-in, status, settings, upgrade-secrets, openapi,
 examples."""
 
 from __future__ import annotations
@@ -89,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     mail_in.add_argument("--exit-with-parent", type=int, metavar="PID", help=argparse.SUPPRESS)
 
     commands.add_parser(
+        "settings", help="print every setting: its value here, its default and its meaning"
+    )
+
+    commands.add_parser(
         "upgrade-secrets",
         help="hash or encrypt what an older version kept in "
         "clear, and re-encrypt webhook secrets under "
@@ -112,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         "openapi": openapi_command,
         "examples": examples_command,
         "status": status_command,
+        "settings": settings_command,
         "upgrade-secrets": upgrade_secrets_command,
     }[args.command](args)
 
@@ -323,6 +328,20 @@ def status_command(args) -> int:
     data = connect(data_url(os.environ))
     report = status(data, connect(queue_url(os.environ))) | {"data": largest_keys(data)}
     print(json.dumps(report, indent=2))
+    return 0
+
+
+def settings_command(args) -> int:
+    from api.front_door import FrontDoor
+    from service.settings import SettingError, Settings
+
+    try:
+        shown = [*Settings.from_env(os.environ).shown(), *FrontDoor.from_env(os.environ).shown()]
+    except SettingError as error:
+        print(f"turnpost settings: {error}", file=sys.stderr)
+        return 2
+    for each in shown:
+        print(f"# {each.meaning} (default: {each.default})\n{each.variable}={each.value}\n")
     return 0
 
 

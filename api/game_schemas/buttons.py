@@ -1,8 +1,9 @@
 """Buttons: the schema of a seat's view and of an action (see docs/games/buttons.md)."""
 
-from marshmallow import RAISE, Schema, fields
+from marshmallow import fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
+from api.game_schemas.described import ClosedSchema, boolean, integer, listed, nested, string
 from engine.games.buttons import (
     ACTION_TYPES,
     COLOURS,
@@ -24,10 +25,12 @@ def _die(**kw):
     return fields.Integer(validate=Range(1, SIZE), **kw)
 
 
-class ButtonsDiceSchema(Schema):
-    class Meta:
-        unknown = RAISE
+def _rows(pattern, description):
+    """The board's rows, row 1 first, each a string of one letter per column."""
+    return listed(fields.String(validate=Regexp(pattern)), description, validate=Length(equal=SIZE))
 
+
+class ButtonsDiceSchema(ClosedSchema):
     white = _die(required=True, metadata={"description": "The white die: the row"})
     gold = _die(
         required=True,
@@ -36,177 +39,104 @@ class ButtonsDiceSchema(Schema):
             "the other players may use"
         },
     )
-    black = fields.List(
+    black = listed(
         _die(),
-        required=True,
+        "The black dice with white pips rolled (4 minus those set aside): columns for the "
+        "roller only",
         validate=Length(max=WHITE_PIP_DICE),
-        metadata={
-            "description": "The black dice with white pips rolled (4 minus those set aside): "
-            "columns for the roller only"
-        },
     )
 
 
-class ButtonsPlayerSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    layout = fields.Integer(
-        required=True,
-        validate=Range(1, len(LAYOUTS)),
-        metadata={"description": "Which of the 8 board layouts this player has"},
+class ButtonsPlayerSchema(ClosedSchema):
+    layout = integer(
+        "Which of the 8 board layouts this player has", validate=Range(1, len(LAYOUTS))
     )
-    colours = fields.List(
-        fields.String(validate=Regexp(_COLOUR_ROW)),
-        required=True,
-        validate=Length(equal=SIZE),
-        metadata={
-            "description": "The layout's printed colours, row 1 first, one letter per column: "
-            "R red, Y yellow, G green, B blue"
-        },
+    colours = _rows(
+        _COLOUR_ROW,
+        "The layout's printed colours, row 1 first, one letter per column: R red, Y yellow, "
+        "G green, B blue",
     )
-    board = fields.List(
-        fields.String(validate=Regexp(_BOARD_ROW)),
-        required=True,
-        validate=Length(equal=SIZE),
-        metadata={
-            "description": "The board, row 1 first: '.' empty, 'o' a button of this round, "
-            "'*' a star"
-        },
+    board = _rows(
+        _BOARD_ROW,
+        "The board, row 1 first: '.' empty, 'o' a button of this round, '*' a star",
     )
-    status = fields.String(
-        required=True,
+    status = string(
+        "in: still in the round; opted_out; bust; left: resigned from the game",
         validate=OneOf(STATUSES),
-        metadata={
-            "description": "in: still in the round; opted_out; bust; left: resigned from the game"
-        },
     )
-    bonus = fields.List(
-        fields.String(validate=OneOf(COLOURS)),
-        required=True,
-        metadata={"description": "The bonus-colour cards held"},
-    )
-    stars = fields.Integer(required=True, metadata={"description": "Stars on the board"})
-    line = fields.Boolean(
-        required=True, metadata={"description": "Whether the board has 5 stars in a row or column"}
-    )
-    score = fields.Integer(
-        required=True, metadata={"description": "100 for a line of 5 stars plus one per star"}
-    )
-    stars_due = fields.Integer(
-        required=True,
-        metadata={"description": "Stars earned this round still to place (round end only; else 0)"},
-    )
-    stars_picked = fields.Integer(
-        required=True,
-        metadata={"description": "How many of those stars the player has already picked cells for"},
-    )
+    bonus = listed(fields.String(validate=OneOf(COLOURS)), "The bonus-colour cards held")
+    stars = integer("Stars on the board")
+    line = boolean("Whether the board has 5 stars in a row or column")
+    score = integer("100 for a line of 5 stars plus one per star")
+    stars_due = integer("Stars earned this round still to place (round end only; else 0)")
+    stars_picked = integer("How many of those stars the player has already picked cells for")
 
 
-class ButtonsChoiceSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class ButtonsChoiceSchema(ClosedSchema):
     type = fields.String(required=True, validate=OneOf(list(PHASE_RULES["place"].handlers)))
     row = fields.Integer(validate=Range(1, SIZE))
     col = fields.Integer(validate=Range(1, SIZE))
 
 
-class ButtonsViewSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    you = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The seat this view is for; null for a spectator"},
-    )
-    round = fields.Integer(required=True, metadata={"description": "The round, from 1"})
-    phase = fields.String(
-        required=True,
+class ButtonsViewSchema(ClosedSchema):
+    you = integer("The seat this view is for; null for a spectator", allow_none=True)
+    round = integer("The round, from 1")
+    phase = string(
+        "turn: `turn` rolls or opts out; place: the seats in `waiting` decide on the roll; "
+        "stars: the seats in `waiting` place their stars; over",
         validate=OneOf(PHASES),
-        metadata={
-            "description": "turn: `turn` rolls or opts out; place: the seats in `waiting` decide on "
-            "the roll; stars: the seats in `waiting` place their stars; over"
-        },
     )
-    turn = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Whose turn it is (in the turn and place phases), else null"},
+    turn = integer("Whose turn it is (in the turn and place phases), else null", allow_none=True)
+    roller = integer(
+        "Who rolled the dice being decided on (place phase), else null", allow_none=True
     )
-    roller = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Who rolled the dice being decided on (place phase), else null"},
+    waiting = listed(
+        fields.Integer(), "The seats that still have to decide on this roll or place stars"
     )
-    waiting = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata={"description": "The seats that still have to decide on this roll or place stars"},
-    )
-    dice = fields.Nested(
+    dice = nested(
         ButtonsDiceSchema,
-        required=True,
+        "The last roll of this round; null before the first roll of a round",
         allow_none=True,
-        metadata={
-            "description": "The last roll of this round; null before the first roll of a round"
-        },
     )
-    dice_in_play = fields.Integer(
-        required=True,
+    dice_in_play = integer(
+        "Black dice with white pips still in play this round (the gold pair is always in play)",
         validate=Range(0, WHITE_PIP_DICE),
-        metadata={
-            "description": "Black dice with white pips still in play this round (the gold pair "
-            "is always in play)"
-        },
     )
-    removed_card = fields.String(
-        required=True,
+    removed_card = string(
+        "The bonus card removed in a 3-player game, else null",
         allow_none=True,
         validate=OneOf(COLOURS),
-        metadata={"description": "The bonus card removed in a 3-player game, else null"},
     )
-    players = fields.List(
+    players = listed(
         fields.Nested(ButtonsPlayerSchema),
-        required=True,
+        "Every seat's board and standing, by seat",
         validate=Length(min=INFO.min_players, max=INFO.max_players),
-        metadata={"description": "Every seat's board and standing, by seat"},
     )
-    my_choice = fields.Nested(
+    my_choice = nested(
         ButtonsChoiceSchema,
-        required=True,
+        "Your decision on the current roll while others still decide",
         allow_none=True,
-        metadata={"description": "Your decision on the current roll while others still decide"},
     )
-    my_star_picks = fields.List(
+    my_star_picks = listed(
         fields.List(fields.Integer(validate=Range(1, SIZE)), validate=Length(equal=2)),
-        required=True,
-        metadata={
-            "description": "The [row, col] cells you picked for stars while others still pick"
-        },
+        "The [row, col] cells you picked for stars while others still pick",
     )
 
 
-class ButtonsActionSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(
-        required=True,
+class ButtonsActionSchema(ClosedSchema):
+    type = string(
+        "roll, optout (your turn); place, skip (a roll's decision); star (round end)",
         validate=OneOf(ACTION_TYPES),
-        metadata={
-            "description": "roll, optout (your turn); place, skip (a roll's decision); "
-            "star (round end)"
-        },
     )
-    row = fields.Integer(
+    row = integer(
+        "place and star: the row (the white die for place)",
+        required=False,
         validate=Range(1, SIZE),
-        metadata={"description": "place and star: the row (the white die for place)"},
     )
-    col = fields.Integer(
+    col = integer(
+        "place and star: the column (a black die for place)",
+        required=False,
         validate=Range(1, SIZE),
-        metadata={"description": "place and star: the column (a black die for place)"},
     )
 
 

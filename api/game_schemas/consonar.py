@@ -1,8 +1,9 @@
 """Con Sonar!: the schema of a seat's view and of an action (see docs/games/consonar.md)."""
 
-from marshmallow import RAISE, Schema, fields
+from marshmallow import fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
+from api.game_schemas.described import ClosedSchema, boolean, integer, listed, nested, string
 from engine.games.consonar import (
     ACTION_TYPES,
     COLOURS,
@@ -20,122 +21,73 @@ from engine.games.consonar import (
 )
 
 
-def _rung(**kw):
-    return fields.Integer(validate=Range(LOW, HIGH), **kw)
+def _rung(description, **kw):
+    return integer(description, validate=Range(LOW, HIGH), **kw)
 
 
-class ConsonarFleetCardSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    card = fields.String(
-        required=True,
-        validate=Regexp(FLEET_CARD_PATTERN),
-        metadata={"description": "The card: colour letter and signed value, e.g. r+2"},
-    )
-    colour = fields.String(
-        required=True,
-        validate=OneOf(COLOURS),
-        metadata={"description": "b blue, g green, o orange, p purple, r red, y yellow"},
-    )
-    value = fields.Integer(
-        required=True,
-        validate=OneOf(FLEET_VALUES),
-        metadata={"description": "Rungs the submarine moves: + up (more exposed), - down"},
-    )
-    symbol = fields.String(
-        required=True,
-        validate=OneOf(SYMBOLS),
-        metadata={"description": "The card's own ship symbol"},
-    )
-    arrow = fields.String(
-        required=True,
-        validate=OneOf(SYMBOLS),
-        metadata={"description": "The symbol the arrow points to: the next card must show it"},
-    )
+def _fleet_card(description):
+    return string(description, validate=Regexp(FLEET_CARD_PATTERN))
 
 
-class ConsonarTorpedoCardSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    card = fields.String(
-        required=True,
-        validate=Regexp(TORPEDO_CARD_PATTERN),
-        metadata={"description": "The card: colour letter and number of torpedoes, e.g. b2"},
-    )
-    colour = fields.String(
-        required=True, validate=OneOf(COLOURS), metadata={"description": "The nation it threatens"}
-    )
-    torpedoes = fields.Integer(
-        required=True,
-        validate=Range(1, max(TORPEDO_COUNTS)),
-        metadata={"description": "How many d8 rolls it gives"},
-    )
-    symbol = fields.String(
-        required=True,
-        validate=OneOf(SYMBOLS),
-        metadata={"description": "The last Fleet card's arrow must point to this symbol to use it"},
-    )
+def _torpedo_card(description):
+    return string(description, validate=Regexp(TORPEDO_CARD_PATTERN))
 
 
-class ConsonarPlayedSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    card = fields.String(
-        required=True,
-        validate=Regexp(FLEET_CARD_PATTERN),
-        metadata={"description": "The Fleet card played this turn"},
-    )
-    sub = fields.String(
-        required=True,
-        validate=Regexp(SUB_PATTERN),
-        metadata={"description": "The submarine it moved"},
-    )
-    from_ = _rung(
-        required=True,
-        data_key="from",
-        attribute="from",
-        metadata={"description": "Its rung before the move"},
-    )
-    to = _rung(required=True, metadata={"description": "Its rung after the move"})
+def _sub(description):
+    return string(description, validate=Regexp(SUB_PATTERN))
 
 
-class ConsonarStrikeSchema(Schema):
-    class Meta:
-        unknown = RAISE
+def _symbol(description, **kw):
+    return string(description, validate=OneOf(SYMBOLS), **kw)
 
-    seat = fields.Integer(required=True, metadata={"description": "Who fired"})
-    card = fields.String(
-        required=True,
-        validate=Regexp(TORPEDO_CARD_PATTERN),
-        metadata={"description": "The Torpedo card fired"},
+
+def _colours(description):
+    return listed(fields.String(validate=OneOf(COLOURS)), description)
+
+
+def _per_seat(item, description):
+    return listed(fields.List(item), description)
+
+
+class ConsonarFleetCardSchema(ClosedSchema):
+    card = _fleet_card("The card: colour letter and signed value, e.g. r+2")
+    colour = string("b blue, g green, o orange, p purple, r red, y yellow", validate=OneOf(COLOURS))
+    value = integer(
+        "Rungs the submarine moves: + up (more exposed), - down", validate=OneOf(FLEET_VALUES)
     )
-    sub = fields.String(
-        required=True,
-        validate=Regexp(SUB_PATTERN),
-        metadata={"description": "The target submarine"},
-    )
-    rung = _rung(required=True, metadata={"description": "The target's rung when fired at"})
-    rolls = fields.List(
+    symbol = _symbol("The card's own ship symbol")
+    arrow = _symbol("The symbol the arrow points to: the next card must show it")
+
+
+class ConsonarTorpedoCardSchema(ClosedSchema):
+    card = _torpedo_card("The card: colour letter and number of torpedoes, e.g. b2")
+    colour = string("The nation it threatens", validate=OneOf(COLOURS))
+    torpedoes = integer("How many d8 rolls it gives", validate=Range(1, max(TORPEDO_COUNTS)))
+    symbol = _symbol("The last Fleet card's arrow must point to this symbol to use it")
+
+
+class ConsonarPlayedSchema(ClosedSchema):
+    card = _fleet_card("The Fleet card played this turn")
+    sub = _sub("The submarine it moved")
+    from_ = _rung("Its rung before the move", data_key="from", attribute="from")
+    to = _rung("Its rung after the move")
+
+
+class ConsonarStrikeSchema(ClosedSchema):
+    seat = integer("Who fired")
+    card = _torpedo_card("The Torpedo card fired")
+    sub = _sub("The target submarine")
+    rung = _rung("The target's rung when fired at")
+    rolls = listed(
         fields.Integer(validate=Range(1, DIE)),
-        required=True,
+        "The d8 rolls, in order; the rolling stops at the first hit",
         validate=Length(min=1, max=max(TORPEDO_COUNTS)),
-        metadata={"description": "The d8 rolls, in order; the rolling stops at the first hit"},
     )
-    hit = fields.Boolean(required=True, metadata={"description": "Whether it sank the target"})
+    hit = boolean("Whether it sank the target")
 
 
-class ConsonarViewSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    you = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The seat this view is for; null for a spectator"},
-    )
+class ConsonarViewSchema(ClosedSchema):
+    you = integer("The seat this view is for; null for a spectator", allow_none=True)
     me = fields.Integer(
         required=True,
         allow_none=True,
@@ -146,40 +98,17 @@ class ConsonarViewSchema(Schema):
         },
     )
 
-    my_colour = fields.String(
-        required=True,
-        allow_none=True,
-        validate=OneOf(COLOURS),
-        metadata={"description": "This seat's nation; null for a spectator"},
+    my_colour = string(
+        "This seat's nation; null for a spectator", allow_none=True, validate=OneOf(COLOURS)
     )
-    nations = fields.List(
-        fields.String(validate=OneOf(COLOURS)),
-        required=True,
-        metadata={"description": "Each seat's nation (colour letter), by seat"},
-    )
-    removed = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata={"description": "Seats that left the game: their nations are neutral"},
-    )
-    neutral = fields.List(
-        fields.String(validate=OneOf(COLOURS)),
-        required=True,
-        metadata={"description": "Nations no playing seat holds"},
-    )
-    current = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Whose turn it is; null when the game is over"},
-    )
-    turn = fields.Integer(required=True, metadata={"description": "Turn number, from 1"})
-    phase = fields.String(
-        required=True,
+    nations = _colours("Each seat's nation (colour letter), by seat")
+    removed = listed(fields.Integer(), "Seats that left the game: their nations are neutral")
+    neutral = _colours("Nations no playing seat holds")
+    current = integer("Whose turn it is; null when the game is over", allow_none=True)
+    turn = integer("Turn number, from 1")
+    phase = string(
+        "fleet: the first Fleet card is due; queue: connecting cards or the Torpedo step; over",
         validate=OneOf(PHASES),
-        metadata={
-            "description": "fleet: the first Fleet card is due; queue: connecting cards or the "
-            "Torpedo step; over"
-        },
     )
     ladder = fields.Dict(
         keys=fields.String(validate=Regexp(SUB_PATTERN)),
@@ -190,113 +119,67 @@ class ConsonarViewSchema(Schema):
             "1 (deepest) to 8, or null when sunk"
         },
     )
-    hand = fields.List(
+    hand = listed(
         fields.Nested(ConsonarFleetCardSchema),
-        required=True,
+        "This seat's Fleet cards; null for a spectator",
         allow_none=True,
-        metadata={"description": "This seat's Fleet cards; null for a spectator"},
     )
-    hand_sizes = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata={"description": "How many Fleet cards each seat holds"},
+    hand_sizes = listed(fields.Integer(), "How many Fleet cards each seat holds")
+    played = listed(
+        fields.Nested(ConsonarPlayedSchema), "The Fleet cards played so far this turn, in order"
     )
-    played = fields.List(
-        fields.Nested(ConsonarPlayedSchema),
-        required=True,
-        metadata={"description": "The Fleet cards played so far this turn, in order"},
-    )
-    next_symbol = fields.String(
-        required=True,
+    next_symbol = _symbol(
+        "The last played card's arrow symbol: what a queued card or a Torpedo card must show",
         allow_none=True,
-        validate=OneOf(SYMBOLS),
-        metadata={
-            "description": "The last played card's arrow symbol: "
-            "what a queued card or a Torpedo card must show"
-        },
     )
-    torpedo_row = fields.List(
-        fields.Nested(ConsonarTorpedoCardSchema),
-        required=True,
-        metadata={"description": "The face-up Torpedo cards"},
-    )
-    torpedo_deck = fields.Integer(
-        required=True, metadata={"description": "Torpedo cards left in the deck"}
-    )
-    torpedo_removed = fields.List(
+    torpedo_row = listed(fields.Nested(ConsonarTorpedoCardSchema), "The face-up Torpedo cards")
+    torpedo_deck = integer("Torpedo cards left in the deck")
+    torpedo_removed = listed(
         fields.String(validate=Regexp(TORPEDO_CARD_PATTERN)),
-        required=True,
-        metadata={"description": "Torpedo cards defused (out of the game)"},
+        "Torpedo cards defused (out of the game)",
     )
-    torpedo_discard = fields.List(
+    torpedo_discard = listed(
+        fields.String(validate=Regexp(TORPEDO_CARD_PATTERN)), "Torpedo cards that sank a submarine"
+    )
+    fleet_deck = integer("Fleet cards left in the deck")
+    fleet_discard = integer("Fleet cards in the discard pile")
+    sunk = _per_seat(
+        fields.String(validate=Regexp(SUB_PATTERN)),
+        "Per seat, the submarines it sank (scoring area)",
+    )
+    misses = _per_seat(
         fields.String(validate=Regexp(TORPEDO_CARD_PATTERN)),
-        required=True,
-        metadata={"description": "Torpedo cards that sank a submarine"},
+        "Per seat, its missed Torpedo cards (scoring area, -1 each)",
     )
-    fleet_deck = fields.Integer(
-        required=True, metadata={"description": "Fleet cards left in the deck"}
-    )
-    fleet_discard = fields.Integer(
-        required=True, metadata={"description": "Fleet cards in the discard pile"}
-    )
-    sunk = fields.List(
-        fields.List(fields.String(validate=Regexp(SUB_PATTERN))),
-        required=True,
-        metadata={"description": "Per seat, the submarines it sank (scoring area)"},
-    )
-    misses = fields.List(
-        fields.List(fields.String(validate=Regexp(TORPEDO_CARD_PATTERN))),
-        required=True,
-        metadata={"description": "Per seat, its missed Torpedo cards (scoring area, -1 each)"},
-    )
-    scores = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata={"description": "Per seat, the score if the game ended now"},
-    )
-    last_strike = fields.Nested(
+    scores = listed(fields.Integer(), "Per seat, the score if the game ended now")
+    last_strike = nested(
         ConsonarStrikeSchema,
-        required=True,
+        "The latest torpedo fired in the game; null before the first",
         allow_none=True,
-        metadata={"description": "The latest torpedo fired in the game; null before the first"},
     )
-    end_subs_left = fields.Integer(
-        required=True,
+    end_subs_left = integer(
+        "The option: the game ends when this many submarines or fewer are left",
         validate=Range(min(END_SUBS_CHOICES), max(END_SUBS_CHOICES)),
-        metadata={
-            "description": "The option: the game ends when this many submarines or fewer are left"
-        },
     )
-    end_reason = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Why the game ended; null while it goes on"},
-    )
+    end_reason = string("Why the game ended; null while it goes on", allow_none=True)
 
 
-class ConsonarActionSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(
-        required=True,
+class ConsonarActionSchema(ClosedSchema):
+    type = string(
+        "fleet: play one Fleet card; torpedo: fire a Torpedo card; defuse: remove a Torpedo "
+        "card of your colour; delay: put a face-up Torpedo card under the deck; end: end the "
+        "turn without a Torpedo action",
         validate=OneOf(ACTION_TYPES),
-        metadata={
-            "description": "fleet: play one Fleet card; torpedo: fire a Torpedo card; defuse: "
-            "remove a Torpedo card of your colour; delay: put a face-up Torpedo card "
-            "under the deck; end: end the turn without a Torpedo action"
-        },
     )
-    card = fields.String(
+    card = string(
+        "fleet: a Fleet card like r+2; torpedo, defuse, delay: a Torpedo card like b2",
+        required=False,
         validate=Regexp(r"^[bgopry]([123]|-1|\+2|-3|\+4|-5|\+6)$"),
-        metadata={
-            "description": "fleet: a Fleet card like r+2; torpedo, defuse, delay: a Torpedo card "
-            "like b2"
-        },
     )
-    sub = fields.String(
+    sub = string(
+        "fleet: the submarine moved; torpedo: the target",
+        required=False,
         validate=Regexp(SUB_PATTERN),
-        metadata={"description": "fleet: the submarine moved; torpedo: the target"},
     )
 
 

@@ -1,8 +1,9 @@
 """Nautilus: the schema of a seat's view and of an action (see docs/games/nautilus.md)."""
 
-from marshmallow import RAISE, Schema, fields
+from marshmallow import fields
 from marshmallow.validate import Length, OneOf, Range
 
+from api.game_schemas.described import ClosedSchema, boolean, integer, listed, nested, pair, string
 from engine.games.nautilus import (
     ACTION_TYPES,
     ARROW_KINDS,
@@ -25,13 +26,6 @@ def _seat(**kw):
     return fields.Integer(validate=OneOf([0, 1]), **kw)
 
 
-def _pair(field, description, **kw):
-    """A list of two values, one per seat (index = seat)."""
-    return fields.List(
-        field, required=True, validate=Length(equal=2), metadata={"description": description}, **kw
-    )
-
-
 def _per_domain(field, description, **kw):
     """A list of five values, one per domain, in the order of `domains`."""
     return fields.List(
@@ -39,202 +33,125 @@ def _per_domain(field, description, **kw):
     )
 
 
-class NautilusDomainCardSchema(Schema):
-    class Meta:
-        unknown = RAISE
+def _divers(description, **kw):
+    return listed(fields.Integer(validate=Range(1, 14)), description, **kw)
 
-    domain = fields.String(
-        required=True, validate=OneOf(DOMAINS), metadata={"description": "The card's domain"}
+
+def _specials(description, **kw):
+    return listed(fields.String(validate=OneOf(SPECIALS)), description, **kw)
+
+
+def _board(description):
+    return pair(fields.List(_card(allow_none=True), validate=Length(equal=COLUMNS)), description)
+
+
+def _action_side(description):
+    return string(description, required=False, validate=OneOf(SIDES))
+
+
+def _action_column(description):
+    return integer(description, required=False, validate=Range(1, COLUMNS))
+
+
+class NautilusDomainCardSchema(ClosedSchema):
+    domain = string("The card's domain", validate=OneOf(DOMAINS))
+    points = integer(
+        "2 (two stars), 1 (one star), -1 (ink blot)", validate=OneOf(DOMAIN_CARD_VALUES)
     )
-    points = fields.Integer(
-        required=True,
-        validate=OneOf(DOMAIN_CARD_VALUES),
-        metadata={"description": "2 (two stars), 1 (one star), -1 (ink blot)"},
-    )
 
 
-class NautilusPendingMoveSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class NautilusPendingMoveSchema(ClosedSchema):
     seat = _seat(required=True, metadata={"description": "The seat that must move a card"})
     side = _seat(required=True, metadata={"description": "The side (seat) of the arrow card"})
-    col = fields.Integer(
-        required=True,
-        validate=Range(1, COLUMNS),
-        metadata={"description": "The arrow card's column, 1-5"},
-    )
-    arrow = fields.String(
-        required=True,
+    col = integer("The arrow card's column, 1-5", validate=Range(1, COLUMNS))
+    arrow = string(
+        "vertical (6, 9): to the space opposite; horizontal (7, 8): along the same side",
         validate=OneOf(ARROW_KINDS),
-        metadata={
-            "description": "vertical (6, 9): to the space opposite; "
-            "horizontal (7, 8): along the same side"
-        },
     )
 
 
-class NautilusSpecialUseSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class NautilusSpecialUseSchema(ClosedSchema):
     seat = _seat(required=True, metadata={"description": "Who used it"})
-    special = fields.String(
-        required=True,
-        validate=OneOf(SPECIALS),
-        metadata={"description": "The Special card used this round"},
-    )
+    special = string("The Special card used this round", validate=OneOf(SPECIALS))
 
 
-class NautilusLastRoundSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    round = fields.Integer(
-        required=True, validate=Range(1, ROUNDS), metadata={"description": "The round played"}
-    )
-    board = _pair(
-        fields.List(_card(allow_none=True), validate=Length(equal=COLUMNS)),
-        "Each seat's side of the board as the round's tenth card left it",
-    )
-    domain_row = fields.List(
+class NautilusLastRoundSchema(ClosedSchema):
+    round = integer("The round played", validate=Range(1, ROUNDS))
+    board = _board("Each seat's side of the board as the round's tenth card left it")
+    domain_row = listed(
         fields.Nested(NautilusDomainCardSchema),
-        required=True,
+        "The round's Domain cards, in front of columns 1-5",
         validate=Length(equal=COLUMNS),
-        metadata={"description": "The round's Domain cards, in front of columns 1-5"},
     )
-    winners = fields.List(
+    winners = listed(
         _seat(),
-        required=True,
+        "The seat that won each column, 1-5, and took its Domain card",
         validate=Length(equal=COLUMNS),
-        metadata={"description": "The seat that won each column, 1-5, and took its Domain card"},
     )
 
 
-class NautilusViewSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class NautilusViewSchema(ClosedSchema):
     you = _seat(
         required=True,
         allow_none=True,
         metadata={"description": "The seat this view is for (null: a spectator)"},
     )
-    round = fields.Integer(
-        required=True, validate=Range(1, ROUNDS), metadata={"description": "The round, 1-6"}
-    )
-    rounds = fields.Integer(required=True, metadata={"description": "The last round (6)"})
+    round = integer("The round, 1-6", validate=Range(1, ROUNDS))
+    rounds = integer("The last round (6)")
     nemo = _seat(required=True, metadata={"description": "The Nemo holder: first this round"})
-    phase = fields.String(
-        required=True, validate=OneOf(PHASES), metadata={"description": "What is being decided now"}
-    )
-    hidden_domains = fields.Boolean(
-        required=True, metadata={"description": "The hidden domains option"}
-    )
-    domains = fields.List(
+    phase = string("What is being decided now", validate=OneOf(PHASES))
+    hidden_domains = boolean("The hidden domains option")
+    domains = listed(
         fields.String(validate=OneOf(DOMAINS)),
-        required=True,
-        metadata={"description": "The domain names, in the order of every per-domain list"},
+        "The domain names, in the order of every per-domain list",
     )
-    board = _pair(
-        fields.List(_card(allow_none=True), validate=Length(equal=COLUMNS)),
-        "Each seat's side of the board: 5 spaces, a card or null",
-    )
+    board = _board("Each seat's side of the board: 5 spaces, a card or null")
     anchored = _card(
         required=True,
         allow_none=True,
         metadata={"description": "The card pinned by the Anchor this round"},
     )
-    pending_move = fields.Nested(
-        NautilusPendingMoveSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "The move an arrow card forces now"},
+    pending_move = nested(
+        NautilusPendingMoveSchema, "The move an arrow card forces now", allow_none=True
     )
-    placements = fields.Integer(
-        required=True,
-        validate=Range(0, 2 * COLUMNS),
-        metadata={"description": "Cards placed this round"},
-    )
-    domain_row = fields.List(
+    placements = integer("Cards placed this round", validate=Range(0, 2 * COLUMNS))
+    domain_row = listed(
         fields.Nested(NautilusDomainCardSchema),
-        required=True,
-        metadata={
-            "description": "The Domain cards in front of columns 1-5 (empty when the game is over)"
-        },
+        "The Domain cards in front of columns 1-5 (empty when the game is over)",
     )
-    last_round = fields.Nested(
+    last_round = nested(
         NautilusLastRoundSchema,
-        required=True,
+        "The round just played, as it ended, until the next placement (null once a card is "
+        "placed, and before the first round ends)",
         allow_none=True,
-        metadata={
-            "description": "The round just played, as it ended, until the next placement "
-            "(null once a card is placed, and before the first round ends)"
-        },
     )
-    hand = fields.List(
-        fields.Integer(validate=Range(1, 14)),
-        required=True,
-        allow_none=True,
-        metadata={"description": "Your Divers (null for a spectator)"},
-    )
-    hand_sizes = _pair(fields.Integer(), "Each seat's number of Divers")
-    specials = fields.List(
-        fields.String(validate=OneOf(SPECIALS)),
-        required=True,
-        allow_none=True,
-        metadata={"description": "Your unused Special cards (null for a spectator)"},
-    )
-    special_counts = _pair(fields.Integer(), "Each seat's number of unused Special cards")
-    draft = fields.List(
-        fields.String(validate=OneOf(SPECIALS)),
-        required=True,
-        metadata={
-            "description": "The two Specials you drew as Nemo holder "
-            "(only to you, while you choose)"
-        },
-    )
-    special_given = fields.String(
-        required=True,
+    hand = _divers("Your Divers (null for a spectator)", allow_none=True)
+    hand_sizes = pair(fields.Integer(), "Each seat's number of Divers")
+    specials = _specials("Your unused Special cards (null for a spectator)", allow_none=True)
+    special_counts = pair(fields.Integer(), "Each seat's number of unused Special cards")
+    draft = _specials("The two Specials you drew as Nemo holder (only to you, while you choose)")
+    special_given = string(
+        "The Special the Nemo holder gave this round (to both players)",
         allow_none=True,
         validate=OneOf(SPECIALS),
-        metadata={"description": "The Special the Nemo holder gave this round (to both players)"},
     )
-    submarine_drawn = fields.List(
-        fields.Integer(validate=Range(1, 14)),
-        required=True,
-        metadata={"description": "The 2 Divers your Submarine drew"},
-    )
-    harpoon_taken = fields.Integer(
-        required=True,
+    submarine_drawn = _divers("The 2 Divers your Submarine drew")
+    harpoon_taken = integer(
+        "The Diver the Harpoon just took (to both players)",
         allow_none=True,
         validate=Range(1, 14),
-        metadata={"description": "The Diver the Harpoon just took (to both players)"},
     )
-    eye_seen = fields.List(
-        fields.Integer(validate=Range(1, 14)),
-        required=True,
-        allow_none=True,
-        metadata={"description": "The opponent's Divers when you used the Eye this round"},
-    )
-    specials_used = fields.List(
-        fields.Nested(NautilusSpecialUseSchema),
-        required=True,
-        metadata={"description": "The Specials used this round"},
-    )
-    diver_pile_size = fields.Integer(required=True, metadata={"description": "Divers in the pile"})
-    special_deck_size = fields.Integer(
-        required=True, metadata={"description": "Specials left in this cycle"}
-    )
-    domain_pile_size = fields.Integer(
-        required=True, metadata={"description": "Domain cards not yet dealt"}
-    )
-    taken = _pair(
+    eye_seen = _divers("The opponent's Divers when you used the Eye this round", allow_none=True)
+    specials_used = listed(fields.Nested(NautilusSpecialUseSchema), "The Specials used this round")
+    diver_pile_size = integer("Divers in the pile")
+    special_deck_size = integer("Specials left in this cycle")
+    domain_pile_size = integer("Domain cards not yet dealt")
+    taken = pair(
         fields.List(fields.Nested(NautilusDomainCardSchema), allow_none=True),
         "Each seat's won Domain cards (null where hidden)",
     )
-    taken_counts = _pair(fields.Integer(), "Each seat's number of won Domain cards")
-    points = _pair(
+    taken_counts = pair(fields.Integer(), "Each seat's number of won Domain cards")
+    points = pair(
         _per_domain(fields.Integer(), "", allow_none=True),
         "Each seat's points per domain (null where hidden)",
     )
@@ -243,7 +160,7 @@ class NautilusViewSchema(Schema):
         "Who has won each domain for good (null: nobody yet, or hidden)",
         required=True,
     )
-    domains_won = _pair(
+    domains_won = pair(
         fields.Integer(allow_none=True), "Each seat's number of domains won (null while hidden)"
     )
     final_domains = _per_domain(
@@ -254,16 +171,10 @@ class NautilusViewSchema(Schema):
     )
 
 
-class NautilusActionSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(
-        required=True, validate=OneOf(ACTION_TYPES), metadata={"description": "The kind of action"}
-    )
-    special = fields.String(
-        validate=OneOf(SPECIALS),
-        metadata={"description": "keep: the Special the Nemo holder keeps"},
+class NautilusActionSchema(ClosedSchema):
+    type = string("The kind of action", validate=OneOf(ACTION_TYPES))
+    special = string(
+        "keep: the Special the Nemo holder keeps", required=False, validate=OneOf(SPECIALS)
     )
     card = _card(
         metadata={
@@ -271,25 +182,15 @@ class NautilusActionSchema(Schema):
             "submarine_keep, harpoon_give: the Diver"
         }
     )
-    side = fields.String(
-        validate=OneOf(SIDES), metadata={"description": "place: your side or the opponent's"}
-    )
-    col = fields.Integer(validate=Range(1, COLUMNS), metadata={"description": "place: column 1-5"})
+    side = _action_side("place: your side or the opponent's")
+    col = _action_column("place: column 1-5")
     anchor = _card(
         allow_none=True, metadata={"description": "place: the card the Anchor pins, or null"}
     )
-    from_side = fields.String(
-        validate=OneOf(SIDES), metadata={"description": "move: the moved card's side"}
-    )
-    from_col = fields.Integer(
-        validate=Range(1, COLUMNS), metadata={"description": "move: the moved card's column"}
-    )
-    to_side = fields.String(
-        validate=OneOf(SIDES), metadata={"description": "move: the side it goes to"}
-    )
-    to_col = fields.Integer(
-        validate=Range(1, COLUMNS), metadata={"description": "move: the column it goes to"}
-    )
+    from_side = _action_side("move: the moved card's side")
+    from_col = _action_column("move: the moved card's column")
+    to_side = _action_side("move: the side it goes to")
+    to_col = _action_column("move: the column it goes to")
 
 
 VIEW_SCHEMA = NautilusViewSchema

@@ -15,7 +15,7 @@ from store.record import EventType
 
 from .. import context, metrics
 from ..error_codes import raises
-from ..event_streams import Event, event_stream
+from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
 from ..schemas import (
@@ -29,6 +29,7 @@ from ..schemas import (
     LogQuerySchema,
     LogSchema,
     MoveResultSchema,
+    location_header,
 )
 
 blp = Blueprint(
@@ -56,38 +57,18 @@ REPLAYED = {
     }
 }
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")  # a version in a header: at most MAX_VERSION
-RESUME_SCHEMA = {"type": "string", "pattern": r"^[0-9]{0,15}$"}  # empty: from the start
-LAST_EVENT_ID = {
-    "name": "Last-Event-ID",
-    "in": "header",
-    "required": False,
-    "schema": RESUME_SCHEMA,
-    "description": "The last version you received: the stream resumes after it",
-}
-AFTER = {
-    "name": "after",
-    "in": "query",
-    "required": False,
-    "schema": RESUME_SCHEMA,
-    "description": "Resume after this version, for a client that cannot send "
+RESUME_PARAMETERS = resume_parameters(
+    {"type": "string", "pattern": r"^[0-9]{0,15}$"},  # empty: from the start
+    "The last version you received: the stream resumes after it",
+    "Resume after this version, for a client that cannot send "
     "Last-Event-ID (the header wins when both are there)",
-}
-SSE_EVENT = {
-    "type": "object",
-    "required": ["id", "event", "data"],
-    "properties": {
-        "id": {
-            "type": "string",
-            "pattern": f"^{VERSION_TEXT.pattern}$",
-            "description": "The entry's version",
-        },
-        "event": {"type": "string", "enum": LOG_EVENT_TYPES, "description": "The entry's type"},
-        "data": {
-            "type": "string",
-            "description": "The entry as /log lists it (a LogEntry), as JSON",
-        },
-    },
-}
+)
+SSE_EVENT = event_schema(
+    VERSION_TEXT.pattern,
+    "The entry's version",
+    {"enum": LOG_EVENT_TYPES, "description": "The entry's type"},
+    "The entry as /log lists it (a LogEntry), as JSON",
+)
 ETAG = {
     "ETag": {
         "description": "The game's version, quoted: send it as If-None-Match",
@@ -95,13 +76,7 @@ ETAG = {
         "schema": {"type": "string", "pattern": r'^"[0-9]+"$'},
     }
 }
-LOCATION = {
-    "Location": {
-        "description": "What was made: the game, or the log from the move on",
-        "required": True,
-        "schema": {"type": "string", "format": "uri-reference"},
-    }
-}
+LOCATION = location_header("What was made: the game, or the log from the move on")
 TOKEN_OR_TICKET: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"streamTicket": []}]
 ENDED = ("finished", "cancelled")  # nothing more will be written to the game's log
 IF_NONE_MATCH = {
@@ -379,7 +354,7 @@ class Resign(MethodView):
 class Stream(MethodView):
     @blp.doc(
         operationId="streamLog",
-        parameters=[LAST_EVENT_ID, AFTER],
+        parameters=RESUME_PARAMETERS,
         security=TOKEN_OR_TICKET,
         responses={
             "200": {
@@ -402,7 +377,7 @@ class Stream(MethodView):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()
         games = context.stream_games()
-        after = _resume_after()
+        after = int(resume_point(VERSION_TEXT, "version numbers") or "0")
         summary = games.summary(game_id)
         if summary["status"] in ENDED and after >= summary["version"]:
             return Response(status=204)
@@ -441,15 +416,6 @@ def read_cursor(cursor: str | None) -> tuple[float, str] | None:
         ErrorCode.REQUEST_INVALID,
         "that cursor was not made by this server: use the `next` of a page as it is",
     )
-
-
-def _resume_after() -> int:
-    given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
-    if any(raw and not VERSION_TEXT.fullmatch(raw) for raw in given):
-        raise ServiceError(
-            ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be version numbers"
-        )
-    return int(next((raw for raw in given if raw), "0"))
 
 
 def _prefers_text() -> bool:

@@ -5,15 +5,15 @@ email, for a lost token)."""
 import re
 from urllib.parse import urlencode
 
-from flask import current_app, request
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode
 
 from .. import context
 from ..error_codes import raises
-from ..event_streams import Event, event_stream
+from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..schemas import (
     NEXT_PAGE,
     DeliveryListSchema,
@@ -32,6 +32,7 @@ from ..schemas import (
     StreamTicketSchema,
     TokenSchema,
     WebhookSecretSchema,
+    location_header,
 )
 
 blp = Blueprint(
@@ -50,13 +51,7 @@ class Players(MethodView):
     @blp.response(
         201,
         PlayerCreatedSchema,
-        headers={
-            "Location": {
-                "description": "Your profile (with the token as bearer)",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile (with the token as bearer)"),
     )
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once"""
@@ -127,13 +122,7 @@ class WebhookSecret(MethodView):
     @blp.response(
         201,
         WebhookSecretSchema,
-        headers={
-            "Location": {
-                "description": "Your profile, whose webhook it signs",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile, whose webhook it signs"),
     )
     def post(self):
         """Make a new webhook secret; the old one stops working at once"""
@@ -151,13 +140,7 @@ class Token(MethodView):
     @blp.response(
         201,
         TokenSchema,
-        headers={
-            "Location": {
-                "description": "Your profile (with the new token as bearer)",
-                "required": True,
-                "schema": {"type": "string", "format": "uri-reference"},
-            }
-        },
+        headers=location_header("Your profile (with the new token as bearer)"),
     )
     def post(self):
         """Make a new API token; the old one stops working at once"""
@@ -208,24 +191,17 @@ PLAYER_EVENT_TYPES = [
     "game.invited",
     "game.cancelled",
 ]
-PLAYER_EVENT = {
-    "type": "object",
-    "required": ["id", "event", "data"],
-    "properties": {
-        "id": {
-            "type": "string",
-            "pattern": f"^{ENTRY_ID.pattern}$",
-            "description": "The event's id in your stream: send it as Last-Event-ID",
-        },
-        "event": {"type": "string", "enum": PLAYER_EVENT_TYPES},
-        "data": {
-            "type": "string",
-            "description": 'JSON: {"event", "game_id", "game", "version", '
-            '"seat"}: which game, at which version',
-        },
-    },
-}
-RESUME_AT = {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"}
+PLAYER_EVENT = event_schema(
+    ENTRY_ID.pattern,
+    "The event's id in your stream: send it as Last-Event-ID",
+    {"enum": PLAYER_EVENT_TYPES},
+    'JSON: {"event", "game_id", "game", "version", "seat"}: which game, at which version',
+)
+RESUME_PARAMETERS = resume_parameters(
+    {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"},
+    "The last event id you received: the stream resumes after it",
+    "Resume after this event id (for a client that cannot send Last-Event-ID; the header wins)",
+)
 
 
 @blp.route("/me/stream")
@@ -233,23 +209,7 @@ class MyStream(MethodView):
     @blp.doc(
         operationId="streamMyEvents",
         security=[{"bearerAuth": []}, {"streamTicket": []}],
-        parameters=[
-            {
-                "name": "Last-Event-ID",
-                "in": "header",
-                "required": False,
-                "schema": RESUME_AT,
-                "description": "The last event id you received: the stream resumes after it",
-            },
-            {
-                "name": "after",
-                "in": "query",
-                "required": False,
-                "schema": RESUME_AT,
-                "description": "Resume after this event id (for a client that cannot send "
-                "Last-Event-ID; the header wins)",
-            },
-        ],
+        parameters=RESUME_PARAMETERS,
         responses={
             "200": {
                 "description": "Server-sent events of everything that concerns you across "
@@ -269,13 +229,9 @@ class MyStream(MethodView):
     def get(self):
         """Your events across all your games, live (server-sent events), resumable"""
         player = context.caller()
-        given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
-        if any(raw and not ENTRY_ID.fullmatch(raw) for raw in given):
-            raise ServiceError(
-                ErrorCode.REQUEST_INVALID, "Last-Event-ID and after must be event ids such as 1-0"
-            )
+        given = resume_point(ENTRY_ID, "event ids such as 1-0")
         players = current_app.extensions["turnpost"]["stream_players"]
-        after = next((raw for raw in given if raw), None) or players.last_event_id(player)
+        after = given or players.last_event_id(player)
 
         def wait(after: str, block_ms: int) -> tuple[list[Event], bool]:
             found = players.wait_events(player, after, block_ms)
