@@ -109,19 +109,23 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     args = parser.parse_args(argv)
-    return {
-        "serve": serve_command,
-        "worker": worker_command,
-        "mail-in": mail_in_command,
-        "openapi": openapi_command,
-        "examples": examples_command,
-        "status": status_command,
-        "settings": settings_command,
-        "upgrade-secrets": upgrade_secrets_command,
-    }[args.command](args)
+    from service.settings import SettingError
+
+    try:
+        return COMMANDS[args.command](args)
+    except SettingError as error:  # a variable that does not read as its setting
+        print(f"turnpost {args.command}: {error}", file=sys.stderr)
+        return 2
 
 
 def serve_command(args) -> int:
+    from api.front_door import FrontDoor
+    from service.settings import Settings
+
+    # read here, once, so that a setting that does not read stops the server before it starts
+    # anything (its HTTP workers would each fail to load the app)
+    Settings.from_env(os.environ)
+    door = FrontDoor.from_env(os.environ)
     ports = [args.port] + ([args.mail_in_port] if os.environ.get("MAIL_DOMAIN") else [])
     for port in ports:
         if port and not _port_is_free(args.host, port):
@@ -138,7 +142,6 @@ def serve_command(args) -> int:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     configure_logs(args.log_level)
 
-    from api.front_door import FrontDoor
     from store.embedded import EmbeddedValkey
 
     embedded = None
@@ -184,7 +187,7 @@ def serve_command(args) -> int:
     server_pid = os.getpid()
     try:
         print(f"turnpost: API on http://{args.host}:{args.port}/ (docs: /docs)", flush=True)
-        _Gunicorn(gunicorn_options(args, FrontDoor.from_env(os.environ))).run()
+        _Gunicorn(gunicorn_options(args, door)).run()
     finally:
         if os.getpid() == server_pid:
             for child in children:
@@ -333,13 +336,9 @@ def status_command(args) -> int:
 
 def settings_command(args) -> int:
     from api.front_door import FrontDoor
-    from service.settings import SettingError, Settings
+    from service.settings import Settings
 
-    try:
-        shown = [*Settings.from_env(os.environ).shown(), *FrontDoor.from_env(os.environ).shown()]
-    except SettingError as error:
-        print(f"turnpost settings: {error}", file=sys.stderr)
-        return 2
+    shown = [*Settings.from_env(os.environ).shown(), *FrontDoor.from_env(os.environ).shown()]
     for each in shown:
         print(f"# {each.meaning} (default: {each.default})\n{each.variable}={each.value}\n")
     return 0
@@ -451,6 +450,17 @@ class _Gunicorn(BaseApplication):
 
         return app
 
+
+COMMANDS = {
+    "serve": serve_command,
+    "worker": worker_command,
+    "mail-in": mail_in_command,
+    "openapi": openapi_command,
+    "examples": examples_command,
+    "status": status_command,
+    "settings": settings_command,
+    "upgrade-secrets": upgrade_secrets_command,
+}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -81,3 +81,16 @@ def test_serve_with_a_mail_domain_receives_emailed_moves_too(tmp_path):
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))  # the receiver stopped with the server
+
+
+def test_a_setting_that_does_not_read_stops_every_command_at_once_naming_it(tmp_path):
+    """Before anything is started: no server that half runs, no traceback."""
+    for args in (
+        ("serve", "--port", str(free_port()), "--data", str(tmp_path / "data")),
+        ("worker",),
+        ("mail-in", "--port", str(free_port())),
+    ):
+        done = run(*args, env={"BOT_DELAY_SECONDS": "soon", "MAIL_DOMAIN": "play.localhost"})
+        assert done.returncode == 2, (args, done.stdout + done.stderr)
+        assert "BOT_DELAY_SECONDS" in done.stderr and "Traceback" not in done.stderr, args
+    assert not (tmp_path / "data").exists()
