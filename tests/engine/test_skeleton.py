@@ -67,3 +67,14 @@ def test_the_rules_text_is_cited_by_a_path_in_the_repository(name):
     assert (ROOT / "docs" / "games" / "rules" / f"{name}.md").is_file()
     for text in (module_doc, page):
         assert not re.search(r"/work/|shared/rules", text)
+
+
+def test_the_engine_imports_its_modules_plainly():
+    """No module of the engine loads another by its name (importlib): the import linter sees
+    every arrow, so a cycle (the rules' core -> the bots -> the rules) cannot hide."""
+    loading = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "engine").rglob("*.py"))
+        if "importlib" in path.read_text()
+    ]
+    assert loading == []
