@@ -2,6 +2,7 @@
 order, a phase table that agrees with the constants the API schemas read, bots in their own
 module, and the rules text cited by a path inside the repository."""
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -78,3 +79,16 @@ def test_the_engine_imports_its_modules_plainly():
         if "importlib" in path.read_text()
     ]
     assert loading == []
+
+
+def test_every_public_function_of_the_model_game_says_what_it_is_for():
+    """Nautilus is the model a new game is written from (docs/adding-a-game.md)."""
+    tree = ast.parse((ROOT / "engine" / "games" / "nautilus.py").read_text())
+    silent = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and not node.name.startswith("_")
+        and not ast.get_docstring(node)
+    ]
+    assert silent == []
