@@ -1,11 +1,12 @@
 """`expert`: a bot that searches, playing from what its seat may know.
 
 Determinized Monte Carlo search: the bot is given the parts its title's bot module declares
-(`EXPERT`, an `ExpertParts`), among them `determinize(state, seat, rng)`, a state the seat cannot tell from the real one (everything it cannot see drawn
-again at random from what it could be, from what it can see only). For each try it draws such
-a world, plays one of its candidate moves in it, and plays the game on to the end with the
-heuristic bots for every seat and fresh dice (or up to where the parts' `cutoff`
-values the position: Buttons stops at the end of the round). The UCB1 rule spends the tries
+(`EXPERT`, an `ExpertParts`), among them `determinize(state, seat, rng)`, a state the seat
+cannot tell from the real one (everything it cannot see drawn again at random from what it
+could be, from what it can see only). For each try it draws such a world, plays one of its
+candidate moves in it, and plays the game on to the end with the heuristic bots for every
+seat and fresh dice (or up to where the parts' `cutoff` values the position: Buttons stops at
+the end of the round). The UCB1 rule spends the tries
 on the candidates that win most often; the heuristic's own choice is played unless the most
 tried other candidate, tried enough, won clearly more often. The candidates enter the search
 one by one (progressive widening), so that the few tries of a short budget go to few moves,
