@@ -27,13 +27,13 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
-from importlib import import_module
+from dataclasses import replace
 from typing import Any
 
 from bench.results import replace_section
 from engine import match as runner
 from engine import registry
-from engine.bots.search import clone, expert_for, expert_move
+from engine.bots.search import clone, expert_move
 from engine.core import State
 from engine.rng import Rng
 from service.play.games import cpu_budget
@@ -49,7 +49,9 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
         legal = runner.legal_actions(game, m, seat)
         if seat == expert_seat:
             started = time.thread_time()
-            action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
+            expert = registry.EXPERTS[game.info.name]
+            budget = cpu_budget(seconds)
+            action = expert_move(game, expert, m["state"], seat, legal, picker, budget)
             if len(legal) > 1:
                 times.append(time.thread_time() - started)
         else:
@@ -60,23 +62,16 @@ def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]
     return winners[0] if len(winners) == 1 else None
 
 
-_MISSING = object()
-
-
 @contextmanager
-def bot_setting(name: str, attribute: str, value: Any) -> Iterator[None]:
-    """The title's bot module with `attribute` set to `value` for a measure, and put back as
-    it was after (removed if the module had none)."""
-    module = import_module(f"engine.bots.{name}")
-    kept = getattr(module, attribute, _MISSING)
-    setattr(module, attribute, value)
+def bot_setting(name: str, part: str, value: Any) -> Iterator[None]:
+    """The title's expert with its part `part` (a field of ExpertParts) set to `value` for a
+    measure, and put back as its bot module declares it after."""
+    declared = registry.EXPERTS[name]
+    registry.EXPERTS[name] = replace(declared, **{part: value})
     try:
         yield
     finally:
-        if kept is _MISSING:
-            delattr(module, attribute)
-        else:
-            setattr(module, attribute, kept)
+        registry.EXPERTS[name] = declared
 
 
 def _real_state(state: State, seat: int, rng: Rng) -> State:
@@ -136,7 +131,7 @@ def measure(
 
 
 def main() -> None:
-    searching = sorted(n for n, g in registry.GAMES.items() if expert_for(g) is not None)
+    searching = sorted(registry.EXPERTS)
     parser = argparse.ArgumentParser()
     parser.add_argument("titles", nargs="*", default=searching)
     parser.add_argument("--games", type=int, default=200)

@@ -21,7 +21,7 @@ chance to win. Figures in RESULTS.md ("bot:expert"), written by hand.
   better move everywhere (the performance difference of one policy-improvement step, on the
   heuristic's own positions).
 - margins: what the paired search's choice gains, for each margin a move needs to replace the
-  heuristic's (the bot module's CHOICE_CONFIDENCE, set here in turn). Positions of heuristic
+  heuristic's (the expert's `choice_confidence`, set here in turn). Positions of heuristic
   self-play as for headroom; at each, every other legal move's gain by P pairs (its "true"
   gain); then the expert decides there R times at S seconds of CPU for each margin, and its
   choice is worth the true gain of the move it picked (0 for the heuristic's). Printed: the
@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from bench.expert import bot_setting
 from engine import match as runner
 from engine import registry
-from engine.bots.search import Luck, expert_for, expert_move, playout
+from engine.bots.search import Luck, expert_move, playout
 from engine.core import Action, Game, State
 from engine.rng import Rng
 from service.play.games import cpu_budget
@@ -67,8 +67,7 @@ def paired_gains(
     game: Game, state: State, seat: int, base: Action, others: list[Action], pairs: int, rng: Rng
 ) -> list[list[float]]:
     """For each of `others`, its result minus `base`'s over `pairs` shared worlds and lucks."""
-    determinize = expert_for(game)
-    assert determinize is not None
+    determinize = registry.EXPERTS[game.info.name].determinize
     gains: list[list[float]] = [[] for _ in others]
 
     def result(action: Action, world_seed: bytes, luck_seed: bytes) -> float:
@@ -129,7 +128,8 @@ def departures_in_game(game: Game, i: int, pairs: int, seconds: float) -> tuple[
         if seat != expert_seat:
             return game.bots["heuristic"](view, legal, picker)
         heuristic = game.bots["heuristic"](view, legal, Rng(b"heuristic" * 2))
-        action = expert_move(game, m["state"], seat, legal, picker, cpu_budget(seconds))
+        expert = registry.EXPERTS[game.info.name]
+        action = expert_move(game, expert, m["state"], seat, legal, picker, cpu_budget(seconds))
         decisions += len(legal) > 1
         if action != heuristic:
             judge = Rng(b"judge" * 4 + seed + version.to_bytes(4, "big"))
@@ -232,7 +232,8 @@ def choice_worth(game: Game, judged: Judged, seconds: float, repeat: int) -> flo
     the heuristic's (worth 0)."""
     p = judged.position
     search = Rng(b"choice" * 4 + repeat.to_bytes(4, "big") + p.key)
-    action = expert_move(game, p.state, p.seat, p.legal, search, cpu_budget(seconds))
+    expert = registry.EXPERTS[game.info.name]
+    action = expert_move(game, expert, p.state, p.seat, p.legal, search, cpu_budget(seconds))
     if action == p.heuristic:
         return None
     return judged.gains[judged.others.index(action)]
@@ -256,7 +257,7 @@ def margins(
     changed: dict[float, int] = {}
     for margin in tried:
         worth[margin], changed[margin] = [], 0
-        with bot_setting(name, "CHOICE_CONFIDENCE", margin):
+        with bot_setting(name, "choice_confidence", margin):
             for position in positions:
                 picks = [choice_worth(game, position, seconds, r) for r in range(repeats)]
                 worth[margin].append(sum(g for g in picks if g is not None) / repeats)

@@ -8,7 +8,6 @@ of an action is exactly what `legal_actions` returns, and `parse(format(a)) == a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -292,6 +291,11 @@ class GameModule:
     phases allow must have the same handler in both.
     """
 
+    bots: dict[str, Bot]
+    """The game's bots, `BOTS` of `engine.bots.<name>`, which engine.registry gives it when it
+    registers the title: a bots module reads its rules module, so the rules module cannot
+    import it (a game object that was not registered has no `bots`)."""
+
     def __init__(
         self,
         info: GameInfo,
@@ -324,13 +328,6 @@ class GameModule:
             for kind, handler in phase.handlers.items():
                 if self.handlers.setdefault(kind, handler) is not handler:
                     raise ValueError(f"{info.name}: two handlers for the action type {kind!r}")
-
-    @property
-    def bots(self) -> dict[str, Bot]:
-        """The game's bots, `BOTS` of `engine.bots.<name>`. Imported when first asked for: a bots
-        module reads its rules module, so the rules module cannot import it."""
-        bots: dict[str, Bot] = importlib.import_module(f"engine.bots.{self.info.name}").BOTS
-        return bots
 
     def active_seats(self, g: State) -> frozenset[int]:
         return self.phases[self.phase_of(g)].active(g)

@@ -1,7 +1,8 @@
-"""The bots, one module per game (`engine/bots/<game>.py`, each with its `BOTS` table).
+"""The bots, one module per game (`engine/bots/<game>.py`, each with its `BOTS` table and
+its expert's parts, `EXPERT`, for engine.bots.search).
 
-A bot is `f(view, legal, rng) -> action`: it knows only what its seat may know. The rules
-module's `GAME.bots` reads the table of the module named after the game.
+A bot is `f(view, legal, rng) -> action`: it knows only what its seat may know. engine.registry
+gives each game its module's table (`GAME.bots`).
 """
 
 from __future__ import annotations

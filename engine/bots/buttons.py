@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 
 from engine.bots import random_bot
-from engine.bots.search import clone
+from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
 from engine.games.buttons import (
     BUTTON,
@@ -174,12 +174,6 @@ def _standing(board: str) -> float:
     return board.count(STAR) + 2 * max(_star_value(board, i) for i in range(SIZE * SIZE))
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
-
-PAIRED = True
-"""The expert compares its moves on the same dice (engine.bots.search._paired)."""
-
-
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search. Buttons hides nothing
     but what the others decided on the current roll, or which of their buttons they picked
@@ -197,3 +191,9 @@ def determinize(g: State, seat: int, rng: Rng) -> State:
             rng.shuffle(buttons)
             d["star_picks"][other] = sorted(buttons[: len(g["star_picks"][other])])
     return d
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+EXPERT = ExpertParts(determinize, cutoff=cutoff, paired=True)
+"""The expert ends its playouts with the round (`cutoff`) and compares its moves on the same
+dice (engine.bots.search._paired)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.search import clone
+from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
 from engine.games.consonar import DIE, FLEET_INFO, HIGH, LOW
 
@@ -70,18 +70,6 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     return choices[0]
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
-
-PAIRED = True
-"""The expert compares its moves on the same deals and dice (engine.bots.search._paired)."""
-CHOICE_CONFIDENCE = 1.0
-"""It plays the move that did best on average against the heuristic's once that lead exceeds
-one standard error: at many positions a better Fleet play or shot gains a few hundredths,
-which a second of playouts cannot show at two standard errors (bench/expert_gain.py margins:
-the true gain of its choice is lower at 1.5 and 2 than at 0 to 1, where it changes far fewer
-moves on noise than at 0; bench/RESULTS.md, bot:expert)."""
-
-
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search: the Fleet cards it cannot
     see (the other players' hands and the Fleet deck) dealt again at random, each hand and
@@ -101,3 +89,13 @@ def determinize(g: State, seat: int, rng: Rng) -> State:
     rng.shuffle(torpedoes)
     d["torpedo_deck"] = torpedoes
     return d
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+EXPERT = ExpertParts(determinize, paired=True, choice_confidence=1.0)
+"""The expert compares its moves on the same deals and dice (engine.bots.search._paired), and
+plays the move that did best on average against the heuristic's once that lead exceeds one
+standard error: at many positions a better Fleet play or shot gains a few hundredths, which a
+second of playouts cannot show at two standard errors (bench/expert_gain.py margins: the true
+gain of its choice is lower at 1.5 and 2 than at 0 to 1, where it changes far fewer moves on
+noise than at 0; bench/RESULTS.md, bot:expert)."""

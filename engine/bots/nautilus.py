@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots import random_bot
-from engine.bots.search import clone
+from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
 from engine.games.nautilus import COLUMNS, DOMAINS, beats, check_domains, other
 
@@ -91,9 +91,6 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     return max(legal, key=_placement_score(view))
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
-
-
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search, each part drawn again
     from what `seat` sees only:
@@ -147,3 +144,7 @@ def _deal(pool: list[Any], sizes: list[int], rng: Rng) -> list[list[Any]]:
         parts.append(cards[:size])
         del cards[:size]
     return parts
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+EXPERT = ExpertParts(determinize, rank=rank)

@@ -4,7 +4,7 @@ engine/games/ninedomains.py)."""
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.search import clone
+from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
 from engine.games.ninedomains import (
     BASE_CARDS,
@@ -128,9 +128,6 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     return _heuristic_decision(view, legal, me)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
-
-
 def determinize(g: State, seat: int, rng: Rng) -> State:
     """A state `seat` cannot tell from `g`, for the expert's search: the domains still face
     down dealt again into the piles, the special kinds not yet dealt shuffled again, and the
@@ -159,3 +156,7 @@ def determinize(g: State, seat: int, rng: Rng) -> State:
         cards = sort_cards(cards[len(SLOTS) :])
     d["hands"][other] = cards
     return d
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+EXPERT = ExpertParts(determinize)

@@ -1,47 +1,47 @@
 """`expert`: a bot that searches, playing from what its seat may know.
 
-Determinized Monte Carlo search: the bot asks the game's bot module for `determinize(state,
-seat, rng)`, a state the seat cannot tell from the real one (everything it cannot see drawn
-again at random from what it could be, from what it can see only). For each try it draws such
-a world, plays one of its candidate moves in it, and plays the game on to the end with the
-heuristic bots for every seat and fresh dice (or up to where the bot module's `cutoff`
-values the position: Buttons stops at the end of the round). The UCB1 rule spends the tries
+Determinized Monte Carlo search: the bot is given the parts its title's bot module declares
+(`EXPERT`, an `ExpertParts`), among them `determinize(state, seat, rng)`, a state the seat
+cannot tell from the real one (everything it cannot see drawn again at random from what it
+could be, from what it can see only). For each try it draws such a world, plays one of its
+candidate moves in it, and plays the game on to the end with the heuristic bots for every
+seat and fresh dice (or up to where the parts' `cutoff` values the position: Buttons stops at
+the end of the round). The UCB1 rule spends the tries
 on the candidates that win most often; the heuristic's own choice is played unless the most
 tried other candidate, tried enough, won clearly more often. The candidates enter the search
 one by one (progressive widening), so that the few tries of a short budget go to few moves,
 each tried often enough to be judged. The search stops when `more()` says so: the server gives it a
 budget of CPU time (service.play.games.cpu_budget), a test a count of tries.
 
-A bot module that says `PAIRED = True` gets the paired search instead (`_paired`): each try
-plays every candidate still in the race in one drawn world with one `Luck`, and judges them
-by their differences, which the dice no longer blur. Its `CHOICE_CONFIDENCE` (default
+Parts that say `paired=True` get the paired search instead (`_paired`): each try plays every
+candidate still in the race in one drawn world with one `Luck`, and judges them by their
+differences, which the dice no longer blur. Their `choice_confidence` (default
 PAIRED_CONFIDENCE) is the margin by which a move must beat the heuristic's to be played:
 Con Sonar! asks for one standard error, since its better moves gain a few hundredths at
 many positions, too little to show at two in a second.
 
-A title has the expert when its bot module defines `determinize`; `expert_for` says which.
+A title has the expert when its bot module declares its parts: engine.registry's `EXPERTS`
+says which, and holds them.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import math
 from collections.abc import Callable
-from types import ModuleType
+from dataclasses import dataclass
 
 from engine.core import Action, Game, Log, Outcome, Rng, State, View
 
 Determinizer = Callable[[State, int, Rng], State]
 Ranker = Callable[[View, list[Action]], list[Action]]
 Cutoff = Callable[[State, int], Callable[[State], float | None]]
-"""A bot module's optional `cutoff(start, seat)`: for a playout from `start`, a function that
-says where it may stop (a state) with the seat's chance to win there (None: play on)."""
+"""An optional `cutoff(start, seat)`: for a playout from `start`, a function that says where it
+may stop (a state) with the seat's chance to win there (None: play on)."""
 
 MAX_CANDIDATES = 24
 """At most this many of the legal moves are searched: the heuristic's choice and the others
-in the order of the bot module's `rank(view, legal)` (best first) if it has one, else drawn at
+in the order of the parts' `rank(view, legal)` (best first) if they have one, else drawn at
 random (The Nine Domains opens with 504)."""
 EXPLORATION = 0.7
 CONFIDENCE = 2.0
@@ -51,16 +51,21 @@ WIDEN_EVERY = MIN_TRIES  # one more candidate enters the search every this many 
 ROLLOUT_STEPS = 5000  # a safety net: every game here ends long before
 
 
-def _bot_module(game: Game) -> ModuleType | None:
-    """The game's bot module here (a game defined elsewhere, such as the tests' own, has none)."""
-    name = f"engine.bots.{game.info.name}"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+@dataclass(frozen=True)
+class ExpertParts:
+    """What a title's bot module gives the expert, declared in one value beside its `BOTS`
+    (`EXPERT = ExpertParts(determinize, ...)`): only `determinize` is needed, the rest have
+    defaults that leave the plain search as it is."""
 
-
-def expert_for(game: Game) -> Determinizer | None:
-    """The game's determinizer, if its bot module has one: then the title has the expert."""
-    found: Determinizer | None = getattr(_bot_module(game), "determinize", None)
-    return found
+    determinize: Determinizer
+    rank: Ranker | None = None
+    """The legal moves best first, the order in which they enter the search (else random)."""
+    cutoff: Cutoff | None = None
+    paired: bool = False
+    """Compare the moves on the same dice: the paired search (`_paired`)."""
+    choice_confidence: float = PAIRED_CONFIDENCE
+    """The paired search's margin: by how many standard errors a move must beat the
+    heuristic's to be played."""
 
 
 def clone(state: State) -> State:
@@ -70,37 +75,35 @@ def clone(state: State) -> State:
 
 def expert_move(
     game: Game,
+    expert: ExpertParts,
     state: State,
     seat: int,
     legal: list[Action],
     rng: Rng,
     more: Callable[[], bool],
 ) -> Action:
-    """The move the search prefers among `legal` (the seat's legal moves in `state`)."""
-    determinize = expert_for(game)
+    """The move the search, with the title's parts `expert`, prefers among `legal` (the seat's
+    legal moves in `state`)."""
     heuristic = game.bots["heuristic"]
     first = heuristic(game.view(state, seat), legal, rng)
-    if len(legal) == 1 or determinize is None:
+    if len(legal) == 1:
         return first
     others = [a for a in legal if a != first]
-    module = _bot_module(game)
-    rank: Ranker | None = getattr(module, "rank", None)
-    cutoff: Cutoff | None = getattr(module, "cutoff", None)
-    if rank is not None:
-        others = rank(game.view(state, seat), others)
+    if expert.rank is not None:
+        others = expert.rank(game.view(state, seat), others)
     else:
         rng.shuffle(others)
     candidates = [first, *others[: MAX_CANDIDATES - 1]]
-    if getattr(module, "PAIRED", False):
-        return candidates[_paired(game, state, seat, candidates, rng, more, determinize, cutoff)]
+    if expert.paired:
+        return candidates[_paired(game, expert, state, seat, candidates, rng, more)]
     wins = [0.0] * len(candidates)
     tries = [0] * len(candidates)
     total = 0
     while more():
         widened = min(len(candidates), 2 + total // WIDEN_EVERY)
         i = _pick(wins[:widened], tries[:widened], total)
-        world = determinize(state, seat, rng)
-        wins[i] += playout(game, world, seat, candidates[i], OneStream(rng), cutoff)
+        world = expert.determinize(state, seat, rng)
+        wins[i] += playout(game, world, seat, candidates[i], OneStream(rng), expert.cutoff)
         tries[i] += 1
         total += 1
     return candidates[_chosen(wins, tries)]
@@ -135,20 +138,18 @@ class Luck:
 
 def _paired(
     game: Game,
+    expert: ExpertParts,
     state: State,
     seat: int,
     candidates: list[Action],
     rng: Rng,
     more: Callable[[], bool],
-    determinize: Determinizer,
-    cutoff: Cutoff | None,
 ) -> int:
     """The paired search: each try draws one world and one Luck, and plays every candidate
     still in the race in that same world with that same luck; a candidate is judged by the
     mean of its result minus the heuristic's (candidate 0) over the tries they shared. One
-    replaces the heuristic's move only when that mean exceeds PAIRED_CONFIDENCE standard
-    errors (the bot module's CHOICE_CONFIDENCE, if it says one); one that falls
-    PAIRED_CONFIDENCE below is dropped from the race."""
+    replaces the heuristic's move only when that mean exceeds the parts' `choice_confidence`
+    standard errors; one that falls PAIRED_CONFIDENCE below is dropped from the race."""
     n = [0] * len(candidates)
     total = [0.0] * len(candidates)
     squares = [0.0] * len(candidates)
@@ -166,8 +167,8 @@ def _paired(
         luck_seed = rng.below(1 << 128).to_bytes(16, "big")
         results = {}
         for i in [0, *racing]:  # the world drawn again from its seed: a playout changes it
-            world = determinize(state, seat, Rng(world_seed))
-            results[i] = playout(game, world, seat, candidates[i], Luck(luck_seed), cutoff)
+            world = expert.determinize(state, seat, Rng(world_seed))
+            results[i] = playout(game, world, seat, candidates[i], Luck(luck_seed), expert.cutoff)
         for i in racing:
             d = results[i] - results[0]
             n[i] += 1
@@ -176,8 +177,7 @@ def _paired(
             if n[i] >= MIN_TRIES and _paired_margin(n[i], total[i], squares[i]) < 0:
                 dropped.add(i)
         tries += 1
-    confidence = getattr(_bot_module(game), "CHOICE_CONFIDENCE", PAIRED_CONFIDENCE)
-    return paired_choice(n, total, squares, confidence)
+    return paired_choice(n, total, squares, expert.choice_confidence)
 
 
 def paired_choice(n: list[int], total: list[float], squares: list[float], confidence: float) -> int:
@@ -240,8 +240,8 @@ def playout(
 ) -> float:
     """Play `action` for `seat` in `world`, then the game on with the heuristic bots, each
     action drawing from `luck.of(its seat)` and the turn order from `luck.turns`: 1 for an
-    outright win of `seat`, a share of 1 for a shared win, 0 otherwise; or, with the bot
-    module's `cutoff`, stop where it says with its estimate of the seat's chance."""
+    outright win of `seat`, a share of 1 for a shared win, 0 otherwise; or, with the title's
+    `cutoff`, stop where it says with its estimate of the seat's chance."""
     heuristic = game.bots["heuristic"]
     log = Log()
     estimate = cutoff(world, seat) if cutoff else None

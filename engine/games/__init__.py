@@ -1,1 +1,1 @@
-"""One module (or package) per game, each defining `GAME`; found by engine.registry."""
+"""One module (or package) per game, each defining `GAME`; registered in engine.registry."""

@@ -144,18 +144,22 @@ INFO = GameInfo(
 
 
 def other(seat: int) -> int:
+    """The opponent of `seat` (Nautilus has two seats, 0 and 1)."""
     return 1 - seat
 
 
 def card_text(card: int) -> str:
+    """A card as players write it: its number, or kraken / fishbone for 15 / 0."""
     return CARD_NAME.get(card, str(card))
 
 
 def cards_text(cards: list[int]) -> str:
+    """Cards as players write them, separated by spaces (`card_text` of each)."""
     return " ".join(card_text(c) for c in cards)
 
 
 def domain_deck() -> list[dict[str, Any]]:
+    """The 30 Domain cards, unshuffled: each domain's six ({"domain", "points"})."""
     return [{"domain": d, "points": p} for d in DOMAINS for p in DOMAIN_CARD_POINTS]
 
 
@@ -250,6 +254,7 @@ def deal_specials(g: State, rng: Rng) -> None:
 
 
 def phase_of(g: State) -> str:
+    """The name of the phase `g` is in, a key of `PHASE_RULES`."""
     return g["phase"]
 
 
@@ -265,10 +270,12 @@ def in_order(actions: list[Action]) -> list[Action]:
 
 
 def nemo_holder(g: State) -> frozenset[int]:
+    """Who acts in the draft: the Nemo holder alone."""
     return frozenset([g["nemo"]])
 
 
 def draft_actions(g: State, seat: int) -> list[Action]:
+    """The draft's moves: keep either of the two drawn Specials."""
     return in_order([{"type": "keep", "special": s} for s in g["draft"]])
 
 
@@ -298,10 +305,12 @@ def keep_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -> Non
 
 
 def start_turn_seat(g: State) -> frozenset[int]:
+    """Who acts in the start, submarine and harpoon phases: the seat whose start turn it is."""
     return frozenset([g["start_turn"]])
 
 
 def start_actions(g: State, seat: int) -> list[Action]:
+    """The start turn's moves: pass, or use a start-of-round Special the seat holds."""
     return in_order(
         [{"type": "pass"}] + [{"type": s} for s in g["specials"][seat] if s in START_SPECIALS]
     )
@@ -340,6 +349,7 @@ def use_start_special(g: State, seat: int, action: Action, rng: Rng, log: Log) -
 
 
 def pass_start(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """The seat uses no start-of-round Special now; the next start turn, or placing, follows."""
     log.public("{seat%d} uses no Special now" % seat)
     finish_start_turn(g)
 
@@ -355,6 +365,7 @@ def finish_start_turn(g: State) -> None:
 
 
 def spend_special(g: State, seat: int, special: str) -> None:
+    """Discard a Special `seat` has used and record it among the round's used Specials."""
     g["specials"][seat].remove(special)
     g["special_discard"].append(special)
     g["used"].append({"seat": seat, "special": special})
@@ -364,10 +375,13 @@ def spend_special(g: State, seat: int, special: str) -> None:
 
 
 def submarine_actions(g: State, seat: int) -> list[Action]:
+    """The Submarine's second step: keep either of the two drawn Divers."""
     return in_order([{"type": "submarine_keep", "card": c} for c in g["sub_drawn"]])
 
 
 def submarine_keep(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """The seat keeps one drawn Diver and puts the other back, face down, under the pile;
+    only the seat learns which."""
     card = action["card"]
     back = next(c for c in g["sub_drawn"] if c != card)
     g["hands"][seat] = sorted(g["hands"][seat] + [card])
@@ -382,10 +396,12 @@ def submarine_keep(g: State, seat: int, action: Action, rng: Rng, log: Log) -> N
 
 
 def harpoon_actions(g: State, seat: int) -> list[Action]:
+    """The Harpoon's second step: give the opponent any Diver of the seat's hand."""
     return in_order([{"type": "harpoon_give", "card": c} for c in g["hands"][seat]])
 
 
 def harpoon_give(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """The seat gives a Diver to the opponent; the two of them learn which."""
     card = action["card"]
     opp = other(seat)
     g["hands"][seat].remove(card)
@@ -405,6 +421,7 @@ def placer(g: State) -> int:
 
 
 def placer_seat(g: State) -> frozenset[int]:
+    """Who acts in the place phase: the seat whose placement it is (`placer`)."""
     return frozenset([placer(g)])
 
 
@@ -416,6 +433,9 @@ def placeable(g: State, seat: int) -> list[int]:
 
 
 def place_actions(g: State, seat: int) -> list[Action]:
+    """Every placement `seat` may make: each placeable card on each empty space of either
+    side, and with the Anchor, if the seat holds it, each pin it may set (a card on the board
+    or the one placed)."""
     has_anchor = "anchor" in g["specials"][seat]
     on_board = [c for row in g["board"] for c in row if c is not None]
     actions: list[Action] = []
@@ -433,6 +453,8 @@ def place_actions(g: State, seat: int) -> list[Action]:
 
 
 def place_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """Place a card on an empty space (a Kraken or Fishbone is spent as a Special), pin a
+    card with the Anchor if the action says so, then resolve the card's arrow."""
     card, col = action["card"], action["col"] - 1
     g["last_round"] = None  # the table of the round before is cleared by the first placement
     side = seat if action["side"] == "me" else other(seat)
@@ -482,6 +504,7 @@ def after_placement(g: State, rng: Rng, log: Log) -> None:
 
 
 def arrow_player(g: State) -> frozenset[int]:
+    """Who acts in the move phase: the seat that placed the arrow card."""
     return frozenset([g["pending"]["seat"]])
 
 
@@ -508,6 +531,7 @@ def arrow_moves(
 
 
 def move_actions(g: State, seat: int) -> list[Action]:
+    """The moves the pending arrow card forces, from the acting seat's point of view."""
     p = g["pending"]
     return in_order(
         [
@@ -526,6 +550,7 @@ def move_actions(g: State, seat: int) -> list[Action]:
 
 
 def move_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
+    """Move a card as the pending arrow forces, then go on as after a placement."""
     fs = seat if action["from_side"] == "me" else other(seat)
     ts = seat if action["to_side"] == "me" else other(seat)
     fc, tc = action["from_col"] - 1, action["to_col"] - 1
@@ -593,6 +618,7 @@ def domain_points(cards: list[dict[str, Any]]) -> list[int]:
 
 
 def blot_taken(taken: list[list[dict[str, Any]]], d: int) -> bool:
+    """Whether the ink blot of domain `d` (its index in DOMAINS) has been taken by anyone."""
     return any(
         c["domain"] == DOMAINS[d] and c["points"] == INK_BLOT for cards in taken for c in cards
     )
@@ -612,6 +638,7 @@ def check_domains(g: State) -> None:
 
 
 def domains_won(won: list[int | None]) -> list[int]:
+    """How many domains each seat has won, from `won` (per domain its winner, or None)."""
     return [sum(1 for w in won if w == s) for s in (0, 1)]
 
 
@@ -690,6 +717,9 @@ def final_domain_winners(g: State) -> list[int | None]:
 
 
 def finish(g: State, reason: str, log: Log) -> None:
+    """End the game for `reason`: each domain to its final winner (`final_domain_winners`),
+    and the seats with the most domains win; with hidden domains every player's Domain cards
+    are shown now."""
     winners = final_domain_winners(g)
     scores = domains_won(winners)
     best = max(scores)
@@ -720,6 +750,7 @@ def finish(g: State, reason: str, log: Log) -> None:
 
 
 def outcome(g: State) -> Outcome | None:
+    """The game's outcome once it is over (from `result`), else None."""
     r = g["result"]
     if r is None:
         return None
@@ -732,6 +763,7 @@ def outcome(g: State) -> Outcome | None:
 
 
 def read_card(word: str, text: str) -> int:
+    """A card from a word of notation (1-14, kraken, fishbone); MalformedAction otherwise."""
     if word in PLACED_VALUE:
         return PLACED_VALUE[word]
     if word.isdigit() and 1 <= int(word) <= 14:
@@ -742,6 +774,8 @@ def read_card(word: str, text: str) -> int:
 
 
 def read_space(word: str, text: str, form: str) -> tuple[str, int]:
+    """A space (side, column 1-5) from a word such as opp3; MalformedAction naming `form`
+    otherwise."""
     for side in SIDES:
         rest = word[len(side) :]
         if word.startswith(side) and rest.isdigit() and 1 <= int(rest) <= COLUMNS:
@@ -753,6 +787,8 @@ def read_space(word: str, text: str, form: str) -> tuple[str, int]:
 
 
 def parse(text: str) -> Action:
+    """Notation to an action (`INFO.notation` lists the forms); MalformedAction with the form
+    to write when it cannot be read."""
     words = text.lower().split()
     if not words:
         raise MalformedAction("the move is empty; write e.g. 'place 7 opp3'")
@@ -786,6 +822,7 @@ def parse(text: str) -> Action:
 
 
 def parse_place(words: list[str], text: str) -> Action:
+    """A `place CARD SIDECOLUMN [anchor CARD]` action from its words."""
     form = "'place CARD SIDECOLUMN' or 'place CARD SIDECOLUMN anchor CARD'"
     if len(words) not in (3, 5) or (len(words) == 5 and words[3] != "anchor"):
         raise MalformedAction(f"cannot read {text!r}: write {form}, e.g. 'place 7 opp3'")
@@ -801,6 +838,7 @@ def parse_place(words: list[str], text: str) -> Action:
 
 
 def _card(value: Any) -> str:
+    """A card of an action as notation; MalformedAction if it is no card."""
     if (
         isinstance(value, bool)
         or not isinstance(value, int)
@@ -811,6 +849,7 @@ def _card(value: Any) -> str:
 
 
 def _space(side: Any, col: Any) -> str:
+    """A space of an action (side, column) as notation; MalformedAction if it is none."""
     if (
         side not in SIDES
         or isinstance(col, bool)
@@ -822,6 +861,8 @@ def _space(side: Any, col: Any) -> str:
 
 
 def format_action(action: Action) -> str:
+    """An action to its notation, the inverse of `parse`; MalformedAction for an action
+    that cannot be written."""
     kind = action["type"]
     if kind in ("pass", "eye", "submarine", "harpoon"):
         return kind
@@ -852,6 +893,7 @@ def format_action(action: Action) -> str:
 
 
 def _last_round(g: State) -> dict[str, Any] | None:
+    """A copy of the round just played, for the view (None once the next round began)."""
     last = g.get("last_round")
     if last is None:
         return None

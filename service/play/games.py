@@ -783,7 +783,7 @@ def _stored(events: list[Event]) -> list[dict[str, Any]]:
 
 def bots_of(game) -> tuple[str, ...]:
     """The bot seats a title offers: bot:expert where its bots can search (engine/bots/search)."""
-    return tuple(b for b in BOT_SEATS if b != "bot:expert" or search.expert_for(game))
+    return tuple(b for b in BOT_SEATS if b != "bot:expert" or game.info.name in registry.EXPERTS)
 
 
 WALL_FACTOR = 4
@@ -807,7 +807,8 @@ def _bot_choice(game, match: dict, seat: int, bot: str, expert_seconds: float = 
     rng = Rng(secrets.token_bytes(32))
     if bot == "expert":
         budget = cpu_budget(expert_seconds)
-        return search.expert_move(game, match["state"], seat, legal, rng, budget)
+        expert = registry.EXPERTS[game.info.name]
+        return search.expert_move(game, expert, match["state"], seat, legal, rng, budget)
     return game.bots[bot](game.view(match["state"], seat), legal, rng)
 
 

@@ -5,7 +5,7 @@ from engine import match as runner
 from engine.games.consonar import GAME
 from tests.api.schema_checks import check_match_against_schemas
 from tests.engine import conformance
-from tests.engine.test_consonar_props import random_player
+from tests.engine.conformance.consonar import random_player
 
 
 def check(m):

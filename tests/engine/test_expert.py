@@ -2,6 +2,9 @@
 for a seat depends on nothing but what that seat sees, agrees with what it sees, and draws the
 hidden cards again; the expert plays a legal move, the same one from the same randomness."""
 
+import dataclasses
+import importlib
+
 import pytest
 
 from engine import match as runner
@@ -11,9 +14,9 @@ from engine.bots import consonar as consonar_bots
 from engine.bots import nautilus as nautilus_bots
 from engine.bots.search import (
     MIN_TRIES,
+    ExpertParts,
     Luck,
     clone,
-    expert_for,
     expert_move,
     paired_choice,
     playout,
@@ -21,7 +24,7 @@ from engine.bots.search import (
 from engine.games.buttons import place_actions
 from engine.rng import Rng
 
-SEARCHING = sorted(n for n, g in registry.GAMES.items() if expert_for(g) is not None)
+SEARCHING = sorted(registry.EXPERTS)
 
 
 def positions(name: str, games: int = 12, every: int = 3):
@@ -51,12 +54,22 @@ def test_the_titles_whose_bots_search():
     assert SEARCHING == ["buttons", "consonar", "nautilus", "ninedomains"]
 
 
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
+def test_each_bot_module_declares_its_experts_parts_beside_its_bots(name):
+    """The search reads the parts a bot module declares in one value, `EXPERT`, which the
+    registry hands it with the title: nothing is looked up on the module by name."""
+    bots = importlib.import_module(f"engine.bots.{name}")
+    assert isinstance(bots.EXPERT, ExpertParts)
+    assert registry.EXPERTS[name] is bots.EXPERT
+    assert registry.GAMES[name].bots is bots.BOTS
+
+
 @pytest.mark.parametrize("name", SEARCHING)
 def test_a_drawn_world_depends_only_on_what_the_seat_sees(name):
     """Two states the seat cannot tell apart (the real one, and one drawn for it) give the
     same world from the same randomness: the search cannot learn what the seat does not know."""
     game = registry.GAMES[name]
-    determinize = expert_for(game)
+    determinize = registry.EXPERTS[name].determinize
     checked = 0
     for state, seat in positions(name):
         before = clone(state)
@@ -71,8 +84,7 @@ def test_a_drawn_world_depends_only_on_what_the_seat_sees(name):
 
 @pytest.mark.parametrize("name", ["consonar", "nautilus", "ninedomains"])
 def test_what_the_seat_cannot_see_is_drawn_again(name):
-    game = registry.GAMES[name]
-    determinize = expert_for(game)
+    determinize = registry.EXPERTS[name].determinize
     state, seat = next(iter(positions(name, games=1)))
     other = 1 - seat
     worlds = [determinize(state, seat, Rng(bytes([i]) * 32)) for i in range(20)]
@@ -83,8 +95,7 @@ def test_what_the_seat_cannot_see_is_drawn_again(name):
 
 
 def test_the_others_decision_on_a_roll_is_drawn_again_in_buttons():
-    game = registry.GAMES["buttons"]
-    determinize = expert_for(game)
+    determinize = registry.EXPERTS["buttons"].determinize
     for state, seat in positions("buttons", every=1):
         decided = [
             s
@@ -122,8 +133,11 @@ def test_the_expert_plays_a_legal_move_and_the_same_one_from_the_same_randomness
 
             return more
 
-        chosen = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12))
-        again = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12))
+        expert = registry.EXPERTS[name]
+        chosen = expert_move(
+            game, expert, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12)
+        )
+        again = expert_move(game, expert, state, seat, legal, Rng(bytes([k % 256]) * 32), tries(12))
         assert chosen in legal and chosen == again
 
 
@@ -179,8 +193,8 @@ def test_the_same_move_in_the_same_world_with_the_same_luck_ends_alike(name):
     """What makes the paired comparison fair: a playout depends on the move, the world and
     the luck only, so two moves are compared on equal terms."""
     game = registry.GAMES[name]
-    determinize = expert_for(game)
-    cutoff = buttons_bots.cutoff if name == "buttons" else None
+    determinize = registry.EXPERTS[name].determinize
+    cutoff = registry.EXPERTS[name].cutoff
     compared = varied = 0
     for state, seat in positions(name, games=2, every=9):
         legal = game.legal_actions(state, seat)
@@ -201,7 +215,7 @@ def test_the_same_move_in_the_same_world_with_the_same_luck_ends_alike(name):
 
 def test_the_paired_search_plays_a_move_only_when_its_lead_exceeds_the_titles_margin():
     """A move ahead of the heuristic's by most of a standard error is played at confidence 0
-    and not at 1 (Con Sonar!'s CHOICE_CONFIDENCE); one ahead by one and a half at 1 and not at
+    and not at 1 (Con Sonar!'s choice_confidence); one ahead by one and a half at 1 and not at
     2 (the default); one far ahead at any; one tried fewer than MIN_TRIES times, or behind,
     never."""
 
@@ -227,14 +241,15 @@ def test_the_paired_search_plays_a_move_only_when_its_lead_exceeds_the_titles_ma
     assert paired_choice(*behind, confidence=0.0) == 0
 
 
-def test_the_whole_search_reads_the_margin_from_the_titles_bot_module(monkeypatch):
-    """expert_move takes CHOICE_CONFIDENCE from the title's bot module: with a margin no lead
-    can pass, Con Sonar!'s expert plays the heuristic's move everywhere; with its own margin
-    it departs from it somewhere on the same positions and randomness."""
+def test_the_whole_search_reads_the_margin_from_the_titles_declared_parts():
+    """expert_move takes the margin from the parts it is given, Con Sonar!'s as its bot
+    module declares them: with a margin no lead can pass, its expert plays the heuristic's
+    move everywhere; with its own margin it departs from it somewhere on the same positions
+    and randomness."""
     game = registry.GAMES["consonar"]
     heuristic = game.bots["heuristic"]
 
-    def departures() -> int:
+    def departures(expert: ExpertParts) -> int:
         count = 0
         for k, (state, seat) in enumerate(positions("consonar", games=1, every=8)):
             legal = game.legal_actions(state, seat)
@@ -246,10 +261,10 @@ def test_the_whole_search_reads_the_margin_from_the_titles_bot_module(monkeypatc
                 left[0] -= 1
                 return left[0] >= 0
 
-            chosen = expert_move(game, state, seat, legal, Rng(bytes([k % 256]) * 32), more)
+            chosen = expert_move(game, expert, state, seat, legal, Rng(bytes([k % 256]) * 32), more)
             count += chosen != heuristic(game.view(state, seat), legal, Rng(b"h" * 32))
         return count
 
-    assert departures() > 0
-    monkeypatch.setattr(consonar_bots, "CHOICE_CONFIDENCE", 1e9)
-    assert departures() == 0
+    assert consonar_bots.EXPERT.choice_confidence == 1.0
+    assert departures(consonar_bots.EXPERT) > 0
+    assert departures(dataclasses.replace(consonar_bots.EXPERT, choice_confidence=1e9)) == 0

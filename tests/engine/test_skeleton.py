@@ -2,6 +2,7 @@
 order, a phase table that agrees with the constants the API schemas read, bots in their own
 module, and the rules text cited by a path inside the repository."""
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -67,3 +68,27 @@ def test_the_rules_text_is_cited_by_a_path_in_the_repository(name):
     assert (ROOT / "docs" / "games" / "rules" / f"{name}.md").is_file()
     for text in (module_doc, page):
         assert not re.search(r"/work/|shared/rules", text)
+
+
+def test_the_engine_imports_its_modules_plainly():
+    """No module of the engine loads another by its name (importlib): the import linter sees
+    every arrow, so a cycle (the rules' core -> the bots -> the rules) cannot hide."""
+    loading = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "engine").rglob("*.py"))
+        if "importlib" in path.read_text()
+    ]
+    assert loading == []
+
+
+def test_every_public_function_of_the_model_game_says_what_it_is_for():
+    """Nautilus is the model a new game is written from (docs/adding-a-game.md)."""
+    tree = ast.parse((ROOT / "engine" / "games" / "nautilus.py").read_text())
+    silent = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and not node.name.startswith("_")
+        and not ast.get_docstring(node)
+    ]
+    assert silent == []

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from engine import match as runner
 from engine import registry
 from tests.engine import conformance
-from tests.engine.test_buttons_properties import perturb as buttons_perturb
-from tests.engine.test_consonar_props import options_of as consonar_options
-from tests.engine.test_consonar_props import perturb as consonar_perturb
-from tests.engine.test_consonar_props import random_player as consonar_player
-from tests.engine.test_nautilus_conformance import perturb as nautilus_perturb
-from tests.engine.test_ninedomains_conformance import perturb as ninedomains_perturb
+from tests.engine.conformance.buttons import perturb as buttons_perturb
+from tests.engine.conformance.consonar import options_of as consonar_options
+from tests.engine.conformance.consonar import perturb as consonar_perturb
+from tests.engine.conformance.consonar import random_player as consonar_player
+from tests.engine.conformance.nautilus import perturb as nautilus_perturb
+from tests.engine.conformance.ninedomains import perturb as ninedomains_perturb
 
 # Hostile and awkward names: markup, quotes, wide characters, a control character, length.
 NAMES = [

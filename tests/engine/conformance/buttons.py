@@ -1,12 +1,12 @@
-"""Buttons: seeded random games with invariants, the shared conformance checks, golden, bots."""
-
-import pytest
+"""Buttons' conformance hooks: its invariants at two to four players, what a seat cannot know
+(the others' pending choices), and its own checks: resignations, and a log that tells no
+choice before all are in."""
 
 from engine import match as runner
 from engine.games import buttons as B
+from engine.games.buttons import GAME
 from engine.rng import Rng
-from tests.engine import conformance
-from tests.engine.test_buttons_helpers import GAME
+from tests.engine.conformance import Run, play, seed_of
 
 MAX_STEPS = 3000  # random games take at most ~450 moves (4 players); rounds at most ~20
 MAX_ROUNDS = 60
@@ -25,7 +25,7 @@ def touching(board):
     return any("oo" in line for line in rows + cols)
 
 
-def check_invariants(before, seat, action, after, entries):
+def check_step(before, seat, action, after, entries):
     b, g = before["state"], after["state"]
     n = g["n"]
     assert g["phase"] in PHASES and g["round"] <= MAX_ROUNDS
@@ -79,57 +79,8 @@ def check_invariants(before, seat, action, after, entries):
         assert out.winners == tuple(s for s in playing if out.scores[s] == best)
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_thousand_random_games_keep_the_invariants(n):
-    for i in range(1000):
-        m, history = conformance.play(
-            GAME, n, None, conformance.seed_of(i), max_steps=MAX_STEPS, on_step=check_invariants
-        )
-        assert m["outcome"] is not None and len(history) < MAX_STEPS
-
-
-@pytest.mark.parametrize("n", [3, 4])
-def test_random_games_with_resignations_go_on_and_never_ask_a_removed_seat(n):
-    for i in range(60):
-        seed = conformance.seed_of(50_000 + i)
-        picker = Rng(b"resign:" + seed)
-        m, _ = runner.start(GAME, n, None, seed, 1)
-        version, gone, resign_at = 1, [], picker.between(1, 200)
-        while m["outcome"] is None:
-            version += 1
-            if version == resign_at or (len(gone) < n - 2 and picker.below(150) == 0):
-                seat = picker.choice([s for s in range(n) if s not in gone])
-                m, _ = runner.resign(GAME, m, seat, version)
-                gone.append(seat)
-            else:
-                seat = picker.choice(sorted(runner.active_seats(GAME, m)))
-                m, _ = runner.act(
-                    GAME, m, seat, picker.choice(runner.legal_actions(GAME, m, seat)), seed, version
-                )
-            if m["outcome"] is None:
-                active = runner.active_seats(GAME, m)
-                assert active and not active & set(gone)
-            assert version < MAX_STEPS
-        if len(gone) < n - 1:
-            assert not set(m["outcome"]["winners"]) & set(gone)
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_replay_and_json(n):
-    for i in range(10):
-        conformance.check_replay_and_json(GAME, n, None, conformance.seed_of(100 + i))
-
-
-@pytest.mark.parametrize("n", [2, 4])
-def test_notation_round_trips_at_many_states(n):
-    def step(before, seat, action, after, entries):
-        for s in sorted(runner.active_seats(GAME, after)):
-            conformance.check_notation(GAME, after, s)
-        conformance.check_views_hide_seed(GAME, after, seed)
-
-    for i in range(10):
-        seed = conformance.seed_of(200 + i)
-        conformance.play(GAME, n, None, seed, on_step=step)
+def check_end(m, history):
+    assert m["outcome"] is not None and len(history) < MAX_STEPS
 
 
 def perturb(g, seat, rng):
@@ -156,13 +107,42 @@ def perturb(g, seat, rng):
     return g
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_views_do_not_leak_pending_choices(n):
-    for i in range(20 if n < 4 else 12):
-        conformance.check_no_leak(GAME, n, None, conformance.seed_of(300 + i), perturb)
+PLAYS = [Run(n, 1000) for n in (2, 3, 4)]
+NO_LEAK = [Run(n, 20 if n < 4 else 12, first=300) for n in (2, 3, 4)]
+REPLAYS = [Run(n, 10, first=100) for n in (2, 3, 4)]
+NOTATION = [Run(n, 10, first=200) for n in (2, 4)]
+SEED_HIDDEN = NOTATION
+BOTS_LEGAL = [Run(n, 10, first=500) for n in (2, 4)]
+GOLDEN = Run(2, 1, first=7)
+BOT_MATCHES = [(Run(2, 200, first=10_000), 101), (Run(4, 200, first=10_000), 76)]  # fair: 50
 
 
-def test_log_never_tells_a_choice_before_all_are_in():
+def random_games_with_resignations_go_on_and_never_ask_a_removed_seat():
+    for n in (3, 4):
+        for i in range(60):
+            seed = seed_of(50_000 + i)
+            picker = Rng(b"resign:" + seed)
+            m, _ = runner.start(GAME, n, None, seed, 1)
+            version, gone, resign_at = 1, [], picker.between(1, 200)
+            while m["outcome"] is None:
+                version += 1
+                if version == resign_at or (len(gone) < n - 2 and picker.below(150) == 0):
+                    seat = picker.choice([s for s in range(n) if s not in gone])
+                    m, _ = runner.resign(GAME, m, seat, version)
+                    gone.append(seat)
+                else:
+                    seat = picker.choice(sorted(runner.active_seats(GAME, m)))
+                    action = picker.choice(runner.legal_actions(GAME, m, seat))
+                    m, _ = runner.act(GAME, m, seat, action, seed, version)
+                if m["outcome"] is None:
+                    active = runner.active_seats(GAME, m)
+                    assert active and not active & set(gone)
+                assert version < MAX_STEPS
+            if len(gone) < n - 1:
+                assert not set(m["outcome"]["winners"]) & set(gone)
+
+
+def log_never_tells_a_choice_before_all_are_in():
     def step(before, seat, action, after, entries):
         assert all(e.to is None for e in entries), "Buttons has no private entries"
         if undecided(action, after["state"]):
@@ -170,18 +150,10 @@ def test_log_never_tells_a_choice_before_all_are_in():
 
     for n in (2, 3, 4):
         for i in range(10):
-            conformance.play(GAME, n, None, conformance.seed_of(400 + i), on_step=step)
+            play(GAME, n, None, seed_of(400 + i), on_step=step)
 
 
-def test_golden_playthrough():
-    conformance.check_golden(GAME, 2, None, conformance.seed_of(7))
-
-
-def test_heuristic_beats_random_two_players():
-    wins = conformance.check_bot_beats_random(GAME, 2, None)
-    assert wins > 100, wins
-
-
-def test_heuristic_beats_random_four_players():
-    wins = conformance.check_bot_beats_random(GAME, 4, None)
-    assert wins > 75, wins  # a fair share is 50
+SPECIFICS = (
+    random_games_with_resignations_go_on_and_never_ask_a_removed_seat,
+    log_never_tells_a_choice_before_all_are_in,
+)

@@ -1,4 +1,5 @@
-"""Nautilus: the shared conformance checks, a 1,000-game property test, no-leak and log checks."""
+"""Nautilus' conformance hooks (the model for a new title's): its invariants, what a seat
+cannot know, the seeded games of each shared check, and its own checks of the log."""
 
 import json
 
@@ -6,10 +7,12 @@ from engine import match as runner
 from engine.games import nautilus as N
 from engine.games.nautilus import GAME
 from engine.rng import Rng
-from tests.engine import conformance
-from tests.engine.conformance import seed_of
+from tests.engine.conformance import Run, play, seed_of
 
-OPTION_SETS = [None, {"hidden_domains": True}]
+
+def both_modes(i: int) -> dict | None:
+    """Every other game with hidden domains."""
+    return [None, {"hidden_domains": True}][i % 2]
 
 
 def check_invariants(g):
@@ -58,18 +61,18 @@ def check_invariants(g):
                 assert None not in g["won"] and sum(r["scores"]) == 5
 
 
-def test_random_games_keep_the_invariants():
-    for i in range(1000):
-        options = OPTION_SETS[i % 2]
+def check_step(before, seat, action, after, entries):
+    check_invariants(after["state"])
+    # an arrow that can move forces a move by the same seat
+    if action["type"] == "place" and after["state"]["phase"] == "move":
+        assert runner.active_seats(GAME, after) == {seat}
 
-        def step(before, seat, action, after, entries):
-            check_invariants(after["state"])
-            # an arrow that can move forces a move by the same seat
-            if action["type"] == "place" and after["state"]["phase"] == "move":
-                assert runner.active_seats(GAME, after) == {seat}
 
-        m, _history = conformance.play(GAME, 2, options, seed_of(i), on_step=step, max_steps=400)
-        assert m["state"]["round"] <= 6 and m["outcome"] is not None
+def check_end(m, history):
+    assert m["state"]["round"] <= 6 and m["outcome"] is not None
+
+
+MAX_STEPS = 400
 
 
 def perturb(g, seat, rng):
@@ -102,12 +105,17 @@ def perturb(g, seat, rng):
     return g
 
 
-def test_views_do_not_leak():
-    for i in range(20):
-        conformance.check_no_leak(GAME, 2, OPTION_SETS[i % 2], seed_of(i), perturb)
+PLAYS = [Run(2, 1000, both_modes)]
+NO_LEAK = [Run(2, 20, both_modes)]
+REPLAYS = [Run(2, 20, both_modes)]
+NOTATION = [Run(2, 15, both_modes, first=600)]
+SEED_HIDDEN = [Run(2, 1, first=700)]
+BOTS_LEGAL = [Run(2, 10, both_modes, first=500)]
+GOLDEN = Run(2, 1, first=42)
+BOT_MATCHES = [(Run(2, 200, first=10_000), 101)]
 
 
-def test_perturb_really_changes_hidden_things():
+def perturb_changes_the_opponents_hand_not_the_seats_own():
     m, _ = runner.start(GAME, 2, None, seed_of(3), 1)
     changed = 0
     for k in range(10):
@@ -126,7 +134,7 @@ def cards_in(data):
     return found
 
 
-def test_log_entries_show_hidden_cards_only_to_those_who_saw_them():
+def log_entries_show_hidden_cards_only_to_those_who_saw_them():
     """A Diver named in an entry is on the board (public), or the entry is only for seats that
     held the card or saw it (their hand, their Submarine draw, their Eye); a Special named in
     a public entry has been used in public."""
@@ -157,10 +165,10 @@ def test_log_entries_show_hidden_cards_only_to_those_who_saw_them():
                         assert name in used or "Special" in e.text, e.text
 
     for i in range(40):
-        conformance.play(GAME, 2, OPTION_SETS[i % 2], seed_of(200 + i), on_step=step)
+        play(GAME, 2, both_modes(i), seed_of(200 + i), on_step=step)
 
 
-def test_log_entries_hide_the_kept_special_from_the_opponent():
+def log_entries_hide_the_kept_special_from_the_opponent():
     def step(before, seat, action, after, entries):
         if action["type"] != "keep":
             return
@@ -170,34 +178,11 @@ def test_log_entries_hide_the_kept_special_from_the_opponent():
                 assert kept not in e.text and kept not in str(e.data)
 
     for i in range(40):
-        conformance.play(GAME, 2, None, seed_of(300 + i), on_step=step)
+        play(GAME, 2, None, seed_of(300 + i), on_step=step)
 
 
-def test_replay_and_json():
-    for i in range(20):
-        conformance.check_replay_and_json(GAME, 2, OPTION_SETS[i % 2], seed_of(i))
-
-
-def test_notation_round_trips_at_many_states():
-    def step(before, seat, action, after, entries):
-        for s in runner.active_seats(GAME, after):
-            conformance.check_notation(GAME, after, s)
-
-    for i in range(15):
-        conformance.play(GAME, 2, OPTION_SETS[i % 2], seed_of(600 + i), on_step=step)
-
-
-def test_views_hide_the_seed():
-    def step(before, seat, action, after, entries):
-        conformance.check_views_hide_seed(GAME, after, seed_of(700))
-
-    conformance.play(GAME, 2, None, seed_of(700), on_step=step)
-
-
-def test_golden_playthrough():
-    conformance.check_golden(GAME, 2, None, seed_of(42))
-
-
-def test_heuristic_beats_random():
-    wins = conformance.check_bot_beats_random(GAME, 2, None)
-    assert wins > 100, wins
+SPECIFICS = (
+    perturb_changes_the_opponents_hand_not_the_seats_own,
+    log_entries_show_hidden_cards_only_to_those_who_saw_them,
+    log_entries_hide_the_kept_special_from_the_opponent,
+)

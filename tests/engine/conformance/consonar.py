@@ -1,18 +1,24 @@
-"""Con Sonar!: seeded random games with invariants, no-leak, replay, notation, golden, bots."""
+"""Con Sonar!'s conformance hooks: its invariants and scoring at two to six players, over
+the option's range, what a seat cannot know, and its own checks: resignations, the log,
+sorted legal lists and whitelisted views. Its random games are played by `random_player`,
+which keeps them short enough to play thousands."""
 
 import itertools
 import json
-
-import pytest
 
 from engine import match as runner
 from engine.games import consonar as C
 from engine.games.consonar import GAME
 from engine.rng import Rng
-from tests.engine import conformance
+from tests.engine.conformance import (
+    Run,
+    check_log_visibility,
+    play,
+    seed_of,
+)
 from tests.engine.test_consonar import brute_groups
 
-GAMES_PER_COUNT = 1000
+MAX_STEPS = 3000
 
 
 def random_player(view, legal, rng, seat):
@@ -99,7 +105,7 @@ def check_invariants(g, out):
         assert list(out.winners) == [s for s in playing if scores[s] == best]
 
 
-def on_step(before, seat, action, after, entries):
+def check_step(before, seat, action, after, entries):
     g = after["state"]
     check_invariants(g, GAME.outcome(g))
     for e in entries:
@@ -107,54 +113,8 @@ def on_step(before, seat, action, after, entries):
             assert e.to is None and len(e.data["rolls"]) >= 1
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_random_games_keep_every_invariant(n):
-    lengths = []
-    for i in range(GAMES_PER_COUNT):
-        m, history = conformance.play(
-            GAME,
-            n,
-            options_of(i),
-            conformance.seed_of(i),
-            chooser=random_player,
-            max_steps=3000,
-            on_step=on_step,
-        )
-        assert m["outcome"] is not None
-        lengths.append(len(history))
-    assert max(lengths) < 3000
-
-
-@pytest.mark.parametrize("n", [3, 4, 5, 6])
-def test_random_games_with_resignations_go_on_and_keep_every_invariant(n):
-    for i in range(40):
-        seed = conformance.seed_of(500 + i)
-        picker = Rng(b"resign:" + seed)
-        m, _ = runner.start(GAME, n, None, seed, 1)
-        version = 1
-        leave_at = [picker.below(60) for _ in range(n - 2)]
-        while m["outcome"] is None:
-            version += 1
-            if leave_at and version >= leave_at[0]:
-                leave_at.pop(0)
-                left = [s for s in range(n) if s not in m["resigned"]]
-                m, _ = runner.resign(GAME, m, picker.choice(left), version)
-            else:
-                seat = next(iter(runner.active_seats(GAME, m)))
-                m, _ = runner.act(
-                    GAME,
-                    m,
-                    seat,
-                    random_player(None, runner.legal_actions(GAME, m, seat), picker, seat),
-                    seed,
-                    version,
-                )
-            g = m["state"]
-            assert sorted(g["removed"]) == sorted(m["resigned"])
-            for s in g["removed"]:
-                assert s not in runner.active_seats(GAME, m)
-            check_invariants(g, GAME.outcome(g))
-        assert not set(m["outcome"]["winners"]) & set(m["resigned"])
+def check_end(m, history):
+    assert m["outcome"] is not None
 
 
 def perturb(g, seat, rng):
@@ -173,16 +133,51 @@ def perturb(g, seat, rng):
     return g
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_views_do_not_leak_hidden_cards(n):
-    for i in range(20):
-        conformance.check_no_leak(GAME, n, options_of(i), conformance.seed_of(i), perturb)
+PLAYERS = (2, 3, 4, 5, 6)
+PLAYS = [Run(n, 1000, options_of, chooser=random_player) for n in PLAYERS]
+NO_LEAK = [Run(n, 20, options_of) for n in PLAYERS]
+REPLAYS = [Run(n, 8, options_of) for n in PLAYERS]
+NOTATION = [Run(n, 20, options_of, chooser=random_player) for n in (2, 3, 6)]
+SEED_HIDDEN = [Run(n, 1, first=n, chooser=random_player) for n in (2, 6)]
+BOTS_LEGAL = [Run(n, 10, options_of, first=500) for n in (2, 6)]
+GOLDEN = Run(2, 1, first=48)  # a short game: the file stays small
+BOT_MATCHES = [
+    (Run(2, 200, first=10_000), 101),
+    (Run(6, 200, first=10_000), 67),  # a fair share is 33
+]
 
 
-def test_no_log_entry_shows_a_seat_another_seats_hand_or_the_deck():
+def random_games_with_resignations_go_on_and_keep_every_invariant():
+    for n in (3, 4, 5, 6):
+        for i in range(40):
+            seed = seed_of(500 + i)
+            picker = Rng(b"resign:" + seed)
+            m, _ = runner.start(GAME, n, None, seed, 1)
+            version = 1
+            leave_at = [picker.below(60) for _ in range(n - 2)]
+            while m["outcome"] is None:
+                version += 1
+                if leave_at and version >= leave_at[0]:
+                    leave_at.pop(0)
+                    left = [s for s in range(n) if s not in m["resigned"]]
+                    m, _ = runner.resign(GAME, m, picker.choice(left), version)
+                else:
+                    seat = next(iter(runner.active_seats(GAME, m)))
+                    legal = runner.legal_actions(GAME, m, seat)
+                    action = random_player(None, legal, picker, seat)
+                    m, _ = runner.act(GAME, m, seat, action, seed, version)
+                g = m["state"]
+                assert sorted(g["removed"]) == sorted(m["resigned"])
+                for s in g["removed"]:
+                    assert s not in runner.active_seats(GAME, m)
+                check_invariants(g, GAME.outcome(g))
+            assert not set(m["outcome"]["winners"]) & set(m["resigned"])
+
+
+def no_log_entry_shows_a_seat_another_seats_hand_or_the_deck():
     for n in (2, 4, 6):
         for i in range(15):
-            seed = conformance.seed_of(i)
+            seed = seed_of(i)
             m, entries = runner.start(GAME, n, None, seed, 1)
 
             def secrets(m):
@@ -191,47 +186,30 @@ def test_no_log_entry_shows_a_seat_another_seats_hand_or_the_deck():
                     [c for o in range(n) if o != s for c in g["hands"][o]] + g["fleet_deck"]
                 )
 
-            conformance.check_log_visibility(entries, secrets(m), n)
+            check_log_visibility(entries, secrets(m), n)
 
             def step(before, seat, action, after, entries):
-                conformance.check_log_visibility(entries, secrets(after), n)
+                check_log_visibility(entries, secrets(after), n)
 
-            conformance.play(GAME, n, None, seed, chooser=random_player, on_step=step)
-
-
-def test_replay_gives_the_same_match_and_the_state_is_json():
-    for n in range(2, 7):
-        for i in range(8):
-            conformance.check_replay_and_json(GAME, n, options_of(i), conformance.seed_of(i))
+            play(GAME, n, None, seed, chooser=random_player, on_step=step)
 
 
-def test_notation_round_trips_for_every_legal_action_of_many_states():
-    for n in (2, 3, 6):
-        for i in range(20):
+def legal_actions_are_sorted_by_type_card_and_submarine():
+    for run in NOTATION:
+        for i, seed in run.seeds():
 
             def step(before, seat, action, after, entries):
                 for s in runner.active_seats(GAME, after):
-                    conformance.check_notation(GAME, after, s)
                     legal = runner.legal_actions(GAME, after, s)
                     assert legal == sorted(
                         legal, key=lambda a: (a["type"], a.get("card", ""), a.get("sub", ""))
                     )
 
-            conformance.play(
-                GAME, n, options_of(i), conformance.seed_of(i), chooser=random_player, on_step=step
-            )
+            play(GAME, run.players, run.options(i), seed, chooser=run.chooser, on_step=step)
 
 
-def test_views_never_show_the_seed():
-    for n in (2, 6):
-        seed = conformance.seed_of(n)
-        conformance.check_views_hide_seed(GAME, runner.start(GAME, n, None, seed, 1)[0], seed)
-        m, _ = conformance.play(GAME, n, None, seed, chooser=random_player)
-        conformance.check_views_hide_seed(GAME, m, seed)
-
-
-def test_views_are_plain_json_and_whitelisted():
-    m, _ = conformance.play(GAME, 3, None, conformance.seed_of(7), chooser=random_player)
+def views_are_plain_json_and_whitelisted():
+    m, _ = play(GAME, 3, None, seed_of(7), chooser=random_player)
     for seat in (None, 0, 1, 2):
         v = GAME.view(m["state"], seat)
         assert json.loads(json.dumps(v)) == v
@@ -239,16 +217,9 @@ def test_views_are_plain_json_and_whitelisted():
         assert "fleet_deck" in v and isinstance(v["fleet_deck"], int)
 
 
-GOLDEN_SEED = conformance.seed_of(48)  # a short game: the file stays small
-
-
-def test_golden_playthrough():
-    conformance.check_golden(GAME, 2, None, GOLDEN_SEED)
-
-
-def test_heuristic_beats_random_in_two_player_games():
-    assert conformance.check_bot_beats_random(GAME, 2, None) > 100
-
-
-def test_heuristic_beats_random_at_six_players():
-    assert conformance.check_bot_beats_random(GAME, 6, None) > 2 * 200 / 6
+SPECIFICS = (
+    random_games_with_resignations_go_on_and_keep_every_invariant,
+    no_log_entry_shows_a_seat_another_seats_hand_or_the_deck,
+    legal_actions_are_sorted_by_type_card_and_submarine,
+    views_are_plain_json_and_whitelisted,
+)

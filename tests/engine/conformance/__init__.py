@@ -1,26 +1,78 @@
-"""Checks every game must pass, shared by the per-game test modules.
+"""Checks every game must pass: tests/engine/test_conformance.py runs them over every
+registered title, with what is particular to a title in its hook module here,
+`tests/engine/conformance/<name>.py` (`hooks_of(name)`; nautilus.py is the model).
 
-A game's tests call these with the game object; each function raises AssertionError with a
-message that says which step of which seeded game broke which promise.
+A hook module declares, as module-level names:
+- `check_step(before, seat, action, after, entries)`, the title's invariants after every step
+  of `PLAYS`' random games, and `check_end(match, history)` at the end of each;
+- `MAX_STEPS`, the moves within which a random game must end;
+- `perturb(g, seat, rng)`: a copy of `g` changed in what `seat` cannot know (-1: every seat);
+- the seeded games of each check, as `Run`s: `PLAYS`, `NO_LEAK`, `REPLAYS`, `NOTATION`,
+  `SEED_HIDDEN`, `BOTS_LEGAL`, `GOLDEN` (one), and `BOT_MATCHES`, pairs of a `Run` and the
+  heuristic's least number of outright wins over 200 games against the random bot;
+- `SPECIFICS`: the title's own checks, functions without arguments.
+
+Each function here raises AssertionError with a message that says which step of which seeded
+game broke which promise.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from engine import match as runner
 from engine.core import Game, Log
 from engine.rng import Rng
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).parents[1] / "golden"
 
 
 def seed_of(i: int) -> bytes:
     return i.to_bytes(4, "big") * 8
+
+
+def no_options(i: int) -> dict | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Run:
+    """Seeded games of one check: game i (from `first`) has the seed `seed_of(i)`, `players`
+    seats and the options `options(i)`, and its moves picked by `chooser` (None: uniformly)."""
+
+    players: int
+    games: int
+    options: Callable[[int], dict | None] = no_options
+    first: int = 0
+    chooser: Callable | None = None
+    label: str = ""  # told apart from the title's other runs of the check
+
+    def __str__(self) -> str:
+        return f"{self.players} players{' ' + self.label if self.label else ''}"
+
+    def seeds(self) -> list[tuple[int, bytes]]:
+        return [(i, seed_of(i)) for i in range(self.first, self.first + self.games)]
+
+
+def hooks_of(name: str) -> ModuleType:
+    """The conformance hook module of the registered title `name`."""
+    module = f"{__name__}.{name}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name != module:
+            raise
+        raise AssertionError(
+            f"{name} is registered but has no conformance hooks: write "
+            f"tests/engine/conformance/{name}.py (as nautilus.py there)"
+        ) from missing
 
 
 def play(
@@ -69,7 +121,9 @@ def replay(game: Game, n: int, options: dict | None, seed: bytes, history) -> di
     return m
 
 
-def check_replay_and_json(game: Game, n: int, options: dict | None, seed: bytes) -> None:
+def check_replay_and_json(
+    game: Game, n: int, options: dict | None, seed: bytes, chooser: Callable | None = None
+) -> None:
     """Replaying the recorded actions gives the live match; the state is JSON at every step."""
 
     def step(before, seat, action, after, entries):
@@ -77,7 +131,7 @@ def check_replay_and_json(game: Game, n: int, options: dict | None, seed: bytes)
         for e in entries:
             json.dumps(e.to_json())
 
-    live, history = play(game, n, options, seed, on_step=step)
+    live, history = play(game, n, options, seed, chooser, on_step=step)
     assert replay(game, n, options, seed, history) == live
 
 
@@ -102,7 +156,7 @@ def check_no_leak(
     options: dict | None,
     seed: bytes,
     perturb: Callable[[dict, int, Rng], dict],
-    steps: int = 200,
+    chooser: Callable | None = None,
 ) -> None:
     """At every step, for every seat: changing only what the seat cannot know (via `perturb`,
     which returns a modified copy of the state) leaves that seat's view unchanged."""
@@ -116,7 +170,7 @@ def check_no_leak(
                 f"seat {s} can see something it should not (after {game.format(action)})"
             )
 
-    play(game, n, options, seed, on_step=step)
+    play(game, n, options, seed, chooser, on_step=step)
 
 
 def check_log_visibility(entries, seat_secret: Callable[[int], list[str]], n: int) -> None:
@@ -167,17 +221,18 @@ def check_golden(game: Game, n: int, options: dict | None, seed: bytes) -> None:
     assert json.loads(path.read_text()) == actual, f"{path.name} differs: the rules changed?"
 
 
-def check_bot_beats_random(game: Game, n: int, options: dict | None, games: int = 200) -> int:
-    """Heuristic (seat rotates) against random; returns the heuristic's number of outright wins."""
+def check_bot_beats_random(game: Game, run: Run) -> int:
+    """Heuristic (seat rotates) against random over the games of `run`; returns the
+    heuristic's number of outright wins."""
     wins = 0
-    for i in range(games):
-        hero = i % n
+    for k, (i, seed) in enumerate(run.seeds()):
+        hero = k % run.players
 
         def choose(view, legal, rng, seat, hero=hero):
             bot = game.bots["heuristic"] if seat == hero else game.bots["random"]
             return bot(view, legal, rng)
 
-        m, _ = play(game, n, options, seed_of(10_000 + i), chooser=choose)
+        m, _ = play(game, run.players, run.options(i), seed, chooser=choose)
         winners = m["outcome"]["winners"]
         if winners == [hero]:
             wins += 1
