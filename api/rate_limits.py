@@ -25,6 +25,7 @@ from flask_limiter import ApplicationLimit, Limiter
 from redis.cluster import RedisCluster
 
 from service.errors import ServiceError
+from store import keys
 
 from . import context
 from .front_door import FrontDoor
@@ -57,7 +58,7 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         application_limits=limits,
         **_storage(client),
         strategy="sliding-window-counter",
-        key_prefix="tp:rate",
+        key_prefix=keys.RATE_LIMITS_PREFIX,
         headers_enabled=False,
         enabled=door.rate_limits,
         swallow_errors=True,

@@ -1,26 +1,14 @@
 """What the front door keeps in Redis: each player's open event streams, so that one player
-cannot hold more than a few, and how many emails each address sent to the mail receiver. The
-key names live here rather than in keys.py, with the same prefix and hash tags."""
+cannot hold more than a few, and how many emails each address sent to the mail receiver."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import time
 
 import redis
 
-from .keys import PREFIX
-
-
-def player_streams(player_id: str) -> str:
-    """Sorted set of the player's open streams, scored by when each expires (seconds)."""
-    return f"{PREFIX}:player:{{{player_id}}}:streams"
-
-
-def mail_sender(address: str) -> str:
-    """How many emails an address sent to the mail receiver in the current window."""
-    return f"{PREFIX}:mailin:sender:{hashlib.sha256(address.lower().encode()).hexdigest()}"
+from .keys import mail_sender, player_streams
 
 
 class SenderQuota:

@@ -6,6 +6,7 @@ a game's events, its snapshot, the outbox entry that says the commit's consequen
 the game's deadlines, atomically, and still every key it touches is in one slot of a Redis
 Cluster. Nothing is atomic across two buckets. A player's keys share the tag {player id}."""
 
+import hashlib
 import zlib
 
 PREFIX = "tp"
@@ -237,3 +238,17 @@ clock took due items), summed over every worker; read by the API's /metrics."""
 
 QUEUE_NAME = "turnpost"
 """The RQ queue the deliveries go on (RQ keeps it as `rq:queue:turnpost` on the queue Redis)."""
+
+
+def player_streams(player_id: str) -> str:
+    """Sorted set of the player's open streams, scored by when each expires (seconds)."""
+    return f"{PREFIX}:player:{{{player_id}}}:streams"
+
+
+def mail_sender(address: str) -> str:
+    """How many emails an address sent to the mail receiver in the current window."""
+    return f"{PREFIX}:mailin:sender:{hashlib.sha256(address.lower().encode()).hexdigest()}"
+
+
+RATE_LIMITS_PREFIX = f"{PREFIX}:rate"
+"""The prefix of flask-limiter's counters (api/rate_limits.py)."""
