@@ -701,13 +701,15 @@ def describe(view: View, action: Action) -> str:
     """The action in words, as the seat of `view` makes it: a play names each card with its
     slot and the domain at stake there."""
     kind = action["type"]
-    opponent = "{seat%d}" % (1 - view["you"])
-    if kind == "play":
-        return "Play " + ", ".join(
-            f"{card} {where} ({domain})"
-            for card, where, domain in zip(action["cards"], SLOT_WORDS, view["face_up"])
+    if kind == "play":  # written out: an opening has 504 of them
+        left, middle, right = action["cards"]
+        at_left, at_middle, at_right = view["face_up"]
+        return (
+            f"Play {left} on the left ({at_left}), {middle} in the middle ({at_middle}), "
+            f"{right} on the right ({at_right})"
         )
     if kind == "swap-domain":
+        opponent = "{seat%d}" % (1 - view["you"])
         return f"Swap your {action['mine']} for {opponent}'s {action['theirs']}"
     if kind == "swap-card":
         return f"Set your {action['hand']} aside and take back your used {action['used']}"
