@@ -7,6 +7,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from markupsafe import escape
 
 from tests.web.conftest import Browser, sign_up
 
@@ -239,6 +240,33 @@ def test_a_player_sees_the_table_from_their_seat_and_a_stranger_as_a_spectator(
     hands = services.games.view(game_id, snap["seats"][0]["player_id"])["hand"]
     assert "Your move" not in seen["cy"] and "/move" not in seen["cy"]
     assert hands and "YOUR HAND" not in seen["cy"].upper().split("THE GAME SO FAR")[0]
+
+
+def test_each_move_button_says_the_move_in_words_beside_its_notation(ada_and_bo, services):
+    """Buttons: the first turn is a roll (one button), the roll a few placements."""
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(ada, "buttons", **{"seat.1": "player", "seat.1.name": "Bo"})
+    browsers = {"Ada": ada, "Bo": bo}
+    buttons_seen = 0
+    for _ in range(6):
+        snap = services.games.load(game_id)
+        seat = snap["active_seats"][0]
+        record = snap["seats"][seat]
+        page = browsers[record["name"]].text(f"/games/{game_id}")
+        moves = services.games.legal_moves(game_id, record["player_id"])["moves"]
+        shown = re.findall(r'<button type="submit" name="notation"[^>]*>(.*?)</button>', page, re.S)
+        assert len(shown) == len(moves)
+        for move, text in zip(moves, shown, strict=True):
+            assert str(escape(move["description"])) in text and move["notation"] in text, text
+        buttons_seen += len(shown)
+        r = browsers[record["name"]].post(
+            f"/games/{game_id}/move",
+            {"version": str(snap["version"]), "notation": moves[0]["notation"]},
+        )
+        assert r.status_code == 303
+    assert buttons_seen > 6  # a roll's placements, not rolls alone
 
 
 def test_no_control_of_a_move_form_chooses_a_move_for_the_player(ada_and_bo, services):
