@@ -19,3 +19,8 @@ def describe_moves(snap: Snapshot, seat: int, actions: list[Action]) -> list[str
     seats = snap["seats"]
     words = (game.describe(view, action) for action in actions)
     return [with_names(text, seats, seat) if "{" in text else text for text in words]
+
+
+def describe_move(snap: Snapshot, seat: int, action: Action) -> str:
+    """One legal move of `seat` in words."""
+    return describe_moves(snap, seat, [action])[0]

@@ -55,10 +55,12 @@ def test_each_link_says_its_move_in_words_with_its_notation(emailed):
 
 
 def test_opening_a_link_plays_nothing_until_confirmed(table):
-    client, services, game_id, _, links = table
+    client, services, game_id, ada, links = table
+    first = services.games.legal_moves(game_id, ada)["moves"][0]
     for _ in range(3):  # a mail scanner may fetch it more than once
         page = client.get(links[0])
         assert page.status_code == 200 and b'<form method="post">' in page.data
+        assert f"{first['description']} ({first['notation']})?" in page.get_data(as_text=True)
         assert page.headers["Cache-Control"] == "no-store"
     assert services.games.summary(game_id)["version"] == 2
     played = client.post(links[0])
