@@ -701,12 +701,11 @@ def describe(view: View, action: Action) -> str:
     """The action in words, as the seat of `view` makes it: a play names each card with its
     slot and the domain at stake there."""
     kind = action["type"]
-    if kind == "play":  # written out: an opening has 504 of them
-        left, middle, right = action["cards"]
-        at_left, at_middle, at_right = view["face_up"]
+    if kind == "play":  # written out, not joined: an opening has 504 of them
+        cards, domains = action["cards"], view["face_up"]
         return (
-            f"Play {left} on the left ({at_left}), {middle} in the middle ({at_middle}), "
-            f"{right} on the right ({at_right})"
+            f"Play {cards[0]} {SLOT_WORDS[0]} ({domains[0]}), {cards[1]} {SLOT_WORDS[1]} "
+            f"({domains[1]}), {cards[2]} {SLOT_WORDS[2]} ({domains[2]})"
         )
     if kind == "swap-domain":
         opponent = "{seat%d}" % (1 - view["you"])
