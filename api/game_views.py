@@ -68,7 +68,7 @@ def _view_schema(name: str) -> type[Schema]:
 
 
 def legal_moves_schema(name: str, action: type[Schema]) -> type[Schema]:
-    """`{game, version, seat, moves: [{notation, action}]}` for the game `name`."""
+    """`{game, version, seat, moves: [{notation, action, description}]}` for the game `name`."""
     title = _title(action, "ActionSchema")
     move = type(
         f"{title}LegalMoveSchema",
@@ -81,6 +81,15 @@ def legal_moves_schema(name: str, action: type[Schema]) -> type[Schema]:
                 action,
                 required=True,
                 metadata={"description": "The same move as a structured action"},
+            ),
+            "description": fields.String(
+                required=True,
+                metadata={
+                    "description": "The same move in words, said to you from what you may see: "
+                    'you are "you", the other players are named (for example "Place your 4 on '
+                    "Ben's side, column 4\"); no two moves of a list read the same. For people "
+                    "to read: play a move by its notation or action"
+                },
             ),
         },
     )

@@ -208,8 +208,8 @@ step</strong></a></p>{% endif %}
 {% for f in forms %}<form method="post"><fieldset><legend>{{ f.legend }}
 {% if f.count > 1 %}({{ f.count }} ways){% endif %}</legend>
 <input type="hidden" name="type" value="{{ f.action_type }}">
-{% for c in f.choices %}<label>{{ c.label }} <select name="{{ c.name }}">
-{% for value, text in c.options %}<option value="{{ value }}">{{ text }}</option>{% endfor %}
+{% for c in f.choices %}<label>{{ c.label }} <select name="{{ c.name }}" required>
+<option value="">choose…</option>{% for value, text in c.options %}<option value="{{ value }}">{{ text }}</option>{% endfor %}
 </select></label> {% endfor %}<button type="submit">Play</button>
 </fieldset></form>{% endfor %}{% endif %}
 {% if game_url %}<p><a href="{{ game_url }}">The game's public page</a></p>{% endif %}"""

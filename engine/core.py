@@ -206,6 +206,13 @@ class Game(Protocol):
 
     def format(self, action: Action) -> str: ...
 
+    def describe(self, view: View, action: Action) -> str:
+        """A legal action in words, said to the seat that may make it, from that seat's `view`
+        alone, so that it cannot tell what the seat may not know ("Place your 4 on {seat1}'s
+        side, column 4"): the mover is "you", the others are named with the tokens {seat0} ..
+        {seat5}, as in the log. No two legal actions of a position read the same."""
+        ...
+
 
 def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and check every option against its spec; unknown options are refused."""
@@ -307,6 +314,7 @@ class GameModule:
         view: Callable[[State, int | None], View],
         parse: Callable[[str], Action],
         format: Callable[[Action], str],
+        describe: Callable[[View, Action], str],
         remove_seat: Callable[[State, int, Log], State] | None = None,
         split_turn: Callable[[str], list[str]] | None = None,
     ) -> None:
@@ -318,6 +326,7 @@ class GameModule:
         self.view = view
         self.parse = parse
         self.format = format
+        self.describe = describe
         # Optional parts of the protocol: engine.match asks for them with getattr.
         if remove_seat is not None:
             self.remove_seat = remove_seat

@@ -593,6 +593,29 @@ def format_action(action: Action) -> str:
     )
 
 
+def describe(view: View, action: Action) -> str:
+    """The action in words, as the seat of `view` makes it: a cell with its colour."""
+    kind = action["type"]
+    me = view["players"][view["you"]]
+    if kind == "roll":
+        return "Roll the dice"
+    if kind == "optout":
+        buttons = sum(row.count(BUTTON) for row in me["board"])
+        return "Opt out of the round, keeping your %d button%s" % (
+            buttons,
+            "" if buttons == 1 else "s",
+        )
+    if kind == "skip":
+        return "Let the gold dice pass"
+    row, col = action["row"], action["col"]
+    where = "row %d, column %d (%s)" % (row, col, COLOUR_NAMES[me["colours"][row - 1][col - 1]])
+    if kind == "star":
+        return f"Turn your button at {where} into a star"
+    if view["roller"] == view["you"]:
+        return f"Place a button at {where}"
+    return f"Use the gold dice: place a button at {where}"
+
+
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
@@ -654,5 +677,6 @@ GAME = GameModule(
     view=view,
     parse=parse,
     format=format_action,
+    describe=describe,
     remove_seat=remove_seat,
 )

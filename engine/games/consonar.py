@@ -683,6 +683,52 @@ def split_turn(text: str) -> list[str]:
     return [format_action(parse(s)) for s in steps]
 
 
+def describe(view: View, action: Action) -> str:
+    """The action in words, as the seat of `view` makes it: each card by its colour and value,
+    each submarine with its owner ("your", a player's, or neutral) and its rung."""
+    kind = action["type"]
+    if kind == "end":
+        return "End your turn without a Torpedo card"
+    card = action["card"]
+    if kind == "fleet":
+        value = FLEET_INFO[card]["value"]
+        sub = action["sub"]
+        before = view["ladder"][sub]
+        after = min(HIGH, max(LOW, before + value))
+        moved = (
+            f"it stays on rung {before}"
+            if after == before
+            else f"rung {before} {'up' if after > before else 'down'} to {after}"
+        )
+        return f"Play {_card_words(card)} on {_owner_words(view, sub)} {sub}: {moved}"
+    if kind == "torpedo":
+        sub = action["sub"]
+        torpedoes = TORPEDO_INFO[card]["torpedoes"]
+        count = "1 torpedo" if torpedoes == 1 else f"{torpedoes} torpedoes"
+        return (
+            f"Fire {_card_words(card)} ({count}) at {_owner_words(view, sub)} {sub} "
+            f"on rung {view['ladder'][sub]}"
+        )
+    if kind == "defuse":
+        return f"Defuse {_card_words(card)}: it leaves the game"
+    return f"Put {_card_words(card)} at the bottom of the Torpedo deck"
+
+
+def _card_words(card: str) -> str:
+    """'r+2' -> 'red +2', 'b2' -> 'blue 2'."""
+    return f"{COLOUR_NAMES[card[0]]} {card[1:]}"
+
+
+def _owner_words(view: View, sub: str) -> str:
+    """Whose the submarine is, to the seat of `view`: 'your', '{seatN}'s' or 'the neutral'."""
+    colour = sub[0]
+    if colour == view["my_colour"]:
+        return "your"
+    if colour in view["neutral"]:
+        return "the neutral"
+    return "{seat%d}'s" % view["nations"].index(colour)
+
+
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
@@ -749,6 +795,7 @@ GAME = GameModule(
     view=view,
     parse=parse,
     format=format_action,
+    describe=describe,
     remove_seat=remove_seat,
     split_turn=split_turn,
 )

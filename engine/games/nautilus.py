@@ -887,6 +887,61 @@ def format_action(action: Action) -> str:
     raise MalformedAction(f"unknown action type {kind!r}")
 
 
+def describe(view: View, action: Action) -> str:
+    """The action in words, as the seat of `view` makes it; "me" and "opp" become your side
+    and the opponent's by name."""
+    kind = action["type"]
+    you = view["you"]
+    opponent = "{seat%d}" % other(you)
+    if kind == "keep":
+        given = next(s for s in view["draft"] if s != action["special"])
+        return (
+            f"Keep the {action['special'].capitalize()} and give the {given.capitalize()} "
+            f"to {opponent}"
+        )
+    if kind == "eye":
+        return f"Use the Eye: see {opponent}'s Divers"
+    if kind == "submarine":
+        return "Use the Submarine: draw 2 Divers from the pile and keep one"
+    if kind == "harpoon":
+        return f"Use the Harpoon: take a Diver at random from {opponent}"
+    if kind == "pass":
+        return "Use no Special now"
+    if kind == "submarine_keep":
+        back = next(c for c in view["submarine_drawn"] if c != action["card"])
+        return f"Keep the {card_text(action['card'])} and put the {card_text(back)} back"
+    if kind == "harpoon_give":
+        return f"Give your {card_text(action['card'])} to {opponent}"
+    if kind == "move":
+        seat_of_side = {"me": you, "opp": other(you)}
+        card = view["board"][seat_of_side[action["from_side"]]][action["from_col"] - 1]
+        return "Move the %s from %s column %d to %s column %d" % (
+            _card_words(card),
+            _whose(action["from_side"], opponent),
+            action["from_col"],
+            _whose(action["to_side"], opponent),
+            action["to_col"],
+        )
+    card = action["card"]
+    what = f"the {_card_words(card)}" if card in CARD_NAME else f"your {card}"
+    words = f"Place {what} on {_whose(action['side'], opponent)} side, column {action['col']}"
+    anchor = action["anchor"]
+    if anchor is None:
+        return words
+    pinned = "it" if anchor == card else f"the {_card_words(anchor)}"
+    return f"{words}, and pin {pinned} with the Anchor"
+
+
+def _card_words(card: int) -> str:
+    """A card on the board as people name it: its value, or the Kraken or the Fishbone."""
+    return CARD_NAME[card].capitalize() if card in CARD_NAME else str(card)
+
+
+def _whose(side: str, opponent: str) -> str:
+    """A side of an action ("me" or "opp") as its mover says it."""
+    return "your" if side == "me" else f"{opponent}'s"
+
+
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
@@ -978,4 +1033,5 @@ GAME = GameModule(
     view=view,
     parse=parse,
     format=format_action,
+    describe=describe,
 )

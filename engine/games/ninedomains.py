@@ -52,6 +52,7 @@ from engine.core import (
 # ---------------------------------------------------------------------------------------------
 
 SLOTS = ("left", "middle", "right")
+SLOT_WORDS = ("on the left", "in the middle", "on the right")  # a card's place, in words
 ROUNDS = 3
 
 
@@ -696,6 +697,28 @@ def format_action(action: Action) -> str:
     )
 
 
+def describe(view: View, action: Action) -> str:
+    """The action in words, as the seat of `view` makes it: a play names each card with its
+    slot and the domain at stake there."""
+    kind = action["type"]
+    if kind == "play":  # written out, not joined: an opening has 504 of them
+        cards, domains = action["cards"], view["face_up"]
+        return (
+            f"Play {cards[0]} {SLOT_WORDS[0]} ({domains[0]}), {cards[1]} {SLOT_WORDS[1]} "
+            f"({domains[1]}), {cards[2]} {SLOT_WORDS[2]} ({domains[2]})"
+        )
+    if kind == "swap-domain":
+        opponent = "{seat%d}" % (1 - view["you"])
+        return f"Swap your {action['mine']} for {opponent}'s {action['theirs']}"
+    if kind == "swap-card":
+        return f"Set your {action['hand']} aside and take back your used {action['used']}"
+    decision = view["decision"]
+    return "Do not use your %s %s" % (
+        effect_card(decision["kind"]),
+        SLOT_WORDS[decision["slot"]],
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # View
 # ---------------------------------------------------------------------------------------------
@@ -768,4 +791,5 @@ GAME = GameModule(
     view=view,
     parse=parse,
     format=format_action,
+    describe=describe,
 )

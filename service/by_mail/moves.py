@@ -25,7 +25,7 @@ from service.errors import ServiceError
 from service.notify import emails
 from service.notify.notifications import preferences
 from service.notify.reply_addresses import read_reply_address, reply_address
-from service.play import history
+from service.play import history, move_words
 from service.play.games import GameService
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -213,6 +213,7 @@ class MailMoves:
                     legal,
                     [game.format(a) for a in legal],
                     words=game.info.field_words,
+                    descriptions=move_words.describe_moves(snap, seat, legal),
                 )
             )
             reply_to = reply_address(

@@ -23,15 +23,23 @@ def moves_section(
     notation: list[str],
     links: dict[str, str] | None = None,
     words: Mapping[str, str] | None = None,
+    descriptions: Sequence[str] | None = None,
 ) -> tuple[str, list[str | tuple[str, str]]]:
-    """The player's legal moves: listed in notation (each with its one-click link, if any)
-    when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move with
-    the values each of its fields may take (service.play.composer), to be written by the player
-    in the notation explained below it, or chosen on the turn page."""
+    """The player's legal moves: listed in notation, after each move's words when given
+    (`descriptions`, one per move: "Bid your 3 (bid 3)"), each with its one-click link, if
+    any, when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move
+    with the values each of its fields may take (service.play.composer), to be written by the
+    player in the notation explained below it, or chosen on the turn page."""
     links = links or {}
     if len(notation) <= LISTED_MOVES or len(links) >= len(notation):
+        said = (
+            notation
+            if descriptions is None
+            else [f"{text} ({move})" for text, move in zip(descriptions, notation, strict=True)]
+        )
         return f"{title} ({len(notation)}):", [
-            (move, links[move]) if move in links else move for move in notation
+            (line, links[move]) if move in links else line
+            for move, line in zip(notation, said, strict=True)
         ]
     summary: list[str | tuple[str, str]] = [
         f"{form.action_type} ({form.count} ways): "

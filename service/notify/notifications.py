@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from engine import match as runner
 from service.notify import emails, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import boards, composer, history, logview
+from service.play import boards, composer, history, logview, move_words
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import in_words, iso
@@ -305,6 +305,7 @@ class NotificationService:
                     moves,
                     turn_links.moves if turn_links else None,
                     game.info.field_words,
+                    move_words.describe_moves(snap, seat, legal),
                 )
             )
             notation = composer.notation_lines(game.info.notation, {a["type"] for a in legal})

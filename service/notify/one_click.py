@@ -21,7 +21,7 @@ from typing import NamedTuple
 from engine import match as runner
 from service.errors import ServiceError
 from service.notify.links import LinkError, MoveLink, read_link, sign_link
-from service.play import composer, history
+from service.play import composer, history, move_words
 from service.play.games import GameService
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -237,7 +237,9 @@ class OneClick:
                 "can no longer be played from it.",
                 link,
             )
-        return LinkState("ready", f"Play {link.notation}?", link)
+        action = history.game_of(snap).parse(link.notation)  # still legal: the turn is current
+        words = move_words.describe_move(snap, link.seat, action)
+        return LinkState("ready", f"{words} ({link.notation})?", link)
 
     def confirm(self, token: str) -> LinkState:
         """Play the link's move, once."""

@@ -3,7 +3,9 @@ knows about forms): one form per action type, one drop-down per field of that ty
 that holds a list, such as The Nine Domains' three cards, one per position), each offering the
 values that field takes among the legal actions. The submitted choices make an action, which
 is played only if it is one of the legal ones, so a form can never make an illegal move: a
-combination that is not allowed is answered with a message.
+combination that is not allowed is answered with a message. The pages that show the forms start
+every drop-down on an empty prompt and require a choice, so that no move is played that the
+player did not choose; an empty value reads as no choice.
 
 Values travel as JSON text, so a number stays a number and `null` stays null."""
 

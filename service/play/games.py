@@ -17,11 +17,11 @@ import orjson
 from engine import match as runner
 from engine import registry
 from engine.bots import search
-from engine.core import Game, GameError, InvalidOptions, validate_options
+from engine.core import GameError, InvalidOptions, validate_options
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
-from service.play import boards, history, lists, logview
+from service.play import boards, history, lists, logview, move_words
 from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
@@ -92,8 +92,8 @@ class GameService:
     def legal_moves(self, game_id: str, player_id: str) -> dict[str, Any]:
         snap = self.load(game_id)
         seat = seated(snap, player_id)
-        match = _started(snap)
-        moves = legal_move_list(history.game_of(snap), match, seat)
+        _started(snap)
+        moves = legal_move_list(snap, seat)
         return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
     def legal_moves_for_json(self, game_id: str, player_id: str) -> dict[str, Any]:
@@ -101,8 +101,8 @@ class GameService:
         already written (an orjson.Fragment), remembered by `self.moves_json`."""
         snap = self.load(game_id)
         seat = seated(snap, player_id)
-        match = _started(snap)
-        moves = self.moves_json.of(snap, match, seat)
+        _started(snap)
+        moves = self.moves_json.of(snap, seat)
         return {"game": snap["game"], "version": snap["version"], "seat": seat, "moves": moves}
 
     def log(self, game_id: str, player_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
@@ -887,52 +887,45 @@ def seat_of(snap: Snapshot, player_id: str | None) -> int | None:
     return None
 
 
-def legal_move_list(game: Game, match: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """The seat's legal moves as the API lists them: each with its notation."""
+def legal_move_list(snap: Snapshot, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal moves as the API lists them: each with its notation and its words."""
+    notated = runner.notated_legal_actions(history.game_of(snap), history.match_of(snap), seat)
+    words = move_words.describe_moves(snap, seat, [action for _, action in notated])
     return [
-        {"notation": notation, "action": a}
-        for notation, a in runner.notated_legal_actions(game, match, seat)
+        {"notation": notation, "action": action, "description": description}
+        for (notation, action), description in zip(notated, words, strict=True)
     ]
 
 
 class MovesJson:
-    """The JSON of legal move lists (bytes, which no reader can change), remembered by what
-    decides a list: the title, its rules version and the seat's digest that the runner keeps
-    in the match (engine.match._settle: a hash of the phase's `choice_key`, as The Nine
-    Domains' commit names the seat's hand, or else of the list itself), so that two seats or
-    positions with one digest have one list. The largest list, The Nine Domains' 504 moves,
-    comes at the opening of every game, where both hands are the same nine cards: it is made
-    once per process instead of at every request (two thirds of its CPU). The SIZE lists used
-    last are kept."""
+    """The JSON of legal move lists (bytes, which no reader can change), remembered by the
+    game, its version and the seat: a snapshot never changes at a version (every change is an
+    event), so these three decide the list, its words and the names in them. A seat that
+    reads its moves again, as a client that polls or the API after the game page, gets them
+    without listing, describing and writing them again (The Nine Domains' opening: 504 moves,
+    about 2 ms). The SIZE lists used last are kept."""
 
     SIZE = 64
 
     def __init__(self) -> None:
-        self.lists: OrderedDict[tuple[str, Any, str], orjson.Fragment] = OrderedDict()
+        self.lists: OrderedDict[tuple[str, int, int], orjson.Fragment] = OrderedDict()
         self.lock = threading.Lock()
 
-    def of(self, snap: Snapshot, match: dict[str, Any], seat: int) -> orjson.Fragment:
-        digests = match.get("seat_digest")
-        digest = digests[seat] if digests else None
-        if not digest:  # a seat not to act (its list is empty), or an older match
-            return self._written(snap, match, seat)
-        key = (snap["game"], snap["rules_version"], digest)
+    def of(self, snap: Snapshot, seat: int) -> orjson.Fragment:
+        key = (snap["id"], snap["version"], seat)
         with self.lock:
             found = self.lists.get(key)
             if found is not None:
                 self.lists.move_to_end(key)
                 return found
-        found = self._written(snap, match, seat)
+        found = orjson.Fragment(
+            orjson.dumps(legal_move_list(snap, seat), option=orjson.OPT_SORT_KEYS)
+        )
         with self.lock:
             self.lists[key] = found
             while len(self.lists) > self.SIZE:
                 self.lists.popitem(last=False)
         return found
-
-    @staticmethod
-    def _written(snap: Snapshot, match: dict[str, Any], seat: int) -> orjson.Fragment:
-        moves = legal_move_list(history.game_of(snap), match, seat)
-        return orjson.Fragment(orjson.dumps(moves, option=orjson.OPT_SORT_KEYS))
 
 
 def summarize(snap: Snapshot) -> dict[str, Any]:

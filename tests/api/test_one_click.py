@@ -11,12 +11,13 @@ from service.notify.links import sign_link
 from service.notify.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from store.notifications import NotificationStore
-from tests.peers import html_of
+from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
 
 
 @pytest.fixture
-def table(redis_client, smtp, test_game):
+def emailed(redis_client, smtp, test_game):
+    """Ada's turn email of a new game with Bo, and what it was sent from."""
     settings = Settings(public_url="http://turnpost.test", one_click_max_moves=12)
     app = create_app(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
     services = app.extensions["turnpost"]["services"]
@@ -26,6 +27,12 @@ def table(redis_client, smtp, test_game):
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     services.notifications.email(Notice(TURN_STARTED, game_id, 0, 2))
     email = smtp.wait_for(lambda m, r: "ada@example.org" in r)
+    return app, services, game_id, ada, email
+
+
+@pytest.fixture
+def table(emailed):
+    app, services, game_id, ada, email = emailed
     links = [
         url.replace("http://turnpost.test", "")
         for url in re.findall(r'href="([^"]+/m/[^"]+)"', html_of(email))
@@ -38,11 +45,22 @@ def test_one_link_per_legal_move(table):
     assert len(links) == len(services.games.legal_moves(game_id, ada)["moves"]) == 3
 
 
+def test_each_link_says_its_move_in_words_with_its_notation(emailed):
+    _app, services, game_id, ada, email = emailed
+    html, text = html_of(email), text_of(email)
+    for move in services.games.legal_moves(game_id, ada)["moves"]:
+        said = f"{move['description']} ({move['notation']})"
+        assert re.search(rf'<a href="[^"]+/m/[^"]+">{re.escape(said)}</a>', html), said
+        assert re.search(rf"^  {re.escape(said)}: http://turnpost.test/m/", text, re.M), said
+
+
 def test_opening_a_link_plays_nothing_until_confirmed(table):
-    client, services, game_id, _, links = table
+    client, services, game_id, ada, links = table
+    first = services.games.legal_moves(game_id, ada)["moves"][0]
     for _ in range(3):  # a mail scanner may fetch it more than once
         page = client.get(links[0])
         assert page.status_code == 200 and b'<form method="post">' in page.data
+        assert f"{first['description']} ({first['notation']})?" in page.get_data(as_text=True)
         assert page.headers["Cache-Control"] == "no-store"
     assert services.games.summary(game_id)["version"] == 2
     played = client.post(links[0])

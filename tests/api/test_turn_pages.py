@@ -4,6 +4,7 @@ nothing but these pages, read and submitted as a browser would (the forms parsed
 HTML); a stale, forged or tampered page changes nothing. Real Valkey, the app over WSGI."""
 
 import random
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -35,7 +36,7 @@ class Forms(HTMLParser):
         elif tag == "select":
             self.select = attrs["name"]
             self.forms[-1]["selects"][self.select] = []
-        elif tag == "option" and self.select:
+        elif tag == "option" and self.select and attrs["value"]:  # not the prompt: a choice
             self.forms[-1]["selects"][self.select].append(attrs["value"])
         elif tag == "a" and "href" in attrs:
             self.links.append(attrs["href"])
@@ -142,4 +143,23 @@ def test_a_tampered_form_or_a_forged_link_plays_nothing(table):
         "x"
     ]  # a one-click link is no turn page
     assert client.get(move_link.removeprefix(BASE).replace("/m/", "/t/")).status_code == 404
+    assert services.games.games.snapshot(game_id)["version"] == 2
+
+
+def test_no_drop_down_of_the_turn_page_chooses_a_move_for_the_player(table):
+    """Each drop-down starts on an empty prompt and is required: Play pressed at once plays
+    nothing (a browser does not send the form; a page without checks sends the prompt)."""
+    client, services = table
+    ada, bo = (services.players.register(n)["id"] for n in ("Ada", "Bo"))
+    services.players.set_friends(bo, [ada])
+    game_id = services.games.create(ada, "ninedomains", [ada, bo])["id"]
+    url = turn_link(services, game_id, 0)
+    page = client.get(url).text
+    selects = re.findall(r"<select ([^>]*)>\s*<option ([^>]*)>", page)
+    assert len(selects) == 3  # the left, middle and right slots
+    for select, first in selects:
+        assert "required" in select and 'value=""' in first, (select, first)
+    form = Forms(page).forms[0]
+    answer = client.post(url, data={**form["hidden"], **{n: "" for n in form["selects"]}})
+    assert answer.status_code == 409 and "not one of your legal moves" in answer.text
     assert services.games.games.snapshot(game_id)["version"] == 2

@@ -36,16 +36,19 @@ def post_office(valkey):
 
 
 def listed_moves(message):
-    """The moves the email offers: its list, or, when it sums them up (The Nine Domains' 504
-    ways to lay three cards), one composed from the summary as a person would: three
-    different cards of the hand."""
+    """The moves the email offers, in notation: its list (each move in words, its notation
+    after it in brackets), or, when it sums them up (The Nine Domains' 504 ways to lay three
+    cards), one composed from the summary as a person would: three different cards of the
+    hand."""
     text = text_of(message)
     lines = text.split("Your legal moves (")[1].splitlines()[1:]
     moves = []
     for line in lines:
         if not line.startswith("  "):
             break
-        moves.append(line.strip().split(": http", 1)[0])
+        listed = line.strip().split(": http", 1)[0]
+        notation = re.search(r"\(([^()]*)\)$", listed)
+        moves.append(notation.group(1) if notation else listed)
     summary = [m for m in moves if m.startswith("play (") and "ways): left slot: " in m]
     if summary:
         hand = summary[0].split("left slot: ", 1)[1].split(";", 1)[0].split()

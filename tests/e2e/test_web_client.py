@@ -170,7 +170,7 @@ def move(page: Page, rnd: random.Random) -> bool:
         form = forms.nth(rnd.randrange(forms.count()))
         for select in form.locator("select").all():
             values = [o.get_attribute("value") for o in select.locator("option").all()]
-            select.select_option(value=rnd.choice(values))
+            select.select_option(value=rnd.choice([v for v in values if v]))  # not the prompt
         form.get_by_role("button", name="Play").click()
     else:
         return False
@@ -266,8 +266,8 @@ def test_a_form_sent_after_the_turn_moved_on_is_refused_in_words(ada_and_bo):
     second = ada.context.new_page()
     second.goto(ada.server.url + f"/games/{game_id}")
     form = second.locator("#your-move form.composer").first
-    first_select = form.locator("select").first
-    first_select.select_option(index=first_select.locator("option").count() - 1)
+    for select in form.locator("select").all():  # each is required
+        select.select_option(index=select.locator("option").count() - 1)
     page = ada.open(f"/games/{game_id}")
     rnd = random.Random(3)
     while not move(page, rnd):

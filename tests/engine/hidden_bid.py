@@ -121,6 +121,11 @@ class HiddenBid:
             return action["type"]
         raise MalformedAction(f"unknown action type {action['type']!r}")
 
+    def describe(self, view, action):
+        if action["type"] == "bid":
+            return f"Bid your {action['card']}"
+        return f"{action['type'].capitalize()} the {len(view['pot'])} cards bid"
+
     bots: ClassVar = {
         "random": lambda view, legal, rng: rng.choice(legal),
         "heuristic": lambda view, legal, rng: legal[-1],

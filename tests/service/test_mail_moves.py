@@ -115,14 +115,15 @@ def test_stale_email_is_refused_with_the_legal_moves_now(table, smtp):
 def test_illegal_move_is_refused_and_says_why(table, smtp):
     services, game_id, ada, _ = table
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
-    held = {m["notation"] for m in services.games.legal_moves(game_id, ada)["moves"]}
+    moves = services.games.legal_moves(game_id, ada)["moves"]
+    held = {m["notation"] for m in moves}
     not_held = next(f"bid {n}" for n in range(1, 10) if f"bid {n}" not in held)
     outcome = services.mail_moves.receive(reply_to(email, not_held, "ada@example.org"))
     assert outcome.status == "refused" and outcome.code in ("move/illegal", "move/malformed")
     assert services.games.summary(game_id)["version"] == 2
     body = text_of(answer_to(smtp, "ada@example.org", outcome.code))
     assert f"'{not_held}'" in body and "Nothing was played" in body
-    assert all(m in body for m in held)
+    assert all(f"{m['description']} ({m['notation']})" in body for m in moves)
 
 
 def test_unreadable_reply_is_refused(table, smtp):

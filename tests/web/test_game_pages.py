@@ -3,16 +3,19 @@ against a friend found by name, an invitation accepted or refused, the lobby, a 
 again after the game moved on, a tampered form, resigning and a rematch."""
 
 import random
+import re
 from html.parser import HTMLParser
 
 import pytest
+from markupsafe import escape
 
 from tests.web.conftest import Browser, sign_up
 
 
 class MoveForms(HTMLParser):
-    """The move forms of a game's page: for each, its hidden fields, its selects' values, and
-    its submit button's name and value (a one-click move)."""
+    """The move forms of a game's page: for each, its hidden fields, its selects' values (but
+    the empty prompt each starts on), and its submit button's name and value (a one-click
+    move)."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -34,7 +37,7 @@ class MoveForms(HTMLParser):
         elif tag == "select":
             self._select = a["name"]
             self.forms[-1]["selects"][self._select] = []
-        elif tag == "option" and self._select:
+        elif tag == "option" and self._select and a["value"]:  # not the prompt: a choice
             self.forms[-1]["selects"][self._select].append(a["value"])
         elif tag == "button" and a.get("name"):
             self.forms[-1]["button"] = (a["name"], a["value"])
@@ -237,3 +240,52 @@ def test_a_player_sees_the_table_from_their_seat_and_a_stranger_as_a_spectator(
     hands = services.games.view(game_id, snap["seats"][0]["player_id"])["hand"]
     assert "Your move" not in seen["cy"] and "/move" not in seen["cy"]
     assert hands and "YOUR HAND" not in seen["cy"].upper().split("THE GAME SO FAR")[0]
+
+
+def test_each_move_button_says_the_move_in_words_beside_its_notation(ada_and_bo, services):
+    """Buttons: the first turn is a roll (one button), the roll a few placements."""
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(ada, "buttons", **{"seat.1": "player", "seat.1.name": "Bo"})
+    browsers = {"Ada": ada, "Bo": bo}
+    buttons_seen = 0
+    for _ in range(6):
+        snap = services.games.load(game_id)
+        seat = snap["active_seats"][0]
+        record = snap["seats"][seat]
+        page = browsers[record["name"]].text(f"/games/{game_id}")
+        moves = services.games.legal_moves(game_id, record["player_id"])["moves"]
+        shown = re.findall(r'<button type="submit" name="notation"[^>]*>(.*?)</button>', page, re.S)
+        assert len(shown) == len(moves)
+        for move, text in zip(moves, shown, strict=True):
+            assert str(escape(move["description"])) in text and move["notation"] in text, text
+        buttons_seen += len(shown)
+        r = browsers[record["name"]].post(
+            f"/games/{game_id}/move",
+            {"version": str(snap["version"]), "notation": moves[0]["notation"]},
+        )
+        assert r.status_code == 303
+    assert buttons_seen > 6  # a roll's placements, not rolls alone
+
+
+def test_no_control_of_a_move_form_chooses_a_move_for_the_player(ada_and_bo, services):
+    """The Nine Domains' cards: every drop-down starts on a prompt, not on a card, and is
+    required, so pressing Play at once plays nothing (a whole game was once played that way,
+    with the first cards of every list)."""
+    ada, bo = ada_and_bo
+    bo.get("/settings")
+    bo.post("/settings/friends", {"add": "Ada"})
+    game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
+    version = services.games.load(game_id)["version"]
+    page = ada.text(f"/games/{game_id}")
+    selects = re.findall(r"<select ([^>]*)>\s*<option ([^>]*)>", page)
+    assert len(selects) == 3  # the left, middle and right slots
+    for select, first in selects:
+        assert "required" in select and 'value=""' in first, (select, first)
+    assert "selected" not in page.split('id="your-move"')[1].split("</section>")[0]
+    pressed_at_once = {**MoveForms(page).forms[0]["hidden"]}
+    pressed_at_once |= {name: "" for name in MoveForms(page).forms[0]["selects"]}
+    r = ada.post(f"/games/{game_id}/move", pressed_at_once)
+    assert r.status_code == 422 and "not one of your legal moves" in r.get_data(as_text=True)
+    assert services.games.load(game_id)["version"] == version

@@ -101,9 +101,13 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                         not in body.split("How a move is written")[0].split("summed up")[1]
                     )
                 else:
-                    assert listed == now[seat], "each move once"
+                    said = [
+                        f"{m['description']} ({m['notation']})"
+                        for m in games.legal_moves(game_id, people[seat])["moves"]
+                    ]
+                    assert listed == said, "each move once, in words with its notation"
                     lines = [line.strip() for line in body.splitlines()]
-                    for move in now[seat]:
+                    for move in said:
                         assert (
                             sum(
                                 1
