@@ -107,12 +107,9 @@ def read_action(game: Game, notation: str | None = None, action: Action | None =
 
 
 def split_steps(game: Game, text: str) -> list[str]:
-    """A line that may hold several steps of one turn -> each step's notation. A game whose
-    notation needs it defines `split_turn`; otherwise steps are separated by ';'."""
-    split = getattr(game, "split_turn", None)
-    if split is not None:
-        return split(text)
-    return [step.strip() for step in text.split(";") if step.strip()]
+    """A line that may hold several steps of one turn -> each step's notation (by default the
+    steps are separated by ';')."""
+    return game.split_turn(text)
 
 
 def legal_actions(game: Game, match: Match, seat: int) -> list[Action]:
@@ -125,10 +122,7 @@ def notated_legal_actions(game: Game, match: Match, seat: int) -> list[tuple[str
     """`legal_actions`, each with its notation: (game.format(action), action)."""
     if seat not in active_seats(game, match):
         return []
-    notated = getattr(game, "notated_legal_actions", None)  # else each action is formatted
-    if notated is not None:
-        return notated(match["state"], seat)
-    return [(game.format(a), a) for a in game.legal_actions(match["state"], seat)]
+    return game.notated_legal_actions(match["state"], seat)
 
 
 def check_turn(game: Game, match: Match, seat: int) -> None:
@@ -152,12 +146,7 @@ def act(
 ) -> tuple[Match, list[LogEntry]]:
     """Apply `action` for `seat`; `version` is the version of the event that will record it."""
     check_turn(game, match, seat)
-    is_legal = getattr(game, "is_legal", None)  # a game without it is asked for its list
-    if not (
-        is_legal(match["state"], seat, action)
-        if is_legal is not None
-        else action in game.legal_actions(match["state"], seat)
-    ):
+    if not game.is_legal(match["state"], seat, action):
         raise IllegalAction(f"{game.format(action)} is not allowed now")
     new = _copy(match)
     rng = Rng(seed, new["rng_counter"])
@@ -174,8 +163,8 @@ def act(
 def resign(
     game: Game, match: Match, seat: int, version: int, reason: str = "resigned"
 ) -> tuple[Match, list[LogEntry]]:
-    """The seat leaves. A game that can go on without it (a `remove_seat` method) goes on;
-    otherwise the game ends and the seats still playing share the win."""
+    """The seat leaves. A game that can go on without it (its `remove_seat` answers a state)
+    goes on; otherwise the game ends and the seats still playing share the win."""
     if match["outcome"] is not None:
         raise GameOver("the game is over")
     if seat in match["resigned"]:
@@ -184,10 +173,10 @@ def resign(
     new["resigned"].append(seat)
     remaining = [s for s in range(new["seats"]) if s not in new["resigned"]]
     log = Log()
-    remove = getattr(game, "remove_seat", None)
-    if remove is not None and len(remaining) >= 2:
-        new["state"] = remove(new["state"], seat, log)
-        result = game.outcome(new["state"])
+    without = game.remove_seat(new["state"], seat, log) if len(remaining) >= 2 else None
+    if without is not None:
+        new["state"] = without
+        result = game.outcome(without)
         if result is not None:
             new["outcome"] = result.to_json()
     else:
@@ -197,17 +186,11 @@ def resign(
 
 
 def _settle(game: Game, match: Match, version: int) -> None:
-    """Record, per seat, the version since which its legal actions are unchanged. A game that
-    can name what decides a seat's list (`choice_key`) is asked for that instead of the list."""
+    """Record, per seat, the version since which its legal actions are unchanged: the game is
+    asked what decides a seat's list (`choice_key`, by default the list itself)."""
     active = active_seats(game, match)
-    choice_key = getattr(game, "choice_key", None)
     for seat in range(match["seats"]):
-        if seat not in active:
-            digest = ""
-        elif choice_key is not None:
-            digest = _digest(choice_key(match["state"], seat))
-        else:
-            digest = _digest(game.legal_actions(match["state"], seat))
+        digest = _digest(game.choice_key(match["state"], seat)) if seat in active else ""
         if digest != match["seat_digest"][seat]:
             match["seat_digest"][seat] = digest
             match["seat_since"][seat] = version
