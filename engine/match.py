@@ -5,20 +5,23 @@ generator's counter, the outcome, resignations, and for each seat the version si
 situation is unchanged). A match is plain JSON, stored as the snapshot. The seed is not in it:
 the service keeps the seed apart and passes it in, so a match can be shown to nobody by mistake.
 
-Checks, in this order: the game is over -> the seat may act -> the action is well formed -> it
-is among the legal actions -> apply it on a copy.
+A player's move is one call, `move`, which checks in this order: the game is over -> the move
+was made on a version that is stale for the seat -> the seat may act -> the action is well
+formed -> it is among the legal actions -> apply it on a copy. `act` is its last three steps,
+for an action already well formed (a bot's, or one read back from the log).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from .core import (
     Action,
     AlreadyLeft,
     Game,
+    GameError,
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -32,6 +35,24 @@ from .core import (
 from .rng import Rng
 
 Match = dict[str, Any]
+
+
+class StaleMove(GameError):
+    """The seat's situation changed since the version the move was made on."""
+
+    code = "move/stale_version"
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game has moved on to version {current_version}")
+        self.current_version = current_version
+
+
+class Moved(NamedTuple):
+    """A move applied: the action as read, the match after it and its log entries."""
+
+    action: Action
+    match: Match
+    entries: list[LogEntry]
 
 
 def _copy(data: Match) -> Match:
@@ -125,9 +146,12 @@ def notated_legal_actions(game: Game, match: Match, seat: int) -> list[tuple[str
     return game.notated_legal_actions(match["state"], seat)
 
 
-def check_turn(game: Game, match: Match, seat: int) -> None:
+def _refuse_if_over(match: Match) -> None:
     if match["outcome"] is not None:
         raise GameOver("the game is over")
+
+
+def _refuse_if_not_to_act(game: Game, match: Match, seat: int) -> None:
     if seat not in active_seats(game, match):
         raise NotYourTurn("it is not your turn: the game is waiting for another player")
 
@@ -141,11 +165,41 @@ def is_current(match: Match, seat: int, expected_version: int, version: int) -> 
     return match["seat_since"][seat] <= expected_version <= version
 
 
+def move(
+    game: Game,
+    match: Match,
+    seat: int,
+    seed: bytes,
+    *,
+    expected_version: int,
+    version: int,
+    notation: str | None = None,
+    action: Action | None = None,
+) -> Moved:
+    """A seat's move as a player sends it (its `notation` or its `action`), made on
+    `expected_version` of a game now at `version`: checked in the order above, then applied
+    (the event that records it will be `version + 1`)."""
+    _refuse_if_over(match)
+    if not is_current(match, seat, expected_version, version):
+        raise StaleMove(version)
+    _refuse_if_not_to_act(game, match, seat)
+    chosen = read_action(game, notation, action)
+    return Moved(chosen, *_apply_legal(game, match, seat, chosen, seed, version + 1))
+
+
 def act(
     game: Game, match: Match, seat: int, action: Action, seed: bytes, version: int
 ) -> tuple[Match, list[LogEntry]]:
-    """Apply `action` for `seat`; `version` is the version of the event that will record it."""
-    check_turn(game, match, seat)
+    """Apply a well-formed `action` for `seat`; `version` is the version of the event that will
+    record it."""
+    _refuse_if_over(match)
+    _refuse_if_not_to_act(game, match, seat)
+    return _apply_legal(game, match, seat, action, seed, version)
+
+
+def _apply_legal(
+    game: Game, match: Match, seat: int, action: Action, seed: bytes, version: int
+) -> tuple[Match, list[LogEntry]]:
     if not game.is_legal(match["state"], seat, action):
         raise IllegalAction(f"{game.format(action)} is not allowed now")
     new = _copy(match)

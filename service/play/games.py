@@ -379,16 +379,26 @@ class GameService:
         match = _started(snap)
         game = history.game_of(snap)
         try:
-            if match["outcome"] is None and not runner.is_current(
-                match, seat, expected_version, snap["version"]
-            ):
-                raise StaleVersion(snap["version"])
-            runner.check_turn(game, match, seat)
-            chosen = runner.read_action(game, notation, action)
-            new, events = self._action_events(snap, seat, chosen)
+            moved = runner.move(
+                game,
+                match,
+                seat,
+                _seed(snap),
+                expected_version=expected_version,
+                version=snap["version"],
+                notation=notation,
+                action=action,
+            )
+        except runner.StaleMove as stale:
+            raise StaleVersion(stale.current_version) from None
         except GameError as err:
             raise ServiceError.from_game_error(err) from None
-        answer = {"version": new["version"], "move": game.format(chosen), "game": summarize(new)}
+        new, events = self._taken_events(snap, seat, moved)
+        answer = {
+            "version": new["version"],
+            "move": game.format(moved.action),
+            "game": summarize(new),
+        }
         return new, events, answer
 
     def bot_move(self, game_id: str, seat: int, version: int) -> bool:
@@ -539,14 +549,21 @@ class GameService:
         new_match, entries = runner.act(
             game, history.match_of(new), seat, chosen, _seed(snap), new["version"] + 1
         )
+        new, more = self._taken_events(new, seat, runner.Moved(chosen, new_match, entries))
+        return new, events + more
+
+    def _taken_events(
+        self, snap: Snapshot, seat: int, moved: runner.Moved
+    ) -> tuple[Snapshot, list[Event]]:
+        """The seat's ActionTaken (and GameEnded if it ends the game)."""
         taken = {
             "type": EventType.ACTION_TAKEN,
             "seat": seat,
-            "action": chosen,
-            "entries": [e.to_json() for e in entries],
+            "action": moved.action,
+            "entries": [e.to_json() for e in moved.entries],
         }
-        new, more = self._fold([(taken, new_match)], new)
-        return self._end_if_over(new, events + more)
+        new, events = self._fold([(taken, moved.match)], snap)
+        return self._end_if_over(new, events)
 
     def _leave_events(
         self, snap: Snapshot, seat: int, reason: str, before: Sequence[dict] = ()
