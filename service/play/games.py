@@ -286,12 +286,11 @@ class GameService:
 
         Safe to run late or twice: any other commit since `version` makes it do nothing (and
         that commit asked for a new bot move if one is due)."""
-
-        def choose(game: Game, match: dict[str, Any], bot: str) -> Action:
-            return _bot_choice(game, match, seat, bot, self.expert_seconds)
-
         return self.commits.run(
-            game_id, lambda draft: _bot_move(draft, seat, version, choose), attempts=1, quiet=False
+            game_id,
+            lambda draft: _bot_move(draft, seat, version, self.expert_seconds),
+            attempts=1,
+            quiet=False,
         )
 
     def play_for_timed_out(self, game_id: str, seat: int) -> bool:
@@ -520,18 +519,15 @@ def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
     return summarize(draft.snap)
 
 
-Chooser = Callable[[Game, dict[str, Any], str], Action]
-"""A bot's choice: (game, match, bot name) -> its action."""
-
-
-def _bot_move(draft: Draft, seat: int, version: int, choose: Chooser) -> bool:
+def _bot_move(draft: Draft, seat: int, version: int, expert_seconds: float) -> bool:
     snap = draft.snap
     if snap["status"] != "active" or snap["version"] != version:
         return False
     record = snap["seats"][seat]
     if record["kind"] != "bot" or seat not in snap["active_seats"]:
         return False
-    _act(draft, seat, choose(history.game_of(snap), history.match_of(snap), record["bot"]))
+    game, match = history.game_of(snap), history.match_of(snap)
+    _act(draft, seat, _bot_choice(game, match, seat, record["bot"], expert_seconds))
     return True
 
 
