@@ -177,7 +177,7 @@ def move(
     action: Action | None = None,
 ) -> Moved:
     """A seat's move as a player sends it (its `notation` or its `action`), made on
-    `expected_version` of a game now at `version`: checked in the order above, then applied
+    `expected_version` of a game now at `version`: checked in the module's order, then applied
     (the event that records it will be `version + 1`)."""
     _refuse_if_over(match)
     if not is_current(match, seat, expected_version, version):

@@ -1,4 +1,7 @@
-"""The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
+"""The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists.
+
+Each write is a small decision (below the class: what it checks and which events it adds)
+that the one commit loop, service.play.commit, runs."""
 
 from __future__ import annotations
 
