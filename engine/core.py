@@ -181,8 +181,15 @@ Bot = Callable[[View, list[Action], Rng], Action]
 
 
 class Game(Protocol):
+    """Every method the runner (engine.match) calls. Those after `format` have defaults here,
+    which a game gets by naming `Game` as its base class; it defines one where it knows better
+    (GameModule gives each phase its own)."""
+
     info: GameInfo
-    bots: dict[str, Bot]  # at least "random" and "heuristic"
+
+    bots: dict[str, Bot]
+    """At least "random" and "heuristic"; engine.registry gives a game its bots when it
+    registers the title."""
 
     def setup(self, n: int, options: dict[str, Any], rng: Rng, log: Log) -> State: ...
 
@@ -212,6 +219,29 @@ class Game(Protocol):
         side, column 4"): the mover is "you", the others are named with the tokens {seat0} ..
         {seat5}, as in the log. No two legal actions of a position read the same."""
         ...
+
+    def is_legal(self, g: State, seat: int, action: Action) -> bool:
+        """Whether `action` is among `seat`'s legal actions (exactly `action in legal_actions`);
+        a game where the list is costly to build answers without building it."""
+        return action in self.legal_actions(g, seat)
+
+    def notated_legal_actions(self, g: State, seat: int) -> list[tuple[str, Action]]:
+        """The legal actions, each with its notation: exactly `(format(a), a)` for each."""
+        return [(self.format(a), a) for a in self.legal_actions(g, seat)]
+
+    def choice_key(self, g: State, seat: int) -> Any:
+        """What decides an active seat's legal list: two positions with equal keys have equal
+        lists, and unequal keys unequal lists (the runner's digest of a seat's situation)."""
+        return self.legal_actions(g, seat)
+
+    def remove_seat(self, g: State, seat: int, log: Log) -> State | None:
+        """The state after `seat` left a game of two or more others, or None where the game
+        cannot go on without it (then the seats still playing share the win)."""
+        return None
+
+    def split_turn(self, text: str) -> list[str]:
+        """A line that may hold several steps of one turn -> each step's notation."""
+        return [step.strip() for step in text.split(";") if step.strip()]
 
 
 def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -289,9 +319,10 @@ class Phase:
 OVER = Phase(nobody, no_actions)
 
 
-class GameModule:
+class GameModule(Game):
     """The `GAME` object of a game module: the module's rule functions under the names of the
-    `Game` protocol, so that a game module defines functions and data only.
+    `Game` protocol, so that a game module defines functions and data only. A `remove_seat` or
+    `split_turn` that the module does not give is the protocol's default.
 
     `phase_of(g)` names the phase `g` is in, a key of `phases`. `apply` dispatches on the
     action's type alone (the runner has checked that it is legal), so an action type that two
@@ -319,24 +350,34 @@ class GameModule:
         split_turn: Callable[[str], list[str]] | None = None,
     ) -> None:
         self.info = info
-        self.setup = setup
         self.phase_of = phase_of
         self.phases = dict(phases)
-        self.outcome = outcome
-        self.view = view
-        self.parse = parse
-        self.format = format
-        self.describe = describe
-        # Optional parts of the protocol: engine.match asks for them with getattr.
-        if remove_seat is not None:
-            self.remove_seat = remove_seat
-        if split_turn is not None:
-            self.split_turn = split_turn
+        self._setup, self._outcome, self._view = setup, outcome, view
+        self._parse, self._format, self._describe = parse, format, describe
+        self._remove_seat, self._split_turn = remove_seat, split_turn
         self.handlers: dict[str, Handler] = {}
         for phase in self.phases.values():
             for kind, handler in phase.handlers.items():
                 if self.handlers.setdefault(kind, handler) is not handler:
                     raise ValueError(f"{info.name}: two handlers for the action type {kind!r}")
+
+    def setup(self, n: int, options: dict[str, Any], rng: Rng, log: Log) -> State:
+        return self._setup(n, options, rng, log)
+
+    def outcome(self, g: State) -> Outcome | None:
+        return self._outcome(g)
+
+    def view(self, g: State, seat: int | None) -> View:
+        return self._view(g, seat)
+
+    def parse(self, text: str) -> Action:
+        return self._parse(text)
+
+    def format(self, action: Action) -> str:
+        return self._format(action)
+
+    def describe(self, view: View, action: Action) -> str:
+        return self._describe(view, action)
 
     def active_seats(self, g: State) -> frozenset[int]:
         return self.phases[self.phase_of(g)].active(g)
@@ -375,6 +416,16 @@ class GameModule:
     def apply(self, g: State, seat: int, action: Action, rng: Rng, log: Log) -> State:
         self.handlers[action["type"]](g, seat, action, rng, log)
         return g
+
+    def remove_seat(self, g: State, seat: int, log: Log) -> State | None:
+        if self._remove_seat is None:
+            return super().remove_seat(g, seat, log)
+        return self._remove_seat(g, seat, log)
+
+    def split_turn(self, text: str) -> list[str]:
+        if self._split_turn is None:
+            return super().split_turn(text)
+        return self._split_turn(text)
 
 
 def best_scores(scores: tuple[float, ...], playing: Iterable[int], reason: str) -> Outcome:

@@ -5,20 +5,23 @@ generator's counter, the outcome, resignations, and for each seat the version si
 situation is unchanged). A match is plain JSON, stored as the snapshot. The seed is not in it:
 the service keeps the seed apart and passes it in, so a match can be shown to nobody by mistake.
 
-Checks, in this order: the game is over -> the seat may act -> the action is well formed -> it
-is among the legal actions -> apply it on a copy.
+A player's move is one call, `move`, which checks in this order: the game is over -> the move
+was made on a version that is stale for the seat -> the seat may act -> the action is well
+formed -> it is among the legal actions -> apply it on a copy. `act` is its last three steps,
+for an action already well formed (a bot's, or one read back from the log).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from .core import (
     Action,
     AlreadyLeft,
     Game,
+    GameError,
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -32,6 +35,24 @@ from .core import (
 from .rng import Rng
 
 Match = dict[str, Any]
+
+
+class StaleMove(GameError):
+    """The seat's situation changed since the version the move was made on."""
+
+    code = "move/stale_version"
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game has moved on to version {current_version}")
+        self.current_version = current_version
+
+
+class Moved(NamedTuple):
+    """A move applied: the action as read, the match after it and its log entries."""
+
+    action: Action
+    match: Match
+    entries: list[LogEntry]
 
 
 def _copy(data: Match) -> Match:
@@ -107,12 +128,9 @@ def read_action(game: Game, notation: str | None = None, action: Action | None =
 
 
 def split_steps(game: Game, text: str) -> list[str]:
-    """A line that may hold several steps of one turn -> each step's notation. A game whose
-    notation needs it defines `split_turn`; otherwise steps are separated by ';'."""
-    split = getattr(game, "split_turn", None)
-    if split is not None:
-        return split(text)
-    return [step.strip() for step in text.split(";") if step.strip()]
+    """A line that may hold several steps of one turn -> each step's notation (by default the
+    steps are separated by ';')."""
+    return game.split_turn(text)
 
 
 def legal_actions(game: Game, match: Match, seat: int) -> list[Action]:
@@ -125,15 +143,15 @@ def notated_legal_actions(game: Game, match: Match, seat: int) -> list[tuple[str
     """`legal_actions`, each with its notation: (game.format(action), action)."""
     if seat not in active_seats(game, match):
         return []
-    notated = getattr(game, "notated_legal_actions", None)  # else each action is formatted
-    if notated is not None:
-        return notated(match["state"], seat)
-    return [(game.format(a), a) for a in game.legal_actions(match["state"], seat)]
+    return game.notated_legal_actions(match["state"], seat)
 
 
-def check_turn(game: Game, match: Match, seat: int) -> None:
+def _refuse_if_over(match: Match) -> None:
     if match["outcome"] is not None:
         raise GameOver("the game is over")
+
+
+def _refuse_if_not_to_act(game: Game, match: Match, seat: int) -> None:
     if seat not in active_seats(game, match):
         raise NotYourTurn("it is not your turn: the game is waiting for another player")
 
@@ -147,17 +165,42 @@ def is_current(match: Match, seat: int, expected_version: int, version: int) -> 
     return match["seat_since"][seat] <= expected_version <= version
 
 
+def move(
+    game: Game,
+    match: Match,
+    seat: int,
+    seed: bytes,
+    *,
+    expected_version: int,
+    version: int,
+    notation: str | None = None,
+    action: Action | None = None,
+) -> Moved:
+    """A seat's move as a player sends it (its `notation` or its `action`), made on
+    `expected_version` of a game now at `version`: checked in the module's order, then applied
+    (the event that records it will be `version + 1`)."""
+    _refuse_if_over(match)
+    if not is_current(match, seat, expected_version, version):
+        raise StaleMove(version)
+    _refuse_if_not_to_act(game, match, seat)
+    chosen = read_action(game, notation, action)
+    return Moved(chosen, *_apply_legal(game, match, seat, chosen, seed, version + 1))
+
+
 def act(
     game: Game, match: Match, seat: int, action: Action, seed: bytes, version: int
 ) -> tuple[Match, list[LogEntry]]:
-    """Apply `action` for `seat`; `version` is the version of the event that will record it."""
-    check_turn(game, match, seat)
-    is_legal = getattr(game, "is_legal", None)  # a game without it is asked for its list
-    if not (
-        is_legal(match["state"], seat, action)
-        if is_legal is not None
-        else action in game.legal_actions(match["state"], seat)
-    ):
+    """Apply a well-formed `action` for `seat`; `version` is the version of the event that will
+    record it."""
+    _refuse_if_over(match)
+    _refuse_if_not_to_act(game, match, seat)
+    return _apply_legal(game, match, seat, action, seed, version)
+
+
+def _apply_legal(
+    game: Game, match: Match, seat: int, action: Action, seed: bytes, version: int
+) -> tuple[Match, list[LogEntry]]:
+    if not game.is_legal(match["state"], seat, action):
         raise IllegalAction(f"{game.format(action)} is not allowed now")
     new = _copy(match)
     rng = Rng(seed, new["rng_counter"])
@@ -174,8 +217,8 @@ def act(
 def resign(
     game: Game, match: Match, seat: int, version: int, reason: str = "resigned"
 ) -> tuple[Match, list[LogEntry]]:
-    """The seat leaves. A game that can go on without it (a `remove_seat` method) goes on;
-    otherwise the game ends and the seats still playing share the win."""
+    """The seat leaves. A game that can go on without it (its `remove_seat` answers a state)
+    goes on; otherwise the game ends and the seats still playing share the win."""
     if match["outcome"] is not None:
         raise GameOver("the game is over")
     if seat in match["resigned"]:
@@ -184,10 +227,10 @@ def resign(
     new["resigned"].append(seat)
     remaining = [s for s in range(new["seats"]) if s not in new["resigned"]]
     log = Log()
-    remove = getattr(game, "remove_seat", None)
-    if remove is not None and len(remaining) >= 2:
-        new["state"] = remove(new["state"], seat, log)
-        result = game.outcome(new["state"])
+    without = game.remove_seat(new["state"], seat, log) if len(remaining) >= 2 else None
+    if without is not None:
+        new["state"] = without
+        result = game.outcome(without)
         if result is not None:
             new["outcome"] = result.to_json()
     else:
@@ -197,17 +240,11 @@ def resign(
 
 
 def _settle(game: Game, match: Match, version: int) -> None:
-    """Record, per seat, the version since which its legal actions are unchanged. A game that
-    can name what decides a seat's list (`choice_key`) is asked for that instead of the list."""
+    """Record, per seat, the version since which its legal actions are unchanged: the game is
+    asked what decides a seat's list (`choice_key`, by default the list itself)."""
     active = active_seats(game, match)
-    choice_key = getattr(game, "choice_key", None)
     for seat in range(match["seats"]):
-        if seat not in active:
-            digest = ""
-        elif choice_key is not None:
-            digest = _digest(choice_key(match["state"], seat))
-        else:
-            digest = _digest(game.legal_actions(match["state"], seat))
+        digest = _digest(game.choice_key(match["state"], seat)) if seat in active else ""
         if digest != match["seat_digest"][seat]:
             match["seat_digest"][seat] = digest
             match["seat_since"][seat] = version

@@ -1,42 +1,41 @@
-"""The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists."""
+"""The game use-cases: create, join, play, resign, view, legal moves, log, replay, lists.
+
+Each write is a small decision (below the class: what it checks and which events it adds)
+that the one commit loop, service.play.commit, runs."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
+import itertools
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import orjson
 
 from engine import match as runner
 from engine import registry
 from engine.bots import search
-from engine.core import GameError, InvalidOptions, validate_options
+from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_options
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
 from service.play import boards, history, lists, logview, move_words
+from service.play.commit import Commits, Draft, Idempotency
+from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
-from store.connection import StoreUnavailable
-from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
+from store.games import GameStore
 from store.players import PlayerStore
-from store.record import Event, EventType, Snapshot
-from store.schedule import member as schedule_member
-
-log = logging.getLogger(__name__)
+from store.record import EventType, Snapshot
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
 TIMEOUT_POLICIES = ("auto", "forfeit")
 BOT_SEATS = ("bot:random", "bot:heuristic", "bot:expert")
 IF_DECLINED = ("cancel", "open")
-APPEND_ATTEMPTS = 16
 
 
 class GameService:
@@ -53,6 +52,7 @@ class GameService:
         self.games = games
         self.players = players
         self.clock = clock
+        self.commits = Commits(games, players, lambda: self.clock())  # read at each commit
         self.moves_json = MovesJson()
 
     # -- reading ---------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class GameService:
             if s is not None and lists.has_open_seat(s)
         ]
 
-    # -- writing ---------------------------------------------------------------------------
+    # -- writing: each use case is a decision (below the class) run by the one commit loop ----
 
     def create(
         self,
@@ -199,19 +199,11 @@ class GameService:
             "created_by": creator,
             "if_declined": if_declined,
         }
-        while True:
-            game_id = game_id or new_id("g_")
-            snap, events = self._fold([({**created, "game_id": game_id}, None)], None)
-            if not _waiting_seats(snap):
-                snap, more = self._start(snap)
-                events += more
-            if self.games.create(
-                Commit(game_id, 0, _stored(events), snap, schedule=_deadline_items(snap))
-            ):
-                break
-            game_id = None  # a new id collided with a game's: draw another
-        self._write_lists(snap)
-        return summarize(snap)
+        # the id given, then new ones while an id collides with a game's (the append is stale)
+        ids = itertools.chain([game_id] if game_id else [], iter(partial(new_id, "g_"), None))
+        return self.commits.run(
+            None, lambda draft: _create(draft, {**created, "game_id": next(ids)})
+        )
 
     def rematch(self, game_id: str, player_id: str) -> tuple[dict[str, Any], bool]:
         """The rematch of a finished game, asked by one of its players: the same title,
@@ -258,75 +250,12 @@ class GameService:
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
         name = self._player_name(player_id)
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.load(game_id)
-            _not_cancelled(snap)
-            if snap["status"] != "open":
-                raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat")
-            if seat_of(snap, player_id) is not None:
-                raise ServiceError(
-                    ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game"
-                )
-            invited = invitation_of(snap, player_id)
-            open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
-            if invited is not None:
-                if seat is not None and seat != invited:
-                    raise ServiceError(
-                        ErrorCode.GAME_SEAT_TAKEN,
-                        f"seat {invited} is reserved for you: join without a seat or with that one",
-                    )
-                chosen = invited
-            elif not open_seats:
-                raise ServiceError(
-                    ErrorCode.GAME_FULL,
-                    "this game has no open seat: its other seats are reserved for "
-                    "the players it invited",
-                )
-            else:
-                chosen = open_seats[0] if seat is None else seat
-            if chosen != invited and chosen not in open_seats:
-                raise ServiceError(
-                    ErrorCode.GAME_SEAT_TAKEN,
-                    f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
-                )
-            joined = {
-                "type": EventType.PLAYER_JOINED,
-                "seat": chosen,
-                "player_id": player_id,
-                "name": name,
-            }
-            new, events = self._fold([(joined, None)], snap)
-            if not _waiting_seats(new):
-                new, more = self._start(new)
-                events += more
-            if isinstance(self._append(snap, events, new), Appended):
-                return summarize(new)
-        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+        return self.commits.run(game_id, lambda draft: _join(draft, player_id, name, seat))
 
     def decline(self, game_id: str, player_id: str) -> dict[str, Any]:
         """Refuse the seat reserved for you: it opens to anyone in the lobby if the creator
         asked for that (`if_declined: open`), otherwise the game is cancelled."""
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.load(game_id)
-            _not_cancelled(snap)
-            seat = invitation_of(snap, player_id)
-            if seat is None:
-                raise ServiceError(
-                    ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game"
-                )
-            declined = {
-                "type": EventType.INVITATION_DECLINED,
-                "seat": seat,
-                "player_id": player_id,
-                "name": snap["seats"][seat]["name"],
-            }
-            items: list[tuple[dict, dict | None]] = [(declined, None)]
-            if snap["if_declined"] == "cancel":
-                items.append(({"type": EventType.GAME_CANCELLED, "reason": "declined"}, None))
-            new, events = self._fold(items, snap)
-            if isinstance(self._append(snap, events, new), Appended):
-                return summarize(new)
-        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+        return self.commits.run(game_id, lambda draft: _decline(draft, player_id))
 
     def play(
         self,
@@ -340,95 +269,41 @@ class GameService:
         """Play a move. With an `idempotency_key`, a retry of the same request answers the
         first attempt's answer (a ReplayedAnswer), also when it raced the first attempt (which
         then made its version stale); the key reused for another request is refused."""
-        request = _move_fingerprint(expected_version, notation, action)
-        for _ in range(APPEND_ATTEMPTS):
-            snap, first = self.games.snapshot_and_answer(game_id, player_id, idempotency_key)
-            if first is not None:
-                return _replay(first, request)
-            if snap is None:
-                raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
-            try:
-                new, events, answer = self._move(
-                    snap, player_id, expected_version, notation, action
-                )
-            except ServiceError:
-                first = (
-                    self.games.idempotent_answer(game_id, player_id, idempotency_key)
-                    if idempotency_key
-                    else None
-                )
-                if first:
-                    return _replay(first, request)
-                raise
-            result = self._append(snap, events, new, idempotency_key, player_id, answer, request)
-            if isinstance(result, Replayed):
-                return _replay(result.first, request)
-            if isinstance(result, Appended):
-                return answer
-        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+        idempotency = None
+        if idempotency_key:
+            request = Idempotency.fingerprint(
+                expected_version=expected_version, notation=notation, action=action
+            )
+            idempotency = Idempotency(idempotency_key, player_id, request)
+        return self.commits.run(
+            game_id,
+            lambda draft: _move(draft, player_id, expected_version, notation, action),
+            idempotency=idempotency,
+        )
 
-    def _move(
-        self,
-        snap: Snapshot,
-        player_id: str,
-        expected_version: int,
-        notation: str | None,
-        action: dict | None,
-    ) -> tuple[Snapshot, list[Event], dict[str, Any]]:
-        seat = seated(snap, player_id)
-        match = _started(snap)
-        game = history.game_of(snap)
-        try:
-            if match["outcome"] is None and not runner.is_current(
-                match, seat, expected_version, snap["version"]
-            ):
-                raise StaleVersion(snap["version"])
-            runner.check_turn(game, match, seat)
-            chosen = runner.read_action(game, notation, action)
-            new, events = self._action_events(snap, seat, chosen)
-        except GameError as err:
-            raise ServiceError.from_game_error(err) from None
-        answer = {"version": new["version"], "move": game.format(chosen), "game": summarize(new)}
-        return new, events, answer
+    def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
+        return self.commits.run(game_id, lambda draft: _resign(draft, player_id))
 
     def bot_move(self, game_id: str, seat: int, version: int) -> bool:
         """Play for a bot seat if the game is still at `version` and the bot may act.
 
         Safe to run late or twice: any other commit since `version` makes it do nothing (and
         that commit asked for a new bot move if one is due)."""
-        snap = self.games.snapshot(game_id)
-        if snap is None or snap["status"] != "active" or snap["version"] != version:
-            return False
-        record = snap["seats"][seat]
-        game = history.game_of(snap)
-        if record["kind"] != "bot" or seat not in snap["active_seats"]:
-            return False
-        chosen = _bot_choice(game, history.match_of(snap), seat, record["bot"], self.expert_seconds)
-        new, events = self._action_events(snap, seat, chosen)
-        return isinstance(self._append(snap, events, new), Appended)
+        return self.commits.run(
+            game_id,
+            lambda draft: _bot_move(draft, seat, version, self.expert_seconds),
+            attempts=1,
+            quiet=False,
+        )
 
     def play_for_timed_out(self, game_id: str, seat: int) -> bool:
         """Under `on_timeout: auto`, the computer (the heuristic bot) plays for a seat whose
         clock ran out, unless the seat's turn moved on meanwhile. Safe to run late or twice."""
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.games.snapshot(game_id)
-            if (
-                snap is None
-                or snap["status"] != "active"
-                or seat not in snap["timed_out"]
-                or snap["time_control"] is None
-                or snap["time_control"]["on_timeout"] != "auto"
-            ):
-                return False
-            chosen = _bot_choice(history.game_of(snap), history.match_of(snap), seat, "heuristic")
-            new, events = self._action_events(snap, seat, chosen)
-            if isinstance(self._append(snap, events, new), Appended):
-                return True
-        return False
+        return self.commits.run(game_id, lambda draft: _computer_move(draft, seat), quiet=False)
 
     def expire_turn(self, game_id: str, seat: int, since: int) -> str:
         """The seat's clock, started at version `since`, has run out. See expire_turns."""
-        return self.expire_turns([(game_id, seat, since)])[0]
+        return self.commits.run(game_id, lambda draft: _expire(draft, seat, since), quiet="moot")
 
     def expire_turns(self, due: list[tuple[str, int, int]]) -> list[str]:
         """Record that these seats' clocks (game, seat, the version their turn started at) ran
@@ -439,57 +314,26 @@ class GameService:
         Each answer is "applied"; "moot" if the seat's turn has moved on since (so a deadline
         met late, twice or by two clocks has its effect once); or "early" if the deadline has
         not come yet (the caller asks again at the deadline)."""
-        now = self.clock() * 1000
+        now_ms = int(self.clock() * 1000)
         answers: list[str] = ["moot"] * len(due)  # a game that is gone stays moot
         by_game: dict[str, list[int]] = {}
         for i, (game_id, _, _) in enumerate(due):
             by_game.setdefault(game_id, []).append(i)
-        commits: list[tuple[list[int], Snapshot, list[Event], Snapshot]] = []
+        drafts: list[tuple[list[int], Draft]] = []
         for items, snap in zip(by_game.values(), self.games.snapshots(list(by_game))):
             if snap is None:
                 continue
-            new, events, applied = snap, [], []
+            draft = Draft(snap, now_ms)
             for i in items:  # each seat's timeout on the game as the earlier ones left it
-                _, seat, since = due[i]
-                answers[i] = _timeout_verdict(new, seat, since, now)
-                if answers[i] == "applied":
-                    new, more = self._timeout_events(new, seat)
-                    events += more
-                    applied.append(i)
-            if events:
-                commits.append((applied, snap, events, new))
-        results = self.games.append_many(
-            [self._commit(snap, events, new) for _, snap, events, new in commits]
-        )
-        written = []
-        for (applied, _, _, new), result in zip(commits, results):
-            if isinstance(result, Appended):
-                written.append(new)
-            else:  # a move or another clock just now: one at a time
+                answers[i] = _expire(draft, *due[i][1:])
+            if draft.events:
+                drafts.append(([i for i in items if answers[i] == "applied"], draft))
+        appended = self.commits.append_many([draft for _, draft in drafts])
+        for (applied, _), done in zip(drafts, appended):
+            if not done:  # a move or another clock just now: one at a time
                 for i in applied:
-                    answers[i] = self._expire_one(*due[i])
-        self._write_lists(*written)
+                    answers[i] = self.expire_turn(*due[i])
         return answers
-
-    def _expire_one(self, game_id: str, seat: int, since: int) -> str:
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.games.snapshot(game_id)
-            if snap is None:
-                return "moot"
-            verdict = _timeout_verdict(snap, seat, since, self.clock() * 1000)
-            if verdict != "applied":
-                return verdict
-            new, events = self._timeout_events(snap, seat)
-            if isinstance(self._append(snap, events, new), Appended):
-                return "applied"
-        return "moot"
-
-    def _timeout_events(self, snap: Snapshot, seat: int) -> tuple[Snapshot, list[Event]]:
-        policy = history.clock_of(snap)["on_timeout"]
-        timed_out = {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy}
-        if policy == "auto":
-            return self._fold([(timed_out, None)], snap)
-        return self._leave_events(snap, seat, "forfeit", before=[timed_out])
 
     def wait_log(
         self, game_id: str, player_id: str | None, after: int, block_ms: int
@@ -503,67 +347,7 @@ class GameService:
             snap = self.load(game_id)
         return [logview.render(game, snap["seats"], e, seat) for e in events]
 
-    def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
-        for _ in range(APPEND_ATTEMPTS):
-            snap = self.load(game_id)
-            seat = seated(snap, player_id)
-            result = self._leave(snap, seat, "resigned")
-            if result is not None:
-                return summarize(result)
-        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
-
     # -- inner workings ----------------------------------------------------------------------
-
-    def _leave(self, snap: Snapshot, seat: int, reason: str) -> Snapshot | None:
-        """Record that `seat` resigned; None if the game moved meanwhile."""
-        if snap["status"] == "finished":
-            raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
-        _not_cancelled(snap)
-        if snap["status"] == "open":
-            new, events = self._fold(
-                [({"type": EventType.PLAYER_RESIGNED, "seat": seat, "reason": reason}, None)], snap
-            )
-        else:
-            try:
-                new, events = self._leave_events(snap, seat, reason)
-            except GameError as err:
-                raise ServiceError.from_game_error(err) from None
-        return new if isinstance(self._append(snap, events, new), Appended) else None
-
-    def _action_events(
-        self, snap: Snapshot, seat: int, chosen: dict, before: Sequence[dict] = ()
-    ) -> tuple[Snapshot, list[Event]]:
-        """Events `before`, then the seat's ActionTaken (and GameEnded if it ends the game)."""
-        game = history.game_of(snap)
-        new, events = self._fold([(e, None) for e in before], snap)
-        new_match, entries = runner.act(
-            game, history.match_of(new), seat, chosen, _seed(snap), new["version"] + 1
-        )
-        taken = {
-            "type": EventType.ACTION_TAKEN,
-            "seat": seat,
-            "action": chosen,
-            "entries": [e.to_json() for e in entries],
-        }
-        new, more = self._fold([(taken, new_match)], new)
-        return self._end_if_over(new, events + more)
-
-    def _leave_events(
-        self, snap: Snapshot, seat: int, reason: str, before: Sequence[dict] = ()
-    ) -> tuple[Snapshot, list[Event]]:
-        game = history.game_of(snap)
-        new, events = self._fold([(e, None) for e in before], snap)
-        new_match, entries = runner.resign(
-            game, history.match_of(new), seat, new["version"] + 1, reason
-        )
-        left = {
-            "type": EventType.PLAYER_RESIGNED,
-            "seat": seat,
-            "reason": reason,
-            "entries": [e.to_json() for e in entries],
-        }
-        new, more = self._fold([(left, new_match)], new)
-        return self._end_if_over(new, events + more)
 
     def _seat_records(self, creator: str, seats: list, game) -> list[dict]:
         """One record per seat: the creator's own seat, a bot, an open seat, a player who lets
@@ -624,125 +408,233 @@ class GameService:
             raise ServiceError(error, f"there is no player {player_id}")
         return profile["name"]
 
-    def _start(self, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
-        game = history.game_of(snap)
-        # the options as created: a game that waited for a player since before an option was
-        # added starts under the rules it was created with (and replays alike)
-        match, entries = runner.start(
-            game, len(snap["seats"]), snap["options"], _seed(snap), snap["version"] + 1, True
-        )
-        started = {"type": EventType.GAME_STARTED, "entries": [e.to_json() for e in entries]}
-        return self._fold([(started, match)], snap)
 
-    def _end_if_over(self, snap: Snapshot, events: list[Event]) -> tuple[Snapshot, list[Event]]:
-        if history.match_of(snap)["outcome"] is None:
-            return snap, events
-        ended = {
-            "type": EventType.GAME_ENDED,
-            "outcome": history.match_of(snap)["outcome"],
-            "seed": snap["secret_seed"],
-        }
-        new, more = self._fold([(ended, None)], snap)
-        return new, events + more
+# -- the decisions: what each use case adds to a game's draft (see service.play.commit) ------
 
-    def _fold(
-        self, items: Sequence[tuple[dict[str, Any], dict[str, Any] | None]], snap: Snapshot | None
-    ) -> tuple[Snapshot, list[Event]]:
-        """Stamp events with time and version and fold them; returns (snapshot, events)."""
-        now = int(self.clock() * 1000)
-        events: list[Event] = []
-        for unstamped, computed in items:
-            version = (snap["version"] if snap else 0) + 1
-            event = cast(Event, {**unstamped, "at": now, "version": version})
-            snap = history.fold(snap, event, computed)
-            events.append(event)
-        if snap is None:
-            raise ValueError("nothing to fold: no snapshot and no event")
-        return snap, events
 
-    def _commit(
-        self,
-        before: Snapshot,
-        events: list[Event],
-        after: Snapshot,
-        idempotency_key: str | None = None,
-        player_id: str = "",
-        answer: dict | None = None,
-        request: str = "",
-    ) -> Commit:
-        """The append of `events` on `before`: the snapshot `after`, and the deadlines that
-        start or stop with it (everything else a commit causes is derived from the outbox
-        entry the append writes with it; see service.consequences)."""
-        old, new = _deadline_items(before), _deadline_items(after)
-        new_members = {m for _, m in new}
-        return Commit(
-            after["id"],
-            before["version"],
-            _stored(events),
-            after,
-            unschedule=[m for _, m in old if m not in new_members],
-            schedule=[(at, m) for at, m in new if (at, m) not in old],
-            idempotency_key=idempotency_key,
-            player_id=player_id,
-            answer=answer,
-            request=request,
-        )
+def _create(draft: Draft, created: dict[str, Any]) -> dict[str, Any]:
+    draft.add(created)
+    _start_if_seated(draft)
+    return summarize(draft.snap)
 
-    def _append(
-        self,
-        before: Snapshot,
-        events: list[Event],
-        after: Snapshot,
-        idempotency_key: str | None = None,
-        player_id: str = "",
-        answer: dict | None = None,
-        request: str = "",
-    ) -> Appended | Stale | Replayed:
-        result = self.games.append(
-            self._commit(before, events, after, idempotency_key, player_id, answer, request)
-        )
-        if isinstance(result, Appended):
-            self._write_lists(after)
-        return result
 
-    def _write_lists(self, *snaps: Snapshot) -> None:
-        """Bring the players' game lists, inboxes and the lobby up to the committed snapshots
-        now, so that the committing client reads its own write. A worker does the same from
-        the outbox, so a failure here loses nothing, and the committed answer stands."""
-        try:
-            lists.write(self.games, self.players, list(snaps))
-        except StoreUnavailable:
-            log.warning(
-                "lists of %s not written now; the outbox will",
-                ", ".join(s["id"] for s in snaps),
-                exc_info=True,
+def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str, Any]:
+    snap = draft.snap
+    _not_cancelled(snap)
+    if snap["status"] != "open":
+        raise ServiceError(ErrorCode.GAME_FULL, "this game has no open seat")
+    if seat_of(snap, player_id) is not None:
+        raise ServiceError(ErrorCode.GAME_ALREADY_SEATED, "you already have a seat in this game")
+    invited = invitation_of(snap, player_id)
+    open_seats = [i for i, r in enumerate(snap["seats"]) if r["kind"] == "open"]
+    if invited is not None:
+        if seat is not None and seat != invited:
+            raise ServiceError(
+                ErrorCode.GAME_SEAT_TAKEN,
+                f"seat {invited} is reserved for you: join without a seat or with that one",
             )
-
-
-class ReplayedAnswer(dict):
-    """The first answer to an Idempotency-Key, given again to a retry of the same request: a
-    dict like any answer, marked so that the API can say so (Idempotent-Replayed: true)."""
-
-
-def _move_fingerprint(expected_version: int, notation: str | None, action: dict | None) -> str:
-    """What makes two move requests the same request: the SHA-256 of their fields as
-    canonical JSON (so spacing and key order do not matter; notation and action do)."""
-    canonical = json.dumps(
-        {"expected_version": expected_version, "notation": notation, "action": action},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _replay(first: FirstAnswer, request: str) -> ReplayedAnswer:
-    if first.request != request:
+        chosen = invited
+    elif not open_seats:
         raise ServiceError(
-            ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
-            "this Idempotency-Key was used for another move: a retry must send the "
-            "same body; a new move needs a new key",
+            ErrorCode.GAME_FULL,
+            "this game has no open seat: its other seats are reserved for the players it invited",
         )
-    return ReplayedAnswer(first.answer)
+    else:
+        chosen = open_seats[0] if seat is None else seat
+    if chosen != invited and chosen not in open_seats:
+        raise ServiceError(
+            ErrorCode.GAME_SEAT_TAKEN,
+            f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
+        )
+    draft.add(
+        {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
+    )
+    _start_if_seated(draft)
+    return summarize(draft.snap)
+
+
+def _decline(draft: Draft, player_id: str) -> dict[str, Any]:
+    snap = draft.snap
+    _not_cancelled(snap)
+    seat = invitation_of(snap, player_id)
+    if seat is None:
+        raise ServiceError(
+            ErrorCode.GAME_NOT_INVITED, "you have no invitation to answer in this game"
+        )
+    name = snap["seats"][seat]["name"]
+    draft.add(
+        {
+            "type": EventType.INVITATION_DECLINED,
+            "seat": seat,
+            "player_id": player_id,
+            "name": name,
+        }
+    )
+    if snap["if_declined"] == "cancel":
+        draft.add({"type": EventType.GAME_CANCELLED, "reason": "declined"})
+    return summarize(draft.snap)
+
+
+def _move(
+    draft: Draft,
+    player_id: str,
+    expected_version: int,
+    notation: str | None,
+    action: dict | None,
+) -> dict[str, Any]:
+    snap = draft.snap
+    seat = seated(snap, player_id)
+    match = _started(snap)
+    game = history.game_of(snap)
+    try:
+        moved = runner.move(
+            game,
+            match,
+            seat,
+            _seed(snap),
+            expected_version=expected_version,
+            version=snap["version"],
+            notation=notation,
+            action=action,
+        )
+    except runner.StaleMove as stale:
+        raise StaleVersion(stale.current_version) from None
+    except GameError as err:
+        raise ServiceError.from_game_error(err) from None
+    _taken(draft, seat, moved)
+    new = draft.snap
+    return {"version": new["version"], "move": game.format(moved.action), "game": summarize(new)}
+
+
+def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
+    snap = draft.snap
+    seat = seated(snap, player_id)
+    if snap["status"] == "finished":
+        raise ServiceError(ErrorCode.MOVE_GAME_OVER, "the game is over")
+    _not_cancelled(snap)
+    if snap["status"] == "open":
+        draft.add({"type": EventType.PLAYER_RESIGNED, "seat": seat, "reason": "resigned"})
+    else:
+        try:
+            _leave(draft, seat, "resigned")
+        except GameError as err:
+            raise ServiceError.from_game_error(err) from None
+    return summarize(draft.snap)
+
+
+def _bot_move(draft: Draft, seat: int, version: int, expert_seconds: float) -> bool:
+    snap = draft.snap
+    if snap["status"] != "active" or snap["version"] != version:
+        return False
+    record = snap["seats"][seat]
+    if record["kind"] != "bot" or seat not in snap["active_seats"]:
+        return False
+    game, match = history.game_of(snap), history.match_of(snap)
+    _act(draft, seat, _bot_choice(game, match, seat, record["bot"], expert_seconds))
+    return True
+
+
+def _computer_move(draft: Draft, seat: int) -> bool:
+    snap = draft.snap
+    if (
+        snap["status"] != "active"
+        or seat not in snap["timed_out"]
+        or snap["time_control"] is None
+        or snap["time_control"]["on_timeout"] != "auto"
+    ):
+        return False
+    game, match = history.game_of(snap), history.match_of(snap)
+    _act(draft, seat, _bot_choice(game, match, seat, "heuristic"))
+    return True
+
+
+def _expire(draft: Draft, seat: int, since: int) -> str:
+    """The seat's timeout if it is due ("applied"), or why not ("moot", "early")."""
+    verdict = _timeout_verdict(draft.snap, seat, since, draft.now_ms)
+    if verdict == "applied":
+        policy = history.clock_of(draft.snap)["on_timeout"]
+        draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy})
+        if policy == "forfeit":
+            _leave(draft, seat, "forfeit")
+    return verdict
+
+
+# -- the steps the decisions share ------------------------------------------------------------
+
+
+def _start_if_seated(draft: Draft) -> None:
+    """GameStarted once every seat is taken."""
+    snap = draft.snap
+    if _waiting_seats(snap):
+        return
+    # the options as created: a game that waited for a player since before an option was
+    # added starts under the rules it was created with (and replays alike)
+    match, entries = runner.start(
+        history.game_of(snap),
+        len(snap["seats"]),
+        snap["options"],
+        _seed(snap),
+        snap["version"] + 1,
+        True,
+    )
+    draft.add({"type": EventType.GAME_STARTED, "entries": _json(entries)}, match)
+
+
+def _act(draft: Draft, seat: int, chosen: Action) -> None:
+    """A well-formed action chosen by the server (a bot's, the computer's)."""
+    snap = draft.snap
+    match, entries = runner.act(
+        history.game_of(snap),
+        history.match_of(snap),
+        seat,
+        chosen,
+        _seed(snap),
+        snap["version"] + 1,
+    )
+    _taken(draft, seat, runner.Moved(chosen, match, entries))
+
+
+def _taken(draft: Draft, seat: int, moved: runner.Moved) -> None:
+    """The seat's ActionTaken (and GameEnded if it ends the game)."""
+    draft.add(
+        {
+            "type": EventType.ACTION_TAKEN,
+            "seat": seat,
+            "action": moved.action,
+            "entries": _json(moved.entries),
+        },
+        moved.match,
+    )
+    _end_if_over(draft)
+
+
+def _leave(draft: Draft, seat: int, reason: str) -> None:
+    """The seat leaves a started game (and GameEnded if that ends it)."""
+    snap = draft.snap
+    match, entries = runner.resign(
+        history.game_of(snap), history.match_of(snap), seat, snap["version"] + 1, reason
+    )
+    draft.add(
+        {
+            "type": EventType.PLAYER_RESIGNED,
+            "seat": seat,
+            "reason": reason,
+            "entries": _json(entries),
+        },
+        match,
+    )
+    _end_if_over(draft)
+
+
+def _end_if_over(draft: Draft) -> None:
+    snap = draft.snap
+    outcome = history.match_of(snap)["outcome"]
+    if outcome is not None:
+        draft.add({"type": EventType.GAME_ENDED, "outcome": outcome, "seed": snap["secret_seed"]})
+
+
+def _json(entries: list[LogEntry]) -> list[dict[str, Any]]:
+    return [entry.to_json() for entry in entries]
 
 
 def _timeout_verdict(snap: Snapshot, seat: int, since: int, now_ms: float) -> str:
@@ -757,28 +649,6 @@ def _timeout_verdict(snap: Snapshot, seat: int, since: int, now_ms: float) -> st
     ):
         return "moot"
     return "early" if deadline > now_ms else "applied"
-
-
-def timeout_item(game_id: str, seat: int, since: int) -> dict[str, Any]:
-    """The schedule's item for a seat's deadline (the clock records the timeout)."""
-    return {"kind": "timeout", "game": game_id, "seat": seat, "since": since}
-
-
-def _deadline_items(snap: Snapshot | None) -> list[tuple[int, str]]:
-    """(deadline, schedule member) of every seat whose clock runs in this snapshot."""
-    if snap is None or snap["match"] is None or snap["status"] != "active":
-        return []
-    since = snap["match"]["seat_since"]
-    return [
-        (deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
-        for seat, deadline in enumerate(snap["deadlines"])
-        if deadline is not None and seat in snap["active_seats"]
-    ]
-
-
-def _stored(events: list[Event]) -> list[dict[str, Any]]:
-    """Events as the log keeps them: the version is the entry's ID, not a field."""
-    return [{k: v for k, v in e.items() if k != "version"} for e in events]
 
 
 def bots_of(game) -> tuple[str, ...]:

@@ -10,10 +10,10 @@ whose order is hidden, and a single-seat decision.
 
 from typing import ClassVar
 
-from engine.core import GameInfo, MalformedAction, OptionSpec, Outcome
+from engine.core import Game, GameInfo, MalformedAction, OptionSpec, Outcome
 
 
-class HiddenBid:
+class HiddenBid(Game):
     info = GameInfo(
         name="hiddenbid",
         title="Hidden Bid",

@@ -46,6 +46,40 @@ def test_check_order_game_over_comes_first():
         runner.act(GAME, m, 0, {"type": "nonsense"}, SEED, 5)
 
 
+def move(m, seat, made_on, version, **sent):
+    """A move as a player sends it: `sent` is its notation= or action=."""
+    return runner.move(GAME, m, seat, SEED, expected_version=made_on, version=version, **sent)
+
+
+def test_a_move_is_checked_in_the_documented_order_over_stale_turn_read_legal():
+    m = started()
+    not_mine = {"type": "bid", "card": m["state"]["hands"][1][0]}
+    m, _ = runner.act(GAME, m, 0, runner.legal_actions(GAME, m, 0)[0], SEED, 2)
+    # seat 0 has bid at version 2: a move of its made on version 1 is stale, whatever it is
+    for stale in ({"action": not_mine}, {"action": {"type": "bid"}}, {"notation": "fly"}):
+        with pytest.raises(runner.StaleMove) as err:
+            move(m, 0, 1, 2, **stale)
+        assert err.value.current_version == 2
+        assert ErrorCode.of(err.value.code) is ErrorCode.MOVE_STALE_VERSION
+    with pytest.raises(NotYourTurn):  # current, but seat 0 has nothing left to do
+        move(m, 0, 2, 2, notation="fly")
+    for malformed in ({"action": {"type": "bid"}}, {"action": {"type": "fly"}}, {}):
+        with pytest.raises(MalformedAction):  # read before the legal list is asked
+            move(m, 1, 1, 2, **malformed)
+    with pytest.raises(IllegalAction):
+        move(m, 1, 1, 2, action={"type": "bid", "card": m["state"]["hands"][0][0]})
+    bid = runner.legal_actions(GAME, m, 1)[0]
+    played = move(m, 1, 1, 2, notation=GAME.format(bid))
+    assert played.action == bid and played.match["seat_since"][1] == 3
+    assert played.match == runner.act(GAME, m, 1, bid, SEED, 3)[0]
+
+
+def test_a_move_on_a_finished_game_is_refused_as_over_before_anything_else():
+    m, _ = runner.resign(GAME, started(), 0, 2)
+    with pytest.raises(GameOver):
+        move(m, 1, 1, 2, action={"type": "fly"})
+
+
 def test_a_seat_that_may_not_act_is_refused_before_the_action_is_read():
     m = started()
     m, _ = runner.act(GAME, m, 0, runner.legal_actions(GAME, m, 0)[0], SEED, 2)

@@ -1,11 +1,13 @@
 """The use-cases on a real Valkey, with the platform's test game."""
 
+import inspect
 import json
 import threading
 from contextlib import contextmanager
 
 import pytest
 
+from engine import match as runner
 from service.errors import ServiceError, StaleVersion
 from store import keys
 
@@ -244,3 +246,58 @@ def test_a_game_created_before_an_option_starts_under_the_rules_it_was_created_w
     assert started["options"] == {} and "two_player_aside" not in started["state"]
     new_game = games.create(a, "buttons", [a, b])["id"]
     assert games.load(new_game)["match"]["state"]["two_player_aside"] == 1
+
+
+def runner_calls(monkeypatch) -> list[str]:
+    """The names of the runner's functions called from outside it, from now on (the calls
+    they make inside the runner are not counted)."""
+    calls: list[str] = []
+    depth = [0]
+
+    def counted(name, function):
+        def call(*args, **kwargs):
+            if depth[0] == 0:
+                calls.append(name)
+            depth[0] += 1
+            try:
+                return function(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return call
+
+    for name, function in vars(runner).items():
+        if inspect.isfunction(function) and function.__module__ == runner.__name__:
+            monkeypatch.setattr(runner, name, counted(name, function))
+    return calls
+
+
+def test_a_move_is_checked_and_applied_by_one_call_of_the_runner(services, test_game, monkeypatch):
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    moves = games.legal_moves(g, a)
+    calls = runner_calls(monkeypatch)
+    games.play(g, a, moves["version"], notation=moves["moves"][0]["notation"])
+    # the fold then reads who may act in the new match, for the snapshot (as a replay does)
+    assert calls == ["move", "active_seats"]
+
+
+def test_a_move_is_refused_in_the_documented_order(services, test_game):
+    """Over, then stale, then not the seat's turn, then malformed, then illegal."""
+    players, games = services
+    a, b = two_players(players)
+    g = games.create(a, "hiddenbid", [a, b])["id"]
+    hand_b = games.load(g)["match"]["state"]["hands"][1]
+    games.play(g, a, 2, action=games.legal_moves(g, a)["moves"][0]["action"])
+    with refused(409, match="moved on to version 3"):  # stale, and illegal, and not a's turn
+        games.play(g, a, 2, action={"type": "bid", "card": hand_b[0]})
+    with refused(409, match="not your turn"):  # and malformed
+        games.play(g, a, 3, notation="fly away")
+    with refused(422):  # and a card b does not hold
+        games.play(g, b, 2, action={"type": "bid"})
+    with refused(409, match="not allowed"):
+        games.play(g, b, 3, action={"type": "keep"})
+    games.resign(g, b)
+    with refused(409, match="the game is over"):  # and stale, and malformed
+        games.play(g, a, 2, notation="fly away")

@@ -1,0 +1,218 @@
+"""The write side's one loop (docs/architecture.md, "A move, from request to log"): read the
+game's snapshot, decide, fold the decided events into the next snapshot, append them with one
+script, write the players' lists; and all again from a fresh read while the append finds that
+the game moved on meanwhile (stale).
+
+A decision is a function of a `Draft` of the commit, which starts at the snapshot read: it
+refuses with a ServiceError, or adds the events it decides on to the draft, and returns the
+answer its caller gets once they are appended. A decision that adds no event answers without
+writing anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from service.errors import ErrorCode, ServiceError
+from service.play import history, lists
+from store.connection import StoreUnavailable
+from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed
+from store.players import PlayerStore
+from store.record import Event, Snapshot
+from store.schedule import member as schedule_member
+
+log = logging.getLogger(__name__)
+
+APPEND_ATTEMPTS = 16
+
+A = TypeVar("A")
+
+
+class Draft:
+    """The next commit on a game as a decision makes it: the snapshot read (`before`, None for
+    a new game), the events added, each stamped with the decision's time and the next version,
+    and the snapshot they fold into (`snap`)."""
+
+    def __init__(self, before: Snapshot | None, now_ms: int) -> None:
+        self.before = before
+        self.now_ms = now_ms
+        self.events: list[Event] = []
+        self._after = before
+
+    @property
+    def snap(self) -> Snapshot:
+        """The game as the events added so far leave it."""
+        if self._after is None:
+            raise ValueError("a new game's draft begins with GameCreated")
+        return self._after
+
+    def add(self, unstamped: dict[str, Any], computed: dict[str, Any] | None = None) -> None:
+        """Add an event; `computed` is the match the engine computed for it (see history.fold)."""
+        version = (0 if self._after is None else self._after["version"]) + 1
+        event = cast(Event, {**unstamped, "at": self.now_ms, "version": version})
+        self._after = history.fold(self._after, event, computed)
+        self.events.append(event)
+
+    def commit(self, idempotency: Idempotency | None = None, answer: Any = None) -> Commit:
+        """The append of the events on `before`: the snapshot after them, and the deadlines
+        that start or stop with it (everything else a commit causes is derived from the outbox
+        entry the append writes with it; see service.consequences)."""
+        old, new = deadline_items(self.before), deadline_items(self.snap)
+        new_members = {m for _, m in new}
+        return Commit(
+            self.snap["id"],
+            0 if self.before is None else self.before["version"],
+            [{k: v for k, v in e.items() if k != "version"} for e in self.events],
+            self.snap,
+            unschedule=[m for _, m in old if m not in new_members],
+            schedule=[(at, m) for at, m in new if (at, m) not in old],
+            idempotency_key=None if idempotency is None else idempotency.key,
+            player_id="" if idempotency is None else idempotency.player_id,
+            answer=answer if idempotency else None,
+            request="" if idempotency is None else idempotency.request,
+        )
+
+
+class ReplayedAnswer(dict):
+    """The first answer to an Idempotency-Key, given again to a retry of the same request: a
+    dict like any answer, marked so that the API can say so (Idempotent-Replayed: true)."""
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """A request's Idempotency-Key, who sent it, and the fingerprint of what it asked (a retry
+    must ask the same)."""
+
+    key: str
+    player_id: str
+    request: str
+
+    @staticmethod
+    def fingerprint(**fields: Any) -> str:
+        """What makes two requests the same request: the SHA-256 of their fields as canonical
+        JSON (so spacing and key order do not matter; the values do)."""
+        canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def replay(self, first: FirstAnswer) -> ReplayedAnswer:
+        if first.request != self.request:
+            raise ServiceError(
+                ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
+                "this Idempotency-Key was used for another move: a retry must send the "
+                "same body; a new move needs a new key",
+            )
+        return ReplayedAnswer(first.answer)
+
+
+class Commits:
+    """The loop, on the game store, the players' lists and the service's clock."""
+
+    def __init__(self, games: GameStore, players: PlayerStore, clock: Callable[[], float]):
+        self.games = games
+        self.players = players
+        self.clock = clock
+
+    def run(
+        self,
+        game_id: str | None,
+        decide: Callable[[Draft], A],
+        *,
+        attempts: int = APPEND_ATTEMPTS,
+        quiet: A | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> A:
+        """Run `decide` on the game `game_id` (None: a new game, nothing to read) until its
+        events are appended, at most `attempts` times; a game that is not there answers 404
+        and one still busy after the last attempt 409 game/busy, or both `quiet` (a worker's
+        decision, which then has nothing to do).
+
+        With `idempotency` (a move's), a retry of the same request answers the first attempt's
+        answer (a ReplayedAnswer), also when it raced the first attempt (which then made its
+        version stale, or its decision refused); the key reused for another request is refused.
+        Reading the game reads the first answer in the same round trip."""
+        for _ in range(attempts):
+            if game_id is None:
+                snap = None
+            else:
+                snap, first = self._read(game_id, idempotency)
+                if first is not None and idempotency is not None:
+                    return cast(A, idempotency.replay(first))  # an idempotent run answers dicts
+                if snap is None:
+                    if quiet is not None:
+                        return quiet
+                    raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+            draft = Draft(snap, int(self.clock() * 1000))
+            try:
+                answer = decide(draft)
+            except ServiceError:
+                if idempotency is None or game_id is None:
+                    raise
+                first = self.games.idempotent_answer(
+                    game_id, idempotency.player_id, idempotency.key
+                )
+                if first is None:
+                    raise
+                return cast(A, idempotency.replay(first))
+            if not draft.events:
+                return answer
+            result = self.games.append(draft.commit(idempotency, answer))
+            if isinstance(result, Replayed) and idempotency is not None:
+                return cast(A, idempotency.replay(result.first))
+            if isinstance(result, Appended):
+                self.write_lists(draft.snap)
+                return answer
+        if quiet is not None:
+            return quiet
+        raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+
+    def _read(
+        self, game_id: str, idempotency: Idempotency | None
+    ) -> tuple[Snapshot | None, FirstAnswer | None]:
+        """The game's snapshot and, for an idempotent request, the first answer to its key:
+        one round trip."""
+        if idempotency is None:
+            return self.games.snapshot(game_id), None
+        return self.games.snapshot_and_answer(game_id, idempotency.player_id, idempotency.key)
+
+    def append_many(self, drafts: Sequence[Draft]) -> list[bool]:
+        """Several games' drafts appended in one round trip (each atomic on its own), and the
+        lists of those appended written in one more: whether each was appended."""
+        results = self.games.append_many([draft.commit() for draft in drafts])
+        appended = [isinstance(result, Appended) for result in results]
+        self.write_lists(*(draft.snap for draft, done in zip(drafts, appended) if done))
+        return appended
+
+    def write_lists(self, *snaps: Snapshot) -> None:
+        """Bring the players' game lists, inboxes and the lobby up to the committed snapshots
+        now, so that the committing client reads its own write. A worker does the same from
+        the outbox, so a failure here loses nothing, and the committed answer stands."""
+        try:
+            lists.write(self.games, self.players, list(snaps))
+        except StoreUnavailable:
+            log.warning(
+                "lists of %s not written now; the outbox will",
+                ", ".join(s["id"] for s in snaps),
+                exc_info=True,
+            )
+
+
+def timeout_item(game_id: str, seat: int, since: int) -> dict[str, Any]:
+    """The schedule's item for a seat's deadline (the clock records the timeout)."""
+    return {"kind": "timeout", "game": game_id, "seat": seat, "since": since}
+
+
+def deadline_items(snap: Snapshot | None) -> list[tuple[int, str]]:
+    """(deadline, schedule member) of every seat whose clock runs in this snapshot."""
+    if snap is None or snap["match"] is None or snap["status"] != "active":
+        return []
+    since = snap["match"]["seat_since"]
+    return [
+        (deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
+        for seat, deadline in enumerate(snap["deadlines"])
+        if deadline is not None and seat in snap["active_seats"]
+    ]
