@@ -49,6 +49,8 @@ class SeatLine:
     """The API's number (from 0)."""
     name: str
     """The public name: "Ann", "Ann (invited)", "Ann (refused)", "an open seat"."""
+    kind: str
+    """player, bot, invited (reserved for a player who has not answered) or open."""
     player_id: str | None
     """The player who holds the seat (None for a bot, an open or a reserved seat)."""
     you: bool
@@ -199,6 +201,7 @@ def build(
             SeatLine(
                 seat=s,
                 name=names[s],
+                kind=record["kind"],
                 player_id=record["player_id"] if record["kind"] == "player" else None,
                 you=s == seat,
                 to_move=snap["status"] == "active" and s in snap["active_seats"],
