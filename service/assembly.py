@@ -66,7 +66,8 @@ def assemble(
         )
     )
     keys = ServerKeys(settings, notes)
-    one_click = OneClick(games, notes, settings, keys)
+    tables = Tables(game_store)
+    one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     consequences = (
         None
@@ -87,7 +88,7 @@ def assemble(
         settings=settings,
         players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
         games=games,
-        tables=Tables(game_store),
+        tables=tables,
         notifications=NotificationService(
             game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
         ),

@@ -22,7 +22,6 @@ from engine.core import Game
 from service.errors import ErrorCode, ServiceError
 from service.play import boards, composer, history, logview
 from service.play.boards import Html
-from service.play.boards.table import Table
 from service.play.games import invitation_of, seat_of
 from service.timefmt import in_words, iso
 from store.games import GameStore
@@ -35,6 +34,8 @@ SINCE_WINDOW = 300
 SINCE_LINES = 30
 """At most this many lines of "since your last move" (the latest; a first line counts the
 others)."""
+SINCE_MOVE = "Since your last move"
+SINCE_EMAIL = "Since your last email"
 TIMEOUT_WORDS = {
     "auto": "the server plays a move for them (the game goes on)",
     "forfeit": "they lose the game",
@@ -57,8 +58,13 @@ class SeatLine:
     to_move: bool
     deadline: str | None
     """When this seat must have moved, in words in the reader's time zone."""
-    deadline_at: str | None
-    """The same deadline as ISO 8601 in UTC."""
+    deadline_ms: int | None
+    """The same deadline in epoch milliseconds."""
+
+    @property
+    def deadline_at(self) -> str | None:
+        """The deadline as ISO 8601 in UTC."""
+        return iso(self.deadline_ms)
 
     @property
     def number(self) -> int:
@@ -89,7 +95,19 @@ class Happening:
 class LogPage:
     page: int
     pages: int
+    size: int
+    """Events a page."""
+    total: int
+    """Events in the whole log."""
     entries: tuple[Happening, ...]
+
+    @property
+    def first(self) -> int:
+        return (self.page - 1) * self.size + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.entries) - 1
 
 
 @dataclass(frozen=True)
@@ -108,6 +126,8 @@ class SeatTable:
     active_seats: tuple[int, ...]
     clock: str
     """The game's time control, in words."""
+    on_timeout: str | None
+    """What happens to a seat that runs out of time (auto, forfeit); None without a clock."""
     view: Mapping[str, Any] | None
     """The game's whitelisted view for the reader, with its envelope (None before the start)."""
     board_text: str | None
@@ -115,7 +135,10 @@ class SeatTable:
     score: str | None
     since: tuple[str, ...]
     """What happened since the reader's seat last moved (that move's own lines included), in
-    words: empty for a spectator."""
+    words: empty for a spectator. From the reader's last email instead, when the table is
+    built for an email and that came first (`told_until`)."""
+    since_heading: str
+    """ "Since your last move", or "Since your last email" when `since` starts there."""
     moves: tuple[Move, ...]
     """The reader's legal moves (empty when it is not their turn)."""
     forms: tuple[composer.Form, ...]
@@ -127,11 +150,18 @@ class SeatTable:
     move made on any version from it to `version` is still current)."""
     outcome: Mapping[str, Any] | None
     """Public once the game is over: winners, scores, reason."""
-    result: str | None
-    """ "Game over: you won (reason)", or None while the game goes on."""
+    won: str | None
+    """Once the game is over: "you won", "Ada won", "you and Bo share the win", "nobody won"."""
     log: LogPage
     invited: bool = False
     """The reader has an unanswered invitation to a seat of this game."""
+
+    @property
+    def result(self) -> str | None:
+        """ "Game over: you won (reason)", or None while the game goes on."""
+        if self.won is None or self.outcome is None:
+            return None
+        return f"Game over: {self.won} ({self.outcome.get('reason', '')})"
 
     @property
     def your_turn(self) -> bool:
@@ -166,19 +196,22 @@ def build(
     now_ms: int,
     zone: str | None = None,
     invited: bool = False,
+    page_size: int = LOG_PAGE,
+    told_until: int | None = None,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it. `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
-    of page `log_page` of the log (LOG_PAGE events a page); times in words in `zone`."""
+    of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
+    `told_until`: for an email, the version of the reader's last email about the game."""
     game = history.game_of(snap)
     match = snap["match"]
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
     view = history.seat_view(snap, seat) if match is not None else None
     outcome = match["outcome"] if match is not None else None
-    board_text, board_html, score, result = (
+    board_text, board_html, score = (
         _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome)
         if view is not None
-        else (None, None, None, None)
+        else (None, None, None)
     )
     your_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
     moves = (
@@ -190,6 +223,7 @@ def build(
         else ()
     )
     legal = [dict(m.action) for m in moves]
+    since = since_last_move(game, snap["seats"], recent, seat, told_until)
     return SeatTable(
         game_id=snap["id"],
         game=snap["game"],
@@ -206,17 +240,19 @@ def build(
                 you=s == seat,
                 to_move=snap["status"] == "active" and s in snap["active_seats"],
                 deadline=_deadline_words(snap, s, now_ms, zone),
-                deadline_at=iso(_deadline(snap, s)),
+                deadline_ms=_deadline(snap, s),
             )
             for s, record in enumerate(snap["seats"])
         ),
         active_seats=tuple(snap["active_seats"]),
         clock=clock_words(snap, now_ms),
+        on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
         view=view,
         board_text=board_text,
         board_html=board_html,
         score=score,
-        since=since_last_move(game, snap["seats"], recent, seat),
+        since=since[1],
+        since_heading=since[0],
         moves=moves,
         forms=tuple(composer.forms(legal, game.info.field_words)),
         notation_help=tuple(
@@ -226,10 +262,12 @@ def build(
         if your_turn and match is not None and seat is not None
         else None,
         outcome=outcome,
-        result=result,
+        won=None if outcome is None else _won(names, outcome, seat),
         log=LogPage(
             page=log_page,
-            pages=log_pages(snap["version"]),
+            pages=log_pages(snap["version"], page_size),
+            size=page_size,
+            total=snap["version"],
             entries=tuple(
                 Happening(e["version"], happening(game, snap["seats"], e, seat)) for e in log_events
             ),
@@ -240,14 +278,22 @@ def build(
 
 def _drawn(
     view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None
-) -> tuple[str, Html, str | None, str | None]:
-    """The text and HTML boards, the score line and the result, from the view alone."""
+) -> tuple[str, Html, str | None]:
+    """The text and HTML boards and the score line, from the view alone."""
     return (
         boards.text_board(view, names, outcome),
         boards.html_board(view, names, outcome),
         boards.scores_of(view, names, outcome),
-        Table(view, names, outcome).result(),
     )
+
+
+def _won(names: list[str], outcome: Mapping[str, Any], seat: int | None) -> str:
+    said = ["you" if s == seat else names[s] for s in outcome.get("winners") or []]
+    if not said:
+        return "nobody won"
+    if len(said) == 1:
+        return f"{said[0]} won"
+    return f"{', '.join(said[:-1])} and {said[-1]} share the win"
 
 
 def seat_name(snap: Snapshot, seat: int) -> str:
@@ -281,8 +327,8 @@ def clock_words(snap: Snapshot, now_ms: int) -> str:
     )
 
 
-def log_pages(version: int) -> int:
-    return max(1, -(-version // LOG_PAGE))
+def log_pages(version: int, page_size: int = LOG_PAGE) -> int:
+    return max(1, -(-version // page_size))
 
 
 def happening(
@@ -297,27 +343,36 @@ def happening(
 
 
 def since_last_move(
-    game: Game, seats: list[SeatRecord], recent: Sequence[Event], seat: int | None
-) -> tuple[str, ...]:
-    """The lines of `recent` from the seat's last move on (all of them if it has not moved
-    among them), as the seat reads them: the opponents' moves and what they caused, and
-    what the seat's own move caused."""
+    game: Game,
+    seats: list[SeatRecord],
+    recent: Sequence[Event],
+    seat: int | None,
+    told_until: int | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """(heading, lines): the lines of `recent` from the seat's last move on (all of them if it
+    has not moved among them), as the seat reads them: the opponents' moves and what they
+    caused, and what the seat's own move caused; from just after `told_until` instead when
+    that is earlier (an email tells everything since the reader's last email)."""
     if seat is None:
-        return ()
+        return SINCE_MOVE, ()
     own = [
         i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
     ]
-    later = recent[own[-1] :] if own else recent
+    start, heading = (own[-1] if own else 0), SINCE_MOVE
+    if told_until is not None:
+        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
+        if told < start:
+            start, heading = told, SINCE_EMAIL
     lines = [
         line
-        for e in later
+        for e in recent[start:]
         if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
         for line in happening(game, seats, e, seat)
     ]
     if len(lines) > SINCE_LINES:
         earlier = len(lines) - SINCE_LINES
         lines = [f"... {earlier} earlier lines in the game's log", *lines[-SINCE_LINES:]]
-    return tuple(lines)
+    return heading, tuple(lines)
 
 
 class Tables:
@@ -340,17 +395,16 @@ class Tables:
         player_id: str | None,
         zone: str | None = None,
         page: int | None = None,
+        page_size: int = LOG_PAGE,
     ) -> SeatTable:
         """The table as the player sees it: from their seat, or as a spectator when they have
         none (or are not signed in). `page` of the log: the latest when None or out of range."""
         snap = self.load(game_id)
         invited = player_id is not None and invitation_of(snap, player_id) is not None
-        return self.of(snap, seat_of(snap, player_id), zone, page, invited)
+        return self.of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
 
-    def for_seat(
-        self, game_id: str, seat: int | None, zone: str | None = None, page: int | None = None
-    ) -> SeatTable:
-        return self.of(self.load(game_id), seat, zone, page)
+    def for_seat(self, game_id: str, seat: int | None, zone: str | None = None) -> SeatTable:
+        return self.of(self.load(game_id), seat, zone)
 
     def of(
         self,
@@ -359,9 +413,11 @@ class Tables:
         zone: str | None = None,
         page: int | None = None,
         invited: bool = False,
+        page_size: int = LOG_PAGE,
+        told_until: int | None = None,
     ) -> SeatTable:
-        """The table of a snapshot already read."""
-        pages = log_pages(snap["version"])
+        """The table of a snapshot already read (see `build` for `told_until`)."""
+        pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
         recent, log_events = self.games.events_of(
             [
@@ -370,8 +426,10 @@ class Tables:
                     max(0, snap["version"] - SINCE_WINDOW) if seat is not None else snap["version"],
                     SINCE_WINDOW,
                 ),
-                (snap["id"], (page - 1) * LOG_PAGE, LOG_PAGE),
+                (snap["id"], (page - 1) * page_size, page_size),
             ]
         )
         now_ms = int(self.clock() * 1000)
-        return build(snap, seat, recent, log_events, page, now_ms, zone, invited)
+        return build(
+            snap, seat, recent, log_events, page, now_ms, zone, invited, page_size, told_until
+        )

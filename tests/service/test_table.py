@@ -176,3 +176,19 @@ def test_the_moves_of_the_seat_to_move_have_notation_action_and_description():
     assert all(m.description for m in told.moves)
     assert told.forms and told.turn_since == match["seat_since"][seat]
     assert told.you is not None and told.you.deadline and "Europe/Rome" in told.you.deadline
+
+
+def test_since_starts_at_the_last_email_when_that_came_first():
+    name = "ninedomains"
+    _, positions = game_record(name, 1)
+    match, events = positions[6]
+    seat = events[-1]["seat"]
+    game = registry.GAMES[name]
+    seats = stored_snapshot(name, match, len(events))["seats"]
+    heading, from_move = table.since_last_move(game, seats, events, seat)
+    assert heading == table.SINCE_MOVE
+    heading, from_email = table.since_last_move(game, seats, events, seat, told_until=1)
+    assert heading == table.SINCE_EMAIL and len(from_email) > len(from_move)
+    assert from_email[-len(from_move) :] == from_move
+    later = table.since_last_move(game, seats, events, seat, told_until=len(events))
+    assert later == (table.SINCE_MOVE, from_move), "an email after the move changes nothing"

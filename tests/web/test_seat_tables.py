@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+from html import unescape
 
 import pytest
 from flask import template_rendered
 
+from service.notify.notifications import TURN_STARTED, Notice
+from tests.api.test_turn_pages import Forms
+from tests.peers import text_of
 from tests.web.conftest import Browser, sign_up
-from tests.web.test_game_pages import a_move, new_game
+from tests.web.test_game_pages import MoveForms, a_move, new_game
 
 
 @pytest.fixture
@@ -93,3 +98,53 @@ def test_the_game_page_opens_with_what_happened_since_your_last_move(friends, se
     since = page.split("Since your last move")[1].split("</section>")[0]
     assert "the cards are revealed" in since and "Bo" in since
     assert page.index("Since your last move") < page.index('aria-label="The board"')
+
+
+def listed(html: str, after: str) -> list[str]:
+    """The items of the first list after the heading `after`, as text."""
+    block = html.split(after, 1)[1].split("</ul>", 1)[0]
+    return [unescape(item).strip() for item in re.findall(r"<li>(.*?)</li>", block, re.S)]
+
+
+def emailed_lines(text: str, heading: str) -> list[str]:
+    block = text.replace("\r\n", "\n").split(heading + "\n", 1)[1].split("\n\n", 1)[0]
+    return [line.strip() for line in block.splitlines()]
+
+
+def test_the_turn_email_turn_page_and_game_page_show_one_table(friends, services, smtp):
+    """Bo moves, then Ada reads her turn three ways: the same "since your last move" lines
+    and the same moves in each."""
+    ada, bo = friends
+    game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
+    rnd = random.Random(9)
+    move_once(ada, game_id, rnd)
+    move_once(bo, game_id, rnd)
+    while not services.tables.for_seat(game_id, 0).your_turn:
+        move_once(bo, game_id, rnd)  # a battle's winner may swap or pass first
+    table = services.tables.for_seat(game_id, 0)
+    services.notifications.email(Notice(TURN_STARTED, game_id, 0, table.turn_since))
+    message = smtp.wait_for(
+        lambda m, rcpt: "ada@example.org" in rcpt and m["X-Turnpost-Event"] == TURN_STARTED
+    )
+    text = text_of(message)
+    turn_url = re.search(r"http://turnpost\.test(/t/[A-Za-z0-9_.-]+)", text).group(1)
+    turn_page = ada.text(turn_url)
+    game_page = ada.text(f"/games/{game_id}")
+
+    in_email = emailed_lines(text, "Since your last move:")
+    assert in_email and "the cards are revealed" in " ".join(in_email)
+    assert listed(turn_page, "Since your last move</h2>") == in_email
+    assert listed(game_page, "Since your last move</h2>") == in_email
+    assert list(table.since) == in_email
+
+    def forms(html):
+        return [(f["hidden"].get("type"), f["selects"]) for f in MoveForms(html).forms]
+
+    def turn_forms(html):
+        # the turn page's forms post to the page itself
+        return [(f["hidden"].get("type"), f["selects"]) for f in Forms(html).forms]
+
+    assert turn_forms(turn_page) == forms(game_page) != []
+    counts = re.findall(r"\((\d+) ways\)", game_page)
+    assert sum(map(int, counts)) == len(table.moves)
+    assert f"Your legal moves ({len(table.moves)}" in text
