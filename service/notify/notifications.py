@@ -529,24 +529,32 @@ class NotificationService:
                 payload["if_declined"] = snap["if_declined"]
                 payload["links"] |= {"join": f"{base}/join", "decline": f"{base}/decline"}
             return payload
-        event = notice.event
-        if event == TURN_STARTED and self._goes_on(snap, notice):
-            event = TURN_CONTINUES  # the player's multi-step turn goes on
-        payload = {
+        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        return self._turn_payload(
+            self.tables.of(snap, notice.seat),
+            TURN_CONTINUES if continues else notice.event,  # a multi-step turn goes on
+            delivery_id,
+        )
+
+    def _turn_payload(self, table: SeatTable, event: str, delivery_id: str) -> dict[str, Any]:
+        """A turn's or a finished game's webhook body, from the seat's table (the field names
+        are the clients': docs/notifications.md)."""
+        base = f"{self.settings.public_url}/v1/games/{table.game_id}"
+        payload: dict[str, Any] = {
             "event": event,
             "delivery_id": delivery_id,
-            "game_id": snap["id"],
-            "game": snap["game"],
-            "version": snap["version"],
-            "seat": notice.seat,
-            "status": snap["status"],
-            "active_seats": snap["active_seats"],
-            "deadline": iso(snap["deadlines"][notice.seat]),
+            "game_id": table.game_id,
+            "game": table.game,
+            "version": table.version,
+            "seat": table.seat,
+            "status": table.status,
+            "active_seats": list(table.active_seats),
+            "deadline": table.you.deadline_at if table.you else None,
             "sent_at": iso(int(self.clock() * 1000)),
             "links": {"game": base, "view": f"{base}/view", "legal_moves": f"{base}/legal-moves"},
         }
-        if notice.event == GAME_FINISHED:
-            payload["outcome"] = history.match_of(snap)["outcome"]
+        if event == GAME_FINISHED:
+            payload["outcome"] = dict(table.outcome or {})
         return payload
 
     # -- the delivery log ------------------------------------------------------------------------
