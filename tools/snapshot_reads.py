@@ -5,7 +5,7 @@
 Counts, in every module of api/, web/, workers/, turnpost/ and service/ outside service/play:
 
 - reads by key: `x["key"]` or `x.get("key")` where `key` is a field of the snapshot
-  (store.record.Snapshot) and `x` is a name or attribute with "snap" in it (`snap`,
+  (store.snapshot.Snapshot) and `x` is a name or attribute with "snap" in it (`snap`,
   `snapshot`, `page.snap`);
 - internal calls: calls of a function of play's internal modules (`history`, `boards`,
   `logview`, `composer`, `lists`) or of the runner (`engine.match`, imported as `runner`).
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store.record import Snapshot  # noqa: E402
+from store.snapshot import Snapshot  # noqa: E402
 
 KEYS = frozenset(Snapshot.__annotations__)
 INTERNALS = frozenset({"history", "boards", "logview", "composer", "lists", "runner"})

@@ -25,7 +25,8 @@ from service.timefmt import iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-from store.record import Event, EventType, SeatRecord, Snapshot
+from store.record import Event, EventType, SeatRecord
+from store.snapshot import Snapshot
 from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here

@@ -26,8 +26,9 @@ from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed, Stale
 from store.players import PlayerStore
-from store.record import Event, EventType, Snapshot
+from store.record import Event, EventType
 from store.schedule import member as schedule_member
+from store.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,8 @@ from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
 from service.timefmt import in_words, iso
 from store.games import GameStore
-from store.record import Event, EventType, SeatRecord, Snapshot
+from store.record import Event, EventType, SeatRecord
+from store.snapshot import Snapshot
 
 LOG_PAGE = 50
 """Events per page of a table's log."""

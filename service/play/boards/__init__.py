@@ -19,7 +19,7 @@ from service.play.boards.common import Html
 from service.play.boards.table import Table
 from service.play.history import match_of, seat_view
 from service.play.logview import seat_name
-from store.record import Snapshot
+from store.snapshot import Snapshot
 
 RENDERERS = {
     "buttons": buttons,
