@@ -16,7 +16,7 @@ from service.errors import ErrorCode, ServiceError
 from service.play import composer
 from service.play.games import IF_DECLINED, bots_of
 from service.play.logview import seat_name
-from service.play.table import TIMEOUT_WORDS, SeatTable
+from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.timefmt import in_words
 from store.record import EventType
 
@@ -78,7 +78,7 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     elif status == "cancelled":
         turn = "Cancelled: an invited player declined"
     elif status == "finished":
-        turn = "Game over: " + result_words(game["outcome"], seats, mine)
+        turn = "Game over: " + won_words([seat_name(s) for s in seats], game["outcome"] or {}, mine)
     elif mine in active:
         turn = "Your move"
         deadline = seats[mine]["deadline"]
@@ -100,16 +100,6 @@ def _deadline_words(iso_time: str | None) -> str | None:
         return None
     ms = int(datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp() * 1000)
     return in_words(ms, _now(), _zone())
-
-
-def result_words(outcome: dict | None, seats: list[dict], mine: int | None) -> str:
-    winners = (outcome or {}).get("winners") or []
-    names = ["you" if s == mine else seat_name(seats[s]) for s in winners]
-    if not names:
-        return "nobody won"
-    if len(names) == 1:
-        return f"{names[0]} won"
-    return f"{_and(names)} share the win"
 
 
 def _and(names: list[str]) -> str:
@@ -319,7 +309,12 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
 def _turn_words(table: SeatTable) -> tuple[str, str | None]:
     """What the game waits for, in words, and the reader's deadline when it waits for them."""
     if table.status == "open":
-        waiting = ["you" if s.you else s.name for s in table.seats if s.kind in ("open", "invited")]
+        player = me()
+        waiting = [
+            "you" if s.player_id == player else s.name
+            for s in table.seats
+            if s.kind in ("open", "invited")
+        ]
         return f"Waiting for {_and(waiting)} to join", None
     if table.status == "cancelled":
         return "Cancelled: an invited player declined", None
@@ -328,12 +323,12 @@ def _turn_words(table: SeatTable) -> tuple[str, str | None]:
     if table.your_turn and table.you is not None:
         return "Your move", table.you.deadline
     to_move = [s for s in table.seats if s.to_move]
-    deadlines = [s.deadline_at for s in to_move if s.deadline_at]
-    first = min(deadlines) if deadlines else None
-    return (
-        "Waiting for " + _and([s.name for s in to_move]),
-        next((s.deadline for s in to_move if s.deadline_at == first), None),
+    first = min(
+        (s for s in to_move if s.deadline_ms is not None),
+        key=lambda s: s.deadline_ms or 0,
+        default=None,
     )
+    return "Waiting for " + _and([s.name for s in to_move]), first.deadline if first else None
 
 
 @pages.post("/games/<game_id>/move")

@@ -54,7 +54,7 @@ class SeatLine:
     kind: str
     """player, bot, invited (reserved for a player who has not answered) or open."""
     player_id: str | None
-    """The player who holds the seat (None for a bot, an open or a reserved seat)."""
+    """The player who holds the seat, or is invited to it (None for a bot or an open seat)."""
     you: bool
     to_move: bool
     deadline: str | None
@@ -237,7 +237,7 @@ def build(
                 seat=s,
                 name=names[s],
                 kind=record["kind"],
-                player_id=record["player_id"] if record["kind"] == "player" else None,
+                player_id=record["player_id"],
                 you=s == seat,
                 to_move=snap["status"] == "active" and s in snap["active_seats"],
                 deadline=_deadline_words(snap, s, now_ms, zone),
@@ -263,7 +263,7 @@ def build(
         if your_turn and match is not None and seat is not None
         else None,
         outcome=outcome,
-        won=None if outcome is None else _won(names, outcome, seat),
+        won=None if outcome is None else won_words(names, outcome, seat),
         log=LogPage(
             page=log_page,
             pages=log_pages(snap["version"], page_size),
@@ -288,7 +288,8 @@ def _drawn(
     )
 
 
-def _won(names: list[str], outcome: Mapping[str, Any], seat: int | None) -> str:
+def won_words(names: list[str], outcome: Mapping[str, Any], seat: int | None) -> str:
+    """ "you won", "Ada won", "you and Bo share the win", "nobody won": `seat` is "you"."""
     said = ["you" if s == seat else names[s] for s in outcome.get("winners") or []]
     if not said:
         return "nobody won"
