@@ -70,6 +70,14 @@ def move_once(player, game_id, rnd):
     raise AssertionError("no legal move found")
 
 
+def assert_no_snapshot_given(contexts, seed):
+    given = [(name, v) for name, context in contexts for v in values_in(context)]
+    for name, value in given:
+        assert not (isinstance(value, dict) and "secret_seed" in value), f"{name} got the snapshot"
+        assert value != seed, f"{name} got the seed"
+    return {name for name, _ in given}
+
+
 def test_no_template_is_given_the_snapshot(friends, services, contexts):
     ada, bo = friends
     game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
@@ -80,11 +88,7 @@ def test_no_template_is_given_the_snapshot(friends, services, contexts):
     for path in (f"/games/{game_id}", "/games", "/lobby", f"/play/{game_id}"):
         ada.get(path)
         bo.get(path)
-    given = [(name, v) for name, context in contexts for v in values_in(context)]
-    assert len({name for name, _ in given}) >= 4
-    for name, value in given:
-        assert not (isinstance(value, dict) and "secret_seed" in value), f"{name} got the snapshot"
-        assert value != seed, f"{name} got the seed"
+    assert len(assert_no_snapshot_given(contexts, seed)) >= 4
 
 
 def test_the_game_page_opens_with_what_happened_since_your_last_move(friends, services):
@@ -111,9 +115,9 @@ def emailed_lines(text: str, heading: str) -> list[str]:
     return [line.strip() for line in block.splitlines()]
 
 
-def test_the_turn_email_turn_page_and_game_page_show_one_table(friends, services, smtp):
+def test_the_turn_email_turn_page_and_game_page_show_one_table(friends, services, smtp, contexts):
     """Bo moves, then Ada reads her turn three ways: the same "since your last move" lines
-    and the same moves in each."""
+    and the same moves in each (and neither page's template is given the snapshot)."""
     ada, bo = friends
     game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
     rnd = random.Random(9)
@@ -148,3 +152,5 @@ def test_the_turn_email_turn_page_and_game_page_show_one_table(friends, services
     counts = re.findall(r"\((\d+) ways\)", game_page)
     assert sum(map(int, counts)) == len(table.moves)
     assert f"Your legal moves ({len(table.moves)}" in text
+    assert_no_snapshot_given(contexts, services.games.load(game_id)["secret_seed"])
+    assert any(context.get("t") == table for _, context in contexts), "the turn page's table"
