@@ -336,9 +336,10 @@ def log_pages(version: int, page_size: int = LOG_PAGE) -> int:
 def happening(
     game: Game, seats: list[SeatRecord], event: Event, reader: int | None
 ) -> tuple[str, ...]:
-    """What `reader` may read of one event: a move whose every line is hidden from them (a
-    choice made face down) still says that its player moved."""
-    lines = tuple(line["text"] for line in logview.render(game, seats, event, reader)["lines"])
+    """What `reader` may read of one event, seats numbered from 1: a move whose every line is
+    hidden from them (a choice made face down) still says that its player moved."""
+    rendered = logview.render(game, seats, event, reader, first_seat=1)
+    lines = tuple(line["text"] for line in rendered["lines"])
     if not lines and event["type"] == EventType.ACTION_TAKEN:
         lines = (f"{logview.seat_name(seats[event['seat']])} moved",)
     return lines

@@ -192,3 +192,22 @@ def test_since_starts_at_the_last_email_when_that_came_first():
     assert from_email[-len(from_move) :] == from_move
     later = table.since_last_move(game, seats, events, seat, told_until=len(events))
     assert later == (table.SINCE_MOVE, from_move), "an email after the move changes nothing"
+
+
+def test_the_log_numbers_seats_from_1_for_people():
+    name = "nautilus"
+    _, positions = game_record(name, 0)
+    match, _ = positions[0]
+    joined = {
+        "type": EventType.PLAYER_JOINED,
+        "version": 2,
+        "at": NOW,
+        "seat": 1,
+        "player_id": "p_1",
+        "name": "Bo",
+    }
+    declined = {**joined, "type": EventType.INVITATION_DECLINED, "version": 3}
+    snap = stored_snapshot(name, match, 3)
+    told = table.build(snap, None, [], [joined, declined], 1, NOW)
+    lines = [line for h in told.log.entries for line in h.lines]
+    assert lines == ["Bo took seat 2", "Bo declined the invitation to seat 2"]
