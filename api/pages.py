@@ -9,10 +9,6 @@ from flask import Blueprint, current_app, render_template_string, request
 from markupsafe import Markup
 
 from service.errors import ErrorCode, ServiceError
-from service.play import boards, composer, history
-from service.play.games import summarize
-from service.play.logview import render, seat_name
-from store.record import Event, EventType, Snapshot
 
 pages = Blueprint("pages", __name__)
 
@@ -26,19 +22,18 @@ button{font-size:1.2em;padding:.4em 1.2em}pre{white-space:pre-wrap}
 nav.pages a,nav.pages span{margin-right:1em}</style></head>
 <body><h1>{{ title }}</h1>{{ body }}</body></html>"""
 
-GAME_PAGE = """{% if result %}<p><strong>{{ result }}</strong></p>{% endif %}
-<p>Game {{ s.id }} · {{ s.status }} · move {{ s.version }}</p>
-<ul>{% for seat in s.seats %}<li>{{ seat.name or "an open seat" }}
-{% if seat.kind == "invited" %} (invited){% endif %}
-{% if seat.seat in s.active_seats %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
+GAME_PAGE = """{% if t.result %}<p><strong>{{ t.result }}.</strong></p>{% endif %}
+<p>Game {{ t.game_id }} · {{ t.status }} · move {{ t.version }}</p>
+<ul>{% for seat in t.seats %}<li>{{ seat.name }}
+{% if seat.to_move %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
 {% endif %}</li>{% endfor %}</ul>
-{% if score %}<p>Score: {{ score }}</p>{% endif %}
-{% if board %}<h2>The table, as a spectator sees it</h2>{{ board }}
-{% elif s.status == "cancelled" %}<p>The game was cancelled: an invited player declined.</p>
+{% if t.score %}<p>Score: {{ t.score }}</p>{% endif %}
+{% if t.board_html %}<h2>The table, as a spectator sees it</h2>{{ t.board_html | safe }}
+{% elif t.status == "cancelled" %}<p>The game was cancelled: an invited player declined.</p>
 {% else %}<p>The game starts when every seat is taken.</p>{% endif %}
 <h2 id="log">What everyone has seen</h2>
 {{ pager }}
-<ol class="log" start="{{ first }}">{% for item in items %}<li value="{{ item.version }}">
+<ol class="log" start="{{ t.log.first }}">{% for item in t.log.entries %}<li value="{{ item.number }}">
 {% for line in item.lines %}{{ line }}{% if not loop.last %}<br>{% endif %}{% endfor %}</li>
 {% endfor %}</ol>
 {{ pager }}
@@ -86,81 +81,35 @@ LOG_PAGE = 50  # events per page of a game's public log
 
 @pages.get("/play/<game_id>")
 def game_page(game_id: str):
-    """A game as anyone may see it: the result, the score, the spectator's board, and the
-    whole public log in pages of LOG_PAGE events (the latest page unless ?page=N)."""
-    games = _services().games
+    """A game as anyone may see it: the spectator's table (the result, the score, the board),
+    and the whole public log in pages of LOG_PAGE events (the latest page unless ?page=N)."""
+    wanted = request.args.get("page", "")
     try:
-        snap = games.load(game_id)
+        table = _services().tables.for_player(
+            game_id, None, page=int(wanted) if wanted.isdigit() else None, page_size=LOG_PAGE
+        )
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:
             raise
         return _page(
             "No such game", RESULT_PAGE, 404, message="There is no such game.", game_url=None
         )
-    game = history.game_of(snap)
-    total = snap["version"]
-    pages_count = max(1, -(-total // LOG_PAGE))
-    wanted = request.args.get("page", str(pages_count))
-    if not wanted.isdigit() or not 1 <= int(wanted) <= pages_count:
+    log = table.log
+    if wanted and str(log.page) != wanted:
         return _page(
             "No such page",
             RESULT_PAGE,
             404,
-            message=f"This game's log has {pages_count} pages of {LOG_PAGE} events.",
+            message=f"This game's log has {log.pages} pages of {LOG_PAGE} events.",
             game_url=f"/play/{game_id}",
         )
-    page = int(wanted)
-    events = games.games.events(game_id, after=(page - 1) * LOG_PAGE, count=LOG_PAGE)
-    items = [{"version": e["version"], "lines": _public_lines(game, snap, e)} for e in events]
-    first, last = (page - 1) * LOG_PAGE + 1, (page - 1) * LOG_PAGE + len(events)
     pager = Markup(
         render_template_string(
-            PAGER, page=page, pages=pages_count, first=first, last=last, total=total
+            PAGER, page=log.page, pages=log.pages, first=log.first, last=log.last, total=log.total
         )
     )
-    started = snap["match"] is not None
-    winners = _winners(snap)
-    title = f"{game.info.title}: {_players(snap)}" + (f" \u2014 {winners}" if winners else "")
-    result = f"Game over: {winners} ({snap['match']['outcome']['reason']})." if winners else None
-    return _page(
-        title,
-        GAME_PAGE,
-        s=summarize(snap),
-        result=result,
-        score=boards.score_line(snap, None) if started else None,
-        board=Markup(boards.seat_html(snap, None)) if started else None,
-        items=items,
-        first=first,
-        pager=pager,
-    )
-
-
-def _public_lines(game, snap: Snapshot, event: Event) -> list[str]:
-    """What a spectator may read of one event; a move whose lines are all private (a choice
-    made face down) still shows that its player moved."""
-    lines = [line["text"] for line in render(game, snap["seats"], event, None)["lines"]]
-    if not lines and event["type"] == EventType.ACTION_TAKEN:
-        lines = [f"{seat_name(snap['seats'][event['seat']])} moved"]
-    return lines
-
-
-def _players(snap: Snapshot) -> str:
-    return " vs ".join(seat_name(record) for record in snap["seats"])
-
-
-def _winners(snap: Snapshot) -> str | None:
-    """ "Ada won", "Ada, Bo share the win" once the game is over; else None."""
-    outcome = snap["match"] and snap["match"]["outcome"]
-    if not outcome:
-        return None
-    winners = [seat_name(snap["seats"][s]) for s in outcome["winners"]]
-    return (
-        f"{winners[0]} won"
-        if len(winners) == 1
-        else f"{', '.join(winners)} share the win"
-        if winners
-        else "nobody won"
-    )
+    title = f"{table.title}: {table.players}" + (f" \u2014 {table.won}" if table.won else "")
+    return _page(title, GAME_PAGE, t=table, pager=pager)
 
 
 @pages.get("/m/<token>")
@@ -198,14 +147,14 @@ def _game_url(state) -> str | None:
 
 
 TURN_PAGE = """{% if message %}<p><strong>{{ message }}</strong></p>{% endif %}
-{% if caused %}<h2>What happened</h2><ul class="log">{% for line in caused %}<li>{{ line }}</li>
+{% if t.since %}<h2>Since your last move</h2><ul class="log">{% for line in t.since %}<li>{{ line }}</li>
 {% endfor %}</ul>{% endif %}
 {% if next_url %}<p><a href="{{ next_url }}"><strong>Your turn goes on: choose your next
 step</strong></a></p>{% endif %}
-{% if board %}<h2>The table as you see it</h2>{{ board }}{% endif %}
+{% if t.board_html %}<h2>The table as you see it</h2>{{ t.board_html | safe }}{% endif %}
 {% if forms %}<h2>Your move</h2>
 <p>Choose below, then press Play: only one of your legal moves can be played.</p>
-{% for f in forms %}<form method="post"><fieldset><legend>{{ f.legend }}
+{% for f in forms %}<form method="post"><fieldset><legend>{{ t.legend(f.action_type) }}
 {% if f.count > 1 %}({{ f.count }} ways){% endif %}</legend>
 <input type="hidden" name="type" value="{{ f.action_type }}">
 {% for c in f.choices %}<label>{{ c.label }} <select name="{{ c.name }}" required>
@@ -236,8 +185,8 @@ def play_turn(token: str):
 
 
 def _turn(page):
-    snap, link = page.snap, page.link
-    if snap is None or link is None:
+    table, link = page.table, page.link
+    if table is None or link is None:
         return _page(
             "Turn page",
             RESULT_PAGE,
@@ -245,33 +194,16 @@ def _turn(page):
             message=page.message,
             game_url=None,
         )
-    game = history.game_of(snap)
-    title = {"ready": f"Your turn in {game.info.title}", "played": "Move played"}.get(
-        page.status, f"{game.info.title}: no move made"
+    title = {"ready": f"Your turn in {table.title}", "played": "Move played"}.get(
+        page.status, f"{table.title}: no move made"
     )
-    board = Markup(boards.seat_html(snap, link.seat)) if snap["match"] is not None else None
-    forms = [
-        {
-            "legend": _notation_of(game, form.action_type),
-            "count": form.count,
-            "action_type": form.action_type,
-            "choices": form.choices,
-        }
-        for form in page.forms
-    ]
     return _page(
         title,
         TURN_PAGE,
         TURN_STATUS_CODES[page.status],
         message=page.message,
-        caused=page.caused,
+        t=table,
         next_url=page.next_url,
-        forms=forms,
-        board=board,
-        game_url=f"/play/{snap['id']}",
+        forms=table.forms if page.moves else (),
+        game_url=f"/play/{table.game_id}",
     )
-
-
-def _notation_of(game, action_type: str) -> str:
-    """The game's help line for this kind of move, or its type when it has none."""
-    return next(iter(composer.notation_lines(game.info.notation, [action_type])), action_type)

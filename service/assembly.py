@@ -12,6 +12,7 @@ from service.consequences import Consequences, Deliveries
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
 from service.play.games import GameService
+from service.play.table import Tables
 from service.players.accounts import PlayerService
 from service.players.sign_in import SignIn
 from service.secrets import ServerKeys
@@ -31,6 +32,8 @@ class Services:
     settings: Settings
     players: PlayerService
     games: GameService
+    tables: Tables
+    """Each reader's table of a game: what every page, email and webhook shows."""
     notifications: NotificationService
     one_click: OneClick
     mail_moves: MailMoves
@@ -61,7 +64,8 @@ def assemble(
         expert_seconds=settings.expert_seconds,
     )
     keys = ServerKeys(settings, notes)
-    one_click = OneClick(games, notes, settings, keys)
+    tables = Tables(game_store)
+    one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     consequences = (
         None
@@ -82,6 +86,7 @@ def assemble(
         settings=settings,
         players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
         games=games,
+        tables=tables,
         notifications=NotificationService(
             game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
         ),

@@ -41,8 +41,9 @@ from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
-from store.record import Event, Snapshot
+from store.record import Event
 from store.schedule import ScheduleStore
+from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
 
 log = logging.getLogger(__name__)

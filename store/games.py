@@ -14,8 +14,9 @@ from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
-from .record import Event, Snapshot, read_event, stored
+from .record import Event, read_event, stored
 from .request_ids import REQUEST_ID
+from .snapshot import Snapshot
 
 IDEMPOTENCY_TTL = 24 * 3600
 

@@ -1,7 +1,8 @@
-"""The game record: the events of a game's log, and the snapshot folded from them.
+"""The game record: the events of a game's log (the snapshot folded from them is in
+`store.snapshot`).
 
 Both are stored as JSON (one Redis stream entry per event, the snapshot as one string) and
-read back as dicts; their shapes are written here once, as TypedDicts, so that every reader
+read back as dicts; their shapes are written once, as TypedDicts, so that every reader
 above the store is checked by the type checker against one definition, and the event
 vocabulary is one enum (`EventType`; its members are strings, so the JSON is unchanged).
 
@@ -151,34 +152,6 @@ Event = (
     | PlayerResigned
     | GameEnded
 )
-
-
-class Snapshot(TypedDict):
-    """A game as of its last event: `service.play.history.fold` is the only code that makes
-    one. Server-side: summaries and views are built from it by whitelist."""
-
-    id: str
-    game: str
-    rules_version: int
-    options: dict[str, Any]
-    time_control: TimeControl | None
-    commitment: str
-    seats: list[SeatRecord]
-    status: Literal["open", "active", "finished", "cancelled"]
-    match: dict[str, Any] | None
-    """The engine's match (engine.match): state, counter, outcome, seat_since; None until the
-    game starts."""
-    deadlines: list[int | None]
-    active_seats: list[int]
-    timed_out: list[int]
-    created_at: int
-    secret_seed: str
-    revealed_seed: str | None
-    created_by: str | None
-    if_declined: str
-    declined: list[dict[str, Any]]
-    version: int
-    updated_at: int
 
 
 def stored(event: dict[str, Any]) -> dict[str, Any]:

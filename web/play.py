@@ -10,19 +10,18 @@ from typing import Any
 
 from flask import flash, redirect, request
 from flask import g as per_request
-from markupsafe import Markup
 
 from engine import registry
 from service.errors import ErrorCode, ServiceError
-from service.play import boards, composer, history
-from service.play.games import IF_DECLINED, bots_of, invitation_of, seat_of, summarize
+from service.play import composer
+from service.play.games import IF_DECLINED, bots_of
 from service.play.logview import seat_name
+from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.timefmt import in_words
-from store.record import EventType, Snapshot
+from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
 
-LOG_PAGE = 50  # log entries per page of a game's log
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
 CLOCKS = [  # per_move_seconds, in words
@@ -32,10 +31,6 @@ CLOCKS = [  # per_move_seconds, in words
     (7 * 86400, "1 week per move"),
     (14 * 86400, "2 weeks per move"),
 ]
-TIMEOUT_WORDS = {
-    "auto": "the server plays a move for them (the game goes on)",
-    "forfeit": "they lose the game",
-}
 IF_DECLINED_WORDS = {
     "cancel": "the game is cancelled",
     "open": "their seat opens to anyone in the lobby",
@@ -83,7 +78,7 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     elif status == "cancelled":
         turn = "Cancelled: an invited player declined"
     elif status == "finished":
-        turn = "Game over: " + result_words(game["outcome"], seats, mine)
+        turn = "Game over: " + won_words([seat_name(s) for s in seats], game["outcome"] or {}, mine)
     elif mine in active:
         turn = "Your move"
         deadline = seats[mine]["deadline"]
@@ -105,16 +100,6 @@ def _deadline_words(iso_time: str | None) -> str | None:
         return None
     ms = int(datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp() * 1000)
     return in_words(ms, _now(), _zone())
-
-
-def result_words(outcome: dict | None, seats: list[dict], mine: int | None) -> str:
-    winners = (outcome or {}).get("winners") or []
-    names = ["you" if s == mine else seat_name(seats[s]) for s in winners]
-    if not names:
-        return "nobody won"
-    if len(names) == 1:
-        return f"{names[0]} won"
-    return f"{_and(names)} share the win"
 
 
 def _and(names: list[str]) -> str:
@@ -290,108 +275,60 @@ def game_page(game_id: str):
 
 
 def _game_page(game_id: str, status: int = 200, problem: str | None = None):
+    """The game as the signed-in player sees it from their seat (as a spectator without
+    one): their table, and what they may do besides moving."""
     player = me()
-    games = services().games
-    snap = games.load(game_id)
-    game = history.game_of(snap)
-    seat = seat_of(snap, player)
-    started = snap["match"] is not None
-    summary = summarize(snap)
-    line = describe(summary, player)
-    total = snap["version"]
-    pages_count = max(1, -(-total // LOG_PAGE))
     wanted = request.args.get("page", "")
-    log_page = int(wanted) if wanted.isdigit() and 1 <= int(wanted) <= pages_count else pages_count
-    entries = games.log(game_id, player or "", after=(log_page - 1) * LOG_PAGE, limit=LOG_PAGE)
-    since = request.args.get("since", "")
-    caused = (
-        _lines(games.log(game_id, player or "", after=int(since), limit=LOG_PAGE)["entries"])
-        if since.isdigit() and int(since) < total
-        else []
+    table = services().tables.for_player(
+        game_id, player, _zone(), int(wanted) if wanted.isdigit() else None
     )
-    my_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
-    moves = games.legal_moves(game_id, player)["moves"] if my_turn and player else []
+    turn, deadline = _turn_words(table)
     return page(
         "game.html",
-        f"{game.info.title}: {' vs '.join(seat_name(r) for r in snap['seats'])}",
+        f"{table.title}: {table.players}",
         status,
-        snap=snap,
-        game=game,
-        seat=seat,
-        line=line,
+        table=table,
+        turn=turn,
+        deadline=deadline,
         problem=problem,
-        caused=caused,
-        board=Markup(boards.seat_html(snap, seat)) if started else None,
-        score=boards.score_line(snap, seat) if started else None,
-        seats=_seat_lines(snap, seat),
-        clock=_clock_words(snap),
-        buttons=moves if len(moves) <= BUTTONS_AT_MOST else [],
-        forms=_forms(game, moves) if len(moves) > BUTTONS_AT_MOST else [],
-        help=composer.notation_lines(game.info.notation, {m["action"]["type"] for m in moves}),
-        invited=invitation_of(snap, player) is not None,
+        buttons=table.moves if len(table.moves) <= BUTTONS_AT_MOST else (),
+        forms=table.forms if len(table.moves) > BUTTONS_AT_MOST else (),
         can_join=player is not None
-        and seat is None
-        and snap["status"] == "open"
-        and any(r["kind"] == "open" for r in snap["seats"]),
-        rematch=games.rematch_of(game_id) if snap["status"] == "finished" else None,
+        and table.seat is None
+        and table.status == "open"
+        and any(s.kind == "open" for s in table.seats),
+        rematch=services().games.rematch_of(game_id) if table.status == "finished" else None,
         share_url=request.url_root.rstrip("/") + f"/games/{game_id}",
-        log=[
-            {"version": e["version"], "lines": [x["text"] for x in e["lines"]]}
-            for e in entries["entries"]
-            if e["lines"]
-        ],
-        log_page=log_page,
-        log_pages=pages_count,
         stream=f"/v1/games/{game_id}/stream"
-        if player and snap["status"] in ("open", "active")
+        if player and table.status in ("open", "active")
         else None,
         stream_events=STREAM_EVENTS,
     )
 
 
-def _lines(entries: list[dict]) -> list[str]:
-    return [line["text"] for e in entries for line in e["lines"]]
-
-
-def _seat_lines(snap: Snapshot, seat: int | None) -> list[dict[str, Any]]:
-    lines = []
-    for i, record in enumerate(snap["seats"]):
-        deadline = snap["deadlines"][i] if i in snap["active_seats"] else None
-        lines.append(
-            {
-                "name": "You" if i == seat else seat_name(record),
-                "player_id": record["player_id"] if record["kind"] == "player" else None,
-                "to_move": snap["status"] == "active" and i in snap["active_seats"],
-                "deadline": in_words(deadline, _now(), _zone()) if deadline else None,
-            }
-        )
-    return lines
-
-
-def _clock_words(snap: Snapshot) -> str:
-    control = snap["time_control"]
-    if not control:
-        return "No clock: each player takes as long as they like."
-    seconds = control["per_move_seconds"]
-    span = in_words(_now() + seconds * 1000, _now()).split(" (")[0].removeprefix("in ")
-    return (
-        f"{span} per move; a player who runs out of time: {TIMEOUT_WORDS[control['on_timeout']]}."
+def _turn_words(table: SeatTable) -> tuple[str, str | None]:
+    """What the game waits for, in words, and the reader's deadline when it waits for them."""
+    if table.status == "open":
+        player = me()
+        waiting = [
+            "you" if s.player_id == player else s.name
+            for s in table.seats
+            if s.kind in ("open", "invited")
+        ]
+        return f"Waiting for {_and(waiting)} to join", None
+    if table.status == "cancelled":
+        return "Cancelled: an invited player declined", None
+    if table.result is not None:
+        return table.result, None
+    if table.your_turn and table.you is not None:
+        return "Your move", table.you.deadline
+    to_move = [s for s in table.seats if s.to_move]
+    first = min(
+        (s for s in to_move if s.deadline_ms is not None),
+        key=lambda s: s.deadline_ms or 0,
+        default=None,
     )
-
-
-def _forms(game, moves: list[dict]) -> list[dict[str, Any]]:
-    legal = [m["action"] for m in moves]
-    return [
-        {
-            "legend": next(
-                iter(composer.notation_lines(game.info.notation, [f.action_type])), f.action_type
-            ),
-            "count": f.count,
-            "action_type": f.action_type,
-            "choices": f.choices,
-        }
-        for f in composer.forms(legal, game.info.field_words)
-    ]
+    return "Waiting for " + _and([s.name for s in to_move]), first.deadline if first else None
 
 
 @pages.post("/games/<game_id>/move")
@@ -411,11 +348,10 @@ def play_move(game_id: str):
                 game_id, player, int(version), notation=fields["notation"], idempotency_key=key
             )
         else:
-            snap = games.load(game_id)
-            if snap["version"] != int(version):
+            table = services().tables.for_player(game_id, player)
+            if table.version != int(version):
                 raise ServiceError(ErrorCode.MOVE_STALE_VERSION, "stale")
-            legal = [m["action"] for m in games.legal_moves(game_id, player)["moves"]]
-            action = composer.action_from(fields, legal)
+            action = composer.action_from(fields, [dict(m.action) for m in table.moves])
             if action is None:
                 return _game_page(
                     game_id, 422, "That combination is not one of your legal moves: choose again."
@@ -431,18 +367,18 @@ def play_move(game_id: str):
             )
         return _game_page(game_id, err.error.status, f"Nothing was played: {err.message}.")
     flash(f"You played {answer['move']}.")
-    return redirect(f"/games/{game_id}?since={version}#caused", 303)
+    return redirect(f"/games/{game_id}#since", 303)
 
 
 @pages.get("/games/<game_id>/resign")
 @signed_in
 def resign_form(game_id: str):
-    snap = services().games.load(game_id)
+    game = services().games.summary(game_id)["game"]
     return page(
         "resign.html",
         "Resign?",
         game_id=game_id,
-        title_of_game=history.game_of(snap).info.title,
+        title_of_game=registry.GAMES[game].info.title,
     )
 
 

@@ -19,20 +19,20 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 
 from engine import match as runner
+from engine import registry
 from engine.core import GameError
 from service.by_mail.replies import Reply, parse_reply
 from service.errors import ServiceError
 from service.notify import emails
 from service.notify.notifications import preferences
 from service.notify.reply_addresses import read_reply_address, reply_address
-from service.play import history, move_words
 from service.play.games import GameService
+from service.play.table import SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-from store.record import Snapshot
 from transports.mailer import Mailer
 
 
@@ -56,6 +56,7 @@ class MailMoves:
         keys: ServerKeys | None = None,
     ):
         self.games = games
+        self.tables = Tables(games.games, clock)
         self.players = players
         self.notes = notes
         self.settings = settings
@@ -113,8 +114,8 @@ class MailMoves:
                 "turn email itself, to the address it gives.",
             )
         game_id, seat = seat_of_token
-        snap = self.games.load(game_id)
-        player_id = snap["seats"][seat]["player_id"]
+        table = self.tables.for_seat(game_id, seat)
+        player_id = table.seats[seat].player_id
         if player_id is None:  # the seat was left before the game began, and is open again
             return self._refuse(
                 reply,
@@ -132,12 +133,11 @@ class MailMoves:
                 "address of the player this game emailed. Nothing was "
                 "played. Reply from the address the turn email was sent to.",
             )
-        steps = self._steps(snap, reply.move_lines)
+        steps = self._steps(table.game, reply.move_lines)
         if not steps:
             return self._answer(
                 reply,
-                snap,
-                seat,
+                table,
                 profile,
                 [],
                 "mail/unreadable",
@@ -156,8 +156,7 @@ class MailMoves:
                     break
                 return self._answer(
                     reply,
-                    self.games.load(game_id),
-                    seat,
+                    self.tables.for_seat(game_id, seat),
                     profile,
                     played,
                     err.code,
@@ -171,11 +170,12 @@ class MailMoves:
                     note = f"Your turn ended there, so the rest was not played: {'; '.join(rest)}."
                 break
         return self._answer(
-            reply, self.games.load(game_id), seat, profile, played, "mail/played", note
+            reply, self.tables.for_seat(game_id, seat), profile, played, "mail/played", note
         )
 
-    def _steps(self, snap: Snapshot, lines: list[str]) -> list[str]:
-        game = history.game_of(snap)
+    @staticmethod
+    def _steps(game_name: str, lines: list[str]) -> list[str]:
+        game = registry.GAMES[game_name]
         steps: list[str] = []
         for line in lines:
             try:
@@ -189,51 +189,40 @@ class MailMoves:
     def _answer(
         self,
         reply: Reply,
-        snap: Snapshot,
-        seat: int,
+        table: SeatTable,
         profile: dict,
         played: list[str],
         code: str,
         problem: str,
     ) -> MailOutcome:
         """Tell the seat's player what was played and what was wrong; with their legal moves
-        and a fresh reply address when it is still their turn."""
-        game = history.game_of(snap)
-        title = game.info.title
+        and a fresh reply address when it is still their turn (from the seat's table)."""
+        title, game_id = table.title, table.game_id
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if played:
             sections.append(("Played:", played))
         reply_to = None
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
-        if snap["status"] == "active" and seat in snap["active_seats"] and mail_domain:
-            legal = runner.legal_actions(game, history.match_of(snap), seat)
-            sections.append(
-                emails.moves_section(
-                    "Your legal moves now",
-                    legal,
-                    [game.format(a) for a in legal],
-                    words=game.info.field_words,
-                    descriptions=move_words.describe_moves(snap, seat, legal),
-                )
-            )
+        if table.your_turn and table.seat is not None and mail_domain:
+            sections.append(emails.moves_section("Your legal moves now", table.moves, table.forms))
             reply_to = reply_address(
-                self.keys.reply_token(snap["id"], seat), snap["version"], mail_domain
+                self.keys.reply_token(game_id, table.seat), table.version, mail_domain
             )
         status = "played" if played else "refused"
         if played and not problem:
-            lead = f"Your move in {title} (game {snap['id']}) was played."
+            lead = f"Your move in {title} (game {game_id}) was played."
         elif played and code == "mail/played":
-            lead = f"Your move in {title} (game {snap['id']}) was played. {problem}"
+            lead = f"Your move in {title} (game {game_id}) was played. {problem}"
         elif played:
-            lead = f"Part of your reply was played in {title} (game {snap['id']}). {problem}"
+            lead = f"Part of your reply was played in {title} (game {game_id}). {problem}"
         else:
-            lead = f"Nothing was played in {title} (game {snap['id']}). {problem}"
+            lead = f"Nothing was played in {title} (game {game_id}). {problem}"
         if reply_to:
             footer = "To play, reply to this email with your move on the first line."
-        elif snap["status"] == "active":
+        elif table.status == "active":
             footer = "It is not your turn now: you will get an email when it is."
         else:
-            footer = f"The game is over: {self.settings.public_url}/play/{snap['id']}"
+            footer = f"The game is over: {self.settings.public_url}/play/{game_id}"
         letter = emails.Letter(
             subject=_re(
                 reply.subject, f"[turnpost] {title}: {'played' if played else 'not played'}"
@@ -243,7 +232,7 @@ class MailMoves:
             sections=sections,
             footer=footer,
         )
-        self._send(letter, reply, profile["name"], reply_to, code, snap["id"], snap["version"])
+        self._send(letter, reply, profile["name"], reply_to, code, game_id, table.version)
         return MailOutcome(status, code, problem or "played")
 
     def _refuse(self, reply: Reply, code: str, problem: str) -> MailOutcome:

@@ -5,13 +5,14 @@ their own redacted log, their own legal moves, public names."""
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 
 from service.play import composer
 from service.play.boards import Html
+from service.play.table import Move
 from store.record import TimeControl
 
 LISTED_MOVES = 60
@@ -19,27 +20,19 @@ LISTED_MOVES = 60
 
 def moves_section(
     title: str,
-    legal: list[dict],
-    notation: list[str],
+    moves: Sequence[Move],
+    forms: Sequence[composer.Form],
     links: dict[str, str] | None = None,
-    words: Mapping[str, str] | None = None,
-    descriptions: Sequence[str] | None = None,
 ) -> tuple[str, list[str | tuple[str, str]]]:
-    """The player's legal moves: listed in notation, after each move's words when given
-    (`descriptions`, one per move: "Bid your 3 (bid 3)"), each with its one-click link, if
-    any, when there are at most LISTED_MOVES; otherwise summed up, one line per kind of move
-    with the values each of its fields may take (service.play.composer), to be written by the
-    player in the notation explained below it, or chosen on the turn page."""
+    """The player's legal moves (a seat's table's): listed, each in words with its notation
+    (and its one-click link, if any), when there are at most LISTED_MOVES; otherwise summed
+    up, one line per kind of move with the values each of its fields may take (the table's
+    forms), to be written by the player in the notation explained below it, or chosen on the
+    turn page."""
     links = links or {}
-    if len(notation) <= LISTED_MOVES or len(links) >= len(notation):
-        said = (
-            notation
-            if descriptions is None
-            else [f"{text} ({move})" for text, move in zip(descriptions, notation, strict=True)]
-        )
-        return f"{title} ({len(notation)}):", [
-            (line, links[move]) if move in links else line
-            for move, line in zip(notation, said, strict=True)
+    if len(moves) <= LISTED_MOVES or len(links) >= len(moves):
+        return f"{title} ({len(moves)}):", [
+            (said(m), links[m.notation]) if m.notation in links else said(m) for m in moves
         ]
     summary: list[str | tuple[str, str]] = [
         f"{form.action_type} ({form.count} ways): "
@@ -47,10 +40,19 @@ def moves_section(
             f"{choice.label}: {' '.join(text for _, text in choice.options)}"
             for choice in form.choices
         )
-        for form in composer.forms(legal, words)
+        for form in forms
     ]
     summary.append("your turn page (the link below) lets you choose any of them")
-    return f"{title} ({len(notation)}, summed up):", summary
+    return f"{title} ({len(moves)}, summed up):", summary
+
+
+def said(move: Move) -> str:
+    """A move as an email lists it: in words, with its notation when the words differ."""
+    return (
+        move.notation
+        if move.description == move.notation
+        else f"{move.description}: {move.notation}"
+    )
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from engine import match as runner
 from service.notify import emails, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import boards, composer, history, logview, move_words
+from service.play import history, logview
+from service.play.table import SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
-from service.timefmt import in_words, iso
+from service.timefmt import iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-from store.record import Event, EventType, SeatRecord, Snapshot
+from store.record import Event, EventType, SeatRecord
+from store.snapshot import Snapshot
 from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
@@ -43,7 +44,6 @@ INVITED_AT = 1
 NOTIFIED_KINDS: Final = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
-SINCE_LINES = 30
 
 
 DEFAULT_PREFERENCES = {
@@ -128,10 +128,10 @@ class NotificationService:
         settings: Settings,
         mailer: Mailer,
         clock: Callable[[], float] = time.time,
-        one_click: Callable[[Snapshot, int, list[str]], TurnLinks] | None = None,
+        one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
     ):
-        """`one_click(snapshot, seat, moves)` gives a turn email's links: its turn page and,
+        """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move (service.notify.one_click)."""
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
@@ -141,6 +141,7 @@ class NotificationService:
         self.settings = settings
         self.mailer = mailer
         self.clock = clock
+        self.tables = Tables(games, clock)
 
     # -- email -------------------------------------------------------------------------------
 
@@ -246,71 +247,77 @@ class NotificationService:
         """The email for the notice; `continues`: a turn that goes on (see _goes_on)."""
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             return self._invitation_letter(snap, notice, profile, delivery_id)
-        game = history.game_of(snap)
-        seat, seats = notice.seat, snap["seats"]
-        title = game.info.title
-        others = [logview.seat_name(r) for s, r in enumerate(seats) if s != seat]
-        against = f" against {', '.join(others)}" if others else ""
-        links = [("See the game", f"{self.settings.public_url}/play/{snap['id']}")]
-        sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
-        heading, since = self._since_last_email(snap, notice, player_id)
-        if since:
-            sections.append((heading, since))
-        board_text, board_html = boards.seat_boards(snap, seat)
-        sections.append(
-            emails.BoardSection("The game as you see it (with your hand):", board_text, board_html)
+        told_until = self.notes.last_emailed(player_id, snap["id"])
+        return self._turn_letter(
+            self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told_until),
+            notice,
+            profile,
+            delivery_id,
+            continues,
         )
+
+    def _turn_letter(
+        self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str, continues: bool
+    ):
+        """A turn, a reminder or the end of a game, told from the reader's table alone."""
+        title, game_id, you = table.title, table.game_id, table.you
+        if you is None:
+            raise ValueError("a turn email is for a seat")
+        others = [s.name for s in table.seats if not s.you]
+        against = f" against {', '.join(others)}" if others else ""
+        links = [("See the game", f"{self.settings.public_url}/play/{game_id}")]
+        sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
+        if table.since:
+            sections.append((f"{table.since_heading}:", table.since))
+        if table.board_text is not None and table.board_html is not None:
+            sections.append(
+                emails.BoardSection(
+                    "The game as you see it (with your hand):", table.board_text, table.board_html
+                )
+            )
         reply_to = None
         if notice.event == GAME_FINISHED:
-            result = _result_words(snap, seat)
+            result = _result_words(table)
             subject = f"{title} with {', '.join(others)}: the game is over, {result}"
-            lead = f"The game of {title}{against} (game {snap['id']}) is over: {result}."
+            lead = f"The game of {title}{against} (game {game_id}) is over: {result}."
         else:
-            moves = [
-                game.format(a) for a in runner.legal_actions(game, history.match_of(snap), seat)
-            ]
-            deadline = snap["deadlines"][seat]
             when = (
                 "There is no clock on this game."
-                if deadline is None
-                else "Your deadline: "
-                f"{in_words(deadline, int(self.clock() * 1000), profile.get('time_zone'))}. "
+                if you.deadline is None
+                else f"Your deadline: {you.deadline}. "
                 + (
                     "After it the computer plays for you."
-                    if history.clock_of(snap)["on_timeout"] == "auto"
+                    if table.on_timeout == "auto"
                     else "After it you forfeit the game."
                 )
             )
-            view = history.seat_view(snap, seat)
-            asked = f"round {view['round']}: your move" if "round" in view else "your move"
+            round_ = (table.view or {}).get("round")
+            asked = f"round {round_}: your move" if round_ is not None else "your move"
             with_whom = f"{title} with {', '.join(others)}" if others else title
             if notice.event == TURN_REMINDER:
-                subject = f"{with_whom}: reminder, {asked} ({snap['id']})"
+                subject = f"{with_whom}: reminder, {asked} ({game_id})"
                 lead = f"It is still your turn in {title}{against}. {when}"
             elif continues:
-                subject = f"{with_whom}: your turn goes on ({snap['id']})"
+                subject = f"{with_whom}: your turn goes on ({game_id})"
                 lead = (
-                    f"Your turn in {title}{against} (game {snap['id']}) goes on: your "
+                    f"Your turn in {title}{against} (game {game_id}) goes on: your "
                     f"last step is played, the next is yours. {when}"
                 )
             else:
-                subject = f"{with_whom}: {asked} ({snap['id']})"
-                lead = f"It is your turn in {title}{against} (game {snap['id']}). {when}"
-            legal = runner.legal_actions(game, history.match_of(snap), seat)
-            turn_links = self.one_click(snap, seat, moves) if self.one_click is not None else None
+                subject = f"{with_whom}: {asked} ({game_id})"
+                lead = f"It is your turn in {title}{against} (game {game_id}). {when}"
+            notations = [m.notation for m in table.moves]
+            turn_links = self.one_click(table, notations) if self.one_click is not None else None
             sections.append(
                 emails.moves_section(
                     "Your legal moves",
-                    legal,
-                    moves,
+                    table.moves,
+                    table.forms,
                     turn_links.moves if turn_links else None,
-                    game.info.field_words,
-                    move_words.describe_moves(snap, seat, legal),
                 )
             )
-            notation = composer.notation_lines(game.info.notation, {a["type"] for a in legal})
-            if notation:
-                sections.append(("How a move is written:", notation))
+            if table.notation_help:
+                sections.append(("How a move is written:", table.notation_help))
             if turn_links is not None:
                 links = [
                     (
@@ -321,8 +328,8 @@ class NotificationService:
                 ]
             if self.settings.mail_domain:
                 reply_to = reply_address(
-                    self.keys.reply_token(snap["id"], seat),
-                    snap["version"],
+                    self.keys.reply_token(game_id, you.seat),
+                    table.version,
                     self.settings.mail_domain,
                 )
         footer = (
@@ -347,8 +354,8 @@ class NotificationService:
             delivery_id,
             reply_to,
             {
-                "X-Turnpost-Game": snap["id"],
-                "X-Turnpost-Version": str(snap["version"]),
+                "X-Turnpost-Game": game_id,
+                "X-Turnpost-Version": str(table.version),
                 "X-Turnpost-Event": notice.event,
             },
         )
@@ -409,35 +416,6 @@ class NotificationService:
             return False
         began = self.games.events(snap["id"], after=notice.version - 1, count=1)
         return goes_on(snap, notice, began[0] if began else None)
-
-    def _since_last_email(
-        self, snap: Snapshot, notice: Notice, player_id: str
-    ) -> tuple[str, list[str]]:
-        """The seat's log lines (as it reads them) since the player's last email about this
-        game, or, without one, from the seat's last move on: what happened meanwhile, what
-        their own moves caused (a reveal, a draw, dice, a round's end) and all that followed."""
-        game = history.game_of(snap)
-        emailed = self.notes.last_emailed(player_id, snap["id"])
-        first = max(0, snap["version"] - 300, emailed or 0)
-        events = self.games.events(snap["id"], after=first)
-        own = [
-            i
-            for i, e in enumerate(events)
-            if e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat
-        ]
-        later = events if emailed is not None or not own else events[own[-1] :]
-        lines = [
-            line["text"]
-            for e in later
-            for line in logview.render(game, snap["seats"], e, notice.seat)["lines"]
-            if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
-        ]
-        if len(lines) > SINCE_LINES:
-            lines = [f"... {len(lines) - SINCE_LINES} earlier lines in the game's log"] + lines[
-                -SINCE_LINES:
-            ]
-        heading = "Since your last move:" if emailed is None else "Since your last email:"
-        return heading, lines
 
     # -- webhooks ------------------------------------------------------------------------------
 
@@ -552,24 +530,32 @@ class NotificationService:
                 payload["if_declined"] = snap["if_declined"]
                 payload["links"] |= {"join": f"{base}/join", "decline": f"{base}/decline"}
             return payload
-        event = notice.event
-        if event == TURN_STARTED and self._goes_on(snap, notice):
-            event = TURN_CONTINUES  # the player's multi-step turn goes on
-        payload = {
+        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        return self._turn_payload(
+            self.tables.of(snap, notice.seat),
+            TURN_CONTINUES if continues else notice.event,  # a multi-step turn goes on
+            delivery_id,
+        )
+
+    def _turn_payload(self, table: SeatTable, event: str, delivery_id: str) -> dict[str, Any]:
+        """A turn's or a finished game's webhook body, from the seat's table (the field names
+        are the clients': docs/notifications.md)."""
+        base = f"{self.settings.public_url}/v1/games/{table.game_id}"
+        payload: dict[str, Any] = {
             "event": event,
             "delivery_id": delivery_id,
-            "game_id": snap["id"],
-            "game": snap["game"],
-            "version": snap["version"],
-            "seat": notice.seat,
-            "status": snap["status"],
-            "active_seats": snap["active_seats"],
-            "deadline": iso(snap["deadlines"][notice.seat]),
+            "game_id": table.game_id,
+            "game": table.game,
+            "version": table.version,
+            "seat": table.seat,
+            "status": table.status,
+            "active_seats": list(table.active_seats),
+            "deadline": table.you.deadline_at if table.you else None,
             "sent_at": iso(int(self.clock() * 1000)),
             "links": {"game": base, "view": f"{base}/view", "legal_moves": f"{base}/legal-moves"},
         }
-        if notice.event == GAME_FINISHED:
-            payload["outcome"] = history.match_of(snap)["outcome"]
+        if event == GAME_FINISHED:
+            payload["outcome"] = dict(table.outcome or {})
         return payload
 
     # -- the delivery log ------------------------------------------------------------------------
@@ -629,23 +615,22 @@ def _still_current(snap: Snapshot, notice: Notice) -> bool:
     )
 
 
-def _result_words(snap: Snapshot, seat: int) -> str:
-    outcome = history.match_of(snap)["outcome"]
-    winners = outcome["winners"]
-    names = [logview.seat_name(snap["seats"][s]) for s in winners]
-    if seat in winners and len(winners) == 1:
+def _result_words(table: SeatTable) -> str:
+    """ "you won (scores: Ada 3, Bo 2)", from the reader's table of a finished game."""
+    outcome = table.outcome or {}
+    winners = list(outcome.get("winners") or [])
+    names = {s.seat: s.name for s in table.seats}
+    if table.seat in winners and len(winners) == 1:
         result = "you won"
-    elif seat in winners:
+    elif table.seat in winners:
         result = (
-            f"you shared the win with {', '.join(n for s, n in zip(winners, names) if s != seat)}"
+            f"you shared the win with {', '.join(names[s] for s in winners if s != table.seat)}"
         )
     elif winners:
-        result = f"{' and '.join(names)} won"
+        result = f"{' and '.join(names[s] for s in winners)} won"
     else:
         result = "nobody won"
     if outcome.get("scores"):
-        scores = ", ".join(
-            f"{logview.seat_name(r)} {outcome['scores'][s]:g}" for s, r in enumerate(snap["seats"])
-        )
+        scores = ", ".join(f"{s.name} {outcome['scores'][s.seat]:g}" for s in table.seats)
         result += f" (scores: {scores})"
     return result

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from engine import match as runner
-from service.errors import ServiceError
+from service.errors import ErrorCode, ServiceError
 from service.notify.links import LinkError, MoveLink, read_link, sign_link
-from service.play import composer, history, move_words
+from service.play import composer
 from service.play.games import GameService
+from service.play.table import SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.notifications import NotificationStore
-from store.record import Snapshot
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
 SEAT_GIVEN_UP = "The move was not played: this seat was given up before the game began."
@@ -47,13 +46,15 @@ class TurnPage:
     status: str  # ready | played | refused | stale | over | expired | invalid
     message: str
     link: MoveLink | None = None
-    snap: Snapshot | None = None
-    legal: list[dict] = field(default_factory=list)
-    forms: list[composer.Form] = field(default_factory=list)
-    caused: list[str] = field(default_factory=list)
-    """After a move: the log lines since the page's version, as this seat may read them."""
+    table: SeatTable | None = None
+    """The link's seat's table (after a move: the table then)."""
     next_url: str | None = None
     """After a move, when the turn goes on: the page of its next step."""
+
+    @property
+    def moves(self) -> tuple:
+        """The moves the page offers: the table's while the turn is on."""
+        return self.table.moves if self.table is not None and self.status == "ready" else ()
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class LinkState:
     status: str  # ready | played | used | stale | expired | invalid | refused
     message: str
     link: MoveLink | None = None
+    player_id: str | None = None
+    """Ready: who holds the link's seat (None: it was given up before the game began)."""
 
     @property
     def game_id(self) -> str | None:
@@ -71,12 +74,14 @@ class OneClick:
     def __init__(
         self,
         games: GameService,
+        tables: Tables,
         notes: NotificationStore,
         settings: Settings,
         keys: ServerKeys,
         clock: Callable[[], float] = time.time,
     ):
         self.games = games
+        self.tables = tables
         self.notes = notes
         self.settings = settings
         self.keys = keys
@@ -94,37 +99,31 @@ class OneClick:
                     raise
         return read_link(keys[-1], token, self.clock())
 
-    def links(self, snap: Snapshot, seat: int, moves: list[str]) -> TurnLinks:
+    def links(self, table: SeatTable, moves: list[str]) -> TurnLinks:
         """A turn email's links: its turn page, and a link per move when there are few
         enough (ONE_CLICK_MAX_MOVES)."""
-        turn_page = self.turn_url(snap, seat)
+        turn_page = self.turn_url(table)
         if not moves or len(moves) > self.settings.one_click_max_moves:
             return TurnLinks(turn_page, {})
-        secret, expires = self.keys.link_keys[0], self._expires(snap, seat)
         return TurnLinks(
             turn_page,
-            {
-                move: f"{self.settings.public_url}/m/"
-                f"{sign_link(secret, snap['id'], seat, snap['version'], move, expires)}"
-                for move in moves
-            },
+            {move: f"{self.settings.public_url}/m/{self._sign(table, move)}" for move in moves},
         )
 
-    def turn_url(self, snap: Snapshot, seat: int) -> str:
-        token = sign_link(
-            self.keys.link_keys[0],
-            snap["id"],
-            seat,
-            snap["version"],
-            TURN_PAGE,
-            self._expires(snap, seat),
-        )
-        return f"{self.settings.public_url}/t/{token}"
+    def turn_url(self, table: SeatTable) -> str:
+        return f"{self.settings.public_url}/t/{self._sign(table, TURN_PAGE)}"
 
-    def _expires(self, snap: Snapshot, seat: int) -> int:
-        deadline = snap["deadlines"][seat]
-        return (
+    def _sign(self, table: SeatTable, notation: str) -> str:
+        """A link for the table's seat at its version, which lives as long as the seat's
+        turn (or LIFETIME_WITHOUT_CLOCK without a clock)."""
+        if table.you is None:
+            raise ValueError("a link is for a seat: a spectator's table has none")
+        deadline = table.you.deadline_ms
+        expires = (
             deadline // 1000 if deadline is not None else int(self.clock()) + LIFETIME_WITHOUT_CLOCK
+        )
+        return sign_link(
+            self.keys.link_keys[0], table.game_id, table.you.seat, table.version, notation, expires
         )
 
     # -- the turn page -----------------------------------------------------------------------
@@ -141,15 +140,13 @@ class OneClick:
             return TurnPage("invalid", "This link is not valid. Was it copied whole?")
         if link.notation != TURN_PAGE:
             return TurnPage("invalid", "This is a link for one move, not a turn page.")
-        snap = self.games.games.snapshot(link.game_id)
-        if snap is None:
+        table = self._table(link)
+        if table is None:
             return TurnPage("invalid", "There is no such game.")
-        page = TurnPage("ready", "", link, snap)
-        if snap["status"] != "active":
+        page = TurnPage("ready", "", link, table)
+        if table.status != "active":
             return replace(page, status="over", message="The game is over.")
-        if link.seat not in snap["active_seats"] or not runner.is_current(
-            history.match_of(snap), link.seat, link.version, snap["version"]
-        ):
+        if not _current(table, link):
             return replace(
                 page,
                 status="stale",
@@ -158,25 +155,23 @@ class OneClick:
                     "page for your turn now."
                 ),
             )
-        game = history.game_of(snap)
-        legal = runner.legal_actions(game, history.match_of(snap), link.seat)
-        return replace(page, legal=legal, forms=composer.forms(legal, game.info.field_words))
+        return page
 
     def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
         """Play the move the submitted form describes; the page after it (the next step's,
         when the turn goes on, with what the move caused)."""
         page = self.open_turn(token)
-        if page.status != "ready" or page.link is None or page.snap is None:
+        if page.status != "ready" or page.link is None or page.table is None:
             return page
-        link, snap = page.link, page.snap
-        action = composer.action_from(fields, page.legal)
+        link, table = page.link, page.table
+        action = composer.action_from(fields, [dict(m.action) for m in page.moves])
         if action is None:
             return replace(
                 page,
                 status="refused",
                 message=("That combination is not one of your legal moves: choose again."),
             )
-        player_id = snap["seats"][link.seat]["player_id"]
+        player_id = table.seats[link.seat].player_id
         if player_id is None:
             return replace(page, status="refused", message=SEAT_GIVEN_UP)
         try:
@@ -191,24 +186,22 @@ class OneClick:
             return replace(
                 page, status="refused", message=f"The move was not played: {err.message}"
             )
-        after = self.games.games.snapshot(link.game_id) or snap
-        caused = self.games.log(link.game_id, player_id, after=link.version)["entries"]
+        after = self._table(link) or table
         played = replace(
-            page,
-            status="played",
-            message=f"You played {answer['move']}.",
-            snap=after,
-            legal=[],
-            forms=[],
-            caused=[line["text"] for e in caused for line in e["lines"]],
+            page, status="played", message=f"You played {answer['move']}.", table=after
         )
-        if (
-            after["status"] == "active"
-            and link.seat in after["active_seats"]
-            and history.match_of(after)["seat_since"][link.seat] > link.version
-        ):
-            return replace(played, next_url=self.turn_url(after, link.seat))
+        if after.your_turn and after.turn_since is not None and after.turn_since > link.version:
+            return replace(played, next_url=self.turn_url(after))
         return played
+
+    def _table(self, link: MoveLink) -> SeatTable | None:
+        """The link's seat's table now; None if there is no such game."""
+        try:
+            return self.tables.for_seat(link.game_id, link.seat)
+        except ServiceError as err:
+            if err.error is not ErrorCode.GAME_NOT_FOUND:
+                raise
+            return None
 
     def inspect(self, token: str) -> LinkState:
         """What opening the link would do, without doing it."""
@@ -222,24 +215,22 @@ class OneClick:
             return LinkState("invalid", "This link is not valid. Was it copied whole?")
         if self.notes.is_claimed(f"link-{link.link_id}"):
             return LinkState("used", "This link was already used.", link)
-        snap = self.games.games.snapshot(link.game_id)
-        if (
-            snap is None
-            or snap["status"] != "active"
-            or link.seat not in snap["active_seats"]
-            or not runner.is_current(
-                history.match_of(snap), link.seat, link.version, snap["version"]
-            )
-        ):
+        table = self._table(link)
+        if table is None or table.status != "active" or not _current(table, link):
             return LinkState(
                 "stale",
                 "The game has moved on since this email: this move "
                 "can no longer be played from it.",
                 link,
             )
-        action = history.game_of(snap).parse(link.notation)  # still legal: the turn is current
-        words = move_words.describe_move(snap, link.seat, action)
-        return LinkState("ready", f"{words} ({link.notation})?", link)
+        move = next((m for m in table.moves if m.notation == link.notation), None)
+        words = move.description if move else link.notation
+        return LinkState(
+            "ready",
+            f"{words}?" if words == link.notation else f"{words} ({link.notation})?",
+            link,
+            table.seats[link.seat].player_id,
+        )
 
     def confirm(self, token: str) -> LinkState:
         """Play the link's move, once."""
@@ -249,14 +240,12 @@ class OneClick:
             return state
         if not self.notes.claim(f"link-{link.link_id}"):
             return LinkState("used", "This link was already used.", link)
-        snap = self.games.load(link.game_id)
-        player_id = snap["seats"][link.seat]["player_id"]
-        if player_id is None:
+        if state.player_id is None:
             return LinkState("refused", SEAT_GIVEN_UP, link)
         try:
             answer = self.games.play(
                 link.game_id,
-                player_id,
+                state.player_id,
                 link.version,
                 notation=link.notation,
                 idempotency_key=f"link-{link.link_id}",
@@ -264,3 +253,13 @@ class OneClick:
         except ServiceError as err:
             return LinkState("refused", f"The move was not played: {err.message}", link)
         return LinkState("played", f"Played {answer['move']}.", link)
+
+
+def _current(table: SeatTable, link: MoveLink) -> bool:
+    """Whether a move made on the link's version is still current: the seat may act and
+    nothing it could act on changed since."""
+    return (
+        table.your_turn
+        and table.turn_since is not None
+        and table.turn_since <= link.version <= table.version
+    )

@@ -23,8 +23,9 @@ from service.play import history, lists
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed
 from store.players import PlayerStore
-from store.record import Event, Snapshot
+from store.record import Event
 from store.schedule import member as schedule_member
+from store.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,8 @@ from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API mark
 from service.timefmt import iso
 from store.games import GameStore
 from store.players import PlayerStore
-from store.record import EventType, Snapshot
+from store.record import EventType
+from store.snapshot import Snapshot
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks

@@ -18,7 +18,8 @@ from typing import Any
 from engine import match as runner
 from engine import registry
 from engine.core import Game
-from store.record import Event, EventType, Snapshot, TimeControl
+from store.record import Event, EventType, TimeControl
+from store.snapshot import Snapshot
 
 
 def game_of(snapshot: Snapshot) -> Game:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from store.games import GameStore, run_pipeline
 from store.players import PlayerStore
-from store.record import Snapshot
+from store.snapshot import Snapshot
 
 
 def write(games: GameStore, players: PlayerStore, snaps: Sequence[Snapshot]) -> None:

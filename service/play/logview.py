@@ -115,7 +115,11 @@ def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> l
     ]
 
 
-def render(game: Game, seats: list[SeatRecord], event: Event, reader: int | None) -> dict[str, Any]:
+def render(
+    game: Game, seats: list[SeatRecord], event: Event, reader: int | None, first_seat: int = 0
+) -> dict[str, Any]:
+    """One event as `reader` (None: a spectator) may read it. The lines name a seat by its
+    number from `first_seat`: 0 as the API counts (its `seat` fields), 1 for people."""
     item: dict[str, Any] = {
         "version": event["version"],
         "type": event["type"],
@@ -132,11 +136,13 @@ def render(game: Game, seats: list[SeatRecord], event: Event, reader: int | None
         ]
     elif event["type"] == EventType.PLAYER_JOINED:
         item["seat"] = event["seat"]
-        item["lines"] = [{"text": f"{event['name']} took seat {event['seat']}", "data": {}}]
+        number = event["seat"] + first_seat
+        item["lines"] = [{"text": f"{event['name']} took seat {number}", "data": {}}]
     elif event["type"] == EventType.INVITATION_DECLINED:
         item["seat"] = event["seat"]
+        number = event["seat"] + first_seat
         item["lines"] = [
-            {"text": f"{event['name']} declined the invitation to seat {event['seat']}", "data": {}}
+            {"text": f"{event['name']} declined the invitation to seat {number}", "data": {}}
         ]
     elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [

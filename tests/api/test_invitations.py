@@ -134,8 +134,8 @@ def test_the_game_page_shows_the_invited_seat_and_the_cancellation(client, regis
     (a, ha), (b, hb) = register("Ada"), register("Bo")
     g = create(client, ha, [a, b])["id"]
     page = client.get(f"/play/{g}").get_data(as_text=True)
-    assert "Bo\n (invited)" in page and "The game starts when every seat is taken." in page
+    assert "Bo (invited)" in page and "The game starts when every seat is taken." in page
     client.post(f"/v1/games/{g}/decline", headers=hb)
     page = client.get(f"/play/{g}").get_data(as_text=True)
     assert "The game was cancelled: an invited player declined." in page
-    assert "(invited)" not in page and "Bo declined the invitation to seat 1" in page
+    assert "(invited)" not in page and "Bo declined the invitation to seat 2" in page

@@ -58,8 +58,8 @@ def table(redis_client):
 
 def turn_link(services, game_id: str, seat: int) -> str:
     """The link a turn email of this seat carries now (its first link)."""
-    snap = services.games.games.snapshot(game_id)
-    return services.one_click.links(snap, seat, []).turn_page.removeprefix(BASE)
+    table = services.tables.for_seat(game_id, seat)
+    return services.one_click.links(table, []).turn_page.removeprefix(BASE)
 
 
 def play_by_pages(client, services, game_id: str, rnd: random.Random) -> int:
@@ -139,7 +139,7 @@ def test_a_tampered_form_or_a_forged_link_plays_nothing(table):
     token = url.rsplit("/", 1)[1]
     forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
     assert client.get(f"/t/{forged}").status_code == 404
-    move_link = services.one_click.links(services.games.games.snapshot(game_id), 0, ["x"]).moves[
+    move_link = services.one_click.links(services.tables.for_seat(game_id, 0), ["x"]).moves[
         "x"
     ]  # a one-click link is no turn page
     assert client.get(move_link.removeprefix(BASE).replace("/m/", "/t/")).status_code == 404

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine import registry
-from service.notify.notifications import SINCE_LINES
 from service.play import logview
+from service.play.table import SINCE_LINES
 from tests.peers import text_of
 
 HANDS = {"nautilus": "Your hand", "consonar": "Your hand", "ninedomains": "Your hand"}

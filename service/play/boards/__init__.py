@@ -19,7 +19,7 @@ from service.play.boards.common import Html
 from service.play.boards.table import Table
 from service.play.history import match_of, seat_view
 from service.play.logview import seat_name
-from store.record import Snapshot
+from store.snapshot import Snapshot
 
 RENDERERS = {
     "buttons": buttons,
@@ -34,6 +34,7 @@ __all__ = [
     "html_board",
     "opening_html",
     "score_line",
+    "scores_of",
     "seat_boards",
     "seat_html",
     "seat_text",
@@ -87,8 +88,14 @@ def seat_boards(snap: Snapshot, seat: int | None) -> tuple[str, Html]:
 def score_line(snap: Snapshot, seat: int | None) -> str | None:
     """ "Ada 3 · Bo 2": the final scores once the game is over, else the score so far as the
     seat's view shows it (None where the game keeps no score)."""
-    table = Table(*_parts(snap, seat))
-    outcome = table.outcome
+    return scores_of(*_parts(snap, seat))
+
+
+def scores_of(
+    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None = None
+) -> str | None:
+    """`score_line` from a seat's view, the seats' names and the outcome."""
+    table = Table(view, names, outcome)
     values = (
         outcome["scores"]
         if outcome and outcome.get("scores") is not None

@@ -1,0 +1,435 @@
+"""A seat's table: everything one reader may know of a game, built once per seat and version.
+
+Every surface that shows a game to a person (the web game page, the turn page, the public
+page, the turn email, the webhook, the API's text board) renders a `SeatTable` and nothing
+else. It is built here from the snapshot, as the boards are, through the seat's view: the game's
+state (another seat's hand, the deck, the seed) never reaches it, so no surface can show what
+its reader may not know. A spectator's table has no seat.
+
+Seats are numbered from 1 where people read them (`SeatLine.number`); `SeatLine.seat` and
+`active_seats` keep the API's numbers (from 0) for machines (the webhook).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import match as runner
+from engine.core import Game
+from service.errors import ErrorCode, ServiceError
+from service.play import boards, composer, history, logview, move_words
+from service.play.boards import Html
+from service.play.games import invitation_of, seat_of
+from service.timefmt import in_words, iso
+from store.games import GameStore
+from store.record import Event, EventType, SeatRecord
+from store.snapshot import Snapshot
+
+LOG_PAGE = 50
+"""Events per page of a table's log."""
+SINCE_WINDOW = 300
+"""How far back (in events) "since your last move" looks for the seat's last move."""
+SINCE_LINES = 30
+"""At most this many lines of "since your last move" (the latest; a first line counts the
+others)."""
+SINCE_MOVE = "Since your last move"
+SINCE_EMAIL = "Since your last email"
+TIMEOUT_WORDS = {
+    "auto": "the server plays a move for them (the game goes on)",
+    "forfeit": "they lose the game",
+}
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat as people read it."""
+
+    seat: int
+    """The API's number (from 0)."""
+    name: str
+    """The public name: "Ann", "Ann (invited)", "Ann (refused)", "an open seat"."""
+    kind: str
+    """player, bot, invited (reserved for a player who has not answered) or open."""
+    player_id: str | None
+    """The player who holds the seat, or is invited to it (None for a bot or an open seat)."""
+    you: bool
+    to_move: bool
+    deadline: str | None
+    """When this seat must have moved, in words in the reader's time zone."""
+    deadline_ms: int | None
+    """The same deadline in epoch milliseconds."""
+
+    @property
+    def deadline_at(self) -> str | None:
+        """The deadline as ISO 8601 in UTC."""
+        return iso(self.deadline_ms)
+
+    @property
+    def number(self) -> int:
+        """The seat's number for people (from 1)."""
+        return self.seat + 1
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move of the reader's seat."""
+
+    notation: str
+    action: Mapping[str, Any]
+    description: str
+    """The move in words."""
+
+
+@dataclass(frozen=True)
+class Happening:
+    """One event of the log in the reader's words; `number` is its place in the log (from 1,
+    with no gaps: an event whose every line is hidden from the reader still says who moved)."""
+
+    number: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LogPage:
+    page: int
+    pages: int
+    size: int
+    """Events a page."""
+    total: int
+    """Events in the whole log."""
+    entries: tuple[Happening, ...]
+
+    @property
+    def first(self) -> int:
+        return (self.page - 1) * self.size + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.entries) - 1
+
+
+@dataclass(frozen=True)
+class SeatTable:
+    game_id: str
+    game: str
+    """The title's name (`ninedomains`)."""
+    title: str
+    """The title as people read it (The Nine Domains)."""
+    version: int
+    status: str
+    """open, active, finished or cancelled."""
+    seat: int | None
+    """The reader's seat (None: a spectator, or a player not seated)."""
+    seats: tuple[SeatLine, ...]
+    active_seats: tuple[int, ...]
+    clock: str
+    """The game's time control, in words."""
+    on_timeout: str | None
+    """What happens to a seat that runs out of time (auto, forfeit); None without a clock."""
+    view: Mapping[str, Any] | None
+    """The game's whitelisted view for the reader, with its envelope (None before the start)."""
+    board_text: str | None
+    board_html: Html | None
+    score: str | None
+    since: tuple[str, ...]
+    """What happened since the reader's seat last moved (that move's own lines included), in
+    words: empty for a spectator. From the reader's last email instead, when the table is
+    built for an email and that came first (`told_until`)."""
+    since_heading: str
+    """ "Since your last move", or "Since your last email" when `since` starts there."""
+    moves: tuple[Move, ...]
+    """The reader's legal moves (empty when it is not their turn)."""
+    forms: tuple[composer.Form, ...]
+    """The composer's controls for those moves: one form per kind of move."""
+    notation_help: tuple[str, ...]
+    """How the kinds of those moves are written."""
+    turn_since: int | None
+    """While the reader may act: the version since which their legal moves are unchanged (a
+    move made on any version from it to `version` is still current)."""
+    outcome: Mapping[str, Any] | None
+    """Public once the game is over: winners, scores, reason."""
+    won: str | None
+    """Once the game is over: "you won", "Ada won", "you and Bo share the win", "nobody won"."""
+    log: LogPage
+    invited: bool = False
+    """The reader has an unanswered invitation to a seat of this game."""
+
+    @property
+    def result(self) -> str | None:
+        """ "Game over: you won (reason)", or None while the game goes on."""
+        if self.won is None or self.outcome is None:
+            return None
+        return f"Game over: {self.won} ({self.outcome.get('reason', '')})"
+
+    @property
+    def your_turn(self) -> bool:
+        return self.seat is not None and self.status == "active" and self.seat in self.active_seats
+
+    @property
+    def players(self) -> str:
+        """ "Ann vs Ben (refused)"."""
+        return " vs ".join(s.name for s in self.seats)
+
+    @property
+    def you(self) -> SeatLine | None:
+        return None if self.seat is None else self.seats[self.seat]
+
+    def legend(self, action_type: str) -> str:
+        """The help line for one kind of move, or its type when the game has none."""
+        return next(iter(composer.notation_lines(self.notation_help, [action_type])), action_type)
+
+
+def build(
+    snap: Snapshot,
+    seat: int | None,
+    recent: Sequence[Event],
+    log_events: Sequence[Event],
+    log_page: int,
+    now_ms: int,
+    zone: str | None = None,
+    invited: bool = False,
+    page_size: int = LOG_PAGE,
+    told_until: int | None = None,
+) -> SeatTable:
+    """The table of `snap` as `seat` (None: a spectator) sees it. `recent` are the game's
+    latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
+    of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
+    `told_until`: for an email, the version of the reader's last email about the game."""
+    game = history.game_of(snap)
+    match = snap["match"]
+    names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
+    view = history.seat_view(snap, seat) if match is not None else None
+    outcome = match["outcome"] if match is not None else None
+    board_text, board_html, score = (
+        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome)
+        if view is not None
+        else (None, None, None)
+    )
+    your_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
+    notated = (
+        runner.notated_legal_actions(game, match, seat)
+        if your_turn and match is not None and seat is not None
+        else []
+    )
+    words = (
+        move_words.said_to(game, view, snap["seats"], seat, [a for _, a in notated])
+        if notated and seat is not None
+        else []
+    )
+    moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
+    legal = [dict(m.action) for m in moves]
+    since = since_last_move(game, snap["seats"], recent, seat, told_until)
+    return SeatTable(
+        game_id=snap["id"],
+        game=snap["game"],
+        title=game.info.title,
+        version=snap["version"],
+        status=snap["status"],
+        seat=seat,
+        seats=tuple(
+            SeatLine(
+                seat=s,
+                name=names[s],
+                kind=record["kind"],
+                player_id=record["player_id"],
+                you=s == seat,
+                to_move=snap["status"] == "active" and s in snap["active_seats"],
+                deadline=_deadline_words(snap, s, now_ms, zone),
+                deadline_ms=_deadline(snap, s),
+            )
+            for s, record in enumerate(snap["seats"])
+        ),
+        active_seats=tuple(snap["active_seats"]),
+        clock=clock_words(snap, now_ms),
+        on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
+        view=view,
+        board_text=board_text,
+        board_html=board_html,
+        score=score,
+        since=since[1],
+        since_heading=since[0],
+        moves=moves,
+        forms=tuple(composer.forms(legal, game.info.field_words)),
+        notation_help=tuple(
+            composer.notation_lines(game.info.notation, {a["type"] for a in legal})
+        ),
+        turn_since=match["seat_since"][seat]
+        if your_turn and match is not None and seat is not None
+        else None,
+        outcome=outcome,
+        won=None if outcome is None else won_words(names, outcome, seat),
+        log=LogPage(
+            page=log_page,
+            pages=log_pages(snap["version"], page_size),
+            size=page_size,
+            total=snap["version"],
+            entries=tuple(
+                Happening(e["version"], happening(game, snap["seats"], e, seat)) for e in log_events
+            ),
+        ),
+        invited=invited,
+    )
+
+
+def _drawn(
+    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None
+) -> tuple[str, Html, str | None]:
+    """The text and HTML boards and the score line, from the view alone."""
+    return (
+        boards.text_board(view, names, outcome),
+        boards.html_board(view, names, outcome),
+        boards.scores_of(view, names, outcome),
+    )
+
+
+def won_words(names: list[str], outcome: Mapping[str, Any], seat: int | None) -> str:
+    """ "you won", "Ada won", "you and Bo share the win", "nobody won": `seat` is "you"."""
+    said = ["you" if s == seat else names[s] for s in outcome.get("winners") or []]
+    if not said:
+        return "nobody won"
+    if len(said) == 1:
+        return f"{said[0]} won"
+    return f"{', '.join(said[:-1])} and {said[-1]} share the win"
+
+
+def seat_name(snap: Snapshot, seat: int) -> str:
+    """The seat's public name; an open seat whose invited player refused reads "Ben
+    (refused)"."""
+    record = snap["seats"][seat]
+    if record["kind"] == "open":
+        refused = [d["name"] for d in snap["declined"] if d["seat"] == seat]
+        if refused:
+            return f"{refused[-1]} (refused)"
+    return logview.seat_name(record)
+
+
+def _deadline(snap: Snapshot, seat: int) -> int | None:
+    return snap["deadlines"][seat] if seat in snap["active_seats"] else None
+
+
+def _deadline_words(snap: Snapshot, seat: int, now_ms: int, zone: str | None) -> str | None:
+    deadline = _deadline(snap, seat)
+    return None if deadline is None else in_words(deadline, now_ms, zone)
+
+
+def clock_words(snap: Snapshot, now_ms: int) -> str:
+    control = snap["time_control"]
+    if not control:
+        return "No clock: each player takes as long as they like."
+    seconds = control["per_move_seconds"]
+    span = in_words(now_ms + seconds * 1000, now_ms).split(" (")[0].removeprefix("in ")
+    return (
+        f"{span} per move; a player who runs out of time: {TIMEOUT_WORDS[control['on_timeout']]}."
+    )
+
+
+def log_pages(version: int, page_size: int = LOG_PAGE) -> int:
+    return max(1, -(-version // page_size))
+
+
+def happening(
+    game: Game, seats: list[SeatRecord], event: Event, reader: int | None
+) -> tuple[str, ...]:
+    """What `reader` may read of one event, seats numbered from 1: a move whose every line is
+    hidden from them (a choice made face down) still says that its player moved."""
+    rendered = logview.render(game, seats, event, reader, first_seat=1)
+    lines = tuple(line["text"] for line in rendered["lines"])
+    if not lines and event["type"] == EventType.ACTION_TAKEN:
+        lines = (f"{logview.seat_name(seats[event['seat']])} moved",)
+    return lines
+
+
+def since_last_move(
+    game: Game,
+    seats: list[SeatRecord],
+    recent: Sequence[Event],
+    seat: int | None,
+    told_until: int | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """(heading, lines): the lines of `recent` from the seat's last move on (all of them if it
+    has not moved among them), as the seat reads them: the opponents' moves and what they
+    caused, and what the seat's own move caused; from just after `told_until` instead when
+    that is earlier (an email tells everything since the reader's last email)."""
+    if seat is None:
+        return SINCE_MOVE, ()
+    own = [
+        i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
+    ]
+    start, heading = (own[-1] if own else 0), SINCE_MOVE
+    if told_until is not None:
+        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
+        if told < start:
+            start, heading = told, SINCE_EMAIL
+    lines = [
+        line
+        for e in recent[start:]
+        if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
+        for line in happening(game, seats, e, seat)
+    ]
+    if len(lines) > SINCE_LINES:
+        earlier = len(lines) - SINCE_LINES
+        lines = [f"... {earlier} earlier lines in the game's log", *lines[-SINCE_LINES:]]
+    return heading, tuple(lines)
+
+
+class Tables:
+    """Reads a game and builds a reader's table (two round trips: the snapshot, then the
+    events for "since your last move" and the log's page)."""
+
+    def __init__(self, games: GameStore, clock: Callable[[], float] = time.time):
+        self.games = games
+        self.clock = clock
+
+    def load(self, game_id: str) -> Snapshot:
+        snap = self.games.snapshot(game_id)
+        if snap is None:
+            raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+        return snap
+
+    def for_player(
+        self,
+        game_id: str,
+        player_id: str | None,
+        zone: str | None = None,
+        page: int | None = None,
+        page_size: int = LOG_PAGE,
+    ) -> SeatTable:
+        """The table as the player sees it: from their seat, or as a spectator when they have
+        none (or are not signed in). `page` of the log: the latest when None or out of range."""
+        snap = self.load(game_id)
+        invited = player_id is not None and invitation_of(snap, player_id) is not None
+        return self.of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
+
+    def for_seat(self, game_id: str, seat: int | None, zone: str | None = None) -> SeatTable:
+        return self.of(self.load(game_id), seat, zone)
+
+    def of(
+        self,
+        snap: Snapshot,
+        seat: int | None,
+        zone: str | None = None,
+        page: int | None = None,
+        invited: bool = False,
+        page_size: int = LOG_PAGE,
+        told_until: int | None = None,
+    ) -> SeatTable:
+        """The table of a snapshot already read (see `build` for `told_until`)."""
+        pages = log_pages(snap["version"], page_size)
+        page = page if page is not None and 1 <= page <= pages else pages
+        recent, log_events = self.games.events_of(
+            [
+                (
+                    snap["id"],
+                    max(0, snap["version"] - SINCE_WINDOW) if seat is not None else snap["version"],
+                    SINCE_WINDOW,
+                ),
+                (snap["id"], (page - 1) * page_size, page_size),
+            ]
+        )
+        now_ms = int(self.clock() * 1000)
+        return build(
+            snap, seat, recent, log_events, page, now_ms, zone, invited, page_size, told_until
+        )
