@@ -51,7 +51,7 @@ def said(move: Move) -> str:
     return (
         move.notation
         if move.description == move.notation
-        else f"{move.description}: {move.notation}"
+        else f"{move.description} ({move.notation})"
     )
 
 
