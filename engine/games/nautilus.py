@@ -115,11 +115,13 @@ INFO = GameInfo(
         ),
         "hidden_domains": OptionSpec(
             False,
-            "hide the won Domain cards, a memory game: each round's five Domain cards lie "
-            "face up during the round and the round just played stays in view until the next "
-            "card is placed, but then each player sees only their own won cards and the number "
-            "of the opponent's, and the history does not say who took which; domains are "
-            "decided, and every card shown, when the game ends",
+            "hide the won Domain cards, a memory game: each player sees only their own won "
+            "cards and the number of the opponent's, the history does not say who took which, "
+            "and domains are decided, and every card shown, when the game ends. It hides them "
+            "from memory, not from sight: each round's five Domain cards lie face up during "
+            "the round, and the round just played stays in view (who won each column) until "
+            "the next card is placed, so a player or program that keeps the views it was shown "
+            "can rebuild both won piles exactly",
             choices=(False, True),
             kind=bool,
         ),
