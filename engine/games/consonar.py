@@ -173,10 +173,11 @@ INFO = GameInfo(
             kind=bool,
         ),
         "own_colour_wild": OptionSpec(
-            True,
-            "true: once both your submarines are sunk, a Torpedo card of your colour may also "
-            "be fired, at any submarine, like any colour with no submarine left (the site's "
-            "rule); false: it may only be defused or delayed",
+            False,
+            "false: a Torpedo card of your own colour may only be removed (defused) or delayed, "
+            "as the game's page says; true: once both your submarines are sunk, it may also be "
+            "fired, at any submarine, like a colour with no submarine left (the site's English "
+            "page)",
             choices=(False, True),
             kind=bool,
         ),

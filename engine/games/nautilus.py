@@ -17,6 +17,8 @@ The state `g` (plain JSON):
   or passes), "submarine" / "harpoon" (the second step of those Specials), "place" (`placer`
   places), "move" (`pending` names the arrow whose move is due), "over";
 - round, nemo (the seat holding the Nemo token), hidden (the hidden-domains option);
+  anchor_placed_card (the option of that name; absent from a game created before it, which
+  keeps the rule it began with: the Anchor may pin the card being placed too);
 - hands: per seat its Divers; specials: per seat its Special cards; draft: the two drawn
   Specials; given: the Special the Nemo holder gave; diver_pile, special_deck, special_discard,
   domain_pile: the piles; domain_row: the round's 5 Domain cards ({"domain", "points"});
@@ -82,6 +84,7 @@ DOMAINS_TO_WIN = 3
 WIN_POINTS = 4
 WIN_POINTS_AFTER_BLOT = 3
 SIDES = ("me", "opp")
+LEGACY_ANCHOR_PLACED_CARD = True  # the Anchor's rule of the games created before the option
 PHASES = ("draft", "start", "submarine", "harpoon", "place", "move", "over")
 ACTION_TYPES = (
     "keep",
@@ -102,16 +105,26 @@ INFO = GameInfo(
     max_players=2,
     rules_version="1",
     options={
-        "hidden_domains": OptionSpec(
+        "anchor_placed_card": OptionSpec(
             False,
-            "hide the won Domain cards, a memory game: each round's five Domain cards lie "
-            "face up during the round and the round just played stays in view until the next "
-            "card is placed, but then each player sees only their own won cards and the number "
-            "of the opponent's, and the history does not say who took which; domains are "
-            "decided, and every card shown, when the game ends",
+            "false: the Anchor, used as you place a card, pins one card already on the board, "
+            "as the game's Japanese page says; true: it may pin the card being placed too "
+            "(the French rulebook)",
             choices=(False, True),
             kind=bool,
-        )
+        ),
+        "hidden_domains": OptionSpec(
+            False,
+            "hide the won Domain cards, a memory game: each player sees only their own won "
+            "cards and the number of the opponent's, the history does not say who took which, "
+            "and domains are decided, and every card shown, when the game ends. It hides them "
+            "from memory, not from sight: each round's five Domain cards lie face up during "
+            "the round, and the round just played stays in view (who won each column) until "
+            "the next card is placed, so a player or program that keeps the views it was shown "
+            "can rebuild both won piles exactly",
+            choices=(False, True),
+            kind=bool,
+        ),
     },
     notation=(
         "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the other, "
@@ -125,7 +138,7 @@ INFO = GameInfo(
         "pass: do not use your start-of-round Special (or you have none), e.g. 'pass'",
         "place CARD SIDE+COLUMN [anchor CARD]: place a Diver (or kraken/fishbone) on side "
         "me/opp, column 1-5, optionally pinning a card with the Anchor, e.g. 'place 7 opp3' or "
-        "'place 12 me2 anchor 12'",
+        "'place 12 me2 anchor 5'",
         "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
         "'move me2 opp2'",
     ),
@@ -199,6 +212,8 @@ def setup(n: int, options: Options, rng: Rng, log: Log) -> State:
         "won": [None] * len(DOMAINS),
         "result": None,
     }
+    if "anchor_placed_card" in options:
+        g["anchor_placed_card"] = options["anchor_placed_card"]
     log.public("{seat%d} takes the Nemo token" % g["nemo"], nemo=g["nemo"])
     start_round(g, rng, log)
     return g
@@ -440,7 +455,7 @@ def place_actions(g: State, seat: int) -> list[Action]:
     on_board = [c for row in g["board"] for c in row if c is not None]
     actions: list[Action] = []
     for card in placeable(g, seat):
-        anchors = [None] + (sorted(on_board + [card]) if has_anchor else [])
+        anchors = [None] + (anchorable(g, on_board, card) if has_anchor else [])
         for side in (seat, other(seat)):
             name = "me" if side == seat else "opp"
             for col in range(COLUMNS):
@@ -450,6 +465,14 @@ def place_actions(g: State, seat: int) -> list[Action]:
                         for a in anchors
                     )
     return in_order(actions)
+
+
+def anchorable(g: State, on_board: list[int], card: int) -> list[int]:
+    """The cards the Anchor may pin as `card` is placed: one already on the board (the page);
+    with the option `anchor_placed_card`, or in a game older than it, `card` itself too."""
+    if g.get("anchor_placed_card", LEGACY_ANCHOR_PLACED_CARD):
+        return sorted(on_board + [card])
+    return sorted(on_board)
 
 
 def place_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:

@@ -281,7 +281,7 @@ def test_torpedo_card_usable_only_on_the_last_arrow_symbol():
     ]
 
 
-TODAY = {"delay_any_card": False, "own_colour_wild": True}  # the options' defaults
+TODAY = {"delay_any_card": False, "own_colour_wild": False}  # the options' defaults
 
 
 def test_a_delay_takes_only_the_torpedo_card_the_last_arrow_opens():
@@ -308,22 +308,24 @@ def test_delay_any_card_option_delays_any_face_up_torpedo_card():
     assert legal_texts(g) == ["delay b2", "delay g3", "delay o1", "end"]
 
 
-def test_own_colour_is_wild_once_both_own_submarines_are_sunk():
+def test_own_colour_is_wild_once_both_own_submarines_are_sunk_with_the_option():
     """The page (001, Italian), of a card of another colour: "il giocatore deve prima
     selezionare uno dei sottomarini di colore corrispondente (o, se non ne rimane nessuno,
     qualsiasi colore)" (select a submarine of that colour, or, if none is left, any colour).
-    The site applies it to your own colour too once your submarines are gone: a card of your
-    colour then threatens nothing of yours, and may be fired at any submarine (or defused)."""
+    The site's English page applies it to your own colour too once your submarines are gone
+    (the option own_colour_wild; the page's letter, the default, only removes such a card):
+    a card of your colour then threatens nothing of yours, and may be fired at any submarine
+    (or defused)."""
     sunk_blue = {"b1": None, "b2": None}
-    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=TODAY)
+    wild = {**TODAY, "own_colour_wild": True}
+    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=wild)
     act(g, "fleet g-1@g1")
     fired = [t for t in legal_texts(g) if t.startswith("torpedo b2")]
     alive = [s for s in C.SUBS if s not in sunk_blue]
     assert fired == [f"torpedo b2@{s}" for s in alive] and "defuse b2" in legal_texts(g)
     act(g, "torpedo b2@r1", rng=Dice(1))  # rung 2: a 1 hits
     assert g["subs"]["r1"] is None and g["sunk"][0] == ["r1"]
-    off = {**TODAY, "own_colour_wild": False}
-    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=off)
+    g = make(nations="br", subs=sunk_blue, hands=[["g-1"], []], row=("b2", "p1", "r2"), rules=TODAY)
     act(g, "fleet g-1@g1")
     assert not any(t.startswith("torpedo b2") for t in legal_texts(g))
 
@@ -710,8 +712,8 @@ def test_turns_skip_a_removed_seat():
 def test_end_subs_left_defaults_to_zero():
     m = runner.start(GAME, 2, None, conformance.seed_of(1), 1)[0]
     assert m["options"]["end_subs_left"] == 0 and m["state"]["end_subs_left"] == 0
-    assert m["options"] == {"end_subs_left": 0, "delay_any_card": False, "own_colour_wild": True}
-    assert (m["state"]["delay_any_card"], m["state"]["own_colour_wild"]) == (False, True)
+    assert m["options"] == {"end_subs_left": 0, "delay_any_card": False, "own_colour_wild": False}
+    assert (m["state"]["delay_any_card"], m["state"]["own_colour_wild"]) == (False, False)
 
 
 @pytest.mark.parametrize(

@@ -398,8 +398,10 @@ def test_special_deck_cycles_over_rounds_one_to_three_and_four_to_six():
 # --- Special cards ---------------------------------------------------------------------------
 
 
-def test_anchor_pins_the_placed_card_or_any_card_already_on_the_board():
+def test_anchor_pins_the_placed_card_or_any_card_already_on_the_board_with_the_option():
     g = placing("3 . . . .", "5 . . . .", mover=0, hands=[[7], [2]], specials=[["anchor"], []])
+    g["anchor_placed_card"] = True  # the French rulebook's reading (the page's: tests/engine/
+    # test_page_sentences.py, test_nautilus_the_anchor_pins_a_diver_already_on_the_board)
     legal = moves(g, 0)
     assert "place 7 me2 anchor 7" in legal and "place 7 me2 anchor 3" in legal
     assert "place 7 me2 anchor 5" in legal and "place 7 me2" in legal
@@ -410,13 +412,15 @@ def test_anchor_pins_the_placed_card_or_any_card_already_on_the_board():
 
 
 def test_anchor_takes_no_space():
-    g = placing(". . . . .", ". . . . .", mover=0, hands=[[7], [2]], specials=[["anchor"], []])
-    act(g, 0, "place 7 me2 anchor 7")
-    assert g["placements"] == 1 and sum(c is not None for r in g["board"] for c in r) == 1
+    g = placing("3 . . . .", ". . . . .", mover=0, hands=[[7], [2]], specials=[["anchor"], []])
+    g["anchor_placed_card"] = False  # the default
+    act(g, 0, "place 7 me2 anchor 3")
+    assert g["placements"] == 2 and sum(c is not None for r in g["board"] for c in r) == 2
 
 
 def test_pinned_cards_own_arrow_still_acts():
     g = placing("3 . . . .", ". . . . .", mover=0, hands=[[9], [2]], specials=[["anchor"], []])
+    g["anchor_placed_card"] = True  # only then may the card being placed be pinned
     act(g, 0, "place 9 me2 anchor 9")
     assert g["phase"] == "move" and moves(g, 0) == ["move me1 opp1"]
 
@@ -688,7 +692,7 @@ def test_hidden_domains_end_condition_is_still_checked_each_round():
 def test_hidden_domains_option_is_validated():
     seed = seed_of(1)
     m, _ = runner.start(GAME, 2, None, seed, 1)
-    assert m["options"] == {"hidden_domains": False}
+    assert m["options"] == {"anchor_placed_card": False, "hidden_domains": False}
     m, _ = runner.start(GAME, 2, {"hidden_domains": True}, seed, 1)
     assert m["state"]["hidden"] is True
     with pytest.raises(InvalidOptions, match="true or false"):
