@@ -5,6 +5,8 @@ every player count, for every seat and a spectator, position after position of r
 import json
 import random
 
+import pytest
+
 from api.game_views import GameViewSchema, LegalMovesSchema
 from api.json_answers import json_answer
 from api.schemas import GameListSchema, GameSummarySchema, MoveResultSchema
@@ -50,6 +52,7 @@ def positions(game, n, seed):
         yield m, version
 
 
+@pytest.mark.slow
 def test_views_and_legal_moves_are_what_their_schemas_dump():
     views, legal = GameViewSchema(), LegalMovesSchema()
     for name, game in sorted(registry.GAMES.items()):

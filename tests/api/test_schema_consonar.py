@@ -1,5 +1,7 @@
 """Con Sonar!: the documented schemas describe every view and every legal action."""
 
+import pytest
+
 from api.game_schemas.consonar import ACTION_SCHEMA, VIEW_SCHEMA
 from engine import match as runner
 from engine.games.consonar import GAME
@@ -12,6 +14,7 @@ def check(m):
     check_match_against_schemas(GAME, m)
 
 
+@pytest.mark.slow
 def test_views_and_actions_match_the_schemas():
     for i in range(30):
         n = 2 + i % 5

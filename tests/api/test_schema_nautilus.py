@@ -1,5 +1,7 @@
 """Nautilus: the documented schemas describe every view and every legal action."""
 
+import pytest
+
 from api.game_schemas.nautilus import ACTION_SCHEMA, VIEW_SCHEMA
 from engine import match as runner
 from engine.games.nautilus import GAME
@@ -11,6 +13,7 @@ def check(m):
     check_match_against_schemas(GAME, m)
 
 
+@pytest.mark.slow
 def test_views_and_actions_match_the_schemas():
     for i in range(30):
         options = {"hidden_domains": True} if i % 2 else None

@@ -33,6 +33,8 @@ from api.resources.inbound import SECRET_HEADER
 from engine import registry
 from service.settings import Settings
 
+pytestmark = pytest.mark.slow  # generates requests for every operation of the document
+
 
 class CurrentApp:
     """The WSGI app schemathesis calls: the app of the running test's world, so that the

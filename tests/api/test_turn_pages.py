@@ -92,6 +92,7 @@ def play_by_pages(client, services, game_id: str, rnd: random.Random) -> int:
     return moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_a_whole_game_is_played_with_the_turn_pages_alone(table, name):
     client, services = table

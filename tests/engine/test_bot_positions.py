@@ -1,9 +1,13 @@
 """The heuristic bots in the positions the audits showed them to misplay, built by hand."""
 
+import pytest
+
 from engine.bots import buttons as buttons_bots
 from engine.rng import Rng
 from tests.engine.test_buttons import with_buttons, with_stars
 from tests.engine.test_buttons_helpers import GAME, make
+
+pytestmark = pytest.mark.slow  # bots searched at many positions
 
 
 def test_buttons_bot_opts_out_when_its_star_completes_a_line_of_five():

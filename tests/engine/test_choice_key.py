@@ -6,10 +6,14 @@ changed with a move (`seat_since`, which decides when a move made on an older ve
 import json
 import random
 
+import pytest
+
 from engine import match as runner
 from engine import registry
 
 from .random_positions import random_positions
+
+pytestmark = pytest.mark.slow  # random positions of every title
 
 POSITIONS_PER_GAME = 1500
 

@@ -25,6 +25,8 @@ from tests.engine.conformance import (
     seed_of,
 )
 
+pytestmark = pytest.mark.slow  # many seeded games of every title, checked at every step
+
 TITLES = sorted(GAMES)
 
 

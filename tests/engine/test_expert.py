@@ -24,6 +24,8 @@ from engine.bots.search import (
 from engine.games.buttons import place_actions
 from engine.rng import Rng
 
+pytestmark = pytest.mark.slow  # the expert's searches take a second each
+
 SEARCHING = sorted(registry.EXPERTS)
 
 

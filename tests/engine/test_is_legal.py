@@ -5,9 +5,13 @@ positions' actions, actions with a field changed, dropped or added)."""
 import copy
 import random
 
+import pytest
+
 from engine import registry
 
 from .random_positions import random_positions
+
+pytestmark = pytest.mark.slow  # random positions of every title
 
 POSITIONS_PER_GAME = 1500
 

@@ -14,6 +14,8 @@ from engine import registry
 
 from .random_positions import random_positions
 
+pytestmark = pytest.mark.slow  # 1,000 random positions of every title
+
 POSITIONS_PER_GAME = 1000
 SEAT_TOKEN = re.compile(r"\{seat(\d)\}")
 

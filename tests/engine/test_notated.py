@@ -5,6 +5,8 @@ thousands of random positions of every game, for every seat; and a game without 
 
 import random
 
+import pytest
+
 from engine import match as runner
 from engine import registry
 
@@ -14,6 +16,7 @@ from .random_positions import random_positions
 POSITIONS_PER_GAME = 1500
 
 
+@pytest.mark.slow
 def test_notated_legal_actions_are_the_legal_actions_formatted():
     rnd = random.Random(17)
     games = sorted(registry.GAMES.items()) + [("hiddenbid", HiddenBid())]

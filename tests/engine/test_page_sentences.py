@@ -22,6 +22,8 @@ from tests.engine.test_consonar import Dice, legal_texts
 from tests.engine.test_consonar import act as consonar_act
 from tests.engine.test_consonar import make as consonar_table
 
+pytestmark = pytest.mark.slow  # plays random games until the page's rare cases happen
+
 SEED = conformance.seed_of(40)
 
 

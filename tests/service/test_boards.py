@@ -132,6 +132,7 @@ def test_a_hostile_name_is_shown_as_text_never_as_markup():
     assert any(NAMES[0][:15] in text for text in markup.text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(RANDOM_PARTS))
 @pytest.mark.parametrize("name", sorted(TITLES))
 def test_every_position_of_random_games_draws_for_every_seat_without_hidden_facts(name, part):

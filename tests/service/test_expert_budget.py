@@ -2,7 +2,11 @@
 
 import time
 
+import pytest
+
 from service.play.games import WALL_FACTOR, cpu_budget
+
+pytestmark = pytest.mark.slow  # the expert's searches take a second each
 
 
 def test_the_budget_is_the_search_threads_cpu_time_with_a_wall_clock_cap():

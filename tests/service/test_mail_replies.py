@@ -559,6 +559,7 @@ def test_a_charset_name_with_a_nul_is_read_as_utf_8():
     assert parse_reply(raw).move_lines == ["eye é"]
 
 
+@pytest.mark.slow
 def test_truncated_and_corrupted_samples_never_raise():
     rng = random.Random(8)
     for path in sorted(SAMPLES.glob("*.eml")):

@@ -7,6 +7,7 @@ list or other words and fail here."""
 import random
 
 import orjson
+import pytest
 
 from engine import match as runner
 from engine import registry
@@ -27,6 +28,7 @@ def fresh(snap, seat) -> bytes:
     return orjson.dumps(legal_move_list(snap, seat), option=orjson.OPT_SORT_KEYS)
 
 
+@pytest.mark.slow
 def test_remembered_lists_are_the_lists_of_each_position(test_game):
     """(test_game: the tests' Hidden Bid too)"""
     memory = MovesJson()

@@ -8,6 +8,8 @@ from service.play import history
 from store.record import EVENT_SCHEMA, EventType, read_event
 from tests.service.recorded_games import load
 
+pytestmark = pytest.mark.slow  # replays every recorded game
+
 RECORDED = load()
 
 

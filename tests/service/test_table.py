@@ -17,6 +17,8 @@ from store.record import EventType
 from tests.engine import conformance
 from tests.service.boards_positions import NAMES, TITLES, perturbed, snapshot
 
+pytestmark = pytest.mark.slow  # every position of whole games of every title
+
 GAMES_PER_TITLE = 6
 SEED = "5e" * 32
 NOW = 1_800_000_000_000

@@ -96,6 +96,7 @@ def play_until_over(players: list, game_id: str, rnd: random.Random, limit: int 
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["nautilus", "ninedomains"])
 def test_a_game_against_a_friend_found_by_name_is_played_to_the_end(ada_and_bo, services, game):
     ada, bo = ada_and_bo

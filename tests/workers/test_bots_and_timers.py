@@ -50,6 +50,7 @@ def test_a_person_plays_a_whole_game_against_the_heuristic_bot(services, start_w
     assert seats == {0, 1}, "both the person and the bot moved"
 
 
+@pytest.mark.slow
 def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(services, start_workers):
     players, games = services
     start_workers()
@@ -83,6 +84,7 @@ def test_forfeit_policy_the_absent_seat_loses(services, start_workers):
     assert event_types(games, game_id)[-3:] == ["TurnTimedOut", "PlayerResigned", "GameEnded"]
 
 
+@pytest.mark.slow
 def test_a_move_before_the_deadline_cancels_the_timeout(services, start_workers):
     players, games = services
     start_workers()

@@ -66,6 +66,7 @@ def hidden_from(games, game_id, seat):
     return texts - public
 
 
+@pytest.mark.slow
 def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
     services, start_workers, smtp
 ):
@@ -338,6 +339,7 @@ def test_no_email_when_the_player_turned_emails_off(services, start_workers, smt
     assert smtp.to("ada@example.org") == []
 
 
+@pytest.mark.slow
 def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers, smtp):
     players, games = services
     start_workers(SMTP_URL=smtp.url)

@@ -72,6 +72,7 @@ def test_a_batch_of_turns_shares_its_reads_and_its_email_jobs(
         assert game["id"] in [g["id"] for g in games.list_games(player, awaiting=True)[0]]
 
 
+@pytest.mark.slow
 def test_entries_that_come_while_the_consumer_lingers_make_one_batch(
     services, worker, redis_client, monkeypatch
 ):
@@ -108,6 +109,7 @@ def test_entries_that_come_while_the_consumer_lingers_make_one_batch(
     assert batches == [1, 5]
 
 
+@pytest.mark.slow
 def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
     services, worker, redis_client
 ):

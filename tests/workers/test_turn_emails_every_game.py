@@ -12,6 +12,8 @@ from service.play import logview
 from service.play.table import SINCE_LINES
 from tests.peers import text_of
 
+pytestmark = pytest.mark.slow  # plays a whole game of every title with its emails
+
 HANDS = {"nautilus": "Your hand", "consonar": "Your hand", "ninedomains": "Your hand"}
 
 
