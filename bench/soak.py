@@ -530,31 +530,36 @@ def slope_per_hour(points: list[tuple[float, float]]) -> float | None:
 
 
 def slopes(samples: list[Sample], warmup: float, played: float) -> list[dict]:
-    """One row per process series between the warm-up and the end of play (HTTP workers,
-    recycled every few hundred answers, pooled as one series as well)."""
-    kept = [s for s in samples if warmup <= s.at <= played]
+    """One row per process, from the end of its first `warmup` seconds (a process started
+    again during the run warms up as the first ones did) to the end of play; HTTP workers,
+    recycled every few hundred answers, as one pooled series from the run's warm-up on."""
+    began: dict[int, float] = {}
+    for s in samples:
+        began.setdefault(s.pid, s.at)
     series: dict[tuple[str, int], list[Sample]] = {}
-    for s in kept:
-        series.setdefault((s.role, s.pid), []).append(s)
-    pooled = [s for s in kept if s.role == "http worker"]
+    for s in samples:
+        if s.role != "http worker" and began[s.pid] + warmup <= s.at <= played:
+            series.setdefault((s.role, s.pid), []).append(s)
+    pooled = [s for s in samples if s.role == "http worker" and warmup <= s.at <= played]
     rows = []
-    for (role, pid), points in [*series.items(), (("http worker", 0), pooled)]:
-        if not points or (role == "http worker" and pid != 0 and len(points) < 4):
-            continue
-        rows.append(
-            {
-                "role": role,
-                "pid": pid or "all, pooled",
-                "samples": len(points),
-                "rss_first": points[0].rss / MIB,
-                "rss_last": points[-1].rss / MIB,
-                "rss_max": max(p.rss for p in points) / MIB,
-                "rss_slope": slope_per_hour([(p.at, p.rss / MIB) for p in points]),
-                "fds_max": max(p.fds for p in points),
-                "fds_slope": slope_per_hour([(p.at, p.fds) for p in points]),
-            }
-        )
+    for (role, pid), points in [*series.items(), (("http workers", 0), pooled)]:
+        if points:
+            rows.append(slope_row(role, str(pid or "all, pooled"), points))
     return rows
+
+
+def slope_row(role: str, pid: str, points: list[Sample]) -> dict:
+    return {
+        "role": role,
+        "pid": pid,
+        "samples": len(points),
+        "rss_first": points[0].rss / MIB,
+        "rss_last": points[-1].rss / MIB,
+        "rss_max": max(p.rss for p in points) / MIB,
+        "rss_slope": slope_per_hour([(p.at, p.rss / MIB) for p in points]),
+        "fds_max": max(p.fds for p in points),
+        "fds_slope": slope_per_hour([(p.at, p.fds) for p in points]),
+    }
 
 
 # ------------------------------------------------------------------------------ the run
@@ -656,6 +661,8 @@ def figures(
     kinds = Counter(e["type"] for log in events.values() for e in log)
     finished, replay_wrong = replay_mismatches(service, game_ids)
     warmup = min(WARMUP_SECONDS, played / 3)
+    for s in samples:  # into the log, to be read again
+        print(f"soak sample: {s.at:.0f} {s.role.replace(' ', '-')} {s.pid} {s.rss} {s.fds}")
     printed = server.printed()
     return {
         "played_seconds": played,
@@ -728,9 +735,10 @@ average (this process, the clients and the SMTP server: {r["client_cores"]:.2f})
 
 {summary_table(r)}
 
-RSS and open files of each process from the first {r["warmup"] / 60:.0f} minutes to the end
-of play (least squares over the samples every {SAMPLE_SECONDS} s; an HTTP worker lives a few hundred answers,
-so each of its pids is a short series, and all of them pooled are one more row):
+RSS and open files of each process from the end of its first {r["warmup"] / 60:.0f} minutes
+(a process started again during the run counts from its own start) to the end of play (least
+squares over the samples every {SAMPLE_SECONDS} s); an HTTP worker lives a few hundred
+answers, so all of them are one series, from the run's first {r["warmup"] / 60:.0f} minutes on:
 
 | process | pid | samples | RSS first -> last MiB | RSS max MiB | RSS MiB per hour | fds max | fds per hour |
 |---|---|---|---|---|---|---|---|
