@@ -107,6 +107,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.notify
 	test -d $(BEFORE_DELIVERIES) || git worktree add --detach $(BEFORE_DELIVERIES) 8d9a3c1
 	$(BIN)/python -m bench.deliveries --before $(BEFORE_DELIVERIES)
+	$(BIN)/python -m bench.soak --minutes 60
 
 # bot:expert against the heuristic: 200 games per title at 1 s a move, hours on this machine.
 bench-expert: $(DEV_STAMP)
