@@ -58,8 +58,7 @@ from store.embedded import EmbeddedValkey, free_port
 from store.games import GameStore
 from store.players import PlayerStore
 from tests.checks import assert_each_timeout_once
-from tests.e2e.server import LiveServer
-from tests.faults.test_process_exits import command_of, descendants, http_workers
+from tests.e2e.server import LiveServer, command_of, descendants, http_workers
 from workers.status import largest_keys, status
 
 PEOPLE = 40

@@ -152,3 +152,37 @@ class Client:
             timeout=30,
         )
         assert r.status_code == 200, r.text
+
+
+# The processes of a live server, from /proc (for the tests and the soak that signal them).
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of a process, from /proc (every thread's list)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.extend(int(child) for child in text)
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    every: list[int] = []
+    for child in children(pid):
+        every.append(child)
+        every.extend(descendants(child))
+    return every
+
+
+def command_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except FileNotFoundError:
+        return ""
+
+
+def http_workers(server: LiveServer) -> set[int]:
+    """gunicorn's workers are forks of `turnpost serve` itself, so they carry its command
+    line; the background worker and Valkey carry their own."""
+    own = command_of(server.process.pid)
+    return {pid for pid in children(server.process.pid) if command_of(pid) == own}

@@ -9,46 +9,14 @@ import os
 import signal
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
 from engine import registry
-from tests.e2e.server import Client, LiveServer
+from tests.e2e.server import Client, LiveServer, command_of, descendants, http_workers
 
 PATHS = ("/healthz", "/v1/catalog", "/metrics")
-
-
-def children(pid: int) -> list[int]:
-    """The direct children of a process, from /proc (every thread's list)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
-        found.extend(int(child) for child in text)
-    return found
-
-
-def descendants(pid: int) -> list[int]:
-    every: list[int] = []
-    for child in children(pid):
-        every.append(child)
-        every.extend(descendants(child))
-    return every
-
-
-def command_of(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except FileNotFoundError:
-        return ""
-
-
-def http_workers(server: LiveServer) -> set[int]:
-    """gunicorn's workers are forks of `turnpost serve` itself, so they carry its command
-    line; the background worker and Valkey carry their own."""
-    own = command_of(server.process.pid)
-    return {pid for pid in children(server.process.pid) if command_of(pid) == own}
 
 
 def wait_for_workers(server: LiveServer, gone: int, count: int) -> set[int]:
