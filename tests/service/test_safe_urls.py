@@ -100,6 +100,7 @@ def test_redirects_are_not_followed():
         assert len(outside.requests) == 1 and inside.requests == []
 
 
+@pytest.mark.slow
 def test_closed_silent_and_slow_receivers_look_the_same():
     closed = f"http://127.0.0.1:{free_port()}/hook"
     silent = socket.socket()

@@ -25,6 +25,7 @@ def event_types(games, game_id):
     return [e["type"] for e in games.games.events(game_id)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_a_person_plays_a_whole_game_against_the_heuristic_bot(services, start_workers, name):
     players, games = services
@@ -67,6 +68,7 @@ def test_two_second_clock_with_auto_finishes_a_game_between_absent_players(servi
     assert types.count("TurnTimedOut") == types.count("ActionTaken") >= 6
 
 
+@pytest.mark.slow
 def test_forfeit_policy_the_absent_seat_loses(services, start_workers):
     players, games = services
     start_workers()
@@ -104,6 +106,7 @@ def test_a_move_before_the_deadline_cancels_the_timeout(services, start_workers)
     assert event_types(games, game_id).count("ActionTaken") == 2
 
 
+@pytest.mark.slow
 def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_workers):
     players, games = services
     start_workers(2)

@@ -246,6 +246,7 @@ def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libra
     assert json.loads(tampered) == calls[0]["json"]
 
 
+@pytest.mark.slow
 def test_failing_webhook_is_retried_then_the_player_gets_the_email(services, start_workers, smtp):
     players, games = services
     with WebhookReceiver(statuses=[500, 500, 500]) as receiver:
@@ -274,6 +275,7 @@ def test_failing_webhook_is_retried_then_the_player_gets_the_email(services, sta
     assert log[2]["detail"] == "refused by the receiver (HTTP 500); next attempt in 2 s"
 
 
+@pytest.mark.slow
 def test_emails_are_throttled_per_game_and_the_later_one_waits(services, start_workers, smtp):
     """The Nine Domains: both players choose at once, so a quick round gives Ada a second
     turn a moment after the first: its email waits for her 3-second window to close."""
