@@ -134,11 +134,12 @@ def _masked(value: Any, secret: bool) -> str:
     if isinstance(value, tuple):
         return ",".join(value)
     if isinstance(value, str):
-        return _without_password(value)
+        return without_password(value)
     return str(value)
 
 
-def _without_password(text: str) -> str:
+def without_password(text: str) -> str:
+    """An address (a Redis or SMTP URL) with its password shown as ***, to print or log."""
     parts = urlsplit(text)
     if parts.password is None:
         return text

@@ -14,10 +14,10 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from gunicorn.app.base import BaseApplication
 
+from service.settings import without_password
 from turnpost.logs import LEVELS
 from turnpost.logs import configure as configure_logs
 
@@ -154,7 +154,7 @@ def serve_command(args) -> int:
             flush=True,
         )
     else:
-        print(f"turnpost: using Redis at {_without_password(os.environ['REDIS_URL'])}", flush=True)
+        print(f"turnpost: using Redis at {without_password(os.environ['REDIS_URL'])}", flush=True)
     if not os.environ.get("SMTP_URL"):
         os.environ.setdefault("OUTBOX_DIR", str(Path(args.data) / "outbox"))
         print(
@@ -237,15 +237,6 @@ def _port_is_free(host: str, port: int) -> bool:
         except OSError:
             return False
     return True
-
-
-def _without_password(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit(parts._replace(netloc=user + host))
 
 
 def _metrics_of_dead_worker(server, worker) -> None:
@@ -382,7 +373,7 @@ def mail_in_command(args) -> int:
         client.ping()
     except (redis.ConnectionError, redis.TimeoutError) as err:
         print(
-            f"turnpost mail-in: cannot reach Redis at {_without_password(data_url(os.environ))} "
+            f"turnpost mail-in: cannot reach Redis at {without_password(data_url(os.environ))} "
             f"({err}): start it, or set REDIS_URL to the server's",
             file=sys.stderr,
         )
