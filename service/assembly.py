@@ -15,12 +15,14 @@ from service.play.games import GameService
 from service.play.table import Tables
 from service.players.accounts import PlayerService
 from service.players.sign_in import SignIn
+from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
+from store.ratings import RatingStore
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
@@ -40,6 +42,8 @@ class Services:
     sign_in: SignIn
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
+    ratings: Ratings
+    """Ratings, leaderboards and players' records (written by the worker only)."""
 
 
 def assemble(
@@ -64,6 +68,7 @@ def assemble(
         expert_seconds=settings.expert_seconds,
     )
     keys = ServerKeys(settings, notes)
+    ratings = Ratings(RatingStore(client), settings)
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -80,6 +85,7 @@ def assemble(
             settings,
             sign_in=sign_in,
             tallies=WorkerTallies(client),
+            ratings=ratings,
         )
     )
     return Services(
@@ -94,4 +100,5 @@ def assemble(
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
         consequences=consequences,
+        ratings=ratings,
     )

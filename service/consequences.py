@@ -34,9 +34,10 @@ from service.notify.notifications import (
     goes_on,
     notices,
 )
-from service.play import history, lists
+from service.play import history, lists, results
 from service.play.games import GameService
 from service.players.sign_in import SignIn
+from service.ratings.ratings import Ratings
 from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
@@ -210,6 +211,7 @@ class Consequences:
         clock: Callable[[], float] = time.time,
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
+        ratings: Ratings | None = None,
     ):
         self.games = games
         self.game_store = game_store
@@ -222,6 +224,8 @@ class Consequences:
         self.sign_in = sign_in
         self.tallies = tallies
         """Counts for the operator's metrics (store.tallies); None: nothing is counted."""
+        self.ratings = ratings
+        """Records finished games (ratings, players' records); None: nothing is recorded."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -279,6 +283,8 @@ class Consequences:
             self.settings,
             self.now_ms(),
         )
+        if snap["status"] == "finished" and entry.version == snap["version"]:
+            self._record_result(snap)  # before the end's notices, which show the ratings
         self.send(due.deliveries, batch.writes)
         self._tell_players(snap, entry, batch)
         if due.wake_at is not None:
@@ -302,6 +308,13 @@ class Consequences:
                 self.now_ms() + int(self.settings.finished_log_days * 86_400_000),
                 {"kind": "compact", "game": snap["id"]},
             )
+
+    def _record_result(self, snap: Snapshot) -> None:
+        """The finished game in its players' ratings (if rated) and records: once, however
+        often the entry that ended it is carried out (service.ratings.ratings.Ratings.record)."""
+        result = results.result_of(snap)
+        if self.ratings is not None and result is not None:
+            self.ratings.record(result)
 
     def _tell_players(self, snap: Snapshot, entry: Entry, batch: Batch) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit

@@ -57,6 +57,11 @@ class ErrorCode(Enum):
     )
     GAME_NOT_FOUND = "game/not_found", 404, "there is no game with this id"
     PLAYER_NOT_FOUND = "player/not_found", 404, "there is no such player"
+    LEADERBOARD_NOT_FOUND = (
+        "leaderboard/not_found",
+        404,
+        "there is no leaderboard by that name: each game of /v1/catalog has one",
+    )
     INBOUND_DISABLED = (
         "inbound/disabled",
         404,

@@ -216,6 +216,12 @@ class Settings(FromEnvironment):
         (), "browser origins that may call the API, comma-separated", read=_origins
     )
     finished_log_days: float = setting(7.0, "a finished game's log is compacted after this long")
+    leaderboard_min_games: int = setting(
+        10, "rated games of a title a player needs to be on its leaderboard"
+    )
+    leaderboard_active_days: float = setting(
+        90.0, "a player leaves a leaderboard when their last rated game is older than this"
+    )
     link_signing_keys: tuple[str, ...] = setting(
         (), "keys signing links and reply tokens: the first signs, all verify", secret=True
     )

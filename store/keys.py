@@ -252,3 +252,69 @@ def mail_sender(address: str) -> str:
 
 RATE_LIMITS_PREFIX = f"{PREFIX}:rate"
 """The prefix of flask-limiter's counters (api/rate_limits.py)."""
+
+
+# -- ratings (store/ratings.py): a title's keys share the hash tag {rating:<title>}, so that one
+# script updates every seat of a finished game, its leaderboard and its "rated" marker at once.
+
+
+def _rating(title: str) -> str:
+    return f"{PREFIX}:{{rating:{title}}}"
+
+
+def rating_skills(title: str) -> str:
+    """Hash: player id (or `bot:<name>`) -> their skill at the title, JSON {mu, sigma, games}."""
+    return f"{_rating(title)}:skills"
+
+
+def rating_names(title: str) -> str:
+    """Hash: player id (or `bot:<name>`) -> the name they last played a rated game under."""
+    return f"{_rating(title)}:names"
+
+
+def rating_board(title: str) -> str:
+    """Sorted set: the leaderboard, the players with enough rated games who played one lately,
+    scored by rating."""
+    return f"{_rating(title)}:board"
+
+
+def rating_active(title: str) -> str:
+    """Sorted set: the title's players who played a rated game lately, scored by their last
+    rated game's end (ms); those idle past the leaderboard's cut-off leave it and the board."""
+    return f"{_rating(title)}:active"
+
+
+def rating_applied(title: str, game_id: str) -> str:
+    """The game's rating changes, written with them: present once a game's ratings are applied
+    (kept store.ratings.APPLIED_MARKER_SECONDS; the game's own copy, game_ratings, stays)."""
+    return f"{_rating(title)}:applied:{game_id}"
+
+
+def game_ratings(game_id: str) -> str:
+    """A finished rated game's rating changes per seat (JSON), part of the game's record."""
+    return f"{_game(game_id)}:ratings"
+
+
+def player_results(player_id: str, title: str | None = None) -> str:
+    """Sorted set of the player's finished games (of one title, when given), scored by their
+    end (ms)."""
+    tail = f":{title}" if title else ""
+    return f"{PREFIX}:player:{{{player_id}}}:results{tail}"
+
+
+def player_result_records(player_id: str) -> str:
+    """Hash: game id -> the player's result in that finished game (JSON): place, the others,
+    the rating before and after. Written once per game (store/player_result.lua)."""
+    return f"{PREFIX}:player:{{{player_id}}}:result-records"
+
+
+def player_tally(player_id: str) -> str:
+    """Hash of counts per title: `<title>:games`, `<title>:rated`, `<title>:wins`,
+    `<title>:place:<n>`."""
+    return f"{PREFIX}:player:{{{player_id}}}:tally"
+
+
+def player_rivals(player_id: str) -> str:
+    """Hash: `<title>:<other player>:won|lost|drawn` -> how many finished games the player
+    placed above, below or level with the other."""
+    return f"{PREFIX}:player:{{{player_id}}}:rivals"

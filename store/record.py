@@ -93,6 +93,8 @@ class GameCreated(Stamp):
     commitment: str
     created_by: NotRequired[str | None]
     if_declined: NotRequired[str]
+    rated: NotRequired[bool]
+    """Whether the game counts for its players' ratings (absent: not rated)."""
 
 
 class SeatEvent(Stamp):

@@ -8,7 +8,7 @@ seat's table, never the snapshot.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from store.record import SeatRecord, TimeControl
 
@@ -37,5 +37,8 @@ class Snapshot(TypedDict):
     created_by: str | None
     if_declined: str
     declined: list[dict[str, Any]]
+    rated: NotRequired[bool]
+    """Whether the game counts for the players' ratings (absent: created before ratings, not
+    rated)."""
     version: int
     updated_at: int

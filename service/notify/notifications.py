@@ -280,6 +280,8 @@ class NotificationService:
             result = _result_words(table)
             subject = f"{title} with {', '.join(others)}: the game is over, {result}"
             lead = f"The game of {title}{against} (game {game_id}) is over: {result}."
+            if table.rating_lines:
+                sections.insert(0, ("Ratings:", table.rating_lines))
         else:
             when = (
                 "There is no clock on this game."
@@ -556,6 +558,9 @@ class NotificationService:
         }
         if event == GAME_FINISHED:
             payload["outcome"] = dict(table.outcome or {})
+            payload["ratings"] = (
+                [c.shown() for c in table.ratings.changes] if table.ratings else None
+            )
         return payload
 
     # -- the delivery log ------------------------------------------------------------------------

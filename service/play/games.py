@@ -161,11 +161,14 @@ class GameService:
         time_control: dict | None = None,
         if_declined: str = "cancel",
         game_id: str | None = None,
+        rated: bool | None = None,
     ) -> dict[str, Any]:
         """A new game (with the id `game_id` when it is given: a rematch's, reserved). A seat naming another player reserves it for them (an invitation: they
         join or decline), unless they let the creator seat them (their friends); the game
         starts when every seat is taken. `if_declined`: "cancel" the game when an invitation
-        is declined, or "open" the seat to anyone in the lobby."""
+        is declined, or "open" the seat to anyone in the lobby. `rated`: whether the game
+        counts for the players' ratings (service/ratings); by default a game between people
+        only (no bot seat) is."""
         game = registry.get(game_name)
         if game is None:
             raise ServiceError(
@@ -199,6 +202,7 @@ class GameService:
             "commitment": commitment(seed),
             "created_by": creator,
             "if_declined": if_declined,
+            "rated": all(r["kind"] != "bot" for r in seat_records) if rated is None else rated,
         }
         # the id given, then new ones while an id collides with a game's (the append is stale)
         ids = itertools.chain([game_id] if game_id else [], iter(partial(new_id, "g_"), None))
@@ -234,6 +238,7 @@ class GameService:
                         time_control=dict(snap["time_control"] or {}) or None,
                         if_declined=snap["if_declined"],
                         game_id=reserved,
+                        rated=snap.get("rated", False),
                     )
                 except ServiceError:
                     self.games.release_rematch(game_id, reserved)
@@ -824,6 +829,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
         "outcome": None if match is None else match["outcome"],
         "options": snap["options"],
         "time_control": snap["time_control"],
+        "rated": snap.get("rated", False),
         "rules_version": snap["rules_version"],
         "seed_commitment": snap["commitment"],
         "seed": snap["revealed_seed"],

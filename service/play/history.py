@@ -60,6 +60,7 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
             "created_by": event.get("created_by"),
             "if_declined": event.get("if_declined", "cancel"),
             "declined": [],
+            "rated": event.get("rated", False),
             "version": 0,
             "updated_at": event["at"],
         }

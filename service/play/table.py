@@ -23,8 +23,10 @@ from service.errors import ErrorCode, ServiceError
 from service.play import boards, composer, history, logview, move_words
 from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
+from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import in_words, iso
 from store.games import GameStore
+from store.ratings import RatingStore
 from store.record import Event, EventType, SeatRecord
 from store.snapshot import Snapshot
 
@@ -156,6 +158,29 @@ class SeatTable:
     log: LogPage
     invited: bool = False
     """The reader has an unanswered invitation to a seat of this game."""
+    rated: bool = False
+    """The game counts for its players' ratings."""
+    ratings: GameRatings | None = None
+    """Once a rated game is over and the worker has applied it: each seat's rating change."""
+
+    @property
+    def ratings_pending(self) -> bool:
+        """A rated game is over and its ratings are being applied (the worker's, in seconds)."""
+        return self.rated and self.status == "finished" and self.ratings is None
+
+    @property
+    def rating_lines(self) -> tuple[str, ...]:
+        """ "You: 1500 → 1542 (+42), provisional", one per seat, the reader's first."""
+        if self.ratings is None:
+            return ()
+        ordered = sorted(self.ratings.changes, key=lambda c: (c.seat != self.seat, c.seat))
+        return tuple(c.words(you=c.seat == self.seat) for c in ordered)
+
+    @property
+    def your_rating(self) -> RatingChange | None:
+        if self.ratings is None or self.seat is None:
+            return None
+        return next((c for c in self.ratings.changes if c.seat == self.seat), None)
 
     @property
     def result(self) -> str | None:
@@ -193,11 +218,13 @@ def build(
     invited: bool = False,
     page_size: int = LOG_PAGE,
     told_until: int | None = None,
+    ratings: GameRatings | None = None,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it. `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
-    `told_until`: for an email, the version of the reader's last email about the game."""
+    `told_until`: for an email, the version of the reader's last email about the game;
+    `ratings`: a finished rated game's rating changes (public once it is over)."""
     game = history.game_of(snap)
     match = snap["match"]
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
@@ -271,6 +298,8 @@ def build(
             ),
         ),
         invited=invited,
+        rated=snap.get("rated", False),
+        ratings=ratings if snap["status"] == "finished" else None,
     )
 
 
@@ -379,9 +408,15 @@ class Tables:
     """Reads a game and builds a reader's table (two round trips: the snapshot, then the
     events for "since your last move" and the log's page)."""
 
-    def __init__(self, games: GameStore, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        games: GameStore,
+        clock: Callable[[], float] = time.time,
+        ratings: RatingStore | None = None,
+    ):
         self.games = games
         self.clock = clock
+        self.ratings = ratings or RatingStore(games.r)
 
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
@@ -430,6 +465,20 @@ class Tables:
             ]
         )
         now_ms = int(self.clock() * 1000)
+        ratings = None
+        if snap["status"] == "finished" and snap.get("rated"):
+            found = self.ratings.game_ratings(snap["id"])
+            ratings = None if found is None else GameRatings.from_json(found)
         return build(
-            snap, seat, recent, log_events, page, now_ms, zone, invited, page_size, told_until
+            snap,
+            seat,
+            recent,
+            log_events,
+            page,
+            now_ms,
+            zone,
+            invited,
+            page_size,
+            told_until,
+            ratings,
         )
