@@ -21,8 +21,9 @@ DESCRIPTIONS: dict[str, str] = {
     "their seat is reserved (kind `invited`) until they join or decline, and "
     "they are told by email and webhook (`game.invited`); a player who lists you "
     "among their friends is seated at once. `if_declined` says what a refusal "
-    "does: `cancel` the game (the default) or `open` the seat in the lobby. The "
-    "game starts when every seat is taken. The answer's `Location` is the new "
+    "does: `cancel` the game (the default) or `open` the seat in the lobby. `rated` "
+    "says whether the game counts for the players' ratings (by default: when no seat is a "
+    "bot). The game starts when every seat is taken. The answer's `Location` is the new "
     "game; its `id` leads to its view, legal moves, moves and log (see the "
     "links).",
     "getGame": "What everyone may know of a game: status, seats, version, the seats to move, "
@@ -67,7 +68,15 @@ DESCRIPTIONS: dict[str, str] = {
     "findPlayers": "Names are not unique: each player found comes with the id that seats or "
     "invites them (`seats` of `POST /v1/games`) or makes them a friend.",
     "getPlayer": "Anyone's name and how many games they sat in; never their email, webhook or "
-    "settings.",
+    "settings. With their rating per game (its rank on the leaderboard and its history), "
+    "their record per game (finished games, wins, places), their last 10 finished games, and "
+    "how they fared against you (`head_to_head`: games in which they placed above, below or "
+    "level with you). A finished game counts once the worker has recorded it, seconds after.",
+    "getLeaderboard": "The players of a game with at least `min_games` rated games whose last "
+    "one ended within `active_days`, by rating, best first, a page at a time (`next` and the "
+    "Link header name the next page). The rating is 1500 + 30 (mu - 25) of the player's "
+    "Weng-Lin (Plackett-Luce) skill, with one standard deviation as `uncertainty`. Bots are "
+    "rated as players of their own (`player_id` null). Needs no token.",
     "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
     "shown again: rotate it to get a new one.",
     "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "

@@ -7,6 +7,8 @@ from service.errors import ErrorCode
 from service.players.accounts import MAX_FRIENDS
 from store.record import EventType
 
+from .rating_schemas import HeadToHeadSchema, ResultSchema, TitleRatingSchema, TitleRecordSchema
+
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = [kind.value for kind in EventType]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
@@ -219,6 +221,27 @@ class PublicPlayerSchema(Schema):
         required=True,
         metadata={"description": "The games the player has a seat in or had, finished or not"},
     )
+    ratings = fields.List(
+        fields.Nested(TitleRatingSchema),
+        required=True,
+        metadata={"description": "A rating per game the player played rated games of"},
+    )
+    record = fields.List(
+        fields.Nested(TitleRecordSchema),
+        required=True,
+        metadata={"description": "Per game: finished games, wins and places"},
+    )
+    recent = fields.List(
+        fields.Nested(ResultSchema),
+        required=True,
+        metadata={"description": "The last 10 finished games, latest first"},
+    )
+    head_to_head = fields.Nested(
+        HeadToHeadSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The player's finished games with you; null on your own"},
+    )
 
 
 class FriendsSchema(Schema):
@@ -360,6 +383,15 @@ class GameCreateSchema(Schema):
             "`open` their seat to anyone in the lobby"
         },
     )
+    rated = JsonBoolean(
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "Whether the game counts for the players' ratings; by default (null) "
+            "a game between people is rated and one with a bot seat is not (bots are rated as "
+            "players of their own)"
+        },
+    )
 
 
 class SeatSchema(Schema):
@@ -401,6 +433,9 @@ class GameSummarySchema(Schema):
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
     options = fields.Dict(keys=fields.String())
     time_control = fields.Nested(TimeControlSchema, allow_none=True)
+    rated = fields.Boolean(
+        metadata={"description": "Whether the game counts for the players' ratings"}
+    )
     rules_version = fields.String()
     seed_commitment = fields.String(
         metadata={"description": "SHA-256 (hex) of the game's secret seed, published at creation"}

@@ -108,6 +108,7 @@ class Games(MethodView):
             body["options"],
             body["time_control"],
             body["if_declined"],
+            rated=body["rated"],
         )
         metrics.created(game["game"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}

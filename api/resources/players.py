@@ -73,9 +73,10 @@ class PublicPlayer(MethodView):
     @raises(ErrorCode.PLAYER_NOT_FOUND)
     @blp.response(200, PublicPlayerSchema)
     def get(self, player_id):
-        """A player's public profile: their name and how many games they played"""
-        context.caller()
-        return context.players().public_profile(player_id)
+        """A player's public profile: their name, ratings and record, and their games with you"""
+        reader = context.caller()
+        profile = context.players().public_profile(player_id)
+        return {**profile, **context.services().ratings.of_player(player_id, reader)}
 
 
 @blp.route("/me")

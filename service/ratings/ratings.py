@@ -14,6 +14,7 @@ from service.errors import ErrorCode, ServiceError
 from service.ratings.model import CENTRE, MU, SCALE, Skill, combined, rate
 from service.ratings.results import Result, ResultSeat
 from service.settings import Settings
+from service.timefmt import iso
 from store.ratings import Entrant, RatingStore
 
 APPLY_ATTEMPTS = 16
@@ -277,7 +278,7 @@ class Ratings:
             points = [
                 {
                     "game_id": r["game_id"],
-                    "at": r["at"],
+                    "at": iso(r["at"]),
                     "rating": Skill.from_json(r["after"]).rating,
                 }
                 for r in reversed(history[title])
@@ -339,7 +340,7 @@ def _result_shown(r: dict[str, Any]) -> dict[str, Any]:
         "game_id": r["game_id"],
         "game": r["game"],
         "title": registry.GAMES[r["game"]].info.title,
-        "ended_at": r["at"],
+        "ended_at": iso(r["at"]),
         "place": r["place"],
         "seats": r["seats"],
         "rated": r["rated"],

@@ -63,6 +63,10 @@ def test_a_public_profile_says_the_name_and_the_games_played_and_nothing_private
         "id": bo,
         "name": "Bo",
         "games_played": 0,
+        "ratings": [],
+        "record": [],
+        "recent": [],
+        "head_to_head": {"player_id": ada, "won": 0, "lost": 0, "drawn": 0, "games": []},
     }
     befriend(client, hb, ada)
     r = client.post("/v1/games", json={"game": "nautilus", "seats": [ada, bo]}, headers=ha)

@@ -1,0 +1,38 @@
+"""GET /v1/leaderboards/{game}: a title's leaderboard, a page at a time."""
+
+from urllib.parse import urlencode
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import ErrorCode
+
+from .. import context
+from ..error_codes import raises
+from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
+from ..schemas import NEXT_PAGE
+
+blp = Blueprint(
+    "leaderboards",
+    __name__,
+    url_prefix="/v1/leaderboards",
+    description="The best rated players of each game",
+)
+
+
+@blp.route("/<game>")
+class Leaderboard(MethodView):
+    @blp.doc(security=[], operationId="getLeaderboard")
+    @raises(ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.REQUEST_INVALID)
+    @blp.arguments(LeaderboardQuerySchema, location="query")
+    @blp.response(200, LeaderboardSchema, headers=NEXT_PAGE)
+    def get(self, query, game):
+        """A game's leaderboard: the players with enough rated games who played one lately"""
+        board = context.services().ratings.leaderboard(game, query["page"], query["per_page"])
+        if board["page"] >= board["pages"]:
+            return {**board, "next": None}
+        url = (
+            f"{blp.url_prefix}/{game}?"
+            f"{urlencode({'page': board['page'] + 1, 'per_page': board['per_page']})}"
+        )
+        return {**board, "next": url}, 200, {"Link": f'<{url}>; rel="next"'}
