@@ -109,6 +109,20 @@ class HeadToHeadSchema(Schema):
     games = fields.List(fields.Nested(HeadToHeadGameSchema), required=True)
 
 
+class RatingChangeSchema(Schema):
+    """One seat's rating change in a finished rated game (the `game.finished` webhook)."""
+
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True, allow_none=True, metadata=BOT_OR_PLAYER)
+    name = fields.String(required=True)
+    place = fields.Integer(required=True, metadata={"description": "1 is first; ties share"})
+    rating_before = fields.Integer(required=True)
+    rating = fields.Integer(required=True, metadata=RATING)
+    change = fields.Integer(required=True)
+    uncertainty = fields.Integer(required=True, metadata=UNCERTAINTY)
+    provisional = fields.Boolean(required=True, metadata=PROVISIONAL)
+
+
 class LeaderboardQuerySchema(Schema):
     page = fields.Integer(load_default=1, validate=validate.Range(1, 100_000))
     per_page = fields.Integer(load_default=50, validate=validate.Range(1, 200))

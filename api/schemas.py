@@ -7,7 +7,13 @@ from service.errors import ErrorCode
 from service.players.accounts import MAX_FRIENDS
 from store.record import EventType
 
-from .rating_schemas import HeadToHeadSchema, ResultSchema, TitleRatingSchema, TitleRecordSchema
+from .rating_schemas import (
+    HeadToHeadSchema,
+    RatingChangeSchema,
+    ResultSchema,
+    TitleRatingSchema,
+    TitleRecordSchema,
+)
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
 LOG_EVENT_TYPES = [kind.value for kind in EventType]
@@ -586,6 +592,12 @@ class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
 
     event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
     outcome = fields.Nested(OutcomeSchema, required=True)
+    ratings = fields.List(
+        fields.Nested(RatingChangeSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "A rated game's rating change for each seat; null if unrated"},
+    )
 
 
 class WebhookInviterSchema(Schema):

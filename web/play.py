@@ -31,6 +31,11 @@ CLOCKS = [  # per_move_seconds, in words
     (7 * 86400, "1 week per move"),
     (14 * 86400, "2 weeks per move"),
 ]
+RATED_WORDS = {
+    "usual": "Rated if every seat is a person (bots are rated as players of their own)",
+    "yes": "Rated: the game counts for everyone's rating, bots' too",
+    "no": "Not rated: a friendly game",
+}
 IF_DECLINED_WORDS = {
     "cancel": "the game is cancelled",
     "open": "their seat opens to anyone in the lobby",
@@ -177,6 +182,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
         clocks=CLOCKS,
         timeouts=TIMEOUT_WORDS,
         if_declined=IF_DECLINED_WORDS,
+        rated=RATED_WORDS,
         values=values,
         problems=problems,
         options=[
@@ -249,10 +255,13 @@ def create_game():
     if_declined = form.get("if_declined", "cancel")
     if if_declined not in IF_DECLINED:
         problems["if_declined"] = "Choose what happens when an invited player says no."
+    rated = {"yes": True, "no": False}.get(form.get("rated", "usual"))
     if problems:
         return _new_game_page(name, dict(form), problems, 422)
     try:
-        game = services().games.create(player, name, seats, options, time_control, if_declined)
+        game = services().games.create(
+            player, name, seats, options, time_control, if_declined, rated=rated
+        )
     except ServiceError as err:
         return _new_game_page(name, dict(form), {"seats": f"Not created: {err.message}."}, 422)
     return redirect(f"/games/{game['id']}", 303)
@@ -412,9 +421,3 @@ def rematch(game_id: str):
     game, created = services().games.rematch(game_id, you())
     flash("The rematch is created: the others are invited." if created else "Here is the rematch.")
     return redirect(f"/games/{game['id']}", 303)
-
-
-@pages.get("/players/<player_id>")
-def player_page(player_id: str):
-    profile = services().players.public_profile(player_id)
-    return page("player.html", profile["name"], profile=profile)

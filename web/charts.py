@@ -1,0 +1,50 @@
+"""A rating's history as a small SVG line chart, drawn on the server: no script, no inline
+style (its look is in the stylesheet's `.chart` rules and SVG presentation attributes), every
+text escaped, and a sentence for readers who do not see it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+WIDTH, HEIGHT = 600, 200
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 24
+
+
+def rating_chart(points: Sequence[int], label: str) -> Markup:
+    """The ratings after each game, oldest first (1500 before the first), as an <svg> with a
+    title and a description naming the lowest, highest and last rating."""
+    values = [1500, *points]
+    low, high = min(values), max(values)
+    low, high = (low - 50, high + 50) if high - low < 100 else (low, high)
+    span_x = max(1, len(values) - 1)
+
+    def x(i: int) -> float:
+        return LEFT + (WIDTH - LEFT - RIGHT) * i / span_x
+
+    def y(v: float) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low)
+
+    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    last = values[-1]
+    description = (
+        f"{len(points)} rated game{'s' if len(points) != 1 else ''}: from 1500 to {last}, "
+        f"lowest {min(values)}, highest {max(values)}."
+    )
+    ticks = "".join(
+        f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>'
+        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
+        for v in sorted({round(low), round((low + high) / 2), round(high)})
+    )
+    dots = "".join(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3"/>' for i, v in enumerate(values))
+    return Markup(
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)}: {escape(description)}" focusable="false">'
+        f"<title>{escape(label)}</title><desc>{escape(description)}</desc>"
+        f"{ticks}"
+        f'<text x="{LEFT}" y="{HEIGHT - 6}">first game</text>'
+        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">latest</text>'
+        f'<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2"/>'
+        f'<g class="dots">{dots}</g></svg>'
+    )

@@ -1,0 +1,60 @@
+"""The leaderboards and the player pages: ratings per title with their history (an SVG drawn
+on the server), the record of finished games, the latest games, and head-to-head against the
+person reading."""
+
+from __future__ import annotations
+
+from flask import request
+
+from engine import registry
+
+from .blueprint import me, page, pages, services
+from .charts import rating_chart
+
+PER_PAGE = 50
+
+
+@pages.app_template_filter("ordinal")
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@pages.get("/leaderboards")
+def leaderboards():
+    return page(
+        "leaderboards.html",
+        "Leaderboards",
+        games=[(name, game.info.title) for name, game in sorted(registry.GAMES.items())],
+    )
+
+
+@pages.get("/leaderboards/<game>")
+def leaderboard(game: str):
+    wanted = request.args.get("page", "")
+    number = int(wanted) if wanted.isdigit() and 0 < int(wanted) <= 100_000 else 1
+    board = services().ratings.leaderboard(game, number, PER_PAGE)
+    return page("leaderboard.html", f"Leaderboard: {board['title']}", board=board, reader=me())
+
+
+@pages.get("/players/<player_id>")
+def player_page(player_id: str):
+    profile = services().players.public_profile(player_id)
+    reader = me()
+    record = services().ratings.of_player(player_id, reader)
+    charts = {
+        r["game"]: rating_chart(
+            [p["rating"] for p in r["history"]], f"{profile['name']}'s rating at {r['title']}"
+        )
+        for r in record["ratings"]
+        if r["history"]
+    }
+    return page(
+        "player.html",
+        profile["name"],
+        profile=profile,
+        record=record,
+        charts=charts,
+        yours=reader == player_id,
+    )
