@@ -101,6 +101,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.finished_games
 	$(BIN)/python -m bench.games
 	$(BIN)/python -m bench.bots
+	$(BIN)/python -m bench.ratings
 	test -d $(BEFORE) || git worktree add --detach $(BEFORE) 1854caf
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers
