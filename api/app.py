@@ -135,7 +135,7 @@ def create_app(
             "name": "ticket",
             "description": "For the event streams only, from a browser's EventSource (which "
             "cannot send the Authorization header): a ticket from POST "
-            "/v1/players/me/stream-ticket, usable for a minute",
+            "/v1/players/me/stream-ticket, which opens one stream, once, within a minute",
         },
     )
     for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):

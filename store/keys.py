@@ -134,6 +134,12 @@ def sign_in_link(link_hash: str) -> str:
     return f"{PREFIX}:signin:{link_hash}"
 
 
+def used_stream_ticket(nonce_hash: str) -> str:
+    """Present once a stream ticket (the SHA-256 of its nonce) opened a stream, until the
+    ticket expires."""
+    return f"{PREFIX}:ticket-used:{nonce_hash}"
+
+
 def sign_in_requests(address_hash: str) -> str:
     """How many sign-in links were asked for an address in the current hour."""
     return f"{PREFIX}:signin-requests:{address_hash}"
