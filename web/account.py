@@ -22,6 +22,7 @@ from .blueprint import (
     message,
     page,
     pages,
+    remember_next,
     safe_next,
     services,
     signed_in,
@@ -69,16 +70,9 @@ def _player_count(low: int, high: int) -> str:
 # -- signing up and in ---------------------------------------------------------------------
 
 
-def _remember_next() -> None:
-    """A page that sends a stranger to sign up or in names where to come back (?next=)."""
-    wanted = request.args.get("next")
-    if wanted:
-        session[NEXT] = safe_next(wanted)
-
-
 @pages.get("/sign-up")
 def sign_up_form():
-    _remember_next()
+    remember_next()
     return page("sign_up.html", "Sign up", values={}, problems={})
 
 
@@ -106,7 +100,7 @@ def sign_up():
 
 @pages.get("/sign-in")
 def sign_in_form():
-    _remember_next()
+    remember_next()
     if me() is not None:
         return redirect(safe_next(session.pop(NEXT, None)), 303)
     signed_out = request.args.get("why") == "signed-out"
