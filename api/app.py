@@ -22,7 +22,15 @@ from store.workers import WorkerHeartbeats
 from transports.mailer import Mailer
 from web import install as install_web_client
 
-from . import errors, hostile_input, http_conventions, metrics, rate_limits, request_log
+from . import (
+    errors,
+    hostile_input,
+    http_conventions,
+    metrics,
+    rate_limits,
+    request_log,
+    security_headers,
+)
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
@@ -163,6 +171,7 @@ def create_app(
     app.before_request(hostile_input.check_json_body)
     errors.register(app)
     http_conventions.register(app, services.settings.cors_origins)
+    security_headers.install(app, services.settings.public_url, door.hsts_seconds)
     app.register_blueprint(
         get_swaggerui_blueprint(
             "/docs",
