@@ -14,6 +14,7 @@ from service.notify.one_click import OneClick
 from service.play.games import GameService
 from service.play.table import Tables
 from service.players.accounts import PlayerService
+from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -22,6 +23,7 @@ from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
+from store.sessions import SessionStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
 from transports.mailer import Mailer, mailer_for
@@ -38,6 +40,8 @@ class Services:
     one_click: OneClick
     mail_moves: MailMoves
     sign_in: SignIn
+    sessions: WebSessions
+    """The web client's sessions (signing out ends them)."""
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
@@ -67,6 +71,7 @@ def assemble(
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
+    sessions = WebSessions(SessionStore(client))
     consequences = (
         None
         if deliveries is None
@@ -84,7 +89,9 @@ def assemble(
     )
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
+        players=PlayerService(
+            player_store, notes, webhook_urls=settings.webhook_urls, keys=keys, sessions=sessions
+        ),
         games=games,
         tables=tables,
         notifications=NotificationService(
@@ -93,5 +100,6 @@ def assemble(
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
+        sessions=sessions,
         consequences=consequences,
     )

@@ -14,11 +14,13 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
 from service.notify.notifications import preferences
+from service.players.sessions import WebSessions
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url", "time_zone")
@@ -44,8 +46,10 @@ class PlayerService:
         clock: Callable[[], float] = time.time,
         webhook_urls: UrlPolicy | None = None,
         keys: ServerKeys | None = None,
+        sessions: WebSessions | None = None,
     ):
         self.players = players
+        self.sessions = sessions or WebSessions(SessionStore(players.r), clock)
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
         self.webhook_urls = webhook_urls or UrlPolicy()
@@ -224,10 +228,12 @@ class PlayerService:
 
     def new_token(self, player_id: str) -> dict[str, Any]:
         """A new API token for the player, shown only in this answer; the one before stops
-        working at once."""
+        working at once, and so does every web session of the player (whoever could make a
+        token in one could make another: the browser that asked signs in again)."""
         self._get(player_id)
         token = new_token()
         self.players.replace_token(player_id, token)
+        self.sessions.end_all(player_id)
         return {"token": token}
 
     def friends(self, player_id: str) -> dict[str, Any]:
