@@ -22,7 +22,15 @@ from store.workers import WorkerHeartbeats
 from transports.mailer import Mailer
 from web import install as install_web_client
 
-from . import errors, hostile_input, http_conventions, metrics, rate_limits, request_log
+from . import (
+    errors,
+    hostile_input,
+    http_conventions,
+    metrics,
+    rate_limits,
+    request_log,
+    security_headers,
+)
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
@@ -135,7 +143,7 @@ def create_app(
             "name": "ticket",
             "description": "For the event streams only, from a browser's EventSource (which "
             "cannot send the Authorization header): a ticket from POST "
-            "/v1/players/me/stream-ticket, usable for a minute",
+            "/v1/players/me/stream-ticket, which opens one stream, once, within a minute",
         },
     )
     for blueprint in (
@@ -170,6 +178,7 @@ def create_app(
     app.before_request(hostile_input.check_json_body)
     errors.register(app)
     http_conventions.register(app, services.settings.cors_origins)
+    security_headers.install(app, services.settings.public_url, door.hsts_seconds)
     app.register_blueprint(
         get_swaggerui_blueprint(
             "/docs",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import current_app, g, request, session
+from flask import current_app, g, request
 
 from service.assembly import Services
 from service.play.games import GameService
 from service.players.accounts import PlayerService
 from store.front_door import StreamSlots
+from web import session as web_session
 
 from .front_door import FrontDoor
 
@@ -60,16 +61,10 @@ TICKETED_ENDPOINTS = frozenset({"games.Stream", "players.MyStream"})
 browser's EventSource cannot send the Authorization header."""
 
 
-WEB_SESSION_PLAYER = "player_id"
-"""The key under which the web client's session cookie holds its player (web/session.py)."""
-
-
 def web_player() -> str | None:
-    """The player signed in to the web client in this browser, if any: a page of the same
-    origin follows its game's event stream with the session cookie (an EventSource sends
-    cookies, not headers). Only the event streams take it: the API's other operations want
-    the token, so that no other site can make a browser act through the cookie."""
-    found = session.get(WEB_SESSION_PLAYER)
-    if isinstance(found, str) and players().players.get(found) is not None:
-        return found
-    return None
+    """The player signed in to the web client in this browser, if any (and their session is
+    live: web/session.py): a page of the same origin follows its game's event stream with
+    the session cookie (an EventSource sends cookies, not headers). Only the event streams
+    take it: the API's other operations want the token, so that no other site can make a
+    browser act through the cookie."""
+    return web_session.from_cookie()

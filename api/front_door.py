@@ -50,6 +50,9 @@ class FrontDoor(FromEnvironment):
         "300/minute", "moves, joins, resigns, settings per player"
     )
     limit_reads_per_player: str = setting("1200/minute", "GETs per player")
+    hsts_seconds: int = setting(
+        31536000, "Strict-Transport-Security's max-age, sent when the site is https (0: none)"
+    )
 
 
 class BodyDeadline:

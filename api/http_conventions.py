@@ -8,7 +8,9 @@
   private, no-cache` (a shared cache must not keep them; a browser revalidates with the ETag)
   and `Vary: Authorization`.
 - CORS for the origins listed in the CORS_ORIGINS setting (none by default), preflight
-  included, by flask-cors: a browser page on one of them may send the bearer token.
+  included, by flask-cors: a browser page on one of them may send the bearer token. Then
+  every answer of the API says `Vary: Origin` (flask-cors leaves it out when one origin is
+  listed), so that no shared cache gives an answer made for one origin to another.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
             ],
             expose_headers=EXPOSED_HEADERS,
             max_age=600,
+            vary_header=False,  # said below, on every answer
         )
 
     @app.after_request
@@ -53,6 +56,8 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
             elif "private" not in response.headers["Cache-Control"]:
                 response.headers["Cache-Control"] = "private, " + response.headers["Cache-Control"]
             response.vary.add("Authorization")
+        if cors_origins and request.path.startswith("/v1/"):
+            response.vary.add("Origin")
         if (
             request.method == "GET"
             and request.endpoint in CONDITIONAL

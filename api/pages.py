@@ -16,10 +16,7 @@ LAYOUT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{ title }} · turnpost</title>
-<style>body{font-family:sans-serif;max-width:46em;margin:2em auto;padding:0 1em}
-button{font-size:1.2em;padding:.4em 1.2em}pre{white-space:pre-wrap}
-.log li{margin:.2em 0}.log .v{color:#5b6775;font-size:.85em}
-nav.pages a,nav.pages span{margin-right:1em}</style></head>
+<link rel="stylesheet" href="/assets/pages.css"></head>
 <body><h1>{{ title }}</h1>{{ body }}</body></html>"""
 
 GAME_PAGE = """{% if t.result %}<p><strong>{{ t.result }}.</strong></p>{% endif %}

@@ -322,13 +322,15 @@ class StreamTicketSchema(Schema):
         required=True,
         metadata={
             "description": "Add it to an event stream's address as `?ticket=`, in place of the "
-            "Authorization header (which a browser's EventSource cannot send)"
+            "Authorization header (which a browser's EventSource cannot send); it opens one "
+            "stream, once"
         },
     )
     expires_in = fields.Integer(
         required=True,
         metadata={
-            "description": "Seconds during which the ticket opens a stream; an open stream lasts"
+            "description": "Seconds during which the ticket opens a stream, once; an open "
+            "stream lasts"
         },
     )
 

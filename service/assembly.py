@@ -14,6 +14,7 @@ from service.notify.one_click import OneClick
 from service.play.games import GameService
 from service.play.table import Tables
 from service.players.accounts import PlayerService
+from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
 from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
@@ -24,6 +25,7 @@ from store.outbox import OutboxStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
 from store.schedule import ScheduleStore
+from store.sessions import SessionStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
 from transports.mailer import Mailer, mailer_for
@@ -40,6 +42,8 @@ class Services:
     one_click: OneClick
     mail_moves: MailMoves
     sign_in: SignIn
+    sessions: WebSessions
+    """The web client's sessions (signing out ends them)."""
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
     ratings: Ratings
@@ -72,6 +76,7 @@ def assemble(
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
+    sessions = WebSessions(SessionStore(client))
     consequences = (
         None
         if deliveries is None
@@ -90,7 +95,9 @@ def assemble(
     )
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
+        players=PlayerService(
+            player_store, notes, webhook_urls=settings.webhook_urls, keys=keys, sessions=sessions
+        ),
         games=games,
         tables=tables,
         notifications=NotificationService(
@@ -99,6 +106,7 @@ def assemble(
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
+        sessions=sessions,
         consequences=consequences,
         ratings=ratings,
     )

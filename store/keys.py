@@ -134,6 +134,23 @@ def sign_in_link(link_hash: str) -> str:
     return f"{PREFIX}:signin:{link_hash}"
 
 
+def web_session(player_id: str, session_hash: str) -> str:
+    """JSON of a web session (signed in, last seen, browser), until it expires or ends; named
+    by the SHA-256 of the secret its cookie holds."""
+    return f"{PREFIX}:player:{{{player_id}}}:session:{session_hash}"
+
+
+def web_sessions(player_id: str) -> str:
+    """Set of the SHA-256 names of a player's web sessions (some may have expired)."""
+    return f"{PREFIX}:player:{{{player_id}}}:sessions"
+
+
+def used_stream_ticket(nonce_hash: str) -> str:
+    """Present once a stream ticket (the SHA-256 of its nonce) opened a stream, until the
+    ticket expires."""
+    return f"{PREFIX}:ticket-used:{nonce_hash}"
+
+
 def sign_in_requests(address_hash: str) -> str:
     """How many sign-in links were asked for an address in the current hour."""
     return f"{PREFIX}:signin-requests:{address_hash}"

@@ -157,6 +157,12 @@ class PlayerStore:
         if old is not None and old.decode() != new:
             self.r.delete(keys.token(old.decode()))
 
+    def use_stream_ticket(self, nonce: str, seconds: float) -> bool:
+        """Mark a stream ticket used (the SHA-256 of its nonce, for `seconds`): True the first
+        time only (SET NX is atomic, so two streams opened at once with one ticket get one)."""
+        key = keys.used_stream_ticket(token_hash(nonce))
+        return bool(self.r.set(key, 1, nx=True, px=max(1, int(seconds * 1000))))
+
     # -- emailed sign-in links ----------------------------------------------------------------
 
     def add_sign_in_link(self, link: str, player_id: str, seconds: float) -> None:

@@ -3,7 +3,12 @@
 A webhook URL must be https (http only where WEBHOOK_ALLOW_HTTP says so), and every address its
 host resolves to must be a public one: loopback, private, link-local (cloud metadata),
 shared, multicast, reserved and unspecified addresses are refused (loopback only is allowed
-again by WEBHOOK_ALLOW_LOOPBACK, for development and tests). The check runs when the URL is set
+again by WEBHOOK_ALLOW_LOOPBACK, for development and tests). So are the IPv6 addresses that
+carry an IPv4 address to somewhere else, whatever that address: 6to4 (2002::/16), Teredo
+(2001::/32), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48), the IPv4-compatible
+(::/96) and IPv4-translated (::ffff:0:0:0/96) forms; a router or gateway of the server's own
+network could unwrap them onto an internal address. An IPv4-mapped address (::ffff:0:0/96) is
+the IPv4 address it maps, and is checked as such. The check runs when the URL is set
 and again at each delivery, which then connects to the very address it checked, so a DNS
 answer that changes in between (rebinding) gains nothing. `post` follows no redirects, and says
 of a failure only what the receiver's owner needs: never a socket error that would tell an
@@ -21,6 +26,20 @@ from urllib.parse import urlsplit
 
 DELIVERED = "delivered"
 COULD_NOT_CONNECT = "could not connect"
+
+
+WRAPPERS = tuple(
+    ipaddress.IPv6Network(prefix)
+    for prefix in (
+        "2002::/16",  # 6to4: the IPv4 address in bits 16-47
+        "2001::/32",  # Teredo: a server's and (inverted) a client's IPv4 address
+        "64:ff9b::/96",  # NAT64, the well-known prefix (RFC 6052)
+        "64:ff9b:1::/48",  # NAT64 for local use (RFC 8215)
+        "::/96",  # IPv4-compatible (deprecated), and :: and ::1
+        "::ffff:0:0:0/96",  # IPv4-translated (SIIT)
+    )
+)
+"""IPv6 prefixes whose addresses carry an IPv4 address somewhere else: never a webhook's."""
 
 
 class UnsafeUrl(ValueError):
@@ -64,17 +83,20 @@ class UrlPolicy:
         if refused or not addresses:
             raise UnsafeUrl(
                 f"the webhook host {parts.hostname} resolves to an address that "
-                "is not public (loopback, private, link-local or reserved)"
+                "is not public (loopback, private, link-local, reserved, or an IPv6 tunnel's)"
             )
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         return Target(parts.scheme, parts.hostname, port, path, addresses[0])
 
     def _allowed(self, address: str) -> bool:
+        ip: ipaddress.IPv4Address | ipaddress.IPv6Address
         ip = ipaddress.ip_address(address.split("%")[0])
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped
-        if ip.is_loopback:
+        if ip.is_loopback:  # 127.0.0.0/8, ::1 (which ::/96 holds too)
             return self.allow_loopback
+        if isinstance(ip, ipaddress.IPv6Address) and any(ip in net for net in WRAPPERS):
+            return False
         return ip.is_global and not (ip.is_multicast or ip.is_reserved)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from flask import flash, redirect, request, session
+from flask import abort, flash, redirect, request, session
 from markupsafe import Markup
 from marshmallow import ValidationError
 from marshmallow.validate import Email
@@ -12,7 +13,8 @@ from marshmallow.validate import Email
 from engine import registry
 from service.errors import ErrorCode, ServiceError
 from service.play.boards import opening_html
-from service.timefmt import time_zones
+from service.players.sessions import TOUCH_SECONDS, browser_of
+from service.timefmt import stamp, time_zones
 
 from . import session as web_session
 from .blueprint import (
@@ -22,6 +24,7 @@ from .blueprint import (
     message,
     page,
     pages,
+    remember_next,
     safe_next,
     services,
     signed_in,
@@ -69,16 +72,9 @@ def _player_count(low: int, high: int) -> str:
 # -- signing up and in ---------------------------------------------------------------------
 
 
-def _remember_next() -> None:
-    """A page that sends a stranger to sign up or in names where to come back (?next=)."""
-    wanted = request.args.get("next")
-    if wanted:
-        session[NEXT] = safe_next(wanted)
-
-
 @pages.get("/sign-up")
 def sign_up_form():
-    _remember_next()
+    remember_next()
     return page("sign_up.html", "Sign up", values={}, problems={})
 
 
@@ -106,7 +102,7 @@ def sign_up():
 
 @pages.get("/sign-in")
 def sign_in_form():
-    _remember_next()
+    remember_next()
     if me() is not None:
         return redirect(safe_next(session.pop(NEXT, None)), 303)
     signed_out = request.args.get("why") == "signed-out"
@@ -154,14 +150,15 @@ def follow_sign_in_link(link: str):
     if player_id is None:
         return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
     after = safe_next(session.get(NEXT))
-    web_session.sign_in(player_id)
+    web_session.sign_in(services(), player_id)
     flash(f"You are signed in as {services().players.profile(player_id)['name']}.")
     return redirect(after, 303)
 
 
 @pages.post("/sign-out")
 def sign_out():
-    web_session.sign_out()
+    """Sign this browser out (its session ends: a copy of its cookie is refused too)."""
+    web_session.sign_out(services())
     flash("You are signed out.")
     return redirect("/", 303)
 
@@ -176,6 +173,34 @@ NOTIFICATIONS = [
 ]
 
 
+def _sessions(player: str, zone: str | None) -> list[dict[str, Any]]:
+    """The player's web sessions as the settings show them."""
+    now = int(time.time() * 1000)
+    return [
+        {
+            "id": found["id"],
+            "browser": browser_of(found["agent"]),
+            "agent": found["agent"],
+            "signed_in": stamp(found["signed_in"], zone),
+            "seen": _seen(now - found["seen"]),
+            "current": found["current"],
+        }
+        for found in services().sessions.list(player, web_session.current_session())
+    ]
+
+
+def _seen(ago_ms: int) -> str:
+    """When a session was last seen, roughly (it is written down every few minutes)."""
+    minutes = ago_ms // 60000
+    if minutes < TOUCH_SECONDS // 60:
+        return f"within the last {TOUCH_SECONDS // 60} minutes"
+    if minutes < 120:
+        return f"about {minutes} minutes ago"
+    if minutes < 48 * 60:
+        return f"about {minutes // 60} hours ago"
+    return f"about {minutes // 1440} days ago"
+
+
 def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
     player = you()
     profile = services().players.profile(player)
@@ -187,6 +212,7 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
+        sessions=_sessions(player, profile.get("time_zone")),
         problem=problem,
         shown=shown,
     )
@@ -249,8 +275,30 @@ def save_friends():
 @pages.post("/settings/token")
 @signed_in
 def new_api_token():
-    token = services().players.new_token(you())["token"]
+    """A new API token ends every web session of the player; this browser, which asked,
+    signs in again with a new one (a copy of its old cookie stays out)."""
+    player = you()
+    token = services().players.new_token(player)["token"]
+    web_session.sign_in(services(), player)
     return _settings_page(shown={"Your new API token": token})
+
+
+@pages.post("/settings/sign-out-everywhere")
+@signed_in
+def sign_out_everywhere():
+    services().sessions.end_all(you())
+    web_session.sign_out(services())
+    flash("You are signed out everywhere: on every browser and device, this one too.")
+    return redirect("/", 303)
+
+
+@pages.post("/settings/sessions/<session_id>/sign-out")
+@signed_in
+def sign_out_session(session_id: str):
+    if not services().sessions.end_one(you(), session_id):
+        abort(404, "you have no such session: it may have ended already")
+    flash("That session is signed out.")
+    return redirect("/settings#sessions", 303)
 
 
 @pages.post("/settings/webhook-secret")

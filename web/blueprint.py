@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import wraps
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, unquote, urlencode
 
-from flask import Blueprint, current_app, redirect, render_template, request, session
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -77,18 +77,76 @@ def signed_in(view):
     def wrapper(*args, **kwargs):
         if me() is None:
             if request.method == "GET":
-                session[NEXT] = request.full_path.rstrip("?")
+                # the path as the browser sent it (Werkzeug hands it over decoded)
+                query = request.query_string.decode("latin-1")
+                here = checked_next(quote(request.path) + (f"?{query}" if query else ""))
+                if here is not None:
+                    session[NEXT] = here
             return redirect("/sign-in?" + urlencode({"why": "signed-out"}), 303)
         return view(*args, **kwargs)
 
     return wrapper
 
 
+NEXT_LENGTH = 2000
+"""The longest page address kept to come back to (no page of this site needs more)."""
+
+
+def checked_next(place: str | None) -> str | None:
+    """`place` if it is the address of a page of this site, to send a browser to with a
+    Location header; else None.
+
+    Only a path of printable ASCII that starts with one `/` passes, and it must still be one
+    once every layer of percent-encoding is undone: no second `/` or a `\\` after the first
+    (browsers read `\\` as `/`: `//host` and `/\\host` are another site), no control
+    character (browsers drop tabs and line breaks, so `/<TAB>/host` is `//host`, and a line
+    break in a header is a 500 or a header of its own) and no space but an encoded one,
+    nothing outside ASCII (look-alikes of `/` and `.`). A scheme (`https:`, `javascript:`) cannot start with `/`. The
+    value passed is kept as written: it is the checked text that goes in the header."""
+    if not place or len(place) > NEXT_LENGTH or not _plain_path(place, space=False):
+        return None
+    decoded = place
+    for _ in range(4):  # each layer of %-encoding; more than four is refused
+        try:
+            once = unquote(decoded, errors="strict")
+        except UnicodeDecodeError:
+            return None
+        if once == decoded:
+            return place
+        if not _plain_path(once, space=True):  # a query's encoded space is no harm
+            return None
+        decoded = once
+    return None
+
+
+def _plain_path(text: str, space: bool) -> bool:
+    lowest = 0x20 if space else 0x21
+    return (
+        text.startswith("/")
+        and not text.startswith("//")
+        and "\\" not in text
+        and all(lowest <= ord(c) <= 0x7E for c in text)
+    )
+
+
 def safe_next(place: str | None) -> str:
-    """A page of this site to go to (never another site's: `//host` and `\\host` are not)."""
-    if place and place.startswith("/") and not place.startswith(("//", "/\\")):
-        return place
-    return "/games"
+    """The page to go to after signing in: `place` if checked_next passes it, else /games."""
+    return checked_next(place) or "/games"
+
+
+def remember_next() -> None:
+    """A page that sends a stranger to sign up or in names where to come back (?next=): a
+    page of this site, or the request is refused (400) before anything is remembered."""
+    wanted = request.args.get("next")
+    if wanted:
+        place = checked_next(wanted)
+        if place is None:
+            abort(
+                400,
+                "the page to come back to after signing in (next=) must be a page of this "
+                "site, such as /games; this link named another place, so nothing was done",
+            )
+        session[NEXT] = place
 
 
 @pages.before_request

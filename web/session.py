@@ -3,8 +3,10 @@
 The session is Flask's signed cookie (HttpOnly, SameSite=Lax, Secure when the page came over
 https), signed with a key derived from the server's link keys, so that every process of the
 server reads it and rotating LINK_SIGNING_KEYS signs everyone out in time. It holds the
-player's id and the CSRF secret of flask-wtf, whose token every form carries: a form posted
-from another site, or without its token, is refused before its view runs.
+player's id, the secret of their server-side session (service/players/sessions.py: the
+cookie counts only while that session lives, so signing out ends every copy of it) and the
+CSRF secret of flask-wtf, whose token every form carries: a form posted from another site, or
+without its token, is refused before its view runs.
 
 The API's event streams also read the player from this cookie (api/context.py), so that a
 page can follow its game with an EventSource on the same origin.
@@ -16,14 +18,15 @@ import hashlib
 import hmac
 from datetime import timedelta
 
-from flask import Flask, Request, abort, g, request, session
+from flask import Flask, Request, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
 
 from service.assembly import Services
+from service.players.sessions import SESSION_DAYS
 
-PLAYER = "player_id"  # the session's key for the signed-in player (read by api/context.py too)
-SESSION_DAYS = 30
+PLAYER = "player_id"  # the session's key for the signed-in player
+SESSION = "session"  # the secret of the player's server-side session
 FORBIDDEN_CHARACTERS = frozenset(chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)])
 
 
@@ -73,25 +76,52 @@ def install(app: Flask, services: Services) -> None:
     app.jinja_env.globals["csrf_token"] = generate_csrf
 
 
-def sign_in(player_id: str) -> None:
+def sign_in(services: Services, player_id: str) -> None:
     """Start a new session for the player (a new CSRF secret too: nothing carries over)."""
     session.clear()
     session[PLAYER] = player_id
+    session[SESSION] = services.sessions.start(player_id, request.user_agent.string)
     session.permanent = True
+    g.web_player = player_id
 
 
-def sign_out() -> None:
+def sign_out(services: Services) -> None:
+    """End this browser's session (every copy of its cookie) and forget it here."""
+    found = session.get(PLAYER)
+    if isinstance(found, str):
+        services.sessions.end(found, session.get(SESSION))
     session.clear()
+    g.web_player = None
+
+
+def current_session() -> str | None:
+    """The secret of this browser's session (to tell it apart in the list of sessions)."""
+    found = session.get(SESSION)
+    return found if isinstance(found, str) else None
 
 
 def player_id(services: Services) -> str | None:
-    """The signed-in player, if the session names one who still exists."""
+    """The signed-in player: the cookie names a player who still exists and a session of
+    theirs that is still live. A cookie whose session ended is dropped from the browser."""
     if "web_player" not in g:
         found = session.get(PLAYER)
-        g.web_player = (
-            found if isinstance(found, str) and services.players.players.get(found) else None
+        live = (
+            isinstance(found, str)
+            and services.players.players.get(found) is not None
+            and services.sessions.check(found, session.get(SESSION))
         )
+        if found is not None and not live:
+            session.clear()  # an empty session: Flask deletes the cookie
+        g.web_player = found if live else None
     return g.web_player
+
+
+def from_cookie() -> str | None:
+    """For the API's event streams (api/context.py): the player this browser is signed in
+    as, if its cookie is live; only a request that brings the cookie looks."""
+    if current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+        return None
+    return player_id(current_app.extensions["turnpost"]["services"])
 
 
 def use_keys(app: Flask) -> None:

@@ -144,7 +144,8 @@ class Token(MethodView):
         headers=location_header("Your profile (with the new token as bearer)"),
     )
     def post(self):
-        """Make a new API token; the old one stops working at once"""
+        """Make a new API token; the old one stops working at once, and every web session
+        of yours is signed out"""
         return (
             context.players().new_token(context.caller()),
             201,

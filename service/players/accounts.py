@@ -14,11 +14,13 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
 from service.notify.notifications import preferences
+from service.players.sessions import WebSessions
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url", "time_zone")
@@ -31,7 +33,8 @@ def new_token() -> str:
 
 
 STREAM_TICKET_SECONDS = 60
-"""How long a stream ticket may be used to open an event stream (the stream then lasts)."""
+"""How long a stream ticket may be used to open an event stream (the stream then lasts); it
+opens one, once."""
 _TICKET_SALT = "turnpost stream ticket v1"  # keeps these signatures apart from the key's others
 
 
@@ -43,8 +46,10 @@ class PlayerService:
         clock: Callable[[], float] = time.time,
         webhook_urls: UrlPolicy | None = None,
         keys: ServerKeys | None = None,
+        sessions: WebSessions | None = None,
     ):
         self.players = players
+        self.sessions = sessions or WebSessions(SessionStore(players.r), clock)
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
         self.webhook_urls = webhook_urls or UrlPolicy()
@@ -95,15 +100,21 @@ class PlayerService:
 
     def stream_ticket(self, player_id: str) -> dict[str, Any]:
         """A short-lived credential for the player's event streams, for a browser's
-        EventSource, which cannot send the Authorization header: `?ticket=` on the URL."""
-        ticket = URLSafeTimedSerializer(self.keys.link_keys[0], salt=_TICKET_SALT).dumps(player_id)
+        EventSource, which cannot send the Authorization header: `?ticket=` on the URL. It
+        names the player and a nonce of its own (two tickets made in one second differ)."""
+        nonce = secrets.token_urlsafe(12)
+        ticket = URLSafeTimedSerializer(self.keys.link_keys[0], salt=_TICKET_SALT).dumps(
+            [player_id, nonce]
+        )
         return {"ticket": ticket, "expires_in": STREAM_TICKET_SECONDS}
 
     def redeem_stream_ticket(self, ticket: str) -> str:
-        """The player a stream ticket was made for (401 when forged, altered or expired)."""
+        """The player a stream ticket was made for, once (401 when forged, altered, used or
+        expired). Its use is marked by its signed nonce, not its text, so that no other
+        spelling of the same ticket opens a second stream."""
         for key in self.keys.link_keys:  # the first signs; older keys still read
             try:
-                player_id = URLSafeTimedSerializer(key, salt=_TICKET_SALT).loads(
+                signed = URLSafeTimedSerializer(key, salt=_TICKET_SALT).loads(
                     ticket, max_age=STREAM_TICKET_SECONDS
                 )
             except SignatureExpired:
@@ -112,8 +123,22 @@ class PlayerService:
                 ) from None
             except BadSignature:
                 continue
-            if isinstance(player_id, str) and self.players.get(player_id) is not None:
-                return player_id
+            if not (
+                isinstance(signed, list)
+                and len(signed) == 2
+                and all(isinstance(part, str) for part in signed)
+                and self.players.get(signed[0]) is not None
+            ):
+                break
+            player_id, nonce = signed
+            # kept a little longer than the ticket lives, so that it never outlives its mark
+            if not self.players.use_stream_ticket(nonce, STREAM_TICKET_SECONDS + 5):
+                raise ServiceError(
+                    ErrorCode.AUTH_BAD_TOKEN,
+                    "that stream ticket was used already: a ticket opens one stream, once; "
+                    "ask for a new one",
+                )
+            return player_id
         raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that stream ticket is not valid")
 
     def authenticate(self, token: str | None) -> str:
@@ -203,10 +228,12 @@ class PlayerService:
 
     def new_token(self, player_id: str) -> dict[str, Any]:
         """A new API token for the player, shown only in this answer; the one before stops
-        working at once."""
+        working at once, and so does every web session of the player (whoever could make a
+        token in one could make another: the browser that asked signs in again)."""
         self._get(player_id)
         token = new_token()
         self.players.replace_token(player_id, token)
+        self.sessions.end_all(player_id)
         return {"token": token}
 
     def friends(self, player_id: str) -> dict[str, Any]:

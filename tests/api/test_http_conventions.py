@@ -179,3 +179,30 @@ def test_a_listed_origin_gets_cors_with_preflight(redis_client):
         headers={"Origin": "http://evil.example", "Authorization": f"Bearer {token}"},
     )
     assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_every_answer_of_a_cors_api_varies_by_origin(redis_client):
+    """With one origin listed, flask-cors left out `Vary: Origin`: a shared cache could then
+    keep an answer made for no origin (or another) and give it to the listed one, or the
+    reverse. Every answer of the API says it varies by Origin, preflights and refusals too."""
+    settings = Settings(cors_origins=(BROWSER_ORIGIN,))
+    client = create_app(redis_client, settings=settings).test_client()
+    token = client.post("/v1/players", json={"name": "Ada"}).json["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    answers = [
+        client.get("/v1/catalog", headers={"Origin": BROWSER_ORIGIN}),
+        client.get("/v1/catalog", headers={"Origin": "http://evil.example"}),
+        client.get("/v1/catalog"),
+        client.get("/v1/players/me", headers={"Origin": BROWSER_ORIGIN, **auth}),
+        client.get("/v1/players/me", headers={"Origin": BROWSER_ORIGIN}),  # 401
+        client.options(
+            "/v1/players/me",
+            headers={"Origin": BROWSER_ORIGIN, "Access-Control-Request-Method": "GET"},
+        ),
+    ]
+    for r in answers:
+        assert "origin" in {v.strip().lower() for v in r.headers.get("Vary", "").split(",")}, (
+            r.status_code,
+            r.headers,
+        )
+    assert answers[3].headers["Vary"].count("Origin") == 1

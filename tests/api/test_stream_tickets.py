@@ -1,5 +1,6 @@
-"""Stream tickets: made with the token, they open the event streams (and nothing else), for a
-minute; a forged, altered or expired one is refused with 401. Real Valkey, the app over WSGI."""
+"""Stream tickets: made with the token, they open one event stream (and nothing else), once,
+within a minute; a forged, altered, used or expired one is refused with 401. Real Valkey, the
+app over WSGI."""
 
 import time
 
@@ -26,9 +27,22 @@ def test_a_ticket_opens_the_streams_and_nothing_else(redis_client):
     bo = services.players.register("Bo")["id"]
     services.players.set_friends(bo, [ada["id"]])
     game = services.games.create(ada["id"], "ninedomains", [ada["id"], bo])["id"]
-    assert client.get(f"/v1/games/{game}/stream?ticket={ticket}").status_code == 200
+    another = services.players.stream_ticket(ada["id"])["ticket"]
     for path in ("/v1/players/me", f"/v1/games/{game}/view", "/v1/games"):
-        assert client.get(f"{path}?ticket={ticket}").status_code == 401, path
+        assert client.get(f"{path}?ticket={another}").status_code == 401, path
+    assert client.get(f"/v1/games/{game}/stream?ticket={another}").status_code == 200
+
+
+def test_a_ticket_opens_one_stream_once(redis_client):
+    """A ticket copied from a URL (a proxy's log, a browser's history) opens nothing more."""
+    client, app, ada, ticket = setup(redis_client)
+    assert client.get(f"/v1/players/me/stream?ticket={ticket}").status_code == 200
+    services = app.extensions["turnpost"]["services"]
+    game = services.games.create(ada["id"], "nautilus", [ada["id"], "bot:random"])["id"]
+    for path in ("/v1/players/me/stream", f"/v1/games/{game}/stream"):
+        r = client.get(f"{path}?ticket={ticket}")
+        assert r.status_code == 401 and r.json["code"] == "auth/bad_token", path
+        assert "used" in r.json["message"]
 
 
 def test_a_forged_or_expired_ticket_is_refused(redis_client, monkeypatch):

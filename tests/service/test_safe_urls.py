@@ -122,3 +122,53 @@ def test_settings_read_the_development_switches():
         {"WEBHOOK_ALLOW_HTTP": "1", "WEBHOOK_ALLOW_LOOPBACK": "yes"}
     ).webhook_urls
     assert policy == LOOPBACK_FOR_TESTS and Settings.from_env({}).webhook_urls == UrlPolicy()
+
+
+# Addresses that wrap another: the tunnels and translations of IPv6 (6to4 2002::/16, Teredo
+# 2001::/32, NAT64 64:ff9b::/96 and its local-use 64:ff9b:1::/48) and the IPv4-mapped,
+# -compatible and -translated forms. Each is written around a refused IPv4 address: loopback,
+# private, link-local (the cloud's metadata), shared, unspecified.
+WRAPPED_INTERNAL = [
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2002:a9fe:a9fe::",  # 6to4 of 169.254.169.254
+    "2002:c0a8:101:1::1",  # 6to4 of 192.168.1.1
+    "2002:6440:1::",  # 6to4 of 100.64.0.1
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo whose client is 127.0.0.1
+    "2001:0:a00:1::",  # Teredo whose server is 10.0.0.1
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    "64:ff9b:1::a00:1",  # local-use NAT64 of 10.0.0.1
+    "::ffff:a9fe:a9fe",  # mapped 169.254.169.254
+    "::ffff:a00:1",  # mapped 10.0.0.1
+    "::ffff:0:0",  # mapped 0.0.0.0
+    "::7f00:1",  # compatible 127.0.0.1
+    "::a9fe:a9fe",  # compatible 169.254.169.254
+    "::a00:1",  # compatible 10.0.0.1
+    "::ffff:0:7f00:1",  # translated 127.0.0.1
+    "::ffff:0:a9fe:a9fe",  # translated 169.254.169.254
+]
+# and the same tunnels around a public address: a tunnel's far end is no one's to check
+WRAPPED_PUBLIC = [
+    "2002:5db8:d70e::1",  # 6to4 of 93.184.215.14
+    "2001:0:4136:e378:8000:63bf:a247:28f1",  # Teredo whose client is 93.184.215.14
+    "64:ff9b::5db8:d70e",  # NAT64 of 93.184.215.14
+    "::5db8:d70e",  # compatible 93.184.215.14
+    "::ffff:0:5db8:d70e",  # translated 93.184.215.14
+]
+
+
+@pytest.mark.parametrize("address", WRAPPED_INTERNAL + WRAPPED_PUBLIC)
+def test_tunnelled_and_translated_addresses_are_refused_even_where_loopback_is_allowed(address):
+    for policy in (UrlPolicy(), LOOPBACK_FOR_TESTS):
+        with pytest.raises(UnsafeUrl, match="not public"):
+            policy.check(f"https://[{address}]/hook")
+
+
+def test_a_mapped_public_address_passes_as_its_ipv4_address_and_mapped_loopback_as_loopback():
+    assert UrlPolicy().check("https://[::ffff:5db8:d70e]/hook").address == "::ffff:93.184.215.14"
+    assert LOOPBACK_FOR_TESTS.check("http://[::ffff:7f00:1]:8080/hook").port == 8080
+    with pytest.raises(UnsafeUrl):
+        UrlPolicy().check("https://[::ffff:7f00:1]/hook")
+    assert UrlPolicy().check("https://[2606:4700:4700::1111]/hook").host == "2606:4700:4700::1111"
