@@ -175,18 +175,17 @@ class RatingStore:
     ) -> tuple[dict[str, int], dict[str, int], list[dict], dict[str, list[dict]]]:
         """A player's record in two round trips: their tally, the rivalry fields asked for,
         their `recent` last results, and per title the last `history` results."""
-        pipe = self.r.pipeline(transaction=False)
+        pipe = self.r.pipeline(transaction=False)  # single-key commands: a cluster's too
         pipe.hgetall(keys.player_tally(player_id))
-        if rivals:
-            pipe.hmget(keys.player_rivals(player_id), rivals)
-        else:
-            pipe.echo(b"")
         pipe.zrevrange(keys.player_results(player_id), 0, recent - 1)
         for title in titles:
             pipe.zrevrange(keys.player_results(player_id, title), 0, history - 1)
-        tally_raw, rivals_raw, recent_ids, *per_title = pipe.execute()
+        if rivals:
+            pipe.hmget(keys.player_rivals(player_id), rivals)
+        tally_raw, recent_ids, *found = pipe.execute()
+        per_title, rivals_raw = found[: len(titles)], found[len(titles) :]
         tally = {k.decode(): int(v) for k, v in tally_raw.items()}
-        rival = {field: int(n or 0) for field, n in zip(rivals, rivals_raw if rivals else [])}
+        rival = {field: int(n or 0) for field, n in zip(rivals, rivals_raw[0] if rivals else [])}
         wanted = list(dict.fromkeys([*recent_ids, *(g for ids in per_title for g in ids)]))
         records = dict(
             zip(

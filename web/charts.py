@@ -12,10 +12,11 @@ WIDTH, HEIGHT = 600, 200
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 24
 
 
-def rating_chart(points: Sequence[int], label: str) -> Markup:
-    """The ratings after each game, oldest first (1500 before the first), as an <svg> with a
-    title and a description naming the lowest, highest and last rating."""
-    values = [1500, *points]
+def rating_chart(points: Sequence[int], label: str, start: int | None = 1500) -> Markup:
+    """The ratings after each game, oldest first (after `start`, the rating before the first
+    game, when the points begin with it: 1500), as an <svg> with a title and a description
+    naming the lowest, highest and last rating."""
+    values = [*([] if start is None else [start]), *points]
     low, high = min(values), max(values)
     low, high = (low - 50, high + 50) if high - low < 100 else (low, high)
     span_x = max(1, len(values) - 1)
@@ -29,7 +30,7 @@ def rating_chart(points: Sequence[int], label: str) -> Markup:
     line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     last = values[-1]
     description = (
-        f"{len(points)} rated game{'s' if len(points) != 1 else ''}: from 1500 to {last}, "
+        f"{len(points)} rated game{'s' if len(points) != 1 else ''}: from {values[0]} to {last}, "
         f"lowest {min(values)}, highest {max(values)}."
     )
     ticks = "".join(
@@ -43,7 +44,7 @@ def rating_chart(points: Sequence[int], label: str) -> Markup:
         f'aria-label="{escape(label)}: {escape(description)}" focusable="false">'
         f"<title>{escape(label)}</title><desc>{escape(description)}</desc>"
         f"{ticks}"
-        f'<text x="{LEFT}" y="{HEIGHT - 6}">first game</text>'
+        f'<text x="{LEFT}" y="{HEIGHT - 6}">{"first game" if start else "earlier"}</text>'
         f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">latest</text>'
         f'<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2"/>'
         f'<g class="dots">{dots}</g></svg>'

@@ -45,7 +45,9 @@ def player_page(player_id: str):
     record = services().ratings.of_player(player_id, reader)
     charts = {
         r["game"]: rating_chart(
-            [p["rating"] for p in r["history"]], f"{profile['name']}'s rating at {r['title']}"
+            [p["rating"] for p in r["history"]],
+            f"{profile['name']}'s rating at {r['title']}",
+            1500 if r["games"] <= len(r["history"]) else None,  # the history from the start
         )
         for r in record["ratings"]
         if r["history"]

@@ -9,6 +9,7 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..error_codes import raises
+from ..json_answers import json_answer
 from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
 from ..schemas import NEXT_PAGE
 
@@ -30,9 +31,9 @@ class Leaderboard(MethodView):
         """A game's leaderboard: the players with enough rated games who played one lately"""
         board = context.services().ratings.leaderboard(game, query["page"], query["per_page"])
         if board["page"] >= board["pages"]:
-            return {**board, "next": None}
+            return json_answer({**board, "next": None})  # plain values: see json_answers
         url = (
             f"{blp.url_prefix}/{game}?"
             f"{urlencode({'page': board['page'] + 1, 'per_page': board['per_page']})}"
         )
-        return {**board, "next": url}, 200, {"Link": f'<{url}>; rel="next"'}
+        return json_answer({**board, "next": url}, headers={"Link": f'<{url}>; rel="next"'})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from api.app import create_app
+from api.rating_schemas import LeaderboardSchema
 from service.assembly import assemble
 from service.settings import Settings
 from store.outbox import Entry
@@ -66,6 +67,8 @@ def test_a_leaderboard_in_pages(client, worker, register):
     assert first.headers["Link"] == f'<{body["next"]}>; rel="next"'
     second = client.get(body["next"]).json
     assert [p["name"] for p in second["players"]] == ["Cy"] and second["next"] is None
+    for answer in (body, second):  # written straight as JSON: exactly what its schema dumps
+        assert LeaderboardSchema().dump(answer) == answer
     assert client.get("/v1/leaderboards/nautilus?page=9").json["players"] == []
     assert client.get("/v1/leaderboards/buttons").json["total"] == 0
 

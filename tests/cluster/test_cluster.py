@@ -11,10 +11,13 @@ import pytest
 
 from engine import registry
 from service.play.games import GameService
+from service.ratings.ratings import Ratings
+from service.settings import Settings
 from store.connection import connect
 from store.embedded import EmbeddedCluster, EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
+from store.ratings import RatingStore
 from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wait_until_finished
 from tests.e2e.server import Client, LiveServer
 
@@ -58,7 +61,9 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
             person = Client(servers[i % 2].url, f"P{i}", email=address)
             bots = ["bot:heuristic"] * (registry.GAMES[name].info.min_players - 1)
             clock = {"per_move_seconds": 2, "on_timeout": "auto"} if i % 2 else None
-            game_id = service.create(person.id, name, [person.id, *bots], time_control=clock)["id"]
+            game_id = service.create(  # rated: the ratings' scripts run on the cluster too
+                person.id, name, [person.id, *bots], time_control=clock, rated=True
+            )["id"]
             people[game_id] = address
             game_ids.append(game_id)
             if not clock:
@@ -86,6 +91,13 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
             answer = person.get("/v1/games?awaiting=me").json()
             assert answer.get("games") == [], answer
         assert_emails_once(smtp, people, game_ids)
+        ratings = Ratings(RatingStore(data), Settings())
+        for game_id in game_ids:  # recorded once: each player's one game, each bot's several
+            changes = ratings.of_game(game_id).changes
+            person = next(c for c in changes if not c.player.startswith("bot:"))
+            assert person.after.games == 1
+            record = ratings.of_player(person.player)
+            assert record["record"][0]["rated_games"] == 1 == len(record["recent"])
     finally:
         for worker in workers:
             worker.terminate()

@@ -77,3 +77,15 @@ def test_a_finished_rated_game_its_ratings_the_leaderboard_and_the_player_pages(
     assert "Nautilus: 1 game (1 rated), 1 win; places: 1 × 1st" in profile
     assert f'href="/games/{game_id}"' in profile and "1st of 2" in profile
     assert "and you</h2>" not in ada.text(f"/players/{ada_id}")  # no head-to-head with oneself
+
+
+def test_a_long_history_is_charted_from_its_first_game_shown_not_from_1500():
+    from web.charts import rating_chart
+
+    whole = rating_chart([1550, 1530], "Ada's rating")
+    assert "3 rated games" not in whole and "from 1500 to 1530" in whole
+    assert whole.count("<circle") == 3 and "first game" in whole
+    window = rating_chart(list(range(1601, 1701)), "Ada's rating", start=None)
+    assert "from 1601 to 1700" in window and "earlier" in window
+    assert window.count("<circle") == 100
+    assert "&lt;b&gt;" in rating_chart([1510], "<b>")  # every text escaped
