@@ -26,7 +26,7 @@ from . import errors, hostile_input, http_conventions, metrics, rate_limits, req
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, players
+from .resources import catalog, games, inbound, players, talk
 from .schemas import (
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
@@ -138,7 +138,14 @@ def create_app(
             "/v1/players/me/stream-ticket, usable for a minute",
         },
     )
-    for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):
+    for blueprint in (
+        catalog.blp,
+        players.blp,
+        players.sign_in_blp,
+        games.blp,
+        talk.blp,
+        inbound.blp,
+    ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
     # pages that way; none does here (pages follow `after`), so the document leaves it out.

@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
+from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
 from service.players.accounts import MAX_FRIENDS
 from store.record import EventType
 
@@ -473,12 +474,31 @@ class LogLineSchema(Schema):
     data = fields.Dict(keys=fields.String())
 
 
+class LogMessageSchema(Schema):
+    text = fields.String(required=True, metadata={"description": "The message, as written"})
+    private = fields.Boolean(
+        required=True, metadata={"description": "To one other player only (`to`)"}
+    )
+    to = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat a private message is for; null: the whole table"},
+    )
+
+
 class LogEntrySchema(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True, validate=validate.OneOf(LOG_EVENT_TYPES))
     at = fields.String(required=True, metadata=ISO_TIME)
     seat = fields.Integer()
     move = fields.String(metadata={"description": "Your own move, in notation (yours only)"})
+    message = fields.Nested(
+        LogMessageSchema,
+        metadata={
+            "description": "A MessageSent's message (`seat` wrote it); only its readers get "
+            "the entry at all"
+        },
+    )
     lines = fields.List(fields.Nested(LogLineSchema), required=True)
 
 
@@ -492,6 +512,62 @@ class LogSchema(Schema):
         metadata={
             "description": "The next page's address (relative) while the log has more entries "
             "after this page; null on the last page"
+        },
+    )
+
+
+class ChatPostSchema(Schema):
+    text = fields.String(
+        required=True,
+        validate=validate.Length(1, MAX_MESSAGE_CHARS),
+        metadata={
+            "description": "Plain text on one line (no control characters, line breaks or "
+            "characters that turn the direction of the text), trimmed",
+            "example": "Good luck, have fun!",
+        },
+    )
+    to = JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, 5),
+        metadata={
+            "description": "A private message to the player at this seat (games of three "
+            "seats or more); absent or null: to the whole table"
+        },
+    )
+
+
+class ChatMessageSchema(Schema):
+    version = fields.Integer(
+        required=True, metadata={"description": "The message's place in the game's log"}
+    )
+    at = fields.String(required=True, metadata=ISO_TIME)
+    seat = fields.Integer(required=True, metadata={"description": "The writer's seat"})
+    name = fields.String(required=True, metadata={"description": "The writer's name"})
+    text = fields.String(required=True)
+    private = fields.Boolean(required=True)
+    to = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat a private message is for; null: the whole table"},
+    )
+
+
+class ChatQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class ChatListSchema(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's version"})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    messages = fields.List(fields.Nested(ChatMessageSchema), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The next page's address (relative) while the log goes on after "
+            "this page; null on the last page"
         },
     )
 

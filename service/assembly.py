@@ -13,6 +13,7 @@ from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
 from service.play.games import GameService
 from service.play.table import Tables
+from service.play.talk import Talk, TalkLimits
 from service.players.accounts import PlayerService
 from service.players.sign_in import SignIn
 from service.secrets import ServerKeys
@@ -32,6 +33,8 @@ class Services:
     settings: Settings
     players: PlayerService
     games: GameService
+    talk: Talk
+    """The players' messages (and proposals) in a game."""
     tables: Tables
     """Each reader's table of a game: what every page, email and webhook shows."""
     notifications: NotificationService
@@ -86,6 +89,9 @@ def assemble(
         settings=settings,
         players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
         games=games,
+        talk=Talk(
+            games, player_store, TalkLimits(settings.talk_per_minute, settings.talk_per_hour)
+        ),
         tables=tables,
         notifications=NotificationService(
             game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys

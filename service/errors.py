@@ -94,6 +94,11 @@ class ErrorCode(Enum):
     )
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
     GAME_NOT_FINISHED = "game/not_finished", 409, "a rematch follows a finished game"
+    CHAT_CLOSED = (
+        "chat/closed",
+        409,
+        "messages are written while the game is on (a finished game's stay readable)",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",
@@ -135,6 +140,18 @@ class ErrorCode(Enum):
         422,
         "the webhook URL is not https, or its host is not a public address "
         "(loopback, private, link-local, reserved)",
+    )
+    CHAT_INVALID = (
+        "chat/invalid",
+        422,
+        "a message is plain text on one line of 1 to 500 characters: no control characters, "
+        "line breaks, lone surrogates or characters that turn the direction of the text",
+    )
+    CHAT_BAD_RECIPIENT = (
+        "chat/bad_recipient",
+        422,
+        "a private message goes to one other player (`to`: their seat) of a game of three "
+        "seats or more",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

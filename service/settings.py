@@ -222,6 +222,10 @@ class Settings(FromEnvironment):
     webhook_secret_keys: tuple[str, ...] = setting(
         (), "Fernet keys of webhook secrets: the first encrypts, all decrypt", secret=True
     )
+    talk_per_minute: int = setting(
+        10, "messages and proposals one player may write in a minute; more answer 429"
+    )
+    talk_per_hour: int = setting(120, "likewise in an hour")
     sign_in_link_seconds: float = setting(900.0, "an emailed sign-in link works once, this long")
     sign_in_per_address_per_hour: int = setting(
         5, "sign-in links one email address may ask for in an hour; more answer 429"

@@ -103,6 +103,11 @@ def player_seen(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:seen"
 
 
+def player_talk(player_id: str, seconds: int) -> str:
+    """How many messages and proposals the player wrote in the current window of `seconds`."""
+    return f"{PREFIX}:player:{{{player_id}}}:talk:{seconds}"
+
+
 def token(token_hash: str) -> str:
     """SHA-256 of an API token -> player id. The token itself is never stored."""
     return f"{PREFIX}:token:{token_hash}"

@@ -36,6 +36,8 @@ class EventType(StrEnum):
     GAME_ENDED = "GameEnded"
     INVITATION_DECLINED = "InvitationDeclined"
     GAME_CANCELLED = "GameCancelled"
+    # table talk (service/play/talk.py): no effect on the match
+    MESSAGE_SENT = "MessageSent"
 
 
 class UnreadableRecord(Exception):
@@ -142,6 +144,17 @@ class GameEnded(Stamp):
     """The game's seed, revealed: anyone may now check it against GameCreated's commitment."""
 
 
+class MessageSent(Stamp):
+    """A seated player's message to the table, or to one other player (`private`). `to` names
+    the seats that may read it, the writer's included: a spectator never does."""
+
+    type: Literal[EventType.MESSAGE_SENT]
+    seat: int
+    text: str
+    to: list[int]
+    private: bool
+
+
 Event = (
     GameCreated
     | SeatEvent
@@ -151,6 +164,7 @@ Event = (
     | TurnTimedOut
     | PlayerResigned
     | GameEnded
+    | MessageSent
 )
 
 

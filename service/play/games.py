@@ -111,8 +111,13 @@ class GameService:
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
         events = self.games.events(game_id, after=after, count=limit)
-        entries = [logview.render(game, snap["seats"], e, seat) for e in events]
-        return {"version": snap["version"], "seat": seat, "entries": entries}
+        entries = [
+            logview.render(game, snap["seats"], e, seat)
+            for e in events
+            if logview.readable(e, seat)
+        ]
+        read_to = events[-1]["version"] if events else after
+        return {"version": snap["version"], "seat": seat, "entries": entries, "read_to": read_to}
 
     def replay(self, game_id: str) -> Snapshot:
         """The snapshot rebuilt from the log alone."""
@@ -338,15 +343,21 @@ class GameService:
 
     def wait_log(
         self, game_id: str, player_id: str | None, after: int, block_ms: int
-    ) -> list[dict[str, Any]]:
-        """Log entries after `after` as the player may see them, waiting up to block_ms."""
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Log entries after `after` as the player may see them, waiting up to block_ms; and
+        the version read up to (past the events the player may not read)."""
         snap = self.load(game_id)
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
         events = self.games.wait_events(game_id, after, block_ms)
         if events:
             snap = self.load(game_id)
-        return [logview.render(game, snap["seats"], e, seat) for e in events]
+        entries = [
+            logview.render(game, snap["seats"], e, seat)
+            for e in events
+            if logview.readable(e, seat)
+        ]
+        return entries, events[-1]["version"] if events else after
 
     # -- inner workings ----------------------------------------------------------------------
 

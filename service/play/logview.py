@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import Game, LogEntry
 from service.timefmt import iso
-from store.record import Event, EventType, SeatRecord
+from store.record import Event, EventType, MessageSent, SeatRecord
 
 
 def seat_name(seat_record: SeatRecord) -> str:
@@ -115,6 +115,36 @@ def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> l
     ]
 
 
+def readable(event: Event, reader: int | None) -> bool:
+    """Whether `reader` (a seat; None: a spectator) may read `event` at all. Every event but a
+    message (service/play/talk.py), which only the seats it names may: the log, its pages and
+    its streams leave out, for a reader, the messages that are not theirs (so the versions of
+    what a reader sees may skip)."""
+    if event["type"] == EventType.MESSAGE_SENT:
+        return reader is not None and reader in event["to"]
+    return True
+
+
+def recipient(event: MessageSent) -> int | None:
+    """The other player a private message is for (None: the whole table)."""
+    if not event["private"]:
+        return None
+    return next((s for s in event["to"] if s != event["seat"]), event["seat"])
+
+
+def said(event: MessageSent, seats: list[SeatRecord], reader: int | None) -> str:
+    """A message in one line of the log, as `reader` (one of its readers) reads it: "Ada to
+    the table: ...", "you to Bo privately: ..."; the text as it was written."""
+    to = recipient(event)
+    who = "you" if event["seat"] == reader else seat_name(seats[event["seat"]])
+    whom = (
+        "the table"
+        if to is None
+        else ("you" if to == reader else seat_name(seats[to])) + " privately"
+    )
+    return f"{who} to {whom}: {event['text']}"
+
+
 def render(
     game: Game, seats: list[SeatRecord], event: Event, reader: int | None, first_seat: int = 0
 ) -> dict[str, Any]:
@@ -171,6 +201,14 @@ def render(
                 "data": {},
             }
         ]
+    elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)
+        item["seat"] = event["seat"]
+        item["message"] = {
+            "text": event["text"],
+            "private": event["private"],
+            "to": recipient(event),
+        }
+        item["lines"] = [{"text": said(event, seats, reader), "data": {}}]
     elif event["type"] == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [
