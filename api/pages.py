@@ -149,6 +149,10 @@ def _game_url(state) -> str | None:
 TURN_PAGE = """{% if message %}<p><strong>{{ message }}</strong></p>{% endif %}
 {% if t.since %}<h2>Since your last move</h2><ul class="log">{% for line in t.since %}<li>{{ line }}</li>
 {% endfor %}</ul>{% endif %}
+{% if t.chat %}<h2>Table talk</h2><ul class="log">{% for m in t.chat %}<li>{{ m.heading }}, {{ m.when }}:
+<bdi>{{ m.text }}</bdi></li>{% endfor %}</ul>
+<p>Write to the table on <a href="/games/{{ t.game_id }}#chat">the game's page</a>, or in
+your reply to a turn email.</p>{% endif %}
 {% if next_url %}<p><a href="{{ next_url }}"><strong>Your turn goes on: choose your next
 step</strong></a></p>{% endif %}
 {% if t.board_html %}<h2>The table as you see it</h2>{{ t.board_html | safe }}{% endif %}

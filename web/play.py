@@ -12,11 +12,12 @@ from flask import flash, redirect, request
 from flask import g as per_request
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, TooMany
 from service.play import composer
 from service.play.games import IF_DECLINED, bots_of
 from service.play.logview import seat_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
+from service.play.talk import TALK_EVENTS
 from service.timefmt import in_words
 from store.record import EventType
 
@@ -40,7 +41,9 @@ BOT_WORDS = {
     "bot:random": "a bot that plays at random (bot:random)",
     "bot:expert": "a bot that thinks ahead (bot:expert)",
 }
-STREAM_EVENTS = " ".join(sorted(EventType))
+STREAM_EVENTS = " ".join(sorted(set(EventType) - TALK_EVENTS))
+"""The events that redraw a game's page (static/live.js); messages only add to its table talk
+(static/chat.js)."""
 
 
 def _now() -> int:
@@ -368,6 +371,23 @@ def play_move(game_id: str):
         return _game_page(game_id, err.error.status, f"Nothing was played: {err.message}.")
     flash(f"You played {answer['move']}.")
     return redirect(f"/games/{game_id}#since", 303)
+
+
+@pages.post("/games/<game_id>/chat")
+@signed_in
+def send_message(game_id: str):
+    """A message to the table (or to one player, `to`), from the game page's form."""
+    to = request.form.get("to", "")
+    try:
+        services().talk.say(
+            game_id, you(), request.form.get("text", ""), int(to) if to.isdigit() else None
+        )
+    except TooMany as err:
+        html, status, headers = _game_page(game_id, 429, f"Not sent: {err.message}.")
+        return html, status, {**headers, "Retry-After": str(err.retry_after)}
+    except ServiceError as err:
+        return _game_page(game_id, err.error.status, f"Not sent: {err.message}.")
+    return redirect(f"/games/{game_id}#chat", 303)
 
 
 @pages.get("/games/<game_id>/resign")
