@@ -28,6 +28,7 @@ from .health import health
 from .pages import pages
 from .resources import catalog, games, inbound, players, talk
 from .schemas import (
+    WebhookChatMessageSchema,
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
     WebhookGameInvitedSchema,
@@ -157,6 +158,7 @@ def create_app(
         WebhookGameFinishedSchema,
         WebhookGameInvitedSchema,
         WebhookGameCancelledSchema,
+        WebhookChatMessageSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

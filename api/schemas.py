@@ -105,6 +105,12 @@ class PlayerCreateSchema(Schema):
 
 class NotificationPreferencesSchema(Schema):
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
+    chat = JsonBoolean(
+        metadata={
+            "description": "Emails of the players' messages, once the table is quiet, at most "
+            "one an hour for a game (off: your turn emails still list them)"
+        }
+    )
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     reminders = JsonBoolean(
         metadata={"description": "Reminders at 50% and 90% of a clock, by email and webhook"}
@@ -268,7 +274,14 @@ class DeliverySchema(Schema):
     event = fields.String(
         required=True,
         validate=validate.OneOf(
-            ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]
+            [
+                "turn.started",
+                "turn.reminder",
+                "game.finished",
+                "game.invited",
+                "game.cancelled",
+                "chat.message",
+            ]
         ),
     )
     game_id = fields.String(required=True)
@@ -575,9 +588,10 @@ class ChatListSchema(Schema):
 class InboundResultSchema(Schema):
     status = fields.String(
         required=True,
-        validate=validate.OneOf(["played", "refused", "ignored"]),
+        validate=validate.OneOf(["played", "said", "refused", "ignored"]),
         metadata={
-            "description": "played: at least one move was played; refused: nothing was played "
+            "description": "played: at least one move was played; said: no move, but the "
+            "message after `say:` was sent to the table; refused: nothing was played "
             "and the sender got an answer saying why; ignored: an automatic "
             "message, or one already read (same Message-ID)"
         },
@@ -663,6 +677,26 @@ class WebhookGameInvitedSchema(WebhookDeliverySchema):
     )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookInvitationLinksSchema, required=True)
+
+
+class WebhookChatLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    chat = fields.Url(
+        required=True,
+        require_tld=False,
+        metadata={"description": "The game's messages from this one on (GET, your token)"},
+    )
+
+
+class WebhookChatMessageSchema(WebhookDeliverySchema):
+    """The body of a `chat.message` webhook delivery: a message you may read (to the table, or
+    privately to you) from another player, one delivery per message."""
+
+    event = fields.String(required=True, validate=validate.OneOf(["chat.message"]))
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    message = fields.Nested(ChatMessageSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookChatLinksSchema, required=True)
 
 
 class WebhookGameLinkSchema(Schema):

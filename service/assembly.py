@@ -67,6 +67,7 @@ def assemble(
         expert_seconds=settings.expert_seconds,
     )
     keys = ServerKeys(settings, notes)
+    talk = Talk(games, player_store, TalkLimits(settings.talk_per_minute, settings.talk_per_hour))
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -89,15 +90,13 @@ def assemble(
         settings=settings,
         players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
         games=games,
-        talk=Talk(
-            games, player_store, TalkLimits(settings.talk_per_minute, settings.talk_per_hour)
-        ),
+        talk=talk,
         tables=tables,
         notifications=NotificationService(
             game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
         ),
         one_click=one_click,
-        mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
+        mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys, talk=talk),
         sign_in=sign_in,
         consequences=consequences,
     )

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.notify.notifications import (
+    CHAT_MESSAGE,
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
     TURN_CONTINUES,
@@ -41,7 +42,7 @@ from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
-from store.record import Event
+from store.record import Event, EventType
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
@@ -153,6 +154,49 @@ def due_after_commit(
         wake_at=None if on_time or not bots else bots_from,
         replacements=list(snap["timed_out"]) if policy == "auto" else [],
     )
+
+
+def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+    """A notice of each message among `events` for each person who may read it but did not
+    write it (a spectator never reads one; a private message is for one other player)."""
+    return [
+        Notice(CHAT_MESSAGE, snap["id"], seat, event["version"])
+        for event in events
+        if event["type"] == EventType.MESSAGE_SENT
+        for seat in event["to"]
+        if seat != event["seat"] and snap["seats"][seat]["kind"] == "player"
+    ]
+
+
+def due_for_messages(
+    snap: Snapshot,
+    events: Iterable[Event],
+    contacts: dict[int, Contact],
+    settings: Settings,
+    now_ms: int,
+) -> list[tuple[int, Delivery]]:
+    """What the messages among a commit's `events` call for: for each of their readers but the
+    writer, a webhook at once and an email `chat_email_delay_seconds` after the message (a
+    later message, or the reader's own move or message, makes it moot: the email gathers the
+    messages not told yet, at most one an hour: service.notify.notifications)."""
+    delay = int(settings.chat_email_delay_seconds * 1000)
+    found: list[tuple[int, Delivery]] = []
+    for notice in message_notices(snap, events):
+        contact = contacts.get(notice.seat, Contact())
+        if contact.webhook:
+            found.append((now_ms, Delivery("webhook", notice)))
+        if contact.email:
+            found.append(
+                (
+                    max(now_ms, _written_at(events, notice.version) + delay),
+                    Delivery("email", notice),
+                )
+            )
+    return found
+
+
+def _written_at(events: Iterable[Event], version: int) -> int:
+    return next(e["at"] for e in events if e["version"] == version)
 
 
 def _reminders(
@@ -280,6 +324,11 @@ class Consequences:
             self.now_ms(),
         )
         self.send(due.deliveries, batch.writes)
+        events = list(batch.began.get((entry.game_id, entry.first), {}).values())
+        contacts = batch.contacts.get(snap["id"], {})
+        self.send(
+            due_for_messages(snap, events, contacts, self.settings, self.now_ms()), batch.writes
+        )
         self._tell_players(snap, entry, batch)
         if due.wake_at is not None:
             self.schedule.add(
@@ -307,8 +356,8 @@ class Consequences:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
-        found = notices(snap, entry.first, entry.version)
         began = batch.began.get((entry.game_id, entry.first), {})
+        found = notices(snap, entry.first, entry.version) + message_notices(snap, began.values())
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
             if not player_id:

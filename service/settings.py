@@ -181,6 +181,12 @@ class Settings(FromEnvironment):
     email_throttle_seconds: float = setting(
         300.0, "at most one turn email per player and game per window"
     )
+    chat_email_delay_seconds: float = setting(
+        600.0, "an email about messages waits until the table is this long quiet"
+    )
+    chat_email_every_seconds: float = setting(
+        3600.0, "at most one email about a game's messages per player per window"
+    )
     invitation_email_seconds: float = setting(
         3600.0, "at most one invitation email from one player to another per window"
     )

@@ -202,6 +202,11 @@ def email_throttle(player_id: str, game_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"
 
 
+def chat_email_throttle(player_id: str, game_id: str) -> str:
+    """Present while no other email about a game's messages may go to the player."""
+    return f"{PREFIX}:player:{{{player_id}}}:chat-throttle:{game_id}"
+
+
 def claimed(name: str) -> str:
     """Present once something that must happen once was claimed: a delivery (so a retried job
     never sends twice), an inbound email (by Message-ID), a one-click link."""

@@ -287,7 +287,7 @@ def build(
         ),
         invited=invited,
         chat=chat[-CHAT_SHOWN:],
-        chat_since=chat_since,
+        chat_since=chat_since[-CHAT_SHOWN:],
         chat_open=seat is not None and snap["status"] == "active",
         private_to=tuple(
             line
