@@ -67,7 +67,11 @@ def assemble(
         expert_seconds=settings.expert_seconds,
     )
     keys = ServerKeys(settings, notes)
-    talk = Talk(games, player_store, TalkLimits(settings.talk_per_minute, settings.talk_per_hour))
+    talk = Talk(
+        games,
+        player_store,
+        TalkLimits(settings.talk_per_minute, settings.talk_per_hour, settings.proposal_hours),
+    )
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -84,6 +88,7 @@ def assemble(
             settings,
             sign_in=sign_in,
             tallies=WorkerTallies(client),
+            talk=talk,
         )
     )
     return Services(

@@ -99,11 +99,28 @@ class ErrorCode(Enum):
         409,
         "messages are written while the game is on (a finished game's stay readable)",
     )
+    PROPOSAL_NOT_ALLOWED = (
+        "proposal/not_allowed",
+        409,
+        "that proposal cannot be made now: the message says why (no move of yours to take "
+        "back, one already open, no clock to pause, past the second round...)",
+    )
+    PROPOSAL_NOT_ASKED = (
+        "proposal/not_asked",
+        409,
+        "you are not asked to answer this proposal (you made it, or answered it), or it is "
+        "not yours to withdraw",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",
         408,
         "the body did not arrive in time (BODY_TIMEOUT_SECONDS)",
+    )
+    PROPOSAL_NOT_FOUND = (
+        "proposal/not_found",
+        404,
+        "the game has no open proposal with this id (it was answered, withdrawn or lapsed)",
     )
     NO_SUCH_PATH = "not_found", 404, "no operation has this path (see /openapi.json)"
     REQUEST_METHOD_NOT_ALLOWED = (

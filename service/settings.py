@@ -232,6 +232,9 @@ class Settings(FromEnvironment):
         10, "messages and proposals one player may write in a minute; more answer 429"
     )
     talk_per_hour: int = setting(120, "likewise in an hour")
+    proposal_hours: float = setting(
+        48.0, "a proposal (takeback, pause, shared result, abort) lapses unanswered after this"
+    )
     sign_in_link_seconds: float = setting(900.0, "an emailed sign-in link works once, this long")
     sign_in_per_address_per_hour: int = setting(
         5, "sign-in links one email address may ask for in an hour; more answer 429"

@@ -23,7 +23,7 @@ from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_op
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
-from service.play import boards, history, lists, logview, move_words
+from service.play import agreements, boards, history, lists, logview, move_words
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
@@ -568,6 +568,7 @@ def _expire(draft: Draft, seat: int, since: int) -> str:
         draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy})
         if policy == "forfeit":
             _leave(draft, seat, "forfeit")
+        void_moot_proposals(draft)
     return verdict
 
 
@@ -618,6 +619,7 @@ def _taken(draft: Draft, seat: int, moved: runner.Moved) -> None:
         moved.match,
     )
     _end_if_over(draft)
+    void_moot_proposals(draft)
 
 
 def _leave(draft: Draft, seat: int, reason: str) -> None:
@@ -636,6 +638,27 @@ def _leave(draft: Draft, seat: int, reason: str) -> None:
         match,
     )
     _end_if_over(draft)
+    void_moot_proposals(draft)
+
+
+def void_moot_proposals(draft: Draft) -> None:
+    """Close as void the open proposals that the draft's events made moot (a move after the
+    one a takeback is about, the game's end...: service/play/agreements.py)."""
+    snap = draft.snap
+    for proposal_id in agreements.moot(snap):
+        proposal = agreements.find(snap, proposal_id)
+        if proposal is not None:
+            draft.add(
+                {
+                    "type": EventType.PROPOSAL_CLOSED,
+                    "proposal": proposal_id,
+                    "kind": proposal["kind"],
+                    "proposer": proposal["seat"],
+                    "result": "void",
+                    "by": None,
+                    "asked": [*proposal["accepted"], *proposal["waiting"]],
+                }
+            )
 
 
 def _end_if_over(draft: Draft) -> None:

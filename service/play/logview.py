@@ -145,6 +145,58 @@ def said(event: MessageSent, seats: list[SeatRecord], reader: int | None) -> str
     return f"{who} to {whom}: {event['text']}"
 
 
+PROPOSAL_EVENTS = frozenset(
+    {EventType.PROPOSAL_MADE, EventType.PROPOSAL_ANSWERED, EventType.PROPOSAL_CLOSED}
+)
+_ASKS = {
+    "takeback": "take back {their} last move",
+    "pause": "pause the clocks",
+    "draw": "end the game with a shared result",
+    "abort": "abort the game",
+}
+_DONE = {
+    "takeback": "{whose} last move is taken back",
+    "pause": "the clocks are paused",
+    "draw": "the game ends with a result shared by the players still in it",
+    "abort": "the game is aborted, with no result",
+}
+
+
+def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> str:
+    """A proposal's event in one line, in the reader's voice ("you propose to take back your
+    last move"; "Bo accepts: Ada's last move is taken back")."""
+
+    def who(seat: int | None) -> str:
+        return "the clock" if seat is None else "you" if seat == reader else seat_name(seats[seat])
+
+    def verb(seat: int | None, third: str, second: str) -> str:
+        return f"{who(seat)} {second if seat == reader else third}"
+
+    if event["type"] == EventType.PROPOSAL_MADE:
+        proposer = event["seat"]
+        asks = _ASKS[event["kind"]].format(their="your" if proposer == reader else "their")
+        if event["kind"] == "pause":
+            asks += f" for {event.get('days', 0)} day{'s' if event.get('days') != 1 else ''}"
+        return f"{verb(proposer, 'proposes', 'propose')} to {asks}"
+    if event["type"] == EventType.PROPOSAL_ANSWERED:
+        return f"{verb(event['seat'], 'accepts', 'accept')} the proposal; others still to answer"
+    if event["type"] != EventType.PROPOSAL_CLOSED:
+        return ""
+    proposer, kind = event["proposer"], event["kind"]
+    whose = "your" if proposer == reader else f"{who(proposer)}'s"
+    asked = _ASKS[kind].format(their="your" if proposer == reader else "their")
+    if event["result"] == "accepted":
+        done = _DONE[kind].format(whose=whose)
+        return f"{verb(event['by'], 'accepts', 'accept')}: {done[0].upper()}{done[1:]}"
+    if event["result"] == "declined":
+        return f"{verb(event['by'], 'declines', 'decline')} {whose} proposal to {asked}"
+    if event["result"] == "withdrawn":
+        return f"{verb(proposer, 'withdraws', 'withdraw')} the proposal to {asked}"
+    if event["result"] == "lapsed":
+        return f"{whose[0].upper()}{whose[1:]} proposal to {asked} lapsed unanswered"
+    return f"{whose[0].upper()}{whose[1:]} proposal to {asked} is void: the game moved on"
+
+
 def render(
     game: Game, seats: list[SeatRecord], event: Event, reader: int | None, first_seat: int = 0
 ) -> dict[str, Any]:
@@ -177,7 +229,9 @@ def render(
     elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
-                "text": "the game was cancelled: an invited player declined",
+                "text": "the game was aborted by its players: no result"
+                if event["reason"] == "aborted"
+                else "the game was cancelled: an invited player declined",
                 "data": {"reason": event["reason"]},
             }
         ]
@@ -209,6 +263,12 @@ def render(
             "to": recipient(event),
         }
         item["lines"] = [{"text": said(event, seats, reader), "data": {}}]
+    elif event["type"] == EventType.PROPOSAL_MADE or event["type"] == EventType.PROPOSAL_ANSWERED:
+        item["seat"] = event["seat"]
+        item["lines"] = [{"text": proposal_line(event, seats, reader), "data": {}}]
+    elif event["type"] == EventType.PROPOSAL_CLOSED:
+        item["seat"] = event["proposer"]
+        item["lines"] = [{"text": proposal_line(event, seats, reader), "data": {}}]
     elif event["type"] == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [

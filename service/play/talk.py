@@ -22,13 +22,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import match as runner
 from service.errors import ErrorCode, ServiceError, TooMany
-from service.play import logview
+from service.play import agreements, history, logview
 from service.play.commit import Draft
-from service.play.games import GameService, seated
+from service.play.games import GameService, seat_of, seated, void_moot_proposals
 from service.timefmt import iso, stamp
 from store.players import PlayerStore
 from store.record import Event, EventType, MessageSent, SeatRecord
+from store.snapshot import OpenProposal, Snapshot
 
 MAX_CHARS = 500
 """A message's length at most, in characters (code points), once trimmed."""
@@ -147,10 +149,12 @@ def chat_lines(
 
 @dataclass(frozen=True)
 class TalkLimits:
-    """How much one player may write, across all their games (messages and proposals)."""
+    """How much one player may write, across all their games (messages and proposals), and
+    how long a proposal waits for its answers."""
 
     per_minute: int = 10
     per_hour: int = 120
+    proposal_hours: float = 48.0
 
 
 class Talk:
@@ -208,6 +212,224 @@ class Talk:
             "messages": found,
             "read_to": read_to,
         }
+
+    # -- proposals (service/play/agreements.py) --------------------------------------------
+
+    def propose(
+        self, game_id: str, player_id: str, kind: str, days: int | None = None
+    ) -> dict[str, Any]:
+        """Propose `kind` to the other players still in the game: the proposal as it stands
+        (accepted at once when nobody is to be asked: the others are bots)."""
+        self.check_rate(player_id)
+        lapse_ms = int(self.limits.proposal_hours * 3_600_000)
+        undo = self._undo(game_id) if kind == "takeback" else None
+        return self.games.commits.run(
+            game_id, lambda draft: _propose(draft, player_id, kind, days, lapse_ms, undo)
+        )
+
+    def answer(self, game_id: str, player_id: str, proposal: int, accept: bool) -> dict[str, Any]:
+        """A yes or a no to a proposal the player is asked: the proposal as it now stands."""
+        self.check_rate(player_id)
+        undo = self._undo(game_id, proposal) if accept else None
+        return self.games.commits.run(
+            game_id, lambda draft: _answer(draft, player_id, proposal, accept, undo)
+        )
+
+    def withdraw(self, game_id: str, player_id: str, proposal: int) -> dict[str, Any]:
+        """The proposer takes their proposal back."""
+        return self.games.commits.run(game_id, lambda draft: _withdraw(draft, player_id, proposal))
+
+    def lapse(self, game_id: str, proposal: int) -> str:
+        """The clock's: the proposal lapses if it is still open at its deadline ("applied"),
+        or "moot", or "early" (ask again at the deadline)."""
+        return self.games.commits.run(game_id, lambda draft: _lapse(draft, proposal), quiet="moot")
+
+    def proposals(self, game_id: str, player_id: str | None) -> dict[str, Any]:
+        """The game's open proposals (public), and what the player may propose now."""
+        snap = self.games.load(game_id)
+        seat = seat_of(snap, player_id)
+        return {
+            "version": snap["version"],
+            "seat": seat,
+            "proposals": [proposal_json(p, snap) for p in agreements.open_proposals(snap)],
+            "may_propose": []
+            if seat is None
+            else [k for k in agreements.KINDS if agreements.why_not(snap, seat, k, 1) is None],
+        }
+
+    def _undo(self, game_id: str, proposal: int | None = None) -> Undo | None:
+        """For a takeback: the match before the game's last move, replayed from the log (the
+        snapshot keeps only the match now). None when there is no takeback to carry out."""
+        snap = self.games.load(game_id)
+        found = agreements.of(snap)
+        last = found["last_move"] if found else None
+        if proposal is not None:
+            open_ = agreements.find(snap, proposal)
+            if open_ is None or open_["kind"] != "takeback":
+                return None
+        if last is None or not last["undoable"]:
+            return None
+        events = self.games.games.events(game_id, count=last["version"] - 1)
+        return Undo(last["version"], history.match_of(history.replay(events)))
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The match before the move at `move` (what a takeback of it restores)."""
+
+    move: int
+    match: dict[str, Any]
+
+
+def proposal_json(proposal: OpenProposal, snap: Snapshot, status: str = "open") -> dict[str, Any]:
+    """A proposal as the API gives it (public: it holds nothing hidden)."""
+    found: dict[str, Any] = {
+        "id": proposal["id"],
+        "kind": proposal["kind"],
+        "seat": proposal["seat"],
+        "name": logview.seat_name(snap["seats"][proposal["seat"]]),
+        "words": agreements.in_words(dict(proposal)),
+        "deadline": iso(proposal["deadline"]),
+        "waiting": list(proposal["waiting"]),
+        "accepted": list(proposal["accepted"]),
+        "status": status,
+    }
+    if "move" in proposal:
+        found["move"] = proposal["move"]
+    if "days" in proposal:
+        found["days"] = proposal["days"]
+    return found
+
+
+def _propose(
+    draft: Draft,
+    player_id: str,
+    kind: str,
+    days: int | None,
+    lapse_ms: int,
+    undo: Undo | None,
+) -> dict[str, Any]:
+    snap = draft.snap
+    seat = seated(snap, player_id)
+    why = agreements.why_not(snap, seat, kind, days)
+    if why is not None:
+        raise ServiceError(ErrorCode.PROPOSAL_NOT_ALLOWED, why)
+    made: dict[str, Any] = {
+        "type": EventType.PROPOSAL_MADE,
+        "seat": seat,
+        "kind": kind,
+        "deadline": draft.now_ms + lapse_ms,
+        "waiting": agreements.asked(snap, seat),
+    }
+    found = agreements.of(snap)
+    if kind == "takeback" and found and found["last_move"]:
+        made["move"] = found["last_move"]["version"]
+    if kind == "pause":
+        made["days"] = days
+    draft.add(made)
+    proposal = agreements.find(draft.snap, draft.snap["version"])
+    assert proposal is not None
+    if not proposal["waiting"]:  # nobody to ask (the others are bots): accepted at once
+        return _close(draft, proposal, "accepted", seat, undo)
+    return proposal_json(proposal, draft.snap)
+
+
+def _asked(draft: Draft, player_id: str, proposal_id: int) -> tuple[int, OpenProposal]:
+    snap = draft.snap
+    seat = seated(snap, player_id)
+    proposal = agreements.find(snap, proposal_id)
+    if proposal is None:
+        raise ServiceError(
+            ErrorCode.PROPOSAL_NOT_FOUND,
+            f"this game has no open proposal {proposal_id} (answered, withdrawn or lapsed)",
+        )
+    return seat, proposal
+
+
+def _answer(
+    draft: Draft, player_id: str, proposal_id: int, accept: bool, undo: Undo | None
+) -> dict[str, Any]:
+    seat, proposal = _asked(draft, player_id, proposal_id)
+    if seat not in proposal["waiting"]:
+        raise ServiceError(
+            ErrorCode.PROPOSAL_NOT_ASKED,
+            "you made this proposal: withdraw it instead"
+            if seat == proposal["seat"]
+            else "you have answered this proposal already"
+            if seat in proposal["accepted"]
+            else "you are not asked to answer this proposal",
+        )
+    if not accept:
+        return _close(draft, proposal, "declined", seat, undo)
+    if len(proposal["waiting"]) > 1:
+        draft.add({"type": EventType.PROPOSAL_ANSWERED, "proposal": proposal_id, "seat": seat})
+        still = agreements.find(draft.snap, proposal_id)
+        assert still is not None
+        return proposal_json(still, draft.snap)
+    return _close(draft, proposal, "accepted", seat, undo)
+
+
+def _withdraw(draft: Draft, player_id: str, proposal_id: int) -> dict[str, Any]:
+    seat, proposal = _asked(draft, player_id, proposal_id)
+    if seat != proposal["seat"]:
+        raise ServiceError(
+            ErrorCode.PROPOSAL_NOT_ASKED, "only the player who made a proposal withdraws it"
+        )
+    return _close(draft, proposal, "withdrawn", seat, None)
+
+
+def _lapse(draft: Draft, proposal_id: int) -> str:
+    proposal = agreements.find(draft.snap, proposal_id)
+    if proposal is None or draft.snap["status"] != "active":
+        return "moot"
+    if proposal["deadline"] > draft.now_ms:
+        return "early"
+    _close(draft, proposal, "lapsed", None, None)
+    return "applied"
+
+
+def _close(
+    draft: Draft,
+    proposal: OpenProposal,
+    result: str,
+    by: int | None,
+    undo: Undo | None,
+) -> dict[str, Any]:
+    """The proposal's ProposalClosed; an accepted one's effect with it (or void, when what it
+    was about changed since), and the game's end that a shared result or an abort is."""
+    snap = draft.snap
+    if result == "accepted" and proposal["id"] in agreements.moot(snap):
+        result = "void"
+    computed = None
+    if result == "accepted" and proposal["kind"] == "takeback":
+        if undo is None or undo.move != proposal.get("move"):
+            raise ServiceError(ErrorCode.GAME_BUSY, "the game changed: try again")
+        computed = runner.take_back(undo.match, proposal["seat"], snap["version"] + 1)
+    draft.add(
+        {
+            "type": EventType.PROPOSAL_CLOSED,
+            "proposal": proposal["id"],
+            "kind": proposal["kind"],
+            "proposer": proposal["seat"],
+            "result": result,
+            "by": by,
+            "asked": [*proposal["accepted"], *proposal["waiting"]],
+        },
+        computed,
+    )
+    if result == "accepted" and proposal["kind"] == "draw":
+        draft.add(
+            {
+                "type": EventType.GAME_ENDED,
+                "outcome": history.match_of(draft.snap)["outcome"],
+                "seed": draft.snap["secret_seed"],
+            }
+        )
+    elif result == "accepted" and proposal["kind"] == "abort":
+        draft.add({"type": EventType.GAME_CANCELLED, "reason": "aborted"})
+    if result == "accepted":
+        void_moot_proposals(draft)  # the game's end voids the others
+    return proposal_json(proposal, draft.snap, result)
 
 
 def _say(draft: Draft, player_id: str, text: str, to: int | None) -> dict[str, Any]:
