@@ -32,6 +32,7 @@ from .schemas import (
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
     WebhookGameInvitedSchema,
+    WebhookProposalSchema,
     WebhookTurnStartedSchema,
 )
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
@@ -159,6 +160,7 @@ def create_app(
         WebhookGameInvitedSchema,
         WebhookGameCancelledSchema,
         WebhookChatMessageSchema,
+        WebhookProposalSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

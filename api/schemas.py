@@ -281,6 +281,8 @@ class DeliverySchema(Schema):
                 "game.invited",
                 "game.cancelled",
                 "chat.message",
+                "proposal.made",
+                "proposal.closed",
             ]
         ),
     )
@@ -585,6 +587,89 @@ class ChatListSchema(Schema):
     )
 
 
+PROPOSAL_KINDS = ["takeback", "pause", "draw", "abort"]
+
+
+class ProposalPostSchema(Schema):
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(PROPOSAL_KINDS),
+        metadata={
+            "description": "takeback: take back your last move (while it is the game's last "
+            "and showed nothing hidden, drew no card or die); pause: pause the clocks for "
+            "`days`; draw: end the game with a result shared by every player still in it; "
+            "abort: end the game with no result (in its first two rounds)"
+        },
+    )
+    days = JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(1, 30),
+        metadata={"description": "For a pause: how many days (1 to 30)"},
+    )
+
+
+class ProposalAnswerSchema(Schema):
+    accept = JsonBoolean(required=True, metadata={"description": "true: yes; false: no"})
+
+
+class ProposalSchema(Schema):
+    id = fields.Integer(
+        required=True, metadata={"description": "The proposal's id: its version in the log"}
+    )
+    kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
+    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
+    name = fields.String(required=True, metadata={"description": "The proposer's name"})
+    words = fields.String(required=True, metadata={"description": "What it asks, in words"})
+    deadline = fields.String(
+        required=True, metadata={**ISO_TIME, "description": "It lapses unanswered then"}
+    )
+    waiting = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats still to answer"}
+    )
+    accepted = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats that said yes"}
+    )
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
+        metadata={
+            "description": "void: what it was about changed first (the game moved on or ended)"
+        },
+    )
+    move = fields.Integer(metadata={"description": "A takeback's move: its version in the log"})
+    days = fields.Integer(metadata={"description": "A pause's days"})
+
+
+class ProposalListSchema(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Your seat (null: none)"}
+    )
+    proposals = fields.List(fields.Nested(ProposalSchema), required=True)
+    may_propose = fields.List(
+        fields.String(validate=validate.OneOf(PROPOSAL_KINDS)),
+        required=True,
+        metadata={"description": "What you may propose now (a pause of 1 to 30 days)"},
+    )
+
+
+class WebhookProposalInfoSchema(Schema):
+    id = fields.Integer(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
+    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
+    )
+    by = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat that closed it; null while open, or by the clock"},
+    )
+    words = fields.String(required=True)
+
+
 class InboundResultSchema(Schema):
     status = fields.String(
         required=True,
@@ -697,6 +782,26 @@ class WebhookChatMessageSchema(WebhookDeliverySchema):
     message = fields.Nested(ChatMessageSchema, required=True)
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookChatLinksSchema, required=True)
+
+
+class WebhookProposalLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    proposals = fields.Url(required=True, require_tld=False)
+
+
+class WebhookProposalSchema(WebhookDeliverySchema):
+    """The body of a `proposal.made` webhook delivery (a proposal you are asked to answer) and
+    of a `proposal.closed` one (a proposal you made or were asked about has ended)."""
+
+    event = fields.String(
+        required=True, validate=validate.OneOf(["proposal.made", "proposal.closed"])
+    )
+    status = fields.String(
+        required=True, validate=validate.OneOf(["active", "finished", "cancelled"])
+    )
+    proposal = fields.Nested(WebhookProposalInfoSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookProposalLinksSchema, required=True)
 
 
 class WebhookGameLinkSchema(Schema):

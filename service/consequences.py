@@ -34,9 +34,11 @@ from service.notify.notifications import (
     Notice,
     goes_on,
     notices,
+    proposal_notices,
 )
-from service.play import history, lists
+from service.play import agreements, history, lists
 from service.play.games import GameService
+from service.play.talk import Talk
 from service.players.sign_in import SignIn
 from service.settings import Settings
 from store.games import GameStore, run_pipeline
@@ -175,10 +177,12 @@ def due_for_messages(
     settings: Settings,
     now_ms: int,
 ) -> list[tuple[int, Delivery]]:
-    """What the messages among a commit's `events` call for: for each of their readers but the
-    writer, a webhook at once and an email `chat_email_delay_seconds` after the message (a
-    later message, or the reader's own move or message, makes it moot: the email gathers the
-    messages not told yet, at most one an hour: service.notify.notifications)."""
+    """What the messages and proposals among a commit's `events` call for: for each reader of
+    a message but its writer, a webhook at once and an email `chat_email_delay_seconds` after
+    the message (a later message, or the reader's own move or message, makes it moot: the email
+    gathers the messages not told yet, at most one an hour: service.notify.notifications); for
+    each player asked to answer a proposal, and each told of its end, a webhook at once and an
+    email after `email_delay_seconds`, as a turn's."""
     delay = int(settings.chat_email_delay_seconds * 1000)
     found: list[tuple[int, Delivery]] = []
     for notice in message_notices(snap, events):
@@ -192,6 +196,13 @@ def due_for_messages(
                     Delivery("email", notice),
                 )
             )
+    for notice in proposal_notices(snap, events):
+        contact = contacts.get(notice.seat, Contact())
+        if contact.webhook:
+            found.append((now_ms, Delivery("webhook", notice)))
+        if contact.email:
+            email_at = now_ms + int(settings.email_delay_seconds * 1000)
+            found.append((email_at, Delivery("email", notice)))
     return found
 
 
@@ -254,6 +265,7 @@ class Consequences:
         clock: Callable[[], float] = time.time,
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
+        talk: Talk | None = None,
     ):
         self.games = games
         self.game_store = game_store
@@ -266,6 +278,8 @@ class Consequences:
         self.sign_in = sign_in
         self.tallies = tallies
         """Counts for the operator's metrics (store.tallies); None: nothing is counted."""
+        self.talk = talk
+        """Where proposals lapse at their deadlines (service/play/talk.py)."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -357,7 +371,11 @@ class Consequences:
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
         began = batch.began.get((entry.game_id, entry.first), {})
-        found = notices(snap, entry.first, entry.version) + message_notices(snap, began.values())
+        found = (
+            notices(snap, entry.first, entry.version)
+            + message_notices(snap, began.values())
+            + proposal_notices(snap, began.values())
+        )
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
             if not player_id:
@@ -427,6 +445,12 @@ class Consequences:
         self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
         for item in by_kind.get("wake", []):
             self.outbox.add(item["game"], item["version"])
+        for item in by_kind.get("lapse", []):  # a proposal unanswered at its deadline
+            if self.talk is not None and self.talk.lapse(item["game"], item["proposal"]) == "early":
+                snap = self.game_store.snapshot(item["game"])
+                proposal = agreements.find(snap, item["proposal"]) if snap else None
+                if proposal is not None:
+                    self.schedule.add(item["game"], proposal["deadline"], item)
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         if self.sign_in is not None:

@@ -1,4 +1,5 @@
-"""/v1/games/{id}/chat: the players' messages in a game (service/play/talk.py)."""
+"""/v1/games/{id}/chat and /proposals: the players' messages in a game, and the proposals the
+other players accept or decline (service/play/talk.py, service/play/agreements.py)."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -13,6 +14,10 @@ from ..schemas import (
     ChatMessageSchema,
     ChatPostSchema,
     ChatQuerySchema,
+    ProposalAnswerSchema,
+    ProposalListSchema,
+    ProposalPostSchema,
+    ProposalSchema,
     location_header,
 )
 
@@ -61,3 +66,62 @@ class Chat(MethodView):
             )
         headers = {"Link": f'<{following}>; rel="next"'} if following else {}
         return {**found, "next": following}, 200, headers
+
+
+@blp.route("/<game_id>/proposals")
+class Proposals(MethodView):
+    @blp.doc(operationId="listProposals")
+    @raises(ErrorCode.GAME_NOT_FOUND)
+    @blp.response(200, ProposalListSchema)
+    def get(self, game_id):
+        """The game's open proposals, and what you may propose now"""
+        return context.services().talk.proposals(game_id, context.caller())
+
+    @blp.doc(operationId="makeProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_ALLOWED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.arguments(ProposalPostSchema)
+    @blp.response(201, ProposalSchema, headers=location_header("The game's proposals"))
+    def post(self, body, game_id):
+        """Propose a takeback of your last move, a pause of the clocks, a shared result or an abort"""
+        proposal = context.services().talk.propose(
+            game_id, context.caller(), body["kind"], body["days"]
+        )
+        return proposal, 201, {"Location": f"{blp.url_prefix}/{game_id}/proposals"}
+
+
+@blp.route("/<game_id>/proposals/<int:proposal>/answer")
+class ProposalAnswer(MethodView):
+    @blp.doc(operationId="answerProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_FOUND,
+        ErrorCode.PROPOSAL_NOT_ASKED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.arguments(ProposalAnswerSchema)
+    @blp.response(200, ProposalSchema)
+    def post(self, body, game_id, proposal):
+        """Accept or decline a proposal you are asked to answer"""
+        return context.services().talk.answer(game_id, context.caller(), proposal, body["accept"])
+
+
+@blp.route("/<game_id>/proposals/<int:proposal>/withdraw")
+class ProposalWithdraw(MethodView):
+    @blp.doc(operationId="withdrawProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_FOUND,
+        ErrorCode.PROPOSAL_NOT_ASKED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.response(200, ProposalSchema)
+    def post(self, game_id, proposal):
+        """Withdraw a proposal you made"""
+        return context.services().talk.withdraw(game_id, context.caller(), proposal)

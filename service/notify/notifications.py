@@ -11,7 +11,7 @@ twice sends once.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,6 +39,11 @@ TURN_REMINDER = "turn.reminder"
 GAME_FINISHED = "game.finished"
 GAME_INVITED = "game.invited"
 GAME_CANCELLED = "game.cancelled"
+PROPOSAL_MADE = "proposal.made"
+"""A proposal the seat is asked to answer (its version is the proposal's id)."""
+PROPOSAL_CLOSED = "proposal.closed"
+"""A proposal the seat made or was asked about is accepted, declined, withdrawn, lapsed or
+void (its version is the ProposalClosed's); not told to the seat that closed it."""
 CHAT_MESSAGE = "chat.message"
 """A message the seat may read (its version is the message's): a webhook at once, an email
 once the table has been quiet a while (see `NotificationService._chat_email`)."""
@@ -87,6 +92,8 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
     turn email before they accept."""
     game_id = snapshot["id"]
     people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
+    if snapshot["status"] == "cancelled" and snapshot["match"] is not None:
+        return []  # aborted by its players: the proposal's end tells them (proposal_notices)
     if snapshot["status"] == "cancelled":
         told = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] in NOTIFIED_KINDS]
         if first <= snapshot["version"] <= last:
@@ -110,6 +117,27 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
         for s in people
         if s in snapshot["active_seats"] and first <= since[s] <= last
     ]
+
+
+def proposal_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+    """The notices of the proposals among a commit's `events`: each player asked to answer a
+    new one; the proposer and those asked, but the seat that closed it, of its end."""
+    found = []
+    for event in events:
+        if event["type"] == EventType.PROPOSAL_MADE:
+            seats = event["waiting"]
+            kind = PROPOSAL_MADE
+        elif event["type"] == EventType.PROPOSAL_CLOSED:
+            seats = [s for s in [event["proposer"], *event["asked"]] if s != event["by"]]
+            kind = PROPOSAL_CLOSED
+        else:
+            continue
+        found += [
+            Notice(kind, snap["id"], s, event["version"])
+            for s in seats
+            if snap["seats"][s]["kind"] == "player"
+        ]
+    return found
 
 
 def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
@@ -166,6 +194,8 @@ class NotificationService:
         prefs = preferences(profile)
         if notice.event == CHAT_MESSAGE:
             return self._chat_email(snap, notice, player_id, profile)
+        if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
+            return self._proposal_email(snap, notice, player_id, profile)
         wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
         if not (wanted or fallback):
             return "off", 0
@@ -277,6 +307,16 @@ class NotificationService:
             sections.append((f"{table.since_heading}:", table.since))
         if table.chat_since:
             sections.append(_messages_section(table))
+        if table.proposals:
+            sections.append(
+                (
+                    "Proposals (answer on the game's page):",
+                    [
+                        f"{p.words}; waiting for {', '.join(p.waiting)} (it lapses {p.deadline})"
+                        for p in table.proposals
+                    ],
+                )
+            )
         if table.board_text is not None and table.board_html is not None:
             sections.append(
                 emails.BoardSection(
@@ -523,6 +563,8 @@ class NotificationService:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
         if notice.event == CHAT_MESSAGE:
             return self._chat_payload(snap, notice, delivery_id)
+        if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
+            return self._proposal_payload(snap, notice, delivery_id)
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             creator = _creator(self.players, snap) or {"name": None}
             payload: dict[str, Any] = {
@@ -707,6 +749,115 @@ class NotificationService:
             },
         }
 
+    # -- proposals (service/play/agreements.py) ----------------------------------------------
+
+    def _proposal_event(self, snap: Snapshot, notice: Notice) -> Event | None:
+        found = self.games.events(snap["id"], after=notice.version - 1, count=1)
+        event = found[0] if found else None
+        wanted = (
+            EventType.PROPOSAL_MADE if notice.event == PROPOSAL_MADE else EventType.PROPOSAL_CLOSED
+        )
+        return event if event is not None and event["type"] == wanted else None
+
+    def _proposal_email(
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+    ) -> tuple[str, float]:
+        """A proposal to answer, or the end of one, told from the reader's table (its open
+        proposals and its log line); a proposal answered before the email went is moot."""
+        if not preferences(profile)["email"]:
+            return "off", 0
+        event = self._proposal_event(snap, notice)
+        if event is None:
+            return "gone", 0
+        delivery_id = notice.delivery_id("email")
+        if notice.event == PROPOSAL_MADE and not _still_asked(snap, notice):
+            self._record(
+                player_id, notice, "email", delivery_id, "superseded", "answered before the email"
+            )
+            return "superseded", 0
+        table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
+        said = logview.proposal_line(event, snap["seats"], notice.seat)
+        others = [s.name for s in table.seats if not s.you]
+        page = f"{self.settings.public_url}/games/{table.game_id}"
+        if notice.event == PROPOSAL_MADE:
+            open_ = next((p for p in table.proposals if p.id == notice.version), None)
+            subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
+            lead = (
+                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it on the "
+                "game's page" + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+            )
+        else:
+            subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
+            lead = f"In {table.title} (game {table.game_id}): {said}."
+        letter = emails.Letter(
+            subject=f"[turnpost] {subject} ({table.game_id})",
+            greeting=f"Hello {profile['name']},",
+            lead=lead,
+            links=[("See the game and answer", page)],
+        )
+        message = emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {
+                "X-Turnpost-Game": table.game_id,
+                "X-Turnpost-Version": str(table.version),
+                "X-Turnpost-Event": notice.event,
+            },
+        )
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            self.notes.release(delivery_id)
+            self._record(
+                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
+            )
+            raise
+        self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
+        return "sent", 0
+
+    def _proposal_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
+        """A proposal's webhook body: which proposal, of what kind, and where it stands."""
+        event = self._proposal_event(snap, notice)
+        if event is None:
+            raise ValueError(f"no proposal event at version {notice.version}")
+        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        if event["type"] == EventType.PROPOSAL_MADE:
+            proposal = {
+                "id": event["version"],
+                "kind": event["kind"],
+                "seat": event["seat"],
+                "status": "open",
+                "by": None,
+            }
+        elif event["type"] == EventType.PROPOSAL_CLOSED:
+            proposal = {
+                "id": event["proposal"],
+                "kind": event["kind"],
+                "seat": event["proposer"],
+                "status": event["result"],
+                "by": event["by"],
+            }
+        else:
+            raise ValueError(f"no proposal event at version {notice.version}")
+        return {
+            "event": notice.event,
+            "delivery_id": delivery_id,
+            "game_id": snap["id"],
+            "game": snap["game"],
+            "version": snap["version"],
+            "seat": notice.seat,
+            "status": snap["status"],
+            "proposal": {**proposal, "words": logview.proposal_line(event, snap["seats"], None)},
+            "sent_at": iso(int(self.clock() * 1000)),
+            "links": {"game": base, "proposals": f"{base}/proposals"},
+        }
+
     # -- the delivery log ------------------------------------------------------------------------
 
     def _record(
@@ -760,14 +911,24 @@ def _person(record: SeatRecord) -> str | None:
 def _still_current(snap: Snapshot, notice: Notice) -> bool:
     """A turn notice still holds while the seat may act and its turn has not moved on; an
     invitation while the seat is still reserved (not yet joined or declined)."""
-    if notice.event in (GAME_FINISHED, GAME_CANCELLED, CHAT_MESSAGE):
+    if notice.event in (GAME_FINISHED, GAME_CANCELLED, CHAT_MESSAGE, PROPOSAL_CLOSED):
         return True
+    if notice.event == PROPOSAL_MADE:
+        return _still_asked(snap, notice)
     if notice.event == GAME_INVITED:
         return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
     return (
         snap["status"] == "active"
         and notice.seat in snap["active_seats"]
         and history.match_of(snap)["seat_since"][notice.seat] == notice.version
+    )
+
+
+def _still_asked(snap: Snapshot, notice: Notice) -> bool:
+    """A proposal's notice holds while it is open and the seat still to answer it."""
+    found = snap.get("agreements")
+    return found is not None and any(
+        p["id"] == notice.version and notice.seat in p["waiting"] for p in found["open"]
     )
 
 

@@ -20,13 +20,13 @@ from typing import Any
 from engine import match as runner
 from engine.core import Game
 from service.errors import ErrorCode, ServiceError
-from service.play import boards, composer, history, logview, move_words, talk
+from service.play import agreements, boards, composer, history, logview, move_words, talk
 from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
 from service.timefmt import in_words, iso
 from store.games import GameStore
 from store.record import Event, EventType, SeatRecord
-from store.snapshot import Snapshot
+from store.snapshot import OpenProposal, Snapshot
 
 LOG_PAGE = 50
 """Events per page of a table's log."""
@@ -114,6 +114,24 @@ class LogPage:
 
 
 @dataclass(frozen=True)
+class ProposalLine:
+    """An open proposal as the reader reads it (service/play/agreements.py)."""
+
+    id: int
+    kind: str
+    words: str
+    """ "Ada proposes to pause the clocks for 3 days", "you propose to take back your last move"."""
+    deadline: str
+    """When it lapses unanswered, in words in the reader's time zone."""
+    yours: bool
+    """The reader made it: they may withdraw it."""
+    asked: bool
+    """The reader is to answer it."""
+    waiting: tuple[str, ...]
+    """Whose answers it still waits for ("you", names)."""
+
+
+@dataclass(frozen=True)
 class SeatTable:
     game_id: str
     game: str
@@ -166,6 +184,12 @@ class SeatTable:
     """The reader may write to the table now (a seated player of a game that is on)."""
     private_to: tuple[SeatLine, ...] = ()
     """The players the reader may write to privately (a game of three seats or more)."""
+    proposals: tuple[ProposalLine, ...] = ()
+    """The game's open proposals (everyone may see them)."""
+    may_propose: tuple[str, ...] = ()
+    """What the reader may propose now (agreements.KINDS)."""
+    paused_until: str | None = None
+    """While the clocks are paused by agreement: until when, in words."""
 
     @property
     def result(self) -> str | None:
@@ -297,6 +321,36 @@ def build(
             and line.kind == "player"
             and line.seat != seat
         ),
+        proposals=tuple(
+            _proposal_line(p, names, seat, now_ms, zone) for p in agreements.open_proposals(snap)
+        ),
+        may_propose=()
+        if seat is None
+        else tuple(k for k in agreements.KINDS if agreements.why_not(snap, seat, k, 1) is None),
+        paused_until=in_words(agreements.paused_until(snap), now_ms, zone)
+        if agreements.paused_until(snap) > now_ms
+        else None,
+    )
+
+
+def _proposal_line(
+    proposal: OpenProposal, names: list[str], seat: int | None, now_ms: int, zone: str | None
+) -> ProposalLine:
+    def who(s: int) -> str:
+        return "you" if s == seat else names[s]
+
+    mine = proposal["seat"] == seat
+    asks = agreements.in_words(dict(proposal))
+    if mine:
+        asks = asks.replace("their", "your")
+    return ProposalLine(
+        id=proposal["id"],
+        kind=proposal["kind"],
+        words=f"{who(proposal['seat'])} propose{'' if mine else 's'} to {asks}",
+        deadline=in_words(proposal["deadline"], now_ms, zone),
+        yours=mine,
+        asked=seat in proposal["waiting"],
+        waiting=tuple(who(s) for s in proposal["waiting"]),
     )
 
 

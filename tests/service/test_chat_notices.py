@@ -14,6 +14,7 @@ from openapi_schema_validator import OAS30Validator, validate
 from service.consequences import Contact, due_for_messages
 from service.notify.notifications import (
     CHAT_MESSAGE,
+    PROPOSAL_MADE,
     TURN_STARTED,
     Notice,
     NotificationService,
@@ -202,3 +203,47 @@ def test_chat_emails_can_be_turned_off(world, smtp):
     players.update(ada, {"notifications": {"chat": False}})
     sent = talk.say(game_id, bo, "anyone?")
     assert chat_email(notify, game_id, 0, sent["version"])[0] == "off"
+
+
+def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
+    players, games, talk, notify = world
+    with WebhookReceiver() as hook:
+        ids = [
+            players.register(n, email=f"{n.lower()}@example.org", webhook_url=hook.url)["id"]
+            for n in ("Ada", "Bo", "Cy")
+        ]
+        for friend in ids[1:]:
+            players.set_friends(friend, [ids[0]])
+        game_id = games.create(ids[0], "buttons", ids)["id"]
+        made = talk.propose(game_id, ids[0], "draw")
+        events = games.games.events(game_id, after=made["id"] - 1)
+        contacts = {s: Contact(email=True, webhook=True) for s in range(3)}
+        due = due_for_messages(games.load(game_id), events, contacts, SETTINGS, 0)
+        assert sorted((d.notice.event, d.notice.seat, d.channel) for _, d in due) == [
+            ("proposal.made", seat, channel) for seat in (1, 2) for channel in ("email", "webhook")
+        ]
+        assert notify.webhook(Notice(PROPOSAL_MADE, game_id, 1, made["id"]))[0] == "sent"
+        body = hook.requests[-1]["json"]
+        assert body["proposal"] == {
+            "id": made["id"],
+            "kind": "draw",
+            "seat": 0,
+            "status": "open",
+            "by": None,
+            "words": "Ada proposes to end the game with a shared result",
+        }
+        components = json.loads(DOCUMENT.read_text())["components"]
+        validate(
+            body,
+            {"allOf": [{"$ref": "#/components/schemas/WebhookProposal"}], "components": components},
+            cls=OAS30Validator,
+        )
+        assert notify.email(Notice(PROPOSAL_MADE, game_id, 2, made["id"]))[0] == "sent"
+        text = text_of(smtp.wait_for(lambda m, rcpt: "cy@example.org" in rcpt))
+        assert "Ada proposes to end the game with a shared result" in text
+        talk.answer(game_id, ids[1], made["id"], False)  # Bo declines
+        assert notify.email(Notice(PROPOSAL_MADE, game_id, 1, made["id"]))[0] == "superseded"
+        closed = games.games.events(game_id)[-1]
+        due = due_for_messages(games.load(game_id), [closed], contacts, SETTINGS, 0)
+        told = sorted({(d.notice.event, d.notice.seat) for _, d in due})
+        assert told == [("proposal.closed", 0), ("proposal.closed", 2)]  # not Bo, who closed it

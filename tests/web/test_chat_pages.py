@@ -104,3 +104,34 @@ def test_the_turn_page_shows_the_table_talk(app, services, smtp):
     page = Browser(app).text(link.removeprefix("http://turnpost.test"))
     assert "Table talk" in page and "Bo, to the table" in page
     assert "<bdi>take your time &lt;3</bdi>" in page
+
+
+def test_a_takeback_is_proposed_and_accepted_from_the_pages(app, services, smtp):
+    ada, bo = people(app, services, smtp, ["Ada", "Bo"])
+    game_id = new_game(ada, "ninedomains", "Bo")
+    before = services.games.load(game_id)["match"]
+    page = ada.text(f"/games/{game_id}")
+    assert 'name="kind" value="abort"' in page and 'value="takeback"' not in page
+    ada_id = services.games.load(game_id)["seats"][0]["player_id"]
+    notation = services.games.legal_moves(game_id, ada_id)["moves"][0]["notation"]
+    version = str(services.games.load(game_id)["version"])
+    assert (
+        ada.post(f"/games/{game_id}/move", {"version": version, "notation": notation}).status_code
+        == 303
+    )
+    page = ada.text(f"/games/{game_id}")
+    assert 'name="kind" value="takeback" class="secondary">Take back my last move' in page
+    r = ada.post(f"/games/{game_id}/proposals", {"kind": "takeback"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("#proposals")
+    theirs = bo.text(f"/games/{game_id}")
+    assert "Ada proposes to take back their last move" in theirs and ">Accept</button>" in theirs
+    assert "You propose to take back your last move" in ada.text(f"/games/{game_id}")
+    proposal = re.search(r"/proposals/(\d+)/answer", theirs).group(1)
+    assert (
+        bo.post(f"/games/{game_id}/proposals/{proposal}/answer", {"accept": "yes"}).status_code
+        == 303
+    )
+    assert services.games.load(game_id)["match"]["state"] == before["state"]
+    assert "Bo accepts: Your last move is taken back" in ada.text(f"/games/{game_id}")
+    again = bo.post(f"/games/{game_id}/proposals/{proposal}/answer", {"accept": "yes"})
+    assert again.status_code == 404 and "Not done:" in again.get_data(as_text=True)
