@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import requests
 
 from service.play import agreements, history
@@ -15,9 +16,16 @@ from service.play.talk import Talk, TalkLimits
 from store.connection import connect
 from store.players import PlayerStore
 from tests.e2e.server import Client
-from tests.faults.test_faults import World, world  # noqa: F401 (the fixture)
+from tests.faults.test_faults import World
 
 PAUSE_DAYS = 2
+
+
+@pytest.fixture
+def world(tmp_path):
+    built = World(tmp_path)
+    yield built
+    built.close()
 
 
 def persistently(call):
