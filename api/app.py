@@ -34,11 +34,13 @@ from . import (
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, leaderboards, players
+from .resources import catalog, games, inbound, leaderboards, players, talk
 from .schemas import (
+    WebhookChatMessageSchema,
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
     WebhookGameInvitedSchema,
+    WebhookProposalSchema,
     WebhookTurnStartedSchema,
 )
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
@@ -151,6 +153,7 @@ def create_app(
         players.blp,
         players.sign_in_blp,
         games.blp,
+        talk.blp,
         inbound.blp,
         leaderboards.blp,
     ):
@@ -165,6 +168,8 @@ def create_app(
         WebhookGameFinishedSchema,
         WebhookGameInvitedSchema,
         WebhookGameCancelledSchema,
+        WebhookChatMessageSchema,
+        WebhookProposalSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

@@ -49,6 +49,32 @@ DESCRIPTIONS: dict[str, str] = {
     "`Idempotency-Key` makes a retry return the first answer.",
     "getLog": "The events you may read, oldest first, after the version you name. A page holds "
     "at most `limit` entries: ask again with `after` = the last version you got.",
+    "sendMessage": "For a seated player of a game that is on: plain text on one line, at most "
+    "500 characters, to the whole table, or with `to` (a seat) privately to one other player "
+    "of a game of three seats or more. The message becomes an event of the game's log "
+    "(`MessageSent`), read by its readers only: a spectator reads no message, a private "
+    "message is for its two players. At most TALK_PER_MINUTE messages and proposals a minute "
+    "(429 with Retry-After). The others are told by webhook (`chat.message`), on their "
+    "stream of events, and by email after a quiet while (docs/notifications.md).",
+    "listMessages": "The messages you may read, oldest first, after the version you name "
+    "(each message's `version` is its place in the log). A page ends after `limit` messages "
+    "or after a thousand events of the log: follow `next` while it is not null. A finished "
+    "game's messages stay readable to its players; spectators read none.",
+    "listProposals": "The game's open proposals (anyone may see them), each with the seats "
+    "still to answer and its deadline; and what you may propose now.",
+    "makeProposal": "For a player still in a game that is on. `takeback`: your last move, "
+    "while it is the game's last and showed nothing hidden and drew no card or die (the "
+    "engine says which moves: a face-up card played, not a card drawn); `pause` the clocks "
+    "for `days` (every deadline moves on by them); `draw`: a result shared by every player "
+    "still in the game; `abort`: no result, in the first two rounds. Every other player still "
+    "in the game must accept (bots are not asked: against bots alone it is accepted at once); "
+    "it lapses after PROPOSAL_HOURS. One open proposal of a kind at a time. The proposal and "
+    "its end are events of the game's log (`ProposalMade`, `ProposalClosed`); the players "
+    "asked are told as of a turn (`proposal.made`).",
+    "answerProposal": "`accept: true` or `false`. The last yes carries the proposal out (the "
+    "move taken back, the clocks paused, the game ended), unless what it was about changed "
+    "first: then it is `void`. One no declines it.",
+    "withdrawProposal": "Only its proposer withdraws a proposal.",
     "resignGame": "Leaves the game: before it starts your seat opens again; during it you "
     "resign, and the game goes on where its rules allow.",
     "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "

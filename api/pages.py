@@ -25,6 +25,8 @@ GAME_PAGE = """{% if t.result %}<p><strong>{{ t.result }}.</strong></p>{% endif 
 {% if seat.to_move %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
 {% endif %}</li>{% endfor %}</ul>
 {% if t.score %}<p>Score: {{ t.score }}</p>{% endif %}
+{% if t.proposals %}<h2>Proposals</h2><ul>{% for p in t.proposals %}<li>{{ p.words }}; waiting
+for {{ p.waiting | join(", ") }} (it lapses {{ p.deadline }})</li>{% endfor %}</ul>{% endif %}
 {% if t.board_html %}<h2>The table, as a spectator sees it</h2>{{ t.board_html | safe }}
 {% elif t.status == "cancelled" %}<p>The game was cancelled: an invited player declined.</p>
 {% else %}<p>The game starts when every seat is taken.</p>{% endif %}
@@ -146,6 +148,13 @@ def _game_url(state) -> str | None:
 TURN_PAGE = """{% if message %}<p><strong>{{ message }}</strong></p>{% endif %}
 {% if t.since %}<h2>Since your last move</h2><ul class="log">{% for line in t.since %}<li>{{ line }}</li>
 {% endfor %}</ul>{% endif %}
+{% if t.proposals %}<h2>Proposals</h2><ul>{% for p in t.proposals %}<li>{{ p.words }}; waiting
+for {{ p.waiting | join(", ") }} (it lapses {{ p.deadline }}){% if p.asked %}: answer on
+<a href="/games/{{ t.game_id }}#proposals">the game's page</a>{% endif %}</li>{% endfor %}</ul>{% endif %}
+{% if t.chat %}<h2>Table talk</h2><ul class="log">{% for m in t.chat %}<li>{{ m.heading }}, {{ m.when }}:
+<bdi>{{ m.text }}</bdi></li>{% endfor %}</ul>
+<p>Write to the table on <a href="/games/{{ t.game_id }}#chat">the game's page</a>, or in
+your reply to a turn email.</p>{% endif %}
 {% if next_url %}<p><a href="{{ next_url }}"><strong>Your turn goes on: choose your next
 step</strong></a></p>{% endif %}
 {% if t.board_html %}<h2>The table as you see it</h2>{{ t.board_html | safe }}{% endif %}

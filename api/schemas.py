@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
+from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
 from service.players.accounts import MAX_FRIENDS
 from store.record import EventType
 
@@ -112,6 +113,12 @@ class PlayerCreateSchema(Schema):
 
 class NotificationPreferencesSchema(Schema):
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
+    chat = JsonBoolean(
+        metadata={
+            "description": "Emails of the players' messages, once the table is quiet, at most "
+            "one an hour for a game (off: your turn emails still list them)"
+        }
+    )
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     reminders = JsonBoolean(
         metadata={"description": "Reminders at 50% and 90% of a clock, by email and webhook"}
@@ -296,7 +303,16 @@ class DeliverySchema(Schema):
     event = fields.String(
         required=True,
         validate=validate.OneOf(
-            ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]
+            [
+                "turn.started",
+                "turn.reminder",
+                "game.finished",
+                "game.invited",
+                "game.cancelled",
+                "chat.message",
+                "proposal.made",
+                "proposal.closed",
+            ]
         ),
     )
     game_id = fields.String(required=True)
@@ -516,12 +532,31 @@ class LogLineSchema(Schema):
     data = fields.Dict(keys=fields.String())
 
 
+class LogMessageSchema(Schema):
+    text = fields.String(required=True, metadata={"description": "The message, as written"})
+    private = fields.Boolean(
+        required=True, metadata={"description": "To one other player only (`to`)"}
+    )
+    to = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat a private message is for; null: the whole table"},
+    )
+
+
 class LogEntrySchema(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True, validate=validate.OneOf(LOG_EVENT_TYPES))
     at = fields.String(required=True, metadata=ISO_TIME)
     seat = fields.Integer()
     move = fields.String(metadata={"description": "Your own move, in notation (yours only)"})
+    message = fields.Nested(
+        LogMessageSchema,
+        metadata={
+            "description": "A MessageSent's message (`seat` wrote it); only its readers get "
+            "the entry at all"
+        },
+    )
     lines = fields.List(fields.Nested(LogLineSchema), required=True)
 
 
@@ -539,12 +574,152 @@ class LogSchema(Schema):
     )
 
 
+class ChatPostSchema(Schema):
+    text = fields.String(
+        required=True,
+        validate=validate.Length(1, MAX_MESSAGE_CHARS),
+        metadata={
+            "description": "Plain text on one line (no control characters, line breaks or "
+            "characters that turn the direction of the text), trimmed",
+            "example": "Good luck, have fun!",
+        },
+    )
+    to = JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, 5),
+        metadata={
+            "description": "A private message to the player at this seat (games of three "
+            "seats or more); absent or null: to the whole table"
+        },
+    )
+
+
+class ChatMessageSchema(Schema):
+    version = fields.Integer(
+        required=True, metadata={"description": "The message's place in the game's log"}
+    )
+    at = fields.String(required=True, metadata=ISO_TIME)
+    seat = fields.Integer(required=True, metadata={"description": "The writer's seat"})
+    name = fields.String(required=True, metadata={"description": "The writer's name"})
+    text = fields.String(required=True)
+    private = fields.Boolean(required=True)
+    to = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat a private message is for; null: the whole table"},
+    )
+
+
+class ChatQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class ChatListSchema(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's version"})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    messages = fields.List(fields.Nested(ChatMessageSchema), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The next page's address (relative) while the log goes on after "
+            "this page; null on the last page"
+        },
+    )
+
+
+PROPOSAL_KINDS = ["takeback", "pause", "draw", "abort"]
+
+
+class ProposalPostSchema(Schema):
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(PROPOSAL_KINDS),
+        metadata={
+            "description": "takeback: take back your last move (while it is the game's last "
+            "and showed nothing hidden, drew no card or die); pause: pause the clocks for "
+            "`days`; draw: end the game with a result shared by every player still in it; "
+            "abort: end the game with no result (in its first two rounds)"
+        },
+    )
+    days = JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(1, 30),
+        metadata={"description": "For a pause: how many days (1 to 30)"},
+    )
+
+
+class ProposalAnswerSchema(Schema):
+    accept = JsonBoolean(required=True, metadata={"description": "true: yes; false: no"})
+
+
+class ProposalSchema(Schema):
+    id = fields.Integer(
+        required=True, metadata={"description": "The proposal's id: its version in the log"}
+    )
+    kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
+    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
+    name = fields.String(required=True, metadata={"description": "The proposer's name"})
+    words = fields.String(required=True, metadata={"description": "What it asks, in words"})
+    deadline = fields.String(
+        required=True, metadata={**ISO_TIME, "description": "It lapses unanswered then"}
+    )
+    waiting = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats still to answer"}
+    )
+    accepted = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The seats that said yes"}
+    )
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
+        metadata={
+            "description": "void: what it was about changed first (the game moved on or ended)"
+        },
+    )
+    move = fields.Integer(metadata={"description": "A takeback's move: its version in the log"})
+    days = fields.Integer(metadata={"description": "A pause's days"})
+
+
+class ProposalListSchema(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Your seat (null: none)"}
+    )
+    proposals = fields.List(fields.Nested(ProposalSchema), required=True)
+    may_propose = fields.List(
+        fields.String(validate=validate.OneOf(PROPOSAL_KINDS)),
+        required=True,
+        metadata={"description": "What you may propose now (a pause of 1 to 30 days)"},
+    )
+
+
+class WebhookProposalInfoSchema(Schema):
+    id = fields.Integer(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
+    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
+    )
+    by = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The seat that closed it; null while open, or by the clock"},
+    )
+    words = fields.String(required=True)
+
+
 class InboundResultSchema(Schema):
     status = fields.String(
         required=True,
-        validate=validate.OneOf(["played", "refused", "ignored"]),
+        validate=validate.OneOf(["played", "said", "refused", "ignored"]),
         metadata={
-            "description": "played: at least one move was played; refused: nothing was played "
+            "description": "played: at least one move was played; said: no move, but the "
+            "message after `say:` was sent to the table; refused: nothing was played "
             "and the sender got an answer saying why; ignored: an automatic "
             "message, or one already read (same Message-ID)"
         },
@@ -636,6 +811,46 @@ class WebhookGameInvitedSchema(WebhookDeliverySchema):
     )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookInvitationLinksSchema, required=True)
+
+
+class WebhookChatLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    chat = fields.Url(
+        required=True,
+        require_tld=False,
+        metadata={"description": "The game's messages from this one on (GET, your token)"},
+    )
+
+
+class WebhookChatMessageSchema(WebhookDeliverySchema):
+    """The body of a `chat.message` webhook delivery: a message you may read (to the table, or
+    privately to you) from another player, one delivery per message."""
+
+    event = fields.String(required=True, validate=validate.OneOf(["chat.message"]))
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    message = fields.Nested(ChatMessageSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookChatLinksSchema, required=True)
+
+
+class WebhookProposalLinksSchema(Schema):
+    game = fields.Url(required=True, require_tld=False)
+    proposals = fields.Url(required=True, require_tld=False)
+
+
+class WebhookProposalSchema(WebhookDeliverySchema):
+    """The body of a `proposal.made` webhook delivery (a proposal you are asked to answer) and
+    of a `proposal.closed` one (a proposal you made or were asked about has ended)."""
+
+    event = fields.String(
+        required=True, validate=validate.OneOf(["proposal.made", "proposal.closed"])
+    )
+    status = fields.String(
+        required=True, validate=validate.OneOf(["active", "finished", "cancelled"])
+    )
+    proposal = fields.Nested(WebhookProposalInfoSchema, required=True)
+    sent_at = fields.String(required=True, metadata=ISO_TIME)
+    links = fields.Nested(WebhookProposalLinksSchema, required=True)
 
 
 class WebhookGameLinkSchema(Schema):

@@ -239,6 +239,13 @@ class Game(Protocol):
         cannot go on without it (then the seats still playing share the win)."""
         return None
 
+    def reveals_nothing(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Whether `seat`'s `action`, which turned `before` into `after`, showed no seat
+        anything hidden but the move itself (the card it played, its own choice): no card
+        drawn or turned up, no hidden choice revealed. The runner adds that no random number
+        was drawn (engine.match.can_take_back). A game that does not say is never taken back."""
+        return False
+
     def split_turn(self, text: str) -> list[str]:
         """A line that may hold several steps of one turn -> each step's notation."""
         return [step.strip() for step in text.split(";") if step.strip()]
@@ -321,8 +328,8 @@ OVER = Phase(nobody, no_actions)
 
 class GameModule(Game):
     """The `GAME` object of a game module: the module's rule functions under the names of the
-    `Game` protocol, so that a game module defines functions and data only. A `remove_seat` or
-    `split_turn` that the module does not give is the protocol's default.
+    `Game` protocol, so that a game module defines functions and data only. A `remove_seat`,
+    `split_turn` or `reveals_nothing` that the module does not give is the protocol's default.
 
     `phase_of(g)` names the phase `g` is in, a key of `phases`. `apply` dispatches on the
     action's type alone (the runner has checked that it is legal), so an action type that two
@@ -348,6 +355,7 @@ class GameModule(Game):
         describe: Callable[[View, Action], str],
         remove_seat: Callable[[State, int, Log], State] | None = None,
         split_turn: Callable[[str], list[str]] | None = None,
+        reveals_nothing: Callable[[State, int, Action, State], bool] | None = None,
     ) -> None:
         self.info = info
         self.phase_of = phase_of
@@ -355,6 +363,7 @@ class GameModule(Game):
         self._setup, self._outcome, self._view = setup, outcome, view
         self._parse, self._format, self._describe = parse, format, describe
         self._remove_seat, self._split_turn = remove_seat, split_turn
+        self._reveals_nothing = reveals_nothing
         self.handlers: dict[str, Handler] = {}
         for phase in self.phases.values():
             for kind, handler in phase.handlers.items():
@@ -426,6 +435,11 @@ class GameModule(Game):
         if self._split_turn is None:
             return super().split_turn(text)
         return self._split_turn(text)
+
+    def reveals_nothing(self, before: State, seat: int, action: Action, after: State) -> bool:
+        if self._reveals_nothing is None:
+            return super().reveals_nothing(before, seat, action, after)
+        return self._reveals_nothing(before, seat, action, after)
 
 
 def best_scores(scores: tuple[float, ...], playing: Iterable[int], reason: str) -> Outcome:

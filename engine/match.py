@@ -239,6 +239,37 @@ def resign(
     return new, log.entries
 
 
+def can_take_back(game: Game, before: Match, seat: int, action: Action, after: Match) -> bool:
+    """Whether `seat`'s `action`, which made `after` of `before`, may be taken back: the game
+    goes on, no random number was drawn since (the generator's counter has not moved: no die
+    rolled, no deck shuffled), and the game says the move showed no seat anything hidden but the
+    move itself (Game.reveals_nothing: no card drawn or turned up, no hidden choice revealed)."""
+    return (
+        after["outcome"] is None
+        and after["rng_counter"] == before["rng_counter"]
+        and after["resigned"] == before["resigned"]
+        and game.reveals_nothing(before["state"], seat, action, after["state"])
+    )
+
+
+def take_back(before: Match, seat: int, version: int) -> Match:
+    """The match as it was before `seat`'s move (`before`), taken back at `version`: the seat's
+    situation counts from the takeback (a move it made on an earlier version is stale, and its
+    turn starts again), the other seats' as they were."""
+    restored = _copy(before)
+    restored["seat_since"][seat] = version
+    return restored
+
+
+def agree(match: Match, winners: list[int], reason: str) -> Match:
+    """The match ended by its players' agreement: `winners` share the result (no scores)."""
+    if match["outcome"] is not None:
+        raise GameOver("the game is over")
+    ended = _copy(match)
+    ended["outcome"] = Outcome(tuple(winners), None, reason).to_json()
+    return ended
+
+
 def _settle(game: Game, match: Match, version: int) -> None:
     """Record, per seat, the version since which its legal actions are unchanged: the game is
     asked what decides a seat's list (`choice_key`, by default the list itself)."""

@@ -13,6 +13,7 @@ from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
 from service.play.games import GameService
 from service.play.table import Tables
+from service.play.talk import Talk, TalkLimits
 from service.players.accounts import PlayerService
 from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
@@ -36,6 +37,8 @@ class Services:
     settings: Settings
     players: PlayerService
     games: GameService
+    talk: Talk
+    """The players' messages (and proposals) in a game."""
     tables: Tables
     """Each reader's table of a game: what every page, email and webhook shows."""
     notifications: NotificationService
@@ -73,6 +76,11 @@ def assemble(
     )
     keys = ServerKeys(settings, notes)
     ratings = Ratings(RatingStore(client), settings)
+    talk = Talk(
+        games,
+        player_store,
+        TalkLimits(settings.talk_per_minute, settings.talk_per_hour, settings.proposal_hours),
+    )
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -91,6 +99,7 @@ def assemble(
             sign_in=sign_in,
             tallies=WorkerTallies(client),
             ratings=ratings,
+            talk=talk,
         )
     )
     return Services(
@@ -99,12 +108,13 @@ def assemble(
             player_store, notes, webhook_urls=settings.webhook_urls, keys=keys, sessions=sessions
         ),
         games=games,
+        talk=talk,
         tables=tables,
         notifications=NotificationService(
             game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
         ),
         one_click=one_click,
-        mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
+        mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys, talk=talk),
         sign_in=sign_in,
         sessions=sessions,
         consequences=consequences,

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.notify.notifications import (
+    CHAT_MESSAGE,
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
     TURN_CONTINUES,
@@ -33,16 +34,18 @@ from service.notify.notifications import (
     Notice,
     goes_on,
     notices,
+    proposal_notices,
 )
-from service.play import history, lists, results
+from service.play import agreements, history, lists, results
 from service.play.games import GameService
+from service.play.talk import Talk
 from service.players.sign_in import SignIn
 from service.ratings.ratings import Ratings
 from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
-from store.record import Event
+from store.record import Event, EventType
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
@@ -156,6 +159,58 @@ def due_after_commit(
     )
 
 
+def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+    """A notice of each message among `events` for each person who may read it but did not
+    write it (a spectator never reads one; a private message is for one other player)."""
+    return [
+        Notice(CHAT_MESSAGE, snap["id"], seat, event["version"])
+        for event in events
+        if event["type"] == EventType.MESSAGE_SENT
+        for seat in event["to"]
+        if seat != event["seat"] and snap["seats"][seat]["kind"] == "player"
+    ]
+
+
+def due_for_messages(
+    snap: Snapshot,
+    events: Iterable[Event],
+    contacts: dict[int, Contact],
+    settings: Settings,
+    now_ms: int,
+) -> list[tuple[int, Delivery]]:
+    """What the messages and proposals among a commit's `events` call for: for each reader of
+    a message but its writer, a webhook at once and an email `chat_email_delay_seconds` after
+    the message (a later message, or the reader's own move or message, makes it moot: the email
+    gathers the messages not told yet, at most one an hour: service.notify.notifications); for
+    each player asked to answer a proposal, and each told of its end, a webhook at once and an
+    email after `email_delay_seconds`, as a turn's."""
+    delay = int(settings.chat_email_delay_seconds * 1000)
+    found: list[tuple[int, Delivery]] = []
+    for notice in message_notices(snap, events):
+        contact = contacts.get(notice.seat, Contact())
+        if contact.webhook:
+            found.append((now_ms, Delivery("webhook", notice)))
+        if contact.email:
+            found.append(
+                (
+                    max(now_ms, _written_at(events, notice.version) + delay),
+                    Delivery("email", notice),
+                )
+            )
+    for notice in proposal_notices(snap, events):
+        contact = contacts.get(notice.seat, Contact())
+        if contact.webhook:
+            found.append((now_ms, Delivery("webhook", notice)))
+        if contact.email:
+            email_at = now_ms + int(settings.email_delay_seconds * 1000)
+            found.append((email_at, Delivery("email", notice)))
+    return found
+
+
+def _written_at(events: Iterable[Event], version: int) -> int:
+    return next(e["at"] for e in events if e["version"] == version)
+
+
 def _reminders(
     snap: Snapshot, turn: Notice, deadline: int, contact: Contact
 ) -> list[tuple[int, Delivery]]:
@@ -212,6 +267,7 @@ class Consequences:
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
         ratings: Ratings | None = None,
+        talk: Talk | None = None,
     ):
         self.games = games
         self.game_store = game_store
@@ -226,6 +282,8 @@ class Consequences:
         """Counts for the operator's metrics (store.tallies); None: nothing is counted."""
         self.ratings = ratings
         """Records finished games (ratings, players' records); None: nothing is recorded."""
+        self.talk = talk
+        """Where proposals lapse at their deadlines (service/play/talk.py)."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -286,6 +344,11 @@ class Consequences:
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._record_result(snap)  # before the end's notices, which show the ratings
         self.send(due.deliveries, batch.writes)
+        events = list(batch.began.get((entry.game_id, entry.first), {}).values())
+        contacts = batch.contacts.get(snap["id"], {})
+        self.send(
+            due_for_messages(snap, events, contacts, self.settings, self.now_ms()), batch.writes
+        )
         self._tell_players(snap, entry, batch)
         if due.wake_at is not None:
             self.schedule.add(
@@ -320,8 +383,12 @@ class Consequences:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
-        found = notices(snap, entry.first, entry.version)
         began = batch.began.get((entry.game_id, entry.first), {})
+        found = (
+            notices(snap, entry.first, entry.version)
+            + message_notices(snap, began.values())
+            + proposal_notices(snap, began.values())
+        )
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
             if not player_id:
@@ -391,6 +458,12 @@ class Consequences:
         self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
         for item in by_kind.get("wake", []):
             self.outbox.add(item["game"], item["version"])
+        for item in by_kind.get("lapse", []):  # a proposal unanswered at its deadline
+            if self.talk is not None and self.talk.lapse(item["game"], item["proposal"]) == "early":
+                snap = self.game_store.snapshot(item["game"])
+                proposal = agreements.find(snap, item["proposal"]) if snap else None
+                if proposal is not None:
+                    self.schedule.add(item["game"], proposal["deadline"], item)
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         if self.sign_in is not None:

@@ -99,11 +99,33 @@ class ErrorCode(Enum):
     )
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
     GAME_NOT_FINISHED = "game/not_finished", 409, "a rematch follows a finished game"
+    CHAT_CLOSED = (
+        "chat/closed",
+        409,
+        "messages are written while the game is on (a finished game's stay readable)",
+    )
+    PROPOSAL_NOT_ALLOWED = (
+        "proposal/not_allowed",
+        409,
+        "that proposal cannot be made now: the message says why (no move of yours to take "
+        "back, one already open, no clock to pause, past the second round...)",
+    )
+    PROPOSAL_NOT_ASKED = (
+        "proposal/not_asked",
+        409,
+        "you are not asked to answer this proposal (you made it, or answered it), or it is "
+        "not yours to withdraw",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",
         408,
         "the body did not arrive in time (BODY_TIMEOUT_SECONDS)",
+    )
+    PROPOSAL_NOT_FOUND = (
+        "proposal/not_found",
+        404,
+        "the game has no open proposal with this id (it was answered, withdrawn or lapsed)",
     )
     NO_SUCH_PATH = "not_found", 404, "no operation has this path (see /openapi.json)"
     REQUEST_METHOD_NOT_ALLOWED = (
@@ -140,6 +162,18 @@ class ErrorCode(Enum):
         422,
         "the webhook URL is not https, or its host is not a public address "
         "(loopback, private, link-local, reserved)",
+    )
+    CHAT_INVALID = (
+        "chat/invalid",
+        422,
+        "a message is plain text on one line of 1 to 500 characters: no control characters, "
+        "line breaks, lone surrogates or characters that turn the direction of the text",
+    )
+    CHAT_BAD_RECIPIENT = (
+        "chat/bad_recipient",
+        422,
+        "a private message goes to one other player (`to`: their seat) of a game of three "
+        "seats or more",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

@@ -181,6 +181,12 @@ class Settings(FromEnvironment):
     email_throttle_seconds: float = setting(
         300.0, "at most one turn email per player and game per window"
     )
+    chat_email_delay_seconds: float = setting(
+        600.0, "an email about messages waits until the table is this long quiet"
+    )
+    chat_email_every_seconds: float = setting(
+        3600.0, "at most one email about a game's messages per player per window"
+    )
     invitation_email_seconds: float = setting(
         3600.0, "at most one invitation email from one player to another per window"
     )
@@ -227,6 +233,13 @@ class Settings(FromEnvironment):
     )
     webhook_secret_keys: tuple[str, ...] = setting(
         (), "Fernet keys of webhook secrets: the first encrypts, all decrypt", secret=True
+    )
+    talk_per_minute: int = setting(
+        10, "messages and proposals one player may write in a minute; more answer 429"
+    )
+    talk_per_hour: int = setting(120, "likewise in an hour")
+    proposal_hours: float = setting(
+        48.0, "a proposal (takeback, pause, shared result, abort) lapses unanswered after this"
     )
     sign_in_link_seconds: float = setting(900.0, "an emailed sign-in link works once, this long")
     sign_in_per_address_per_hour: int = setting(

@@ -103,6 +103,11 @@ def player_seen(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:seen"
 
 
+def player_talk(player_id: str, seconds: int) -> str:
+    """How many messages and proposals the player wrote in the current window of `seconds`."""
+    return f"{PREFIX}:player:{{{player_id}}}:talk:{seconds}"
+
+
 def token(token_hash: str) -> str:
     """SHA-256 of an API token -> player id. The token itself is never stored."""
     return f"{PREFIX}:token:{token_hash}"
@@ -212,6 +217,11 @@ def emailed_versions(player_id: str) -> str:
 def email_throttle(player_id: str, game_id: str) -> str:
     """Present while a player may not get another email about a game."""
     return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"
+
+
+def chat_email_throttle(player_id: str, game_id: str) -> str:
+    """Present while no other email about a game's messages may go to the player."""
+    return f"{PREFIX}:player:{{{player_id}}}:chat-throttle:{game_id}"
 
 
 def claimed(name: str) -> str:

@@ -82,12 +82,16 @@ class NotificationStore:
         pipe.expire(key, EMAILED_DAYS * 86400)
         pipe.execute()
 
-    def throttle(self, player_id: str, game_id: str, seconds: float) -> float:
-        """Take the player's email window for this game: 0 if taken now, else the seconds
-        left until it frees."""
+    def throttle(self, player_id: str, game_id: str, seconds: float, about: str = "turns") -> float:
+        """Take the player's email window for this game (`about` its turns, or its
+        "messages": a window each): 0 if taken now, else the seconds left until it frees."""
         if seconds <= 0:
             return 0.0
-        key = keys.email_throttle(player_id, game_id)
+        key = (
+            keys.chat_email_throttle(player_id, game_id)
+            if about == "messages"
+            else keys.email_throttle(player_id, game_id)
+        )
         if self.r.set(key, 1, nx=True, px=int(seconds * 1000)):
             return 0.0
         left = self.r.pttl(key)

@@ -190,6 +190,17 @@ class PlayerStore:
         _, count, left = pipe.execute()
         return count, max(1, left)
 
+    def count_talk(self, player_id: str, seconds: int) -> tuple[int, int]:
+        """Count one message or proposal of the player in its window of `seconds`: (how many
+        so far, seconds until the window ends)."""
+        key = keys.player_talk(player_id, seconds)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.set(key, 0, nx=True, ex=seconds)
+        pipe.incr(key)
+        pipe.ttl(key)
+        _, count, left = pipe.execute()
+        return count, max(1, left)
+
     def tokens(self) -> Iterator[tuple[str, str]]:
         """(token hash, player id) of every API token."""
         prefix = keys.token("")

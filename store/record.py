@@ -36,6 +36,12 @@ class EventType(StrEnum):
     GAME_ENDED = "GameEnded"
     INVITATION_DECLINED = "InvitationDeclined"
     GAME_CANCELLED = "GameCancelled"
+    # table talk (service/play/talk.py): no effect on the match
+    MESSAGE_SENT = "MessageSent"
+    # proposals the other seats accept or decline (service/play/agreements.py)
+    PROPOSAL_MADE = "ProposalMade"
+    PROPOSAL_ANSWERED = "ProposalAnswered"
+    PROPOSAL_CLOSED = "ProposalClosed"
 
 
 class UnreadableRecord(Exception):
@@ -144,6 +150,60 @@ class GameEnded(Stamp):
     """The game's seed, revealed: anyone may now check it against GameCreated's commitment."""
 
 
+class MessageSent(Stamp):
+    """A seated player's message to the table, or to one other player (`private`). `to` names
+    the seats that may read it, the writer's included: a spectator never does."""
+
+    type: Literal[EventType.MESSAGE_SENT]
+    seat: int
+    text: str
+    to: list[int]
+    private: bool
+
+
+ProposalKind = Literal["takeback", "pause", "draw", "abort"]
+ProposalResult = Literal["accepted", "declined", "withdrawn", "lapsed", "void"]
+
+
+class ProposalMade(Stamp):
+    """A seat proposes something the other seats accept or decline: take back its last move
+    (`move`: that move's version), pause the clocks (`days`), end the game with a shared
+    result, or abort it. Its id is its version. `waiting`: the seats whose yes it needs (the
+    other players still in the game); it lapses at `deadline` (ms)."""
+
+    type: Literal[EventType.PROPOSAL_MADE]
+    seat: int
+    kind: ProposalKind
+    deadline: int
+    waiting: list[int]
+    move: NotRequired[int]
+    days: NotRequired[int]
+
+
+class ProposalAnswered(Stamp):
+    """A yes to a proposal that still waits for another seat's."""
+
+    type: Literal[EventType.PROPOSAL_ANSWERED]
+    proposal: int
+    seat: int
+
+
+class ProposalClosed(Stamp):
+    """The end of a proposal: `accepted` (its effect is folded from this event: the move taken
+    back, the clocks paused, the result shared, the game aborted), `declined`, `withdrawn` by
+    its proposer, `lapsed` at its deadline, or `void` (what it was about changed first).
+    `by`: the seat that closed it (the last yes, the no, the proposer), None for the clock or
+    the game; `asked`: the seats whose yes it waited for."""
+
+    type: Literal[EventType.PROPOSAL_CLOSED]
+    proposal: int
+    kind: ProposalKind
+    proposer: int
+    result: ProposalResult
+    by: int | None
+    asked: list[int]
+
+
 Event = (
     GameCreated
     | SeatEvent
@@ -153,6 +213,10 @@ Event = (
     | TurnTimedOut
     | PlayerResigned
     | GameEnded
+    | MessageSent
+    | ProposalMade
+    | ProposalAnswered
+    | ProposalClosed
 )
 
 

@@ -10,7 +10,41 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from store.record import SeatRecord, TimeControl
+from store.record import ProposalKind, SeatRecord, TimeControl
+
+
+class OpenProposal(TypedDict):
+    """A proposal still waiting for answers (store.record.ProposalMade, folded)."""
+
+    id: int
+    seat: int
+    kind: ProposalKind
+    deadline: int
+    waiting: list[int]
+    accepted: list[int]
+    move: NotRequired[int]
+    days: NotRequired[int]
+
+
+class LastMove(TypedDict):
+    version: int
+    seat: int
+    undoable: bool
+    """engine.match.can_take_back's answer for it, when it was played."""
+
+
+class Agreements(TypedDict):
+    """What proposals need of a started game (service/play/agreements.py)."""
+
+    open: list[OpenProposal]
+    last_move: LastMove | None
+    """The game's last move, while nothing else (a timeout, a resignation, a takeback) has
+    happened to the match since."""
+    turns: list[int]
+    """Turns each seat has begun (a seat's steps in a row count as one)."""
+    last_actor: int | None
+    paused_until: int | None
+    """The clocks run again from this time (ms), after an accepted pause."""
 
 
 class Snapshot(TypedDict):
@@ -42,3 +76,5 @@ class Snapshot(TypedDict):
     rated)."""
     version: int
     updated_at: int
+    agreements: NotRequired[Agreements]
+    """From the start of a game on (absent in a game started before proposals were)."""

@@ -167,6 +167,7 @@ def sign_out():
 
 NOTIFICATIONS = [
     ("email", "Email me when it is my turn and when a game ends"),
+    ("chat", "Email me the players' messages (when the table is quiet, at most one an hour)"),
     ("reminders", "Remind me at half and nine tenths of a clock"),
     ("webhook", "Send my webhook the same news (for programs)"),
     ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),

@@ -12,11 +12,12 @@ from flask import flash, redirect, request
 from flask import g as per_request
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, TooMany
 from service.play import composer
 from service.play.games import IF_DECLINED, bots_of
 from service.play.logview import seat_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
+from service.play.talk import TALK_EVENTS
 from service.timefmt import in_words
 from store.record import EventType
 
@@ -45,7 +46,15 @@ BOT_WORDS = {
     "bot:random": "a bot that plays at random (bot:random)",
     "bot:expert": "a bot that thinks ahead (bot:expert)",
 }
-STREAM_EVENTS = " ".join(sorted(EventType))
+PROPOSAL_WORDS = {
+    "takeback": "Take back my last move",
+    "pause": "Pause the clocks",
+    "draw": "End with a shared result",
+    "abort": "Abort the game (no result)",
+}
+STREAM_EVENTS = " ".join(sorted(set(EventType) - TALK_EVENTS))
+"""The events that redraw a game's page (static/live.js); messages only add to its table talk
+(static/chat.js)."""
 
 
 def _now() -> int:
@@ -81,7 +90,11 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
         ]
         turn = f"Waiting for {_and(waiting)} to join"
     elif status == "cancelled":
-        turn = "Cancelled: an invited player declined"
+        turn = (
+            "Aborted by the players: no result"
+            if game["outcome"] is not None
+            else "Cancelled: an invited player declined"
+        )
     elif status == "finished":
         turn = "Game over: " + won_words([seat_name(s) for s in seats], game["outcome"] or {}, mine)
     elif mine in active:
@@ -312,6 +325,7 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
         if player and table.status in ("open", "active")
         else None,
         stream_events=STREAM_EVENTS,
+        proposal_words=PROPOSAL_WORDS,
     )
 
 
@@ -326,7 +340,11 @@ def _turn_words(table: SeatTable) -> tuple[str, str | None]:
         ]
         return f"Waiting for {_and(waiting)} to join", None
     if table.status == "cancelled":
-        return "Cancelled: an invited player declined", None
+        return (
+            "Aborted by the players: no result"
+            if table.view is not None
+            else "Cancelled: an invited player declined"
+        ), None
     if table.result is not None:
         return table.result, None
     if table.your_turn and table.you is not None:
@@ -377,6 +395,76 @@ def play_move(game_id: str):
         return _game_page(game_id, err.error.status, f"Nothing was played: {err.message}.")
     flash(f"You played {answer['move']}.")
     return redirect(f"/games/{game_id}#since", 303)
+
+
+@pages.post("/games/<game_id>/chat")
+@signed_in
+def send_message(game_id: str):
+    """A message to the table (or to one player, `to`), from the game page's form."""
+    to = request.form.get("to", "")
+    try:
+        services().talk.say(
+            game_id, you(), request.form.get("text", ""), int(to) if to.isdigit() else None
+        )
+    except TooMany as err:
+        html, status, headers = _game_page(game_id, 429, f"Not sent: {err.message}.")
+        return html, status, {**headers, "Retry-After": str(err.retry_after)}
+    except ServiceError as err:
+        return _game_page(game_id, err.error.status, f"Not sent: {err.message}.")
+    return redirect(f"/games/{game_id}#chat", 303)
+
+
+@pages.post("/games/<game_id>/proposals")
+@signed_in
+def make_proposal(game_id: str):
+    days = request.form.get("days", "")
+    return _talk(
+        game_id,
+        lambda: services().talk.propose(
+            game_id,
+            you(),
+            request.form.get("kind", ""),
+            int(days) if days.isdigit() and len(days) < 4 else None,
+        ),
+        "Your proposal is made: the others are asked.",
+    )
+
+
+@pages.post("/games/<game_id>/proposals/<int:proposal>/answer")
+@signed_in
+def answer_proposal(game_id: str, proposal: int):
+    accept = request.form.get("accept") == "yes"
+    return _talk(
+        game_id,
+        lambda: services().talk.answer(game_id, you(), proposal, accept),
+        "You accepted the proposal." if accept else "You declined the proposal.",
+    )
+
+
+@pages.post("/games/<game_id>/proposals/<int:proposal>/withdraw")
+@signed_in
+def withdraw_proposal(game_id: str, proposal: int):
+    return _talk(
+        game_id,
+        lambda: services().talk.withdraw(game_id, you(), proposal),
+        "You withdrew your proposal.",
+    )
+
+
+def _talk(game_id: str, call, done: str):
+    """A proposal's form: done, said in words, and back to the game; or the page with why
+    not."""
+    try:
+        answer = call()
+    except TooMany as err:
+        html, status, headers = _game_page(game_id, 429, f"Not done: {err.message}.")
+        return html, status, {**headers, "Retry-After": str(err.retry_after)}
+    except ServiceError as err:
+        return _game_page(game_id, err.error.status, f"Not done: {err.message}.")
+    if answer.get("status") == "void":
+        done = "The proposal no longer held (the game moved on): nothing changed."
+    flash(done)
+    return redirect(f"/games/{game_id}#proposals", 303)
 
 
 @pages.get("/games/<game_id>/resign")

@@ -324,11 +324,10 @@ class Log(MethodView):
     def get(self, query, game_id):
         """The event log as you may see it; page with after=<last version you have>"""
         log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
-        entries, following = log["entries"], None
-        if entries and entries[-1]["version"] < log["version"]:
+        following = None
+        if log["read_to"] > query["after"] and log["read_to"] < log["version"]:
             following = (
-                f"{blp.url_prefix}/{game_id}/log?after={entries[-1]['version']}"
-                f"&limit={query['limit']}"
+                f"{blp.url_prefix}/{game_id}/log?after={log['read_to']}&limit={query['limit']}"
             )
         headers = {"Link": f'<{following}>; rel="next"'} if following else {}
         return {**log, "next": following}, 200, headers
@@ -383,8 +382,11 @@ class Stream(MethodView):
         if summary["status"] in ENDED and after >= summary["version"]:
             return Response(status=204)
 
+        read_to = after  # past the events this player may not read (others' messages)
+
         def wait(after: int, block_ms: int) -> tuple[list[Event], bool]:
-            entries = games.wait_log(game_id, player, after, block_ms)
+            nonlocal read_to
+            entries, read_to = games.wait_log(game_id, player, max(after, read_to), block_ms)
             if not entries:
                 return [], games.summary(game_id)["status"] in ENDED
             over = any(

@@ -192,6 +192,9 @@ PLAYER_EVENT_TYPES = [
     "game.finished",
     "game.invited",
     "game.cancelled",
+    "chat.message",
+    "proposal.made",
+    "proposal.closed",
 ]
 PLAYER_EVENT = event_schema(
     ENTRY_ID.pattern,
@@ -217,8 +220,10 @@ class MyStream(MethodView):
                 "description": "Server-sent events of everything that concerns you across "
                 "all your games: a turn of yours starts (`turn.started`) or "
                 "goes on (`turn.continues`), an invitation (`game.invited`), "
-                "a game ends or is cancelled; each with the game and its "
-                "version. First a `retry:` hint; a keep-alive comment every "
+                "a game ends or is cancelled, another player writes a "
+                "message you may read (`chat.message`: its version is the "
+                "message's), a proposal asks you (`proposal.made`) or ends "
+                "(`proposal.closed`); each with the game and its version. First a `retry:` hint; a keep-alive comment every "
                 "15 seconds; the stream ends after five minutes: reconnect "
                 "with Last-Event-ID (an EventSource does). Without one it "
                 "starts with what comes next; the last 1,000 events are kept "

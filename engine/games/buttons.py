@@ -404,6 +404,21 @@ def pick_star(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
             finish_round(g, log)
 
 
+# -- takebacks (engine.match.can_take_back)
+
+SECRET_PHASES = ("place", "stars")
+"""The phases whose decisions stay secret until every seat has made its own."""
+
+
+def reveals_nothing(before: State, seat: int, action: Action, after: State) -> bool:
+    """Everything is public but the decisions of a roll and the star picks while others still
+    decide: a move shows nothing hidden unless it was the last of those and so revealed them all
+    (a roll is random, which the runner sees)."""
+    return before["phase"] not in SECRET_PHASES or (
+        after["phase"] == before["phase"] and after["round"] == before["round"]
+    )
+
+
 PHASE_RULES = {
     "turn": Phase(turn_seat, turn_actions, {"roll": roll, "optout": opt_out}),
     "place": Phase(waiting_seats, place_actions, {"place": choose, "skip": choose}),
@@ -679,4 +694,5 @@ GAME = GameModule(
     format=format_action,
     describe=describe,
     remove_seat=remove_seat,
+    reveals_nothing=reveals_nothing,
 )

@@ -511,6 +511,16 @@ def next_seat(g: State, seat: int) -> int:
     return s
 
 
+# -- takebacks (engine.match.can_take_back)
+
+
+def reveals_nothing(before: State, seat: int, action: Action, after: State) -> bool:
+    """Playing a Fleet card shows that card and moves a submarine in public; every move that
+    ends the turn draws Fleet cards (and the torpedo fired rolls dice, a used Torpedo card is
+    replaced from the deck)."""
+    return action["type"] == "fleet"
+
+
 PHASE_RULES = {
     "fleet": Phase(current_player, fleet_actions, {"fleet": fleet_movement}),
     "queue": Phase(
@@ -799,4 +809,5 @@ GAME = GameModule(
     describe=describe,
     remove_seat=remove_seat,
     split_turn=split_turn,
+    reveals_nothing=reveals_nothing,
 )

@@ -593,6 +593,20 @@ def move_card(g: State, seat: int, action: Action, rng: Rng, log: Log) -> None:
     after_placement(g, rng, log)
 
 
+# -- takebacks (engine.match.can_take_back)
+
+QUIET_ACTIONS = frozenset({"pass", "place", "move", "submarine_keep", "harpoon_give"})
+"""The moves that show nothing hidden but themselves while the round goes on. The others show
+a hidden card: the Eye the opponent's Divers, the Submarine the pile's top two, the draft the
+Special given (the Harpoon's draw is random besides)."""
+
+
+def reveals_nothing(before: State, seat: int, action: Action, after: State) -> bool:
+    """A quiet move within the round: the round's end shows the columns' winners their Domain
+    cards (in secret with hidden domains), and the next round is dealt."""
+    return action["type"] in QUIET_ACTIONS and after["round"] == before["round"]
+
+
 PHASE_RULES = {
     "draft": Phase(nemo_holder, draft_actions, {"keep": keep_special}),
     "start": Phase(
@@ -1057,4 +1071,5 @@ GAME = GameModule(
     parse=parse,
     format=format_action,
     describe=describe,
+    reveals_nothing=reveals_nothing,
 )

@@ -515,6 +515,16 @@ def resolve_effects(g: State, log: Log) -> None:
     start_round(g, log)
 
 
+# -- takebacks (engine.match.can_take_back)
+
+
+def reveals_nothing(before: State, seat: int, action: Action, after: State) -> bool:
+    """The first of the two face-down commits of a round, or a 2- or 3- decided while others
+    are still due: the second commit reveals both, and the round's end deals the next round's
+    domains and kinds from hidden piles."""
+    return after["round"] == before["round"] and after["phase"] == before["phase"]
+
+
 PHASE_RULES = {
     "commit": Phase(
         uncommitted_seats,
@@ -793,4 +803,5 @@ GAME = GameModule(
     parse=parse,
     format=format_action,
     describe=describe,
+    reveals_nothing=reveals_nothing,
 )

@@ -22,12 +22,13 @@ from engine import match as runner
 from engine import registry
 from engine.core import GameError
 from service.by_mail.replies import Reply, parse_reply
-from service.errors import ServiceError
+from service.errors import ServiceError, TooMany
 from service.notify import emails
 from service.notify.notifications import preferences
 from service.notify.reply_addresses import read_reply_address, reply_address
 from service.play.games import GameService
 from service.play.table import SeatTable, Tables
+from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.front_door import SenderQuota
@@ -54,8 +55,10 @@ class MailMoves:
         clock: Callable[[], float] = time.time,
         quota: SenderQuota | None = None,
         keys: ServerKeys | None = None,
+        talk: Talk | None = None,
     ):
         self.games = games
+        self.talk = talk or Talk(games, players)
         self.tables = Tables(games.games, clock)
         self.players = players
         self.notes = notes
@@ -134,7 +137,7 @@ class MailMoves:
                 "played. Reply from the address the turn email was sent to.",
             )
         steps = self._steps(table.game, reply.move_lines)
-        if not steps:
+        if not steps and reply.message is None:
             return self._answer(
                 reply,
                 table,
@@ -142,10 +145,21 @@ class MailMoves:
                 [],
                 "mail/unreadable",
                 "No move was found in your reply: write the move on the "
-                "first line, in the game's notation.",
+                "first line, in the game's notation (and a message after say:).",
+            )
+        said, problem = self._say(reply, table, game_id, player_id)
+        if not steps:
+            return self._answer(
+                reply,
+                self.tables.for_seat(game_id, seat),
+                profile,
+                [],
+                "mail/said" if said else "chat/refused",
+                problem,
+                said,
             )
         played: list[str] = []
-        expected, note = version, ""
+        expected, note = version, problem
         for step in steps:
             try:
                 answer = self.games.play(game_id, player_id, expected, notation=step)
@@ -160,18 +174,54 @@ class MailMoves:
                     profile,
                     played,
                     err.code,
-                    _explain(err, step, version),
+                    " ".join(filter(None, [_explain(err, step, version), problem])),
+                    said,
                 )
             played.append(answer["move"])
             expected = answer["version"]
             if seat not in answer["game"]["active_seats"]:
                 rest = steps[len(played) :]
                 if rest:
-                    note = f"Your turn ended there, so the rest was not played: {'; '.join(rest)}."
+                    note = " ".join(
+                        filter(
+                            None,
+                            [
+                                "Your turn ended there, so the rest was not played: "
+                                f"{'; '.join(rest)}.",
+                                problem,
+                            ],
+                        )
+                    )
                 break
         return self._answer(
-            reply, self.tables.for_seat(game_id, seat), profile, played, "mail/played", note
+            reply, self.tables.for_seat(game_id, seat), profile, played, "mail/played", note, said
         )
+
+    def _say(
+        self, reply: Reply, table: SeatTable, game_id: str, player_id: str
+    ) -> tuple[str | None, str]:
+        """Send the reply's message, if it has one (before its moves, so that a last move does
+        not close the table to it): (the message sent, or None; what went wrong, in words)."""
+        if reply.message is None:
+            return None, ""
+        to = None
+        if reply.message_to is not None:
+            wanted = reply.message_to.casefold()
+            found = [s.seat for s in table.seats if s.name.casefold() == wanted and not s.you]
+            if len(found) != 1:
+                others = ", ".join(s.name for s in table.seats if not s.you and s.player_id)
+                return None, (
+                    f"Your message was not sent: no other player here is called "
+                    f"{reply.message_to} (the others: {others})."
+                )
+            to = found[0]
+        try:
+            self.talk.say(game_id, player_id, reply.message, to)
+        except TooMany as err:
+            return None, f"Your message was not sent: {err.message}."
+        except ServiceError as err:
+            return None, f"Your message was not sent: {err.message}."
+        return reply.message, ""
 
     @staticmethod
     def _steps(game_name: str, lines: list[str]) -> list[str]:
@@ -194,13 +244,17 @@ class MailMoves:
         played: list[str],
         code: str,
         problem: str,
+        said: str | None = None,
     ) -> MailOutcome:
-        """Tell the seat's player what was played and what was wrong; with their legal moves
-        and a fresh reply address when it is still their turn (from the seat's table)."""
+        """Tell the seat's player what was played, what they said to the table and what was
+        wrong; with their legal moves and a fresh reply address when it is still their turn
+        (from the seat's table)."""
         title, game_id = table.title, table.game_id
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if played:
             sections.append(("Played:", played))
+        if said is not None:
+            sections.append(("Said:", [said]))
         reply_to = None
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
         if table.your_turn and table.seat is not None and mail_domain:
@@ -208,8 +262,10 @@ class MailMoves:
             reply_to = reply_address(
                 self.keys.reply_token(game_id, table.seat), table.version, mail_domain
             )
-        status = "played" if played else "refused"
-        if played and not problem:
+        status = "played" if played else "said" if said is not None else "refused"
+        if not played and said is not None:
+            lead = f"Your message was sent to the players of {title} (game {game_id}). {problem}"
+        elif played and not problem:
             lead = f"Your move in {title} (game {game_id}) was played."
         elif played and code == "mail/played":
             lead = f"Your move in {title} (game {game_id}) was played. {problem}"
@@ -224,9 +280,7 @@ class MailMoves:
         else:
             footer = f"The game is over: {self.settings.public_url}/play/{game_id}"
         letter = emails.Letter(
-            subject=_re(
-                reply.subject, f"[turnpost] {title}: {'played' if played else 'not played'}"
-            ),
+            subject=_re(reply.subject, f"[turnpost] {title}: {_outcome_words(played, said)}"),
             greeting=f"Hello {profile['name']},",
             lead=lead,
             sections=sections,
@@ -271,6 +325,12 @@ class MailMoves:
             headers,
         )
         self.mailer.send(message)
+
+
+def _outcome_words(played: list[str], said: str | None) -> str:
+    if played:
+        return "played"
+    return "message sent" if said is not None else "not played"
 
 
 def _re(subject: str, fallback: str) -> str:

@@ -23,8 +23,12 @@ class Reply:
     sender: str | None  # the From addr-spec, lower-cased
     recipients: list[str]  # addr-specs from To, Cc, Delivered-To, X-Original-To, in order
     subject: str  # decoded (RFC 2047), "" if none
-    move_lines: list[str]  # the lines the player wrote, in order
+    move_lines: list[str]  # the lines the player wrote, in order, up to a message
     auto_submitted: bool  # Auto-Submitted other than "no", or an auto-reply/bounce
+    message: str | None = None
+    """A message to the table: what follows `say:` (on its line and the lines after it)."""
+    message_to: str | None = None
+    """The name after `say to` (`say to Bo: ...`): a message to that player alone."""
 
 
 def parse_reply(raw: bytes) -> Reply:
@@ -40,14 +44,34 @@ def parse_reply(raw: bytes) -> Reply:
             if addr.lower() not in seen:  # Delivered-To usually repeats To
                 seen.add(addr.lower())
                 recipients.append(addr)
+    moves, message, to = split_message(_move_lines(msg))
     return Reply(
         message_id=message_id,
         sender=senders[0].lower() if senders else None,
         recipients=recipients,
         subject=" ".join(_header(msg, "Subject").split()),
-        move_lines=_move_lines(msg),
+        move_lines=moves,
         auto_submitted=_is_automatic(msg, senders),
+        message=message,
+        message_to=to,
     )
+
+
+_SAY = re.compile(r"say(?:\s+to\s+(?P<to>[^:]{1,64}?))?\s*:\s*(?P<text>.*)", re.IGNORECASE)
+
+
+def split_message(lines: list[str]) -> tuple[list[str], str | None, str | None]:
+    """(the move lines, the message, the name it is for): a line that starts with `say:` (or
+    `say to <name>:`) begins a message to the table (or to that player alone), which runs to
+    the end of the player's lines, so that a mail client's line wrapping does not cut it; the
+    lines before it are the moves (docs/play-by-email.md)."""
+    for i, line in enumerate(lines):
+        found = _SAY.fullmatch(line) if len(line) <= 100_000 else None
+        if found:
+            text = " ".join([found["text"], *lines[i + 1 :]]).strip()
+            to = found["to"].strip() if found["to"] else None
+            return lines[:i], text, to
+    return lines, None, None
 
 
 # -- headers ---------------------------------------------------------------------------------

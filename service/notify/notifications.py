@@ -11,21 +11,21 @@ twice sends once.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import emails, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import history, logview
-from service.play.table import SeatTable, Tables
+from service.play import history, logview, talk
+from service.play.table import SINCE_WINDOW, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
-from store.record import Event, EventType, SeatRecord
+from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
 from transports.mailer import Mailer
 
@@ -39,6 +39,14 @@ TURN_REMINDER = "turn.reminder"
 GAME_FINISHED = "game.finished"
 GAME_INVITED = "game.invited"
 GAME_CANCELLED = "game.cancelled"
+PROPOSAL_MADE = "proposal.made"
+"""A proposal the seat is asked to answer (its version is the proposal's id)."""
+PROPOSAL_CLOSED = "proposal.closed"
+"""A proposal the seat made or was asked about is accepted, declined, withdrawn, lapsed or
+void (its version is the ProposalClosed's); not told to the seat that closed it."""
+CHAT_MESSAGE = "chat.message"
+"""A message the seat may read (its version is the message's): a webhook at once, an email
+once the table has been quiet a while (see `NotificationService._chat_email`)."""
 INVITED_AT = 1
 """The version of every invitation: a game's seats are reserved by its GameCreated."""
 NOTIFIED_KINDS: Final = ("player", "invited")
@@ -48,6 +56,7 @@ REMINDER_PERCENTS = (50, 90)
 
 DEFAULT_PREFERENCES = {
     "email": True,
+    "chat": True,
     "webhook": True,
     "reminders": True,
     "replies_from_any_address": False,
@@ -83,6 +92,8 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
     turn email before they accept."""
     game_id = snapshot["id"]
     people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
+    if snapshot["status"] == "cancelled" and snapshot["match"] is not None:
+        return []  # aborted by its players: the proposal's end tells them (proposal_notices)
     if snapshot["status"] == "cancelled":
         told = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] in NOTIFIED_KINDS]
         if first <= snapshot["version"] <= last:
@@ -106,6 +117,27 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
         for s in people
         if s in snapshot["active_seats"] and first <= since[s] <= last
     ]
+
+
+def proposal_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+    """The notices of the proposals among a commit's `events`: each player asked to answer a
+    new one; the proposer and those asked, but the seat that closed it, of its end."""
+    found = []
+    for event in events:
+        if event["type"] == EventType.PROPOSAL_MADE:
+            seats = event["waiting"]
+            kind = PROPOSAL_MADE
+        elif event["type"] == EventType.PROPOSAL_CLOSED:
+            seats = [s for s in [event["proposer"], *event["asked"]] if s != event["by"]]
+            kind = PROPOSAL_CLOSED
+        else:
+            continue
+        found += [
+            Notice(kind, snap["id"], s, event["version"])
+            for s in seats
+            if snap["seats"][s]["kind"] == "player"
+        ]
+    return found
 
 
 def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
@@ -160,6 +192,10 @@ class NotificationService:
         if player_id is None or not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
+        if notice.event == CHAT_MESSAGE:
+            return self._chat_email(snap, notice, player_id, profile)
+        if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
+            return self._proposal_email(snap, notice, player_id, profile)
         wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
         if not (wanted or fallback):
             return "off", 0
@@ -269,6 +305,18 @@ class NotificationService:
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if table.since:
             sections.append((f"{table.since_heading}:", table.since))
+        if table.chat_since:
+            sections.append(_messages_section(table))
+        if table.proposals:
+            sections.append(
+                (
+                    "Proposals (answer on the game's page):",
+                    [
+                        f"{p.words}; waiting for {', '.join(p.waiting)} (it lapses {p.deadline})"
+                        for p in table.proposals
+                    ],
+                )
+            )
         if table.board_text is not None and table.board_html is not None:
             sections.append(
                 emails.BoardSection(
@@ -509,11 +557,16 @@ class NotificationService:
             f"{result.detail}; the webhook is marked failing",
             attempt,
         )
-        self.email(notice, fallback=True)
+        if notice.event != CHAT_MESSAGE:  # messages have emails of their own (gathered)
+            self.email(notice, fallback=True)
         return "failed", 0
 
     def _payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        if notice.event == CHAT_MESSAGE:
+            return self._chat_payload(snap, notice, delivery_id)
+        if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
+            return self._proposal_payload(snap, notice, delivery_id)
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
             creator = _creator(self.players, snap) or {"name": None}
             payload: dict[str, Any] = {
@@ -563,6 +616,253 @@ class NotificationService:
             )
         return payload
 
+    # -- messages (service/play/talk.py) --------------------------------------------------------
+
+    def _message(self, snap: Snapshot, notice: Notice) -> MessageSent | None:
+        """The message a chat notice is about, if its seat may read it (and did not write it)."""
+        found = self.games.events(snap["id"], after=notice.version - 1, count=1)
+        event = found[0] if found else None
+        if (
+            event is None
+            or event["type"] != EventType.MESSAGE_SENT
+            or not logview.readable(event, notice.seat)
+            or event["seat"] == notice.seat
+        ):
+            return None
+        return event
+
+    def _chat_email(
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+    ) -> tuple[str, float]:
+        """An email of the messages the player has not been told yet, sent once the table has
+        been quiet CHAT_EMAIL_DELAY_SECONDS: a later message to them supersedes this notice
+        (its own gathers this one), as does the player's own move or message since (they are
+        at the table), or an email since that told them (a turn email lists the messages
+        since the reader's last move). At most one an hour per game and player
+        (CHAT_EMAIL_EVERY_SECONDS): one that comes sooner waits for the window."""
+        prefs = preferences(profile)
+        if not (prefs["email"] and prefs["chat"]):
+            return "off", 0
+        if self._message(snap, notice) is None:
+            return "gone", 0
+        delivery_id = notice.delivery_id("email")
+        told = self.notes.last_emailed(player_id, snap["id"])
+        later = self.games.events(snap["id"], after=notice.version, count=SINCE_WINDOW)
+        newer = next(
+            (
+                e
+                for e in later
+                if (e["type"] == EventType.MESSAGE_SENT and logview.readable(e, notice.seat))
+                or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
+            ),
+            None,
+        )
+        if newer is not None or (told is not None and told >= notice.version):
+            why = (
+                "you were told by email since"
+                if newer is None
+                else "a later message gathers it"
+                if newer["type"] == EventType.MESSAGE_SENT and newer["seat"] != notice.seat
+                else "you were at the table since"
+            )
+            self._record(player_id, notice, "email", delivery_id, "superseded", why)
+            return "superseded", 0
+        wait = self.notes.throttle(
+            player_id, snap["id"], self.settings.chat_email_every_seconds, about="messages"
+        )
+        if wait:
+            return "deferred", wait
+        table = self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told)
+        message = self._chat_letter(table, notice, profile, delivery_id)
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            self.notes.release(delivery_id)
+            self._record(
+                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
+            )
+            raise
+        self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
+        self.notes.emailed(player_id, snap["id"], snap["version"])
+        return "sent", 0
+
+    def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
+        """The players' latest messages, told from the reader's table alone; replying with
+        `say:` answers the table (docs/play-by-email.md)."""
+        others = [s.name for s in table.seats if not s.you]
+        count = len([line for line in table.chat_since if not line.yours])
+        new = f"{count} new message{'s' if count != 1 else ''}"
+        reply_to = None
+        if self.settings.mail_domain and table.seat is not None:
+            reply_to = reply_address(
+                self.keys.reply_token(table.game_id, table.seat),
+                table.version,
+                self.settings.mail_domain,
+            )
+        letter = emails.Letter(
+            subject=f"[turnpost] {table.title} with {', '.join(others)}: {new} ({table.game_id})",
+            greeting=f"Hello {profile['name']},",
+            lead=f"The players of {table.title} (game {table.game_id}) wrote to you.",
+            sections=[_messages_section(table)],
+            links=[
+                ("See the game and answer", f"{self.settings.public_url}/games/{table.game_id}")
+            ],
+            footer=(
+                "To answer the table, reply to this email with say: and your message (say to "
+                "a name: for them alone)."
+                if reply_to
+                else ""
+            )
+            + " You get at most one such email an hour for a game; turn them off in your "
+            "settings (chat).",
+        )
+        return emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            reply_to,
+            {
+                "X-Turnpost-Game": table.game_id,
+                "X-Turnpost-Version": str(table.version),
+                "X-Turnpost-Event": CHAT_MESSAGE,
+            },
+        )
+
+    def _chat_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
+        """A message's webhook body: the message as its reader may read it."""
+        event = self._message(snap, notice)
+        if event is None:
+            raise ValueError(f"no message for seat {notice.seat} at version {notice.version}")
+        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        return {
+            "event": CHAT_MESSAGE,
+            "delivery_id": delivery_id,
+            "game_id": snap["id"],
+            "game": snap["game"],
+            "version": snap["version"],
+            "seat": notice.seat,
+            "status": snap["status"],
+            "message": talk.message_json(event, snap["seats"]),
+            "sent_at": iso(int(self.clock() * 1000)),
+            "links": {
+                "game": base,
+                "chat": f"{base}/chat?after={notice.version - 1}",
+            },
+        }
+
+    # -- proposals (service/play/agreements.py) ----------------------------------------------
+
+    def _proposal_event(self, snap: Snapshot, notice: Notice) -> Event | None:
+        found = self.games.events(snap["id"], after=notice.version - 1, count=1)
+        event = found[0] if found else None
+        wanted = (
+            EventType.PROPOSAL_MADE if notice.event == PROPOSAL_MADE else EventType.PROPOSAL_CLOSED
+        )
+        return event if event is not None and event["type"] == wanted else None
+
+    def _proposal_email(
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+    ) -> tuple[str, float]:
+        """A proposal to answer, or the end of one, told from the reader's table (its open
+        proposals and its log line); a proposal answered before the email went is moot."""
+        if not preferences(profile)["email"]:
+            return "off", 0
+        event = self._proposal_event(snap, notice)
+        if event is None:
+            return "gone", 0
+        delivery_id = notice.delivery_id("email")
+        if notice.event == PROPOSAL_MADE and not _still_asked(snap, notice):
+            self._record(
+                player_id, notice, "email", delivery_id, "superseded", "answered before the email"
+            )
+            return "superseded", 0
+        table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
+        said = logview.proposal_line(event, snap["seats"], notice.seat)
+        others = [s.name for s in table.seats if not s.you]
+        page = f"{self.settings.public_url}/games/{table.game_id}"
+        if notice.event == PROPOSAL_MADE:
+            open_ = next((p for p in table.proposals if p.id == notice.version), None)
+            subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
+            lead = (
+                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it on the "
+                "game's page" + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+            )
+        else:
+            subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
+            lead = f"In {table.title} (game {table.game_id}): {said}."
+        letter = emails.Letter(
+            subject=f"[turnpost] {subject} ({table.game_id})",
+            greeting=f"Hello {profile['name']},",
+            lead=lead,
+            links=[("See the game and answer", page)],
+        )
+        message = emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {
+                "X-Turnpost-Game": table.game_id,
+                "X-Turnpost-Version": str(table.version),
+                "X-Turnpost-Event": notice.event,
+            },
+        )
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            self.notes.release(delivery_id)
+            self._record(
+                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
+            )
+            raise
+        self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
+        return "sent", 0
+
+    def _proposal_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
+        """A proposal's webhook body: which proposal, of what kind, and where it stands."""
+        event = self._proposal_event(snap, notice)
+        if event is None:
+            raise ValueError(f"no proposal event at version {notice.version}")
+        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        if event["type"] == EventType.PROPOSAL_MADE:
+            proposal = {
+                "id": event["version"],
+                "kind": event["kind"],
+                "seat": event["seat"],
+                "status": "open",
+                "by": None,
+            }
+        elif event["type"] == EventType.PROPOSAL_CLOSED:
+            proposal = {
+                "id": event["proposal"],
+                "kind": event["kind"],
+                "seat": event["proposer"],
+                "status": event["result"],
+                "by": event["by"],
+            }
+        else:
+            raise ValueError(f"no proposal event at version {notice.version}")
+        return {
+            "event": notice.event,
+            "delivery_id": delivery_id,
+            "game_id": snap["id"],
+            "game": snap["game"],
+            "version": snap["version"],
+            "seat": notice.seat,
+            "status": snap["status"],
+            "proposal": {**proposal, "words": logview.proposal_line(event, snap["seats"], None)},
+            "sent_at": iso(int(self.clock() * 1000)),
+            "links": {"game": base, "proposals": f"{base}/proposals"},
+        }
+
     # -- the delivery log ------------------------------------------------------------------------
 
     def _record(
@@ -591,6 +891,13 @@ class NotificationService:
         )
 
 
+def _messages_section(table: SeatTable) -> tuple[str, list[str]]:
+    """The messages since the reader's last move (or email), one a line, as they were written
+    (an email's text part is plain text; its HTML part escapes them; no link is made)."""
+    heading = table.since_heading.replace("Since", "Messages since")
+    return f"{heading}:", [str(line) for line in table.chat_since]
+
+
 def _moved_on(notice: Notice) -> str:
     return "the invitation was answered" if notice.event == GAME_INVITED else "the turn moved on"
 
@@ -609,14 +916,24 @@ def _person(record: SeatRecord) -> str | None:
 def _still_current(snap: Snapshot, notice: Notice) -> bool:
     """A turn notice still holds while the seat may act and its turn has not moved on; an
     invitation while the seat is still reserved (not yet joined or declined)."""
-    if notice.event in (GAME_FINISHED, GAME_CANCELLED):
+    if notice.event in (GAME_FINISHED, GAME_CANCELLED, CHAT_MESSAGE, PROPOSAL_CLOSED):
         return True
+    if notice.event == PROPOSAL_MADE:
+        return _still_asked(snap, notice)
     if notice.event == GAME_INVITED:
         return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
     return (
         snap["status"] == "active"
         and notice.seat in snap["active_seats"]
         and history.match_of(snap)["seat_since"][notice.seat] == notice.version
+    )
+
+
+def _still_asked(snap: Snapshot, notice: Notice) -> bool:
+    """A proposal's notice holds while it is open and the seat still to answer it."""
+    found = snap.get("agreements")
+    return found is not None and any(
+        p["id"] == notice.version and notice.seat in p["waiting"] for p in found["open"]
     )
 
 

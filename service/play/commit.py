@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from service.errors import ErrorCode, ServiceError
-from service.play import history, lists
+from service.play import agreements, history, lists
 from store.connection import StoreUnavailable
 from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed
 from store.players import PlayerStore
@@ -207,8 +207,14 @@ def timeout_item(game_id: str, seat: int, since: int) -> dict[str, Any]:
     return {"kind": "timeout", "game": game_id, "seat": seat, "since": since}
 
 
+def lapse_item(game_id: str, proposal: int) -> dict[str, Any]:
+    """The schedule's item for an open proposal's deadline (the clock makes it lapse)."""
+    return {"kind": "lapse", "game": game_id, "proposal": proposal}
+
+
 def deadline_items(snap: Snapshot | None) -> list[tuple[int, str]]:
-    """(deadline, schedule member) of every seat whose clock runs in this snapshot."""
+    """(deadline, schedule member) of every seat whose clock runs in this snapshot, and of
+    every open proposal (service/play/agreements.py)."""
     if snap is None or snap["match"] is None or snap["status"] != "active":
         return []
     since = snap["match"]["seat_since"]
@@ -216,4 +222,7 @@ def deadline_items(snap: Snapshot | None) -> list[tuple[int, str]]:
         (deadline, schedule_member(timeout_item(snap["id"], seat, since[seat])))
         for seat, deadline in enumerate(snap["deadlines"])
         if deadline is not None and seat in snap["active_seats"]
+    ] + [
+        (p["deadline"], schedule_member(lapse_item(snap["id"], p["id"])))
+        for p in agreements.open_proposals(snap)
     ]

@@ -23,7 +23,7 @@ from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_op
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
-from service.play import boards, history, lists, logview, move_words
+from service.play import agreements, boards, history, lists, logview, move_words
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
@@ -111,8 +111,13 @@ class GameService:
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
         events = self.games.events(game_id, after=after, count=limit)
-        entries = [logview.render(game, snap["seats"], e, seat) for e in events]
-        return {"version": snap["version"], "seat": seat, "entries": entries}
+        entries = [
+            logview.render(game, snap["seats"], e, seat)
+            for e in events
+            if logview.readable(e, seat)
+        ]
+        read_to = events[-1]["version"] if events else after
+        return {"version": snap["version"], "seat": seat, "entries": entries, "read_to": read_to}
 
     def replay(self, game_id: str) -> Snapshot:
         """The snapshot rebuilt from the log alone."""
@@ -343,15 +348,21 @@ class GameService:
 
     def wait_log(
         self, game_id: str, player_id: str | None, after: int, block_ms: int
-    ) -> list[dict[str, Any]]:
-        """Log entries after `after` as the player may see them, waiting up to block_ms."""
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Log entries after `after` as the player may see them, waiting up to block_ms; and
+        the version read up to (past the events the player may not read)."""
         snap = self.load(game_id)
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
         events = self.games.wait_events(game_id, after, block_ms)
         if events:
             snap = self.load(game_id)
-        return [logview.render(game, snap["seats"], e, seat) for e in events]
+        entries = [
+            logview.render(game, snap["seats"], e, seat)
+            for e in events
+            if logview.readable(e, seat)
+        ]
+        return entries, events[-1]["version"] if events else after
 
     # -- inner workings ----------------------------------------------------------------------
 
@@ -562,6 +573,7 @@ def _expire(draft: Draft, seat: int, since: int) -> str:
         draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": policy})
         if policy == "forfeit":
             _leave(draft, seat, "forfeit")
+        void_moot_proposals(draft)
     return verdict
 
 
@@ -612,6 +624,7 @@ def _taken(draft: Draft, seat: int, moved: runner.Moved) -> None:
         moved.match,
     )
     _end_if_over(draft)
+    void_moot_proposals(draft)
 
 
 def _leave(draft: Draft, seat: int, reason: str) -> None:
@@ -630,6 +643,27 @@ def _leave(draft: Draft, seat: int, reason: str) -> None:
         match,
     )
     _end_if_over(draft)
+    void_moot_proposals(draft)
+
+
+def void_moot_proposals(draft: Draft) -> None:
+    """Close as void the open proposals that the draft's events made moot (a move after the
+    one a takeback is about, the game's end...: service/play/agreements.py)."""
+    snap = draft.snap
+    for proposal_id in agreements.moot(snap):
+        proposal = agreements.find(snap, proposal_id)
+        if proposal is not None:
+            draft.add(
+                {
+                    "type": EventType.PROPOSAL_CLOSED,
+                    "proposal": proposal_id,
+                    "kind": proposal["kind"],
+                    "proposer": proposal["seat"],
+                    "result": "void",
+                    "by": None,
+                    "asked": [*proposal["accepted"], *proposal["waiting"]],
+                }
+            )
 
 
 def _end_if_over(draft: Draft) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from engine import match as runner
 from engine import registry
 from engine.core import Game
+from service.play import agreements
 from store.record import Event, EventType, TimeControl
 from store.snapshot import Snapshot
 
@@ -107,8 +108,11 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
     elif event["type"] == EventType.GAME_ENDED:
         snap["status"] = "finished"
         snap["revealed_seed"] = event["seed"]
+    elif event["type"] in agreements.EVENTS:
+        agreements.fold(snap, event, computed)
     snap["version"] = version
     snap["updated_at"] = event["at"]
+    agreements.note(snap, event, None if snapshot is None else snapshot["match"])
     if snap["match"] is not None:
         snap["active_seats"] = sorted(runner.active_seats(game, snap["match"]))
         snap["deadlines"] = _deadlines(snap, event["at"])
@@ -131,6 +135,7 @@ def _deadlines(snap: Snapshot, at_ms: int) -> list[int | None]:
     control = snap["time_control"]
     m = match_of(snap)
     active = snap["active_seats"]
+    at_ms = max(at_ms, agreements.paused_until(snap))  # a turn begun in a pause counts after it
     result: list[int | None] = []
     for seat, previous in enumerate(snap["deadlines"]):
         if control is None or seat not in active:
@@ -144,8 +149,11 @@ def _deadlines(snap: Snapshot, at_ms: int) -> list[int | None]:
 
 def replay(events: Iterable[Event]) -> Snapshot:
     snap: Snapshot | None = None
+    before_last_move = None  # the match before the last move: what a takeback restores
     for event in events:
-        snap = fold(snap, event)
+        if event["type"] == EventType.ACTION_TAKEN and snap is not None:
+            before_last_move = snap["match"]
+        snap = fold(snap, event, agreements.taken_back(event, before_last_move))
     if snap is None:
         raise ValueError("an empty log is no game")
     return snap

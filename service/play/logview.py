@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import Game, LogEntry
 from service.timefmt import iso
-from store.record import Event, EventType, SeatRecord
+from store.record import Event, EventType, MessageSent, SeatRecord
 
 
 def seat_name(seat_record: SeatRecord) -> str:
@@ -115,6 +115,88 @@ def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> l
     ]
 
 
+def readable(event: Event, reader: int | None) -> bool:
+    """Whether `reader` (a seat; None: a spectator) may read `event` at all. Every event but a
+    message (service/play/talk.py), which only the seats it names may: the log, its pages and
+    its streams leave out, for a reader, the messages that are not theirs (so the versions of
+    what a reader sees may skip)."""
+    if event["type"] == EventType.MESSAGE_SENT:
+        return reader is not None and reader in event["to"]
+    return True
+
+
+def recipient(event: MessageSent) -> int | None:
+    """The other player a private message is for (None: the whole table)."""
+    if not event["private"]:
+        return None
+    return next((s for s in event["to"] if s != event["seat"]), event["seat"])
+
+
+def said(event: MessageSent, seats: list[SeatRecord], reader: int | None) -> str:
+    """A message in one line of the log, as `reader` (one of its readers) reads it: "Ada to
+    the table: ...", "you to Bo privately: ..."; the text as it was written."""
+    to = recipient(event)
+    who = "you" if event["seat"] == reader else seat_name(seats[event["seat"]])
+    whom = (
+        "the table"
+        if to is None
+        else ("you" if to == reader else seat_name(seats[to])) + " privately"
+    )
+    return f"{who} to {whom}: {event['text']}"
+
+
+PROPOSAL_EVENTS = frozenset(
+    {EventType.PROPOSAL_MADE, EventType.PROPOSAL_ANSWERED, EventType.PROPOSAL_CLOSED}
+)
+_ASKS = {
+    "takeback": "take back {their} last move",
+    "pause": "pause the clocks",
+    "draw": "end the game with a shared result",
+    "abort": "abort the game",
+}
+_DONE = {
+    "takeback": "{whose} last move is taken back",
+    "pause": "the clocks are paused",
+    "draw": "the game ends with a result shared by the players still in it",
+    "abort": "the game is aborted, with no result",
+}
+
+
+def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> str:
+    """A proposal's event in one line, in the reader's voice ("you propose to take back your
+    last move"; "Bo accepts: Ada's last move is taken back")."""
+
+    def who(seat: int | None) -> str:
+        return "the clock" if seat is None else "you" if seat == reader else seat_name(seats[seat])
+
+    def verb(seat: int | None, third: str, second: str) -> str:
+        return f"{who(seat)} {second if seat == reader else third}"
+
+    if event["type"] == EventType.PROPOSAL_MADE:
+        proposer = event["seat"]
+        asks = _ASKS[event["kind"]].format(their="your" if proposer == reader else "their")
+        if event["kind"] == "pause":
+            asks += f" for {event.get('days', 0)} day{'s' if event.get('days') != 1 else ''}"
+        return f"{verb(proposer, 'proposes', 'propose')} to {asks}"
+    if event["type"] == EventType.PROPOSAL_ANSWERED:
+        return f"{verb(event['seat'], 'accepts', 'accept')} the proposal; others still to answer"
+    if event["type"] != EventType.PROPOSAL_CLOSED:
+        return ""
+    proposer, kind = event["proposer"], event["kind"]
+    whose = "your" if proposer == reader else f"{who(proposer)}'s"
+    asked = _ASKS[kind].format(their="your" if proposer == reader else "their")
+    if event["result"] == "accepted":
+        done = _DONE[kind].format(whose=whose)
+        return f"{verb(event['by'], 'accepts', 'accept')}: {done[0].upper()}{done[1:]}"
+    if event["result"] == "declined":
+        return f"{verb(event['by'], 'declines', 'decline')} {whose} proposal to {asked}"
+    if event["result"] == "withdrawn":
+        return f"{verb(proposer, 'withdraws', 'withdraw')} the proposal to {asked}"
+    if event["result"] == "lapsed":
+        return f"{whose[0].upper()}{whose[1:]} proposal to {asked} lapsed unanswered"
+    return f"{whose[0].upper()}{whose[1:]} proposal to {asked} is void: the game moved on"
+
+
 def render(
     game: Game, seats: list[SeatRecord], event: Event, reader: int | None, first_seat: int = 0
 ) -> dict[str, Any]:
@@ -147,7 +229,9 @@ def render(
     elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
-                "text": "the game was cancelled: an invited player declined",
+                "text": "the game was aborted by its players: no result"
+                if event["reason"] == "aborted"
+                else "the game was cancelled: an invited player declined",
                 "data": {"reason": event["reason"]},
             }
         ]
@@ -171,6 +255,20 @@ def render(
                 "data": {},
             }
         ]
+    elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)
+        item["seat"] = event["seat"]
+        item["message"] = {
+            "text": event["text"],
+            "private": event["private"],
+            "to": recipient(event),
+        }
+        item["lines"] = [{"text": said(event, seats, reader), "data": {}}]
+    elif event["type"] == EventType.PROPOSAL_MADE or event["type"] == EventType.PROPOSAL_ANSWERED:
+        item["seat"] = event["seat"]
+        item["lines"] = [{"text": proposal_line(event, seats, reader), "data": {}}]
+    elif event["type"] == EventType.PROPOSAL_CLOSED:
+        item["seat"] = event["proposer"]
+        item["lines"] = [{"text": proposal_line(event, seats, reader), "data": {}}]
     elif event["type"] == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [

@@ -20,7 +20,7 @@ from typing import Any
 from engine import match as runner
 from engine.core import Game
 from service.errors import ErrorCode, ServiceError
-from service.play import boards, composer, history, logview, move_words
+from service.play import agreements, boards, composer, history, logview, move_words, talk
 from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
@@ -28,7 +28,7 @@ from service.timefmt import in_words, iso
 from store.games import GameStore
 from store.ratings import RatingStore
 from store.record import Event, EventType, SeatRecord
-from store.snapshot import Snapshot
+from store.snapshot import OpenProposal, Snapshot
 
 LOG_PAGE = 50
 """Events per page of a table's log."""
@@ -37,6 +37,8 @@ SINCE_WINDOW = 300
 SINCE_LINES = 30
 """At most this many lines of "since your last move" (the latest; a first line counts the
 others)."""
+CHAT_SHOWN = 30
+"""The latest messages a table shows (older ones are in the log's pages)."""
 SINCE_MOVE = "Since your last move"
 SINCE_EMAIL = "Since your last email"
 TIMEOUT_WORDS = {
@@ -114,6 +116,24 @@ class LogPage:
 
 
 @dataclass(frozen=True)
+class ProposalLine:
+    """An open proposal as the reader reads it (service/play/agreements.py)."""
+
+    id: int
+    kind: str
+    words: str
+    """ "Ada proposes to pause the clocks for 3 days", "you propose to take back your last move"."""
+    deadline: str
+    """When it lapses unanswered, in words in the reader's time zone."""
+    yours: bool
+    """The reader made it: they may withdraw it."""
+    asked: bool
+    """The reader is to answer it."""
+    waiting: tuple[str, ...]
+    """Whose answers it still waits for ("you", names)."""
+
+
+@dataclass(frozen=True)
 class SeatTable:
     game_id: str
     game: str
@@ -182,6 +202,21 @@ class SeatTable:
             return None
         return next((c for c in self.ratings.changes if c.seat == self.seat), None)
 
+    chat: tuple[talk.ChatLine, ...] = ()
+    """The latest messages the reader may read (none for a spectator), oldest first."""
+    chat_since: tuple[talk.ChatLine, ...] = ()
+    """Those written since the reader's last move (or last email: see `since`)."""
+    chat_open: bool = False
+    """The reader may write to the table now (a seated player of a game that is on)."""
+    private_to: tuple[SeatLine, ...] = ()
+    """The players the reader may write to privately (a game of three seats or more)."""
+    proposals: tuple[ProposalLine, ...] = ()
+    """The game's open proposals (everyone may see them)."""
+    may_propose: tuple[str, ...] = ()
+    """What the reader may propose now (agreements.KINDS)."""
+    paused_until: str | None = None
+    """While the clocks are paused by agreement: until when, in words."""
+
     @property
     def result(self) -> str | None:
         """ "Game over: you won (reason)", or None while the game goes on."""
@@ -249,6 +284,21 @@ def build(
     moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
     legal = [dict(m.action) for m in moves]
     since = since_last_move(game, snap["seats"], recent, seat, told_until)
+    chat = talk.chat_lines(recent, snap["seats"], seat, zone)
+    chat_since = _chat_since(chat, recent, seat, told_until)
+    seat_lines = tuple(
+        SeatLine(
+            seat=s,
+            name=names[s],
+            kind=record["kind"],
+            player_id=record["player_id"],
+            you=s == seat,
+            to_move=snap["status"] == "active" and s in snap["active_seats"],
+            deadline=_deadline_words(snap, s, now_ms, zone),
+            deadline_ms=_deadline(snap, s),
+        )
+        for s, record in enumerate(snap["seats"])
+    )
     return SeatTable(
         game_id=snap["id"],
         game=snap["game"],
@@ -256,19 +306,7 @@ def build(
         version=snap["version"],
         status=snap["status"],
         seat=seat,
-        seats=tuple(
-            SeatLine(
-                seat=s,
-                name=names[s],
-                kind=record["kind"],
-                player_id=record["player_id"],
-                you=s == seat,
-                to_move=snap["status"] == "active" and s in snap["active_seats"],
-                deadline=_deadline_words(snap, s, now_ms, zone),
-                deadline_ms=_deadline(snap, s),
-            )
-            for s, record in enumerate(snap["seats"])
-        ),
+        seats=seat_lines,
         active_seats=tuple(snap["active_seats"]),
         clock=clock_words(snap, now_ms),
         on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
@@ -294,12 +332,55 @@ def build(
             size=page_size,
             total=snap["version"],
             entries=tuple(
-                Happening(e["version"], happening(game, snap["seats"], e, seat)) for e in log_events
+                Happening(e["version"], happening(game, snap["seats"], e, seat))
+                for e in log_events
+                if logview.readable(e, seat)
             ),
         ),
         invited=invited,
         rated=snap.get("rated", False),
         ratings=ratings if snap["status"] == "finished" else None,
+        chat=chat[-CHAT_SHOWN:],
+        chat_since=chat_since[-CHAT_SHOWN:],
+        chat_open=seat is not None and snap["status"] == "active",
+        private_to=tuple(
+            line
+            for line in seat_lines
+            if seat is not None
+            and len(seat_lines) >= 3
+            and line.kind == "player"
+            and line.seat != seat
+        ),
+        proposals=tuple(
+            _proposal_line(p, names, seat, now_ms, zone) for p in agreements.open_proposals(snap)
+        ),
+        may_propose=()
+        if seat is None
+        else tuple(k for k in agreements.KINDS if agreements.why_not(snap, seat, k, 1) is None),
+        paused_until=in_words(agreements.paused_until(snap), now_ms, zone)
+        if agreements.paused_until(snap) > now_ms
+        else None,
+    )
+
+
+def _proposal_line(
+    proposal: OpenProposal, names: list[str], seat: int | None, now_ms: int, zone: str | None
+) -> ProposalLine:
+    def who(s: int) -> str:
+        return "you" if s == seat else names[s]
+
+    mine = proposal["seat"] == seat
+    asks = agreements.in_words(dict(proposal))
+    if mine:
+        asks = asks.replace("their", "your")
+    return ProposalLine(
+        id=proposal["id"],
+        kind=proposal["kind"],
+        words=f"{who(proposal['seat'])} propose{'' if mine else 's'} to {asks}",
+        deadline=in_words(proposal["deadline"], now_ms, zone),
+        yours=mine,
+        asked=seat in proposal["waiting"],
+        waiting=tuple(who(s) for s in proposal["waiting"]),
     )
 
 
@@ -371,6 +452,23 @@ def happening(
     return lines
 
 
+def since_start(
+    recent: Sequence[Event], seat: int, told_until: int | None = None
+) -> tuple[int, str]:
+    """(index, heading): where "since your last move" starts in `recent`: at the seat's last
+    move (0 if it has not moved among them), or just after `told_until` when that is earlier
+    (an email tells everything since the reader's last email)."""
+    own = [
+        i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
+    ]
+    start, heading = (own[-1] if own else 0), SINCE_MOVE
+    if told_until is not None:
+        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
+        if told < start:
+            start, heading = told, SINCE_EMAIL
+    return start, heading
+
+
 def since_last_move(
     game: Game,
     seats: list[SeatRecord],
@@ -381,27 +479,36 @@ def since_last_move(
     """(heading, lines): the lines of `recent` from the seat's last move on (all of them if it
     has not moved among them), as the seat reads them: the opponents' moves and what they
     caused, and what the seat's own move caused; from just after `told_until` instead when
-    that is earlier (an email tells everything since the reader's last email)."""
+    that is earlier (see `since_start`). Messages are told apart (`SeatTable.chat_since`)."""
     if seat is None:
         return SINCE_MOVE, ()
-    own = [
-        i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
-    ]
-    start, heading = (own[-1] if own else 0), SINCE_MOVE
-    if told_until is not None:
-        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
-        if told < start:
-            start, heading = told, SINCE_EMAIL
+    start, heading = since_start(recent, seat, told_until)
     lines = [
         line
         for e in recent[start:]
         if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
+        and e["type"] not in talk.TALK_EVENTS
         for line in happening(game, seats, e, seat)
     ]
     if len(lines) > SINCE_LINES:
         earlier = len(lines) - SINCE_LINES
         lines = [f"... {earlier} earlier lines in the game's log", *lines[-SINCE_LINES:]]
     return heading, tuple(lines)
+
+
+def _chat_since(
+    chat: Sequence[talk.ChatLine],
+    recent: Sequence[Event],
+    seat: int | None,
+    told_until: int | None,
+) -> tuple[talk.ChatLine, ...]:
+    """The messages of `chat` from where "since your last move" starts on."""
+    if seat is None or not chat:
+        return ()
+    start, _ = since_start(recent, seat, told_until)
+    if start >= len(recent):
+        return ()
+    return tuple(line for line in chat if line.number >= recent[start]["version"])
 
 
 class Tables:

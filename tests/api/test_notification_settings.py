@@ -22,6 +22,7 @@ def test_preferences_change_one_at_a_time(client, register):
     assert r.status_code == 200
     assert r.json["notifications"] == {
         "email": True,
+        "chat": True,
         "webhook": True,
         "reminders": False,
         "replies_from_any_address": False,
@@ -29,12 +30,14 @@ def test_preferences_change_one_at_a_time(client, register):
     r = client.patch("/v1/players/me", json={"notifications": {"email": False}}, headers=headers)
     assert r.json["notifications"] == {
         "email": False,
+        "chat": True,
         "webhook": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
     assert client.get("/v1/players/me", headers=headers).json["notifications"] == {
         "email": False,
+        "chat": True,
         "webhook": True,
         "reminders": False,
         "replies_from_any_address": False,

@@ -30,3 +30,25 @@ def random_positions(
             action = rnd.choice(game.legal_actions(m["state"], seat))
             m, _ = runner.act(game, m, seat, action, seed, version)
             version += 1
+
+
+def random_steps(
+    game: Game, rnd: random.Random, count: int
+) -> Iterator[tuple[dict[str, Any], int, dict[str, Any], dict[str, Any], list[Any], bytes]]:
+    """`count` random moves of `game` along games as `random_positions` plays them, each as
+    (match before, seat, action, match after, log entries, seed): the move is applied with the
+    game's seed, which the caller needs to apply it again."""
+    steps = 0
+    while steps < count:
+        n = rnd.randint(game.info.min_players, game.info.max_players)
+        seed = rnd.randbytes(32)
+        m, _ = runner.start(game, n, None, seed, 1)
+        version = 2
+        while m["outcome"] is None and steps < count:
+            seat = rnd.choice(sorted(runner.active_seats(game, m)))
+            action = rnd.choice(game.legal_actions(m["state"], seat))
+            after, entries = runner.act(game, m, seat, action, seed, version)
+            yield m, seat, action, after, entries, seed
+            steps += 1
+            m = after
+            version += 1

@@ -8,6 +8,9 @@ invitation declined, a resignation, a clock that ran out under each policy). Run
 when a change of the record is meant (and say so):
 
     .venv/bin/python -m tests.service.recorded_games
+
+New kinds of events are recorded by their own games, appended to the older recording (which
+stays as an earlier turnpost wrote it): `--append` (done once for table talk and proposals).
 """
 
 from __future__ import annotations
@@ -105,12 +108,92 @@ def record() -> list[dict]:
             server.stop()
 
 
+def record_talk() -> list[dict]:
+    """Games with table talk and proposals (recorded after the first games, and appended to
+    them: `--append`): messages to the table and private ones; a takeback, a pause, a shared
+    result and an abort accepted; proposals declined, withdrawn, made void and lapsed."""
+    from service.play import agreements
+    from service.play.talk import Talk, TalkLimits
+
+    made: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        server = EmbeddedValkey(Path(folder), appendonly=False).start()
+        try:
+            client = connect(server.url)
+            clock = Clock()
+            players = PlayerService(PlayerStore(client))
+            games = GameService(GameStore(client), PlayerStore(client), clock=clock)
+            talk = Talk(games, PlayerStore(client), TalkLimits(1000, 1000, proposal_hours=1))
+            ids = [players.register(name)["id"] for name in ("Ada", "Bo", "Cy")]
+            for friend in ids[1:]:
+                players.set_friends(friend, [ids[0]])
+            rnd = random.Random(2027)
+            # three players talk; Ada's first quiet step is taken back; a shared result
+            game_id = games.create(ids[0], "consonar", ids)["id"]
+            talk.say(game_id, ids[1], "good luck, all")
+            talk.say(game_id, ids[2], "Ada: shall we?", to=0)
+            mover = games.load(game_id)["active_seats"][0]
+            moves = games.legal_moves(game_id, ids[mover])
+            fleet = next(m for m in moves["moves"] if m["action"]["type"] == "fleet")
+            games.play(game_id, ids[mover], moves["version"], action=fleet["action"])
+            taken = talk.propose(game_id, ids[mover], "takeback")
+            for seat in taken["waiting"]:
+                talk.answer(game_id, ids[seat], taken["id"], True)
+            voided = talk.propose(game_id, ids[1], "abort")
+            declined = talk.propose(game_id, ids[2], "draw")
+            talk.answer(game_id, ids[0], declined["id"], False)
+            shared = talk.propose(game_id, ids[0], "draw")
+            for seat in shared["waiting"]:
+                talk.answer(game_id, ids[seat], shared["id"], True)
+            assert agreements.find(games.load(game_id), voided["id"]) is None
+            made.append(game_id)
+            # a pause accepted, a proposal withdrawn, one lapsed, a move that voids a takeback,
+            # then the game played out
+            control = {"per_move_seconds": 86_400, "on_timeout": "auto"}
+            game_id = games.create(ids[0], "nautilus", ids[:2], time_control=control)["id"]
+            paused = talk.propose(game_id, ids[1], "pause", 2)
+            talk.answer(game_id, ids[0], paused["id"], True)
+            withdrawn = talk.propose(game_id, ids[0], "abort")
+            talk.withdraw(game_id, ids[0], withdrawn["id"])
+            lapsing = talk.propose(game_id, ids[0], "draw")
+            clock.now += 2 * 3600
+            assert talk.lapse(game_id, lapsing["id"]) == "applied"
+            while (snap := games.load(game_id))["status"] == "active":
+                last = agreements.of(snap)["last_move"]
+                if last and last["undoable"] and not agreements.open_proposals(snap):
+                    talk.propose(game_id, ids[last["seat"]], "takeback")  # the next move voids it
+                seat = rnd.choice(snap["active_seats"])
+                moves = games.legal_moves(game_id, ids[seat])
+                games.play(
+                    game_id,
+                    ids[seat],
+                    moves["version"],
+                    action=rnd.choice(moves["moves"])["action"],
+                )
+            made.append(game_id)
+            # an abort in the first round
+            game_id = games.create(ids[0], "buttons", ids[:2])["id"]
+            aborted = talk.propose(game_id, ids[0], "abort")
+            talk.answer(game_id, ids[1], aborted["id"], True)
+            made.append(game_id)
+            store = GameStore(client)
+            return [
+                {"events": store.events(game_id), "snapshot": store.snapshot(game_id)}
+                for game_id in made
+            ]
+        finally:
+            server.stop()
+
+
 def load() -> list[dict]:
     return json.loads(gzip.decompress(RECORDED.read_bytes()))
 
 
 if __name__ == "__main__":
-    recorded = record()
+    import sys
+
+    # --append: record the games of table talk and proposals, and add them to those recorded
+    recorded = load() + record_talk() if "--append" in sys.argv else record()
     RECORDED.write_bytes(gzip.compress(json.dumps(recorded, sort_keys=True).encode(), mtime=0))
     kinds = sorted({e["type"] for game in recorded for e in game["events"]})
     print(f"{RECORDED}: {len(recorded)} games, events of kinds {', '.join(kinds)}")

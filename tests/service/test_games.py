@@ -279,8 +279,9 @@ def test_a_move_is_checked_and_applied_by_one_call_of_the_runner(services, test_
     moves = games.legal_moves(g, a)
     calls = runner_calls(monkeypatch)
     games.play(g, a, moves["version"], notation=moves["moves"][0]["notation"])
-    # the fold then reads who may act in the new match, for the snapshot (as a replay does)
-    assert calls == ["move", "active_seats"]
+    # the fold then asks whether the move may be taken back, and reads who may act in the new
+    # match, for the snapshot (as a replay does); neither applies the move again
+    assert calls == ["move", "can_take_back", "active_seats"]
 
 
 def test_a_move_is_refused_in_the_documented_order(services, test_game):

@@ -266,3 +266,39 @@ def test_words_after_the_move_end_the_reply_without_an_error(table, smtp):
     body = text_of(answer_to(smtp, address, "mail/played"))
     assert "Reading stopped at 'Thanks, good luck!', which is not a move." in body
     assert services.games.log(game_id, (ada, bo)[decider])["entries"][-1]["move"] == "keep"
+
+
+def test_a_reply_carries_a_move_and_a_message_to_the_table(table, smtp):
+    services, game_id, ada, bo = table
+    email = turn_email(services, smtp, game_id, 0, "ada@example.org")
+    card = services.games.legal_moves(game_id, ada)["moves"][0]["notation"]
+    body = f"{card}\nsay: <b>good</b> luck,\nBo!"
+    outcome = services.mail_moves.receive(reply_to(email, body, "ada@example.org"))
+    assert (outcome.status, outcome.code) == ("played", "mail/played")
+    said = services.talk.messages(game_id, bo)["messages"]
+    assert [(m["seat"], m["text"]) for m in said] == [(0, "<b>good</b> luck, Bo!")]
+    assert services.games.log(game_id, ada)["entries"][-1]["move"] == card
+    answer = text_of(answer_to(smtp, "ada@example.org", "mail/played"))
+    assert "Said:" in answer and "<b>good</b> luck, Bo!" in answer
+
+
+def test_a_reply_with_only_a_message_is_sent_and_a_bad_one_explained(table, smtp):
+    services, game_id, _ada, bo = table
+    email = turn_email(services, smtp, game_id, 0, "ada@example.org")
+    before = services.games.load(game_id)["match"]
+    outcome = services.mail_moves.receive(reply_to(email, "say: thinking...", "ada@example.org"))
+    assert (outcome.status, outcome.code) == ("said", "mail/said")
+    assert services.games.load(game_id)["match"] == before
+    assert [m["text"] for m in services.talk.messages(game_id, bo)["messages"]] == ["thinking..."]
+    for body, words in (
+        ("say to Zed: hello", "no other player here is called Zed"),
+        ("say to Bo: psst", "three players or more"),
+        ("say: " + "x" * 600, "at most 500 characters"),
+        ("say: \u202eevil", "direction of the text"),
+    ):
+        outcome = services.mail_moves.receive(reply_to(email, body, "ada@example.org"))
+        assert (outcome.status, outcome.code) == ("refused", "chat/refused"), body
+        answer = text_of(answer_to(smtp, "ada@example.org", "chat/refused"))
+        assert "Your message was not sent" in answer and words in answer
+        smtp.messages.clear()
+    assert len(services.talk.messages(game_id, bo)["messages"]) == 1

@@ -578,3 +578,27 @@ def test_a_huge_pathological_line_is_read_quickly():
     started = time.perf_counter()
     assert parse_reply(plain(line + "\n")).move_lines == [line]
     assert time.perf_counter() - started < 2
+
+
+# -- a message to the table: `say:` ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "moves_", "message", "to"),
+    [
+        ("bid 3\nsay: good luck!\n", ["bid 3"], "good luck!", None),
+        ("SAY: first\nwrapped by the client\n", [], "first wrapped by the client", None),
+        ("play 3+ 0 5\nsay to Bo Ann: just you\n", ["play 3+ 0 5"], "just you", "Bo Ann"),
+        ("bid 3\nsaying nothing\n", ["bid 3", "saying nothing"], None, None),
+        ("say:\n", [], "", None),
+        ("bid 3\n\nsay: hi\n\n-- \nAda\n", ["bid 3"], "hi", None),
+    ],
+)
+def test_a_say_line_begins_a_message_that_runs_to_the_end(body, moves_, message, to):
+    reply = parse_reply(plain(body))
+    assert (reply.move_lines, reply.message, reply.message_to) == (moves_, message, to)
+
+
+def test_a_quoted_say_line_is_no_message():
+    reply = parse_reply(plain("bid 3\n\nOn Sat, Ada wrote:\n> say: old words\n"))
+    assert (reply.move_lines, reply.message) == (["bid 3"], None)

@@ -1,0 +1,127 @@
+"""/v1/games/{id}/chat and /proposals: the players' messages in a game, and the proposals the
+other players accept or decline (service/play/talk.py, service/play/agreements.py)."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import ErrorCode
+
+from .. import context
+from ..error_codes import raises
+from ..schemas import (
+    NEXT_PAGE,
+    ChatListSchema,
+    ChatMessageSchema,
+    ChatPostSchema,
+    ChatQuerySchema,
+    ProposalAnswerSchema,
+    ProposalListSchema,
+    ProposalPostSchema,
+    ProposalSchema,
+    location_header,
+)
+
+blp = Blueprint(
+    "talk",
+    __name__,
+    url_prefix="/v1/games",
+    description="Table talk: the players' messages in a game, part of its log",
+)
+
+
+@blp.route("/<game_id>/chat")
+class Chat(MethodView):
+    @blp.doc(operationId="sendMessage")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.CHAT_CLOSED,
+        ErrorCode.CHAT_INVALID,
+        ErrorCode.CHAT_BAD_RECIPIENT,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.arguments(ChatPostSchema)
+    @blp.response(
+        201, ChatMessageSchema, headers=location_header("The game's messages from this one on")
+    )
+    def post(self, body, game_id):
+        """Write to the table, or privately to one other player (`to`: their seat)"""
+        message = context.services().talk.say(game_id, context.caller(), body["text"], body["to"])
+        after = message["version"] - 1
+        return message, 201, {"Location": f"{blp.url_prefix}/{game_id}/chat?after={after}"}
+
+    @blp.doc(operationId="listMessages")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER)
+    @blp.arguments(ChatQuerySchema, location="query")
+    @blp.response(200, ChatListSchema, headers=NEXT_PAGE)
+    def get(self, query, game_id):
+        """The messages you may read, oldest first; page with after=<the `next` of a page>"""
+        found = context.services().talk.messages(
+            game_id, context.caller(), query["after"], query["limit"]
+        )
+        following = None
+        if found["read_to"] < found["version"]:
+            following = (
+                f"{blp.url_prefix}/{game_id}/chat?after={found['read_to']}&limit={query['limit']}"
+            )
+        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
+        return {**found, "next": following}, 200, headers
+
+
+@blp.route("/<game_id>/proposals")
+class Proposals(MethodView):
+    @blp.doc(operationId="listProposals")
+    @raises(ErrorCode.GAME_NOT_FOUND)
+    @blp.response(200, ProposalListSchema)
+    def get(self, game_id):
+        """The game's open proposals, and what you may propose now"""
+        return context.services().talk.proposals(game_id, context.caller())
+
+    @blp.doc(operationId="makeProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_ALLOWED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.arguments(ProposalPostSchema)
+    @blp.response(201, ProposalSchema, headers=location_header("The game's proposals"))
+    def post(self, body, game_id):
+        """Propose a takeback of your last move, a pause of the clocks, a shared result or an abort"""
+        proposal = context.services().talk.propose(
+            game_id, context.caller(), body["kind"], body["days"]
+        )
+        return proposal, 201, {"Location": f"{blp.url_prefix}/{game_id}/proposals"}
+
+
+@blp.route("/<game_id>/proposals/<int:proposal>/answer")
+class ProposalAnswer(MethodView):
+    @blp.doc(operationId="answerProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_FOUND,
+        ErrorCode.PROPOSAL_NOT_ASKED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.arguments(ProposalAnswerSchema)
+    @blp.response(200, ProposalSchema)
+    def post(self, body, game_id, proposal):
+        """Accept or decline a proposal you are asked to answer"""
+        return context.services().talk.answer(game_id, context.caller(), proposal, body["accept"])
+
+
+@blp.route("/<game_id>/proposals/<int:proposal>/withdraw")
+class ProposalWithdraw(MethodView):
+    @blp.doc(operationId="withdrawProposal")
+    @raises(
+        ErrorCode.GAME_NOT_FOUND,
+        ErrorCode.GAME_NOT_A_PLAYER,
+        ErrorCode.PROPOSAL_NOT_FOUND,
+        ErrorCode.PROPOSAL_NOT_ASKED,
+        ErrorCode.GAME_BUSY,
+    )
+    @blp.response(200, ProposalSchema)
+    def post(self, game_id, proposal):
+        """Withdraw a proposal you made"""
+        return context.services().talk.withdraw(game_id, context.caller(), proposal)
