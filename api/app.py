@@ -26,8 +26,9 @@ from . import errors, hostile_input, http_conventions, metrics, rate_limits, req
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, players
+from .resources import catalog, games, inbound, players, push
 from .schemas import (
+    PushMessageSchema,
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
     WebhookGameInvitedSchema,
@@ -138,7 +139,14 @@ def create_app(
             "/v1/players/me/stream-ticket, usable for a minute",
         },
     )
-    for blueprint in (catalog.blp, players.blp, players.sign_in_blp, games.blp, inbound.blp):
+    for blueprint in (
+        catalog.blp,
+        players.blp,
+        push.blp,
+        players.sign_in_blp,
+        games.blp,
+        inbound.blp,
+    ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
     # pages that way; none does here (pages follow `after`), so the document leaves it out.
@@ -150,6 +158,7 @@ def create_app(
         WebhookGameFinishedSchema,
         WebhookGameInvitedSchema,
         WebhookGameCancelledSchema,
+        PushMessageSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

@@ -105,6 +105,9 @@ class PlayerCreateSchema(Schema):
 class NotificationPreferencesSchema(Schema):
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
+    push = JsonBoolean(
+        metadata={"description": "Push messages to the devices you turned them on for"}
+    )
     reminders = JsonBoolean(
         metadata={"description": "Reminders at 50% and 90% of a clock, by email and webhook"}
     )
@@ -263,7 +266,7 @@ class DeliverySchema(Schema):
         },
     )
     at = fields.String(required=True, metadata=ISO_TIME)
-    channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
+    channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook", "push"]))
     event = fields.String(
         required=True,
         validate=validate.OneOf(
@@ -286,6 +289,93 @@ class DeliverySchema(Schema):
     )
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
+
+
+BASE64URL = r"^[A-Za-z0-9_-]+={0,2}$"
+
+
+class PushKeysSchema(Schema):
+    p256dh = fields.String(
+        required=True,
+        validate=[validate.Length(min=80, max=100), validate.Regexp(BASE64URL)],
+        metadata={"description": "The browser's P-256 public key, base64url (65 bytes)"},
+    )
+    auth = fields.String(
+        required=True,
+        validate=[validate.Length(min=20, max=30), validate.Regexp(BASE64URL)],
+        metadata={"description": "The browser's 16-byte authentication secret, base64url"},
+    )
+
+
+class PushSubscriptionCreateSchema(Schema):
+    """A browser's PushSubscription as `JSON.stringify(subscription)` writes it, and the
+    device's name as you want to see it in your list."""
+
+    endpoint = fields.Url(
+        required=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=validate.Length(max=1024),
+        metadata={"description": "The push service's URL for this browser (https)"},
+    )
+    keys = fields.Nested(PushKeysSchema, required=True)
+    expirationTime = fields.Integer(
+        allow_none=True, load_default=None, metadata={"description": "Ignored"}
+    )
+    device = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=64),
+        metadata={"description": "A name for the device, e.g. Firefox on my phone"},
+    )
+
+
+class PushSubscriptionSchema(Schema):
+    id = fields.String(required=True)
+    device = fields.String(required=True)
+    push_service = fields.String(
+        required=True, metadata={"description": "The host of the push service it goes through"}
+    )
+    created_at = fields.String(required=True, metadata=ISO_TIME)
+
+
+class PushSubscriptionsSchema(Schema):
+    application_server_key = fields.String(
+        required=True,
+        metadata={
+            "description": "The server's VAPID public key, base64url: subscribe with it "
+            "(`pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`)"
+        },
+    )
+    subscriptions = fields.List(fields.Nested(PushSubscriptionSchema), required=True)
+
+
+class PushMessageSchema(Schema):
+    """What the server's push messages hold, once the browser decrypted them (aes128gcm)."""
+
+    title = fields.String(required=True)
+    body = fields.String(required=True)
+    url = fields.String(required=True, metadata={"description": "The game's page: open it"})
+    event = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            [
+                "turn.started",
+                "turn.continues",
+                "turn.reminder",
+                "game.finished",
+                "game.invited",
+                "game.cancelled",
+            ]
+        ),
+    )
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    tag = fields.String(
+        required=True,
+        metadata={"description": "The game's id: a newer notification replaces the older"},
+    )
+    delivery_id = fields.String(required=True)
 
 
 class StreamTicketSchema(Schema):

@@ -11,6 +11,7 @@ from service.by_mail.moves import MailMoves
 from service.consequences import Consequences, Deliveries
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
+from service.notify.push import PushDevices
 from service.play.games import GameService
 from service.play.table import Tables
 from service.players.accounts import PlayerService
@@ -21,6 +22,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
+from store.push import PushStore
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
@@ -38,6 +40,8 @@ class Services:
     one_click: OneClick
     mail_moves: MailMoves
     sign_in: SignIn
+    push: PushDevices
+    """The players' devices with Web Push on (service.notify.push)."""
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
@@ -66,6 +70,7 @@ def assemble(
     keys = ServerKeys(settings, notes)
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
+    push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     consequences = (
         None
@@ -80,6 +85,7 @@ def assemble(
             settings,
             sign_in=sign_in,
             tallies=WorkerTallies(client),
+            push=PushStore(client),
         )
     )
     return Services(
@@ -88,10 +94,18 @@ def assemble(
         games=games,
         tables=tables,
         notifications=NotificationService(
-            game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
+            game_store,
+            player_store,
+            notes,
+            settings,
+            mailer,
+            one_click=one_click.links,
+            keys=keys,
+            push_devices=push,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
+        push=push,
         consequences=consequences,
     )

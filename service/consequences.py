@@ -41,6 +41,7 @@ from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
+from store.push import PushStore
 from store.record import Event
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
@@ -51,7 +52,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Delivery:
-    """One notice to send on one channel ("email" or "webhook"); `attempt` counts the
+    """One notice to send on one channel ("email", "webhook" or "push"); `attempt` counts the
     deliveries of this notice on this channel (a throttled or failed one is tried again)."""
 
     channel: str
@@ -92,6 +93,8 @@ class Contact:
 
     email: bool = False
     webhook: bool = False
+    push: bool = False
+    """Has a device with Web Push on (service.notify.push)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,11 @@ def due_after_commit(
             deliveries.append((email_at, Delivery("email", notice)))
         if contact.webhook:
             deliveries.append((now_ms, Delivery("webhook", notice)))
+        if contact.push:
+            push_at = now_ms
+            if notice.event == TURN_STARTED:
+                push_at += int(settings.push_delay_seconds * 1000)
+            deliveries.append((push_at, Delivery("push", notice)))
         deadline = snap["deadlines"][notice.seat]
         if notice.event == TURN_STARTED and deadline is not None:
             deliveries += _reminders(snap, notice, deadline, contact)
@@ -166,7 +174,11 @@ def _reminders(
         at = started + clock_ms * percent // 100
         found += [
             (at, Delivery(channel, notice))
-            for channel, wanted in (("email", contact.email), ("webhook", contact.webhook))
+            for channel, wanted in (
+                ("email", contact.email),
+                ("webhook", contact.webhook),
+                ("push", contact.push),
+            )
             if wanted
         ]
     return found
@@ -210,7 +222,10 @@ class Consequences:
         clock: Callable[[], float] = time.time,
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
+        push: PushStore | None = None,
     ):
+        self.push = push
+        """Whose devices have Web Push on; None: nobody's are asked."""
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -339,12 +354,15 @@ class Consequences:
         ]
         player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
         by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
+        devices = dict(zip(player_ids, self.push.counts(player_ids))) if self.push else {}
         found: dict[str, dict[int, Contact]] = {snap["id"]: {} for snap in snaps}
         for game_id, seat, player_id in people:
             profile = by_id[player_id]
             if profile:
                 found[game_id][seat] = Contact(
-                    bool(profile.get("email")), bool(profile.get("webhook_url"))
+                    bool(profile.get("email")),
+                    bool(profile.get("webhook_url")),
+                    bool(devices.get(player_id)),
                 )
         return found
 

@@ -95,6 +95,13 @@ class ErrorCode(Enum):
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
     GAME_NOT_FINISHED = "game/not_finished", 409, "a rematch follows a finished game"
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
+    PUSH_TOO_MANY = (
+        "push/too_many",
+        409,
+        "you have the most push subscriptions one player may keep "
+        "(PUSH_DEVICES_PER_PLAYER): remove one first",
+    )
+    PUSH_NOT_FOUND = "push/not_found", 404, "you have no push subscription with this id"
     REQUEST_TIMEOUT = (
         "request/timeout",
         408,
@@ -135,6 +142,17 @@ class ErrorCode(Enum):
         422,
         "the webhook URL is not https, or its host is not a public address "
         "(loopback, private, link-local, reserved)",
+    )
+    PUSH_INVALID_SUBSCRIPTION = (
+        "push/invalid_subscription",
+        422,
+        "the subscription is not one a browser makes: `keys.p256dh` must be a P-256 point "
+        "and `keys.auth` 16 bytes, both base64url",
+    )
+    PUSH_UNSAFE_ENDPOINT = (
+        "push/unsafe_endpoint",
+        422,
+        "the push service's endpoint is not https, or its host is not a public address",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from service.notify import emails, webhooks
+from service.notify import emails, push, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview
 from service.play.table import SeatTable, Tables
@@ -49,6 +49,7 @@ REMINDER_PERCENTS = (50, 90)
 DEFAULT_PREFERENCES = {
     "email": True,
     "webhook": True,
+    "push": True,
     "reminders": True,
     "replies_from_any_address": False,
 }
@@ -130,9 +131,12 @@ class NotificationService:
         clock: Callable[[], float] = time.time,
         one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
+        push_devices: push.PushDevices | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
-        for a short list, a one-click link per move (service.notify.one_click)."""
+        for a short list, a one-click link per move (service.notify.one_click);
+        `push_devices` the players' browsers, for Web Push (service.notify.push)."""
+        self.push_devices = push_devices
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
@@ -558,6 +562,93 @@ class NotificationService:
             payload["outcome"] = dict(table.outcome or {})
         return payload
 
+    # -- web push ------------------------------------------------------------------------------
+
+    def push(self, notice: Notice, attempt: int = 1) -> tuple[str, float]:
+        """Send the notice to each of the player's devices (service.notify.push). Returns
+        (outcome, seconds): "sent"; "retry" after `seconds` (a push service answered 429 or
+        5xx, or nothing: those devices are tried again, after the service's Retry-After or
+        PUSH_RETRY_SECONDS doubling); "failed" (no device took it); or "off" /
+        "superseded" / "gone". A device that had this delivery is never sent it again."""
+        if self.push_devices is None:
+            return "off", 0
+        snap = self.games.snapshot(notice.game_id)
+        if snap is None:
+            return "gone", 0
+        player_id = _person(snap["seats"][notice.seat])
+        profile = self.players.get(player_id) if player_id else None
+        if player_id is None or not profile:
+            return "off", 0
+        prefs = preferences(profile)
+        if not prefs["push"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
+            return "off", 0
+        delivery_id = notice.delivery_id("push")
+        if not _still_current(snap, notice):
+            self._record(
+                player_id,
+                notice,
+                "push",
+                delivery_id,
+                "superseded",
+                f"{_moved_on(notice)} before the push message went",
+                attempt,
+            )
+            return "superseded", 0
+        message = self._push_message(snap, notice, profile)
+        devices = self.push_devices.send(player_id, delivery_id, message, snap["id"])
+        again = [d for d in devices if d.outcome == "retry"]
+        delay = 0.0
+        if again and attempt < self.settings.push_attempts:
+            backoff = self.settings.push_retry_seconds * 2 ** (attempt - 1)
+            asked = max((d.result.retry_after or 0) for d in again if d.result is not None)
+            delay = min(max(backoff, asked), 3600)
+        for device in devices:
+            status, detail = _device_record(device, delay)
+            if status:
+                self._record(player_id, notice, "push", delivery_id, status, detail, attempt)
+        if delay:
+            return "retry", delay
+        if not devices:
+            return "off", 0
+        return ("sent" if any(d.outcome == "sent" for d in devices) else "failed"), 0
+
+    def _push_message(self, snap: Snapshot, notice: Notice, profile: dict) -> dict[str, Any]:
+        """The message's JSON: what the notification shows and the page it opens, from the
+        reader's table (or, for an invitation, names and the game's title)."""
+        url = f"{self.settings.public_url}/play/{snap['id']}"
+        event, version = notice.event, snap["version"]
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            game = history.game_of(snap)
+            creator = _creator(self.players, snap) or {"name": "a player"}
+            others = [
+                logview.seat_name(r)
+                for s, r in enumerate(snap["seats"])
+                if s != notice.seat and r["player_id"] != snap["created_by"]
+            ]
+            refused = [d["name"] for d in snap.get("declined", [])]
+            shown = push.invitation_message(
+                notice.event,
+                game.info.title,
+                creator["name"],
+                others,
+                refused[-1] if refused else None,
+                url,
+            )
+        else:
+            table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
+            continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+            event = TURN_CONTINUES if continues else notice.event
+            version = table.version
+            result = _result_words(table) if notice.event == GAME_FINISHED else ""
+            shown = push.turn_message(table, notice.event, continues, url, result)
+        return {
+            **shown,
+            "event": event,
+            "game_id": snap["id"],
+            "version": version,
+            "tag": snap["id"],
+        }
+
     # -- the delivery log ------------------------------------------------------------------------
 
     def _record(
@@ -584,6 +675,32 @@ class NotificationService:
                 "detail": detail,
             },
         )
+
+
+def _device_record(device: push.DeviceResult, delay: float) -> tuple[str | None, str]:
+    """(status, detail) of one device's send for the delivery log; no status for a device
+    that had the delivery before."""
+    name = device.subscription["device"]
+    answer = device.result.detail if device.result is not None else ""
+    if device.outcome == "sent":
+        return "sent", f"to {name}"
+    if device.outcome == "retry":
+        if delay:
+            return "retrying", f"to {name}: {answer}; next attempt in {delay:g} s"
+        return "failed", f"to {name}: {answer}; no attempt left"
+    if device.outcome == "gone":
+        return "failed", (
+            f"to {name}: the push service no longer knows this device ({answer}); "
+            "it is removed from your devices"
+        )
+    if device.outcome == "stale":
+        return "failed", (
+            f"to {name}: it was turned on with the server's previous key; it is removed "
+            "(open your settings on it to turn notifications on again)"
+        )
+    if device.outcome == "refused":
+        return "failed", f"to {name}: {answer}"
+    return None, ""
 
 
 def _moved_on(notice: Notice) -> str:
