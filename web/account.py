@@ -27,6 +27,7 @@ from .blueprint import (
     signed_in,
     you,
 )
+from .push import devices as push_devices
 
 GAME_SUMMARIES = {
     "nautilus": "Two divers bid for five undersea domains, round after round. You lay your "
@@ -187,6 +188,7 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
+        push=push_devices(player),
         problem=problem,
         shown=shown,
     )

@@ -23,6 +23,7 @@ def test_preferences_change_one_at_a_time(client, register):
     assert r.json["notifications"] == {
         "email": True,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
@@ -30,12 +31,14 @@ def test_preferences_change_one_at_a_time(client, register):
     assert r.json["notifications"] == {
         "email": False,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
     assert client.get("/v1/players/me", headers=headers).json["notifications"] == {
         "email": False,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
