@@ -4,7 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
-from service.players.accounts import MAX_FRIENDS
+from service.players.accounts import MAX_FRIENDS, WEBHOOK_KINDS
 from store.record import EventType
 
 MAX_VERSION = 10**15 - 1  # far past any game, and exact in every client's numbers (JSON doubles)
@@ -94,11 +94,21 @@ class CatalogSchema(Schema):
     games = fields.List(fields.Nested(CatalogGameSchema), required=True)
 
 
+WEBHOOK_KIND = {
+    "description": "What your webhook_url gets: `signed` (the default), the signed JSON of "
+    "docs/notifications.md; `discord` or `slack`, a line of text in that app's incoming-webhook "
+    "JSON (the game, the last move as everyone reads it, a link), for a channel's webhook URL"
+}
+
+
 class PlayerCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True, load_default=None)
     webhook_url = fields.Url(
         allow_none=True, load_default=None, schemes={"http", "https"}, require_tld=False
+    )
+    webhook_kind = fields.String(
+        load_default=None, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
     )
 
 
@@ -130,6 +140,7 @@ class PlayerPatchSchema(Schema):
     name = fields.String(validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True)
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
+    webhook_kind = fields.String(validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND)
     time_zone = fields.String(allow_none=True, validate=validate.Length(max=64), metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema)
 
@@ -147,6 +158,9 @@ class PlayerSchema(Schema):
     name = fields.String(required=True)
     email = fields.String(allow_none=True)
     webhook_url = fields.String(allow_none=True)
+    webhook_kind = fields.String(
+        required=True, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
+    )
     time_zone = fields.String(allow_none=True, metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
     webhook_status = fields.String(

@@ -172,7 +172,7 @@ def sign_out():
 NOTIFICATIONS = [
     ("email", "Email me when it is my turn and when a game ends"),
     ("reminders", "Remind me at half and nine tenths of a clock"),
-    ("webhook", "Send my webhook the same news (for programs)"),
+    ("webhook", "Send my webhook the same news (for programs, or a chat channel)"),
     ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),
 ]
 
@@ -208,6 +208,7 @@ def save_settings():
         "name": form.get("name", "").strip(),
         "email": form.get("email", "").strip() or None,
         "webhook_url": form.get("webhook_url", "").strip() or None,
+        "webhook_kind": form.get("webhook_kind") or "signed",
         "time_zone": form.get("time_zone") or None,
         "notifications": {key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
     }

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from service.notify import emails, push, webhooks
+from service.notify import chat, emails, push, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview
 from service.play.table import SeatTable, Tables
@@ -443,8 +443,9 @@ class NotificationService:
         prefs = preferences(profile)
         if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
             return "off", 0
+        kind = profile.get("webhook_kind") or "signed"
         stored = self.notes.webhook_secret(player_id)
-        if stored is None:
+        if stored is None and kind == "signed":
             return "off", 0
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
@@ -470,16 +471,24 @@ class NotificationService:
             return "busy", timeout
         else:
             try:
-                result = webhooks.post(
-                    profile["webhook_url"],
-                    self.keys.unseal(stored),
-                    notice.event,
-                    delivery_id,
-                    self._payload(snap, notice, delivery_id),
-                    int(self.clock()),
-                    timeout,
-                    self.settings.webhook_urls,
-                )
+                if stored is not None and kind == "signed":
+                    result = webhooks.post(
+                        profile["webhook_url"],
+                        self.keys.unseal(stored),
+                        notice.event,
+                        delivery_id,
+                        self._payload(snap, notice, delivery_id),
+                        int(self.clock()),
+                        timeout,
+                        self.settings.webhook_urls,
+                    )
+                else:  # a chat app's incoming webhook: one line of what everyone may know
+                    result = chat.post(
+                        profile["webhook_url"],
+                        self._chat_body(kind, snap, notice, profile),
+                        timeout,
+                        self.settings.webhook_urls,
+                    )
             finally:
                 self.notes.give_webhook_slot(player_id, delivery_id)
             if result.timed_out:
@@ -540,6 +549,21 @@ class NotificationService:
             TURN_CONTINUES if continues else notice.event,  # a multi-step turn goes on
             delivery_id,
         )
+
+    def _chat_body(self, kind: str, snap: Snapshot, notice: Notice, profile: dict) -> dict:
+        """A chat app's line for the notice (service.notify.chat), from a spectator's table:
+        a channel may be read by others than the player."""
+        url = f"{self.settings.public_url}/play/{snap['id']}"
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            creator = _creator(self.players, snap) or {"name": "a player"}
+            words = chat.invitation_words(
+                notice.event, profile["name"], history.game_of(snap).info.title, creator["name"]
+            )
+            return chat.body(kind, words, (), url, snap["id"])
+        spectator = self.tables.of(snap, None, profile.get("time_zone"))
+        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        words, last = chat.turn_words(notice.event, spectator, notice.seat, continues)
+        return chat.body(kind, words, last, url, snap["id"])
 
     def _turn_payload(self, table: SeatTable, event: str, delivery_id: str) -> dict[str, Any]:
         """A turn's or a finished game's webhook body, from the seat's table (the field names

@@ -21,7 +21,10 @@ from store.notifications import NotificationStore
 from store.players import PlayerStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
-PROFILE_FIELDS = ("name", "email", "webhook_url", "time_zone")
+PROFILE_FIELDS = ("name", "email", "webhook_url", "webhook_kind", "time_zone")
+WEBHOOK_KINDS = ("signed", "discord", "slack")
+"""signed: the JSON documented in docs/notifications.md, signed with the player's secret;
+discord, slack: a line of text in that chat app's incoming-webhook JSON (service.notify.chat)."""
 MAX_FRIENDS = 500
 
 
@@ -58,7 +61,11 @@ class PlayerService:
                 raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, str(err)) from err
 
     def register(
-        self, name: str, email: str | None = None, webhook_url: str | None = None
+        self,
+        name: str,
+        email: str | None = None,
+        webhook_url: str | None = None,
+        webhook_kind: str | None = None,
     ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
         webhook secret, when a webhook is given)."""
@@ -66,11 +73,13 @@ class PlayerService:
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self._check_webhook(webhook_url)
+        _check_kind(webhook_kind)
         token = new_token()
         profile = {
             "name": name,
             "email": email,
             "webhook_url": webhook_url,
+            "webhook_kind": webhook_kind or "signed",
             "created_at": int(self.clock() * 1000),
         }
         while True:
@@ -153,6 +162,7 @@ class PlayerService:
         return {
             "id": player_id,
             **{k: profile.get(k) for k in PROFILE_FIELDS},
+            "webhook_kind": profile.get("webhook_kind") or "signed",
             "notifications": preferences(profile),
             "webhook_status": status,
         }
@@ -162,6 +172,7 @@ class PlayerService:
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
         self._check_webhook(changes.get("webhook_url"))
+        _check_kind(changes.get("webhook_kind"))
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
@@ -255,3 +266,11 @@ class PlayerService:
         if profile is None:
             raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
         return profile
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in WEBHOOK_KINDS:
+        raise ServiceError(
+            ErrorCode.PLAYER_INVALID,
+            f"a webhook's kind is one of {', '.join(WEBHOOK_KINDS)}, not {kind!r}",
+        )
