@@ -112,7 +112,38 @@ class PlayerCreateSchema(Schema):
     )
 
 
+class ChannelChoiceSchema(Schema):
+    email = JsonBoolean()
+    push = JsonBoolean()
+    webhook = JsonBoolean()
+
+
+class EventChannelsSchema(Schema):
+    turn = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Your turn starts or goes on"}
+    )
+    reminder = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Reminders at 50% and 90% of a clock"}
+    )
+    invitation = fields.Nested(
+        ChannelChoiceSchema,
+        metadata={"description": "Invitations, and a game cancelled because one was declined"},
+    )
+    game_over = fields.Nested(ChannelChoiceSchema, metadata={"description": "A game ends"})
+    chat = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Messages in a game's chat, where it has one"}
+    )
+
+
 class NotificationPreferencesSchema(Schema):
+    events = fields.Nested(
+        EventChannelsSchema,
+        metadata={
+            "description": "For each notice, the channels it goes by (all on by default; a "
+            "PATCH changes only those it names). A channel switched off below is off for "
+            "every notice"
+        },
+    )
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     push = JsonBoolean(

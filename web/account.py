@@ -173,8 +173,19 @@ NOTIFICATIONS = [
     ("email", "Email me when it is my turn and when a game ends"),
     ("reminders", "Remind me at half and nine tenths of a clock"),
     ("webhook", "Send my webhook the same news (for programs, or a chat channel)"),
+    ("push", "Send the same news to my devices with notifications on (below)"),
     ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),
 ]
+
+
+NOTICE_CHOICES = [
+    ("turn", "My turn"),
+    ("reminder", "Reminders"),
+    ("invitation", "Invitations"),
+    ("game_over", "A game ends"),
+    ("chat", "Chat messages"),
+]
+CHANNEL_WORDS = [("email", "Email"), ("push", "This device and my others"), ("webhook", "Webhook")]
 
 
 def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
@@ -186,6 +197,8 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         status,
         profile=profile,
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
+        notices=NOTICE_CHOICES,
+        channels=CHANNEL_WORDS,
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
         push=push_devices(player),
@@ -210,7 +223,13 @@ def save_settings():
         "webhook_url": form.get("webhook_url", "").strip() or None,
         "webhook_kind": form.get("webhook_kind") or "signed",
         "time_zone": form.get("time_zone") or None,
-        "notifications": {key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+        "notifications": {
+            **{key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+            "events": {
+                kind: {c: f"notify.events.{kind}.{c}" in form for c, _ in CHANNEL_WORDS}
+                for kind, _ in NOTICE_CHOICES
+            },
+        },
     }
     if changes["email"]:
         try:

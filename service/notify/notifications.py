@@ -53,11 +53,56 @@ DEFAULT_PREFERENCES = {
     "reminders": True,
     "replies_from_any_address": False,
 }
+CHANNELS: Final = ("email", "push", "webhook")
+EVENT_KINDS: Final = ("turn", "reminder", "invitation", "game_over", "chat")
+"""The notices a player chooses channels for (`chat`: messages in a game's chat, where a
+server has one)."""
+KIND_OF: Final = {
+    TURN_STARTED: "turn",
+    TURN_REMINDER: "reminder",
+    GAME_INVITED: "invitation",
+    GAME_CANCELLED: "invitation",
+    GAME_FINISHED: "game_over",
+}
 
 
-def preferences(profile: dict) -> dict[str, bool]:
-    """How a player wants to be told and answered: their choices over the defaults."""
-    return {**DEFAULT_PREFERENCES, **(profile.get("notifications") or {})}
+def preferences(profile: dict) -> dict[str, Any]:
+    """How a player wants to be told and answered: their choices over the defaults (every
+    channel on for every notice, as before there was a choice)."""
+    given = profile.get("notifications") or {}
+    events = given.get("events") or {}
+    return {
+        **DEFAULT_PREFERENCES,
+        **{key: value for key, value in given.items() if key != "events"},
+        "events": {
+            kind: {**dict.fromkeys(CHANNELS, True), **(events.get(kind) or {})}
+            for kind in EVENT_KINDS
+        },
+    }
+
+
+def merged(prefs: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`prefs` with `changes` (a PATCH's: only what changes, events and channels included)."""
+    events = changes.get("events") or {}
+    return {
+        **prefs,
+        **{key: value for key, value in changes.items() if key != "events"},
+        "events": {
+            kind: {**prefs["events"][kind], **(events.get(kind) or {})} for kind in EVENT_KINDS
+        },
+    }
+
+
+def wanted(prefs: dict[str, Any], event: str, channel: str) -> bool:
+    """Whether the player wants notices of `event` on `channel`: that channel is on, the
+    notice's kind is on for it, and a reminder only while reminders are on (a reminder's email
+    asks `reminders` alone, as it always did)."""
+    kind = KIND_OF.get(event, "turn")
+    if not prefs["events"][kind][channel]:
+        return False
+    if kind == "reminder":
+        return prefs["reminders"] and (channel == "email" or prefs[channel])
+    return bool(prefs[channel])
 
 
 @dataclass(frozen=True)
@@ -163,9 +208,7 @@ class NotificationService:
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("email"):
             return "off", 0
-        prefs = preferences(profile)
-        wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
-        if not (wanted or fallback):
+        if not (wanted(preferences(profile), notice.event, "email") or fallback):
             return "off", 0
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
@@ -440,8 +483,7 @@ class NotificationService:
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("webhook_url"):
             return "off", 0
-        prefs = preferences(profile)
-        if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
+        if not wanted(preferences(profile), notice.event, "webhook"):
             return "off", 0
         kind = profile.get("webhook_kind") or "signed"
         stored = self.notes.webhook_secret(player_id)
@@ -603,8 +645,7 @@ class NotificationService:
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile:
             return "off", 0
-        prefs = preferences(profile)
-        if not prefs["push"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
+        if not wanted(preferences(profile), notice.event, "push"):
             return "off", 0
         delivery_id = notice.delivery_id("push")
         if not _still_current(snap, notice):

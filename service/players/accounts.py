@@ -13,7 +13,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
-from service.notify.notifications import preferences
+from service.notify.notifications import merged, preferences
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
@@ -177,7 +177,7 @@ class PlayerService:
             if key in changes:
                 profile[key] = changes[key]
         if "notifications" in changes:
-            profile["notifications"] = {**preferences(profile), **changes["notifications"]}
+            profile["notifications"] = merged(preferences(profile), changes["notifications"])
         if not (profile.get("name") or "").strip():
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         if profile.get("time_zone") is not None and profile["time_zone"] not in time_zones():
