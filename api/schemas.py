@@ -144,6 +144,17 @@ class NotificationPreferencesSchema(Schema):
             "every notice"
         },
     )
+    digest_at = fields.String(
+        allow_none=True,
+        validate=validate.Regexp(r"^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+        metadata={
+            "description": "HH:MM in your time zone: one email a day at that time, listing "
+            "every game waiting for you (nearest deadline first, each with its board and "
+            "one-click moves), instead of an email per turn; reminders, invitations and "
+            "ends of games still come on their own. null: an email per turn",
+            "example": "07:30",
+        },
+    )
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
     push = JsonBoolean(
@@ -315,7 +326,14 @@ class DeliverySchema(Schema):
     event = fields.String(
         required=True,
         validate=validate.OneOf(
-            ["turn.started", "turn.reminder", "game.finished", "game.invited", "game.cancelled"]
+            [
+                "turn.started",
+                "turn.reminder",
+                "game.finished",
+                "game.invited",
+                "game.cancelled",
+                "digest",
+            ]
         ),
     )
     game_id = fields.String(required=True)

@@ -90,7 +90,13 @@ def assemble(
     )
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
+        players=PlayerService(
+            player_store,
+            notes,
+            webhook_urls=settings.webhook_urls,
+            keys=keys,
+            digest_day_seconds=settings.digest_day_seconds,
+        ),
         games=games,
         tables=tables,
         notifications=NotificationService(

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from service.notify import digest
 from service.notify.notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
@@ -33,6 +34,7 @@ from service.notify.notifications import (
     Notice,
     goes_on,
     notices,
+    preferences,
 )
 from service.play import history, lists
 from service.play.games import GameService
@@ -398,10 +400,32 @@ class Consequences:
             self.outbox.add(item["game"], item["version"])
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
+        self._digests(by_kind.get("digest", []))
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
                 self.sign_in.send_links(item["email"])
         self.schedule.done(taken)
+
+    def _digests(self, due: list[dict[str, Any]]) -> None:
+        """Queue each day's digest that came due, and schedule the next day's; an item whose
+        player changed the time of day (or turned the digest off) is dropped: the new time has
+        its own item."""
+        profiles = self.players.get_many([i["player"] for i in due])
+        for item, profile in zip(due, profiles):
+            prefs = preferences(profile or {})
+            if not profile or prefs["digest_at"] != item["at"]:
+                continue
+            day = digest.day_of(item["due"])
+            self.deliveries.queue(
+                [Delivery("digest", Notice(digest.DIGEST, item["player"], 0, day))]
+            )
+            after = max(item["due"], self.now_ms())
+            upcoming = digest.next_due(
+                after, item["at"], profile.get("time_zone"), self.settings.digest_day_seconds
+            )
+            self.schedule.add(
+                item["player"], upcoming, digest.item(item["player"], item["at"], upcoming)
+            )
 
     def _count(self, name: str, **labels: str) -> None:
         if self.tallies is not None:

@@ -219,6 +219,9 @@ class Settings(FromEnvironment):
         None, "the VAPID contact (mailto: or https:) push services see; unset: MAIL_FROM's address"
     )
     push_devices_per_player: int = setting(20, "push subscriptions one player may keep")
+    digest_day_seconds: float = setting(
+        86400.0, "the length of a digest's day: 86400 (tests shorten it; then the time is ignored)"
+    )
     one_click_max_moves: int = setting(12, "list a link per move when there are at most this many")
     inbound_secret: str | None = setting(
         None, "the shared secret of POST /v1/inbound/email; unset: 404", secret=True

@@ -198,6 +198,7 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         profile=profile,
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
         notices=NOTICE_CHOICES,
+        digest_times=[f"{hour:02d}:00" for hour in range(24)],
         channels=CHANNEL_WORDS,
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
@@ -225,6 +226,7 @@ def save_settings():
         "time_zone": form.get("time_zone") or None,
         "notifications": {
             **{key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+            "digest_at": form.get("digest_at") or None,
             "events": {
                 kind: {c: f"notify.events.{kind}.{c}" in form for c, _ in CHANNEL_WORDS}
                 for kind, _ in NOTICE_CHOICES

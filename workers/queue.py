@@ -31,7 +31,8 @@ ABANDONED_RETRIES = Retry(max=2)
 EMAILS_JOB = "workers.jobs.email_notices"
 WEBHOOK_JOB = "workers.jobs.webhook_notice"
 PUSH_JOB = "workers.jobs.push_notice"
-ONE_A_JOB = {"webhook": WEBHOOK_JOB, "push": PUSH_JOB}
+DIGEST_JOB = "workers.jobs.digest_email"
+ONE_A_JOB = {"webhook": WEBHOOK_JOB, "push": PUSH_JOB, "digest": DIGEST_JOB}
 """The jobs, named as RQ finds them in the worker (the jobs import this module)."""
 EMAILS_PER_JOB = 50
 """Emails queued together go out in one job, over one SMTP session: RQ's own work for a job

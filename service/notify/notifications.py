@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from service.notify import chat, emails, push, webhooks
+from service.notify import chat, digest, emails, push, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview
 from service.play.table import SeatTable, Tables
@@ -52,6 +52,7 @@ DEFAULT_PREFERENCES = {
     "push": True,
     "reminders": True,
     "replies_from_any_address": False,
+    "digest_at": None,
 }
 CHANNELS: Final = ("email", "push", "webhook")
 EVENT_KINDS: Final = ("turn", "reminder", "invitation", "game_over", "chat")
@@ -208,8 +209,11 @@ class NotificationService:
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("email"):
             return "off", 0
-        if not (wanted(preferences(profile), notice.event, "email") or fallback):
+        prefs = preferences(profile)
+        if not (wanted(prefs, notice.event, "email") or fallback):
             return "off", 0
+        if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
+            return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
             self._record(
@@ -628,6 +632,72 @@ class NotificationService:
             payload["outcome"] = dict(table.outcome or {})
         return payload
 
+    # -- the daily digest -------------------------------------------------------------------------
+
+    def digest(self, player_id: str, day: int) -> str:
+        """Email the player's digest of `day` (service.notify.digest): every game waiting for
+        them, the nearest deadline first. "sent", "empty" (no game waits), "off" (no address,
+        or the digest was turned off) or "duplicate" (that day's digest went already)."""
+        profile = self.players.get(player_id)
+        if not profile or not profile.get("email") or not preferences(profile)["digest_at"]:
+            return "off"
+        waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
+        listed = waiting[: digest.MAX_GAMES]
+        tables = []
+        for snap in self.games.snapshots(listed):
+            seat = _seat_of(snap, player_id) if snap is not None else None
+            if snap is None or seat is None or seat not in snap["active_seats"]:
+                continue
+            tables.append(self.tables.of(snap, seat, profile.get("time_zone")))
+        if not tables:
+            return "empty"
+
+        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
+            if self.one_click is None:
+                return None
+            found = self.one_click(table, [m.notation for m in table.moves])
+            return found.turn_page, found.moves
+
+        delivery_id = f"email-{player_id}-{day}-{digest.DIGEST}"
+        letter = digest.letter(
+            profile["name"],
+            tables,
+            max(0, len(waiting) - len(listed)),
+            links,
+            self.settings.public_url,
+        )
+        message = emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
+        )
+        if not self.notes.claim(delivery_id):
+            return "duplicate"
+        try:
+            self.mailer.send(message)
+        except Exception:
+            self.notes.release(delivery_id)
+            raise
+        self.notes.record(
+            player_id,
+            {
+                "id": delivery_id,
+                "at": iso(int(self.clock() * 1000)),
+                "channel": "email",
+                "event": digest.DIGEST,
+                "game_id": tables[0].game_id,
+                "version": tables[0].version,
+                "status": "sent",
+                "attempt": 1,
+                "detail": f"to {profile['email']}: {len(tables)} games",
+            },
+        )
+        return "sent"
+
     # -- web push ------------------------------------------------------------------------------
 
     def push(self, notice: Notice, attempt: int = 1) -> tuple[str, float]:
@@ -740,6 +810,15 @@ class NotificationService:
                 "detail": detail,
             },
         )
+
+
+def _seat_of(snap: Snapshot, player_id: str) -> int | None:
+    found = [
+        s
+        for s, r in enumerate(snap["seats"])
+        if r["kind"] == "player" and r["player_id"] == player_id
+    ]
+    return found[0] if found else None
 
 
 def _device_record(device: push.DeviceResult, delay: float) -> tuple[str | None, str]:

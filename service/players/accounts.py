@@ -13,12 +13,14 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
+from service.notify import digest
 from service.notify.notifications import merged, preferences
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.schedule import ScheduleStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 PROFILE_FIELDS = ("name", "email", "webhook_url", "webhook_kind", "time_zone")
@@ -46,7 +48,9 @@ class PlayerService:
         clock: Callable[[], float] = time.time,
         webhook_urls: UrlPolicy | None = None,
         keys: ServerKeys | None = None,
+        digest_day_seconds: float = digest.DAY,
     ):
+        self.digest_day_seconds = digest_day_seconds
         self.players = players
         self.notes = notes or NotificationStore(players.r)
         self.clock = clock
@@ -173,6 +177,7 @@ class PlayerService:
         profile = self._get(player_id)
         self._check_webhook(changes.get("webhook_url"))
         _check_kind(changes.get("webhook_kind"))
+        digest_before = preferences(profile)["digest_at"]
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
@@ -186,7 +191,23 @@ class PlayerService:
                 f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
                 "or America/New_York",
             )
+        digest_at = preferences(profile)["digest_at"]
+        if digest_at is not None and not digest.TIME_OF_DAY.match(str(digest_at)):
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID,
+                f"a digest's time of day is written HH:MM, such as 07:30, not {digest_at!r}",
+            )
         self.players.save(player_id, profile)
+        if digest_at and digest_at != digest_before:  # the clock emails the first at that time
+            due = digest.next_due(
+                int(self.clock() * 1000),
+                digest_at,
+                profile.get("time_zone"),
+                self.digest_day_seconds,
+            )
+            ScheduleStore(self.players.r).add(
+                player_id, due, digest.item(player_id, digest_at, due)
+            )
         answer = self.profile(player_id)
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)

@@ -15,8 +15,11 @@ def app(redis_client):
 
 
 def switches(notifications):
-    """The channel switches (the choices per notice: tests/api/test_notification_choices.py)."""
-    return {key: value for key, value in notifications.items() if key != "events"}
+    """The channel switches (the choices per notice: tests/api/test_notification_choices.py;
+    the digest: tests/workers/test_digest.py)."""
+    return {
+        key: value for key, value in notifications.items() if key not in ("events", "digest_at")
+    }
 
 
 def test_preferences_change_one_at_a_time(client, register):
