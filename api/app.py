@@ -26,7 +26,7 @@ from . import errors, hostile_input, http_conventions, metrics, rate_limits, req
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, players, push
+from .resources import catalog, feeds, games, inbound, players, push
 from .schemas import (
     PushMessageSchema,
     WebhookGameCancelledSchema,
@@ -143,6 +143,7 @@ def create_app(
         catalog.blp,
         players.blp,
         push.blp,
+        feeds.blp,
         players.sign_in_blp,
         games.blp,
         inbound.blp,

@@ -98,4 +98,8 @@ DESCRIPTIONS: dict[str, str] = {
     "address.",
     "removePushSubscription": "The device gets no more push messages. A push service that "
     "forgets a subscription (404 or 410) has it removed the same way.",
+    "getFeeds": "Give `calendar_url` to a calendar app (a subscription) and `atom_url` to a "
+    "feed reader: they need no token, the address itself is the secret. They list only your "
+    "games' titles, players, deadlines and links.",
+    "rotateFeeds": "Whoever had the old addresses can no longer read them (404).",
 }

@@ -441,6 +441,20 @@ class PushMessageSchema(Schema):
     delivery_id = fields.String(required=True)
 
 
+class FeedsSchema(Schema):
+    calendar_url = fields.String(
+        required=True,
+        metadata={
+            "description": "iCalendar (text/calendar): a VEVENT per game waiting for you with "
+            "a clock, ending at its deadline (UTC). No token needed: the address is the secret"
+        },
+    )
+    atom_url = fields.String(
+        required=True,
+        metadata={"description": "Atom: an entry per game waiting for your move"},
+    )
+
+
 class StreamTicketSchema(Schema):
     ticket = fields.String(
         required=True,

@@ -9,6 +9,7 @@ import redis
 
 from service.by_mail.moves import MailMoves
 from service.consequences import Consequences, Deliveries
+from service.notify.feeds import Feeds
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
 from service.notify.push import PushDevices
@@ -42,6 +43,8 @@ class Services:
     sign_in: SignIn
     push: PushDevices
     """The players' devices with Web Push on (service.notify.push)."""
+    feeds: Feeds
+    """Each player's calendar of deadlines and feed of turns, at secret addresses."""
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
 
@@ -113,5 +116,6 @@ def assemble(
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
         push=push,
+        feeds=Feeds(player_store, notes, tables, keys, settings),
         consequences=consequences,
     )

@@ -185,6 +185,12 @@ PLAYER_PUSH_PATTERN = f"{PREFIX}:player:*:push"
 """A pattern matching every player_push (the operator's key rotation scans them)."""
 
 
+def player_feeds(player_id: str) -> str:
+    """The generation of the player's feed addresses (a counter: a rotation adds one, and the
+    addresses of an older generation answer 404)."""
+    return f"{PREFIX}:player:{{{player_id}}}:feeds"
+
+
 def player_events(player_id: str) -> str:
     """Stream: what concerns the player across all their games (turns, invitations, ends),
     for GET /v1/players/me/stream; capped (store.players.PLAYER_EVENTS_KEPT)."""

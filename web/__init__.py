@@ -9,7 +9,7 @@ from flask import Flask
 
 from service.assembly import Services
 
-from . import account, play, push  # noqa: F401  (their routes register on the blueprint)
+from . import account, feeds, play, push  # noqa: F401  (their routes register on the blueprint)
 from .blueprint import pages
 from .session import install as install_session
 

@@ -203,6 +203,7 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
         push=push_devices(player),
+        feeds=services().feeds.addresses(player),
         problem=problem,
         shown=shown,
     )

@@ -156,6 +156,8 @@ class SeatTable:
     log: LogPage
     invited: bool = False
     """The reader has an unanswered invitation to a seat of this game."""
+    updated_ms: int = 0
+    """When the game last moved (epoch ms): a feed's "updated"."""
 
     @property
     def result(self) -> str | None:
@@ -271,6 +273,7 @@ def build(
             ),
         ),
         invited=invited,
+        updated_ms=snap["updated_at"],
     )
 
 
