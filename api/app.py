@@ -34,8 +34,9 @@ from . import (
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, leaderboards, players, talk
+from .resources import catalog, feeds, games, inbound, leaderboards, players, push, talk
 from .schemas import (
+    PushMessageSchema,
     WebhookChatMessageSchema,
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
@@ -156,6 +157,8 @@ def create_app(
         talk.blp,
         inbound.blp,
         leaderboards.blp,
+        push.blp,
+        feeds.blp,
     ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
@@ -170,6 +173,7 @@ def create_app(
         WebhookGameCancelledSchema,
         WebhookChatMessageSchema,
         WebhookProposalSchema,
+        PushMessageSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

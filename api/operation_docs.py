@@ -123,4 +123,18 @@ DESCRIPTIONS: dict[str, str] = {
     "`SIGN_IN_LINK_SECONDS` (15 minutes), and its page gives a new API token "
     "(the old one stops working). The answer is the same whether or not "
     "anyone has this address; an address may ask a few times an hour.",
+    "listPushSubscriptions": "`application_server_key` is what a browser subscribes with; "
+    "the list holds your devices (never their keys). Each gets your turns, reminders, "
+    "invitations and ends of games as push messages (`PushMessage`), encrypted for it alone "
+    "(RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292).",
+    "addPushSubscription": "Send the browser's PushSubscription as `JSON.stringify` writes it "
+    "(`endpoint`, `keys.p256dh`, `keys.auth`), made with `application_server_key`. The same "
+    "endpoint again replaces its keys and keeps its id. The endpoint must be https on a public "
+    "address.",
+    "removePushSubscription": "The device gets no more push messages. A push service that "
+    "forgets a subscription (404 or 410) has it removed the same way.",
+    "getFeeds": "Give `calendar_url` to a calendar app (a subscription) and `atom_url` to a "
+    "feed reader: they need no token, the address itself is the secret. They list only your "
+    "games' titles, players, deadlines and links.",
+    "rotateFeeds": "Whoever had the old addresses can no longer read them (404).",
 }

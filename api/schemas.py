@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 from service.errors import ErrorCode
 from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
-from service.players.accounts import MAX_FRIENDS
+from service.players.accounts import MAX_FRIENDS, WEBHOOK_KINDS
 from store.record import EventType
 
 from .rating_schemas import (
@@ -103,15 +103,67 @@ class CatalogSchema(Schema):
     games = fields.List(fields.Nested(CatalogGameSchema), required=True)
 
 
+WEBHOOK_KIND = {
+    "description": "What your webhook_url gets: `signed` (the default), the signed JSON of "
+    "docs/notifications.md; `discord` or `slack`, a line of text in that app's incoming-webhook "
+    "JSON (the game, the last move as everyone reads it, a link), for a channel's webhook URL"
+}
+
+
 class PlayerCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True, load_default=None)
     webhook_url = fields.Url(
         allow_none=True, load_default=None, schemes={"http", "https"}, require_tld=False
     )
+    webhook_kind = fields.String(
+        load_default=None, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
+    )
+
+
+class ChannelChoiceSchema(Schema):
+    email = JsonBoolean()
+    push = JsonBoolean()
+    webhook = JsonBoolean()
+
+
+class EventChannelsSchema(Schema):
+    turn = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Your turn starts or goes on"}
+    )
+    reminder = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Reminders at 50% and 90% of a clock"}
+    )
+    invitation = fields.Nested(
+        ChannelChoiceSchema,
+        metadata={"description": "Invitations, and a game cancelled because one was declined"},
+    )
+    game_over = fields.Nested(ChannelChoiceSchema, metadata={"description": "A game ends"})
+    chat = fields.Nested(
+        ChannelChoiceSchema, metadata={"description": "Messages in a game's chat, where it has one"}
+    )
 
 
 class NotificationPreferencesSchema(Schema):
+    events = fields.Nested(
+        EventChannelsSchema,
+        metadata={
+            "description": "For each notice, the channels it goes by (all on by default; a "
+            "PATCH changes only those it names). A channel switched off below is off for "
+            "every notice"
+        },
+    )
+    digest_at = fields.String(
+        allow_none=True,
+        validate=validate.Regexp(r"^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+        metadata={
+            "description": "HH:MM in your time zone: one email a day at that time, listing "
+            "every game waiting for you (nearest deadline first, each with its board and "
+            "one-click moves), instead of an email per turn; reminders, invitations and "
+            "ends of games still come on their own. null: an email per turn",
+            "example": "07:30",
+        },
+    )
     email = JsonBoolean(metadata={"description": "Turn and end-of-game emails"})
     chat = JsonBoolean(
         metadata={
@@ -120,6 +172,9 @@ class NotificationPreferencesSchema(Schema):
         }
     )
     webhook = JsonBoolean(metadata={"description": "Webhook deliveries"})
+    push = JsonBoolean(
+        metadata={"description": "Push messages to the devices you turned them on for"}
+    )
     reminders = JsonBoolean(
         metadata={"description": "Reminders at 50% and 90% of a clock, by email and webhook"}
     )
@@ -142,6 +197,7 @@ class PlayerPatchSchema(Schema):
     name = fields.String(validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True)
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
+    webhook_kind = fields.String(validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND)
     time_zone = fields.String(allow_none=True, validate=validate.Length(max=64), metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema)
 
@@ -159,6 +215,9 @@ class PlayerSchema(Schema):
     name = fields.String(required=True)
     email = fields.String(allow_none=True)
     webhook_url = fields.String(allow_none=True)
+    webhook_kind = fields.String(
+        required=True, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
+    )
     time_zone = fields.String(allow_none=True, metadata=TIME_ZONE)
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
     webhook_status = fields.String(
@@ -299,7 +358,7 @@ class DeliverySchema(Schema):
         },
     )
     at = fields.String(required=True, metadata=ISO_TIME)
-    channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook"]))
+    channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook", "push"]))
     event = fields.String(
         required=True,
         validate=validate.OneOf(
@@ -312,6 +371,7 @@ class DeliverySchema(Schema):
                 "chat.message",
                 "proposal.made",
                 "proposal.closed",
+                "digest",
             ]
         ),
     )
@@ -331,6 +391,107 @@ class DeliverySchema(Schema):
     )
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
+
+
+BASE64URL = r"^[A-Za-z0-9_-]+={0,2}$"
+
+
+class PushKeysSchema(Schema):
+    p256dh = fields.String(
+        required=True,
+        validate=[validate.Length(min=80, max=100), validate.Regexp(BASE64URL)],
+        metadata={"description": "The browser's P-256 public key, base64url (65 bytes)"},
+    )
+    auth = fields.String(
+        required=True,
+        validate=[validate.Length(min=20, max=30), validate.Regexp(BASE64URL)],
+        metadata={"description": "The browser's 16-byte authentication secret, base64url"},
+    )
+
+
+class PushSubscriptionCreateSchema(Schema):
+    """A browser's PushSubscription as `JSON.stringify(subscription)` writes it, and the
+    device's name as you want to see it in your list."""
+
+    endpoint = fields.Url(
+        required=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=validate.Length(max=1024),
+        metadata={"description": "The push service's URL for this browser (https)"},
+    )
+    keys = fields.Nested(PushKeysSchema, required=True)
+    expirationTime = fields.Integer(
+        allow_none=True, load_default=None, metadata={"description": "Ignored"}
+    )
+    device = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=64),
+        metadata={"description": "A name for the device, e.g. Firefox on my phone"},
+    )
+
+
+class PushSubscriptionSchema(Schema):
+    id = fields.String(required=True)
+    device = fields.String(required=True)
+    push_service = fields.String(
+        required=True, metadata={"description": "The host of the push service it goes through"}
+    )
+    created_at = fields.String(required=True, metadata=ISO_TIME)
+
+
+class PushSubscriptionsSchema(Schema):
+    application_server_key = fields.String(
+        required=True,
+        metadata={
+            "description": "The server's VAPID public key, base64url: subscribe with it "
+            "(`pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`)"
+        },
+    )
+    subscriptions = fields.List(fields.Nested(PushSubscriptionSchema), required=True)
+
+
+class PushMessageSchema(Schema):
+    """What the server's push messages hold, once the browser decrypted them (aes128gcm)."""
+
+    title = fields.String(required=True)
+    body = fields.String(required=True)
+    url = fields.String(required=True, metadata={"description": "The game's page: open it"})
+    event = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            [
+                "turn.started",
+                "turn.continues",
+                "turn.reminder",
+                "game.finished",
+                "game.invited",
+                "game.cancelled",
+            ]
+        ),
+    )
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    tag = fields.String(
+        required=True,
+        metadata={"description": "The game's id: a newer notification replaces the older"},
+    )
+    delivery_id = fields.String(required=True)
+
+
+class FeedsSchema(Schema):
+    calendar_url = fields.String(
+        required=True,
+        metadata={
+            "description": "iCalendar (text/calendar): a VEVENT per game waiting for you with "
+            "a clock, ending at its deadline (UTC). No token needed: the address is the secret"
+        },
+    )
+    atom_url = fields.String(
+        required=True,
+        metadata={"description": "Atom: an entry per game waiting for your move"},
+    )
 
 
 class StreamTicketSchema(Schema):

@@ -9,8 +9,10 @@ import redis
 
 from service.by_mail.moves import MailMoves
 from service.consequences import Consequences, Deliveries
+from service.notify.feeds import Feeds
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
+from service.notify.push import PushDevices
 from service.play.games import GameService
 from service.play.table import Tables
 from service.play.talk import Talk, TalkLimits
@@ -24,6 +26,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
+from store.push import PushStore
 from store.ratings import RatingStore
 from store.schedule import ScheduleStore
 from store.sessions import SessionStore
@@ -47,6 +50,10 @@ class Services:
     sign_in: SignIn
     sessions: WebSessions
     """The web client's sessions (signing out ends them)."""
+    push: PushDevices
+    """The players' devices with Web Push on (service.notify.push)."""
+    feeds: Feeds
+    """Each player's calendar of deadlines and feed of turns, at secret addresses."""
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
     ratings: Ratings
@@ -83,6 +90,7 @@ def assemble(
     )
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
+    push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     sessions = WebSessions(SessionStore(client))
     consequences = (
@@ -100,23 +108,38 @@ def assemble(
             tallies=WorkerTallies(client),
             ratings=ratings,
             talk=talk,
+            push=PushStore(client),
         )
     )
     return Services(
         settings=settings,
         players=PlayerService(
-            player_store, notes, webhook_urls=settings.webhook_urls, keys=keys, sessions=sessions
+            player_store,
+            notes,
+            webhook_urls=settings.webhook_urls,
+            keys=keys,
+            digest_day_seconds=settings.digest_day_seconds,
+            sessions=sessions,
         ),
         games=games,
         talk=talk,
         tables=tables,
         notifications=NotificationService(
-            game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
+            game_store,
+            player_store,
+            notes,
+            settings,
+            mailer,
+            one_click=one_click.links,
+            keys=keys,
+            push_devices=push,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys, talk=talk),
         sign_in=sign_in,
         sessions=sessions,
+        push=push,
+        feeds=Feeds(player_store, notes, tables, keys, settings),
         consequences=consequences,
         ratings=ratings,
     )

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from service.notify import digest
 from service.notify.notifications import (
     CHAT_MESSAGE,
     NOTIFIED_KINDS,
@@ -34,6 +35,7 @@ from service.notify.notifications import (
     Notice,
     goes_on,
     notices,
+    preferences,
     proposal_notices,
 )
 from service.play import agreements, history, lists, results
@@ -45,6 +47,7 @@ from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
+from store.push import PushStore
 from store.record import Event, EventType
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
@@ -55,7 +58,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Delivery:
-    """One notice to send on one channel ("email" or "webhook"); `attempt` counts the
+    """One notice to send on one channel ("email", "webhook" or "push"); `attempt` counts the
     deliveries of this notice on this channel (a throttled or failed one is tried again)."""
 
     channel: str
@@ -96,6 +99,8 @@ class Contact:
 
     email: bool = False
     webhook: bool = False
+    push: bool = False
+    """Has a device with Web Push on (service.notify.push)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,11 @@ def due_after_commit(
             deliveries.append((email_at, Delivery("email", notice)))
         if contact.webhook:
             deliveries.append((now_ms, Delivery("webhook", notice)))
+        if contact.push:
+            push_at = now_ms
+            if notice.event == TURN_STARTED:
+                push_at += int(settings.push_delay_seconds * 1000)
+            deliveries.append((push_at, Delivery("push", notice)))
         deadline = snap["deadlines"][notice.seat]
         if notice.event == TURN_STARTED and deadline is not None:
             deliveries += _reminders(snap, notice, deadline, contact)
@@ -222,7 +232,11 @@ def _reminders(
         at = started + clock_ms * percent // 100
         found += [
             (at, Delivery(channel, notice))
-            for channel, wanted in (("email", contact.email), ("webhook", contact.webhook))
+            for channel, wanted in (
+                ("email", contact.email),
+                ("webhook", contact.webhook),
+                ("push", contact.push),
+            )
             if wanted
         ]
     return found
@@ -268,7 +282,10 @@ class Consequences:
         tallies: WorkerTallies | None = None,
         ratings: Ratings | None = None,
         talk: Talk | None = None,
+        push: PushStore | None = None,
     ):
+        self.push = push
+        """Whose devices have Web Push on; None: nobody's are asked."""
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -419,12 +436,15 @@ class Consequences:
         ]
         player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
         by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
+        devices = dict(zip(player_ids, self.push.counts(player_ids))) if self.push else {}
         found: dict[str, dict[int, Contact]] = {snap["id"]: {} for snap in snaps}
         for game_id, seat, player_id in people:
             profile = by_id[player_id]
             if profile:
                 found[game_id][seat] = Contact(
-                    bool(profile.get("email")), bool(profile.get("webhook_url"))
+                    bool(profile.get("email")),
+                    bool(profile.get("webhook_url")),
+                    bool(devices.get(player_id)),
                 )
         return found
 
@@ -466,10 +486,32 @@ class Consequences:
                     self.schedule.add(item["game"], proposal["deadline"], item)
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
+        self._digests(by_kind.get("digest", []))
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
                 self.sign_in.send_links(item["email"])
         self.schedule.done(taken)
+
+    def _digests(self, due: list[dict[str, Any]]) -> None:
+        """Queue each day's digest that came due, and schedule the next day's; an item whose
+        player changed the time of day (or turned the digest off) is dropped: the new time has
+        its own item."""
+        profiles = self.players.get_many([i["player"] for i in due])
+        for item, profile in zip(due, profiles):
+            prefs = preferences(profile or {})
+            if not profile or prefs["digest_at"] != item["at"]:
+                continue
+            day = digest.day_of(item["due"])
+            self.deliveries.queue(
+                [Delivery("digest", Notice(digest.DIGEST, item["player"], 0, day))]
+            )
+            after = max(item["due"], self.now_ms())
+            upcoming = digest.next_due(
+                after, item["at"], profile.get("time_zone"), self.settings.digest_day_seconds
+            )
+            self.schedule.add(
+                item["player"], upcoming, digest.item(item["player"], item["at"], upcoming)
+            )
 
     def _count(self, name: str, **labels: str) -> None:
         if self.tallies is not None:

@@ -117,6 +117,13 @@ class ErrorCode(Enum):
         "not yours to withdraw",
     )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
+    PUSH_TOO_MANY = (
+        "push/too_many",
+        409,
+        "you have the most push subscriptions one player may keep "
+        "(PUSH_DEVICES_PER_PLAYER): remove one first",
+    )
+    PUSH_NOT_FOUND = "push/not_found", 404, "you have no push subscription with this id"
     REQUEST_TIMEOUT = (
         "request/timeout",
         408,
@@ -174,6 +181,17 @@ class ErrorCode(Enum):
         422,
         "a private message goes to one other player (`to`: their seat) of a game of three "
         "seats or more",
+    )
+    PUSH_INVALID_SUBSCRIPTION = (
+        "push/invalid_subscription",
+        422,
+        "the subscription is not one a browser makes: `keys.p256dh` must be a P-256 point "
+        "and `keys.auth` 16 bytes, both base64url",
+    )
+    PUSH_UNSAFE_ENDPOINT = (
+        "push/unsafe_endpoint",
+        422,
+        "the push service's endpoint is not https, or its host is not a public address",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

@@ -9,6 +9,11 @@
   the keys of WEBHOOK_SECRET_KEYS: MultiFernet encrypts with the first and decrypts with any.
   Without that setting the server makes one key and keeps it in Redis, which protects nothing
   against someone who reads the whole database: set it in production.
+- **The Web Push key pair** (VAPID, P-256) signs every push message; browsers subscribe with
+  its public half. It is made the first time it is needed and kept in Redis;
+  `turnpost rotate-push-keys` makes a new one (`rotate_push_keys`), which ends every
+  subscription made with the old one (a push service refuses a message signed by another key):
+  the settings page subscribes a device again, without asking, when it is next opened.
 - **Reply tokens** are derived (HMAC of the game and seat under the link key) rather than
   stored, so a turn email can name the same token again; Redis keeps only the SHA-256 of each
   (store.notifications). API tokens and sign-in links are random and kept as SHA-256 too.
@@ -29,6 +34,8 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from service.settings import Settings
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.push import PushStore
+from transports.web_push import VapidKeys
 
 _REPLY_TOKEN_PURPOSE = b"turnpost reply token v1\n"  # keeps these MACs apart from the links'
 REPLY_TOKEN_HEX = 32
@@ -71,6 +78,16 @@ class ServerKeys:
     @cached_property
     def _webhook_box(self) -> MultiFernet:
         return MultiFernet(self._webhook_keys)
+
+    def vapid(self) -> VapidKeys:
+        """The Web Push key pair: made on first use, kept in Redis; read each time, so that a
+        rotation by the operator takes effect in every process at once."""
+        store = PushStore(self.notes.r)
+        kept = store.vapid_keys()
+        if kept is None:
+            made = VapidKeys.make()
+            kept = store.keep_vapid_keys({"private": made.private, "public": made.public})
+        return VapidKeys(kept["private"], kept["public"])
 
     def reply_token(self, game_id: str, seat: int) -> str:
         """The seat's reply token, ready for a Reply-To address: the same for every email of
@@ -144,3 +161,16 @@ def upgrade_secrets(
             players.index_email(player_id, profile["email"])
             done["addresses"] += 1
     return done
+
+
+def rotate_push_keys(push: PushStore) -> dict[str, int | str]:
+    """A new Web Push key pair in place of the old. The subscriptions made with the old key
+    cannot be used with the new (their push services refuse it), so they are removed; a
+    browser whose permission stands subscribes again with the new key when its player next
+    opens the settings page. Returns the new public key and how many players lost devices."""
+    made = VapidKeys.make()
+    push.replace_vapid_keys({"private": made.private, "public": made.public})
+    return {
+        "public_key": made.public,
+        "players": sum(1 for _ in push.remove_made_with_other_keys(made.public)),
+    }

@@ -14,6 +14,7 @@ import dataclasses
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from email.utils import parseaddr
 from typing import Any, Self
 from urllib.parse import urlsplit
 
@@ -201,8 +202,32 @@ class Settings(FromEnvironment):
     webhook_slow_seconds: float = setting(
         300.0, "a webhook that left a delivery unanswered is not called for this long"
     )
-    webhook_allow_http: bool = setting(False, "http:// webhooks, for development and tests only")
-    webhook_allow_loopback: bool = setting(False, "webhooks on 127.0.0.1/::1, likewise")
+    webhook_allow_http: bool = setting(
+        False, "http:// webhooks and push services, for development and tests only"
+    )
+    webhook_allow_loopback: bool = setting(
+        False, "webhooks and push services on 127.0.0.1/::1, likewise"
+    )
+    push_delay_seconds: float = setting(
+        30.0, "a turn's push message waits this long: a quick move makes it moot"
+    )
+    push_attempts: int = setting(
+        4, "how many times a push message is tried on 429, 5xx or no answer"
+    )
+    push_retry_seconds: float = setting(
+        30.0, "a push message's first retry (or the push service's Retry-After); each next doubles"
+    )
+    push_timeout_seconds: float = setting(5.0, "a push service's connect, and each read")
+    push_ttl_seconds: int = setting(
+        86400, "how long a push service keeps a message for a device that is offline"
+    )
+    push_subject: str | None = setting(
+        None, "the VAPID contact (mailto: or https:) push services see; unset: MAIL_FROM's address"
+    )
+    push_devices_per_player: int = setting(20, "push subscriptions one player may keep")
+    digest_day_seconds: float = setting(
+        86400.0, "the length of a digest's day: 86400 (tests shorten it; then the time is ignored)"
+    )
     one_click_max_moves: int = setting(12, "list a link per move when there are at most this many")
     inbound_secret: str | None = setting(
         None, "the shared secret of POST /v1/inbound/email; unset: 404", secret=True
@@ -251,3 +276,8 @@ class Settings(FromEnvironment):
         return UrlPolicy(
             allow_http=self.webhook_allow_http, allow_loopback=self.webhook_allow_loopback
         )
+
+    @property
+    def push_contact(self) -> str:
+        """The VAPID `sub` claim: PUSH_SUBJECT, or MAIL_FROM's address as a mailto: link."""
+        return self.push_subject or "mailto:" + parseaddr(self.mail_from)[1]

@@ -198,6 +198,21 @@ def player_webhook_slow(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:webhook:slow"
 
 
+def player_push(player_id: str) -> str:
+    """Hash: the player's Web Push subscriptions, by id -> JSON (endpoint, keys, device)."""
+    return f"{PREFIX}:player:{{{player_id}}}:push"
+
+
+PLAYER_PUSH_PATTERN = f"{PREFIX}:player:*:push"
+"""A pattern matching every player_push (the operator's key rotation scans them)."""
+
+
+def player_feeds(player_id: str) -> str:
+    """The generation of the player's feed addresses (a counter: a rotation adds one, and the
+    addresses of an older generation answer 404)."""
+    return f"{PREFIX}:player:{{{player_id}}}:feeds"
+
+
 def player_events(player_id: str) -> str:
     """Stream: what concerns the player across all their games (turns, invitations, ends),
     for GET /v1/players/me/stream; capped (store.players.PLAYER_EVENTS_KEPT)."""
@@ -254,6 +269,9 @@ SERVER_SECRET = f"{PREFIX}:secret"
 """The link signing key made by the server when LINK_SIGNING_KEYS is not set."""
 WEBHOOK_SECRETS_KEY = f"{PREFIX}:secret:webhooks"
 """The Fernet key made by the server when WEBHOOK_SECRET_KEYS is not set."""
+VAPID_KEYS = f"{PREFIX}:secret:vapid"
+"""The server's Web Push key pair (JSON, base64url): made on first use, replaced by
+`turnpost rotate-push-keys`."""
 
 
 WORKERS = f"{PREFIX}:workers"

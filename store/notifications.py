@@ -222,6 +222,15 @@ class NotificationStore:
             if stored is not None:
                 yield key.decode().split("{", 1)[1].split("}", 1)[0], stored.decode()
 
+    # -- the player's feeds ----------------------------------------------------------------------
+
+    def feed_generation(self, player_id: str) -> int:
+        found = self.r.get(keys.player_feeds(player_id))
+        return 0 if found is None else int(found)
+
+    def next_feed_generation(self, player_id: str) -> int:
+        return int(self.r.incr(keys.player_feeds(player_id)))
+
     # -- the server's own keys, when configuration gives none ---------------------------------
 
     def server_secret(self) -> bytes:

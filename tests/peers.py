@@ -3,15 +3,22 @@ each in a thread on a free loopback port."""
 
 from __future__ import annotations
 
+import base64
 import email
 import json
+import os
 import threading
 import time
 from email.message import EmailMessage
 from email.policy import default
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import http_ece
 from aiosmtpd.controller import Controller
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid02
+from py_vapid.jwt import decode
 
 from store.embedded import free_port
 
@@ -157,3 +164,141 @@ class WebhookReceiver:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+class PushService:
+    """A Web Push service on loopback, as a browser's vendor runs one: it takes a POST to a
+    subscription's endpoint, checks the VAPID JWT (RFC 8292: the `vapid t=,k=` header, the
+    signature against the key the browser subscribed with, the audience, the expiry, the
+    subject) and decrypts the body (RFC 8291, aes128gcm) with the subscription's private key,
+    as the browser would. Each POST answers the next status given (then 201); from the POST
+    numbered `hold_from` (0 is the first) on, the answers wait until `release` is set."""
+
+    def __init__(self, statuses: list[int] | None = None, retry_after: str | None = None):
+        self.statuses = list(statuses or [])
+        self.retry_after = retry_after
+        self.requests: list[dict] = []
+        self.browsers: dict[str, PushBrowser] = {}
+        self.application_server_key: str | None = None
+        """The public key the browsers subscribed with (what the server's API gave them)."""
+        self.changed = threading.Condition()
+        self.hold_from: int | None = None
+        self.release = threading.Event()
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                name = self.path.rsplit("/", 1)[-1]
+                record = {"path": self.path, "headers": dict(self.headers), "at": time.time()}
+                record.update(service.check(name, self.headers, body))
+                with service.changed:
+                    status = service.statuses.pop(0) if service.statuses else 201
+                    record["status"] = status
+                    held = service.hold_from is not None and len(service.requests) >= (
+                        service.hold_from
+                    )
+                    service.requests.append(record)
+                    service.changed.notify_all()
+                if held:
+                    service.release.wait(60)
+                self.send_response(status)
+                if service.retry_after and status in (429, 503):
+                    self.send_header("Retry-After", service.retry_after)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_port}"
+
+    def browser(self, name: str) -> PushBrowser:
+        """A browser's subscription to this service (its keys made here, as a browser makes
+        them): `subscription` is what pushManager.subscribe answers."""
+        made = PushBrowser(f"{self.origin}/push/{name}")
+        self.browsers[name] = made
+        return made
+
+    def check(self, name: str, headers, body: bytes) -> dict:
+        """What a push service and its browser make of a POST: the VAPID claims, or why they
+        were refused; the decrypted JSON, or why it could not be read."""
+        found: dict = {"problems": []}
+        auth = headers.get("Authorization", "")
+        try:
+            scheme, params = auth.split(" ", 1)
+            fields = dict(part.split("=", 1) for part in params.split(","))
+            assert scheme == "vapid", f"scheme {scheme!r}"
+            assert Vapid02.verify(auth), "the JWT's signature does not verify"
+            claims = decode(fields["t"], fields["k"])
+            found["claims"] = claims
+            found["vapid_key"] = fields["k"]
+            if fields["k"] != self.application_server_key:
+                found["problems"].append("signed with another key than the browser subscribed with")
+            if claims.get("aud") != self.origin:
+                found["problems"].append(f"audience {claims.get('aud')!r}")
+            if not time.time() < claims.get("exp", 0) <= time.time() + 24 * 3600:
+                found["problems"].append(f"expiry {claims.get('exp')!r}")
+            if not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
+                found["problems"].append(f"subject {claims.get('sub')!r}")
+        except Exception as err:  # the header itself is wrong
+            found["problems"].append(f"VAPID: {type(err).__name__}: {err}")
+        if headers.get("Content-Encoding") != "aes128gcm":
+            found["problems"].append(f"Content-Encoding {headers.get('Content-Encoding')!r}")
+        if not headers.get("TTL", "").isdigit():
+            found["problems"].append("no TTL")
+        browser = self.browsers.get(name)
+        if browser is None:
+            found["problems"].append(f"no subscription {name}")
+            return found
+        try:
+            plain = http_ece.decrypt(
+                body,
+                private_key=browser.private_key,
+                auth_secret=browser.auth_secret,
+                version="aes128gcm",
+            )
+            found["json"] = json.loads(plain)
+        except Exception as err:
+            found["problems"].append(f"decrypt: {type(err).__name__}: {err}")
+        found["browser"] = name
+        return found
+
+    def wait_count(self, count: int, timeout: float = 20.0) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while len(self.requests) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.requests)} push messages, not {count}")
+                self.changed.wait(left)
+            return list(self.requests)
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class PushBrowser:
+    """The keys a browser makes when it subscribes: a P-256 key pair and 16 secret bytes."""
+
+    def __init__(self, endpoint: str):
+        def b64url(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        self.private_key = ec.generate_private_key(ec.SECP256R1())
+        self.auth_secret = os.urandom(16)
+        point = self.private_key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.subscription = {
+            "endpoint": endpoint,
+            "expirationTime": None,
+            "keys": {"p256dh": b64url(point), "auth": b64url(self.auth_secret)},
+        }

@@ -1,6 +1,7 @@
-"""Webhook URLs that cannot be turned against the server's own network (SSRF).
+"""Outgoing URLs (webhooks, chat webhooks, Web Push endpoints) that cannot be turned against the
+server's own network (SSRF).
 
-A webhook URL must be https (http only where WEBHOOK_ALLOW_HTTP says so), and every address its
+Such a URL must be https (http only where WEBHOOK_ALLOW_HTTP says so), and every address its
 host resolves to must be a public one: loopback, private, link-local (cloud metadata),
 shared, multicast, reserved and unspecified addresses are refused (loopback only is allowed
 again by WEBHOOK_ALLOW_LOOPBACK, for development and tests). So are the IPv6 addresses that
@@ -60,29 +61,30 @@ class UrlPolicy:
     allow_http: bool = False
     allow_loopback: bool = False
 
-    def check(self, url: str) -> Target:
-        """The URL's target with a checked address, or UnsafeUrl."""
+    def check(self, url: str, name: str = "webhook") -> Target:
+        """The URL's target with a checked address, or UnsafeUrl (whose words call the URL by
+        its `name`: a webhook, a push service)."""
         try:
             parts = urlsplit(url)
             port = parts.port
         except ValueError as err:
-            raise UnsafeUrl("the webhook URL cannot be read") from err
+            raise UnsafeUrl(f"the {name} URL cannot be read") from err
         if parts.scheme != "https" and not (self.allow_http and parts.scheme == "http"):
-            raise UnsafeUrl("a webhook URL must start with https://")
+            raise UnsafeUrl(f"a {name} URL must start with https://")
         if not parts.hostname:
-            raise UnsafeUrl("the webhook URL has no host")
+            raise UnsafeUrl(f"the {name} URL has no host")
         if parts.username or parts.password:
-            raise UnsafeUrl("a webhook URL may not carry a user name or password")
+            raise UnsafeUrl(f"a {name} URL may not carry a user name or password")
         port = port or (443 if parts.scheme == "https" else 80)
         try:
             found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
-            raise UnsafeUrl(f"the webhook host {parts.hostname} does not resolve") from err
+            raise UnsafeUrl(f"the {name} host {parts.hostname} does not resolve") from err
         addresses = [str(info[4][0]) for info in found]
         refused = [address for address in addresses if not self._allowed(address)]
         if refused or not addresses:
             raise UnsafeUrl(
-                f"the webhook host {parts.hostname} resolves to an address that "
+                f"the {name} host {parts.hostname} resolves to an address that "
                 "is not public (loopback, private, link-local, reserved, or an IPv6 tunnel's)"
             )
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -105,6 +107,20 @@ def post(
 ) -> tuple[int | None, str]:
     """POST to the checked address: (status, what to tell the player). No redirect is
     followed: a 3xx is the receiver's answer like any other."""
+    answer = send(target, body, headers, timeout)
+    return answer.status, answer.detail
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int | None  # None when no answer came
+    detail: str  # "delivered", "refused by the receiver (HTTP n)" or "could not connect"
+    retry_after: float | None = None  # the answer's Retry-After, in seconds, when it had one
+
+
+def send(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
+    """`post`, with the answer's Retry-After (a push service's 429 or 503 says when to come
+    back)."""
     connection: http.client.HTTPConnection
     if target.scheme == "https":
         connection = _PinnedHTTPS(target, timeout)
@@ -114,14 +130,22 @@ def post(
         connection.request(
             "POST", target.path, body=body, headers={**headers, "Host": _host_header(target)}
         )
-        status = connection.getresponse().status
+        response = connection.getresponse()
+        status, retry_after = response.status, _seconds(response.getheader("Retry-After"))
     except (OSError, http.client.HTTPException, ssl.SSLError):
-        return None, COULD_NOT_CONNECT
+        return Answer(None, COULD_NOT_CONNECT)
     finally:
         connection.close()
     if 200 <= status < 300:
-        return status, DELIVERED
-    return status, f"refused by the receiver (HTTP {status})"
+        return Answer(status, DELIVERED)
+    return Answer(status, f"refused by the receiver (HTTP {status})", retry_after)
+
+
+def _seconds(header: str | None) -> float | None:
+    """A Retry-After in seconds (its date form is read as none: the caller's backoff then)."""
+    if header is None or not header.strip().isdigit():
+        return None
+    return float(header.strip())
 
 
 def _host_header(target: Target) -> str:

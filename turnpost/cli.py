@@ -1,5 +1,5 @@
-"""The `turnpost` command: serve, worker, mail-in, status, settings, upgrade-secrets, openapi,
-examples."""
+"""The `turnpost` command: serve, worker, mail-in, status, settings, upgrade-secrets,
+rotate-push-keys, openapi, examples."""
 
 from __future__ import annotations
 
@@ -97,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         help="hash or encrypt what an older version kept in "
         "clear, and re-encrypt webhook secrets under "
         "the first of WEBHOOK_SECRET_KEYS",
+    )
+
+    commands.add_parser(
+        "rotate-push-keys",
+        help="make a new Web Push (VAPID) key pair; the devices subscribed with the old one "
+        "are removed, and subscribe again when their settings page is opened",
     )
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
@@ -351,6 +357,16 @@ def upgrade_secrets_command(args) -> int:
     return 1 if done["unreadable_webhook_secrets"] else 0
 
 
+def rotate_push_keys_command(args) -> int:
+    from service.secrets import rotate_push_keys
+    from store.connection import connect, data_url
+    from store.push import PushStore
+
+    done = rotate_push_keys(PushStore(connect(data_url(os.environ))))
+    print(json.dumps(done, indent=2))
+    return 0
+
+
 def mail_in_command(args) -> int:
     import redis
 
@@ -451,6 +467,7 @@ COMMANDS = {
     "status": status_command,
     "settings": settings_command,
     "upgrade-secrets": upgrade_secrets_command,
+    "rotate-push-keys": rotate_push_keys_command,
 }
 
 if __name__ == "__main__":

@@ -9,7 +9,13 @@ from flask import Flask
 
 from service.assembly import Services
 
-from . import account, play, ratings  # noqa: F401  (their routes register on the blueprint)
+from . import (  # noqa: F401  (their routes register on the blueprint)
+    account,
+    feeds,
+    play,
+    push,
+    ratings,
+)
 from .blueprint import pages
 from .session import install as install_session
 

@@ -30,6 +30,7 @@ from .blueprint import (
     signed_in,
     you,
 )
+from .push import devices as push_devices
 
 GAME_SUMMARIES = {
     "nautilus": "Two divers bid for five undersea domains, round after round. You lay your "
@@ -169,7 +170,8 @@ NOTIFICATIONS = [
     ("email", "Email me when it is my turn and when a game ends"),
     ("chat", "Email me the players' messages (when the table is quiet, at most one an hour)"),
     ("reminders", "Remind me at half and nine tenths of a clock"),
-    ("webhook", "Send my webhook the same news (for programs)"),
+    ("webhook", "Send my webhook the same news (for programs, or a chat channel)"),
+    ("push", "Send the same news to my devices with notifications on (below)"),
     ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),
 ]
 
@@ -202,6 +204,16 @@ def _seen(ago_ms: int) -> str:
     return f"about {minutes // 1440} days ago"
 
 
+NOTICE_CHOICES = [
+    ("turn", "My turn"),
+    ("reminder", "Reminders"),
+    ("invitation", "Invitations"),
+    ("game_over", "A game ends"),
+    ("chat", "Chat messages"),
+]
+CHANNEL_WORDS = [("email", "Email"), ("push", "This device and my others"), ("webhook", "Webhook")]
+
+
 def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
     player = you()
     profile = services().players.profile(player)
@@ -211,9 +223,14 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         status,
         profile=profile,
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
+        notices=NOTICE_CHOICES,
+        digest_times=[f"{hour:02d}:00" for hour in range(24)],
+        channels=CHANNEL_WORDS,
         zones=sorted(time_zones()),
         friends=services().players.friends(player)["friends"],
         sessions=_sessions(player, profile.get("time_zone")),
+        push=push_devices(player),
+        feeds=services().feeds.addresses(player),
         problem=problem,
         shown=shown,
     )
@@ -233,8 +250,16 @@ def save_settings():
         "name": form.get("name", "").strip(),
         "email": form.get("email", "").strip() or None,
         "webhook_url": form.get("webhook_url", "").strip() or None,
+        "webhook_kind": form.get("webhook_kind") or "signed",
         "time_zone": form.get("time_zone") or None,
-        "notifications": {key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+        "notifications": {
+            **{key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
+            "digest_at": form.get("digest_at") or None,
+            "events": {
+                kind: {c: f"notify.events.{kind}.{c}" in form for c, _ in CHANNEL_WORDS}
+                for kind, _ in NOTICE_CHOICES
+            },
+        },
     }
     if changes["email"]:
         try:

@@ -134,6 +134,41 @@ def webhook_notice(
     return _counted("webhook", outcome)
 
 
+def push_notice(
+    event: str, game_id: str, seat: int, version: int, tag: str = "", attempt: int = 1
+) -> str:
+    """Send a notice to the player's devices by Web Push; the devices whose push service
+    answered 429, 5xx or nothing are tried again later by the clock, with backoff."""
+    delivery = Delivery("push", Notice(event, game_id, seat, version, tag), attempt)
+    _follow_the_job()
+    log.info(
+        "push: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
+    )
+    outcome, wait = services().notifications.push(delivery.notice, attempt)
+    if outcome == "retry":
+        later().later(replace(delivery, attempt=attempt + 1), wait)
+    return _counted("push", outcome)
+
+
+def digest_email(
+    event: str, player_id: str, seat: int, day: int, tag: str = "", attempt: int = 1
+) -> str:
+    """Email a player's digest of a day (service.notify.digest); a failed send is tried
+    again by the clock, as a turn email's is."""
+    delivery = Delivery("digest", Notice(event, player_id, seat, day, tag), attempt)
+    _follow_the_job()
+    log.info("digest: %s of day %d, attempt %d", player_id, day, attempt)
+    try:
+        outcome = services().notifications.digest(player_id, day)
+    except Exception:
+        failures = attempt - 1
+        if failures >= len(EMAIL_RETRY_SECONDS):
+            raise
+        later().later(replace(delivery, attempt=attempt + 1), EMAIL_RETRY_SECONDS[failures])
+        return _counted("digest", "failed")
+    return _counted("digest", outcome)
+
+
 def _counted(channel: str, outcome: str) -> str:
     """Count a delivery's outcome for /metrics (store.tallies) and answer it."""
     tallies = later().tallies

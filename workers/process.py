@@ -131,6 +131,7 @@ class WorkerProcess:
         services = assemble(client, self.settings, deliveries=self.deliveries)
         assert services.consequences is not None
         self.consequences = services.consequences
+        self.push = services.push
         self.outbox = OutboxStore(client)
         self.games = GameStore(client)
         self.schedule = ScheduleStore(client)
@@ -255,6 +256,7 @@ class WorkerProcess:
         self._next_claim = 0.0
         self._install_signal_handlers()
         self._prune_lobby()
+        self._make_push_keys()
         threads = [
             threading.Thread(
                 target=keep_running, name=name, daemon=True, args=(name, step, self.stop, idle)
@@ -283,6 +285,14 @@ class WorkerProcess:
             return
         if removed:
             log.info("the lobby kept the versions of %d games no longer in it: removed", removed)
+
+    def _make_push_keys(self) -> None:
+        """Once at start: the Web Push key pair, made now if this is the first start (else
+        when it is first needed)."""
+        try:
+            self.push.public_key()
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            log.warning("the push keys were not looked at: %s", err)
 
     def _install_signal_handlers(self) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -1,6 +1,6 @@
 """The RQ side: the queue notification jobs go on, and the deliveries port's RQ adapter.
 
-RQ runs only deliveries (emails and webhooks). What is due at a time (deadlines, reminders,
+RQ runs only deliveries (emails, webhooks and push messages). What is due at a time (deadlines, reminders,
 delayed notices) is kept by the clock in workers/process.py, not by RQ's scheduler, and bot and
 timeout moves are carried out from the outbox."""
 
@@ -30,12 +30,16 @@ ABANDONED_RETRIES = Retry(max=2)
 
 EMAILS_JOB = "workers.jobs.email_notices"
 WEBHOOK_JOB = "workers.jobs.webhook_notice"
+PUSH_JOB = "workers.jobs.push_notice"
+DIGEST_JOB = "workers.jobs.digest_email"
+ONE_A_JOB = {"webhook": WEBHOOK_JOB, "push": PUSH_JOB, "digest": DIGEST_JOB}
 """The jobs, named as RQ finds them in the worker (the jobs import this module)."""
 EMAILS_PER_JOB = 50
 """Emails queued together go out in one job, over one SMTP session: RQ's own work for a job
 (its hash, registries and heartbeats: more than an email's rendering) and the SMTP
 connection are paid once a batch (bench/RESULTS.md, "Email deliveries"). A webhook is a job
-of its own: a slow receiver holds up no other delivery."""
+of its own: a slow receiver holds up no other delivery; so is a push notice (to each of its
+player's devices)."""
 EMAIL_SECONDS = 30
 """An email's share of its job's timeout (the SMTP timeout), beyond RQ's default 180 s."""
 
@@ -45,7 +49,7 @@ def queue(client: redis.Redis) -> Queue:
 
 
 class RQDeliveries:
-    """service.consequences.Deliveries on RQ: a job per webhook delivery, its id the
+    """service.consequences.Deliveries on RQ: a job per webhook or push delivery, its id the
     delivery's, and a job per batch of emails, its id from theirs. Queueing a delivery twice
     runs it again; an email is sent once however often it runs (its claim)."""
 
@@ -81,7 +85,7 @@ class RQDeliveries:
         emails = [(d, r) for d, r in tagged if d.channel == "email"]
         jobs = [
             Queue.prepare_data(
-                WEBHOOK_JOB,
+                ONE_A_JOB[d.channel],
                 args=_args(d),
                 job_id=d.job_id,
                 meta={"request_id": request_id},
@@ -90,7 +94,7 @@ class RQDeliveries:
                 retry=ABANDONED_RETRIES,
             )
             for d, request_id in tagged
-            if d.channel == "webhook"
+            if d.channel in ONE_A_JOB
         ]
         for start in range(0, len(emails), EMAILS_PER_JOB):
             batch = emails[start : start + EMAILS_PER_JOB]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from service.notify import emails, webhooks
+from service.notify import chat_apps, digest, emails, push, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview, talk
 from service.play.table import SINCE_WINDOW, SeatTable, Tables
@@ -58,14 +58,62 @@ DEFAULT_PREFERENCES = {
     "email": True,
     "chat": True,
     "webhook": True,
+    "push": True,
     "reminders": True,
     "replies_from_any_address": False,
+    "digest_at": None,
+}
+CHANNELS: Final = ("email", "push", "webhook")
+EVENT_KINDS: Final = ("turn", "reminder", "invitation", "game_over", "chat")
+"""The notices a player chooses channels for (`chat`: messages in a game's chat, where a
+server has one)."""
+KIND_OF: Final = {
+    TURN_STARTED: "turn",
+    TURN_REMINDER: "reminder",
+    GAME_INVITED: "invitation",
+    GAME_CANCELLED: "invitation",
+    GAME_FINISHED: "game_over",
+    CHAT_MESSAGE: "chat",
 }
 
 
-def preferences(profile: dict) -> dict[str, bool]:
-    """How a player wants to be told and answered: their choices over the defaults."""
-    return {**DEFAULT_PREFERENCES, **(profile.get("notifications") or {})}
+def preferences(profile: dict) -> dict[str, Any]:
+    """How a player wants to be told and answered: their choices over the defaults (every
+    channel on for every notice, as before there was a choice)."""
+    given = profile.get("notifications") or {}
+    events = given.get("events") or {}
+    return {
+        **DEFAULT_PREFERENCES,
+        **{key: value for key, value in given.items() if key != "events"},
+        "events": {
+            kind: {**dict.fromkeys(CHANNELS, True), **(events.get(kind) or {})}
+            for kind in EVENT_KINDS
+        },
+    }
+
+
+def merged(prefs: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`prefs` with `changes` (a PATCH's: only what changes, events and channels included)."""
+    events = changes.get("events") or {}
+    return {
+        **prefs,
+        **{key: value for key, value in changes.items() if key != "events"},
+        "events": {
+            kind: {**prefs["events"][kind], **(events.get(kind) or {})} for kind in EVENT_KINDS
+        },
+    }
+
+
+def wanted(prefs: dict[str, Any], event: str, channel: str) -> bool:
+    """Whether the player wants notices of `event` on `channel`: that channel is on, the
+    notice's kind is on for it, and a reminder only while reminders are on (a reminder's email
+    asks `reminders` alone, as it always did)."""
+    kind = KIND_OF.get(event, "turn")
+    if not prefs["events"][kind][channel]:
+        return False
+    if kind == "reminder":
+        return prefs["reminders"] and (channel == "email" or prefs[channel])
+    return bool(prefs[channel])
 
 
 @dataclass(frozen=True)
@@ -162,9 +210,12 @@ class NotificationService:
         clock: Callable[[], float] = time.time,
         one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
+        push_devices: push.PushDevices | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
-        for a short list, a one-click link per move (service.notify.one_click)."""
+        for a short list, a one-click link per move (service.notify.one_click);
+        `push_devices` the players' browsers, for Web Push (service.notify.push)."""
+        self.push_devices = push_devices
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
@@ -196,9 +247,10 @@ class NotificationService:
             return self._chat_email(snap, notice, player_id, profile)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
             return self._proposal_email(snap, notice, player_id, profile)
-        wanted = prefs["reminders"] if notice.event == TURN_REMINDER else prefs["email"]
-        if not (wanted or fallback):
+        if not (wanted(prefs, notice.event, "email") or fallback):
             return "off", 0
+        if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
+            return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
         if not _still_current(snap, notice):
             self._record(
@@ -486,11 +538,11 @@ class NotificationService:
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("webhook_url"):
             return "off", 0
-        prefs = preferences(profile)
-        if not prefs["webhook"] or (notice.event == TURN_REMINDER and not prefs["reminders"]):
+        if not wanted(preferences(profile), notice.event, "webhook"):
             return "off", 0
+        kind = profile.get("webhook_kind") or "signed"
         stored = self.notes.webhook_secret(player_id)
-        if stored is None:
+        if stored is None and kind == "signed":
             return "off", 0
         delivery_id = notice.delivery_id("webhook")
         if not _still_current(snap, notice):
@@ -516,16 +568,24 @@ class NotificationService:
             return "busy", timeout
         else:
             try:
-                result = webhooks.post(
-                    profile["webhook_url"],
-                    self.keys.unseal(stored),
-                    notice.event,
-                    delivery_id,
-                    self._payload(snap, notice, delivery_id),
-                    int(self.clock()),
-                    timeout,
-                    self.settings.webhook_urls,
-                )
+                if stored is not None and kind == "signed":
+                    result = webhooks.post(
+                        profile["webhook_url"],
+                        self.keys.unseal(stored),
+                        notice.event,
+                        delivery_id,
+                        self._payload(snap, notice, delivery_id),
+                        int(self.clock()),
+                        timeout,
+                        self.settings.webhook_urls,
+                    )
+                else:  # a chat app's incoming webhook: one line of what everyone may know
+                    result = chat_apps.post(
+                        profile["webhook_url"],
+                        self._chat_body(kind, snap, notice, profile),
+                        timeout,
+                        self.settings.webhook_urls,
+                    )
             finally:
                 self.notes.give_webhook_slot(player_id, delivery_id)
             if result.timed_out:
@@ -592,6 +652,21 @@ class NotificationService:
             delivery_id,
         )
 
+    def _chat_body(self, kind: str, snap: Snapshot, notice: Notice, profile: dict) -> dict:
+        """A chat app's line for the notice (service.notify.chat_apps), from a spectator's table:
+        a channel may be read by others than the player."""
+        url = f"{self.settings.public_url}/play/{snap['id']}"
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            creator = _creator(self.players, snap) or {"name": "a player"}
+            words = chat_apps.invitation_words(
+                notice.event, profile["name"], history.game_of(snap).info.title, creator["name"]
+            )
+            return chat_apps.body(kind, words, (), url, snap["id"])
+        spectator = self.tables.of(snap, None, profile.get("time_zone"))
+        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        words, last = chat_apps.turn_words(notice.event, spectator, notice.seat, continues)
+        return chat_apps.body(kind, words, last, url, snap["id"])
+
     def _turn_payload(self, table: SeatTable, event: str, delivery_id: str) -> dict[str, Any]:
         """A turn's or a finished game's webhook body, from the seat's table (the field names
         are the clients': docs/notifications.md)."""
@@ -641,7 +716,7 @@ class NotificationService:
         since the reader's last move). At most one an hour per game and player
         (CHAT_EMAIL_EVERY_SECONDS): one that comes sooner waits for the window."""
         prefs = preferences(profile)
-        if not (prefs["email"] and prefs["chat"]):
+        if not (prefs["chat"] and wanted(prefs, CHAT_MESSAGE, "email")):
             return "off", 0
         if self._message(snap, notice) is None:
             return "gone", 0
@@ -863,6 +938,158 @@ class NotificationService:
             "links": {"game": base, "proposals": f"{base}/proposals"},
         }
 
+    # -- the daily digest -------------------------------------------------------------------------
+
+    def digest(self, player_id: str, day: int) -> str:
+        """Email the player's digest of `day` (service.notify.digest): every game waiting for
+        them, the nearest deadline first. "sent", "empty" (no game waits), "off" (no address,
+        or the digest was turned off) or "duplicate" (that day's digest went already)."""
+        profile = self.players.get(player_id)
+        if not profile or not profile.get("email") or not preferences(profile)["digest_at"]:
+            return "off"
+        waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
+        listed = waiting[: digest.MAX_GAMES]
+        tables = []
+        for snap in self.games.snapshots(listed):
+            seat = _seat_of(snap, player_id) if snap is not None else None
+            if snap is None or seat is None or seat not in snap["active_seats"]:
+                continue
+            tables.append(self.tables.of(snap, seat, profile.get("time_zone")))
+        if not tables:
+            return "empty"
+
+        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
+            if self.one_click is None:
+                return None
+            found = self.one_click(table, [m.notation for m in table.moves])
+            return found.turn_page, found.moves
+
+        delivery_id = f"email-{player_id}-{day}-{digest.DIGEST}"
+        letter = digest.letter(
+            profile["name"],
+            tables,
+            max(0, len(waiting) - len(listed)),
+            links,
+            self.settings.public_url,
+        )
+        message = emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
+        )
+        if not self.notes.claim(delivery_id):
+            return "duplicate"
+        try:
+            self.mailer.send(message)
+        except Exception:
+            self.notes.release(delivery_id)
+            raise
+        self.notes.record(
+            player_id,
+            {
+                "id": delivery_id,
+                "at": iso(int(self.clock() * 1000)),
+                "channel": "email",
+                "event": digest.DIGEST,
+                "game_id": tables[0].game_id,
+                "version": tables[0].version,
+                "status": "sent",
+                "attempt": 1,
+                "detail": f"to {profile['email']}: {len(tables)} games",
+            },
+        )
+        return "sent"
+
+    # -- web push ------------------------------------------------------------------------------
+
+    def push(self, notice: Notice, attempt: int = 1) -> tuple[str, float]:
+        """Send the notice to each of the player's devices (service.notify.push). Returns
+        (outcome, seconds): "sent"; "retry" after `seconds` (a push service answered 429 or
+        5xx, or nothing: those devices are tried again, after the service's Retry-After or
+        PUSH_RETRY_SECONDS doubling); "failed" (no device took it); or "off" /
+        "superseded" / "gone". A device that had this delivery is never sent it again."""
+        if self.push_devices is None:
+            return "off", 0
+        snap = self.games.snapshot(notice.game_id)
+        if snap is None:
+            return "gone", 0
+        player_id = _person(snap["seats"][notice.seat])
+        profile = self.players.get(player_id) if player_id else None
+        if player_id is None or not profile:
+            return "off", 0
+        if not wanted(preferences(profile), notice.event, "push"):
+            return "off", 0
+        delivery_id = notice.delivery_id("push")
+        if not _still_current(snap, notice):
+            self._record(
+                player_id,
+                notice,
+                "push",
+                delivery_id,
+                "superseded",
+                f"{_moved_on(notice)} before the push message went",
+                attempt,
+            )
+            return "superseded", 0
+        message = self._push_message(snap, notice, profile)
+        devices = self.push_devices.send(player_id, delivery_id, message, snap["id"])
+        again = [d for d in devices if d.outcome == "retry"]
+        delay = 0.0
+        if again and attempt < self.settings.push_attempts:
+            backoff = self.settings.push_retry_seconds * 2 ** (attempt - 1)
+            asked = max((d.result.retry_after or 0) for d in again if d.result is not None)
+            delay = min(max(backoff, asked), 3600)
+        for device in devices:
+            status, detail = _device_record(device, delay)
+            if status:
+                self._record(player_id, notice, "push", delivery_id, status, detail, attempt)
+        if delay:
+            return "retry", delay
+        if not devices:
+            return "off", 0
+        return ("sent" if any(d.outcome == "sent" for d in devices) else "failed"), 0
+
+    def _push_message(self, snap: Snapshot, notice: Notice, profile: dict) -> dict[str, Any]:
+        """The message's JSON: what the notification shows and the page it opens, from the
+        reader's table (or, for an invitation, names and the game's title)."""
+        url = f"{self.settings.public_url}/play/{snap['id']}"
+        event, version = notice.event, snap["version"]
+        if notice.event in (GAME_INVITED, GAME_CANCELLED):
+            game = history.game_of(snap)
+            creator = _creator(self.players, snap) or {"name": "a player"}
+            others = [
+                logview.seat_name(r)
+                for s, r in enumerate(snap["seats"])
+                if s != notice.seat and r["player_id"] != snap["created_by"]
+            ]
+            refused = [d["name"] for d in snap.get("declined", [])]
+            shown = push.invitation_message(
+                notice.event,
+                game.info.title,
+                creator["name"],
+                others,
+                refused[-1] if refused else None,
+                url,
+            )
+        else:
+            table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
+            continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+            event = TURN_CONTINUES if continues else notice.event
+            version = table.version
+            result = _result_words(table) if notice.event == GAME_FINISHED else ""
+            shown = push.turn_message(table, notice.event, continues, url, result)
+        return {
+            **shown,
+            "event": event,
+            "game_id": snap["id"],
+            "version": version,
+            "tag": snap["id"],
+        }
+
     # -- the delivery log ------------------------------------------------------------------------
 
     def _record(
@@ -896,6 +1123,41 @@ def _messages_section(table: SeatTable) -> tuple[str, list[str]]:
     (an email's text part is plain text; its HTML part escapes them; no link is made)."""
     heading = table.since_heading.replace("Since", "Messages since")
     return f"{heading}:", [str(line) for line in table.chat_since]
+
+
+def _seat_of(snap: Snapshot, player_id: str) -> int | None:
+    found = [
+        s
+        for s, r in enumerate(snap["seats"])
+        if r["kind"] == "player" and r["player_id"] == player_id
+    ]
+    return found[0] if found else None
+
+
+def _device_record(device: push.DeviceResult, delay: float) -> tuple[str | None, str]:
+    """(status, detail) of one device's send for the delivery log; no status for a device
+    that had the delivery before."""
+    name = device.subscription["device"]
+    answer = device.result.detail if device.result is not None else ""
+    if device.outcome == "sent":
+        return "sent", f"to {name}"
+    if device.outcome == "retry":
+        if delay:
+            return "retrying", f"to {name}: {answer}; next attempt in {delay:g} s"
+        return "failed", f"to {name}: {answer}; no attempt left"
+    if device.outcome == "gone":
+        return "failed", (
+            f"to {name}: the push service no longer knows this device ({answer}); "
+            "it is removed from your devices"
+        )
+    if device.outcome == "stale":
+        return "failed", (
+            f"to {name}: it was turned on with the server's previous key; it is removed "
+            "(open your settings on it to turn notifications on again)"
+        )
+    if device.outcome == "refused":
+        return "failed", f"to {name}: {answer}"
+    return None, ""
 
 
 def _moved_on(notice: Notice) -> str:

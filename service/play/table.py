@@ -216,6 +216,8 @@ class SeatTable:
     """What the reader may propose now (agreements.KINDS)."""
     paused_until: str | None = None
     """While the clocks are paused by agreement: until when, in words."""
+    updated_ms: int = 0
+    """When the game last moved (epoch ms): a feed's "updated"."""
 
     @property
     def result(self) -> str | None:
@@ -338,6 +340,7 @@ def build(
             ),
         ),
         invited=invited,
+        updated_ms=snap["updated_at"],
         rated=snap.get("rated", False),
         ratings=ratings if snap["status"] == "finished" else None,
         chat=chat[-CHAT_SHOWN:],

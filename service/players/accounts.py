@@ -13,17 +13,22 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
-from service.notify.notifications import preferences
+from service.notify import digest
+from service.notify.notifications import merged, preferences
 from service.players.sessions import WebSessions
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.schedule import ScheduleStore
 from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
-PROFILE_FIELDS = ("name", "email", "webhook_url", "time_zone")
+PROFILE_FIELDS = ("name", "email", "webhook_url", "webhook_kind", "time_zone")
+WEBHOOK_KINDS = ("signed", "discord", "slack")
+"""signed: the JSON documented in docs/notifications.md, signed with the player's secret;
+discord, slack: a line of text in that chat app's incoming-webhook JSON (service.notify.chat_apps)."""
 MAX_FRIENDS = 500
 
 
@@ -47,7 +52,9 @@ class PlayerService:
         webhook_urls: UrlPolicy | None = None,
         keys: ServerKeys | None = None,
         sessions: WebSessions | None = None,
+        digest_day_seconds: float = digest.DAY,
     ):
+        self.digest_day_seconds = digest_day_seconds
         self.players = players
         self.sessions = sessions or WebSessions(SessionStore(players.r), clock)
         self.notes = notes or NotificationStore(players.r)
@@ -63,7 +70,11 @@ class PlayerService:
                 raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, str(err)) from err
 
     def register(
-        self, name: str, email: str | None = None, webhook_url: str | None = None
+        self,
+        name: str,
+        email: str | None = None,
+        webhook_url: str | None = None,
+        webhook_kind: str | None = None,
     ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
         webhook secret, when a webhook is given)."""
@@ -71,11 +82,13 @@ class PlayerService:
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         self._check_webhook(webhook_url)
+        _check_kind(webhook_kind)
         token = new_token()
         profile = {
             "name": name,
             "email": email,
             "webhook_url": webhook_url,
+            "webhook_kind": webhook_kind or "signed",
             "created_at": int(self.clock() * 1000),
         }
         while True:
@@ -178,6 +191,7 @@ class PlayerService:
         return {
             "id": player_id,
             **{k: profile.get(k) for k in PROFILE_FIELDS},
+            "webhook_kind": profile.get("webhook_kind") or "signed",
             "notifications": preferences(profile),
             "webhook_status": status,
         }
@@ -187,11 +201,13 @@ class PlayerService:
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
         self._check_webhook(changes.get("webhook_url"))
+        _check_kind(changes.get("webhook_kind"))
+        digest_before = preferences(profile)["digest_at"]
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
         if "notifications" in changes:
-            profile["notifications"] = {**preferences(profile), **changes["notifications"]}
+            profile["notifications"] = merged(preferences(profile), changes["notifications"])
         if not (profile.get("name") or "").strip():
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         if profile.get("time_zone") is not None and profile["time_zone"] not in time_zones():
@@ -200,7 +216,23 @@ class PlayerService:
                 f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
                 "or America/New_York",
             )
+        digest_at = preferences(profile)["digest_at"]
+        if digest_at is not None and not digest.TIME_OF_DAY.match(str(digest_at)):
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID,
+                f"a digest's time of day is written HH:MM, such as 07:30, not {digest_at!r}",
+            )
         self.players.save(player_id, profile)
+        if digest_at and digest_at != digest_before:  # the clock emails the first at that time
+            due = digest.next_due(
+                int(self.clock() * 1000),
+                digest_at,
+                profile.get("time_zone"),
+                self.digest_day_seconds,
+            )
+            ScheduleStore(self.players.r).add(
+                player_id, due, digest.item(player_id, digest_at, due)
+            )
         answer = self.profile(player_id)
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)
@@ -282,3 +314,11 @@ class PlayerService:
         if profile is None:
             raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
         return profile
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in WEBHOOK_KINDS:
+        raise ServiceError(
+            ErrorCode.PLAYER_INVALID,
+            f"a webhook's kind is one of {', '.join(WEBHOOK_KINDS)}, not {kind!r}",
+        )

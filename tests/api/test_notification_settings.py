@@ -14,31 +14,42 @@ def app(redis_client):
     )
 
 
+def switches(notifications):
+    """The channel switches (the choices per notice: tests/api/test_notification_choices.py;
+    the digest: tests/workers/test_digest.py)."""
+    return {
+        key: value for key, value in notifications.items() if key not in ("events", "digest_at")
+    }
+
+
 def test_preferences_change_one_at_a_time(client, register):
     _, headers = register("Ada")
     r = client.patch(
         "/v1/players/me", json={"notifications": {"reminders": False}}, headers=headers
     )
     assert r.status_code == 200
-    assert r.json["notifications"] == {
+    assert switches(r.json["notifications"]) == {
         "email": True,
         "chat": True,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
     r = client.patch("/v1/players/me", json={"notifications": {"email": False}}, headers=headers)
-    assert r.json["notifications"] == {
+    assert switches(r.json["notifications"]) == {
         "email": False,
         "chat": True,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }
-    assert client.get("/v1/players/me", headers=headers).json["notifications"] == {
+    assert switches(client.get("/v1/players/me", headers=headers).json["notifications"]) == {
         "email": False,
         "chat": True,
         "webhook": True,
+        "push": True,
         "reminders": False,
         "replies_from_any_address": False,
     }

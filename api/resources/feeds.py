@@ -1,0 +1,34 @@
+"""Your calendar of deadlines and feed of turns: their secret addresses, and new ones."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import ErrorCode
+
+from .. import context
+from ..error_codes import raises
+from ..schemas import FeedsSchema
+
+blp = Blueprint(
+    "feeds",
+    __name__,
+    url_prefix="/v1/players/me/feeds",
+    description="Your deadlines as an iCalendar feed, your turns as an Atom feed",
+)
+
+
+@blp.route("")
+class Feeds(MethodView):
+    @blp.doc(operationId="getFeeds")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, FeedsSchema)
+    def get(self):
+        """The secret addresses of your calendar of deadlines and your feed of turns"""
+        return context.services().feeds.addresses(context.caller())
+
+    @blp.doc(operationId="rotateFeeds")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(201, FeedsSchema)
+    def post(self):
+        """New addresses for your calendar and feed; the old ones answer 404 at once"""
+        return context.services().feeds.rotate(context.caller()), 201

@@ -1,0 +1,71 @@
+"""Notifications on a person's devices (Web Push), in the web client: the service worker at
+/sw.js (its scope, the path it is served from, covers every page), keeping the subscription
+a settings page's script makes (web/static/push.js), and removing a device."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import flash, jsonify, redirect, request, send_from_directory
+
+from service.errors import ErrorCode, ServiceError
+
+from .blueprint import pages, services, signed_in, you
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@pages.get("/sw.js")
+def service_worker():
+    """The service worker, from the site's root so that its scope covers every page; never
+    cached long, so that a new version reaches browsers at their next visit."""
+    answer = send_from_directory(STATIC, "sw.js", mimetype="text/javascript", max_age=0)
+    answer.headers["Service-Worker-Allowed"] = "/"
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+def devices(player_id: str) -> dict:
+    """The settings page's section: the server's key and the player's devices."""
+    return services().push.listed(player_id)
+
+
+@pages.post("/settings/push")
+@signed_in
+def keep_push_subscription():
+    """The subscription the settings page's script made (JSON, as the browser writes it):
+    201 with the device, or the API's error as JSON."""
+    try:
+        found = json.loads(request.form.get("subscription", ""))
+        endpoint, keys = found["endpoint"], found["keys"]
+        p256dh, auth = keys["p256dh"], keys["auth"]
+        if not all(isinstance(v, str) for v in (endpoint, p256dh, auth)):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        return _problem(
+            ServiceError(ErrorCode.PUSH_INVALID_SUBSCRIPTION, "that is not a push subscription")
+        )
+    try:
+        kept = services().push.add(you(), endpoint, p256dh, auth, request.form.get("device"))
+    except ServiceError as err:
+        return _problem(err)
+    flash(f"Notifications are on on this device ({kept['device']}).")
+    return jsonify(kept), 201
+
+
+@pages.post("/settings/push/remove")
+@signed_in
+def remove_push_device():
+    wanted = request.form.get("remove", "")
+    try:
+        services().push.remove(you(), wanted)
+    except ServiceError:
+        flash("That device was removed already.")
+    else:
+        flash("That device gets no more notifications.")
+    return redirect("/settings#push", 303)
+
+
+def _problem(err: ServiceError):
+    return jsonify({"code": err.code, "message": err.message}), err.status
