@@ -20,12 +20,20 @@ def test_register_and_read_my_profile(client, register):
         "email": None,
         "webhook_url": None,
         "time_zone": None,
+        "webhook_kind": "signed",
         "webhook_status": "none",
         "notifications": {
             "email": True,
             "webhook": True,
+            "push": True,
             "reminders": True,
+            "chat": True,
             "replies_from_any_address": False,
+            "digest_at": None,
+            "events": {
+                kind: {"email": True, "push": True, "webhook": True}
+                for kind in ("turn", "reminder", "invitation", "game_over", "chat")
+            },
         },
     }
     r = client.patch("/v1/players/me", json={"email": "ada@example.org"}, headers=headers)
