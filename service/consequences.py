@@ -158,12 +158,15 @@ def due_after_commit(
 def _reminders(
     snap: Snapshot, turn: Notice, deadline: int, contact: Contact
 ) -> list[tuple[int, Delivery]]:
-    clock_ms = history.clock_of(snap)["per_move_seconds"] * 1000
-    started = deadline - clock_ms
+    """The turn's reminders at REMINDER_PERCENTS of the time the seat had when it began (its
+    bank, or the time per move), weekends off and vacations left out; a reminder that comes
+    due after a vacation moved it waits again (NotificationService.reminder_wait)."""
     found = []
     for percent in REMINDER_PERCENTS:
+        at = history.reminder_at(snap, turn.seat, percent)
+        if at is None or at >= deadline:
+            continue
         notice = Notice(TURN_REMINDER, turn.game_id, turn.seat, turn.version, f"-{percent}")
-        at = started + clock_ms * percent // 100
         found += [
             (at, Delivery(channel, notice))
             for channel, wanted in (("email", contact.email), ("webhook", contact.webhook))

@@ -157,7 +157,8 @@ class ErrorCode(Enum):
     GAME_INVALID_TIME_CONTROL = (
         "game/invalid_time_control",
         422,
-        "per_move_seconds is out of range, or on_timeout is not auto or forfeit",
+        "the clock's kind is unknown, a field of it is out of range (the catalog's `clocks` "
+        "has the bounds), or on_timeout is not auto or forfeit",
     )
     RATE_LIMITED = (
         "rate/limited",

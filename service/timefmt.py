@@ -39,6 +39,11 @@ def time_zones() -> frozenset[str]:
     return frozenset(known)
 
 
+def duration(ms: int) -> str:
+    """'2 days and 3 hours' (the two largest units); 'no time' for less than a second."""
+    return "no time" if ms < 1000 else _span(ms).removeprefix("in ")
+
+
 def _span(ms: int) -> str:
     seconds = ms // 1000
     if seconds <= 0:

@@ -36,6 +36,7 @@ class EventType(StrEnum):
     GAME_ENDED = "GameEnded"
     INVITATION_DECLINED = "InvitationDeclined"
     GAME_CANCELLED = "GameCancelled"
+    CALENDAR_SET = "CalendarSet"
 
 
 class UnreadableRecord(Exception):
@@ -68,8 +69,26 @@ SeatRecord = PersonSeat | BotSeat | OpenSeat
 
 
 class TimeControl(TypedDict):
-    per_move_seconds: int
+    """A game's clock (service/play/clock.py). A game recorded before clocks had kinds has
+    `per_move_seconds` and `on_timeout` only: a clock per move, weekends on."""
+
+    kind: NotRequired[Literal["per_move", "bank"]]
+    per_move_seconds: NotRequired[int]
+    initial_seconds: NotRequired[int]
+    increment_seconds: NotRequired[int]
+    max_seconds: NotRequired[int]
+    weekends_off: NotRequired[bool]
     on_timeout: str
+
+
+class SeatCalendar(TypedDict):
+    """What a game records of a seated player's calendar, for its clock: their time zone (for
+    weekends off; None: UTC), their vacations ([start, end) in epoch ms), and the number of
+    the player's calendar this copies (`v`: a later copy never gives way to an earlier)."""
+
+    zone: str | None
+    vacations: list[list[int]]
+    v: int
 
 
 class Stamp(TypedDict):
@@ -93,6 +112,8 @@ class GameCreated(Stamp):
     commitment: str
     created_by: NotRequired[str | None]
     if_declined: NotRequired[str]
+    calendars: NotRequired[list[SeatCalendar | None]]
+    """The calendar of each seat's player, for the seats taken at creation."""
 
 
 class SeatEvent(Stamp):
@@ -102,6 +123,17 @@ class SeatEvent(Stamp):
     seat: int
     player_id: str
     name: str
+    calendar: NotRequired[SeatCalendar | None]
+    """PlayerJoined: the player's calendar when they took the seat."""
+
+
+class CalendarSet(Stamp):
+    """A seated player's calendar changed (a vacation taken, ended or used, a new time zone):
+    the game's copy of it, which re-arms the seat's deadline."""
+
+    type: Literal[EventType.CALENDAR_SET]
+    seat: int
+    calendar: SeatCalendar
 
 
 class GameCancelled(Stamp):
@@ -151,6 +183,7 @@ Event = (
     | TurnTimedOut
     | PlayerResigned
     | GameEnded
+    | CalendarSet
 )
 
 

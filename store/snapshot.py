@@ -8,9 +8,9 @@ seat's table, never the snapshot.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
-from store.record import SeatRecord, TimeControl
+from store.record import SeatCalendar, SeatRecord, TimeControl
 
 
 class Snapshot(TypedDict):
@@ -39,3 +39,10 @@ class Snapshot(TypedDict):
     declined: list[dict[str, Any]]
     version: int
     updated_at: int
+    calendars: NotRequired[list[SeatCalendar | None]]
+    """What the game recorded of each seat's player's calendar (absent in a snapshot stored
+    before clocks had calendars: none)."""
+    clocks: NotRequired[list[dict[str, Any]] | None]
+    """Each seat's clock ({"bank": ms, "since": epoch ms or None}: service.play.clock), once the
+    game has started with a time control (absent in a snapshot stored before banks: read from
+    its deadlines)."""

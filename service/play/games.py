@@ -34,7 +34,45 @@ from store.snapshot import Snapshot
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
+MAX_BANK_SECONDS = 8 * 7 * 24 * 3600
+MAX_INCREMENT_SECONDS = 14 * 24 * 3600  # two weeks
+CLOCK_KINDS = ("per_move", "bank")
 TIMEOUT_POLICIES = ("auto", "forfeit")
+DAY = 86400
+CLOCK_PRESETS: tuple[tuple[str, str, dict[str, Any] | None], ...] = (
+    ("none", "No clock: take as long as you like", None),
+    ("day", "1 day per move", {"kind": "per_move", "per_move_seconds": DAY}),
+    ("3days", "3 days per move", {"kind": "per_move", "per_move_seconds": 3 * DAY}),
+    ("week", "1 week per move", {"kind": "per_move", "per_move_seconds": 7 * DAY}),
+    ("2weeks", "2 weeks per move", {"kind": "per_move", "per_move_seconds": 14 * DAY}),
+    (
+        "bank10",
+        "10 days, +1 day a move, at most 10 days",
+        {
+            "kind": "bank",
+            "initial_seconds": 10 * DAY,
+            "increment_seconds": DAY,
+            "max_seconds": 10 * DAY,
+        },
+    ),
+    (
+        "bank3",
+        "3 days, +12 h a move, at most 5 days",
+        {
+            "kind": "bank",
+            "initial_seconds": 3 * DAY,
+            "increment_seconds": DAY // 2,
+            "max_seconds": 5 * DAY,
+        },
+    ),
+)
+"""The clocks the web form offers, in words (any other through the API, within the bounds)."""
+CLOCK_WORDS = {
+    "none": "No clock: each player takes as long as they like.",
+    "per_move": "A clock per move: the same time for every move, afresh each turn.",
+    "bank": "A time bank: it runs while it is your turn; each of your moves adds the "
+    "increment, up to the most it may hold. Time left over is kept for later moves.",
+}
 BOT_SEATS = ("bot:random", "bot:heuristic", "bot:expert")
 IF_DECLINED = ("cancel", "open")
 
@@ -58,6 +96,9 @@ class GameService:
 
     # -- reading ---------------------------------------------------------------------------
 
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
         if snap is None:
@@ -65,7 +106,7 @@ class GameService:
         return snap
 
     def summary(self, game_id: str) -> dict[str, Any]:
-        return summarize(self.load(game_id))
+        return summarize(self.load(game_id), self._now_ms())
 
     def view(
         self, game_id: str, player_id: str, unless_version: int | None = None
@@ -131,7 +172,7 @@ class GameService:
         found = self.players.page(player_id, awaiting, limit + 1, after)
         more, found = len(found) > limit, found[:limit]
         snaps = self.games.snapshots([game_id for game_id, _ in found])
-        games = [summarize(s) for s in snaps if s is not None]
+        games = [summarize(s, self._now_ms()) for s in snaps if s is not None]
         following = (found[-1][1], found[-1][0]) if more and found else None
         return games, following
 
@@ -194,7 +235,7 @@ class GameService:
             "rules_version": info.rules_version,
             "options": options,
             "seats": seat_records,
-            "time_control": _check_time_control(time_control, self.min_move_seconds),
+            "time_control": check_time_control(time_control, self.min_move_seconds),
             "seed": seed.hex(),
             "commitment": commitment(seed),
             "created_by": creator,
@@ -242,7 +283,7 @@ class GameService:
         rematch = self.games.snapshot(existing)
         if rematch is None:  # another player's request is creating it this very moment
             raise ServiceError(ErrorCode.GAME_BUSY, "the rematch is being created: try again")
-        return summarize(rematch), False
+        return summarize(rematch, self._now_ms()), False
 
     def rematch_of(self, game_id: str) -> str | None:
         """The id of the game's rematch, if one was asked for."""
@@ -416,7 +457,7 @@ class GameService:
 def _create(draft: Draft, created: dict[str, Any]) -> dict[str, Any]:
     draft.add(created)
     _start_if_seated(draft)
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str, Any]:
@@ -451,7 +492,7 @@ def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str
         {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
     )
     _start_if_seated(draft)
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _decline(draft: Draft, player_id: str) -> dict[str, Any]:
@@ -473,7 +514,7 @@ def _decline(draft: Draft, player_id: str) -> dict[str, Any]:
     )
     if snap["if_declined"] == "cancel":
         draft.add({"type": EventType.GAME_CANCELLED, "reason": "declined"})
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _move(
@@ -504,7 +545,11 @@ def _move(
         raise ServiceError.from_game_error(err) from None
     _taken(draft, seat, moved)
     new = draft.snap
-    return {"version": new["version"], "move": game.format(moved.action), "game": summarize(new)}
+    return {
+        "version": new["version"],
+        "move": game.format(moved.action),
+        "game": summarize(new, draft.now_ms),
+    }
 
 
 def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
@@ -520,7 +565,7 @@ def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
             _leave(draft, seat, "resigned")
         except GameError as err:
             raise ServiceError.from_game_error(err) from None
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _bot_move(draft: Draft, seat: int, version: int, expert_seconds: float) -> bool:
@@ -719,28 +764,91 @@ def invitation_of(snap: Snapshot, player_id: str | None) -> int | None:
     return None
 
 
-def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
+def _whole(value: Any, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def check_time_control(control: dict | None, min_seconds: int) -> dict | None:
+    """A game's clock as it is recorded, from what a creator asked for (CLOCK_KINDS says the
+    bounds); None for a game without a clock. A clock without `kind` is a clock per move, as
+    every game's was before banks."""
     if control is None:
         return None
-    seconds = control.get("per_move_seconds")
+    kind = control.get("kind", "per_move")
     policy = control.get("on_timeout", "auto")
-    if seconds is None:
+    weekends_off = control.get("weekends_off", False)
+    if kind == "none":
         return None
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, int)
-        or not (min_seconds <= seconds <= MAX_MOVE_SECONDS)
-    ):
+    if kind not in CLOCK_KINDS:
         raise ServiceError(
             ErrorCode.GAME_INVALID_TIME_CONTROL,
-            f"per_move_seconds must be a whole number from {min_seconds} to "
-            f"{MAX_MOVE_SECONDS} (eight weeks)",
+            f"there is no clock {kind!r}; the clocks are: none, {', '.join(CLOCK_KINDS)}",
         )
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(
             ErrorCode.GAME_INVALID_TIME_CONTROL, "on_timeout must be auto or forfeit"
         )
-    return {"per_move_seconds": seconds, "on_timeout": policy}
+    if not isinstance(weekends_off, bool):
+        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, "weekends_off is true or false")
+    recorded: dict[str, Any] = {"kind": kind}
+    for name, (low, high, meaning) in clock_bounds(min_seconds)[kind].items():
+        value = control.get(name)
+        if kind == "per_move" and name == "per_move_seconds" and value is None:
+            return None  # as before kinds: a clock per move without its time is no clock
+        if not _whole(value, low, high):
+            raise ServiceError(
+                ErrorCode.GAME_INVALID_TIME_CONTROL,
+                f"{name} ({meaning}) must be a whole number of seconds from {low} to {high}",
+            )
+        recorded[name] = value
+    if kind == "bank" and recorded["max_seconds"] < recorded["initial_seconds"]:
+        raise ServiceError(
+            ErrorCode.GAME_INVALID_TIME_CONTROL,
+            "max_seconds (the most the bank holds) must be at least initial_seconds",
+        )
+    return {**recorded, "weekends_off": weekends_off, "on_timeout": policy}
+
+
+def clock_bounds(min_seconds: int) -> dict[str, dict[str, tuple[int, int, str]]]:
+    """Each kind of clock's fields: (least, most, meaning), in seconds."""
+    return {
+        "per_move": {"per_move_seconds": (min_seconds, MAX_MOVE_SECONDS, "the time for each move")},
+        "bank": {
+            "initial_seconds": (min_seconds, MAX_BANK_SECONDS, "the bank at the start"),
+            "increment_seconds": (0, MAX_INCREMENT_SECONDS, "added after each of your moves"),
+            "max_seconds": (min_seconds, MAX_BANK_SECONDS, "the most the bank holds"),
+        },
+    }
+
+
+def clock_catalog(min_seconds: int) -> list[dict[str, Any]]:
+    """The kinds of clock, their words, fields and bounds, and the web form's presets."""
+    bounds = clock_bounds(min_seconds)
+    return [
+        {
+            "kind": kind,
+            "description": CLOCK_WORDS[kind],
+            "fields": {
+                name: {"minimum": low, "maximum": high, "description": meaning}
+                for name, (low, high, meaning) in bounds.get(kind, {}).items()
+            },
+            "presets": [
+                {"words": words, "time_control": control or {"kind": "none"}}
+                for _, words, control in CLOCK_PRESETS
+                if (control or {"kind": "none"})["kind"] == kind
+            ],
+        }
+        for kind in ("none", *CLOCK_KINDS)
+    ]
+
+
+def clock_record(snap: Snapshot) -> dict[str, Any] | None:
+    """The game's clock as clients read it: a game recorded before kinds reads as a clock per
+    move with weekends on."""
+    control = snap["time_control"]
+    if control is None:
+        return None
+    return {"kind": "per_move", "weekends_off": False, **control}
 
 
 def seated(snap: Snapshot, player_id: str) -> int:
@@ -799,8 +907,10 @@ class MovesJson:
         return found
 
 
-def summarize(snap: Snapshot) -> dict[str, Any]:
-    """The public summary of a game, built by whitelist from its snapshot."""
+def summarize(snap: Snapshot, now_ms: int | None = None) -> dict[str, Any]:
+    """The public summary of a game, built by whitelist from its snapshot; each seat's clock
+    as it stands at `now_ms` (the time now when None)."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     match = snap["match"]
     active = snap["active_seats"]
     deadlines = [d for s, d in enumerate(snap["deadlines"]) if s in active and d is not None]
@@ -816,6 +926,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
                 "player_id": r["player_id"],
                 "name": r["name"],
                 "deadline": iso(snap["deadlines"][i]),
+                "clock": history.seat_clock(snap, i, now_ms),
             }
             for i, r in enumerate(snap["seats"])
         ],
@@ -823,7 +934,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
         "deadline": iso(min(deadlines)) if deadlines else None,
         "outcome": None if match is None else match["outcome"],
         "options": snap["options"],
-        "time_control": snap["time_control"],
+        "time_control": clock_record(snap),
         "rules_version": snap["rules_version"],
         "seed_commitment": snap["commitment"],
         "seed": snap["revealed_seed"],
