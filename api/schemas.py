@@ -775,3 +775,48 @@ def location_header(made: str) -> dict[str, dict]:
             "schema": {"type": "string", "format": "uri-reference"},
         }
     }
+
+
+class VacationTakeSchema(Schema):
+    from_date = fields.Date(
+        required=True,
+        data_key="from",
+        metadata={
+            "description": "The first day of the vacation, in your time zone (today or later)"
+        },
+    )
+    to_date = fields.Date(
+        required=True,
+        data_key="to",
+        metadata={"description": "The last day of the vacation, included"},
+    )
+
+
+class VacationSchema(Schema):
+    starts_at = fields.String(required=True, metadata=ISO_TIME)
+    ends_at = fields.String(required=True, metadata=ISO_TIME)
+    days = fields.Integer(required=True, metadata={"description": "The vacation days it counts"})
+    automatic = fields.Boolean(
+        required=True,
+        metadata={"description": "A day used when one of your clocks would have run out"},
+    )
+
+
+class VacationStateSchema(Schema):
+    days_a_year = fields.Integer(required=True)
+    year = fields.Integer(required=True, metadata={"description": "The year counted (UTC)"})
+    used_days = fields.Integer(required=True)
+    left_days = fields.Integer(required=True)
+    time_zone = fields.String(
+        required=True, allow_none=True, metadata={"description": "Whose days the dates are"}
+    )
+    vacations = fields.List(
+        fields.Nested(VacationSchema),
+        required=True,
+        metadata={"description": "Your vacations now and ahead"},
+    )
+    on_vacation_until = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={**ISO_TIME, "description": "While you are away: until when"},
+    )

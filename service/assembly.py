@@ -15,6 +15,7 @@ from service.play.games import GameService
 from service.play.table import Tables
 from service.players.accounts import PlayerService
 from service.players.sign_in import SignIn
+from service.players.vacations import VacationService
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.games import GameStore
@@ -40,6 +41,7 @@ class Services:
     sign_in: SignIn
     consequences: Consequences | None
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
+    vacations: VacationService | None = None
 
 
 def assemble(
@@ -67,6 +69,11 @@ def assemble(
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
+    vacations = VacationService(player_store, games, ScheduleStore(client), settings)
+    games.vacation_day = vacations.use_day
+    games.came_back = vacations.come_back
+    players = PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys)
+    players.zone_changed = vacations.zone_changed
     consequences = (
         None
         if deliveries is None
@@ -80,11 +87,12 @@ def assemble(
             settings,
             sign_in=sign_in,
             tallies=WorkerTallies(client),
+            vacations=vacations,
         )
     )
     return Services(
         settings=settings,
-        players=PlayerService(player_store, notes, webhook_urls=settings.webhook_urls, keys=keys),
+        players=players,
         games=games,
         tables=tables,
         notifications=NotificationService(
@@ -94,4 +102,5 @@ def assemble(
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
         consequences=consequences,
+        vacations=vacations,
     )

@@ -37,6 +37,7 @@ from service.notify.notifications import (
 from service.play import history, lists
 from service.play.games import GameService
 from service.players.sign_in import SignIn
+from service.players.vacations import VacationService
 from service.settings import Settings
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
@@ -213,7 +214,10 @@ class Consequences:
         clock: Callable[[], float] = time.time,
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
+        vacations: VacationService | None = None,
     ):
+        self.vacations = vacations
+        """Copies a player's changed calendar to their games (a `calendar` item)."""
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -383,6 +387,9 @@ class Consequences:
             self.outbox.add(item["game"], item["version"])
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
+        if self.vacations is not None:
+            for player_id in dict.fromkeys(i["player"] for i in by_kind.get("calendar", [])):
+                self.vacations.copy_to_games(player_id)
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
                 self.sign_in.send_links(item["email"])

@@ -160,6 +160,21 @@ class ErrorCode(Enum):
         "the clock's kind is unknown, a field of it is out of range (the catalog's `clocks` "
         "has the bounds), or on_timeout is not auto or forfeit",
     )
+    VACATION_INVALID = (
+        "vacation/invalid",
+        422,
+        "the vacation's dates do not read, end before they start, or start in the past",
+    )
+    VACATION_NOT_ENOUGH_DAYS = (
+        "vacation/not_enough_days",
+        409,
+        "the vacation is longer than the vacation days left this year",
+    )
+    VACATION_OVERLAPS = (
+        "vacation/overlaps",
+        409,
+        "the vacation overlaps one already taken: end or change that one first",
+    )
     RATE_LIMITED = (
         "rate/limited",
         429,

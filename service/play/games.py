@@ -23,7 +23,7 @@ from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_op
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
-from service.play import boards, history, lists, logview, move_words
+from service.play import boards, clock, history, lists, logview, move_words
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
@@ -93,6 +93,12 @@ class GameService:
         self.clock = clock
         self.commits = Commits(games, players, lambda: self.clock())  # read at each commit
         self.moves_json = MovesJson()
+        self.vacation_day: Callable[[str, int], bool] | None = None
+        """(player, deadline) -> whether a vacation day of the player's now covers the
+        deadline (service/players/vacations.py, wired by the assembly): then the seat's clock
+        stops a day instead of running out."""
+        self.came_back: Callable[[str], None] | None = None
+        """Called with a player who moved while on vacation: their vacation ends."""
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -228,8 +234,11 @@ class GameService:
         if if_declined not in IF_DECLINED:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
         seat_records = self._seat_records(creator, seats, game)
+        calendars = self._calendars(
+            [r["player_id"] if r["kind"] == "player" else None for r in seat_records]
+        )
         seed = secrets.token_bytes(32)
-        created = {
+        created: dict[str, Any] = {
             "type": EventType.GAME_CREATED,
             "game": info.name,
             "rules_version": info.rules_version,
@@ -241,6 +250,8 @@ class GameService:
             "created_by": creator,
             "if_declined": if_declined,
         }
+        if any(calendars):
+            created["calendars"] = calendars
         # the id given, then new ones while an id collides with a game's (the append is stale)
         ids = itertools.chain([game_id] if game_id else [], iter(partial(new_id, "g_"), None))
         return self.commits.run(
@@ -292,7 +303,10 @@ class GameService:
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
         name = self._player_name(player_id)
-        return self.commits.run(game_id, lambda draft: _join(draft, player_id, name, seat))
+        calendar = self._calendars([player_id])[0]
+        return self.commits.run(
+            game_id, lambda draft: _join(draft, player_id, name, seat, calendar)
+        )
 
     def decline(self, game_id: str, player_id: str) -> dict[str, Any]:
         """Refuse the seat reserved for you: it opens to anyone in the lobby if the creator
@@ -317,10 +331,22 @@ class GameService:
                 expected_version=expected_version, notation=notation, action=action
             )
             idempotency = Idempotency(idempotency_key, player_id, request)
-        return self.commits.run(
+        away: list[bool] = []
+        answer = self.commits.run(
             game_id,
-            lambda draft: _move(draft, player_id, expected_version, notation, action),
+            lambda draft: _move(draft, player_id, expected_version, notation, action, away),
             idempotency=idempotency,
+        )
+        if any(away) and self.came_back is not None:
+            self.came_back(player_id)
+        return answer
+
+    def set_calendar(self, game_id: str, player_id: str, calendar: dict) -> bool:
+        """Copy the player's calendar (service/players/vacations.py) to their seat in the game,
+        re-arming its deadline, unless the game has it, or a later copy, already: whether it
+        was appended. Safe to run late or twice."""
+        return self.commits.run(
+            game_id, lambda draft: _calendar(draft, player_id, calendar), quiet=False
         )
 
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
@@ -345,7 +371,22 @@ class GameService:
 
     def expire_turn(self, game_id: str, seat: int, since: int) -> str:
         """The seat's clock, started at version `since`, has run out. See expire_turns."""
+        snap = self.games.snapshot(game_id)
+        if snap is not None and self._vacation_day_used(snap, seat, since, self._now_ms()):
+            return "vacation"
         return self.commits.run(game_id, lambda draft: _expire(draft, seat, since), quiet="moot")
+
+    def _vacation_day_used(self, snap: Snapshot, seat: int, since: int, now_ms: int) -> bool:
+        """Whether the seat's timeout, due now, is put off by a vacation day of its player's
+        (a day at a time, while they have days left): the vacation's re-arming of the game's
+        deadlines follows through the player's calendar."""
+        if self.vacation_day is None or _timeout_verdict(snap, seat, since, now_ms) != "applied":
+            return False
+        record = snap["seats"][seat]
+        deadline = snap["deadlines"][seat]
+        if record["kind"] != "player" or deadline is None:
+            return False
+        return self.vacation_day(str(record["player_id"]), deadline)
 
     def expire_turns(self, due: list[tuple[str, int, int]]) -> list[str]:
         """Record that these seats' clocks (game, seat, the version their turn started at) ran
@@ -367,6 +408,9 @@ class GameService:
                 continue
             draft = Draft(snap, now_ms)
             for i in items:  # each seat's timeout on the game as the earlier ones left it
+                if self._vacation_day_used(draft.snap, *due[i][1:], now_ms):
+                    answers[i] = "vacation"
+                    continue
                 answers[i] = _expire(draft, *due[i][1:])
             if draft.events:
                 drafts.append(([i for i in items if answers[i] == "applied"], draft))
@@ -444,6 +488,13 @@ class GameService:
                 record["kind"] = "player"
         return records
 
+    def _calendars(self, player_ids: list[str | None]) -> list[dict[str, Any] | None]:
+        """The calendar each player (None: no one) brings to their seat."""
+        wanted = [p for p in player_ids if p]
+        found = dict(zip(wanted, self.players.calendars(wanted)))
+        now_ms = self._now_ms()
+        return [seat_calendar_copy(*found[p], now_ms) if p else None for p in player_ids]
+
     def _player_name(self, player_id: str, error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
         profile = self.players.get(player_id)
         if profile is None:
@@ -460,7 +511,9 @@ def _create(draft: Draft, created: dict[str, Any]) -> dict[str, Any]:
     return summarize(draft.snap, draft.now_ms)
 
 
-def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str, Any]:
+def _join(
+    draft: Draft, player_id: str, name: str, seat: int | None, calendar: dict | None = None
+) -> dict[str, Any]:
     snap = draft.snap
     _not_cancelled(snap)
     if snap["status"] != "open":
@@ -488,9 +541,10 @@ def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str
             ErrorCode.GAME_SEAT_TAKEN,
             f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
         )
-    draft.add(
-        {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
-    )
+    joined = {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
+    if calendar is not None:
+        joined["calendar"] = calendar
+    draft.add(joined)
     _start_if_seated(draft)
     return summarize(draft.snap, draft.now_ms)
 
@@ -523,9 +577,12 @@ def _move(
     expected_version: int,
     notation: str | None,
     action: dict | None,
+    away: list[bool] | None = None,
 ) -> dict[str, Any]:
     snap = draft.snap
     seat = seated(snap, player_id)
+    if away is not None:  # a player who moves while on vacation is back (play() ends it)
+        away[:] = [clock.paused(draft.now_ms, history.seat_calendar(snap, seat)) == "vacation"]
     match = _started(snap)
     game = history.game_of(snap)
     try:
@@ -592,6 +649,29 @@ def _computer_move(draft: Draft, seat: int) -> bool:
     game, match = history.game_of(snap), history.match_of(snap)
     _act(draft, seat, _bot_choice(game, match, seat, "heuristic"))
     return True
+
+
+def _calendar(draft: Draft, player_id: str, calendar: dict) -> bool:
+    snap = draft.snap
+    seat = seat_of(snap, player_id)
+    if seat is None or snap["status"] not in ("open", "active"):
+        return False
+    held = history.calendars_of(snap)[seat]
+    if held is not None and held["v"] >= calendar["v"]:
+        return False
+    draft.add({"type": EventType.CALENDAR_SET, "seat": seat, "calendar": calendar})
+    return True
+
+
+def seat_calendar_copy(
+    zone: str | None, calendar: dict[str, Any], now_ms: int
+) -> dict[str, Any] | None:
+    """What a game records of a player's calendar: their time zone and the vacations not over
+    yet, with the calendar's number (None for a player with neither, who never had one)."""
+    vacations = [[v["start"], v["end"]] for v in calendar["vacations"] if v["end"] > now_ms]
+    if zone is None and not vacations and calendar["v"] == 0:
+        return None
+    return {"zone": zone, "vacations": vacations, "v": calendar["v"]}
 
 
 def _expire(draft: Draft, seat: int, since: int) -> str:

@@ -49,6 +49,8 @@ class PlayerService:
         self.clock = clock
         self.webhook_urls = webhook_urls or UrlPolicy()
         self.keys = keys or ServerKeys(Settings(), self.notes)
+        self.zone_changed: Callable[[str], None] | None = None
+        """Called with a player whose time zone changed (their weekends move)."""
 
     def _check_webhook(self, url: str | None) -> None:
         if url:
@@ -161,6 +163,7 @@ class PlayerService:
         """Change profile fields and notification settings. A first webhook gets a secret,
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
+        zone_before = profile.get("time_zone")
         self._check_webhook(changes.get("webhook_url"))
         for key in PROFILE_FIELDS:
             if key in changes:
@@ -176,6 +179,8 @@ class PlayerService:
                 "or America/New_York",
             )
         self.players.save(player_id, profile)
+        if profile.get("time_zone") != zone_before and self.zone_changed is not None:
+            self.zone_changed(player_id)
         answer = self.profile(player_id)
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)

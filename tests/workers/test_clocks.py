@@ -26,7 +26,7 @@ def bank(initial, increment, most, policy):
 @pytest.mark.slow
 def test_a_bank_runs_out_and_forfeit_fires_once(services, start_workers):
     _, games, a, b = two_players(services)
-    start_workers(2)  # two clocks: the deadline is still met once
+    start_workers(2, VACATION_DAYS_A_YEAR="0")  # two clocks: the deadline is still met once
     game_id = games.create(a, "nautilus", [a, b], time_control=bank(2, 1, 3, "forfeit"))["id"]
     final = wait_for(lambda: (s := games.summary(game_id))["status"] == "finished" and s, 30)
     first = final["outcome"]["winners"]
@@ -43,7 +43,7 @@ def test_a_bank_kept_by_moving_and_auto_plays_once_for_the_absent(services, star
     Bo is away: his bank of 2 s runs out once, the computer moves for him once, and from then
     on his turns have the 1 s of increment his (computer's) moves earned."""
     _, games, a, b = two_players(services)
-    start_workers()
+    start_workers(VACATION_DAYS_A_YEAR="0")
     game_id = games.create(a, "nautilus", [a, b], time_control=bank(2, 1, 3, "auto"))["id"]
 
     def after_bo_timed_out():
