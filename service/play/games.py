@@ -663,12 +663,21 @@ def _calendar(draft: Draft, player_id: str, calendar: dict) -> bool:
     return True
 
 
+KEPT_MS = 10 * 7 * 86_400_000
+"""A game's copy of a calendar keeps the vacations that ended less than this long ago (longer
+than any clock runs between two charges): a copy that comes late still charges nothing for
+the time its vacation covered."""
+
+
 def seat_calendar_copy(
     zone: str | None, calendar: dict[str, Any], now_ms: int
 ) -> dict[str, Any] | None:
-    """What a game records of a player's calendar: their time zone and the vacations not over
-    yet, with the calendar's number (None for a player with neither, who never had one)."""
-    vacations = [[v["start"], v["end"]] for v in calendar["vacations"] if v["end"] > now_ms]
+    """What a game records of a player's calendar: their time zone and their latest vacations
+    (KEPT_MS), with the calendar's number (None for a player with neither, who never had
+    one)."""
+    vacations = [
+        [v["start"], v["end"]] for v in calendar["vacations"] if v["end"] > now_ms - KEPT_MS
+    ]
     if zone is None and not vacations and calendar["v"] == 0:
         return None
     return {"zone": zone, "vacations": vacations, "v": calendar["v"]}

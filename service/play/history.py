@@ -88,7 +88,15 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         }
         snap["calendars"][event["seat"]] = event.get("calendar")
     elif event["type"] == EventType.CALENDAR_SET:
-        snap["calendars"][event["seat"]] = event["calendar"]
+        # the time since the seat's clock was last charged is charged under the new
+        # vacations (a vacation never starts before it is taken, and one cut short ends when
+        # its player came back), in the time zone it ran in
+        seat = event["seat"]
+        calendars_before[seat] = {
+            **(calendars_before[seat] or {"zone": None, "v": 0}),
+            "vacations": event["calendar"]["vacations"],
+        }
+        snap["calendars"][seat] = event["calendar"]
     elif event["type"] == EventType.INVITATION_DECLINED:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
         snap["calendars"][event["seat"]] = None

@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from service.errors import ErrorCode, ServiceError
 from service.play.games import GameService, seat_calendar_copy
 from service.settings import Settings
-from service.timefmt import iso, time_zones
+from service.timefmt import iso
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
 
@@ -210,7 +210,10 @@ class VacationService:
         if profile is None:
             raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
         zone = profile.get("time_zone")
-        return zone if zone in time_zones() else None
+        try:
+            return zone if zone and ZoneInfo(zone) else None
+        except (ZoneInfoNotFoundError, ValueError):
+            return None
 
 
 class _NoDayLeft(Exception):
