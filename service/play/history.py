@@ -92,9 +92,11 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         # vacations (a vacation never starts before it is taken, and one cut short ends when
         # its player came back), in the time zone it ran in
         seat = event["seat"]
+        held = calendars_before[seat]
         calendars_before[seat] = {
-            **(calendars_before[seat] or {"zone": None, "v": 0}),
+            "zone": held["zone"] if held else None,
             "vacations": event["calendar"]["vacations"],
+            "v": held["v"] if held else 0,
         }
         snap["calendars"][seat] = event["calendar"]
     elif event["type"] == EventType.INVITATION_DECLINED:
