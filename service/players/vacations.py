@@ -8,7 +8,7 @@ in keeps a copy of it (CalendarSet, service.play.games.set_calendar), from which
 re-arms their deadlines (service.play.clock).
 
 A change reaches the games through the clock's schedule, so that a crash loses nothing: a
-`calendar` item is scheduled a lease ahead *before* the calendar is written (if the writer
+`calendar` item is scheduled a lease (SCHEDULE_LEASE_SECONDS) ahead *before* the calendar is written (if the writer
 dies, it comes due and copies the calendar as it then is), and again for now after; the clock
 copies the calendar to each game of the player that has an older copy, one commit per game
 (a game's keys are in one slot; the player's in another). Copying is idempotent (a game keeps
@@ -30,9 +30,6 @@ from service.settings import Settings
 from service.timefmt import iso
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
-
-SAFETY_MS = 15_000
-"""How far ahead the safety item of a change is scheduled."""
 
 
 def calendar_item(player_id: str) -> dict[str, Any]:
@@ -184,7 +181,8 @@ class VacationService:
         """Change the calendar, the copying to the games made safe by the schedule."""
         now = self.now_ms()
         item = calendar_item(player_id)
-        self.schedule.add(player_id, now + SAFETY_MS, item)
+        safety = now + int(self.settings.schedule_lease_seconds * 1000)
+        self.schedule.add(player_id, safety, item)
         new = self.players.change_calendar(player_id, change)
         if new is not None:
             self.schedule.add(player_id, now, item)

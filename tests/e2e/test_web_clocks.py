@@ -42,12 +42,16 @@ def test_a_bank_with_weekends_off_from_the_form_and_a_vacation_from_the_settings
     expect(mine.locator(".flash")).to_contain_text("The game has begun")
 
     page = cy.open(f"/games/{game_id}")
-    expect(page.locator(".meta")).to_contain_text("A time bank of 10 days, +1 day a move, at most 10 days")
+    expect(page.locator(".meta")).to_contain_text(
+        "A time bank of 10 days, +1 day a move, at most 10 days"
+    )
     expect(page.locator(".meta")).to_contain_text("weekends off")
     seats = page.locator("ul.seats li")
     expect(seats).to_have_count(2)
     for i in range(2):  # both players' banks, the one to move with its deadline
-        expect(seats.nth(i).locator(".clock")).to_contain_text(re.compile(r"(10 days|9 days and 23 hours) (left|in the bank)"))
+        expect(seats.nth(i).locator(".clock")).to_contain_text(
+            re.compile(r"(10 days|9 days and 23 hours) (left|in the bank)")
+        )
     expect(page.locator("ul.seats .clock", has_text="deadline")).to_have_count(1)
     look(page, "game-bank")
 
