@@ -182,10 +182,11 @@ def running_ms(start: int, end: int, calendar: Calendar) -> int:
 
 def advance(start: int, bank: int, calendar: Calendar) -> int:
     """The moment a clock that starts at `start` with `bank` ms has used them up: the deadline.
-    A bank of 0 inside a frozen span runs out when the span ends."""
+    An empty bank at the start of a frozen span, or inside one, runs out when the span ends
+    (a vacation day used when a clock ran out covers that very moment)."""
     t, left = start, max(0, bank)
     for a, b in frozen(calendar, start):
-        if t + left <= a:
+        if t + left < a or (left > 0 and t + left == a):
             return t + left
         left -= max(0, a - t)
         t = max(t, b)
@@ -217,11 +218,15 @@ def vacation_at(now: int, calendar: Calendar) -> Span | None:
 
 
 def charge(clock: SeatClock, at: int, calendar: Calendar) -> SeatClock:
-    """The clock as of `at`: its bank less the time it ran since `since` (never below zero),
-    still running from `at` if it was."""
+    """The clock as of `at`: its bank less the time it ran since `since`, still running from
+    `at` if it was; a bank used up before `at` stays empty from the moment it ran out (never
+    below zero, and its deadline stays where it was)."""
     if clock.since is None:
         return clock
-    return SeatClock(max(0, clock.bank - running_ms(clock.since, at, calendar)), at, clock.start)
+    used = running_ms(clock.since, at, calendar)
+    if used >= clock.bank:  # it ran out: it stays empty from the moment it did
+        return SeatClock(0, advance(clock.since, clock.bank, calendar), clock.start)
+    return SeatClock(clock.bank - used, at, clock.start)
 
 
 def remaining_ms(clock: SeatClock, now: int, calendar: Calendar) -> int:
@@ -247,15 +252,16 @@ def step(
     result = []
     for seat, clock in enumerate(clocks):
         was_running = clock.since is not None
-        bank = charge(clock, at, before[seat]).bank
+        charged = charge(clock, at, before[seat])
+        bank = charged.bank
         if control.kind == "bank" and seat == mover:
             bank = min(control.max_ms, bank + control.increment_ms)
         since: int | None = None
         start = clock.start
         if seat in active:
-            since = at
+            since = charged.since if was_running and bank == charged.bank else at
             if control.kind == "per_move" and (seat in restarted or not was_running):
-                bank = control.per_move_ms
+                bank, since = control.per_move_ms, at
             if not was_running or seat in restarted:
                 start = bank  # a new turn: the reminders measure from here
         result.append(SeatClock(bank, since, start))
