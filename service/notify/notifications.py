@@ -44,6 +44,8 @@ INVITED_AT = 1
 NOTIFIED_KINDS: Final = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
+REMINDER_EARLY_MS = 3000
+"""A reminder this early (or less) is sent: later, it waits for its time again."""
 
 
 DEFAULT_PREFERENCES = {
@@ -426,7 +428,8 @@ class NotificationService:
             return 0
         due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
         now = self.clock() * 1000
-        return 0 if due is None or due <= now + 1000 else (due - now) / 1000
+        # a job may run a little before its time (RQ's schedules are in whole seconds)
+        return 0 if due is None or due <= now + REMINDER_EARLY_MS else (due - now) / 1000
 
     def _goes_on(self, snap: Snapshot, notice: Notice) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
