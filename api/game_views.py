@@ -20,7 +20,7 @@ from marshmallow_oneofschema import OneOfSchema
 
 from engine import registry
 
-from .schemas import MAX_VERSION, JsonInteger
+from .schemas import MAX_VERSION, JsonInteger, SeatClockSchema
 
 
 class ViewEnvelopeSchema(Schema):
@@ -35,6 +35,12 @@ class ViewEnvelopeSchema(Schema):
     )
     active_seats = fields.List(
         fields.Integer(), required=True, metadata={"description": "The seats that may act now"}
+    )
+    clocks = fields.List(
+        fields.Nested(SeatClockSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Each seat's clock, by seat (null in a game without a clock)"},
     )
 
 

@@ -8,6 +8,19 @@ operation has one.
 from __future__ import annotations
 
 DESCRIPTIONS: dict[str, str] = {
+    "getVacation": "Your vacation days this calendar year (UTC): how many the server gives "
+    "(`days_a_year`, its VACATION_DAYS_A_YEAR), used and left, and your vacations now and "
+    "ahead, the automatic days included.",
+    "takeVacation": "From `from` to `to` (ISO dates, both included, in your profile's time "
+    "zone; from now when it starts today), your clocks in every game stand still: your "
+    "deadlines move by the time away, reminders with them, and the other players see that you "
+    "are on vacation until its end. Each day counts against your days left (409 "
+    "vacation/not_enough_days), and a vacation may not overlap another (409 "
+    "vacation/overlaps). Your games are re-armed one commit each, within moments. A move you "
+    "play while away ends your vacation. When a clock of yours would run out and you have days "
+    "left, one is used there and then (`automatic`), a day at a time.",
+    "endVacation": "You are back: the vacation you are on ends now (the days not begun are "
+    "given back) and those ahead are cancelled; your clocks run again.",
     "getCatalog": "The games you can create, with their player counts, options (with defaults "
     "and choices) and move notation. Needs no token.",
     "listGames": "Without a filter: your games, newest first. `awaiting=me` is your inbox: the "

@@ -99,8 +99,51 @@ class CatalogGameSchema(Schema):
     )
 
 
+class ClockFieldSchema(Schema):
+    minimum = fields.Integer(required=True)
+    maximum = fields.Integer(required=True)
+    description = fields.String(required=True)
+
+
+class CatalogClockSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(["none", "per_move", "bank"]))
+    description = fields.String(required=True)
+    fields_ = fields.Dict(
+        data_key="fields",
+        attribute="fields",
+        keys=fields.String(),
+        values=fields.Nested(ClockFieldSchema),
+        required=True,
+        metadata={"description": "Each field of this kind's time_control, in seconds"},
+    )
+    presets = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "time_controls offered on the web form, with their words"},
+    )
+
+
+class VacationRulesSchema(Schema):
+    days_a_year = fields.Integer(
+        required=True, metadata={"description": "Vacation days each player has a calendar year"}
+    )
+    description = fields.String(required=True)
+
+
 class CatalogSchema(Schema):
     games = fields.List(fields.Nested(CatalogGameSchema), required=True)
+    clocks = fields.List(
+        fields.Nested(CatalogClockSchema),
+        required=True,
+        metadata={"description": "The kinds of clock a game may have (time_control.kind)"},
+    )
+    on_timeout = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "What each timeout policy does"},
+    )
+    vacation = fields.Nested(VacationRulesSchema, required=True)
 
 
 WEBHOOK_KIND = {
@@ -535,15 +578,103 @@ class DeliveryQuerySchema(Schema):
 
 
 class TimeControlSchema(Schema):
+    """A game's clock. `kind` per_move (the default, and every game created before kinds):
+    `per_move_seconds` for each move; `bank`: a time bank of `initial_seconds`, charged while
+    it is your turn, `increment_seconds` added after each of your moves (each step of a turn
+    counts), never above `max_seconds`; `none`: no clock (the same as a null time_control).
+    The bounds are in the catalog's `clocks`."""
+
+    kind = fields.String(
+        load_default="per_move",
+        validate=validate.OneOf(["none", "per_move", "bank"]),
+        metadata={"description": "per_move, bank, or none"},
+    )
     per_move_seconds = JsonInteger(
-        required=True,
         validate=validate.Range(1, 8 * 7 * 86400),
         metadata={
-            "description": "Seconds per move: from the server's minimum (a minute unless its "
-            "MIN_MOVE_SECONDS says otherwise) to eight weeks"
+            "description": "per_move: seconds per move, from the server's minimum (a minute "
+            "unless its MIN_MOVE_SECONDS says otherwise) to eight weeks"
+        },
+    )
+    initial_seconds = JsonInteger(
+        validate=validate.Range(1, 8 * 7 * 86400),
+        metadata={"description": "bank: the bank at the start, from the minimum to eight weeks"},
+    )
+    increment_seconds = JsonInteger(
+        validate=validate.Range(0, 14 * 86400),
+        metadata={"description": "bank: added after each of your moves, up to two weeks"},
+    )
+    max_seconds = JsonInteger(
+        validate=validate.Range(1, 8 * 7 * 86400),
+        metadata={
+            "description": "bank: the most the bank holds (at least initial_seconds), up to "
+            "eight weeks"
+        },
+    )
+    weekends_off = JsonBoolean(
+        load_default=False,
+        metadata={
+            "description": "A player's clock stands still on Saturday and Sunday in their own "
+            "time zone (their profile's time_zone; UTC without one)"
         },
     )
     on_timeout = fields.String(load_default="auto", validate=validate.OneOf(["auto", "forfeit"]))
+
+
+class VacationSpanSchema(Schema):
+    starts_at = fields.String(required=True, metadata=ISO_TIME)
+    ends_at = fields.String(required=True, metadata=ISO_TIME)
+
+
+class SeatClockSchema(Schema):
+    """A seat's clock, as the game's last event left it."""
+
+    bank_seconds = fields.Integer(
+        required=True,
+        metadata={
+            "description": "What the bank held (whole seconds) when the clock last started or "
+            "was charged, at `since`; under per_move, the time for the move"
+        },
+    )
+    since = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={**ISO_TIME, "description": "Since when the clock runs; null: stopped"},
+    )
+    deadline = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            **ISO_TIME,
+            "description": "When the bank is used up, weekends off and vacations left out",
+        },
+    )
+    vacation = fields.Nested(
+        VacationSpanSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The player's vacation now, or the next one: the clock stands "
+            "still from starts_at to ends_at"
+        },
+    )
+
+
+class SeatClockNowSchema(SeatClockSchema):
+    """A seat's clock, with what it holds now."""
+
+    left_seconds = fields.Integer(
+        required=True, metadata={"description": "What the bank holds now (whole seconds)"}
+    )
+    paused = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["weekend", "vacation"]),
+        metadata={
+            "description": "Why the running clock stands still now: the player's weekend "
+            "(weekends_off) or vacation; null when it runs or is stopped"
+        },
+    )
 
 
 class GameCreateSchema(Schema):
@@ -592,6 +723,11 @@ class SeatSchema(Schema):
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     deadline = fields.String(allow_none=True, metadata=ISO_TIME)
+    clock = fields.Nested(
+        SeatClockNowSchema,
+        allow_none=True,
+        metadata={"description": "The seat's clock (null without a clock or before the start)"},
+    )
 
 
 class OutcomeSchema(Schema):
@@ -910,6 +1046,11 @@ class WebhookDeliverySchema(Schema):
     status = fields.String(required=True)
 
 
+class WebhookVacationSchema(Schema):
+    seat = fields.Integer(required=True)
+    until = fields.String(required=True, metadata={"description": "Until when, in words, in UTC"})
+
+
 class WebhookTurnStartedSchema(WebhookDeliverySchema):
     """The body of a `turn.started` webhook delivery (also `turn.continues` when the step of
     a multi-step turn that you just played leaves the turn yours, and `turn.reminder`):
@@ -921,6 +1062,16 @@ class WebhookTurnStartedSchema(WebhookDeliverySchema):
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     active_seats = fields.List(fields.Integer(), required=True)
     deadline = fields.String(required=True, allow_none=True, metadata=ISO_TIME)
+    bank_seconds = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "What your bank holds now (whole seconds); null without a clock"},
+    )
+    on_vacation = fields.List(
+        fields.Nested(WebhookVacationSchema),
+        required=True,
+        metadata={"description": "The seats whose player is on vacation: their clocks stand still"},
+    )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookLinksSchema, required=True)
 
@@ -1049,3 +1200,48 @@ def location_header(made: str) -> dict[str, dict]:
             "schema": {"type": "string", "format": "uri-reference"},
         }
     }
+
+
+class VacationTakeSchema(Schema):
+    from_date = fields.Date(
+        required=True,
+        data_key="from",
+        metadata={
+            "description": "The first day of the vacation, in your time zone (today or later)"
+        },
+    )
+    to_date = fields.Date(
+        required=True,
+        data_key="to",
+        metadata={"description": "The last day of the vacation, included"},
+    )
+
+
+class VacationSchema(Schema):
+    starts_at = fields.String(required=True, metadata=ISO_TIME)
+    ends_at = fields.String(required=True, metadata=ISO_TIME)
+    days = fields.Integer(required=True, metadata={"description": "The vacation days it counts"})
+    automatic = fields.Boolean(
+        required=True,
+        metadata={"description": "A day used when one of your clocks would have run out"},
+    )
+
+
+class VacationStateSchema(Schema):
+    days_a_year = fields.Integer(required=True)
+    year = fields.Integer(required=True, metadata={"description": "The year counted (UTC)"})
+    used_days = fields.Integer(required=True)
+    left_days = fields.Integer(required=True)
+    time_zone = fields.String(
+        required=True, allow_none=True, metadata={"description": "Whose days the dates are"}
+    )
+    vacations = fields.List(
+        fields.Nested(VacationSchema),
+        required=True,
+        metadata={"description": "Your vacations now and ahead"},
+    )
+    on_vacation_until = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={**ISO_TIME, "description": "While you are away: until when"},
+    )

@@ -104,7 +104,7 @@ class Bench:
 def start_workers(redis_url: str) -> list[subprocess.Popen]:
     """`turnpost worker` processes, each in its own process group, so that Ctrl-C reaches this
     process alone and it stops them."""
-    env = {**os.environ, "REDIS_URL": redis_url}
+    env = {**os.environ, "REDIS_URL": redis_url, "VACATION_DAYS_A_YEAR": "0"}
     return [
         subprocess.Popen(
             [sys.executable, "-m", "turnpost.cli", "worker"],

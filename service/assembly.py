@@ -19,6 +19,7 @@ from service.play.talk import Talk, TalkLimits
 from service.players.accounts import PlayerService
 from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
+from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -58,6 +59,7 @@ class Services:
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
     ratings: Ratings
     """Ratings, leaderboards and players' records (written by the worker only)."""
+    vacations: VacationService | None = None
 
 
 def assemble(
@@ -92,7 +94,19 @@ def assemble(
     one_click = OneClick(games, tables, notes, settings, keys)
     push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
+    vacations = VacationService(player_store, games, ScheduleStore(client), settings)
+    games.vacation_day = vacations.use_day
+    games.came_back = vacations.come_back
     sessions = WebSessions(SessionStore(client))
+    players = PlayerService(
+        player_store,
+        notes,
+        webhook_urls=settings.webhook_urls,
+        keys=keys,
+        digest_day_seconds=settings.digest_day_seconds,
+        sessions=sessions,
+    )
+    players.zone_changed = vacations.zone_changed
     consequences = (
         None
         if deliveries is None
@@ -109,18 +123,12 @@ def assemble(
             ratings=ratings,
             talk=talk,
             push=PushStore(client),
+            vacations=vacations,
         )
     )
     return Services(
         settings=settings,
-        players=PlayerService(
-            player_store,
-            notes,
-            webhook_urls=settings.webhook_urls,
-            keys=keys,
-            digest_day_seconds=settings.digest_day_seconds,
-            sessions=sessions,
-        ),
+        players=players,
         games=games,
         talk=talk,
         tables=tables,
@@ -142,4 +150,5 @@ def assemble(
         feeds=Feeds(player_store, notes, tables, keys, settings),
         consequences=consequences,
         ratings=ratings,
+        vacations=vacations,
     )

@@ -42,6 +42,7 @@ from service.play import agreements, history, lists, results
 from service.play.games import GameService
 from service.play.talk import Talk
 from service.players.sign_in import SignIn
+from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.settings import Settings
 from store.games import GameStore, run_pipeline
@@ -224,12 +225,15 @@ def _written_at(events: Iterable[Event], version: int) -> int:
 def _reminders(
     snap: Snapshot, turn: Notice, deadline: int, contact: Contact
 ) -> list[tuple[int, Delivery]]:
-    clock_ms = history.clock_of(snap)["per_move_seconds"] * 1000
-    started = deadline - clock_ms
+    """The turn's reminders at REMINDER_PERCENTS of the time the seat had when it began (its
+    bank, or the time per move), weekends off and vacations left out; a reminder that comes
+    due after a vacation moved it waits again (NotificationService.reminder_wait)."""
     found = []
     for percent in REMINDER_PERCENTS:
+        at = history.reminder_at(snap, turn.seat, percent)
+        if at is None or at >= deadline:
+            continue
         notice = Notice(TURN_REMINDER, turn.game_id, turn.seat, turn.version, f"-{percent}")
-        at = started + clock_ms * percent // 100
         found += [
             (at, Delivery(channel, notice))
             for channel, wanted in (
@@ -283,9 +287,12 @@ class Consequences:
         ratings: Ratings | None = None,
         talk: Talk | None = None,
         push: PushStore | None = None,
+        vacations: VacationService | None = None,
     ):
         self.push = push
         """Whose devices have Web Push on; None: nobody's are asked."""
+        self.vacations = vacations
+        """Copies a player's changed calendar to their games (a `calendar` item)."""
         self.games = games
         self.game_store = game_store
         self.players = players
@@ -487,6 +494,9 @@ class Consequences:
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         self._digests(by_kind.get("digest", []))
+        if self.vacations is not None:
+            for player_id in dict.fromkeys(i["player"] for i in by_kind.get("calendar", [])):
+                self.vacations.copy_to_games(player_id)
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
                 self.sign_in.send_links(item["email"])

@@ -214,7 +214,23 @@ class ErrorCode(Enum):
     GAME_INVALID_TIME_CONTROL = (
         "game/invalid_time_control",
         422,
-        "per_move_seconds is out of range, or on_timeout is not auto or forfeit",
+        "the clock's kind is unknown, a field of it is out of range (the catalog's `clocks` "
+        "has the bounds), or on_timeout is not auto or forfeit",
+    )
+    VACATION_INVALID = (
+        "vacation/invalid",
+        422,
+        "the vacation's dates do not read, end before they start, or start in the past",
+    )
+    VACATION_NOT_ENOUGH_DAYS = (
+        "vacation/not_enough_days",
+        409,
+        "the vacation is longer than the vacation days left this year",
+    )
+    VACATION_OVERLAPS = (
+        "vacation/overlaps",
+        409,
+        "the vacation overlaps one already taken: end or change that one first",
     )
     RATE_LIMITED = (
         "rate/limited",

@@ -237,6 +237,13 @@ class Settings(FromEnvironment):
     min_move_seconds: int = setting(
         60, "the shortest clock a game may be created with (seconds: lower for tests and soaks)"
     )
+    vacation_days_a_year: int = setting(
+        30,
+        "vacation days each player has a calendar year (taken ahead, or used when a clock runs out)",
+    )
+    day_seconds: float = setting(
+        86400.0, "how long a vacation day used by a running-out clock lasts (lower for tests)"
+    )
     outbox_lease_seconds: float = setting(
         15.0, "an outbox entry unfinished this long (its worker died) is taken over"
     )

@@ -39,11 +39,18 @@ def time_zones() -> frozenset[str]:
     return frozenset(known)
 
 
-def _span(ms: int) -> str:
+def duration(ms: int) -> str:
+    """'10 days and 3 hours' (the two largest units, in days as clocks are told); 'no time' for
+    less than a second."""
+    return "no time" if ms < 1000 else _span(ms, weeks=False).removeprefix("in ")
+
+
+def _span(ms: int, weeks: bool = True) -> str:
     seconds = ms // 1000
     if seconds <= 0:
         return "now"
-    units = [("week", 7 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)]
+    units = [("week", 7 * 86400)] if weeks else []
+    units += [("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)]
     parts = []
     for name, size in units:
         count, seconds = divmod(seconds, size)

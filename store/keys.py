@@ -70,6 +70,12 @@ def player(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}"
 
 
+def player_calendar(player_id: str) -> str:
+    """JSON: the player's vacations and the number of its latest change (service/players/
+    vacations.py)."""
+    return f"{PREFIX}:player:{{{player_id}}}:calendar"
+
+
 def player_games(player_id: str) -> str:
     """Sorted set of the player's games, scored by last activity (ms)."""
     return f"{PREFIX}:player:{{{player_id}}}:games"

@@ -163,6 +163,52 @@ class PlayerStore:
         key = keys.used_stream_ticket(token_hash(nonce))
         return bool(self.r.set(key, 1, nx=True, px=max(1, int(seconds * 1000))))
 
+    # -- the calendar: vacations ---------------------------------------------------------------
+
+    def calendar(self, player_id: str) -> dict[str, Any]:
+        """The player's vacations and the number of the calendar's latest change (`v`)."""
+        raw = self.r.get(keys.player_calendar(player_id))
+        return json.loads(raw) if raw else {"v": 0, "vacations": []}
+
+    def calendars(self, player_ids: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
+        """(time zone, calendar) of each player, in one round trip."""
+        if not player_ids:
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.get(keys.player(player_id))
+            pipe.get(keys.player_calendar(player_id))
+        found = pipe.execute()
+        return [
+            (
+                (json.loads(profile) if profile else {}).get("time_zone"),
+                json.loads(calendar) if calendar else {"v": 0, "vacations": []},
+            )
+            for profile, calendar in zip(found[0::2], found[1::2])
+        ]
+
+    def change_calendar(self, player_id: str, change) -> dict[str, Any] | None:
+        """Apply `change(calendar) -> new calendar | None` atomically (WATCH on the one key):
+        the new calendar, its `v` one more, or None when `change` changed nothing."""
+        key = keys.player_calendar(player_id)
+        with self.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    current: dict[str, Any] = json.loads(raw) if raw else {"v": 0, "vacations": []}
+                    new = change(current)
+                    if new is None:
+                        pipe.unwatch()
+                        return None
+                    new = {**new, "v": current["v"] + 1}
+                    pipe.multi()
+                    pipe.set(key, json.dumps(new))
+                    pipe.execute()
+                    return new
+                except redis.WatchError:
+                    continue
+
     # -- emailed sign-in links ----------------------------------------------------------------
 
     def add_sign_in_link(self, link: str, player_id: str, seconds: float) -> None:

@@ -42,6 +42,7 @@ class EventType(StrEnum):
     PROPOSAL_MADE = "ProposalMade"
     PROPOSAL_ANSWERED = "ProposalAnswered"
     PROPOSAL_CLOSED = "ProposalClosed"
+    CALENDAR_SET = "CalendarSet"
 
 
 class UnreadableRecord(Exception):
@@ -74,8 +75,26 @@ SeatRecord = PersonSeat | BotSeat | OpenSeat
 
 
 class TimeControl(TypedDict):
-    per_move_seconds: int
+    """A game's clock (service/play/clock.py). A game recorded before clocks had kinds has
+    `per_move_seconds` and `on_timeout` only: a clock per move, weekends on."""
+
+    kind: NotRequired[Literal["per_move", "bank"]]
+    per_move_seconds: NotRequired[int]
+    initial_seconds: NotRequired[int]
+    increment_seconds: NotRequired[int]
+    max_seconds: NotRequired[int]
+    weekends_off: NotRequired[bool]
     on_timeout: str
+
+
+class SeatCalendar(TypedDict):
+    """What a game records of a seated player's calendar, for its clock: their time zone (for
+    weekends off; None: UTC), their vacations ([start, end) in epoch ms), and the number of
+    the player's calendar this copies (`v`: a later copy never gives way to an earlier)."""
+
+    zone: str | None
+    vacations: list[list[int]]
+    v: int
 
 
 class Stamp(TypedDict):
@@ -101,6 +120,8 @@ class GameCreated(Stamp):
     if_declined: NotRequired[str]
     rated: NotRequired[bool]
     """Whether the game counts for its players' ratings (absent: not rated)."""
+    calendars: NotRequired[list[SeatCalendar | None]]
+    """The calendar of each seat's player, for the seats taken at creation."""
 
 
 class SeatEvent(Stamp):
@@ -110,6 +131,17 @@ class SeatEvent(Stamp):
     seat: int
     player_id: str
     name: str
+    calendar: NotRequired[SeatCalendar | None]
+    """PlayerJoined: the player's calendar when they took the seat."""
+
+
+class CalendarSet(Stamp):
+    """A seated player's calendar changed (a vacation taken, ended or used, a new time zone):
+    the game's copy of it, which re-arms the seat's deadline."""
+
+    type: Literal[EventType.CALENDAR_SET]
+    seat: int
+    calendar: SeatCalendar
 
 
 class GameCancelled(Stamp):
@@ -217,6 +249,7 @@ Event = (
     | ProposalMade
     | ProposalAnswered
     | ProposalClosed
+    | CalendarSet
 )
 
 

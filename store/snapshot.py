@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from store.record import ProposalKind, SeatRecord, TimeControl
+from store.record import ProposalKind, SeatCalendar, SeatRecord, TimeControl
 
 
 class OpenProposal(TypedDict):
@@ -45,6 +45,8 @@ class Agreements(TypedDict):
     last_actor: int | None
     paused_until: int | None
     """The clocks run again from this time (ms), after an accepted pause."""
+    pauses: NotRequired[list[list[int]]]
+    """Each accepted pause, [start, end) in epoch ms (absent: none accepted yet)."""
 
 
 class Snapshot(TypedDict):
@@ -78,3 +80,10 @@ class Snapshot(TypedDict):
     updated_at: int
     agreements: NotRequired[Agreements]
     """From the start of a game on (absent in a game started before proposals were)."""
+    calendars: NotRequired[list[SeatCalendar | None]]
+    """What the game recorded of each seat's player's calendar (absent in a snapshot stored
+    before clocks had calendars: none)."""
+    clocks: NotRequired[list[dict[str, Any]] | None]
+    """Each seat's clock ({"bank": ms, "since": epoch ms or None}: service.play.clock), once the
+    game has started with a time control (absent in a snapshot stored before banks: read from
+    its deadlines)."""

@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (their routes register on the blueprint)
     play,
     push,
     ratings,
+    vacation,
 )
 from .blueprint import pages
 from .session import install as install_session

@@ -14,7 +14,7 @@ from flask import g as per_request
 from engine import registry
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.play import composer
-from service.play.games import IF_DECLINED, bots_of
+from service.play.games import CLOCK_PRESETS, IF_DECLINED, bots_of
 from service.play.logview import seat_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.play.talk import TALK_EVENTS
@@ -25,13 +25,6 @@ from .blueprint import find_player, me, page, pages, services, signed_in, you
 
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
-CLOCKS = [  # per_move_seconds, in words
-    (None, "No clock: take as long as you like"),
-    (86400, "1 day per move"),
-    (3 * 86400, "3 days per move"),
-    (7 * 86400, "1 week per move"),
-    (14 * 86400, "2 weeks per move"),
-]
 RATED_WORDS = {
     "usual": "Rated if every seat is a person (bots are rated as players of their own)",
     "yes": "Rated: the game counts for everyone's rating, bots' too",
@@ -103,6 +96,13 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     else:
         turn = "Waiting for " + _and([seat_name(seats[s]) for s in active])
         deadline = game["deadline"]
+    away = [
+        f"{seat_name(s)} is on vacation"
+        for s in seats
+        if s["seat"] != mine and (s.get("clock") or {}).get("paused") == "vacation"
+    ]
+    if away and status == "active":
+        turn += " (" + _and(away) + ")"
     return {
         "id": game["id"],
         "title": info.title,
@@ -192,7 +192,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
         info=info,
         seats=range(1, info.max_players),
         bots={b: BOT_WORDS[b] for b in bots_of(registry.GAMES[name])},
-        clocks=CLOCKS,
+        clocks=CLOCK_PRESETS,
         timeouts=TIMEOUT_WORDS,
         if_declined=IF_DECLINED_WORDS,
         rated=RATED_WORDS,
@@ -259,12 +259,7 @@ def create_game():
     for key, spec in info.options.items():
         raw = form.get(f"option.{key}", _json_text(spec.default))
         options[key] = _read_option(raw, spec)
-    clock = form.get("clock", "")
-    time_control = (
-        {"per_move_seconds": int(clock), "on_timeout": form.get("on_timeout", "auto")}
-        if clock.isdigit()
-        else None
-    )
+    time_control = _time_control(form, problems)
     if_declined = form.get("if_declined", "cancel")
     if if_declined not in IF_DECLINED:
         problems["if_declined"] = "Choose what happens when an invited player says no."
@@ -278,6 +273,27 @@ def create_game():
     except ServiceError as err:
         return _new_game_page(name, dict(form), {"seats": f"Not created: {err.message}."}, 422)
     return redirect(f"/games/{game['id']}", 303)
+
+
+def _time_control(form, problems: dict) -> dict[str, Any] | None:
+    """The form's clock: one of CLOCK_PRESETS (or, as the form had it before presets, the
+    seconds of a clock per move), with its timeout policy and weekends off."""
+    chosen = form.get("clock", "none") or "none"
+    presets = {key: control for key, _, control in CLOCK_PRESETS}
+    if chosen.isdigit():
+        control: dict[str, Any] | None = {"kind": "per_move", "per_move_seconds": int(chosen)}
+    elif chosen in presets:
+        control = presets[chosen]
+    else:
+        problems["clock"] = "Choose one of the clocks."
+        return None
+    if control is None:
+        return None
+    return {
+        **control,
+        "on_timeout": form.get("on_timeout", "auto"),
+        "weekends_off": form.get("weekends_off") == "1",
+    }
 
 
 def _read_option(raw: str, spec) -> Any:

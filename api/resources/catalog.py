@@ -4,8 +4,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine import registry
-from service.play.games import bots_of
+from service.play.games import bots_of, clock_catalog
+from service.play.table import TIMEOUT_WORDS
 
+from .. import context
 from ..schemas import CatalogSchema
 
 blp = Blueprint(
@@ -37,4 +39,17 @@ class Catalog(MethodView):
                     "bots": list(bots_of(game)),
                 }
             )
-        return {"games": games}
+        days = context.services().settings.vacation_days_a_year
+        return {
+            "games": games,
+            "clocks": clock_catalog(context.games().min_move_seconds),
+            "on_timeout": dict(TIMEOUT_WORDS),
+            "vacation": {
+                "days_a_year": days,
+                "description": f"Each player has {days} vacation days a calendar year (UTC). "
+                "Taken ahead (POST /v1/players/me/vacation), they stop the player's clocks in "
+                "every game; when a clock would run out and days are left, one is used "
+                "there and then, a day at a time, before the timeout policy applies. A "
+                "vacation ends early when the player moves or says so.",
+            },
+        }

@@ -31,6 +31,8 @@ from ..schemas import (
     SignInRequestSchema,
     StreamTicketSchema,
     TokenSchema,
+    VacationStateSchema,
+    VacationTakeSchema,
     WebhookSecretSchema,
     location_header,
 )
@@ -114,6 +116,45 @@ class Friends(MethodView):
     def put(self, body):
         """Set the players who may seat you in a game without an invitation (the whole list)"""
         return context.players().set_friends(context.caller(), body["friends"])
+
+
+@blp.route("/me/vacation")
+class Vacation(MethodView):
+    @blp.doc(operationId="getVacation")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, VacationStateSchema)
+    def get(self):
+        """Your vacations ahead and the vacation days you have left this year"""
+        return _vacations().state(context.caller())
+
+    @blp.doc(operationId="takeVacation")
+    @raises(
+        ErrorCode.PLAYER_NOT_FOUND,
+        ErrorCode.VACATION_INVALID,
+        ErrorCode.VACATION_NOT_ENOUGH_DAYS,
+        ErrorCode.VACATION_OVERLAPS,
+    )
+    @blp.arguments(VacationTakeSchema)
+    @blp.response(201, VacationStateSchema)
+    def post(self, body):
+        """Take a vacation: your clocks in every game stand still from one date to another"""
+        return _vacations().take(
+            context.caller(), body["from_date"].isoformat(), body["to_date"].isoformat()
+        )
+
+    @blp.doc(operationId="endVacation")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, VacationStateSchema)
+    def delete(self):
+        """Come back: end the vacation you are on now and cancel those ahead"""
+        return _vacations().end(context.caller())
+
+
+def _vacations():
+    found = context.services().vacations
+    if found is None:  # every assembly has one
+        raise RuntimeError("the app was assembled without vacations")
+    return found
 
 
 @blp.route("/me/webhook-secret")

@@ -173,7 +173,15 @@ def invitation(
     clock = (
         "There is no clock on this game."
         if time_control is None
-        else f"Each move has {_duration(time_control['per_move_seconds'])}; after that "
+        else (
+            f"Each player has a time bank of {_duration(time_control['initial_seconds'])}, "
+            f"+{_duration(time_control['increment_seconds'])} a move, at most "
+            f"{_duration(time_control['max_seconds'])}"
+            if time_control.get("kind") == "bank"
+            else f"Each move has {_duration(time_control['per_move_seconds'])}"
+        )
+        + ("; weekends off" if time_control.get("weekends_off") else "")
+        + "; after that "
         + (
             "the computer plays for you."
             if time_control["on_timeout"] == "auto"

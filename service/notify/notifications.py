@@ -52,6 +52,8 @@ INVITED_AT = 1
 NOTIFIED_KINDS: Final = ("player", "invited")
 """The seats whose person is told: those who hold them, and those they are reserved for."""
 REMINDER_PERCENTS = (50, 90)
+REMINDER_EARLY_MS = 3000
+"""A reminder this early (or less) is sent: later, it waits for its time again."""
 
 
 DEFAULT_PREFERENCES = {
@@ -262,6 +264,9 @@ class NotificationService:
                 f"{_moved_on(notice)} before the email went",
             )
             return "superseded", 0
+        wait = self.reminder_wait(snap, notice)
+        if wait:
+            return "deferred", wait
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
@@ -387,12 +392,21 @@ class NotificationService:
                 "There is no clock on this game."
                 if you.deadline is None
                 else f"Your deadline: {you.deadline}. "
+                + (f"Your bank holds {you.bank}. " if you.bank is not None else "")
+                + (f"Your clock is {you.paused}. " if you.paused else "")
                 + (
                     "After it the computer plays for you."
                     if table.on_timeout == "auto"
                     else "After it you forfeit the game."
                 )
             )
+            away = [
+                f"{s.name} is on vacation until {s.vacation_until}."
+                for s in table.seats
+                if not s.you and s.vacation_until
+            ]
+            if away:
+                when += " " + " ".join(away)
             round_ = (table.view or {}).get("round")
             asked = f"round {round_}: your move" if round_ is not None else "your move"
             with_whom = f"{title} with {', '.join(others)}" if others else title
@@ -509,6 +523,16 @@ class NotificationService:
             },
         )
 
+    def reminder_wait(self, snap: Snapshot, notice: Notice) -> float:
+        """Seconds until a reminder is due, when a weekend or a vacation moved it after it was
+        scheduled (0: it is due)."""
+        if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdigit():
+            return 0
+        due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
+        now = self.clock() * 1000
+        # a job may run a little before its time (RQ's schedules are in whole seconds)
+        return 0 if due is None or due <= now + REMINDER_EARLY_MS else (due - now) / 1000
+
     def _goes_on(self, snap: Snapshot, notice: Notice) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
         seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
@@ -555,6 +579,9 @@ class NotificationService:
                 f"{_moved_on(notice)} before the webhook went",
             )
             return "superseded", 0
+        wait = self.reminder_wait(snap, notice)
+        if wait:
+            return "busy", wait
         timeout = self.settings.webhook_timeout_seconds
         if self.notes.webhook_slow(player_id):
             result = webhooks.PostResult(None, webhooks.NOT_ANSWERING)
@@ -681,6 +708,12 @@ class NotificationService:
             "status": table.status,
             "active_seats": list(table.active_seats),
             "deadline": table.you.deadline_at if table.you else None,
+            "bank_seconds": table.you.bank_ms // 1000
+            if table.you and table.you.bank_ms is not None
+            else None,
+            "on_vacation": [
+                {"seat": s.seat, "until": s.vacation_until} for s in table.seats if s.vacation_until
+            ],
             "sent_at": iso(int(self.clock() * 1000)),
             "links": {"game": base, "view": f"{base}/view", "legal_moves": f"{base}/legal-moves"},
         }

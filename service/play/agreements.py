@@ -71,6 +71,12 @@ def paused_until(snap: Snapshot) -> int:
     return (found["paused_until"] or 0) if found else 0
 
 
+def pauses(snap: Snapshot) -> tuple[tuple[int, int], ...]:
+    """The spans ([start, end) in epoch ms) the table agreed to pause the game's clocks."""
+    found = of(snap)
+    return tuple((a, b) for a, b in found.get("pauses", [])) if found else ()
+
+
 def living(snap: Snapshot) -> list[int]:
     """The seats still in the game."""
     match = snap["match"]
@@ -203,9 +209,12 @@ def _accepted(
         snap["match"] = computed
         found["last_move"] = None
     elif proposal["kind"] == "pause":
-        shift = proposal.get("days", 0) * DAY_MS
-        found["paused_until"] = max(found["paused_until"] or 0, at) + shift
-        snap["deadlines"] = [None if d is None else d + shift for d in snap["deadlines"]]
+        start = max(found["paused_until"] or 0, at)
+        # every seat's clock stands still meanwhile: the fold's clocks (service.play.clock)
+        # read the span from here and move the deadlines
+        end = start + proposal.get("days", 0) * DAY_MS
+        found["paused_until"] = end
+        found["pauses"] = [*found.get("pauses", []), [start, end]]
     elif proposal["kind"] == "draw":
         snap["match"] = runner.agree(match, living(snap), SHARED)
     elif proposal["kind"] == "abort":

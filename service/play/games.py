@@ -23,7 +23,7 @@ from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_op
 from engine.rng import Rng, commitment
 from service.errors import ErrorCode, ServiceError, StaleVersion
 from service.ids import new_id
-from service.play import agreements, boards, history, lists, logview, move_words
+from service.play import agreements, boards, clock, history, lists, logview, move_words
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
@@ -34,7 +34,45 @@ from store.snapshot import Snapshot
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
+MAX_BANK_SECONDS = 8 * 7 * 24 * 3600
+MAX_INCREMENT_SECONDS = 14 * 24 * 3600  # two weeks
+CLOCK_KINDS = ("per_move", "bank")
 TIMEOUT_POLICIES = ("auto", "forfeit")
+DAY = 86400
+CLOCK_PRESETS: tuple[tuple[str, str, dict[str, Any] | None], ...] = (
+    ("none", "No clock: take as long as you like", None),
+    ("day", "1 day per move", {"kind": "per_move", "per_move_seconds": DAY}),
+    ("3days", "3 days per move", {"kind": "per_move", "per_move_seconds": 3 * DAY}),
+    ("week", "1 week per move", {"kind": "per_move", "per_move_seconds": 7 * DAY}),
+    ("2weeks", "2 weeks per move", {"kind": "per_move", "per_move_seconds": 14 * DAY}),
+    (
+        "bank10",
+        "10 days, +1 day a move, at most 10 days",
+        {
+            "kind": "bank",
+            "initial_seconds": 10 * DAY,
+            "increment_seconds": DAY,
+            "max_seconds": 10 * DAY,
+        },
+    ),
+    (
+        "bank3",
+        "3 days, +12 h a move, at most 5 days",
+        {
+            "kind": "bank",
+            "initial_seconds": 3 * DAY,
+            "increment_seconds": DAY // 2,
+            "max_seconds": 5 * DAY,
+        },
+    ),
+)
+"""The clocks the web form offers, in words (any other through the API, within the bounds)."""
+CLOCK_WORDS = {
+    "none": "No clock: each player takes as long as they like.",
+    "per_move": "A clock per move: the same time for every move, afresh each turn.",
+    "bank": "A time bank: it runs while it is your turn; each of your moves adds the "
+    "increment, up to the most it may hold. Time left over is kept for later moves.",
+}
 BOT_SEATS = ("bot:random", "bot:heuristic", "bot:expert")
 IF_DECLINED = ("cancel", "open")
 
@@ -55,8 +93,17 @@ class GameService:
         self.clock = clock
         self.commits = Commits(games, players, lambda: self.clock())  # read at each commit
         self.moves_json = MovesJson()
+        self.vacation_day: Callable[[str, int], bool] | None = None
+        """(player, deadline) -> whether a vacation day of the player's now covers the
+        deadline (service/players/vacations.py, wired by the assembly): then the seat's clock
+        stops a day instead of running out."""
+        self.came_back: Callable[[str], None] | None = None
+        """Called with a player who moved while on vacation: their vacation ends."""
 
     # -- reading ---------------------------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
 
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
@@ -65,7 +112,7 @@ class GameService:
         return snap
 
     def summary(self, game_id: str) -> dict[str, Any]:
-        return summarize(self.load(game_id))
+        return summarize(self.load(game_id), self._now_ms())
 
     def view(
         self, game_id: str, player_id: str, unless_version: int | None = None
@@ -136,7 +183,7 @@ class GameService:
         found = self.players.page(player_id, awaiting, limit + 1, after)
         more, found = len(found) > limit, found[:limit]
         snaps = self.games.snapshots([game_id for game_id, _ in found])
-        games = [summarize(s) for s in snaps if s is not None]
+        games = [summarize(s, self._now_ms()) for s in snaps if s is not None]
         following = (found[-1][1], found[-1][0]) if more and found else None
         return games, following
 
@@ -195,20 +242,25 @@ class GameService:
         if if_declined not in IF_DECLINED:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
         seat_records = self._seat_records(creator, seats, game)
+        calendars = self._calendars(
+            [r["player_id"] if r["kind"] == "player" else None for r in seat_records]
+        )
         seed = secrets.token_bytes(32)
-        created = {
+        created: dict[str, Any] = {
             "type": EventType.GAME_CREATED,
             "game": info.name,
             "rules_version": info.rules_version,
             "options": options,
             "seats": seat_records,
-            "time_control": _check_time_control(time_control, self.min_move_seconds),
+            "time_control": check_time_control(time_control, self.min_move_seconds),
             "seed": seed.hex(),
             "commitment": commitment(seed),
             "created_by": creator,
             "if_declined": if_declined,
             "rated": all(r["kind"] != "bot" for r in seat_records) if rated is None else rated,
         }
+        if any(calendars):
+            created["calendars"] = calendars
         # the id given, then new ones while an id collides with a game's (the append is stale)
         ids = itertools.chain([game_id] if game_id else [], iter(partial(new_id, "g_"), None))
         return self.commits.run(
@@ -252,7 +304,7 @@ class GameService:
         rematch = self.games.snapshot(existing)
         if rematch is None:  # another player's request is creating it this very moment
             raise ServiceError(ErrorCode.GAME_BUSY, "the rematch is being created: try again")
-        return summarize(rematch), False
+        return summarize(rematch, self._now_ms()), False
 
     def rematch_of(self, game_id: str) -> str | None:
         """The id of the game's rematch, if one was asked for."""
@@ -261,7 +313,10 @@ class GameService:
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
         name = self._player_name(player_id)
-        return self.commits.run(game_id, lambda draft: _join(draft, player_id, name, seat))
+        calendar = self._calendars([player_id])[0]
+        return self.commits.run(
+            game_id, lambda draft: _join(draft, player_id, name, seat, calendar)
+        )
 
     def decline(self, game_id: str, player_id: str) -> dict[str, Any]:
         """Refuse the seat reserved for you: it opens to anyone in the lobby if the creator
@@ -286,10 +341,22 @@ class GameService:
                 expected_version=expected_version, notation=notation, action=action
             )
             idempotency = Idempotency(idempotency_key, player_id, request)
-        return self.commits.run(
+        away: list[bool] = []
+        answer = self.commits.run(
             game_id,
-            lambda draft: _move(draft, player_id, expected_version, notation, action),
+            lambda draft: _move(draft, player_id, expected_version, notation, action, away),
             idempotency=idempotency,
+        )
+        if any(away) and self.came_back is not None:
+            self.came_back(player_id)
+        return answer
+
+    def set_calendar(self, game_id: str, player_id: str, calendar: dict) -> bool:
+        """Copy the player's calendar (service/players/vacations.py) to their seat in the game,
+        re-arming its deadline, unless the game has it, or a later copy, already: whether it
+        was appended. Safe to run late or twice."""
+        return self.commits.run(
+            game_id, lambda draft: _calendar(draft, player_id, calendar), quiet=False
         )
 
     def resign(self, game_id: str, player_id: str) -> dict[str, Any]:
@@ -314,7 +381,22 @@ class GameService:
 
     def expire_turn(self, game_id: str, seat: int, since: int) -> str:
         """The seat's clock, started at version `since`, has run out. See expire_turns."""
+        snap = self.games.snapshot(game_id)
+        if snap is not None and self._vacation_day_used(snap, seat, since, self._now_ms()):
+            return "vacation"
         return self.commits.run(game_id, lambda draft: _expire(draft, seat, since), quiet="moot")
+
+    def _vacation_day_used(self, snap: Snapshot, seat: int, since: int, now_ms: int) -> bool:
+        """Whether the seat's timeout, due now, is put off by a vacation day of its player's
+        (a day at a time, while they have days left): the vacation's re-arming of the game's
+        deadlines follows through the player's calendar."""
+        if self.vacation_day is None or _timeout_verdict(snap, seat, since, now_ms) != "applied":
+            return False
+        record = snap["seats"][seat]
+        deadline = snap["deadlines"][seat]
+        if record["kind"] != "player" or deadline is None:
+            return False
+        return self.vacation_day(str(record["player_id"]), deadline)
 
     def expire_turns(self, due: list[tuple[str, int, int]]) -> list[str]:
         """Record that these seats' clocks (game, seat, the version their turn started at) ran
@@ -336,6 +418,9 @@ class GameService:
                 continue
             draft = Draft(snap, now_ms)
             for i in items:  # each seat's timeout on the game as the earlier ones left it
+                if self._vacation_day_used(draft.snap, *due[i][1:], now_ms):
+                    answers[i] = "vacation"
+                    continue
                 answers[i] = _expire(draft, *due[i][1:])
             if draft.events:
                 drafts.append(([i for i in items if answers[i] == "applied"], draft))
@@ -419,6 +504,13 @@ class GameService:
                 record["kind"] = "player"
         return records
 
+    def _calendars(self, player_ids: list[str | None]) -> list[dict[str, Any] | None]:
+        """The calendar each player (None: no one) brings to their seat."""
+        wanted = [p for p in player_ids if p]
+        found = dict(zip(wanted, self.players.calendars(wanted)))
+        now_ms = self._now_ms()
+        return [seat_calendar_copy(*found[p], now_ms) if p else None for p in player_ids]
+
     def _player_name(self, player_id: str, error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
         profile = self.players.get(player_id)
         if profile is None:
@@ -432,10 +524,12 @@ class GameService:
 def _create(draft: Draft, created: dict[str, Any]) -> dict[str, Any]:
     draft.add(created)
     _start_if_seated(draft)
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
-def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str, Any]:
+def _join(
+    draft: Draft, player_id: str, name: str, seat: int | None, calendar: dict | None = None
+) -> dict[str, Any]:
     snap = draft.snap
     _not_cancelled(snap)
     if snap["status"] != "open":
@@ -463,11 +557,12 @@ def _join(draft: Draft, player_id: str, name: str, seat: int | None) -> dict[str
             ErrorCode.GAME_SEAT_TAKEN,
             f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
         )
-    draft.add(
-        {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
-    )
+    joined = {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
+    if calendar is not None:
+        joined["calendar"] = calendar
+    draft.add(joined)
     _start_if_seated(draft)
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _decline(draft: Draft, player_id: str) -> dict[str, Any]:
@@ -489,7 +584,7 @@ def _decline(draft: Draft, player_id: str) -> dict[str, Any]:
     )
     if snap["if_declined"] == "cancel":
         draft.add({"type": EventType.GAME_CANCELLED, "reason": "declined"})
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _move(
@@ -498,9 +593,12 @@ def _move(
     expected_version: int,
     notation: str | None,
     action: dict | None,
+    away: list[bool] | None = None,
 ) -> dict[str, Any]:
     snap = draft.snap
     seat = seated(snap, player_id)
+    if away is not None:  # a player who moves while on vacation is back (play() ends it)
+        away[:] = [clock.paused(draft.now_ms, history.seat_calendar(snap, seat)) == "vacation"]
     match = _started(snap)
     game = history.game_of(snap)
     try:
@@ -520,7 +618,11 @@ def _move(
         raise ServiceError.from_game_error(err) from None
     _taken(draft, seat, moved)
     new = draft.snap
-    return {"version": new["version"], "move": game.format(moved.action), "game": summarize(new)}
+    return {
+        "version": new["version"],
+        "move": game.format(moved.action),
+        "game": summarize(new, draft.now_ms),
+    }
 
 
 def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
@@ -536,7 +638,7 @@ def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
             _leave(draft, seat, "resigned")
         except GameError as err:
             raise ServiceError.from_game_error(err) from None
-    return summarize(draft.snap)
+    return summarize(draft.snap, draft.now_ms)
 
 
 def _bot_move(draft: Draft, seat: int, version: int, expert_seconds: float) -> bool:
@@ -563,6 +665,38 @@ def _computer_move(draft: Draft, seat: int) -> bool:
     game, match = history.game_of(snap), history.match_of(snap)
     _act(draft, seat, _bot_choice(game, match, seat, "heuristic"))
     return True
+
+
+def _calendar(draft: Draft, player_id: str, calendar: dict) -> bool:
+    snap = draft.snap
+    seat = seat_of(snap, player_id)
+    if seat is None or snap["status"] not in ("open", "active"):
+        return False
+    held = history.calendars_of(snap)[seat]
+    if held is not None and held["v"] >= calendar["v"]:
+        return False
+    draft.add({"type": EventType.CALENDAR_SET, "seat": seat, "calendar": calendar})
+    return True
+
+
+KEPT_MS = 10 * 7 * 86_400_000
+"""A game's copy of a calendar keeps the vacations that ended less than this long ago (longer
+than any clock runs between two charges): a copy that comes late still charges nothing for
+the time its vacation covered."""
+
+
+def seat_calendar_copy(
+    zone: str | None, calendar: dict[str, Any], now_ms: int
+) -> dict[str, Any] | None:
+    """What a game records of a player's calendar: their time zone and their latest vacations
+    (KEPT_MS), with the calendar's number (None for a player with neither, who never had
+    one)."""
+    vacations = [
+        [v["start"], v["end"]] for v in calendar["vacations"] if v["end"] > now_ms - KEPT_MS
+    ]
+    if zone is None and not vacations and calendar["v"] == 0:
+        return None
+    return {"zone": zone, "vacations": vacations, "v": calendar["v"]}
 
 
 def _expire(draft: Draft, seat: int, since: int) -> str:
@@ -758,28 +892,91 @@ def invitation_of(snap: Snapshot, player_id: str | None) -> int | None:
     return None
 
 
-def _check_time_control(control: dict | None, min_seconds: int) -> dict | None:
+def _whole(value: Any, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def check_time_control(control: dict | None, min_seconds: int) -> dict | None:
+    """A game's clock as it is recorded, from what a creator asked for (CLOCK_KINDS says the
+    bounds); None for a game without a clock. A clock without `kind` is a clock per move, as
+    every game's was before banks."""
     if control is None:
         return None
-    seconds = control.get("per_move_seconds")
+    kind = control.get("kind", "per_move")
     policy = control.get("on_timeout", "auto")
-    if seconds is None:
+    weekends_off = control.get("weekends_off", False)
+    if kind == "none":
         return None
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, int)
-        or not (min_seconds <= seconds <= MAX_MOVE_SECONDS)
-    ):
+    if kind not in CLOCK_KINDS:
         raise ServiceError(
             ErrorCode.GAME_INVALID_TIME_CONTROL,
-            f"per_move_seconds must be a whole number from {min_seconds} to "
-            f"{MAX_MOVE_SECONDS} (eight weeks)",
+            f"there is no clock {kind!r}; the clocks are: none, {', '.join(CLOCK_KINDS)}",
         )
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(
             ErrorCode.GAME_INVALID_TIME_CONTROL, "on_timeout must be auto or forfeit"
         )
-    return {"per_move_seconds": seconds, "on_timeout": policy}
+    if not isinstance(weekends_off, bool):
+        raise ServiceError(ErrorCode.GAME_INVALID_TIME_CONTROL, "weekends_off is true or false")
+    recorded: dict[str, Any] = {"kind": kind}
+    for name, (low, high, meaning) in clock_bounds(min_seconds)[kind].items():
+        value = control.get(name)
+        if kind == "per_move" and name == "per_move_seconds" and value is None:
+            return None  # as before kinds: a clock per move without its time is no clock
+        if not _whole(value, low, high):
+            raise ServiceError(
+                ErrorCode.GAME_INVALID_TIME_CONTROL,
+                f"{name} ({meaning}) must be a whole number of seconds from {low} to {high}",
+            )
+        recorded[name] = value
+    if kind == "bank" and recorded["max_seconds"] < recorded["initial_seconds"]:
+        raise ServiceError(
+            ErrorCode.GAME_INVALID_TIME_CONTROL,
+            "max_seconds (the most the bank holds) must be at least initial_seconds",
+        )
+    return {**recorded, "weekends_off": weekends_off, "on_timeout": policy}
+
+
+def clock_bounds(min_seconds: int) -> dict[str, dict[str, tuple[int, int, str]]]:
+    """Each kind of clock's fields: (least, most, meaning), in seconds."""
+    return {
+        "per_move": {"per_move_seconds": (min_seconds, MAX_MOVE_SECONDS, "the time for each move")},
+        "bank": {
+            "initial_seconds": (min_seconds, MAX_BANK_SECONDS, "the bank at the start"),
+            "increment_seconds": (0, MAX_INCREMENT_SECONDS, "added after each of your moves"),
+            "max_seconds": (min_seconds, MAX_BANK_SECONDS, "the most the bank holds"),
+        },
+    }
+
+
+def clock_catalog(min_seconds: int) -> list[dict[str, Any]]:
+    """The kinds of clock, their words, fields and bounds, and the web form's presets."""
+    bounds = clock_bounds(min_seconds)
+    return [
+        {
+            "kind": kind,
+            "description": CLOCK_WORDS[kind],
+            "fields": {
+                name: {"minimum": low, "maximum": high, "description": meaning}
+                for name, (low, high, meaning) in bounds.get(kind, {}).items()
+            },
+            "presets": [
+                {"words": words, "time_control": control or {"kind": "none"}}
+                for _, words, control in CLOCK_PRESETS
+                if (control or {"kind": "none"})["kind"] == kind
+            ],
+        }
+        for kind in ("none", *CLOCK_KINDS)
+    ]
+
+
+def clock_record(snap: Snapshot) -> dict[str, Any] | None:
+    """The game's clock as clients read it: a game recorded before kinds reads as a clock per
+    move with weekends on."""
+    control = snap["time_control"]
+    if control is None:
+        return None
+    return {"kind": "per_move", "weekends_off": False, **control}
 
 
 def seated(snap: Snapshot, player_id: str) -> int:
@@ -838,8 +1035,10 @@ class MovesJson:
         return found
 
 
-def summarize(snap: Snapshot) -> dict[str, Any]:
-    """The public summary of a game, built by whitelist from its snapshot."""
+def summarize(snap: Snapshot, now_ms: int | None = None) -> dict[str, Any]:
+    """The public summary of a game, built by whitelist from its snapshot; each seat's clock
+    as it stands at `now_ms` (the time now when None)."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     match = snap["match"]
     active = snap["active_seats"]
     deadlines = [d for s, d in enumerate(snap["deadlines"]) if s in active and d is not None]
@@ -855,6 +1054,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
                 "player_id": r["player_id"],
                 "name": r["name"],
                 "deadline": iso(snap["deadlines"][i]),
+                "clock": history.seat_clock(snap, i, now_ms),
             }
             for i, r in enumerate(snap["seats"])
         ],
@@ -862,7 +1062,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
         "deadline": iso(min(deadlines)) if deadlines else None,
         "outcome": None if match is None else match["outcome"],
         "options": snap["options"],
-        "time_control": snap["time_control"],
+        "time_control": clock_record(snap),
         "rated": snap.get("rated", False),
         "rules_version": snap["rules_version"],
         "seed_commitment": snap["commitment"],

@@ -18,8 +18,9 @@ from typing import Any
 from engine import match as runner
 from engine import registry
 from engine.core import Game
-from service.play import agreements
-from store.record import Event, EventType, TimeControl
+from service.play import agreements, clock
+from service.timefmt import iso
+from store.record import Event, EventType, SeatCalendar, TimeControl
 from store.snapshot import Snapshot
 
 
@@ -35,6 +36,9 @@ def seat_view(snap: Snapshot, seat: int | None) -> dict[str, Any]:
         "version": snap["version"],
         "seat": seat,
         "active_seats": snap["active_seats"],
+        "clocks": [seat_clock(snap, s) for s in range(len(snap["seats"]))]
+        if snap.get("time_control") is not None
+        else None,
         **game_of(snap).view(match_of(snap)["state"], seat),
     }
 
@@ -62,6 +66,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
             "if_declined": event.get("if_declined", "cancel"),
             "declined": [],
             "rated": event.get("rated", False),
+            "calendars": list(event.get("calendars") or [None] * len(event["seats"])),
+            "clocks": None,
             "version": 0,
             "updated_at": event["at"],
         }
@@ -69,6 +75,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         raise ValueError(f"a game's log starts with GameCreated, not {event['type']}")
     else:
         snap = {**snapshot, "seats": [s.copy() for s in snapshot["seats"]]}
+        snap["calendars"] = list(calendars_of(snapshot))
+    calendars_before = list(snap["calendars"])
     game = registry.GAMES[snap["game"]]
     version = event["version"]
     seed = bytes.fromhex(snap["secret_seed"])
@@ -79,8 +87,22 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
             "player_id": event["player_id"],
             "name": event["name"],
         }
+        snap["calendars"][event["seat"]] = event.get("calendar")
+    elif event["type"] == EventType.CALENDAR_SET:
+        # the time since the seat's clock was last charged is charged under the new
+        # vacations (a vacation never starts before it is taken, and one cut short ends when
+        # its player came back), in the time zone it ran in
+        seat = event["seat"]
+        held = calendars_before[seat]
+        calendars_before[seat] = {
+            "zone": held["zone"] if held else None,
+            "vacations": event["calendar"]["vacations"],
+            "v": held["v"] if held else 0,
+        }
+        snap["calendars"][seat] = event["calendar"]
     elif event["type"] == EventType.INVITATION_DECLINED:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
+        snap["calendars"][event["seat"]] = None
         snap["declined"] = [
             *snap["declined"],
             {"seat": event["seat"], "player_id": event["player_id"], "name": event["name"]},
@@ -100,6 +122,7 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         )
     elif event["type"] == EventType.PLAYER_RESIGNED and snap["match"] is None:
         snap["seats"][event["seat"]] = {"kind": "open", "player_id": None, "name": None}
+        snap["calendars"][event["seat"]] = None
     elif event["type"] == EventType.PLAYER_RESIGNED:
         snap["match"] = (
             computed
@@ -115,8 +138,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
     agreements.note(snap, event, None if snapshot is None else snapshot["match"])
     if snap["match"] is not None:
         snap["active_seats"] = sorted(runner.active_seats(game, snap["match"]))
-        snap["deadlines"] = _deadlines(snap, event["at"])
         snap["timed_out"] = _timed_out(snap, event)
+        _clocks(snap, snapshot, calendars_before, event)
     return snap
 
 
@@ -130,21 +153,71 @@ def _timed_out(snap: Snapshot, event: Event) -> list[int]:
     return sorted(s for s in seats if s in snap["active_seats"] and since[s] != snap["version"])
 
 
-def _deadlines(snap: Snapshot, at_ms: int) -> list[int | None]:
-    """Each active seat's deadline: its clock starts when its situation last changed."""
+def _clocks(snap: Snapshot, before: Snapshot | None, calendars_before: list, event: Event) -> None:
+    """Each seat's clock and deadline after `event` (service.play.clock.step): a clock runs
+    while its seat may act in an active game and has not timed out."""
+    control_record = snap["time_control"]
+    seats = len(snap["seats"])
+    if control_record is None:
+        snap["clocks"] = None
+        snap["deadlines"] = [None] * seats
+        return
+    control = clock.Control.of(control_record)
+    previous = clocks_of(before) if before is not None else None
+    if previous is None:
+        previous = [clock.SeatClock(control.start_ms) for _ in range(seats)]
+    running = snap["status"] == "active"
+    active = [s for s in snap["active_seats"] if running and s not in snap["timed_out"]]
+    since = match_of(snap)["seat_since"]
+    version = snap["version"]
+    mover = event["seat"] if event["type"] == EventType.ACTION_TAKEN else None
+    pauses = agreements.pauses(snap)
+    after = [clock.calendar_of(c, control.weekends_off, pauses) for c in snap["calendars"]]
+    clocks = clock.step(
+        control,
+        previous,
+        [clock.calendar_of(c, control.weekends_off, pauses) for c in calendars_before],
+        after,
+        active,
+        [s for s in range(seats) if since[s] == version],
+        mover,
+        event["at"],
+    )
+    snap["clocks"] = [c.to_json() for c in clocks]
+    snap["deadlines"] = [clock.deadline(c, cal) for c, cal in zip(clocks, after)]
+
+
+def clocks_of(snap: Snapshot) -> list[clock.SeatClock] | None:
+    """The seats' clocks of a started game with a time control (None otherwise). A snapshot
+    stored before clocks were kept has its deadlines only: each running clock is read as one
+    that started at the snapshot's last event with the time left to its deadline."""
+    if snap.get("time_control") is None or snap["match"] is None:
+        return None
+    found = snap.get("clocks")
+    if found is not None:
+        return [clock.SeatClock.from_json(c) for c in found]
+    control = clock.Control.of(clock_of(snap))
+    at = snap["updated_at"]
+    return [
+        clock.SeatClock(control.start_ms)
+        if d is None
+        else clock.SeatClock(max(0, d - at), at, control.per_move_ms or None)
+        for d in snap["deadlines"]
+    ]
+
+
+def calendars_of(snap: Snapshot) -> list[SeatCalendar | None]:
+    """What the game recorded of each seat's calendar (a snapshot stored before calendars
+    were kept: none)."""
+    found: list[SeatCalendar | None] = snap.get("calendars") or [None] * len(snap["seats"])
+    return found
+
+
+def seat_calendar(snap: Snapshot, seat: int) -> clock.Calendar:
+    """The calendar the seat's clock runs under."""
     control = snap["time_control"]
-    m = match_of(snap)
-    active = snap["active_seats"]
-    at_ms = max(at_ms, agreements.paused_until(snap))  # a turn begun in a pause counts after it
-    result: list[int | None] = []
-    for seat, previous in enumerate(snap["deadlines"]):
-        if control is None or seat not in active:
-            result.append(None)
-        elif m["seat_since"][seat] == snap["version"] or previous is None:
-            result.append(at_ms + control["per_move_seconds"] * 1000)
-        else:
-            result.append(previous)
-    return result
+    weekends = bool(control and control.get("weekends_off"))
+    return clock.calendar_of(calendars_of(snap)[seat], weekends, agreements.pauses(snap))
 
 
 def replay(events: Iterable[Event]) -> Snapshot:
@@ -171,3 +244,38 @@ def match_of(snap: Snapshot) -> dict[str, Any]:
     if snap["match"] is None:
         raise ValueError(f"game {snap['id']} has not started")
     return snap["match"]
+
+
+def seat_clock(snap: Snapshot, seat: int, now_ms: int | None = None) -> dict[str, Any] | None:
+    """A seat's clock as clients read it (None in a game without a clock, or before its
+    start): the bank (whole seconds) when it last started to run or was charged, since when it
+    runs (None: stopped), its deadline, and the seat's vacation now or next, as the game
+    recorded it; with `now_ms`, also what the bank holds then and why it is paused."""
+    clocks = clocks_of(snap)
+    if clocks is None:
+        return None
+    calendar = seat_calendar(snap, seat)
+    held = clocks[seat]
+    ahead = [v for v in sorted(calendar.vacations) if v[1] > (now_ms or snap["updated_at"])]
+    vacation = clock.vacation_at(ahead[0][0], calendar) if ahead else None
+    found: dict[str, Any] = {
+        "bank_seconds": held.bank // 1000,
+        "since": iso(held.since),
+        "deadline": iso(snap["deadlines"][seat]) if held.since is not None else None,
+        "vacation": None
+        if vacation is None
+        else {"starts_at": iso(vacation[0]), "ends_at": iso(vacation[1])},
+    }
+    if now_ms is not None:
+        found["left_seconds"] = clock.remaining_ms(held, now_ms, calendar) // 1000
+        found["paused"] = clock.paused(now_ms, calendar) if held.since is not None else None
+    return found
+
+
+def reminder_at(snap: Snapshot, seat: int, percent: int) -> int | None:
+    """When the seat's reminder at `percent` of its turn's time is due (None while its clock
+    does not run): it moves with the seat's weekends and vacations."""
+    clocks = clocks_of(snap)
+    if clocks is None or seat in snap["timed_out"]:
+        return None
+    return clock.reminder_at(clocks[seat], percent, seat_calendar(snap, seat))

@@ -269,6 +269,19 @@ def render(
     elif event["type"] == EventType.PROPOSAL_CLOSED:
         item["seat"] = event["proposer"]
         item["lines"] = [{"text": proposal_line(event, seats, reader), "data": {}}]
+    elif event["type"] == EventType.CALENDAR_SET:
+        item["seat"] = event["seat"]
+        who = seat_name(seats[event["seat"]])
+        spans = [
+            {"starts_at": iso(a), "ends_at": iso(b)} for a, b in event["calendar"]["vacations"]
+        ]
+        dates = "; ".join(f"from {s['starts_at']} to {s['ends_at']}" for s in spans)
+        item["lines"] = [
+            {
+                "text": f"{who}'s vacations: {dates}" if spans else f"{who} has no vacation ahead",
+                "data": {"vacations": spans},
+            }
+        ]
     elif event["type"] == EventType.GAME_ENDED:
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [

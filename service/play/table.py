@@ -20,11 +20,11 @@ from typing import Any
 from engine import match as runner
 from engine.core import Game
 from service.errors import ErrorCode, ServiceError
-from service.play import agreements, boards, composer, history, logview, move_words, talk
+from service.play import agreements, boards, clock, composer, history, logview, move_words, talk
 from service.play.boards import Html
-from service.play.games import invitation_of, seat_of
+from service.play.games import clock_record, invitation_of, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
-from service.timefmt import in_words, iso
+from service.timefmt import duration, in_words, iso, stamp
 from store.games import GameStore
 from store.ratings import RatingStore
 from store.record import Event, EventType, SeatRecord
@@ -65,6 +65,37 @@ class SeatLine:
     """When this seat must have moved, in words in the reader's time zone."""
     deadline_ms: int | None
     """The same deadline in epoch milliseconds."""
+    bank_ms: int | None = None
+    """What the seat's bank holds now (ms; under a clock per move, what is left of the move's
+    time); None in a game without a clock or before its start."""
+    paused: str | None = None
+    """Why the seat's running clock stands still now, in words: "paused for the weekend",
+    "on vacation until Monday 30 November 2026, 00:00 UTC"."""
+    vacation_until: str | None = None
+    """While the seat's player is on vacation (their clock is frozen, whether or not it is
+    their turn): until when, in words in the reader's time zone."""
+
+    @property
+    def bank(self) -> str | None:
+        """What the bank holds, in words ("4 days and 3 hours")."""
+        return None if self.bank_ms is None else duration(self.bank_ms)
+
+    @property
+    def clock_line(self) -> str | None:
+        """The seat's clock in a line: "4 days and 3 hours left; deadline in ... (...);
+        paused for the weekend"."""
+        parts = []
+        if self.bank is not None and self.to_move:
+            parts.append(f"{self.bank} left")
+        elif self.bank is not None:
+            parts.append(f"{self.bank} in the bank")
+        if self.deadline is not None and self.to_move:
+            parts.append(f"deadline {self.deadline}")
+        if self.vacation_until is not None:
+            parts.append(f"on vacation until {self.vacation_until}")
+        elif self.paused is not None:
+            parts.append(self.paused)
+        return "; ".join(parts) or None
 
     @property
     def deadline_at(self) -> str | None:
@@ -298,6 +329,7 @@ def build(
             to_move=snap["status"] == "active" and s in snap["active_seats"],
             deadline=_deadline_words(snap, s, now_ms, zone),
             deadline_ms=_deadline(snap, s),
+            **_clock_of(snap, s, now_ms, zone),
         )
         for s, record in enumerate(snap["seats"])
     )
@@ -428,14 +460,44 @@ def _deadline_words(snap: Snapshot, seat: int, now_ms: int, zone: str | None) ->
     return None if deadline is None else in_words(deadline, now_ms, zone)
 
 
+def _clock_of(snap: Snapshot, seat: int, now_ms: int, zone: str | None) -> dict[str, Any]:
+    """The SeatLine's bank, pause and vacation, from the seat's clock and calendar."""
+    clocks = history.clocks_of(snap)
+    calendar = history.seat_calendar(snap, seat)
+    vacation = clock.vacation_at(now_ms, calendar)
+    found: dict[str, Any] = {
+        "vacation_until": None if vacation is None else stamp(vacation[1], zone)
+    }
+    if clocks is None or snap["status"] != "active":
+        return found
+    held = clocks[seat]
+    found["bank_ms"] = clock.remaining_ms(held, now_ms, calendar)
+    why = clock.paused(now_ms, calendar) if held.since is not None else None
+    if why == "weekend":
+        found["paused"] = "paused for the weekend"
+    elif why == "agreed":
+        found["paused"] = "paused by agreement"
+    elif why == "vacation" and vacation is not None:
+        found["paused"] = f"on vacation until {stamp(vacation[1], zone)}"
+    return found
+
+
 def clock_words(snap: Snapshot, now_ms: int) -> str:
-    control = snap["time_control"]
+    control = clock_record(snap)
     if not control:
         return "No clock: each player takes as long as they like."
-    seconds = control["per_move_seconds"]
-    span = in_words(now_ms + seconds * 1000, now_ms).split(" (")[0].removeprefix("in ")
-    return (
-        f"{span} per move; a player who runs out of time: {TIMEOUT_WORDS[control['on_timeout']]}."
+    if control["kind"] == "bank":
+        said = (
+            f"a time bank of {duration(control['initial_seconds'] * 1000)}, "
+            f"+{duration(control['increment_seconds'] * 1000)} a move, "
+            f"at most {duration(control['max_seconds'] * 1000)}"
+        )
+    else:
+        said = f"{duration(control['per_move_seconds'] * 1000)} per move"
+    if control.get("weekends_off"):
+        said += "; weekends off (each player's own Saturday and Sunday)"
+    return f"{said[0].upper()}{said[1:]}; a player who runs out of time: " + (
+        f"{TIMEOUT_WORDS[control['on_timeout']]}."
     )
 
 

@@ -61,6 +61,8 @@ class PlayerService:
         self.clock = clock
         self.webhook_urls = webhook_urls or UrlPolicy()
         self.keys = keys or ServerKeys(Settings(), self.notes)
+        self.zone_changed: Callable[[str], None] | None = None
+        """Called with a player whose time zone changed (their weekends move)."""
 
     def _check_webhook(self, url: str | None) -> None:
         if url:
@@ -200,6 +202,7 @@ class PlayerService:
         """Change profile fields and notification settings. A first webhook gets a secret,
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
+        zone_before = profile.get("time_zone")
         self._check_webhook(changes.get("webhook_url"))
         _check_kind(changes.get("webhook_kind"))
         digest_before = preferences(profile)["digest_at"]
@@ -233,6 +236,8 @@ class PlayerService:
             ScheduleStore(self.players.r).add(
                 player_id, due, digest.item(player_id, digest_at, due)
             )
+        if profile.get("time_zone") != zone_before and self.zone_changed is not None:
+            self.zone_changed(player_id)
         answer = self.profile(player_id)
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)

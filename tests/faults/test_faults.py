@@ -38,6 +38,7 @@ FAST = {
     "EMAIL_THROTTLE_SECONDS": "0",
     "OUTBOX_LEASE_SECONDS": "3",
     "SCHEDULE_LEASE_SECONDS": "3",
+    "VACATION_DAYS_A_YEAR": "0",  # a clock that runs out times out (no vacation day first)
 }
 
 
