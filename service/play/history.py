@@ -12,7 +12,8 @@ data and never leaves the server as it is: summaries and views are built from it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine import match as runner
@@ -221,15 +222,21 @@ def seat_calendar(snap: Snapshot, seat: int) -> clock.Calendar:
 
 
 def replay(events: Iterable[Event]) -> Snapshot:
+    last = deque(replay_steps(events), maxlen=1)
+    if not last:
+        raise ValueError("an empty log is no game")
+    return last[0]
+
+
+def replay_steps(events: Iterable[Event]) -> Iterator[Snapshot]:
+    """The snapshot after each event of a log, in turn (what `replay` ends with)."""
     snap: Snapshot | None = None
     before_last_move = None  # the match before the last move: what a takeback restores
     for event in events:
         if event["type"] == EventType.ACTION_TAKEN and snap is not None:
             before_last_move = snap["match"]
         snap = fold(snap, event, agreements.taken_back(event, before_last_move))
-    if snap is None:
-        raise ValueError("an empty log is no game")
-    return snap
+        yield snap
 
 
 def clock_of(snap: Snapshot) -> TimeControl:

@@ -15,9 +15,9 @@ RECORDED = load()
 
 EVENTS_ADDED_SINCE = {EventType.CALENDAR_SET.value}
 """Kinds of event the recording is older than (issue 33's vacations)."""
-SNAPSHOT_ADDED_SINCE = {"calendars", "clocks", "agreements"}
+SNAPSHOT_ADDED_SINCE = {"calendars", "clocks", "agreements", "rated"}
 """Snapshot fields added since the recording (issue 33's clocks; what proposals keep of a
-started game, service/play/agreements.py): a replay adds them, and never changes or drops
+started game, service/play/agreements.py; whether a game is rated, service/ratings): a replay adds them, and never changes or drops
 anything else; the deadlines they give are the very ones kept."""
 
 
