@@ -1,13 +1,14 @@
 """Pages for people reached from an email, without signing in: a game's public page, the turn
-page and the confirmation page of a one-click move link from a turn email (GET only shows
-them, so a mail scanner that fetches a link changes nothing; the button POSTs). The link's
+page and the confirmation page of a one-click move link from a turn email, and the page of an
+invitation email's link to accept or refuse (GET only shows them, so a mail scanner that
+fetches a link changes nothing; the button POSTs). The link's
 signed token is what lets its holder act, so these forms carry no CSRF token. They are drawn
 in the web client's layout (its stylesheet and navigation), which has the pages of a
 signed-in player."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, flash, redirect, request
 
 from service.errors import ErrorCode, ServiceError
 from web.blueprint import me
@@ -163,3 +164,44 @@ def _turn(page):
         forms=table.forms if page.moves else (),
     )
 
+
+INVITATION_STATUS_CODES = {
+    "ready": 200,
+    "refused": 200,
+    "answered": 409,
+    "failed": 409,
+    "expired": 410,
+    "invalid": 404,
+}
+
+
+@pages.get("/i/<token>")
+def confirm_invitation(token: str):
+    state = _services().one_click.inspect_invitation(token)
+    if state.status != "ready":
+        return _invitation_result(state)
+    accept = state.answer == "accept"
+    return _page(
+        "one_click.html",
+        "Accept the invitation?" if accept else "Refuse the invitation?",
+        message=state.message,
+        button="Accept the invitation" if accept else "Refuse the invitation",
+        danger=not accept,
+        game_url=f"/games/{state.game_id}",
+        game_link="See the game first",
+    )
+
+
+@pages.post("/i/<token>")
+def answer_invitation(token: str):
+    """Accepted: on to the game's page, which a signed-in invited player sees from their seat."""
+    state = _services().one_click.answer_invitation(token)
+    if state.status == "accepted":
+        flash(state.message)
+        return redirect(f"/games/{state.game_id}", 303)
+    return _invitation_result(state)
+
+
+def _invitation_result(state):
+    title = "Invitation refused" if state.status == "refused" else "Invitation not answered"
+    return _message(title, state.message, INVITATION_STATUS_CODES[state.status], state.game_id)

@@ -88,7 +88,14 @@ def assemble(
         games=games,
         tables=tables,
         notifications=NotificationService(
-            game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
+            game_store,
+            player_store,
+            notes,
+            settings,
+            mailer,
+            one_click=one_click.links,
+            keys=keys,
+            invitation_links=one_click.invitation_links,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),

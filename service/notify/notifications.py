@@ -130,10 +130,13 @@ class NotificationService:
         clock: Callable[[], float] = time.time,
         one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
+        invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
-        for a short list, a one-click link per move (service.notify.one_click)."""
+        for a short list, a one-click link per move; `invitation_links(game, seat)` an
+        invitation email's links to accept and to refuse (service.notify.one_click)."""
         self.one_click = one_click
+        self.invitation_links = invitation_links
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
         self.players = players
@@ -380,7 +383,11 @@ class NotificationService:
                 time_control=snap["time_control"],
                 cancel_if_declined=snap["if_declined"] == "cancel",
                 api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
-                page_url=f"{self.settings.public_url}/play/{snap['id']}",
+                game_url=f"{self.settings.public_url}/games/{snap['id']}",
+                answer_links=self.invitation_links(snap["id"], notice.seat)
+                if self.invitation_links is not None
+                else None,
+                settings_url=f"{self.settings.public_url}/settings#friends",
             )
         else:
             refused = [d["name"] for d in snap.get("declined", [])]
