@@ -21,6 +21,7 @@ from service.play.boards.common import (
     joined,
     paragraph,
     plural,
+    soft_hyphens,
     table,
     wrap,
 )
@@ -216,7 +217,14 @@ def sub_chip(sub: str, sunk: bool = False) -> Html:
     )
 
 
-LABEL_COLUMN = "width:28px;padding:3px 4px 3px 0;font-size:11px;text-align:right;white-space:nowrap"
+LABEL_COLUMN = "width:24px;padding:3px 3px 3px 0;font-size:10px;text-align:right;white-space:nowrap"
+NATION_WORDS = {
+    c: soft_hyphens(COLOUR_NAMES[c].capitalize(), 3)
+    if len(COLOUR_NAMES[c]) > 5
+    else COLOUR_NAMES[c].capitalize()
+    for c in COLOURS
+}
+"""A nation's name atop its column: a long one may break after three letters on a phone."""
 
 
 def ladder_html(t: Table) -> Html:
@@ -229,7 +237,7 @@ def ladder_html(t: Table) -> Html:
         head_cells.append(
             el(
                 "td",
-                el("div", COLOUR_NAMES[c].capitalize(), style="font-size:11px;font-weight:bold"),
+                el("div", NATION_WORDS[c], style="font-size:11px;font-weight:bold"),
                 el(
                     "div",
                     t.name(owner, 12) if owner is not None else "neutral",
