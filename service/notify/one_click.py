@@ -273,16 +273,18 @@ class OneClick:
                 message="This invitation has been answered already, or the game was "
                 "cancelled: the game's page shows where it stands.",
             ), None
-        title = f"{table.title}: {table.players}"
+        others = [s.name for s in table.seats if s.seat != link.seat]
+        with_whom = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        invited = f"{seat.name.removesuffix(' (invited)')}, you are invited to a game of " + (
+            f"{table.title} with {with_whom}."
+        )
         if link.notation == ACCEPT:
             message = (
-                f"You are invited to a game of {title}. Accept, and you take your seat: the "
-                "game starts once every invited player has accepted."
+                f"{invited} Accept, and you take your seat: the game starts once every invited "
+                "player has accepted."
             )
         else:
-            message = (
-                f"You are invited to a game of {title}. Refuse, and you will not be seated in it."
-            )
+            message = f"{invited} Refuse, and you will not be seated in it."
         return replace(state, message=message), seat.player_id
 
     def answer_invitation(self, token: str) -> InvitationState:
