@@ -7,10 +7,12 @@ that does not exist.
 
 Lean on purpose: one server, one browser and one set of games for the module, brought to the
 middle and the end of a game through the service on the same Valkey (not by clicking), and
-each width check a page load."""
+each width check a page load. With TURNPOST_SCREENSHOTS=<folder>, a few pages and emails are
+photographed at the phone's width (docs/screenshots/phone/ holds the ones the README shows)."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -36,6 +38,18 @@ STYLESHEET = Path(__file__).resolve().parents[2] / "web/static/turnpost.css"
 PUBLIC_URL = "http://turnpost.test"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+SCREENSHOTS = os.environ.get("TURNPOST_SCREENSHOTS")
+PHOTOGRAPHED = {
+    "home",
+    "game-consonar-six-players",
+    "game-nautilus-middle",
+    "turn-page-nautilus",
+    "public-page-consonar",
+    "turn-email-consonar",
+    "invitation-email",
+    "invitation-accept",
+    "not-found",
+}
 GAMES = ("nautilus", "consonar", "buttons", "ninedomains")
 MIDDLE = {"nautilus": 14, "consonar": 14, "buttons": 14, "ninedomains": 3}  # moves played
 
@@ -220,6 +234,13 @@ def open_at_both_widths(context: BrowserContext, url: str, what: str) -> Page:
     return page
 
 
+def photograph(page: Page, name: str) -> None:
+    """The page as it is shown now (at the phone's width), when photographs are asked for."""
+    if SCREENSHOTS and name in PHOTOGRAPHED:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
 def yours_on_screen(page: Page, what: str) -> None:
     """The reader's own part of the board (labelled "(you)") is shown, within the screen."""
     mine = page.locator(".board-frame").get_by_text(re.compile(r"\(you\)"))
@@ -245,6 +266,7 @@ SIGNED_IN_PAGES = {
 @pytest.mark.parametrize("kind", sorted(SIGNED_OUT_PAGES))
 def test_a_page_for_strangers_fits_a_phone(stranger, site, kind):
     page = open_at_both_widths(stranger, site.server.url + SIGNED_OUT_PAGES[kind], kind)
+    photograph(page, kind)
     page.close()
 
 
@@ -263,6 +285,7 @@ GAME_PAGES = [f"{t}-{s}" for t in GAMES for s in ("opening", "middle", "end")] +
 def test_a_game_page_fits_a_phone_with_the_readers_part_on_screen(ada, site, kind):
     page = open_at_both_widths(ada, f"{site.server.url}/games/{site.games[kind]}", kind)
     yours_on_screen(page, kind)
+    photograph(page, f"game-{kind}")
     page.close()
 
 
@@ -275,6 +298,7 @@ def test_the_public_page_fits_a_phone_and_tells_a_player_to_sign_in(stranger, si
     expect(sign_in).to_have_attribute("href", re.compile(rf"next=/games/{game_id}"))
     if title == "consonar":
         look(page, "public-page")
+    photograph(page, f"public-page-{title}")
     page.close()
 
 
@@ -292,6 +316,7 @@ def test_the_turn_page_of_a_turn_email_fits_a_phone(stranger, site, title):
     yours_on_screen(page, f"turn page {title}")
     if title == "nautilus":
         look(page, "turn-page")
+    photograph(page, f"turn-page-{title}")
     page.close()
 
 
@@ -319,7 +344,7 @@ def an_email(site: Site, person: Player, game_id: str, event: str):
 
 @pytest.mark.parametrize("title", GAMES)
 def test_the_html_turn_email_fits_a_phone(stranger, site, title):
-    """The first turn email of each of Ada's games in the middle (later ones are throttled)."""
+    """The first turn email of each title's opening game (later ones are throttled)."""
     game_id = site.games[f"{title}-opening"]
     seat = site.services.games.summary(game_id)["active_seats"][0]
     person = site.people["Ada"] if seat == 0 else site.people["Bo"]
@@ -330,6 +355,7 @@ def test_the_html_turn_email_fits_a_phone(stranger, site, title):
         page.set_content(html_of(message))
         fits(page, size, f"the turn email of {title}")
     yours_on_screen_in_an_email(page, title)
+    photograph(page, f"turn-email-{title}")
     page.close()
 
 
@@ -388,18 +414,18 @@ def test_the_tab_and_the_navigation_say_when_a_game_waits_for_me(ada, site):
     bo, me = site.people["Bo"], site.people["Ada"]
     games = site.services.games
     game_id = games.create(me.id, "nautilus", [me.id, bo.id])["id"]
-    if 0 in games.summary(game_id)["active_seats"]:  # Ada first: she moves, then it is Bo's
-        play(site, game_id, [me, bo], 1, random.Random(1))
+    while 0 in (summary := games.summary(game_id))["active_seats"]:  # Ada's moves first
+        legal = games.legal_moves(game_id, me.id)["moves"]
+        games.play(game_id, me.id, summary["version"], action=legal[0]["action"])
     page = ada.new_page()
     page.set_viewport_size(PHONE)
     page.goto(f"{site.server.url}/games/{game_id}")
     assert "Your turn" not in page.title()
-    waiting_before = int(
-        re.search(
-            r"\((\d+)\)",
-            page.locator("nav").get_by_role("link", name=re.compile("^My games")).inner_text(),
-        ).group(1)
+    counted = re.search(
+        r"\((\d+)\)",
+        page.locator("nav").get_by_role("link", name=re.compile("^My games")).inner_text(),
     )
+    waiting_before = int(counted.group(1)) if counted else 0
     while True:
         legal = site.api(bo, "GET", f"/v1/games/{game_id}/legal-moves").json()
         answer = site.api(
@@ -429,6 +455,7 @@ def test_an_invited_person_accepts_from_the_invitation_email(browser, site):
     page = browser.new_page(viewport=PHONE)
     page.set_content(html_of(message))
     fits(page, PHONE, "the invitation email")
+    photograph(page, "invitation-email")
     accept = page.get_by_role("link", name=re.compile("^Accept")).get_attribute("href")
     see = page.get_by_role("link", name=re.compile("^See the game")).get_attribute("href")
     assert see == f"{PUBLIC_URL}/games/{game['id']}"
@@ -445,6 +472,7 @@ def test_an_invited_person_accepts_from_the_invitation_email(browser, site):
 
     page = open_at_both_widths(context, accept.replace(PUBLIC_URL, site.server.url), "accept")
     look(page, "invitation-accept")
+    photograph(page, "invitation-accept")
     assert site.services.games.summary(game["id"])["status"] == "open", "a GET accepted"
     page.get_by_role("button", name=re.compile("^Accept")).click()
     page.wait_for_url(re.compile(rf"/games/{game['id']}$"))
@@ -462,6 +490,7 @@ def test_an_unknown_address_answers_a_page_to_a_browser_and_json_to_a_program(st
     expect(page.get_by_role("heading", level=1)).to_contain_text("not found", ignore_case=True)
     fits(page, PHONE, "the error page")
     look(page, "not-found-page")
+    photograph(page, "not-found")
     answer = page.goto(site.server.url + "/v1/no/such/thing")
     assert answer.status == 404 and "json" in answer.headers["content-type"]
     page.close()
