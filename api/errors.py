@@ -1,7 +1,10 @@
 """Every error is RFC 9457 problem details (`application/problem+json`):
 {"type": "about:blank", "title", "status", "detail", "code": "<stable code>",
 "message": "<words>", ...details}. `code` and `message` are extension members: the two fields
-clients read before problem details, kept so that they go on working."""
+clients read before problem details, kept so that they go on working.
+
+But a person's browser, outside the API (not /v1, and asking for HTML before JSON), gets an
+error as a page of the web client, with the site's navigation (web.blueprint.error_page)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service.errors import ErrorCode, ServiceError, TooMany
+from web.blueprint import error_page, wants_a_page
 
 from . import context
 from .schemas import ProblemSchema
@@ -45,6 +49,8 @@ class TurnpostApi(Api):
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
+        if wants_a_page():
+            return _as_a_page(status, error)
         known = HTTP_ERRORS.get(status)
         payload = {
             "code": known.code if known else f"http/{status}",
@@ -66,6 +72,17 @@ class TurnpostApi(Api):
             log.exception("unhandled error")
             payload["message"] = "the server failed; the game is unchanged"
         return problem(status, payload, headers)
+
+
+def _as_a_page(status: int, error: HTTPException):
+    """A browser's error outside the API, as a page of the web client (its headers kept:
+    Allow, Retry-After)."""
+    if status == 500:
+        log.exception("unhandled error")
+    html, status, headers = error_page(status, error.description)
+    kept = {k: v for k, v in error.get_headers() if k.lower() in ("allow", "retry-after")}
+    kept |= dict((getattr(error, "data", None) or {}).get("headers") or {})
+    return html, status, {**headers, **kept}
 
 
 def _summarize(errors, prefix="") -> str:
@@ -107,6 +124,8 @@ def problem(status: int, payload: dict, headers: dict | None = None) -> Response
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
+        if wants_a_page():
+            return error_page(err.status, err.message)
         response = problem(err.status, {"code": err.code, "message": err.message, **err.details})
         if isinstance(err, TooMany):
             response.headers["Retry-After"] = str(err.retry_after)

@@ -1,55 +1,20 @@
-"""Pages for people, outside the JSON API: a game's public page, the turn page and the
-confirmation page of a one-click move link from a turn email (GET only shows them, so a mail
-scanner that fetches a link changes nothing; the button POSTs). The web client (web/) has the
-pages of a signed-in player."""
+"""Pages for people reached from an email, without signing in: a game's public page, the turn
+page and the confirmation page of a one-click move link from a turn email, and the page of an
+invitation email's link to accept or refuse (GET only shows them, so a mail scanner that
+fetches a link changes nothing; the button POSTs). The link's
+signed token is what lets its holder act, so these forms carry no CSRF token. They are drawn
+in the web client's layout (its stylesheet and navigation), which has the pages of a
+signed-in player."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template_string, request
-from markupsafe import Markup
+from flask import Blueprint, current_app, flash, redirect, request
 
 from service.errors import ErrorCode, ServiceError
+from web.blueprint import me
+from web.blueprint import page as web_page
 
 pages = Blueprint("pages", __name__)
-
-LAYOUT = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ title }} · turnpost</title>
-<link rel="stylesheet" href="/assets/pages.css"></head>
-<body><h1>{{ title }}</h1>{{ body }}</body></html>"""
-
-GAME_PAGE = """{% if t.result %}<p><strong>{{ t.result }}.</strong></p>{% endif %}
-<p>Game {{ t.game_id }} · {{ t.status }} · move {{ t.version }}</p>
-<ul>{% for seat in t.seats %}<li>{{ seat.name }}
-{% if seat.to_move %} (to move{% if seat.deadline %}, by {{ seat.deadline }}{% endif %})
-{% endif %}</li>{% endfor %}</ul>
-{% if t.score %}<p>Score: {{ t.score }}</p>{% endif %}
-{% if t.proposals %}<h2>Proposals</h2><ul>{% for p in t.proposals %}<li>{{ p.words }}; waiting
-for {{ p.waiting | join(", ") }} (it lapses {{ p.deadline }})</li>{% endfor %}</ul>{% endif %}
-{% if t.board_html %}<h2>The table, as a spectator sees it</h2>{{ t.board_html | safe }}
-{% elif t.status == "cancelled" %}<p>The game was cancelled: an invited player declined.</p>
-{% else %}<p>The game starts when every seat is taken.</p>{% endif %}
-<h2 id="log">What everyone has seen</h2>
-{{ pager }}
-<ol class="log" start="{{ t.log.first }}">{% for item in t.log.entries %}<li value="{{ item.number }}">
-{% for line in item.lines %}{{ line }}{% if not loop.last %}<br>{% endif %}{% endfor %}</li>
-{% endfor %}</ol>
-{{ pager }}
-<p>Players see their own hand and moves in their turn emails, or through the API
-(<a href="/docs">docs</a>).</p>"""
-
-PAGER = """<nav class="pages">{% if page > 1 %}<a href="?page=1#log">first</a>
-<a href="?page={{ page - 1 }}#log" rel="prev">&laquo; earlier</a>{% endif %}
-<span>events {{ first }} to {{ last }} of {{ total }} (page {{ page }} of {{ pages }})</span>
-{% if page < pages %}<a href="?page={{ page + 1 }}#log" rel="next">later &raquo;</a>
-<a href="?page={{ pages }}#log">latest</a>{% endif %}</nav>"""
-
-CONFIRM_PAGE = """<p>{{ message }}</p>
-<form method="post"><button type="submit">Play {{ notation }}</button></form>
-<p><a href="{{ game_url }}">See the game</a></p>"""
-
-RESULT_PAGE = """<p>{{ message }}</p>{% if game_url %}<p><a href="{{ game_url }}">See the game</a></p>{% endif %}"""
 
 STATUS_CODES = {
     "played": 200,
@@ -60,14 +25,25 @@ STATUS_CODES = {
     "expired": 410,
     "invalid": 404,
 }
+STATUS_WORDS = {
+    "open": "Waiting for players to take their seats",
+    "active": "Under way",
+    "cancelled": "Cancelled: an invited player declined",
+}
 
 
-def _page(title: str, body: str, status: int = 200, **values):
-    inner = Markup(render_template_string(body, **values))  # already escaped
-    return (
-        render_template_string(LAYOUT, title=title, body=inner),
+def _page(template: str, title: str, status: int = 200, **values):
+    html, status, headers = web_page(template, title, status, **values)
+    return html, status, {**headers, "X-Robots-Tag": "noindex"}
+
+
+def _message(title: str, text: str, status: int, game_id: str | None = None):
+    return _page(
+        "one_click.html",
+        title,
         status,
-        {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"},
+        message=text,
+        game_url=f"/games/{game_id}" if game_id else None,
     )
 
 
@@ -90,25 +66,26 @@ def game_page(game_id: str):
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:
             raise
-        return _page(
-            "No such game", RESULT_PAGE, 404, message="There is no such game.", game_url=None
-        )
+        return _message("No such game", "There is no such game.", 404)
     log = table.log
     if wanted and str(log.page) != wanted:
         return _page(
+            "one_click.html",
             "No such page",
-            RESULT_PAGE,
             404,
             message=f"This game's log has {log.pages} pages of {LOG_PAGE} events.",
             game_url=f"/play/{game_id}",
+            game_link="The log's latest page",
         )
-    pager = Markup(
-        render_template_string(
-            PAGER, page=log.page, pages=log.pages, first=log.first, last=log.last, total=log.total
-        )
-    )
+    player = me()
     title = f"{table.title}: {table.players}" + (f" \u2014 {table.won}" if table.won else "")
-    return _page(title, GAME_PAGE, t=table, pager=pager)
+    return _page(
+        "public_game.html",
+        title,
+        t=table,
+        state=f"{table.result}." if table.result else STATUS_WORDS.get(table.status, ""),
+        seated=player is not None and any(s.player_id == player for s in table.seats),
+    )
 
 
 @pages.get("/m/<token>")
@@ -116,10 +93,10 @@ def confirm_move(token: str):
     state = _services().one_click.inspect(token)
     if state.status == "ready":
         return _page(
+            "one_click.html",
             "Play this move?",
-            CONFIRM_PAGE,
             message=state.message,
-            notation=state.link.notation,
+            button=f"Play {state.link.notation}",
             game_url=_game_url(state),
         )
     return _result(state)
@@ -133,8 +110,8 @@ def play_move(token: str):
 def _result(state):
     title = "Move played" if state.status == "played" else "Move not played"
     return _page(
+        "one_click.html",
         title,
-        RESULT_PAGE,
         STATUS_CODES[state.status],
         message=state.message,
         game_url=_game_url(state),
@@ -142,32 +119,8 @@ def _result(state):
 
 
 def _game_url(state) -> str | None:
-    return f"/play/{state.game_id}" if state.game_id else None
+    return f"/games/{state.game_id}" if state.game_id else None
 
-
-TURN_PAGE = """{% if message %}<p><strong>{{ message }}</strong></p>{% endif %}
-{% if t.since %}<h2>Since your last move</h2><ul class="log">{% for line in t.since %}<li>{{ line }}</li>
-{% endfor %}</ul>{% endif %}
-{% if t.proposals %}<h2>Proposals</h2><ul>{% for p in t.proposals %}<li>{{ p.words }}; waiting
-for {{ p.waiting | join(", ") }} (it lapses {{ p.deadline }}){% if p.asked %}: answer on
-<a href="/games/{{ t.game_id }}#proposals">the game's page</a>{% endif %}</li>{% endfor %}</ul>{% endif %}
-{% if t.chat %}<h2>Table talk</h2><ul class="log">{% for m in t.chat %}<li>{{ m.heading }}, {{ m.when }}:
-<bdi>{{ m.text }}</bdi></li>{% endfor %}</ul>
-<p>Write to the table on <a href="/games/{{ t.game_id }}#chat">the game's page</a>, or in
-your reply to a turn email.</p>{% endif %}
-{% if next_url %}<p><a href="{{ next_url }}"><strong>Your turn goes on: choose your next
-step</strong></a></p>{% endif %}
-{% if t.board_html %}<h2>The table as you see it</h2>{{ t.board_html | safe }}{% endif %}
-{% if forms %}<h2>Your move</h2>
-<p>Choose below, then press Play: only one of your legal moves can be played.</p>
-{% for f in forms %}<form method="post"><fieldset><legend>{{ t.legend(f.action_type) }}
-{% if f.count > 1 %}({{ f.count }} ways){% endif %}</legend>
-<input type="hidden" name="type" value="{{ f.action_type }}">
-{% for c in f.choices %}<label>{{ c.label }} <select name="{{ c.name }}" required>
-<option value="">choose…</option>{% for value, text in c.options %}<option value="{{ value }}">{{ text }}</option>{% endfor %}
-</select></label> {% endfor %}<button type="submit">Play</button>
-</fieldset></form>{% endfor %}{% endif %}
-{% if game_url %}<p><a href="{{ game_url }}">The game's public page</a></p>{% endif %}"""
 
 TURN_STATUS_CODES = {
     "ready": 200,
@@ -193,23 +146,62 @@ def play_turn(token: str):
 def _turn(page):
     table, link = page.table, page.link
     if table is None or link is None:
-        return _page(
-            "Turn page",
-            RESULT_PAGE,
-            TURN_STATUS_CODES[page.status],
-            message=page.message,
-            game_url=None,
-        )
+        return _message("Turn page", page.message, TURN_STATUS_CODES[page.status])
     title = {"ready": f"Your turn in {table.title}", "played": "Move played"}.get(
         page.status, f"{table.title}: no move made"
     )
     return _page(
+        "turn.html",
         title,
-        TURN_PAGE,
         TURN_STATUS_CODES[page.status],
+        tab_title=f"Your turn \u2014 {table.title}: {table.players}"
+        if page.status == "ready"
+        else None,
         message=page.message,
+        played=page.status == "played",
         t=table,
         next_url=page.next_url,
         forms=table.forms if page.moves else (),
-        game_url=f"/play/{table.game_id}",
     )
+
+
+INVITATION_STATUS_CODES = {
+    "ready": 200,
+    "refused": 200,
+    "answered": 409,
+    "failed": 409,
+    "expired": 410,
+    "invalid": 404,
+}
+
+
+@pages.get("/i/<token>")
+def confirm_invitation(token: str):
+    state = _services().one_click.inspect_invitation(token)
+    if state.status != "ready":
+        return _invitation_result(state)
+    accept = state.answer == "accept"
+    return _page(
+        "one_click.html",
+        "Accept the invitation?" if accept else "Refuse the invitation?",
+        message=state.message,
+        button="Accept the invitation" if accept else "Refuse the invitation",
+        danger=not accept,
+        game_url=f"/games/{state.game_id}",
+        game_link="See the game first",
+    )
+
+
+@pages.post("/i/<token>")
+def answer_invitation(token: str):
+    """Accepted: on to the game's page, which a signed-in invited player sees from their seat."""
+    state = _services().one_click.answer_invitation(token)
+    if state.status == "accepted":
+        flash(state.message)
+        return redirect(f"/games/{state.game_id}", 303)
+    return _invitation_result(state)
+
+
+def _invitation_result(state):
+    title = "Invitation refused" if state.status == "refused" else "Invitation not answered"
+    return _message(title, state.message, INVITATION_STATUS_CODES[state.status], state.game_id)

@@ -141,6 +141,7 @@ def assemble(
             one_click=one_click.links,
             keys=keys,
             push_devices=push,
+            invitation_links=one_click.invitation_links,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys, talk=talk),

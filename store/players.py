@@ -355,6 +355,14 @@ class PlayerStore:
             pipe.sismember(keys.player_friends(player_id), creator)
         return [bool(found) for found in pipe.execute()]
 
+    def waiting_count(self, player_id: str) -> int:
+        """How many games wait for the player: their move (the inbox) or their answer (the
+        invitations). One round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zcard(keys.player_inbox(player_id))
+        pipe.zcard(keys.player_invitations(player_id))
+        return sum(int(count) for count in pipe.execute())
+
     def inbox(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
         """Games awaiting the player's move, the nearest deadline first."""
         return [

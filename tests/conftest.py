@@ -14,7 +14,12 @@ from store.embedded import EmbeddedValkey
 from tests.peers import SmtpInbox
 
 FOLDER_MARKERS = {"e2e": "e2e", "faults": "faults", "cluster": "cluster"}
-BROWSER_MODULES = {"test_browser_client.py", "test_web_client.py", "test_web_clocks.py"}
+BROWSER_MODULES = {
+    "test_browser_client.py",
+    "test_web_client.py",
+    "test_web_clocks.py",
+    "test_pages_on_a_phone.py",
+}
 
 
 def pytest_collection_modifyitems(items):

@@ -41,15 +41,57 @@ def you() -> str:
 
 
 def page(template: str, title: str, status: int = 200, **values: Any):
-    """A page in the site's layout, never cached (it shows one player's view)."""
+    """A page in the site's layout, never cached (it shows one player's view). `title` is its
+    heading, and the tab's title unless a `tab_title` is given; the navigation counts the
+    signed-in player's games that wait for them."""
     player = me()
     profile = services().players.profile(player) if player else None
-    html = render_template(template, title=title, me=profile, **values)
+    waiting = services().games.waiting_for(player) if player else 0
+    html = render_template(template, title=title, me=profile, nav_waiting=waiting, **values)
     return html, status, NO_STORE
 
 
 def message(title: str, text: str, status: int, link: tuple[str, str] | None = None):
     return page("message.html", title, status, text=text, link=link)
+
+
+ERROR_PAGES = {  # status -> the page's title and what it says, in plain words
+    404: ("Page not found", "There is no page at this address. Was it copied whole?"),
+    405: (
+        "Not done",
+        "This page cannot be used that way: nothing was done. Go back and try again.",
+    ),
+    429: ("Too many requests", "Too many requests came from here: wait a minute, then try again."),
+    500: (
+        "Something went wrong",
+        "The server failed, and nothing was changed. Try again in a moment.",
+    ),
+}
+
+
+def wants_a_page() -> bool:
+    """Whether the request is a person's browser, outside the API (/v1): the one that asks for
+    HTML before JSON gets an error as a page; programs keep the API's JSON."""
+    if request.path == "/v1" or request.path.startswith("/v1/"):
+        return False
+    chosen = request.accept_mimetypes.best_match(
+        ["application/json", "application/problem+json", "text/html"]
+    )
+    return chosen == "text/html"
+
+
+def error_page(status: int, text: str | None = None):
+    """An error as a page in the site's layout, with its navigation: `text` says what went
+    wrong (for a status without words of its own)."""
+    title, said = ERROR_PAGES.get(status, ("Not done" if status < 500 else "Error", ""))
+    words = said or _sentence(text or "") or "That could not be done."
+    link = ("/", "Go to the front page")
+    try:
+        html, status, headers = message(title, words, status, link)
+    except Exception:  # the failure may be Redis's: the page then names no one
+        html = render_template("message.html", title=title, me=None, text=words, link=link)
+        headers = NO_STORE
+    return html, status, {**headers, "Vary": "Accept"}
 
 
 def find_player(text: str) -> tuple[str | None, str | None]:
@@ -173,9 +215,12 @@ def csrf_error(err: CSRFError):
 
 @pages.errorhandler(HTTPException)
 def http_error(err: HTTPException):
-    text = err.description or err.name
     status = err.code or 500
-    return message("Not done" if status < 500 else "Error", _sentence(text), status)
+    if status in ERROR_PAGES:
+        return error_page(status)
+    return message(
+        "Not done" if status < 500 else "Error", _sentence(err.description or err.name), status
+    )
 
 
 def _sentence(text: str) -> str:

@@ -321,20 +321,21 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
         game_id, player, _zone(), int(wanted) if wanted.isdigit() else None
     )
     turn, deadline = _turn_words(table)
+    open_seat = table.status == "open" and any(s.kind == "open" for s in table.seats)
+    heading = f"{table.title}: {table.players}"
     return page(
         "game.html",
-        f"{table.title}: {table.players}",
+        heading,
         status,
+        tab_title=f"Your turn \u2014 {heading}" if table.your_turn else None,
         table=table,
         turn=turn,
         deadline=deadline,
         problem=problem,
         buttons=table.moves if len(table.moves) <= BUTTONS_AT_MOST else (),
         forms=table.forms if len(table.moves) > BUTTONS_AT_MOST else (),
-        can_join=player is not None
-        and table.seat is None
-        and table.status == "open"
-        and any(s.kind == "open" for s in table.seats),
+        can_join=player is not None and table.seat is None and open_seat,
+        open_seat=open_seat,
         rematch=services().games.rematch_of(game_id) if table.status == "finished" else None,
         share_url=request.url_root.rstrip("/") + f"/games/{game_id}",
         stream=f"/v1/games/{game_id}/stream"

@@ -36,6 +36,9 @@ SCENES = [
     ("ninedomains", ["Ada", "Bo"], 5),
 ]
 CHROMIUM = "/usr/bin/chromium-headless-shell"
+STYLESHEET = HERE.parent.parent / "web/static/turnpost.css"
+STYLESHEET_LINK = '<link rel="stylesheet" href="/assets/turnpost.css">'
+"""The pages' stylesheet, put into each page saved as a file (which cannot fetch it)."""
 
 
 def play(services, game_id, people, moves, rng):
@@ -62,8 +65,8 @@ def turn_email_html(services, outbox: Path, game_id: str) -> str:
 
 def turn_page_html(services, client, game_id: str) -> str:
     """The turn page the same email links to (its first link)."""
-    snap = services.games.load(game_id)
-    url = services.one_click.links(snap, snap["active_seats"][0], []).turn_page
+    seat = services.games.summary(game_id)["active_seats"][0]
+    url = services.one_click.turn_url(services.tables.for_seat(game_id, seat))
     return client.get(url.removeprefix("https://turnpost.example")).get_data(as_text=True)
 
 
@@ -99,6 +102,7 @@ def main() -> None:
                 play(services, game_id, people, 5000, rng)
                 shots["page"] = client.get(f"/play/{game_id}").get_data(as_text=True)
                 for kind, html in shots.items():
+                    html = html.replace(STYLESHEET_LINK, f"<style>{STYLESHEET.read_text()}</style>")
                     source = work / f"{name}-{kind}.html"
                     source.write_text(html, encoding="utf-8")
                     page.goto(source.as_uri())

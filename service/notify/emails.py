@@ -150,9 +150,10 @@ def _html(letter: Letter) -> str:
     if letter.footer:
         parts.append(f"<p><small>{e(letter.footer)}</small></p>")
     return (
-        '<!doctype html><html><body style="font-family: sans-serif">'
-        + "".join(parts)
-        + "</body></html>\n"
+        '<!doctype html><html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+        '<body style="font-family: sans-serif; margin: 0; padding: 8px; '
+        'overflow-wrap: anywhere">' + "".join(parts) + "</body></html>\n"
     )
 
 
@@ -165,10 +166,14 @@ def invitation(
     time_control: TimeControl | None,
     cancel_if_declined: bool,
     api_url: str,
-    page_url: str,
+    game_url: str,
+    answer_links: tuple[str, str] | None = None,
+    settings_url: str | None = None,
 ) -> Letter:
-    """An invitation to a game: who invited whom to what, and how to accept or refuse. The
-    game has not started, so it shows no board and no hand."""
+    """An invitation to a game: who invited whom to what, and how to accept or refuse: the
+    one-click links to accept and to refuse (`answer_links`; each page asks first), the game's
+    page (which shows Accept and Refuse to the invited player signed in), then the API's calls
+    for programs. The game has not started, so it shows no board and no hand."""
     also = f", with {', '.join(others)}" if others else ""
     clock = (
         "There is no clock on this game."
@@ -189,9 +194,19 @@ def invitation(
         )
     )
     if_declined = (
-        "If you decline, the game is cancelled."
+        "If you refuse, the game is cancelled."
         if cancel_if_declined
-        else "If you decline, your seat is offered to anyone in the lobby."
+        else "If you refuse, your seat is offered to anyone in the lobby."
+    )
+    answer: list[str | tuple[str, str]] = (
+        [("Accept the invitation", answer_links[0]), ("Refuse it", answer_links[1])]
+        if answer_links
+        else []
+    )
+    friends = (
+        f"add them to your friends on your settings page ({settings_url})"
+        if settings_url
+        else "add them to your friends"
     )
     return Letter(
         subject=f"[turnpost] {inviter} invites you to play {title} (game {game_id})",
@@ -200,18 +215,22 @@ def invitation(
         f"once every invited player has accepted. {clock}",
         sections=[
             (
-                "To answer, with your API token (Authorization: Bearer <token>):",
-                [f"accept: POST {api_url}/join", f"decline: POST {api_url}/decline"],
+                "To answer, open a link (its page asks you to confirm):",
+                [*answer, ("See the game", game_url)],
             ),
             (
                 "Nothing happens if you do not answer: you are not seated and get no turn "
                 "emails for this game unless you accept.",
                 [if_declined],
             ),
+            (
+                "For programs, with an API token (Authorization: Bearer <token>):",
+                [f"accept: POST {api_url}/join", f"refuse: POST {api_url}/decline"],
+            ),
         ],
-        links=[("See the game", page_url)],
         footer=f"You get this because {inviter} named you in a new game. To let a player "
-        "seat you without asking, add them to your friends (PUT /v1/players/me/friends).",
+        f"seat you without asking, {friends}, or through the API "
+        "(PUT /v1/players/me/friends).",
     )
 
 

@@ -1,10 +1,12 @@
-"""Signed one-click move links: a token for a URL that says which move to play, for which
-seat, at which game version, until when, and that only the server can make.
+"""Signed one-click links: a token for a URL that says which move to play, for which seat, at
+which game version, until when, and that only the server can make. An invitation's links are
+made the same way, with the answer (accept or refuse) where a move link has its notation.
 
 A token is `<payload>.<mac>`: the payload is the base64url (unpadded) of a compact JSON array
 [game_id, seat, version, notation, expires_at]; the mac is the base64url of HMAC-SHA256 over
 a purpose label and the payload text, truncated to 128 bits (RFC 2104 section 5), which keeps
-the URL short and is ample against forgery. Standard library only.
+the URL short and is ample against forgery. The purpose label (MOVE or INVITATION) keeps each
+kind of link from being read as the other. Standard library only.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import json
 import re
 from dataclasses import dataclass
 
-_PURPOSE = b"turnpost move link v1\n"  # keeps these MACs apart from any other use of the key
+MOVE = b"turnpost move link v1\n"  # keeps these MACs apart from any other use of the key
+INVITATION = b"turnpost invitation link v1\n"
 _MAC_BYTES = 16
 _MAX_TOKEN = 2048  # far more than any real link; longer input is refused before any work
 _SHAPE = re.compile(r"([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})")
@@ -44,7 +47,13 @@ class LinkError(Exception):
 
 
 def sign_link(
-    secret: bytes, game_id: str, seat: int, version: int, notation: str, expires_at: int
+    secret: bytes,
+    game_id: str,
+    seat: int,
+    version: int,
+    notation: str,
+    expires_at: int,
+    purpose: bytes = MOVE,
 ) -> str:
     """A URL-safe token (no padding, only [A-Za-z0-9_-.]) carrying the fields and an
     HMAC-SHA256 over them with `secret`; compact (it goes in a URL in an email)."""
@@ -55,10 +64,10 @@ def sign_link(
             "and expiry (non-negative integers)"
         )
     payload = _b64(json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode())
-    return f"{payload}.{_mac(secret, payload)}"
+    return f"{payload}.{_mac(secret, payload, purpose)}"
 
 
-def read_link(secret: bytes, token: str, now: float) -> MoveLink:
+def read_link(secret: bytes, token: str, now: float, purpose: bytes = MOVE) -> MoveLink:
     """Verify (constant-time compare) and decode; LinkError when forged, altered, truncated,
     signed with another secret, or expired (now >= expires_at).
 
@@ -68,7 +77,7 @@ def read_link(secret: bytes, token: str, now: float) -> MoveLink:
     if shape is None:
         raise LinkError("link/malformed", "this is not a move link")
     payload, mac = shape.groups()
-    if not hmac.compare_digest(mac, _mac(secret, payload)):
+    if not hmac.compare_digest(mac, _mac(secret, payload, purpose)):
         raise LinkError(
             "link/bad_signature",
             "this move link is not valid: it was altered or not made by this server",
@@ -87,8 +96,8 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _mac(secret: bytes, payload: str) -> str:
-    digest = hmac.new(secret, _PURPOSE + payload.encode(), hashlib.sha256).digest()
+def _mac(secret: bytes, payload: str, purpose: bytes) -> str:
+    digest = hmac.new(secret, purpose + payload.encode(), hashlib.sha256).digest()
     return _b64(digest[:_MAC_BYTES])
 
 

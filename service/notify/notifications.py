@@ -213,12 +213,15 @@ class NotificationService:
         one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
         push_devices: push.PushDevices | None = None,
+        invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
-        for a short list, a one-click link per move (service.notify.one_click);
+        for a short list, a one-click link per move; `invitation_links(game, seat)` an
+        invitation email's links to accept and to refuse (service.notify.one_click);
         `push_devices` the players' browsers, for Web Push (service.notify.push)."""
         self.push_devices = push_devices
         self.one_click = one_click
+        self.invitation_links = invitation_links
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
         self.players = players
@@ -496,7 +499,11 @@ class NotificationService:
                 time_control=snap["time_control"],
                 cancel_if_declined=snap["if_declined"] == "cancel",
                 api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
-                page_url=f"{self.settings.public_url}/play/{snap['id']}",
+                game_url=f"{self.settings.public_url}/games/{snap['id']}",
+                answer_links=self.invitation_links(snap["id"], notice.seat)
+                if self.invitation_links is not None
+                else None,
+                settings_url=f"{self.settings.public_url}/settings#friends",
             )
         else:
             refused = [d["name"] for d in snap.get("declined", [])]

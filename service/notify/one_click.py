@@ -9,6 +9,12 @@
   not play); it works once.
 
 Both expire with the turn's clock (or after LIFETIME_WITHOUT_CLOCK).
+
+- An **invitation's answer** (`/i/<token>`): an invitation email carries a link to accept and
+  one to refuse, signed for the invited seat (apart from move links: links.INVITATION). Its
+  page asks first; its button answers, as the invited player (`join` or `decline`). An
+  invitation answered already (here, in the web client or through the API) is said to be.
+  They expire after LIFETIME_WITHOUT_CLOCK.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from service.errors import ErrorCode, ServiceError
-from service.notify.links import LinkError, MoveLink, read_link, sign_link
+from service.notify.links import INVITATION, MOVE, LinkError, MoveLink, read_link, sign_link
 from service.play import composer
 from service.play.games import GameService
 from service.play.table import SeatTable, Tables
@@ -57,6 +63,28 @@ class TurnPage:
         return self.table.moves if self.table is not None and self.status == "ready" else ()
 
 
+class InvitationLinks(NamedTuple):
+    accept: str
+    refuse: str
+
+
+ACCEPT, REFUSE = "accept", "refuse"
+"""The answers an invitation link carries (where a move link has its notation)."""
+INVITED_AT = 1
+"""The version every invitation is made at (the game's GameCreated reserves its seats)."""
+
+
+@dataclass(frozen=True)
+class InvitationState:
+    status: str  # ready | accepted | refused | answered | expired | invalid | failed
+    message: str
+    game_id: str | None = None
+    answer: str | None = None
+    """ACCEPT or REFUSE: what the link does."""
+    started: bool = False
+    """Accepted: the game began with this answer."""
+
+
 @dataclass(frozen=True)
 class LinkState:
     status: str  # ready | played | used | stale | expired | invalid | refused
@@ -87,17 +115,17 @@ class OneClick:
         self.keys = keys
         self.clock = clock
 
-    def _read(self, token: str) -> MoveLink:
+    def _read(self, token: str, purpose: bytes = MOVE) -> MoveLink:
         """The link, if any of the link keys signed it (the first signs; the others are
         older keys, still accepted while their links live)."""
         keys = self.keys.link_keys
         for key in keys[:-1]:
             try:
-                return read_link(key, token, self.clock())
+                return read_link(key, token, self.clock(), purpose)
             except LinkError as err:
                 if err.code != "link/bad_signature":
                     raise
-        return read_link(keys[-1], token, self.clock())
+        return read_link(keys[-1], token, self.clock(), purpose)
 
     def links(self, table: SeatTable, moves: list[str]) -> TurnLinks:
         """A turn email's links: its turn page, and a link per move when there are few
@@ -202,6 +230,88 @@ class OneClick:
             if err.error is not ErrorCode.GAME_NOT_FOUND:
                 raise
             return None
+
+    # -- an invitation's answer -------------------------------------------------------------
+
+    def invitation_links(self, game_id: str, seat: int) -> InvitationLinks:
+        """An invitation email's links: to accept, and to refuse, the seat reserved."""
+        expires = int(self.clock()) + LIFETIME_WITHOUT_CLOCK
+        key = self.keys.link_keys[0]
+        url = f"{self.settings.public_url}/i/"
+        return InvitationLinks(
+            *(
+                url + sign_link(key, game_id, seat, INVITED_AT, answer, expires, INVITATION)
+                for answer in (ACCEPT, REFUSE)
+            )
+        )
+
+    def inspect_invitation(self, token: str) -> InvitationState:
+        """What the link would do, without doing it."""
+        return self._invitation(token)[0]
+
+    def _invitation(self, token: str) -> tuple[InvitationState, str | None]:
+        """What the link would do, and while it may still be answered, who is invited."""
+        try:
+            link = self._read(token, INVITATION)
+        except LinkError as err:
+            if err.code == "link/expired":
+                return InvitationState(
+                    "expired", "This link has expired: answer the invitation on the game's page."
+                ), None
+            return InvitationState("invalid", "This link is not valid. Was it copied whole?"), None
+        if link.notation not in (ACCEPT, REFUSE):
+            return InvitationState("invalid", "This link is not valid."), None
+        state = InvitationState("ready", "", link.game_id, link.notation)
+        table = self._table(link)
+        if table is None:
+            return replace(state, status="invalid", message="There is no such game."), None
+        seat = table.seats[link.seat]
+        if table.status != "open" or seat.kind != "invited":
+            return replace(
+                state,
+                status="answered",
+                message="This invitation has been answered already, or the game was "
+                "cancelled: the game's page shows where it stands.",
+            ), None
+        others = [s.name for s in table.seats if s.seat != link.seat]
+        with_whom = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        invited = f"{seat.name.removesuffix(' (invited)')}, you are invited to a game of " + (
+            f"{table.title} with {with_whom}."
+        )
+        if link.notation == ACCEPT:
+            message = (
+                f"{invited} Accept, and you take your seat: the game starts once every invited "
+                "player has accepted."
+            )
+        else:
+            message = f"{invited} Refuse, and you will not be seated in it."
+        return replace(state, message=message), seat.player_id
+
+    def answer_invitation(self, token: str) -> InvitationState:
+        """Accept or refuse, as the link says, for the player invited to its seat."""
+        state, player_id = self._invitation(token)
+        if state.status != "ready" or player_id is None or state.game_id is None:
+            return state
+        try:
+            if state.answer == ACCEPT:
+                summary = self.games.join(state.game_id, player_id)
+            else:
+                summary = self.games.decline(state.game_id, player_id)
+        except ServiceError as err:
+            return replace(state, status="failed", message=f"Nothing was done: {err.message}.")
+        if state.answer == REFUSE:
+            return replace(state, status="refused", message="You refused the invitation.")
+        started = summary["status"] == "active"
+        return replace(
+            state,
+            status="accepted",
+            started=started,
+            message="You accepted: the game has begun."
+            if started
+            else "You accepted: the game begins once every invited player has accepted.",
+        )
+
+    # -- a one-click move --------------------------------------------------------------------
 
     def inspect(self, token: str) -> LinkState:
         """What opening the link would do, without doing it."""

@@ -195,6 +195,11 @@ class GameService:
             if s is not None and invitation_of(s, player_id) is not None
         ]
 
+    def waiting_for(self, player_id: str) -> int:
+        """How many games wait for the player: for their move, or their answer to an
+        invitation (the count the web client's navigation shows)."""
+        return self.players.waiting_count(player_id)
+
     def open_games(self, limit: int = 50) -> list[dict]:
         return [
             summarize(s)

@@ -82,7 +82,7 @@ def test_another_link_of_the_same_turn_is_stale_once_the_seat_moved(table):
     client.post(links[0])
     stale = client.post(links[1])
     assert stale.status_code == 409 and b"moved on" in stale.data
-    assert f'href="/play/{game_id}"'.encode() in stale.data
+    assert f'href="/games/{game_id}"'.encode() in stale.data  # the game's page
     assert services.games.summary(game_id)["version"] == 3
 
 

@@ -84,7 +84,7 @@ def test_the_invited_player_is_told_by_email_and_webhook_and_the_game_waits_for_
     assert letter["Subject"] == f"[turnpost] Ada invites you to play Nautilus (game {game['id']})"
     assert f"Ada invites you to a game of Nautilus (game {game['id']})" in text
     assert f"/v1/games/{game['id']}/join" in text and f"/v1/games/{game['id']}/decline" in text
-    assert "If you decline, the game is cancelled." in text
+    assert "If you refuse, the game is cancelled." in text
     assert "The game as you see it" not in text  # not started: no board, no hand
     calls = receiver.wait_until(lambda calls: invitations(calls, game["id"]))
     body = invitations(calls, game["id"])[0]

@@ -28,6 +28,7 @@ GOLDEN_PLAYERS = {"nautilus": 0, "consonar": 1, "buttons": 1, "ninedomains": 0} 
 GOLDEN_MIDDLE = {"nautilus": 0.6, "consonar": 0.5, "buttons": 0.5, "ninedomains": 0.5}
 MAIL_SAFE_TAGS = {"table", "tr", "td", "th", "div", "span", "p", "strong"}
 MAIL_SAFE_ATTRIBUTES = {
+    "colspan",
     "style",
     "role",
     "cellpadding",

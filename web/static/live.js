@@ -1,5 +1,6 @@
 // A game's page follows the game's event stream (the session cookie signs it in, same origin)
-// and redraws itself when the game moves. Without JavaScript, reloading the page does the same.
+// and redraws itself when the game moves, with the tab's title and the navigation's count of
+// games waiting. Without JavaScript, reloading the page does the same.
 (function () {
   "use strict";
   const main = document.querySelector("main[data-stream]");
@@ -15,6 +16,11 @@
     const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
     const next = fresh.querySelector("main");
     if (!next) return;
+    // the tab's title ("Your turn — ...") and the count of games waiting, as the page now says
+    document.title = fresh.title;
+    const games = document.querySelector('header a[href="/games"]');
+    const freshGames = fresh.querySelector('header a[href="/games"]');
+    if (games && freshGames) games.replaceWith(freshGames);
     const live = document.getElementById("live");
     if (touched) {
       if (live) live.textContent = "The game has moved on: reload the page to see it.";

@@ -12,6 +12,8 @@ from service.play.boards.common import (
     MUTED,
     Html,
     board_frame,
+    card_box,
+    cards_in_a_row,
     el,
     pad,
     paragraph,
@@ -241,22 +243,12 @@ def html(t: Table) -> Html:
     if t.you is not None:
         seats.remove(t.you)
         seats.insert(0, t.you)
-    grid_rows = []
-    for first in range(0, len(seats), 2):
-        grid_rows.append(
-            el(
-                "tr",
-                [
-                    el(
-                        "td",
-                        board_html(t.name(s, 20), player_of(t, s)),
-                        style="padding:0 18px 14px 0;vertical-align:top",
-                    )
-                    for s in seats[first : first + 2]
-                ],
-            )
-        )
-    grid = el("table", grid_rows, role="presentation", cellpadding="0", cellspacing="0", border="0")
+    grid = cards_in_a_row(
+        [
+            card_box(board_html(t.name(s, 20), player_of(t, s)), gap=18, style="width:200px")
+            for s in seats
+        ]
+    )
     dice = v["dice"]
     dice_cells = []
     if dice is not None:
@@ -272,16 +264,7 @@ def html(t: Table) -> Html:
         el("div", [paragraph(el("strong", line)) for line in situation(t)]),
         el(
             "div",
-            el(
-                "table",
-                el("tr", [el("td", d, style="padding-right:6px") for d in dice_cells]),
-                role="presentation",
-                cellpadding="0",
-                cellspacing="0",
-                border="0",
-            )
-            if dice_cells
-            else None,
+            cards_in_a_row([card_box(d) for d in dice_cells]) if dice_cells else None,
             paragraph(dice_line(t), style=f"color:{MUTED}"),
         )
         if v["phase"] in ("turn", "place")

@@ -3,7 +3,11 @@ width, and HTML built so that nothing reaches it unescaped.
 
 HTML boards must look right in Gmail, Outlook and Apple Mail: tables for layout, inline styles
 only (with `bgcolor` next to `background` for Outlook's Word engine), no SVG, no scripts, no
-external CSS. `el()` is the only way a board makes a tag; every string it is given is escaped
+external CSS. And on a phone's screen, 360 px wide, without a media query (a mail client may
+drop them): a board is no wider than about 300 px at its narrowest. Rows of cards wrap (inline
+blocks), grids share the width they are given (`fluid_grid`), labels sit above a row rather
+than beside it, and any word may break (`overflow-wrap:anywhere`, inherited from the frame)
+rather than push a board past the screen's edge. `el()` is the only way a board makes a tag; every string it is given is escaped
 unless it is already `Html`, so a player called `<script>` is shown as text.
 """
 
@@ -173,11 +177,11 @@ def board_frame(title: str, subtitle: str, *body) -> Html:
             "td",
             el("div", title, style="font-size:18px;font-weight:bold"),
             el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
-            style="padding:10px 14px;background:#eef2f6;border-bottom:1px solid " + LINE,
+            style="padding:10px 12px;background:#eef2f6;border-bottom:1px solid " + LINE,
             bgcolor="#eef2f6",
         ),
     )
-    rows = [el("tr", el("td", part, style="padding:10px 14px")) for part in body if part]
+    rows = [el("tr", el("td", part, style="padding:10px 12px")) for part in body if part]
     return el(
         "table",
         head,
@@ -187,7 +191,7 @@ def board_frame(title: str, subtitle: str, *body) -> Html:
         cellspacing="0",
         border="0",
         style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
-        "background:#ffffff;max-width:680px",
+        "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
         bgcolor="#ffffff",
     )
 
@@ -228,8 +232,13 @@ def paragraph(*content, style: str = "") -> Html:
 def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) -> Html:
     """A small bordered table of facts (scores, battles)."""
     right = set(align_right)
-    th = "padding:4px 8px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
-    td = "padding:4px 8px;border-bottom:1px solid #e3e8ee;font-size:13px"
+    # a heading's word never breaks (a name in one may: wrap it in `breakable`)
+    th = (
+        "padding:4px 6px;border-bottom:2px solid "
+        + LINE
+        + ";text-align:left;font-size:13px;overflow-wrap:normal"
+    )
+    td = "padding:4px 6px;border-bottom:1px solid #e3e8ee;font-size:13px"
     head = el(
         "tr",
         [
@@ -256,3 +265,47 @@ def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) 
         border="0",
         style="border-collapse:collapse;margin:2px 0",
     )
+
+
+def breakable(text: str) -> Html:
+    """Text (a name) that may break anywhere, even where its surroundings keep words whole."""
+    return el("span", text, style="overflow-wrap:anywhere")
+
+
+def fluid_grid(rows: list, widest: int, style: str = "", **attrs) -> Html:
+    """A grid of equal columns (its first row's cells) that takes the width it is given, up to
+    `widest` px: on a phone its columns narrow instead of pushing the board past the screen.
+    Rows of one cell spanning every column carry labels."""
+    return el(
+        "table",
+        rows,
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        width="100%",
+        style=f"width:100%;max-width:{widest}px;table-layout:fixed;{style}",
+        **attrs,
+    )
+
+
+def cards_in_a_row(cards: list) -> Html:
+    """Cards side by side that wrap onto a new line when the screen is narrow (each card an
+    inline block: `card_box`)."""
+    return el("div", cards)
+
+
+def card_box(*content, style: str = "", gap: int = 6, **attrs) -> Html:
+    """One card of `cards_in_a_row`."""
+    return el(
+        "div",
+        *content,
+        style=f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
+        **attrs,
+    )
+
+
+def soft_hyphens(word: str, at: int) -> Html:
+    """A long word that may break (with a hyphen) after `at` letters in a narrow column (a
+    soft hyphen, written as markup: `clean` turns format characters into spaces)."""
+    return Html(escape(word[:at]) + "&shy;" + escape(word[at:]))

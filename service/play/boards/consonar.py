@@ -12,12 +12,16 @@ from service.play.boards.common import (
     MUTED,
     Html,
     board_frame,
+    card_box,
+    cards_in_a_row,
     data_table,
     el,
+    fluid_grid,
     heading,
     joined,
     paragraph,
     plural,
+    soft_hyphens,
     table,
     wrap,
 )
@@ -200,35 +204,48 @@ def sub_chip(sub: str, sunk: bool = False) -> Html:
         return el(
             "span",
             sub,
-            style="display:inline-block;padding:1px 5px;margin:1px;"
+            style="display:inline-block;padding:1px 4px;margin:1px;"
             "border:1px dashed #5b6775;border-radius:9px;color:#5b6775;"
             "font-size:12px;text-decoration:line-through",
         )
     return el(
         "span",
         "\u25ac " + sub,
-        style=f"display:inline-block;padding:2px 6px;margin:1px;border-radius:9px;"
+        style=f"display:inline-block;padding:2px 4px;margin:1px;border-radius:9px;"
         f"background:{PAINT[colour]};color:{TEXT_ON.get(colour, '#ffffff')};"
         "font-size:12px;font-weight:bold;white-space:nowrap",
     )
 
 
+LABEL_COLUMN = "width:24px;padding:3px 3px 3px 0;font-size:10px;text-align:right;white-space:nowrap"
+NATION_WORDS = {
+    c: soft_hyphens(COLOUR_NAMES[c].capitalize(), 3)
+    if len(COLOUR_NAMES[c]) > 5
+    else COLOUR_NAMES[c].capitalize()
+    for c in COLOURS
+}
+"""A nation's name atop its column: a long one may break after three letters on a phone."""
+
+
 def ladder_html(t: Table) -> Html:
+    """The ladder: a column per nation sharing the board's width (each nation's owner, the
+    reader's "(you)" among them, named at its top), a row per rung."""
     held = owners(t)
-    head_cells = [el("td", "", style="padding:4px")]
+    head_cells = [el("td", "rung", style=f"{LABEL_COLUMN};color:#ffffff;vertical-align:bottom")]
     for c in COLOURS:
         owner = held.get(c)
         head_cells.append(
             el(
                 "td",
-                el("div", COLOUR_NAMES[c].capitalize(), style="font-weight:bold"),
+                el("div", NATION_WORDS[c], style="font-size:11px;font-weight:bold"),
                 el(
                     "div",
                     t.name(owner, 12) if owner is not None else "neutral",
                     style="font-size:11px",
                 ),
-                style=f"padding:4px 6px;text-align:center;background:{PAINT[c]};"
-                f"color:{TEXT_ON.get(c, '#ffffff')};border-radius:4px 4px 0 0",
+                style=f"padding:4px 1px;text-align:center;vertical-align:top;"
+                f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')};"
+                "border-radius:4px 4px 0 0",
                 bgcolor=PAINT[c],
             )
         )
@@ -238,12 +255,12 @@ def ladder_html(t: Table) -> Html:
     rows.append(
         el(
             "tr",
-            el("td", "sunk", style="padding:4px 8px;font-size:11px;text-align:right;color:#5b6775"),
+            el("td", "sunk", style=f"{LABEL_COLUMN};color:#5b6775"),
             [
                 el(
                     "td",
                     [sub_chip(s, sunk=True) for s in subs] or "\u00a0",
-                    style="padding:4px;text-align:center",
+                    style="padding:4px 2px;text-align:center",
                 )
                 for subs in sunk_by_colour(t)
             ],
@@ -251,16 +268,7 @@ def ladder_html(t: Table) -> Html:
             bgcolor="#eef2f6",
         )
     )
-    return el(
-        "table",
-        rows,
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
-        style="border-collapse:collapse;background:#0b3d5a",
-        bgcolor="#0b3d5a",
-    )
+    return fluid_grid(rows, 480, "border-collapse:collapse;background:#0b3d5a", bgcolor="#0b3d5a")
 
 
 @cache
@@ -271,18 +279,12 @@ def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
     shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
     return el(
         "tr",
-        el(
-            "td",
-            f"rung {rung}",
-            style="padding:3px 8px;font-size:11px;"
-            "color:#ffffff;white-space:nowrap;text-align:right",
-        ),
+        el("td", str(rung), style=f"{LABEL_COLUMN};color:#ffffff"),
         [
             el(
                 "td",
                 [sub_chip(s) for s in subs] or "\u00a0",
-                style="padding:3px 4px;text-align:center;min-width:70px;"
-                "border-top:1px solid #7fa7c4",
+                style="padding:3px 2px;text-align:center;border-top:1px solid #7fa7c4",
             )
             for subs in cells
         ],
@@ -293,48 +295,42 @@ def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
 
 def torpedo_card(card: dict) -> Html:
     c = card["colour"]
-    return el(
-        "td",
+    return card_box(
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
         el("div", symbol(card["symbol"]), style="font-size:12px"),
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
         f"border-radius:6px;background:#fbfbf7;color:{INK}",
-        bgcolor="#fbfbf7",
     )
 
 
 def fleet_card(card: dict) -> Html:
     c = card["colour"]
-    return el(
-        "td",
+    return card_box(
         el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
         el("div", card["card"], style="font-size:11px"),
         el(
             "div",
             f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
-            style="font-size:11px;white-space:nowrap",
+            style="font-size:11px",
         ),
         style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
         f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
-        bgcolor=PAINT[c],
     )
 
 
-def cards_row(cards: list[Html]) -> Html:
-    gap = el("td", "\u00a0", style="width:6px")
-    cells = []
-    for card in cards:
-        cells += [card, gap]
-    return el(
-        "table",
-        el("tr", cells),
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
-        style="border-collapse:separate",
-    )
+def players_html(t: Table) -> Html:
+    """Each player's scoring area, the nation under the name (five columns fit a phone)."""
+    rows = score_rows(t)
+    header = [rows[0][0], *rows[0][2:]]
+    body = [
+        [
+            [el("div", row[0]), el("div", row[1], style=f"font-size:12px;color:{MUTED}")],
+            *row[2:],
+        ]
+        for row in rows[1:]
+    ]
+    return data_table(header, body, align_right=(1, 4))
 
 
 def html(t: Table) -> Html:
@@ -355,7 +351,7 @@ def html(t: Table) -> Html:
     torpedoes = el(
         "div",
         heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
-        cards_row([torpedo_card(c) for c in v["torpedo_row"]])
+        cards_in_a_row([torpedo_card(c) for c in v["torpedo_row"]])
         if v["torpedo_row"]
         else paragraph("empty"),
         paragraph(
@@ -371,11 +367,12 @@ def html(t: Table) -> Html:
             el(
                 "div",
                 heading("Your hand (symbol \u2192 the symbol it calls)"),
-                cards_row([fleet_card(c) for c in v["hand"]]) if v["hand"] else paragraph("empty"),
+                cards_in_a_row([fleet_card(c) for c in v["hand"]])
+                if v["hand"]
+                else paragraph("empty"),
             )
         )
-    rows = score_rows(t)
-    parts.append(el("div", heading("Players"), data_table(rows[0], rows[1:], align_right=(2, 5))))
+    parts.append(el("div", heading("Players"), players_html(t)))
     parts.append(
         el(
             "div",

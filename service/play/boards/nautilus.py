@@ -12,14 +12,17 @@ from service.play.boards.common import (
     MUTED,
     Html,
     board_frame,
+    breakable,
     chip,
     data_table,
     el,
+    fluid_grid,
     heading,
     joined,
     pad,
     paragraph,
     plural,
+    soft_hyphens,
     table,
     width,
     wrap,
@@ -262,30 +265,48 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
+SPECIAL_FACES = {
+    0: (soft_hyphens("Fishbone", 4), "#6b6f76"),
+    15: (soft_hyphens("Kraken", 3), "#4b2a6b"),
+}
+"""The Specials that lie on the grid: their names may break in a phone's narrow column."""
+
+
 @cache
 def card_html(card, anchored=None) -> Html:
+    """A card on the grid: as wide as its column, up to 72 px."""
+    box = "max-width:72px;margin:0 auto;border-radius:6px;text-align:center"
     if card is None:
         return el(
             "div",
             "\u00a0",
-            style="width:72px;height:44px;border:1px dashed #8fb3c9;"
-            "border-radius:6px;background:#0d4a6b",
+            style=f"{box};height:44px;border:1px dashed #8fb3c9;background:#0d4a6b",
         )
-    special = {0: ("Fishbone", "#6b6f76"), 15: ("Kraken", "#4b2a6b")}.get(card)
+    special = SPECIAL_FACES.get(card)
     face, background = special or (str(card), "#ffffff")
     colour = "#ffffff" if special else INK
-    arrow = {"vertical": " \u2195", "horizontal": " \u2194"}.get(ARROWS.get(card, ""), "")
+    arrow = {"vertical": "\u2195", "horizontal": "\u2194"}.get(ARROWS.get(card, ""))
     red = card in (1, 14)
     size = "13px" if special else "22px"
+    marks = [m for m in (arrow, "\u2693" if card == anchored else None) if m]
     return el(
         "div",
-        face + arrow,
-        " \u2693" if card == anchored else None,
-        style=f"width:72px;height:44px;line-height:44px;text-align:center;"
-        f"border:2px solid {'#c62828' if red else '#f0c34a'};border-radius:6px;"
+        face,
+        el("span", " " + " ".join(marks), style="font-size:15px") if marks else None,
+        style=f"{box};padding:8px 0;line-height:24px;"
+        f"border:2px solid {'#c62828' if red else '#f0c34a'};"
         f"background:{background};color:{'#c62828' if red and not special else colour};"
         f"font-size:{size};font-weight:bold",
     )
+
+
+DOMAIN_WORDS = {
+    "science": "Science",
+    "exploration": soft_hyphens("Exploration", 5),
+    "navigation": soft_hyphens("Navigation", 4),
+    "engineering": soft_hyphens("Engineering", 4),
+    "war": "War",
+}
 
 
 def domain_html(card: dict | None) -> Html:
@@ -294,32 +315,35 @@ def domain_html(card: dict | None) -> Html:
 
 @cache
 def _domain_html(card: tuple[str, int] | None) -> Html:
+    box = "max-width:72px;margin:0 auto;text-align:center"
     if card is None:
-        return el("div", "\u2014", style="width:72px;text-align:center;color:#8fb3c9")
+        return el("div", "\u2014", style=f"{box};color:#8fb3c9")
     domain, points = card
     colour = DOMAIN_COLOUR[domain]
     mark = "ink \u22121" if points < 0 else "\u2605" * points
     return el(
         "div",
-        el("div", domain.capitalize(), style="font-size:10px"),
+        el("div", DOMAIN_WORDS[domain], style="font-size:10px;line-height:13px"),
         el("div", mark, style="font-size:13px;font-weight:bold"),
-        style=f"width:72px;height:36px;padding:4px 0;text-align:center;border-radius:6px;"
+        style=f"{box};padding:4px 0;border-radius:6px;"
         f"background:{colour};color:#ffffff;border:2px solid #ffffff",
     )
 
 
 def grid_html(t: Table) -> Html:
+    """The two sides and the Domain cards between them, five columns sharing the board's
+    width; each side's name above (the opponent's) or below (the reader's) its cards, as at a
+    real table."""
     v = t.view
     top, bottom = sides(t)
-    label_style = (
-        "padding:4px 8px 4px 0;color:#d6e6f0;font-size:12px;text-align:right;white-space:nowrap"
-    )
-    sea = "background:#0b3d5a"
+    label = "padding:2px 4px;color:#d6e6f0;font-size:12px"
+
+    def name_row(seat):
+        return el("tr", el("td", t.name(seat), colspan="5", style=label))
 
     def side(seat):
         return el(
             "tr",
-            el("td", t.name(seat), style=label_style),
             [
                 el(
                     "td",
@@ -333,50 +357,44 @@ def grid_html(t: Table) -> Html:
     row_cards = v["domain_row"] or [None] * 5
     cols = el(
         "tr",
-        el("td", "", style=label_style),
         [
             el("td", f"column {c}", style="color:#d6e6f0;font-size:11px;text-align:center")
             for c in range(1, 6)
         ],
     )
-    domains = el(
-        "tr",
-        el("td", "Domains", style=label_style),
-        [el("td", domain_html(c), style="padding:3px") for c in row_cards],
-    )
-    return el(
-        "table",
-        cols,
-        side(top),
-        domains,
-        side(bottom),
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
+    domains = el("tr", [el("td", domain_html(c), style="padding:3px") for c in row_cards])
+    return fluid_grid(
+        [cols, name_row(top), side(top), domains, side(bottom), name_row(bottom)],
+        420,
+        "background:#0b3d5a;border-radius:8px;padding:6px;border-collapse:separate",
         bgcolor="#0b3d5a",
-        style=f"{sea};border-radius:8px;padding:8px;border-collapse:separate",
     )
 
 
 def points_html(t: Table) -> Html:
+    """The points per domain, a row per domain and a column per side (the reader's first):
+    narrow enough for a phone whatever the names."""
     rows = points_rows(t)
     v = t.view
-    header = (
-        ["Points"]
-        + [el("span", d.capitalize(), style=f"color:{DOMAIN_COLOUR[d]}") for d in v["domains"]]
-        + ["Won"]
-    )
+    sides_ = rows[1:]
+    header = ["Points"] + [breakable(row[0]) for row in sides_]
     body = []
-    for row in rows[1:]:
-        cells = [row[0]]
-        for value in row[1:-1]:
+    for d, domain in enumerate(v["domains"]):
+        cells: list = [
+            el(
+                "span",
+                domain.capitalize(),
+                style=f"color:{DOMAIN_COLOUR[domain]};white-space:nowrap",
+            )
+        ]
+        for row in sides_:
+            value = row[1 + d]
             cells.append(
                 el("strong", value[:-1] + " \u2714") if value.endswith("*") else value.strip()
             )
-        cells.append(row[-1].strip())
         body.append(cells)
-    return data_table(header, body, align_right=range(1, 7))
+    body.append([el("strong", "Won")] + [el("strong", row[-1].strip()) for row in sides_])
+    return data_table(header, body, align_right=range(1, len(sides_) + 1))
 
 
 def hand_html(t: Table) -> Html | None:

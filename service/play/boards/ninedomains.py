@@ -12,6 +12,7 @@ from service.play.boards.common import (
     board_frame,
     data_table,
     el,
+    fluid_grid,
     heading,
     joined,
     paragraph,
@@ -227,14 +228,16 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
+CARD = "max-width:110px;margin:0 auto;text-align:center"
+"""A card in the slots: as wide as its column, up to 110 px."""
+
+
 def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     if domain is None:
         return el(
             "div",
             "fought",
-            style="width:110px;padding:16px 0;text-align:center;"
-            f"color:{MUTED};border:1px dashed {LINE};"
-            "border-radius:8px",
+            style=f"{CARD};padding:16px 0;color:{MUTED};border:1px dashed {LINE};border-radius:8px",
         )
     d = domain_info(t)[domain]
     element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
@@ -253,7 +256,7 @@ def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
         el("div", "points", style="font-size:11px"),
         el("div", element, style="font-size:12px;margin-top:4px"),
         el("div", domain, style="font-size:11px"),
-        style=f"width:110px;padding:8px 0;text-align:center;border-radius:8px;"
+        style=f"{CARD};padding:8px 0;border-radius:8px;"
         f"background:{paint};color:#ffffff;border:2px solid #ffffff",
         bgcolor=paint,
     )
@@ -264,15 +267,13 @@ def laid_card(text_: str, face_down: bool) -> Html:
         return el(
             "div",
             "face down",
-            style="width:110px;padding:9px 0;text-align:center;"
-            "border-radius:6px;background:#3b4a5a;"
+            style=f"{CARD};padding:9px 0;border-radius:6px;background:#3b4a5a;"
             "color:#cfd8e3;font-size:12px",
         )
     return el(
         "div",
         text_,
-        style=f"width:110px;padding:5px 0;text-align:center;"
-        f"border-radius:6px;background:#fffdf5;color:{INK};"
+        style=f"{CARD};padding:5px 0;border-radius:6px;background:#fffdf5;color:{INK};"
         "border:2px solid #b8962e;font-size:18px;font-weight:bold",
     )
 
@@ -280,9 +281,10 @@ def laid_card(text_: str, face_down: bool) -> Html:
 def slots_html(t: Table) -> Html:
     v = t.view
     seats = [other(t.you), t.you] if t.you is not None else [1, 0]
-    label = (
-        f"padding:4px 10px 4px 0;font-size:12px;color:{MUTED};text-align:right;white-space:nowrap"
-    )
+    label = f"padding:2px 4px;font-size:12px;color:{MUTED}"
+
+    def label_row(text_):
+        return el("tr", el("td", text_, colspan="3", style=label))
 
     fought = last_fought(t)
 
@@ -316,8 +318,7 @@ def slots_html(t: Table) -> Html:
                 card = el(
                     "div",
                     "not laid yet",
-                    style=f"width:106px;padding:8px 0;"
-                    f"text-align:center;font-size:12px;"
+                    style=f"{CARD};padding:8px 0;font-size:12px;"
                     f"color:{MUTED};border:1px dashed {LINE};"
                     "border-radius:6px",
                 )
@@ -328,20 +329,19 @@ def slots_html(t: Table) -> Html:
                 else None
             )
             cells.append(el("td", card, note, style="padding:4px;vertical-align:top"))
-        return el("tr", el("td", t.name(seat, 16), style=label), cells)
+        return el("tr", cells)
 
     head = el(
         "tr",
-        el("td", ""),
         [
             el("td", s.capitalize(), style=f"font-size:12px;color:{MUTED};text-align:center")
             for s in SLOTS
         ],
     )
     if fought is not None:
+        stakes_label = f"Round {v['battles'][-1]['round']}"
         stakes = el(
             "tr",
-            el("td", f"Round {v['battles'][-1]['round']}", style=label),
             [
                 el(
                     "td",
@@ -352,9 +352,9 @@ def slots_html(t: Table) -> Html:
             ],
         )
     else:
+        stakes_label = "At stake"
         stakes = el(
             "tr",
-            el("td", "At stake", style=label),
             [
                 el(
                     "td",
@@ -369,17 +369,18 @@ def slots_html(t: Table) -> Html:
                 for d, n in zip(v["face_up"], v["pile_sizes"])
             ],
         )
-    return el(
-        "table",
-        head,
-        seat_row(seats[0]),
-        stakes,
-        seat_row(seats[1]),
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
-        style="border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
+    return fluid_grid(
+        [
+            head,
+            label_row(t.name(seats[0], 16)),
+            seat_row(seats[0]),
+            label_row(stakes_label),
+            stakes,
+            seat_row(seats[1]),
+            label_row(t.name(seats[1], 16)),
+        ],
+        390,
+        "border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
         bgcolor="#f3efe4",
     )
 
@@ -391,11 +392,13 @@ def html(t: Table) -> Html:
     for seat, row in zip((0, 1), rows[1:]):
         players.append(
             [
-                row[0],
+                [
+                    el("div", row[0]),
+                    el("div", [domain_card(t, d, small=True) for d in v["domains"][seat]]),
+                    el("div", f"elements: {row[4]}", style=f"font-size:12px;color:{MUTED}"),
+                ],
                 el("strong", row[1]),
                 row[2],
-                [domain_card(t, d, small=True) for d in v["domains"][seat]] or "-",
-                row[4],
             ]
         )
     hand = None
@@ -424,7 +427,7 @@ def html(t: Table) -> Html:
         el(
             "div",
             heading("Players"),
-            data_table(rows[0], players, align_right=(1, 2)),
+            data_table(rows[0][:3], players, align_right=(1, 2)),
             paragraph(
                 "All four elements (red, blue, green, both half purples) win at "
                 "once; else most points after round 3.",
@@ -433,11 +436,29 @@ def html(t: Table) -> Html:
         ),
     ]
     if v["battles"]:
-        battles = battle_rows(t)
-        header = battles[0][:4] + battles[0][5:]
-        body = [row[:4] + row[5:] for row in battles[1:]]
-        parts.append(el("div", heading("Battles (strength in brackets)"), data_table(header, body)))
+        parts.append(
+            el(
+                "div",
+                heading("Battles (strength in brackets)"),
+                [paragraph(line) for line in battle_sentences(t)],
+            )
+        )
     return board_frame("The Nine Domains", f"Round {v['round']} of {v['rounds']}", *parts)
+
+
+def battle_sentences(t: Table) -> list[str]:
+    """Each slot fought as a sentence ("Round 1, left, purple3b: Ada 5 (5) vs Bo 4 (4); you
+    took it by strength"), which wraps on a phone where a table of seven columns would not."""
+    rows = battle_rows(t)
+    first, second = rows[0][3], rows[0][5]
+    lines = []
+    for round_, slot, domain, cards0, _, cards1, winner, how in rows[1:]:
+        took = "nobody took it" if winner == "nobody" else f"{winner} took it"
+        lines.append(
+            f"Round {round_}, {slot}, {domain}: {first} {cards0} vs {second} {cards1}; "
+            f"{took} ({how})."
+        )
+    return lines
 
 
 def scores(view: dict) -> list:
