@@ -250,6 +250,12 @@ class Game(Protocol):
         """A line that may hold several steps of one turn -> each step's notation."""
         return [step.strip() for step in text.split(";") if step.strip()]
 
+    def continues_turn(self, g: State, seat: int) -> bool:
+        """Whether `seat`, which may act in `g`, is in the middle of a turn of its own: its next
+        action is a later step of a turn it began (Con Sonar!'s next Fleet card), not a turn of
+        its own anew. The clock credits a bank's increment once a turn (service.play.clock)."""
+        return False
+
 
 def validate_options(info: GameInfo, options: dict[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and check every option against its spec; unknown options are refused."""
@@ -310,6 +316,9 @@ class Phase:
     with equal keys must have equal lists, and unequal keys unequal lists
     (tests/engine/test_choice_key.py checks both).
 
+    `continues`, optional, says whether an active seat of the phase is in the middle of a
+    turn of its own (`Game.continues_turn`; without it, none is).
+
     `notated`, optional too, lists the legal actions each with its notation where formatting
     them one by one is costly (the legal moves' answer at The Nine Domains' opening formats
     504): it must answer exactly `[(format(a), a) for a in legal(g, seat)]`
@@ -321,6 +330,7 @@ class Phase:
     is_legal: Callable[[State, int, Action], bool] | None = None
     choice_key: Callable[[State, int], Any] | None = None
     notated: Callable[[State, int], list[tuple[str, Action]]] | None = None
+    continues: Callable[[State, int], bool] | None = None
 
 
 OVER = Phase(nobody, no_actions)
@@ -440,6 +450,10 @@ class GameModule(Game):
         if self._reveals_nothing is None:
             return super().reveals_nothing(before, seat, action, after)
         return self._reveals_nothing(before, seat, action, after)
+
+    def continues_turn(self, g: State, seat: int) -> bool:
+        continues = self.phases[self.phase_of(g)].continues
+        return continues is not None and continues(g, seat)
 
 
 def best_scores(scores: tuple[float, ...], playing: Iterable[int], reason: str) -> Outcome:

@@ -108,6 +108,12 @@ def active_seats(game: Game, match: Match) -> frozenset[int]:
     return game.active_seats(match["state"])
 
 
+def continues_turn(game: Game, match: Match, seat: int) -> bool:
+    """Whether `seat` may act and is in the middle of a turn of its own (a later step of a
+    multi-step turn is next): `Game.continues_turn`."""
+    return seat in active_seats(game, match) and game.continues_turn(match["state"], seat)
+
+
 def read_action(game: Game, notation: str | None = None, action: Action | None = None) -> Action:
     """The canonical action from either a notation line or a structured action."""
     if notation is not None:

@@ -421,8 +421,18 @@ def reveals_nothing(before: State, seat: int, action: Action, after: State) -> b
 
 PHASE_RULES = {
     "turn": Phase(turn_seat, turn_actions, {"roll": roll, "optout": opt_out}),
-    "place": Phase(waiting_seats, place_actions, {"place": choose, "skip": choose}),
-    "stars": Phase(waiting_seats, star_actions, {"star": pick_star}),
+    "place": Phase(
+        waiting_seats,
+        place_actions,
+        {"place": choose, "skip": choose},
+        continues=lambda g, seat: seat == g["roller"],  # the roller places after the roll
+    ),
+    "stars": Phase(
+        waiting_seats,
+        star_actions,
+        {"star": pick_star},
+        continues=lambda g, seat: bool(g["star_picks"][seat]),  # a star picked, more to go
+    ),
     "over": OVER,
 }
 

@@ -533,6 +533,7 @@ PHASE_RULES = {
             "delay": delay,
             "end": end_turn,
         },
+        continues=lambda g, seat: True,  # the turn's first Fleet card is played
     ),
     "over": OVER,
 }

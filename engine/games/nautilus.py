@@ -619,10 +619,22 @@ PHASE_RULES = {
             "harpoon": use_start_special,
         },
     ),
-    "submarine": Phase(start_turn_seat, submarine_actions, {"submarine_keep": submarine_keep}),
-    "harpoon": Phase(start_turn_seat, harpoon_actions, {"harpoon_give": harpoon_give}),
+    # the Special's choice after its use, and the arrow's move after a placement, go on with
+    # the seat's turn
+    "submarine": Phase(
+        start_turn_seat,
+        submarine_actions,
+        {"submarine_keep": submarine_keep},
+        continues=lambda g, seat: True,
+    ),
+    "harpoon": Phase(
+        start_turn_seat,
+        harpoon_actions,
+        {"harpoon_give": harpoon_give},
+        continues=lambda g, seat: True,
+    ),
     "place": Phase(placer_seat, place_actions, {"place": place_card}),
-    "move": Phase(arrow_player, move_actions, {"move": move_card}),
+    "move": Phase(arrow_player, move_actions, {"move": move_card}, continues=lambda g, seat: True),
     "over": OVER,
 }
 

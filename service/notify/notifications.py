@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from service.notify import chat_apps, digest, emails, push, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview, talk
-from service.play.table import SINCE_WINDOW, SeatTable, Tables
+from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import iso
@@ -395,7 +395,7 @@ class NotificationService:
                 "There is no clock on this game."
                 if you.deadline is None
                 else f"Your deadline: {you.deadline}. "
-                + (f"Your bank holds {you.bank}. " if you.bank is not None else "")
+                + _time_left(table, you)
                 + (f"Your clock is {you.paused}. " if you.paused else "")
                 + (
                     "After it the computer plays for you."
@@ -1258,3 +1258,13 @@ def _result_words(table: SeatTable) -> str:
         scores = ", ".join(f"{s.name} {outcome['scores'][s.seat]:g}" for s in table.seats)
         result += f" (scores: {scores})"
     return result
+
+
+def _time_left(table: SeatTable, you: SeatLine) -> str:
+    """The reader's time in a turn email: what their bank holds, or under a clock per move
+    what is left for this move (a clock per move has no bank to speak of)."""
+    if you.bank is None:
+        return ""
+    if table.clock_kind == "bank":
+        return f"Your bank holds {you.bank}. "
+    return f"You have {you.bank} to move. "

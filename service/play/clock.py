@@ -14,8 +14,10 @@ Three kinds of clock (`kind` in a game's time control; a stored game recorded be
 
 - `per_move`: `per_move_seconds` for each move, afresh whenever the seat's situation changes.
 - `bank`: a time bank, `initial_seconds` at the start, charged while the seat may act, with
-  `increment_seconds` added after each move the seat plays (each step of a multi-step turn is
-  a move), never above `max_seconds`.
+  `increment_seconds` added once for each move the seat plays, never above `max_seconds`. A
+  move is the seat's turn: the increment comes with the step that ends it (Con Sonar!'s
+  Torpedo step, not each Fleet card before it; the game says which steps go on with a turn,
+  `engine.core.Game.continues_turn`).
 - no clock at all: the game's time control is null.
 
 A seat's clock does not run on its calendar's frozen spans: Saturdays and Sundays in the seat's
@@ -251,10 +253,12 @@ def step(
     restarted: Sequence[int],
     mover: int | None,
     at: int,
+    mid_turn: Sequence[int] = (),
 ) -> list[SeatClock]:
     """Each seat's clock after an event at `at`: a running clock is charged up to `at` with the
-    calendar it ran under (`before`); the seat that played a move (`mover`) gets its
-    increment, up to the cap; the seats that may act now (`active`) run from `at` (under
+    calendar it ran under (`before`); the seat that played a step (`mover`) gets its
+    increment, up to the cap, when the step ended its turn (it is not among the seats in the
+    middle of a turn of their own after the event, `mid_turn`); the seats that may act now (`active`) run from `at` (under
     `per_move`, a seat whose situation changed with the event, `restarted`, or that was
     not running gets the full time per move), the others stop."""
     result = []
@@ -262,7 +266,7 @@ def step(
         was_running = clock.since is not None
         charged = charge(clock, at, before[seat])
         bank = charged.bank
-        if control.kind == "bank" and seat == mover:
+        if control.kind == "bank" and seat == mover and seat not in mid_turn:
             bank = min(control.max_ms, bank + control.increment_ms)
         since: int | None = None
         start = clock.start

@@ -172,6 +172,8 @@ def _clocks(snap: Snapshot, before: Snapshot | None, calendars_before: list, eve
     since = match_of(snap)["seat_since"]
     version = snap["version"]
     mover = event["seat"] if event["type"] == EventType.ACTION_TAKEN else None
+    game = game_of(snap)
+    mid_turn = [s for s in active if runner.continues_turn(game, match_of(snap), s)]
     pauses = agreements.pauses(snap)
     after = [clock.calendar_of(c, control.weekends_off, pauses) for c in snap["calendars"]]
     clocks = clock.step(
@@ -183,6 +185,7 @@ def _clocks(snap: Snapshot, before: Snapshot | None, calendars_before: list, eve
         [s for s in range(seats) if since[s] == version],
         mover,
         event["at"],
+        mid_turn,
     )
     snap["clocks"] = [c.to_json() for c in clocks]
     snap["deadlines"] = [clock.deadline(c, cal) for c, cal in zip(clocks, after)]

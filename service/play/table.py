@@ -182,6 +182,8 @@ class SeatTable:
     """The game's time control, in words."""
     on_timeout: str | None
     """What happens to a seat that runs out of time (auto, forfeit); None without a clock."""
+    clock_kind: str | None
+    """The kind of clock (per_move, bank; service.play.clock.KINDS); None without a clock."""
     view: Mapping[str, Any] | None
     """The game's whitelisted view for the reader, with its envelope (None before the start)."""
     board_text: str | None
@@ -344,6 +346,7 @@ def build(
         active_seats=tuple(snap["active_seats"]),
         clock=clock_words(snap, now_ms),
         on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
+        clock_kind=snap["time_control"].get("kind", "per_move") if snap["time_control"] else None,
         view=view,
         board_text=board_text,
         board_html=board_html,

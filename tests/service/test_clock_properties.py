@@ -108,7 +108,8 @@ def test_the_deadline_is_when_the_bank_is_used_up(t0, bank, data):
 
 @st.composite
 def games(draw):
-    """A game of two seats taking turns: the clock, the calendars and the moves' times."""
+    """A game of two seats taking turns of one to three steps: the clock, the calendars and the
+    steps' times (a step that ends its turn: True)."""
     kind = draw(st.sampled_from(["bank", "per_move"]))
     cap = draw(st.integers(1, 20)) * DAY
     record = (
@@ -125,41 +126,53 @@ def games(draw):
     record["weekends_off"] = draw(st.booleans())
     t0 = draw(times)
     cals = [draw(calendars(t0, record["weekends_off"])) for _ in range(2)]
-    gaps = draw(st.lists(st.integers(0, 6 * DAY), min_size=1, max_size=12))
-    return clock.Control.of(record), cals, t0, gaps
+    turns = draw(st.lists(st.integers(1, 3), min_size=1, max_size=8))
+    steps = [(draw(st.integers(0, 3 * DAY)), k == n - 1) for n in turns for k in range(n)]
+    return clock.Control.of(record), cals, t0, steps
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
-def test_a_bank_stays_within_its_cap_and_gets_one_increment_a_move(game):
-    control, cals, t0, gaps = game
+def test_a_bank_stays_within_its_cap_and_gets_one_increment_a_turn(game):
+    """Each step is charged; only the step that ends the turn credits the increment (a
+    multi-step turn is one move), and the clock per move gives its time afresh at each step
+    (the seat's situation changed)."""
+    control, cals, t0, steps = game
     clocks = clock.step(
         control, [clock.SeatClock(control.start_ms)] * 2, cals, cals, [0], [0], None, t0
     )
     reference = [control.start_ms, control.start_ms]
-    turn_start, seat, at = t0, 0, t0
-    for gap in gaps:
+    step_start, seat, at = t0, 0, t0
+    for gap, ends in steps:
         at += gap
-        # while the move is pending, the bank never goes below zero nor above its cap
+        # while the step is pending, the bank never goes below zero nor above its cap
         left = clock.remaining_ms(clocks[seat], at, cals[seat])
         assert 0 <= left <= control.full_ms
-        spent = reference_running(turn_start, at, cals[seat])
+        spent = reference_running(step_start, at, cals[seat])
         expected = max(0, reference[seat] - spent)
         assert left == expected
-        if control.kind == "bank":
+        reference[seat] = expected
+        if control.kind == "bank" and ends:
             reference[seat] = min(control.max_ms, expected + control.increment_ms)
-        other = 1 - seat
-        clocks = clock.step(control, clocks, cals, cals, [other], [other], seat, at)
-        assert clocks[seat].since is None and clocks[other].since == at
-        if control.kind == "bank":
-            assert clocks[seat].bank == reference[seat]  # credited once, capped
-        else:
-            reference[other] = control.per_move_ms
-        assert clocks[other].bank == reference[other]
-        assert clock.deadline(clocks[other], cals[other]) == clock.advance(
-            at, reference[other], cals[other]
+        nxt = 1 - seat if ends else seat
+        clocks = clock.step(
+            control, clocks, cals, cals, [nxt], [nxt], seat, at, [] if ends else [seat]
         )
-        turn_start, seat = at, other
+        if ends:
+            assert clocks[seat].since is None
+        if control.kind == "bank":
+            assert clocks[seat].bank == reference[seat]  # credited once a turn, capped
+        else:
+            reference[nxt] = control.per_move_ms
+        assert clocks[nxt].bank == reference[nxt]
+        # it runs from the step, unless it goes on with a turn whose bank ran out already (it
+        # stays empty from the moment it did)
+        start = at if ends or reference[nxt] else clocks[nxt].since
+        assert start is not None and start <= at
+        assert clock.deadline(clocks[nxt], cals[nxt]) == clock.advance(
+            start, reference[nxt], cals[nxt]
+        )
+        step_start, seat = at, nxt
 
 
 @settings(max_examples=60, deadline=None)
@@ -173,6 +186,8 @@ def test_increments_add_up_once_per_move_when_the_cap_is_far(initial, moves, inc
     at = START
     for _ in range(moves):  # seat 0 moves at once, every time: nothing is charged
         clocks = clock.step(control, clocks, [cal] * 2, [cal] * 2, [0], [0], 0, at)
+        # a step in the middle of a turn (seat 0 goes on with it) credits nothing
+        clocks = clock.step(control, clocks, [cal] * 2, [cal] * 2, [0], [0], 0, at, [0])
     assert clocks[0].bank == initial + moves * increment
 
 

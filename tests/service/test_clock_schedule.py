@@ -34,6 +34,7 @@ def scripts(draw):
         else {"kind": "per_move", "per_move_seconds": draw(st.integers(60, 3 * 86400))}
     )
     control["weekends_off"] = draw(st.booleans())
+    title = draw(st.sampled_from(["nautilus", "consonar"]))  # both have multi-step turns
     zones = [draw(st.sampled_from(ZONES)) for _ in range(2)]
     steps = draw(
         st.lists(
@@ -47,7 +48,7 @@ def scripts(draw):
             max_size=8,
         )
     )
-    return control, zones, steps
+    return title, control, zones, steps
 
 
 @pytest.mark.slow
@@ -58,7 +59,7 @@ def scripts(draw):
 )
 @given(scripts())
 def test_the_schedule_holds_the_pure_deadline_after_every_event(redis_client, script):
-    control, zones, steps = script
+    title, control, zones, steps = script
     redis_client.flushall()
     now = [START]
     players = PlayerStore(redis_client)
@@ -69,7 +70,7 @@ def test_the_schedule_holds_the_pure_deadline_after_every_event(redis_client, sc
         players.create(player_id, {"name": name, "time_zone": zone}, f"token-{name}")
         ids.append(player_id)
     players.set_friends(ids[1], [ids[0]])
-    game_id = games.create(ids[0], "nautilus", ids, time_control=control)["id"]
+    game_id = games.create(ids[0], title, ids, time_control=control)["id"]
     reference = Reference(clock.Control.of(games.load(game_id)["time_control"]), zones)
     reference.follow(games.games.events(game_id))
     check(redis_client, games, game_id, reference)
@@ -104,6 +105,7 @@ class Reference:
         self.bank = [control.start_ms, control.start_ms]
         self.since: list[int | None] = [None, None]
         self.vacations: list[tuple] = [(), ()]
+        self.moved = None
 
     def calendar(self, seat, vacations=None):
         return clock.Calendar(
@@ -127,13 +129,27 @@ class Reference:
                 spent = reference_running(self.since[seat], at, self.calendar(seat))
                 self.bank[seat] = max(0, self.bank[seat] - spent)
                 self.since[seat] = at
-        if e["type"] == "ActionTaken" and self.control.kind == "bank":
-            s = e["seat"]
-            self.bank[s] = min(self.control.max_ms, self.bank[s] + self.control.increment_ms)
+        self.moved = e if e["type"] == "ActionTaken" else None
         self.last = e
 
+    def ends_turn(self, step, snap) -> bool:
+        """Whether a step ended its seat's turn, by the rules: Con Sonar!'s turn ends with its
+        Torpedo step (torpedo, defuse, delay, end), not with a Fleet card; a Nautilus seat goes
+        on with its turn to move a card after an arrow, or to choose after using a Special."""
+        if snap["game"] == "consonar":
+            return step["action"]["type"] != "fleet"
+        state = snap["match"]["state"]
+        goes_on = state["phase"] in ("move", "submarine", "harpoon")
+        return not (goes_on and snap["active_seats"] == [step["seat"]])
+
     def expect(self, snap):
-        """Which seats run now, from the snapshot's active seats, started as the fold does."""
+        """Which seats run now, from the snapshot's active seats, started as the fold does; the
+        increment for a step that ended its seat's turn."""
+        step = self.moved
+        if step is not None and self.control.kind == "bank" and self.ends_turn(step, snap):
+            s = step["seat"]
+            self.bank[s] = min(self.control.max_ms, self.bank[s] + self.control.increment_ms)
+        self.moved = None
         since = snap["match"]["seat_since"]
         for seat in (0, 1):
             running = snap["status"] == "active" and seat in snap["active_seats"]
