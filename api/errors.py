@@ -13,7 +13,7 @@ from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, OutcomeUnknown, ServiceError, TooMany
 
 from . import context
 from .schemas import ProblemSchema
@@ -108,7 +108,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
         response = problem(err.status, {"code": err.code, "message": err.message, **err.details})
-        if isinstance(err, TooMany):
+        if isinstance(err, (TooMany, OutcomeUnknown)):
             response.headers["Retry-After"] = str(err.retry_after)
         return response
 
