@@ -29,6 +29,9 @@ QUERY_CODES = (ErrorCode.REQUEST_INVALID,)
 AUTH_CODES = (ErrorCode.AUTH_UNAUTHORIZED, ErrorCode.AUTH_BAD_TOKEN)
 #: What any operation may answer with.
 ANY_CODES = (ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR)
+#: What a write of a game (an operation that runs the commit loop: it may answer game/busy)
+#: may also answer with: the outcome unknown (service.play.commit).
+WRITE_CODES = (ErrorCode.SERVER_UNAVAILABLE,)
 
 EXTENSION = "x-error-codes"
 

@@ -16,7 +16,7 @@ from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, OutcomeUnknown, ServiceError, TooMany
 from web.blueprint import error_page, wants_a_page
 
 from . import context
@@ -127,7 +127,7 @@ def register(app: Flask) -> None:
         if wants_a_page():
             return error_page(err.status, err.message)
         response = problem(err.status, {"code": err.code, "message": err.message, **err.details})
-        if isinstance(err, TooMany):
+        if isinstance(err, (TooMany, OutcomeUnknown)):
             response.headers["Retry-After"] = str(err.retry_after)
         return response
 

@@ -30,7 +30,15 @@ from marshmallow import fields
 from service.errors import ErrorCode
 
 from . import examples
-from .error_codes import ANY_CODES, AUTH_CODES, BODY_CODES, EXTENSION, JSON_BODY_CODES, QUERY_CODES
+from .error_codes import (
+    ANY_CODES,
+    AUTH_CODES,
+    BODY_CODES,
+    EXTENSION,
+    JSON_BODY_CODES,
+    QUERY_CODES,
+    WRITE_CODES,
+)
 from .http_conventions import CONDITIONAL_OPERATIONS
 from .operation_docs import DESCRIPTIONS
 
@@ -107,6 +115,8 @@ class ContractPlugin(BasePlugin):
             codes += QUERY_CODES
         if operation.get("security", self.spec.options.get("security")):
             codes += AUTH_CODES
+        if ErrorCode.GAME_BUSY in codes:
+            codes += WRITE_CODES
         return codes
 
     def _add_examples(self, operation: dict) -> None:
@@ -176,6 +186,14 @@ def error_response(status: int, errors: list[ErrorCode]) -> dict:
     }
     if status == 429:
         response["headers"] = RATE_LIMIT_HEADERS
+    if status == 503:
+        response["headers"] = {
+            "Retry-After": {
+                "description": "Seconds to wait before sending the same request again, with "
+                "the same Idempotency-Key, to learn the outcome",
+                "schema": {"type": "integer", "minimum": 0},
+            }
+        }
     return response
 
 

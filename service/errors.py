@@ -244,6 +244,14 @@ class ErrorCode(Enum):
         "(STREAMS_PER_PLAYER): close one first",
     )
     SERVER_ERROR = "server/error", 500, "the server failed; nothing was changed"
+    SERVER_UNAVAILABLE = (
+        "server/unavailable",
+        503,
+        "the server lost its database after it sent your write and could not learn in time "
+        "whether it was applied: the outcome is unknown. After Retry-After seconds send the "
+        "same request with the same Idempotency-Key (it answers what happened, or applies it "
+        "now, once), or read the game: its version tells",
+    )
 
 
 class ServiceError(Exception):
@@ -277,6 +285,22 @@ class StaleVersion(ServiceError):
             "send your move with that version",
             current_version=current_version,
         )
+
+
+class OutcomeUnknown(ServiceError):
+    """A write was sent to the store and its answer lost (the connection died after the
+    append script was sent), and the store did not come back in time to tell whether it was
+    applied: 503 server/unavailable, with `retry_after` seconds (the Retry-After header)."""
+
+    def __init__(self, game_id: str, retry_after: int):
+        super().__init__(
+            ErrorCode.SERVER_UNAVAILABLE,
+            f"the outcome of this write to game {game_id} is unknown: the server lost its "
+            "database after it sent the write. After Retry-After seconds, send the same request "
+            "with the same Idempotency-Key: it answers what happened, or applies it now, once. "
+            "Without a key, read the game: its version and log tell whether it was applied",
+        )
+        self.retry_after = retry_after
 
 
 class TooMany(ServiceError):

@@ -19,6 +19,9 @@ from .request_ids import REQUEST_ID
 from .snapshot import Snapshot
 
 IDEMPOTENCY_TTL = 24 * 3600
+ATTEMPT_TTL = 600
+"""How long the key a server makes for a write without an Idempotency-Key is kept: only the
+request that made it reads it, when the append's answer was lost (service.play.commit)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class FirstAnswer:
 
     request: str
     answer: dict[str, Any]
+    attempt: str = ""
+    """The request id of the append that wrote it (service.play.commit: whether it was this
+    request's own append whose answer was lost, or another's with the same key)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,9 @@ class Commit:
     answer: dict | None = None
     request: str = ""
     """With an idempotency key: the fingerprint of the request the answer is for."""
+    attempt: str = ""
+    """The id of the request that runs this append, written under the idempotency key."""
+    idempotency_ttl: int = IDEMPOTENCY_TTL
 
 
 class Script:
@@ -120,10 +129,12 @@ class GameStore:
         args: list = [
             commit.expected_version,
             _json(commit.snapshot),
-            json.dumps({"request": commit.request, "answer": commit.answer})
+            json.dumps(
+                {"request": commit.request, "answer": commit.answer, "attempt": commit.attempt}
+            )
             if commit.idempotency_key
             else "",
-            IDEMPOTENCY_TTL,
+            commit.idempotency_ttl,
             game_id,
             REQUEST_ID.get(),
             len(commit.unschedule),
@@ -306,7 +317,7 @@ def _appended(status: int, value) -> Appended | Stale | Replayed:
 
 def _first_answer(raw: bytes) -> FirstAnswer:
     stored = json.loads(raw)
-    return FirstAnswer(stored["request"], stored["answer"])
+    return FirstAnswer(stored["request"], stored["answer"], stored.get("attempt", ""))
 
 
 def read_snapshot(raw: bytes) -> Snapshot:

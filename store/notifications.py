@@ -56,10 +56,14 @@ class NotificationStore:
 
     # -- at most once ------------------------------------------------------------------------
 
-    def claim(self, name: str) -> bool:
+    def claim(self, name: str, holder: str = "") -> bool:
         """True the first time a name (a delivery id, a Message-ID, a link) is claimed; False
-        ever after (for a month)."""
-        return bool(self.r.set(keys.claimed(name), 1, nx=True, ex=CLAIM_SECONDS))
+        ever after (for a month). With a `holder` (the id of one run of a job), a claim that
+        this holder made already answers True too: a run whose claim was applied but whose
+        answer was lost (Redis killed) claims again and goes on, and no other run does."""
+        if self.r.set(keys.claimed(name), holder or 1, nx=True, ex=CLAIM_SECONDS):
+            return True
+        return bool(holder) and self.r.get(keys.claimed(name)) == holder.encode()
 
     def is_claimed(self, name: str) -> bool:
         return bool(self.r.exists(keys.claimed(name)))

@@ -1,12 +1,15 @@
-"""Real network peers for tests: an SMTP server (aiosmtpd) and an HTTP webhook receiver,
-each in a thread on a free loopback port."""
+"""Real network peers for tests: an SMTP server (aiosmtpd), an HTTP webhook receiver and a
+TCP proxy that loses answers in front of a real Valkey, each in a thread on a free loopback
+port."""
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import email
 import json
 import os
+import socket
 import threading
 import time
 from email.message import EmailMessage
@@ -302,3 +305,89 @@ class PushBrowser:
             "expirationTime": None,
             "keys": {"p256dh": b64url(point), "auth": b64url(self.auth_secret)},
         }
+
+
+class CuttingProxy:
+    """A TCP proxy on loopback in front of a real server (Valkey), forwarding both ways until
+    it is told to lose an answer: `cut_after(marker, down)` lets the next request holding
+    `marker` reach the server, keeps its answer from the client, and then drops every
+    connection and refuses new ones for `down` seconds, as a server killed right after it ran a
+    command does. `down(seconds)` refuses connections (and drops the open ones) at once."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.lock = threading.Lock()
+        self.pairs: list[tuple[socket.socket, socket.socket, threading.Event]] = []
+        self.marker: bytes | None = None
+        self.marker_down = 0.0
+        self.down_until = 0.0
+        self.cuts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut_after(self, marker: bytes, down: float) -> None:
+        with self.lock:
+            self.marker, self.marker_down = marker, down
+
+    def down(self, seconds: float) -> None:
+        with self.lock:
+            self.down_until = time.monotonic() + seconds
+            self._drop_all()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if time.monotonic() < self.down_until:
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            held = threading.Event()
+            with self.lock:
+                self.pairs.append((client, upstream, held))
+            threading.Thread(target=self._up, args=(client, upstream, held), daemon=True).start()
+            threading.Thread(target=self._back, args=(upstream, client, held), daemon=True).start()
+
+    def _up(self, client: socket.socket, upstream: socket.socket, held: threading.Event) -> None:
+        try:
+            while data := client.recv(65536):
+                cut = False
+                with self.lock:
+                    if self.marker is not None and self.marker in data:
+                        self.marker, cut = None, True
+                        held.set()  # its answer is not forwarded
+                upstream.sendall(data)
+                if cut:
+                    time.sleep(0.2)  # the server runs it
+                    with self.lock:
+                        self.cuts += 1
+                        self.down_until = time.monotonic() + self.marker_down
+                        self._drop_all()
+                    return
+        except OSError:
+            pass
+
+    def _back(self, upstream: socket.socket, client: socket.socket, held: threading.Event) -> None:
+        try:
+            while data := upstream.recv(65536):
+                if not held.is_set():
+                    client.sendall(data)
+        except OSError:
+            pass
+
+    def _drop_all(self) -> None:
+        for pair in self.pairs:
+            for sock in pair[:2]:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+        self.pairs = []
+
+    def close(self) -> None:
+        self.listener.close()
+        with self.lock:
+            self._drop_all()

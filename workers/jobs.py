@@ -8,21 +8,50 @@ from __future__ import annotations
 
 import logging
 import os
+import time
+import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from typing import TypeVar
 
+import redis
 from rq import get_current_job
 
 from service.assembly import Services, assemble
 from service.consequences import Consequences, Delivery
-from service.notify.notifications import Notice
+from service.notify.notifications import Claimant, Notice
 from service.settings import Settings
 from store.connection import connect, data_url
 from store.request_ids import REQUEST_ID
 
 EMAIL_RETRY_SECONDS = (30, 120, 600)
 """After a failed send, the next attempts wait this long; then the job fails for good."""
+STORE_AWAY_SECONDS = 300
+"""How long a delivery waits, inside its job, for Redis to come back (a dropped connection, a
+restart): while Redis is away the delivery can neither be done nor put off to later, and a job
+that failed then would be lost with its deliveries."""
 log = logging.getLogger("turnpost.jobs")
+T = TypeVar("T")
+
+
+def until_the_store_answers(what: str, run: Callable[[], T]) -> T:
+    """`run` a delivery (any job's: an email, a webhook, a push), and again while Redis is
+    away, with backoff (0.2 s doubling to 5 s), for at most STORE_AWAY_SECONDS; then the error
+    is raised. A delivery is safe to run twice: an email is claimed by this run before it is
+    sent (the claim carries the run's id, so the run's own claim whose answer was lost lets it
+    go on), a webhook carries its delivery id for the receiver to drop a duplicate."""
+    deadline = time.monotonic() + STORE_AWAY_SECONDS
+    pause = 0.2
+    while True:
+        try:
+            return run()
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            if time.monotonic() > deadline:
+                raise
+            log.warning("%s: Redis is away (%s); again in %.1f s", what, err, pause)
+            time.sleep(pause)
+            pause = min(pause * 2, 5.0)
 
 
 def _queue_connection():
@@ -72,7 +101,7 @@ def email_notices(batch: list[list]) -> list[str]:
         for *notice, request_id in batch:
             REQUEST_ID.set(request_id)
             try:
-                outcomes.append(_email(*notice))
+                outcomes.append(_email_surely(*notice))
             except Exception as err:
                 log.exception("email: %s of %s version %s failed", *notice[:2], notice[3])
                 gave_up = err
@@ -86,10 +115,28 @@ def email_notice(
 ) -> str:
     """Email a notice (a job queued by a version of turnpost before batches)."""
     _follow_the_job()
-    return _email(event, game_id, seat, version, tag, attempt)
+    return _email_surely(event, game_id, seat, version, tag, attempt)
 
 
-def _email(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
+def _email_surely(
+    event: str, game_id: str, seat: int, version: int, tag: str, attempt: int = 1
+) -> str:
+    holder = Claimant(uuid.uuid4().hex)
+    return until_the_store_answers(
+        f"email {event} of {game_id} version {version}",
+        lambda: _email(event, game_id, seat, version, tag, attempt, holder),
+    )
+
+
+def _email(
+    event: str,
+    game_id: str,
+    seat: int,
+    version: int,
+    tag: str,
+    attempt: int,
+    holder: Claimant | None = None,
+) -> str:
     """Email a notice. When the player's throttle window is open, or the send failed, the
     clock delivers it again later; after the last of EMAIL_RETRY_SECONDS it raises."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
@@ -98,7 +145,9 @@ def _email(event: str, game_id: str, seat: int, version: int, tag: str, attempt:
         "email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
     )
     try:
-        outcome, wait = services().notifications.email(delivery.notice)
+        outcome, wait = services().notifications.email(delivery.notice, holder=holder)
+    except (redis.ConnectionError, redis.TimeoutError):
+        raise  # Redis away: until_the_store_answers runs it again
     except Exception:
         failures = attempt - 1
         if failures >= len(EMAIL_RETRY_SECONDS):
@@ -116,8 +165,15 @@ def webhook_notice(
     """POST a notice to the player's webhook; retry with backoff, then fall back to email.
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
-    delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
     _follow_the_job()
+    return until_the_store_answers(
+        f"webhook {event} of {game_id} version {version}",
+        lambda: _webhook(event, game_id, seat, version, tag, attempt),
+    )
+
+
+def _webhook(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
+    delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
     log.info(
         "webhook: %s of %s version %d to seat %d, attempt %d",
         event,
@@ -139,8 +195,15 @@ def push_notice(
 ) -> str:
     """Send a notice to the player's devices by Web Push; the devices whose push service
     answered 429, 5xx or nothing are tried again later by the clock, with backoff."""
-    delivery = Delivery("push", Notice(event, game_id, seat, version, tag), attempt)
     _follow_the_job()
+    return until_the_store_answers(
+        f"push {event} of {game_id} version {version}",
+        lambda: _push(event, game_id, seat, version, tag, attempt),
+    )
+
+
+def _push(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
+    delivery = Delivery("push", Notice(event, game_id, seat, version, tag), attempt)
     log.info(
         "push: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
     )

@@ -96,6 +96,7 @@ class Games(MethodView):
         ErrorCode.GAME_INVALID_SEATS,
         ErrorCode.GAME_INVALID_OPTIONS,
         ErrorCode.GAME_INVALID_TIME_CONTROL,
+        ErrorCode.SERVER_UNAVAILABLE,
     )
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSummarySchema, headers=LOCATION)

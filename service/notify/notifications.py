@@ -233,13 +233,17 @@ class NotificationService:
 
     # -- email -------------------------------------------------------------------------------
 
-    def email(self, notice: Notice, fallback: bool = False) -> tuple[str, float]:
+    def email(
+        self, notice: Notice, fallback: bool = False, holder: Claimant | None = None
+    ) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
         (the throttle window is open for `seconds` more: ask again then), or a reason nothing
         was sent ("off", "superseded", "duplicate", "gone", or "throttled": an invitation
         from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS).
         A `fallback` email stands in for a failed webhook: it ignores the email preference
-        and the throttle."""
+        and the throttle. `holder`: the job's run that claims it (see
+        NotificationStore.claim), the same when the run tries again after Redis was away; it
+        remembers that it sent the email, so that a try after the send only records it."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -304,10 +308,15 @@ class NotificationService:
         message = self._letter(snap, notice, player_id, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
-        if not self.notes.claim(delivery_id):
+        if holder is not None and holder.sent:
+            pass  # sent by this run, whose record was not written: Redis went away after
+        elif not self.notes.claim(delivery_id, holder.id if holder else ""):
             return "duplicate", 0
         try:
-            self.mailer.send(message)
+            if holder is None or not holder.sent:
+                self.mailer.send(message)
+            if holder is not None:
+                holder.sent = True
         except Exception as err:
             self.notes.release(delivery_id)
             self._record(
@@ -1198,6 +1207,15 @@ def _device_record(device: push.DeviceResult, delay: float) -> tuple[str | None,
     if device.outcome == "refused":
         return "failed", f"to {name}: {answer}"
     return None, ""
+
+
+@dataclass
+class Claimant:
+    """One run of a delivery job, which may try a delivery several times while Redis is away:
+    its id goes into the delivery's claim, and it remembers whether it sent the email."""
+
+    id: str
+    sent: bool = False
 
 
 def _moved_on(notice: Notice) -> str:

@@ -14,14 +14,25 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, OutcomeUnknown, ServiceError
 from service.play import agreements, history, lists
 from store.connection import StoreUnavailable
-from store.games import Appended, Commit, FirstAnswer, GameStore, Replayed
+from store.games import (
+    ATTEMPT_TTL,
+    IDEMPOTENCY_TTL,
+    Appended,
+    Commit,
+    FirstAnswer,
+    GameStore,
+    Replayed,
+    Stale,
+)
 from store.players import PlayerStore
 from store.record import Event
 from store.schedule import member as schedule_member
@@ -30,6 +41,10 @@ from store.snapshot import Snapshot
 log = logging.getLogger(__name__)
 
 APPEND_ATTEMPTS = 16
+OUTCOME_SECONDS = 8.0
+"""How long a request whose append's answer was lost waits for the store to come back and
+tell whether it was applied, before it answers 503 server/unavailable (outcome unknown)."""
+RETRY_AFTER_SECONDS = 5
 
 A = TypeVar("A")
 
@@ -59,12 +74,28 @@ class Draft:
         self._after = history.fold(self._after, event, computed)
         self.events.append(event)
 
-    def commit(self, idempotency: Idempotency | None = None, answer: Any = None) -> Commit:
+    def commit(
+        self, idempotency: Idempotency | None = None, answer: Any = None, attempt: str = ""
+    ) -> Commit:
         """The append of the events on `before`: the snapshot after them, and the deadlines
         that start or stop with it (everything else a commit causes is derived from the outbox
-        entry the append writes with it; see service.consequences)."""
+        entry the append writes with it; see service.consequences). `attempt`, the id of the
+        request that appends, is written under the request's Idempotency-Key, or without one
+        under a key of its own (kept ATTEMPT_TTL), so that a request whose append's answer was
+        lost can learn whether it was applied."""
         old, new = deadline_items(self.before), deadline_items(self.snap)
         new_members = {m for _, m in new}
+        if idempotency is not None:
+            key, player_id, request, kept = (
+                idempotency.key,
+                idempotency.player_id,
+                idempotency.request,
+                IDEMPOTENCY_TTL,
+            )
+        elif attempt:
+            key, player_id, request, kept, answer = f"~{attempt}", "", "", ATTEMPT_TTL, None
+        else:
+            key, player_id, request, kept, answer = None, "", "", IDEMPOTENCY_TTL, None
         return Commit(
             self.snap["id"],
             0 if self.before is None else self.before["version"],
@@ -72,10 +103,12 @@ class Draft:
             self.snap,
             unschedule=[m for _, m in old if m not in new_members],
             schedule=[(at, m) for at, m in new if (at, m) not in old],
-            idempotency_key=None if idempotency is None else idempotency.key,
-            player_id="" if idempotency is None else idempotency.player_id,
-            answer=answer if idempotency else None,
-            request="" if idempotency is None else idempotency.request,
+            idempotency_key=key,
+            player_id=player_id,
+            answer=answer,
+            request=request,
+            attempt=attempt,
+            idempotency_ttl=kept,
         )
 
 
@@ -117,6 +150,7 @@ class Commits:
         self.games = games
         self.players = players
         self.clock = clock
+        self.outcome_seconds = OUTCOME_SECONDS
 
     def run(
         self,
@@ -135,7 +169,17 @@ class Commits:
         With `idempotency` (a move's), a retry of the same request answers the first attempt's
         answer (a ReplayedAnswer), also when it raced the first attempt (which then made its
         version stale, or its decision refused); the key reused for another request is refused.
-        Reading the game reads the first answer in the same round trip."""
+        Reading the game reads the first answer in the same round trip.
+
+        Every append carries this run's id (`attempt`), written by the append script under the
+        Idempotency-Key or a key of the run's own. When the connection fails after the script
+        was sent, nobody knows whether it ran: the run sends the same append again until the
+        store answers, within `outcome_seconds`; the key tells whether the first one ran (its
+        answer stands: this run's own) or it runs now. Past that time the answer is 503
+        server/unavailable (OutcomeUnknown), never "nothing was changed". A worker's run
+        (`quiet`) raises the store's error at once: it is carried out again from the outbox,
+        where every decision checks the game's version."""
+        attempt = uuid.uuid4().hex
         for _ in range(attempts):
             if game_id is None:
                 snap = None
@@ -161,7 +205,10 @@ class Commits:
                 return cast(A, idempotency.replay(first))
             if not draft.events:
                 return answer
-            result = self.games.append(draft.commit(idempotency, answer))
+            commit = draft.commit(idempotency, answer, attempt)
+            result = self._append(commit, wait=quiet is None)
+            if isinstance(result, Replayed) and result.first.attempt == attempt:
+                result = Appended(draft.snap["version"])  # this run's own, its answer lost
             if isinstance(result, Replayed) and idempotency is not None:
                 return cast(A, idempotency.replay(result.first))
             if isinstance(result, Appended):
@@ -170,6 +217,31 @@ class Commits:
         if quiet is not None:
             return quiet
         raise ServiceError(ErrorCode.GAME_BUSY, "the game is busy; try again")
+
+    def _append(self, commit: Commit, wait: bool) -> Appended | Stale | Replayed:
+        """Append; when the answer is lost, the same append again until the store answers
+        (see run)."""
+        try:
+            return self.games.append(commit)
+        except StoreUnavailable:
+            if not wait or not commit.idempotency_key:
+                raise
+            log.warning(
+                "the append to %s was sent and its answer lost; learning its outcome",
+                commit.game_id,
+                exc_info=True,
+            )
+        deadline = time.monotonic() + self.outcome_seconds
+        pause = 0.05
+        while True:
+            time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
+            try:
+                return self.games.append(commit)
+            except StoreUnavailable as lost:
+                if time.monotonic() >= deadline:
+                    log.error("the outcome of the append to %s is unknown", commit.game_id)
+                    raise OutcomeUnknown(commit.game_id, RETRY_AFTER_SECONDS) from lost
+            pause = min(pause * 2, 1.0)
 
     def _read(
         self, game_id: str, idempotency: Idempotency | None
