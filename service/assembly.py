@@ -90,7 +90,12 @@ def assemble(
     return Services(
         settings=settings,
         players=PlayerService(
-            player_store, notes, webhook_urls=settings.webhook_urls, keys=keys, sessions=sessions
+            player_store,
+            notes,
+            webhook_urls=settings.webhook_urls,
+            keys=keys,
+            sessions=sessions,
+            confirmations=sign_in.ask_confirmation,
         ),
         games=games,
         tables=tables,

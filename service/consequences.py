@@ -382,7 +382,7 @@ class Consequences:
             self.game_store.compact(item["game"])
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
-                self.sign_in.send_links(item["email"])
+                self.sign_in.send_links(item["email"], item.get("why", "sign_in"))
         self.schedule.done(taken)
 
     def _count(self, name: str, **labels: str) -> None:

@@ -25,6 +25,7 @@ from service.timefmt import iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.quota import AddressQuota
 from store.record import Event, EventType, SeatRecord
 from store.snapshot import Snapshot
 from transports.mailer import Mailer
@@ -130,9 +131,11 @@ class NotificationService:
         clock: Callable[[], float] = time.time,
         one_click: Callable[[SeatTable, list[str]], TurnLinks] | None = None,
         keys: ServerKeys | None = None,
+        quota: AddressQuota | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move (service.notify.one_click)."""
+        self.quota = quota or AddressQuota(players.r, clock)
         self.one_click = one_click
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
@@ -148,10 +151,12 @@ class NotificationService:
     def email(self, notice: Notice, fallback: bool = False) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
         (the throttle window is open for `seconds` more: ask again then), or a reason nothing
-        was sent ("off", "superseded", "duplicate", "gone", or "throttled": an invitation
-        from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS).
-        A `fallback` email stands in for a failed webhook: it ignores the email preference
-        and the throttle."""
+        was sent ("off", "superseded", "duplicate", "gone", "unconfirmed": the player's
+        address was not confirmed by its owner, or "throttled": an invitation from a player
+        who had one emailed to this person within INVITATION_EMAIL_SECONDS, or past the
+        INVITATIONS_PER_ADDRESS_PER_HOUR of the address). A `fallback` email stands in for a
+        failed webhook: it ignores the email preference and the throttle, never the
+        confirmation."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -164,6 +169,17 @@ class NotificationService:
         if not (wanted or fallback):
             return "off", 0
         delivery_id = notice.delivery_id("email")
+        if not self.players.email_confirmed(player_id, profile):
+            self._record(
+                player_id,
+                notice,
+                "email",
+                delivery_id,
+                "unconfirmed",
+                f"not sent: {profile['email']} is not confirmed; follow the link of the letter "
+                "emailed to it (POST /v1/sign-in sends another)",
+            )
+            return "unconfirmed", 0
         if not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -205,6 +221,26 @@ class NotificationService:
                 "in GET /v1/games?invited=me",
             )
             return "throttled", 0
+        if _invitation_news(snap, notice):
+            wait = self.quota.take(
+                "invitations",
+                profile["email"],
+                self.settings.invitations_per_address_per_hour,
+                3600,
+                member=delivery_id,
+            )
+            if wait:
+                self._record(
+                    player_id,
+                    notice,
+                    "email",
+                    delivery_id,
+                    "throttled",
+                    f"{self.settings.invitations_per_address_per_hour} invitations were emailed "
+                    "to this address within the hour; this one is listed in GET "
+                    "/v1/games?invited=me",
+                )
+                return "throttled", 0
         message = self._letter(snap, notice, player_id, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
@@ -594,6 +630,14 @@ def _creator(players: PlayerStore, snap: Snapshot) -> dict | None:
     """The profile of the player who created the game (a game recorded before `created_by`
     was has none)."""
     return players.get(snap["created_by"]) if snap["created_by"] else None
+
+
+def _invitation_news(snap: Snapshot, notice: Notice) -> bool:
+    """An invitation, or the cancellation of a game the person was only invited to: what
+    anyone can make a player's address receive, so what each address gets only so much of."""
+    if notice.event == GAME_INVITED:
+        return True
+    return notice.event == GAME_CANCELLED and snap["seats"][notice.seat]["kind"] == "invited"
 
 
 def _person(record: SeatRecord) -> str | None:

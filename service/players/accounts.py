@@ -19,7 +19,7 @@ from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
-from store.players import PlayerStore
+from store.players import PROOF_FIELD, PlayerStore
 from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
@@ -47,7 +47,11 @@ class PlayerService:
         webhook_urls: UrlPolicy | None = None,
         keys: ServerKeys | None = None,
         sessions: WebSessions | None = None,
+        confirmations: Callable[[str], bool] | None = None,
     ):
+        """`confirmations(email)` sends an address that a player gave the letter that
+        confirms it (service.players.sign_in: SignIn.ask_confirmation); None sends nothing."""
+        self.confirmations = confirmations
         self.players = players
         self.sessions = sessions or WebSessions(SessionStore(players.r), clock)
         self.notes = notes or NotificationStore(players.r)
@@ -66,7 +70,8 @@ class PlayerService:
         self, name: str, email: str | None = None, webhook_url: str | None = None
     ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
-        webhook secret, when a webhook is given)."""
+        webhook secret, when a webhook is given). An address is emailed nothing but the
+        letter that confirms it until its owner follows that letter's link."""
         name = (name or "").strip()
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
@@ -77,12 +82,15 @@ class PlayerService:
             "email": email,
             "webhook_url": webhook_url,
             "created_at": int(self.clock() * 1000),
+            PROOF_FIELD: True,
         }
         while True:
             player_id = new_id("p_")
             if self.players.create(player_id, profile, token):
                 break
         answer = {"id": player_id, "name": name, "token": token}
+        if email and self.confirmations is not None:
+            self.confirmations(email)
         if webhook_url:
             answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
@@ -178,6 +186,7 @@ class PlayerService:
         return {
             "id": player_id,
             **{k: profile.get(k) for k in PROFILE_FIELDS},
+            "email_confirmed": self.players.email_confirmed(player_id, profile),
             "notifications": preferences(profile),
             "webhook_status": status,
         }
@@ -187,6 +196,7 @@ class PlayerService:
         shown in this answer only; a changed webhook starts again as not failing."""
         profile = self._get(player_id)
         self._check_webhook(changes.get("webhook_url"))
+        before = _address(profile.get("email"))
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
@@ -200,8 +210,13 @@ class PlayerService:
                 f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
                 "or America/New_York",
             )
+        new_address = _address(profile.get("email")) not in ("", before)
+        if new_address:
+            profile[PROOF_FIELD] = True  # a new address is confirmed by its own owner
         self.players.save(player_id, profile)
         answer = self.profile(player_id)
+        if new_address and not answer["email_confirmed"] and self.confirmations is not None:
+            self.confirmations(profile["email"])
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)
             self.notes.clear_webhook_slow(player_id)
@@ -282,3 +297,7 @@ class PlayerService:
         if profile is None:
             raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
         return profile
+
+
+def _address(email: str | None) -> str:
+    return (email or "").strip().lower()
