@@ -253,6 +253,11 @@ def save_settings():
     if "webhook_secret" in answer:
         return _settings_page(shown={"Your webhook secret": answer["webhook_secret"]})
     flash("Your settings are saved.")
+    if answer["email"] and not answer["email_confirmed"]:
+        flash(
+            f"{answer['email']} is not confirmed yet: open the link emailed to it. Until then "
+            "turnpost emails it nothing else."
+        )
     return redirect("/settings", 303)
 
 
