@@ -257,6 +257,15 @@ class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     email = fields.String(allow_none=True)
+    email_confirmed = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the owner of `email` followed a link emailed to it for you. "
+            "Until then it gets nothing but the letters with those links: no turn email, "
+            "reminder or invitation. A new address is sent one at once; POST /v1/sign-in "
+            "sends another"
+        },
+    )
     webhook_url = fields.String(allow_none=True)
     webhook_kind = fields.String(
         required=True, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND

@@ -105,6 +105,7 @@ def assemble(
         keys=keys,
         digest_day_seconds=settings.digest_day_seconds,
         sessions=sessions,
+        confirmations=sign_in.ask_confirmation,
     )
     players.zone_changed = vacations.zone_changed
     consequences = (

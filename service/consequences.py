@@ -499,7 +499,7 @@ class Consequences:
                 self.vacations.copy_to_games(player_id)
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
-                self.sign_in.send_links(item["email"])
+                self.sign_in.send_links(item["email"], item.get("why", "sign_in"))
         self.schedule.done(taken)
 
     def _digests(self, due: list[dict[str, Any]]) -> None:

@@ -191,6 +191,9 @@ class Settings(FromEnvironment):
     invitation_email_seconds: float = setting(
         3600.0, "at most one invitation email from one player to another per window"
     )
+    invitations_per_address_per_hour: int = setting(
+        10, "invitation emails one address may get in an hour, whoever invites; more are not sent"
+    )
     webhook_attempts: int = setting(3, "how many times a webhook delivery is tried")
     webhook_retry_seconds: float = setting(30.0, "the first retry's delay; each next doubles")
     webhook_timeout_seconds: float = setting(
@@ -275,7 +278,9 @@ class Settings(FromEnvironment):
     )
     sign_in_link_seconds: float = setting(900.0, "an emailed sign-in link works once, this long")
     sign_in_per_address_per_hour: int = setting(
-        5, "sign-in links one email address may ask for in an hour; more answer 429"
+        5,
+        "letters (sign-in links, confirmations) one address may get in an hour, whoever asks; "
+        "more sign-in requests answer 429",
     )
 
     @property

@@ -141,7 +141,8 @@ def game_rematch(game_id: str) -> str:
 
 
 def sign_in_link(link_hash: str) -> str:
-    """SHA-256 of an emailed sign-in link's token -> player id, until the link expires."""
+    """SHA-256 of an emailed sign-in link's token -> "player-id address-hash" (the address it
+    was emailed to), until the link expires."""
     return f"{PREFIX}:signin:{link_hash}"
 
 
@@ -156,15 +157,22 @@ def web_sessions(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:sessions"
 
 
+def address_quota(kind: str, address_hash: str) -> str:
+    """Sorted set of what an email address (its SHA-256) was sent of a kind (`letters`: sign-in
+    links and confirmations; `invitations`) in the last hour, by time."""
+    return f"{PREFIX}:address:{{{address_hash}}}:{kind}"
+
+
+def email_confirmed(player_id: str) -> str:
+    """The SHA-256 of the address whose owner followed a link emailed to it for this player:
+    the player's address is confirmed while it is that one."""
+    return f"{PREFIX}:player:{{{player_id}}}:email-confirmed"
+
+
 def used_stream_ticket(nonce_hash: str) -> str:
     """Present once a stream ticket (the SHA-256 of its nonce) opened a stream, until the
     ticket expires."""
     return f"{PREFIX}:ticket-used:{nonce_hash}"
-
-
-def sign_in_requests(address_hash: str) -> str:
-    """How many sign-in links were asked for an address in the current hour."""
-    return f"{PREFIX}:signin-requests:{address_hash}"
 
 
 OPEN_GAMES = f"{PREFIX}:{{lobby}}:open"

@@ -34,10 +34,25 @@ def address_hash(email: str) -> str:
     return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
 
+PROOF_FIELD = "address_proof"
+"""In a profile: its address gets mail only once its owner followed a link emailed to it (set
+on every account registered, and every address changed, since addresses are confirmed; an
+account stored before that, at the same address, counts as confirmed)."""
+
+
 PLAYER_EVENTS_KEPT = 1000
 """About how many events a player's stream keeps: a client away for longer resumes from the
 oldest kept (its games and inbox say the rest)."""
 EVENT_CLAIM_SECONDS = 7 * 86400
+
+
+def _link_value(found: bytes | None) -> tuple[str, str | None] | None:
+    """A sign-in link's record: "player address-hash" (a link made before addresses were
+    confirmed holds the player alone)."""
+    if found is None:
+        return None
+    player_id, _, hashed = found.decode().partition(" ")
+    return player_id, hashed or None
 
 
 class PlayerStore:
@@ -138,6 +153,22 @@ class PlayerStore:
         found = self.r.smembers(keys.email_players(address_hash(email)))
         return sorted(player_id.decode() for player_id in found)
 
+    def confirm_email(self, player_id: str, email: str) -> None:
+        """The owner of `email` followed a link emailed to it for this player."""
+        self.r.set(keys.email_confirmed(player_id), address_hash(email))
+
+    def email_confirmed(self, player_id: str, profile: dict[str, Any]) -> bool:
+        """Whether the player's address may be sent mail (other than a sign-in letter): the
+        owner of that very address followed a link emailed to it for this player, or the
+        account predates confirmations and still has the address it had then."""
+        email = profile.get("email")
+        if not email:
+            return False
+        if not profile.get(PROOF_FIELD):
+            return True
+        found = self.r.get(keys.email_confirmed(player_id))
+        return found is not None and found.decode() == address_hash(email)
+
     def index_email(self, player_id: str, email: str) -> None:
         self.r.sadd(keys.email_players(address_hash(email)), player_id)
 
@@ -211,30 +242,23 @@ class PlayerStore:
 
     # -- emailed sign-in links ----------------------------------------------------------------
 
-    def add_sign_in_link(self, link: str, player_id: str, seconds: float) -> None:
-        """A sign-in link for the player, for `seconds`; Redis keeps only its SHA-256."""
-        self.r.set(keys.sign_in_link(token_hash(link)), player_id, px=max(1, int(seconds * 1000)))
+    def add_sign_in_link(self, link: str, player_id: str, email: str, seconds: float) -> None:
+        """A sign-in link for the player, emailed to `email`, for `seconds`; Redis keeps only
+        its SHA-256 (-> the player and the SHA-256 of the address)."""
+        self.r.set(
+            keys.sign_in_link(token_hash(link)),
+            f"{player_id} {address_hash(email)}",
+            px=max(1, int(seconds * 1000)),
+        )
 
-    def sign_in_link_player(self, link: str) -> str | None:
-        found = self.r.get(keys.sign_in_link(token_hash(link)))
-        return None if found is None else found.decode()
+    def sign_in_link_player(self, link: str) -> tuple[str, str | None] | None:
+        """(player, SHA-256 of the address it was emailed to) of a live link."""
+        return _link_value(self.r.get(keys.sign_in_link(token_hash(link))))
 
-    def take_sign_in_link(self, link: str) -> str | None:
-        """The link's player, once: the link is gone after this (GETDEL is atomic, so two
-        clicks at once redeem it once)."""
-        found = self.r.getdel(keys.sign_in_link(token_hash(link)))
-        return None if found is None else found.decode()
-
-    def count_sign_in_request(self, email: str) -> tuple[int, int]:
-        """Count a sign-in request for the address in its hour: (requests so far, seconds
-        until the hour ends)."""
-        key = keys.sign_in_requests(address_hash(email))
-        pipe = self.r.pipeline(transaction=False)
-        pipe.set(key, 0, nx=True, ex=3600)
-        pipe.incr(key)
-        pipe.ttl(key)
-        _, count, left = pipe.execute()
-        return count, max(1, left)
+    def take_sign_in_link(self, link: str) -> tuple[str, str | None] | None:
+        """As sign_in_link_player, once: the link is gone after this (GETDEL is atomic, so
+        two clicks at once redeem it once)."""
+        return _link_value(self.r.getdel(keys.sign_in_link(token_hash(link))))
 
     def count_talk(self, player_id: str, seconds: int) -> tuple[int, int]:
         """Count one message or proposal of the player in its window of `seconds`: (how many

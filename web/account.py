@@ -96,8 +96,7 @@ def sign_up():
         return page(
             "sign_up.html", "Sign up", 422, values={"name": name, "email": email}, problems=problems
         )
-    services().players.register(name, email)
-    services().sign_in.request_link(email)
+    services().players.register(name, email)  # which emails the address its confirmation
     return page("check_email.html", "Check your email", email=email, new=True)
 
 
@@ -141,8 +140,13 @@ def sign_in_link(link: str):
     player_id = services().sign_in.link_player(link)
     if player_id is None:
         return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
-    name = services().players.profile(player_id)["name"]
-    return page("sign_in_link.html", "Sign in", name=name)
+    profile = services().players.profile(player_id)
+    return page(
+        "sign_in_link.html",
+        "Sign in",
+        name=profile["name"],
+        confirms=profile["email"] if not profile["email_confirmed"] else None,
+    )
 
 
 @pages.post("/sign-in/<link>")
@@ -275,6 +279,11 @@ def save_settings():
     if "webhook_secret" in answer:
         return _settings_page(shown={"Your webhook secret": answer["webhook_secret"]})
     flash("Your settings are saved.")
+    if answer["email"] and not answer["email_confirmed"]:
+        flash(
+            f"{answer['email']} is not confirmed yet: open the link emailed to it. Until then "
+            "turnpost emails it nothing else."
+        )
     return redirect("/settings", 303)
 
 

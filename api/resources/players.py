@@ -56,7 +56,9 @@ class Players(MethodView):
         headers=location_header("Your profile (with the token as bearer)"),
     )
     def post(self, body):
-        """Register a player; the answer holds the API token, shown only once"""
+        """Register a player; the answer holds the API token, shown only once. An `email`
+        is sent one letter with a link that confirms it; until its owner follows the link,
+        it is emailed nothing else"""
         return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
 
     @blp.doc(operationId="findPlayers")
@@ -315,6 +317,8 @@ class SignIn(MethodView):
     @sign_in_blp.arguments(SignInRequestSchema)
     @sign_in_blp.response(202, SignInAcceptedSchema)
     def post(self, body):
-        """Email a sign-in link to a registered address"""
+        """Email a sign-in link to a registered address: one letter naming each account
+        registered with it (following a link also confirms the address for that account);
+        an address gets at most SIGN_IN_PER_ADDRESS_PER_HOUR letters an hour, whoever asks"""
         context.services().sign_in.request_link(body["email"])
         return {"message": SIGN_IN_ACCEPTED}, 202

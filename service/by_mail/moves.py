@@ -4,10 +4,12 @@ service as an API move, and the player gets an answer that says what happened.
 The address the reply went to (move+TOKEN.VERSION@MAIL_DOMAIN) names the seat and the version
 the email was written for; the token, not the From address, authorises the move, but the From
 address must also be the player's own (unless the player allows replies from any address). A
-message is processed once, by its Message-ID. Only such an authenticated sender gets an answer:
-a From address is easily forged, so a message with an unknown token or from a foreign address
-is dropped without a word (an answer would send our mail to whoever the forger named:
-backscatter). An address may send at most MAIL_IN_PER_SENDER_PER_HOUR messages.
+message is processed once, by its Message-ID. The answer goes to the player's own address, and
+only when its owner confirmed it (service.players.sign_in), never to the From, which is easily
+forged: a message with an unknown token or from a foreign address is dropped without a word,
+and a reply from another address that the player allowed is answered at their own (an answer
+to the From would send our mail to whoever a forger named: backscatter). An address may send
+at most MAIL_IN_PER_SENDER_PER_HOUR messages.
 """
 
 from __future__ import annotations
@@ -128,6 +130,7 @@ class MailMoves:
             )
         profile = self.players.get(player_id) or {}
         own_address = (profile.get("email") or "").lower() == reply.sender
+        answer_to = profile["email"] if self.players.email_confirmed(player_id, profile) else None
         if not (own_address or preferences(profile)["replies_from_any_address"]):
             return self._refuse(
                 reply,
@@ -140,6 +143,7 @@ class MailMoves:
         if not steps and reply.message is None:
             return self._answer(
                 reply,
+                answer_to,
                 table,
                 profile,
                 [],
@@ -151,11 +155,12 @@ class MailMoves:
         if not steps:
             return self._answer(
                 reply,
+                answer_to,
                 self.tables.for_seat(game_id, seat),
                 profile,
                 [],
                 "mail/said" if said else "chat/refused",
-                problem,
+                problem or "",
                 said,
             )
         played: list[str] = []
@@ -170,6 +175,7 @@ class MailMoves:
                     break
                 return self._answer(
                     reply,
+                    answer_to,
                     self.tables.for_seat(game_id, seat),
                     profile,
                     played,
@@ -194,7 +200,14 @@ class MailMoves:
                     )
                 break
         return self._answer(
-            reply, self.tables.for_seat(game_id, seat), profile, played, "mail/played", note, said
+            reply,
+            answer_to,
+            self.tables.for_seat(game_id, seat),
+            profile,
+            played,
+            "mail/played",
+            note,
+            said,
         )
 
     def _say(
@@ -239,6 +252,7 @@ class MailMoves:
     def _answer(
         self,
         reply: Reply,
+        to: str | None,
         table: SeatTable,
         profile: dict,
         played: list[str],
@@ -247,8 +261,8 @@ class MailMoves:
         said: str | None = None,
     ) -> MailOutcome:
         """Tell the seat's player what was played, what they said to the table and what was
-        wrong; with their legal moves and a fresh reply address when it is still their turn
-        (from the seat's table)."""
+        wrong, at their own confirmed address `to` (None: no answer); with their legal moves
+        and a fresh reply address when it is still their turn (from the seat's table)."""
         title, game_id = table.title, table.game_id
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if played:
@@ -286,7 +300,7 @@ class MailMoves:
             sections=sections,
             footer=footer,
         )
-        self._send(letter, reply, profile["name"], reply_to, code, game_id, table.version)
+        self._send(letter, reply, to, profile["name"], reply_to, code, game_id, table.version)
         return MailOutcome(status, code, problem or "played")
 
     def _refuse(self, reply: Reply, code: str, problem: str) -> MailOutcome:
@@ -297,13 +311,14 @@ class MailMoves:
         self,
         letter: emails.Letter,
         reply: Reply,
+        to: str | None,
         name: str,
         reply_to: str | None,
         code: str,
         game_id: str,
         version: int,
     ) -> None:
-        if not reply.sender:  # only a sender known to be the seat's player is answered
+        if not to:  # the seat's player has no confirmed address: no answer
             return
         headers = {
             "X-Turnpost-Event": "mail.answer",
@@ -318,7 +333,7 @@ class MailMoves:
         message: EmailMessage = emails.layout(
             letter,
             name,
-            reply.sender,
+            to,
             self.settings.mail_from,
             f"answer-{hashlib.sha256((reply.message_id or letter.lead).encode()).hexdigest()[:16]}",
             reply_to,

@@ -25,6 +25,7 @@ from service.timefmt import iso
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from store.quota import AddressQuota
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
 from transports.mailer import Mailer
@@ -214,12 +215,14 @@ class NotificationService:
         keys: ServerKeys | None = None,
         push_devices: push.PushDevices | None = None,
         invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
+        quota: AddressQuota | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move; `invitation_links(game, seat)` an
         invitation email's links to accept and to refuse (service.notify.one_click);
         `push_devices` the players' browsers, for Web Push (service.notify.push)."""
         self.push_devices = push_devices
+        self.quota = quota or AddressQuota(players.r, clock)
         self.one_click = one_click
         self.invitation_links = invitation_links
         self.keys = keys or ServerKeys(settings, notes)
@@ -238,12 +241,14 @@ class NotificationService:
     ) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
         (the throttle window is open for `seconds` more: ask again then), or a reason nothing
-        was sent ("off", "superseded", "duplicate", "gone", or "throttled": an invitation
-        from a player who had one emailed to this person within INVITATION_EMAIL_SECONDS).
-        A `fallback` email stands in for a failed webhook: it ignores the email preference
-        and the throttle. `holder`: the job's run that claims it (see
-        NotificationStore.claim), the same when the run tries again after Redis was away; it
-        remembers that it sent the email, so that a try after the send only records it."""
+        was sent ("off", "superseded", "duplicate", "gone", "unconfirmed": the player's
+        address was not confirmed by its owner, or "throttled": an invitation from a player
+        who had one emailed to this person within INVITATION_EMAIL_SECONDS, or past the
+        INVITATIONS_PER_ADDRESS_PER_HOUR of the address). A `fallback` email stands in for a
+        failed webhook: it ignores the email preference and the throttle, never the
+        confirmation. `holder`: the job's run that claims it (see NotificationStore.claim),
+        the same when the run tries again after Redis was away; it remembers that it sent the
+        email, so that a try after the send only records it."""
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -261,6 +266,17 @@ class NotificationService:
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
+        if not self.players.email_confirmed(player_id, profile):
+            self._record(
+                player_id,
+                notice,
+                "email",
+                delivery_id,
+                "unconfirmed",
+                f"not sent: {profile['email']} is not confirmed; follow the link of the letter "
+                "emailed to it (POST /v1/sign-in sends another)",
+            )
+            return "unconfirmed", 0
         if not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -305,6 +321,26 @@ class NotificationService:
                 "in GET /v1/games?invited=me",
             )
             return "throttled", 0
+        if _invitation_news(snap, notice):
+            wait = self.quota.take(
+                "invitations",
+                profile["email"],
+                self.settings.invitations_per_address_per_hour,
+                3600,
+                member=delivery_id,
+            )
+            if wait:
+                self._record(
+                    player_id,
+                    notice,
+                    "email",
+                    delivery_id,
+                    "throttled",
+                    f"{self.settings.invitations_per_address_per_hour} invitations were emailed "
+                    "to this address within the hour; this one is listed in GET "
+                    "/v1/games?invited=me",
+                )
+                return "throttled", 0
         message = self._letter(snap, notice, player_id, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
@@ -1226,6 +1262,14 @@ def _creator(players: PlayerStore, snap: Snapshot) -> dict | None:
     """The profile of the player who created the game (a game recorded before `created_by`
     was has none)."""
     return players.get(snap["created_by"]) if snap["created_by"] else None
+
+
+def _invitation_news(snap: Snapshot, notice: Notice) -> bool:
+    """An invitation, or the cancellation of a game the person was only invited to: what
+    anyone can make a player's address receive, so what each address gets only so much of."""
+    if notice.event == GAME_INVITED:
+        return True
+    return notice.event == GAME_CANCELLED and snap["seats"][notice.seat]["kind"] == "invited"
 
 
 def _person(record: SeatRecord) -> str | None:

@@ -20,7 +20,7 @@ from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import time_zones
 from store.notifications import NotificationStore
-from store.players import PlayerStore
+from store.players import PROOF_FIELD, PlayerStore
 from store.schedule import ScheduleStore
 from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
@@ -53,8 +53,12 @@ class PlayerService:
         keys: ServerKeys | None = None,
         sessions: WebSessions | None = None,
         digest_day_seconds: float = digest.DAY,
+        confirmations: Callable[[str], bool] | None = None,
     ):
+        """`confirmations(email)` sends an address that a player gave the letter that
+        confirms it (service.players.sign_in: SignIn.ask_confirmation); None sends nothing."""
         self.digest_day_seconds = digest_day_seconds
+        self.confirmations = confirmations
         self.players = players
         self.sessions = sessions or WebSessions(SessionStore(players.r), clock)
         self.notes = notes or NotificationStore(players.r)
@@ -79,7 +83,8 @@ class PlayerService:
         webhook_kind: str | None = None,
     ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
-        webhook secret, when a webhook is given)."""
+        webhook secret, when a webhook is given). An address is emailed nothing but the
+        letter that confirms it until its owner follows that letter's link."""
         name = (name or "").strip()
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
@@ -92,12 +97,15 @@ class PlayerService:
             "webhook_url": webhook_url,
             "webhook_kind": webhook_kind or "signed",
             "created_at": int(self.clock() * 1000),
+            PROOF_FIELD: True,
         }
         while True:
             player_id = new_id("p_")
             if self.players.create(player_id, profile, token):
                 break
         answer = {"id": player_id, "name": name, "token": token}
+        if email and self.confirmations is not None:
+            self.confirmations(email)
         if webhook_url:
             answer["webhook_secret"] = self._new_webhook_secret(player_id)
         return answer
@@ -194,6 +202,7 @@ class PlayerService:
             "id": player_id,
             **{k: profile.get(k) for k in PROFILE_FIELDS},
             "webhook_kind": profile.get("webhook_kind") or "signed",
+            "email_confirmed": self.players.email_confirmed(player_id, profile),
             "notifications": preferences(profile),
             "webhook_status": status,
         }
@@ -206,6 +215,7 @@ class PlayerService:
         self._check_webhook(changes.get("webhook_url"))
         _check_kind(changes.get("webhook_kind"))
         digest_before = preferences(profile)["digest_at"]
+        before = _address(profile.get("email"))
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
@@ -225,6 +235,9 @@ class PlayerService:
                 ErrorCode.PLAYER_INVALID,
                 f"a digest's time of day is written HH:MM, such as 07:30, not {digest_at!r}",
             )
+        new_address = _address(profile.get("email")) not in ("", before)
+        if new_address:
+            profile[PROOF_FIELD] = True  # a new address is confirmed by its own owner
         self.players.save(player_id, profile)
         if digest_at and digest_at != digest_before:  # the clock emails the first at that time
             due = digest.next_due(
@@ -239,6 +252,8 @@ class PlayerService:
         if profile.get("time_zone") != zone_before and self.zone_changed is not None:
             self.zone_changed(player_id)
         answer = self.profile(player_id)
+        if new_address and not answer["email_confirmed"] and self.confirmations is not None:
+            self.confirmations(profile["email"])
         if changes.get("webhook_url"):
             self.notes.set_webhook_failing(player_id, False)
             self.notes.clear_webhook_slow(player_id)
@@ -327,3 +342,7 @@ def _check_kind(kind: str | None) -> None:
             ErrorCode.PLAYER_INVALID,
             f"a webhook's kind is one of {', '.join(WEBHOOK_KINDS)}, not {kind!r}",
         )
+
+
+def _address(email: str | None) -> str:
+    return (email or "").strip().lower()

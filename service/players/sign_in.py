@@ -1,14 +1,21 @@
-"""Signing in by email: a player asks for a link at their address (the web client's sign-in
-page, or POST /v1/sign-in for a lost API token), and following it signs their browser in to
-the web client, whose settings make a new API token.
+"""Signing in by email, which is also how an address is confirmed: a player asks for a link
+at their address (the web client's sign-in page, or POST /v1/sign-in for a lost API token),
+and following it signs their browser in to the web client, whose settings make a new API
+token. Registering with an address, or changing to a new one, sends the same letter, to
+confirm it: until its owner follows a link emailed to it for an account, that account sends
+the address nothing but these letters (no turn email, reminder or invitation).
 
-The request answers the same whoever owns the address, and does the same work: it counts the
-request against the address's hourly quota (refused past it, registered or not) and leaves
-an item in the clock's schedule; a worker then sends one link to each player registered with
-that address, and nothing to an address no player has. So neither the answer nor its timing
-tells who is registered. A link is 256 random bits; Redis keeps its SHA-256 for
-SIGN_IN_LINK_SECONDS, and it works once. Opening it changes nothing (mail scanners fetch
-links): the page's button does.
+An address gets one letter per request, naming every account registered with it (a link
+each, those it is confirmed for first), and at most SIGN_IN_PER_ADDRESS_PER_HOUR letters in
+any hour, whoever asks and for whichever account: past that a sign-in request answers 429 and
+a registration or a change of address sends nothing. A request answers the same whoever owns
+the address, and does the same work: it counts against the address's quota (registered or
+not) and leaves an item in the clock's schedule; a worker then sends the letter, or nothing
+to an address no player has. So neither the answer nor its timing tells who is registered. A
+link is 256 random bits; Redis keeps its SHA-256 (with the player and the address it went to)
+for SIGN_IN_LINK_SECONDS, and it works once. Opening it changes nothing (mail scanners fetch
+links): the page's button does, and it confirms the address for that account if the account
+still has it.
 
 The web client signs in with the same two steps: `request_link`, then `redeem_link` for the
 player it names.
@@ -25,11 +32,15 @@ from collections.abc import Callable
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.notify import emails
 from service.settings import Settings
-from store.players import PlayerStore
+from store.players import PlayerStore, address_hash
+from store.quota import AddressQuota
 from store.schedule import ScheduleStore
 from transports.mailer import Mailer
 
 SIGN_IN_EVENT = "sign_in.link"
+LETTERS = "letters"  # the address quota's kind: sign-in and confirmation letters
+LISTED_ACCOUNTS = 20
+"""The most accounts one letter names (those confirmed for the address, then the oldest)."""
 _LINK = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
@@ -42,63 +53,122 @@ class SignIn:
         mailer: Mailer,
         settings: Settings,
         clock: Callable[[], float] = time.time,
+        quota: AddressQuota | None = None,
     ):
         self.players = players
         self.schedule = schedule
         self.mailer = mailer
         self.settings = settings
         self.clock = clock
+        self.quota = quota or AddressQuota(players.r, clock)
 
     def request_link(self, email: str) -> None:
-        """Ask for sign-in links to be emailed to `email`: TooMany past the address's quota;
-        otherwise the same for every address."""
+        """Ask for a sign-in letter to `email`: TooMany past the address's quota; otherwise
+        the same for every address."""
         address = (email or "").strip().lower()
         if not _ADDRESS.fullmatch(address) or len(address) > 254:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "that is not an email address")
-        count, left = self.players.count_sign_in_request(address)
-        if count > self.settings.sign_in_per_address_per_hour:
+        wait = self._take(address)
+        if wait:
             raise TooMany(
-                f"too many sign-in links were asked for this address (at most "
-                f"{self.settings.sign_in_per_address_per_hour} an hour); wait the "
-                f"Retry-After seconds",
-                retry_after=left,
+                f"too many sign-in links were sent to this address (at most "
+                f"{self.settings.sign_in_per_address_per_hour} an hour, whoever asks); wait "
+                "the Retry-After seconds",
+                retry_after=int(wait),
             )
+        self._schedule(address, "sign_in")
+
+    def ask_confirmation(self, email: str | None) -> bool:
+        """A player gave `email` (registering, or changing their address): send it the letter
+        that confirms it, within the address's quota; past it, nothing (the owner can ask
+        for a sign-in link later). Whether a letter was asked for."""
+        address = (email or "").strip().lower()
+        if not _ADDRESS.fullmatch(address) or len(address) > 254 or self._take(address):
+            return False
+        self._schedule(address, "confirm")
+        return True
+
+    def _take(self, address: str) -> float:
+        return self.quota.take(LETTERS, address, self.settings.sign_in_per_address_per_hour, 3600)
+
+    def _schedule(self, address: str, why: str) -> None:
         # any id places an item in a bucket of the schedule: the address's own is as good
-        self.schedule.add(address, int(self.clock() * 1000), {"kind": "sign_in", "email": address})
+        item = {"kind": "sign_in", "email": address, "why": why}
+        self.schedule.add(address, int(self.clock() * 1000), item)
 
-    def send_links(self, email: str) -> int:
-        """Email a fresh link to each player registered with the address (run by a worker);
-        how many went."""
-        sent = 0
-        for player_id in self.players.with_email(email):
+    def send_links(self, email: str, why: str = "sign_in") -> int:
+        """Email the address one letter with a fresh link for each player registered with it
+        (run by a worker); how many letters went (0 when no player has the address)."""
+        address = (email or "").strip().lower()
+        accounts = []
+        for player_id in self.players.with_email(address):
             profile = self.players.get(player_id)
-            if not profile or (profile.get("email") or "").strip().lower() != email:
+            if not profile or (profile.get("email") or "").strip().lower() != address:
                 continue
+            confirmed = self.players.email_confirmed(player_id, profile)
+            accounts.append((not confirmed, profile.get("created_at", 0), player_id, profile))
+        if not accounts:
+            return 0
+        accounts.sort(key=lambda account: account[:3])
+        listed = accounts[:LISTED_ACCOUNTS]
+        links = []
+        for unconfirmed, _, player_id, profile in listed:
             link = secrets.token_urlsafe(32)
-            self.players.add_sign_in_link(link, player_id, self.settings.sign_in_link_seconds)
-            self.mailer.send(self._letter(profile, link))
-            sent += 1
-        return sent
+            self.players.add_sign_in_link(
+                link, player_id, address, self.settings.sign_in_link_seconds
+            )
+            links.append((profile["name"], not unconfirmed, link))
+        self.mailer.send(self._letter(address, links, len(accounts) - len(listed), why))
+        return 1
 
-    def _letter(self, profile: dict, link: str):
+    def _letter(self, address: str, links: list[tuple[str, bool, str]], more: int, why: str):
         minutes = max(1, round(self.settings.sign_in_link_seconds / 60))
+        url = f"{self.settings.public_url}/sign-in/"
+        confirmed = [(f"Sign in as {name}", url + link) for name, ok, link in links if ok]
+        unconfirmed = [(f"Sign in as {name}", url + link) for name, ok, link in links if not ok]
+        sections: list[tuple[str, list[str | tuple[str, str]]]] = []
+        if confirmed:
+            sections.append(("Accounts with this address:", list(confirmed)))
+        if unconfirmed:
+            sections.append(
+                (
+                    "Accounts that gave this address, not confirmed yet (following the link "
+                    "confirms that the address is yours for that account; if it is not yours, "
+                    "ignore it: it emails you nothing):",
+                    list(unconfirmed),
+                )
+            )
+        if more:
+            sections.append(
+                (f"{more} more accounts gave this address; ask again to sign in to them.", [])
+            )
+        one = links[0][0] if len(links) == 1 and not more else None
+        if why == "confirm":
+            subject = "[turnpost] Confirm your email address"
+            lead = (
+                "Someone, we hope you, gave this address to turnpost. Open the link and press "
+                "its button: that confirms the address and signs you in, in that browser. "
+                "Until then turnpost sends this address nothing else."
+            )
+        else:
+            subject = "[turnpost] Your sign-in link" + ("" if one else "s")
+            lead = (
+                "Someone, we hope you, asked to sign in to turnpost with this address. Open a "
+                "link and press its button: you are signed in, in that browser. Lost your API "
+                "token? Once in, Settings makes you a new one."
+            )
         letter = emails.Letter(
-            subject="[turnpost] Your sign-in link",
-            greeting=f"Hello {profile['name']},",
-            lead=(
-                f"Someone, we hope you, asked to sign in to turnpost as {profile['name']}. "
-                f"Open the link and press its button: you are signed in, in that browser. "
-                f"Lost your API token? Once in, Settings makes you a new one. The link works "
-                f"once, within {minutes} minutes."
-            ),
-            links=[("Sign in", f"{self.settings.public_url}/sign-in/{link}")],
+            subject=subject,
+            greeting=f"Hello {one}," if one else "Hello,",
+            lead=f"{lead} Each link works once, within {minutes} minutes.",
+            sections=sections,
             footer="If you did not ask for this, ignore this email: nothing changes.",
         )
-        delivery_id = "sign-in-" + hashlib.sha256(link.encode()).hexdigest()[:16]
+        delivery_id = "sign-in-" + hashlib.sha256(links[0][2].encode()).hexdigest()[:16]
         return emails.layout(
             letter,
-            profile["name"],
-            profile["email"],
+            one or "",
+            address,
             self.settings.mail_from,
             delivery_id,
             headers={"X-Turnpost-Event": SIGN_IN_EVENT},
@@ -107,8 +177,19 @@ class SignIn:
     def link_player(self, link: str) -> str | None:
         """The player a link would sign in, without using it; None for a link that is not
         valid (malformed, forged, used or expired: they look the same)."""
-        return self.players.sign_in_link_player(link) if _LINK.fullmatch(link or "") else None
+        found = self.players.sign_in_link_player(link) if _LINK.fullmatch(link or "") else None
+        return None if found is None else found[0]
 
     def redeem_link(self, link: str) -> str | None:
-        """Use the link: the player it signs in, once; None as for link_player."""
-        return self.players.take_sign_in_link(link) if _LINK.fullmatch(link or "") else None
+        """Use the link: the player it signs in, once; None as for link_player. Following it
+        proves that its reader reads the address it was emailed to: if the player still has
+        that address, it is confirmed for them."""
+        found = self.players.take_sign_in_link(link) if _LINK.fullmatch(link or "") else None
+        if found is None:
+            return None
+        player_id, emailed_to = found
+        profile = self.players.get(player_id) or {}
+        email = profile.get("email")
+        if emailed_to is not None and email and address_hash(email) == emailed_to:
+            self.players.confirm_email(player_id, email)
+        return player_id

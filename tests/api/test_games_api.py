@@ -18,6 +18,7 @@ def test_register_and_read_my_profile(client, register):
         "id": pid,
         "name": "Ada",
         "email": None,
+        "email_confirmed": False,
         "webhook_url": None,
         "time_zone": None,
         "webhook_kind": "signed",
@@ -37,7 +38,7 @@ def test_register_and_read_my_profile(client, register):
         },
     }
     r = client.patch("/v1/players/me", json={"email": "ada@example.org"}, headers=headers)
-    assert r.json["email"] == "ada@example.org"
+    assert r.json["email"] == "ada@example.org" and r.json["email_confirmed"] is False
 
 
 def test_no_token_is_401_bad_token_is_401(client):

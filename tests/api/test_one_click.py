@@ -11,6 +11,7 @@ from service.notify.links import sign_link
 from service.notify.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from store.notifications import NotificationStore
+from tests.addresses import confirm_all
 from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
 
@@ -23,6 +24,7 @@ def emailed(redis_client, smtp, test_game):
     services = app.extensions["turnpost"]["services"]
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    confirm_all(redis_client)
     services.players.set_friends(bo, [ada])  # Ada seats Bo without inviting him
     game_id = services.games.create(ada, "hiddenbid", [ada, bo])["id"]
     services.notifications.email(Notice(TURN_STARTED, game_id, 0, 2))

@@ -16,6 +16,7 @@ from service.settings import Settings
 from store import keys
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from tests.addresses import confirm_all
 from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
 
@@ -51,6 +52,7 @@ def test_a_new_link_key_signs_while_the_old_one_still_verifies(redis_client, smt
     _, before = app_with(redis_client, smtp, link_signing_keys=(OLD_LINK_KEY,))
     ada = before.players.register("Ada", email="ada@example.org")["id"]
     bo = before.players.register("Bo", email="bo@example.org")["id"]
+    confirm_all(redis_client)
     before.players.set_friends(bo, [ada])  # Ada seats Bo directly
     game_id = before.games.create(ada, "hiddenbid", [ada, bo])["id"]
     old_links = one_click_links(before, smtp, game_id, 0, "ada@example.org")

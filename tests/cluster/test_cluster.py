@@ -18,6 +18,7 @@ from store.embedded import EmbeddedCluster, EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
+from tests.addresses import confirm
 from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wait_until_finished
 from tests.e2e.server import Client, LiveServer
 
@@ -64,6 +65,7 @@ def test_every_title_on_a_cluster_with_two_apis_and_two_workers(cluster, queues,
         for i, name in enumerate(sorted(registry.GAMES) * 2):
             address = f"p{i}@example.org"
             person = Client(servers[i % 2].url, f"P{i}", email=address)
+            confirm(data, person.id)  # as its owner would, by the emailed link
             bots = ["bot:heuristic"] * (registry.GAMES[name].info.min_players - 1)
             clock = {"per_move_seconds": 2, "on_timeout": "auto"} if i % 2 else None
             game_id = service.create(  # rated: the ratings' scripts run on the cluster too

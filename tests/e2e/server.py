@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import smtplib
 import socket
@@ -129,6 +130,7 @@ class Client:
 
     def __init__(self, base: str, name: str, email: str | None = None):
         self.base = base
+        self.name, self.email = name, email
         r = requests.post(f"{base}/v1/players", json={"name": name, "email": email}, timeout=10)
         assert r.status_code == 201, r.text
         self.id = r.json()["id"]
@@ -142,6 +144,12 @@ class Client:
             self.base + path, json=body or {}, headers=self.headers, timeout=30, **kw
         )
 
+    def confirm(self, outgoing) -> None:
+        """Follow the link that confirms this player's address (see confirm_address)."""
+        assert self.email, "the player registered without an address"
+        confirm_address(outgoing, self.base, self.name, self.email)
+        assert self.get("/v1/players/me").json()["email_confirmed"] is True
+
     def befriend(self, *others: Client) -> None:
         """Let `others` seat this player in their games without an invitation (the set-up of
         tests about playing, not inviting)."""
@@ -152,6 +160,32 @@ class Client:
             timeout=30,
         )
         assert r.status_code == 200, r.text
+
+
+def confirm_address(outgoing, base: str, name: str, email: str, timeout: float = 30.0) -> None:
+    """The owner of `email` follows the link for the account `name` in the letter that
+    confirms the address (the server's worker sent it to `outgoing`, a tests.peers.SmtpInbox),
+    as a person does in a browser: the link's page, then its button. The letter leaves the
+    inbox, so that a test counts the emails that come after."""
+    from tests.peers import text_of  # aiosmtpd is the tests' (the soak imports this module)
+
+    message = outgoing.wait_for(
+        lambda m, rcpt: (
+            email.lower() in [r.lower() for r in rcpt] and m["X-Turnpost-Event"] == "sign_in.link"
+        ),
+        timeout=timeout,
+    )
+    with outgoing.changed:
+        outgoing.messages[:] = [x for x in outgoing.messages if x[1] is not message]
+    found = re.search(
+        rf"Sign in as {re.escape(name)}: \S+?(/sign-in/[A-Za-z0-9_-]+)", text_of(message)
+    )
+    assert found, f"no link for {name} in the letter"
+    browser = requests.Session()
+    page = browser.get(base + found.group(1), timeout=30)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    done = browser.post(base + found.group(1), data={"csrf_token": token}, timeout=30)
+    assert done.ok and f"Sign out {name}" in done.text, done.text
 
 
 # The processes of a live server, from /proc (for the tests and the soak that signal them).

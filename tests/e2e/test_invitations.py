@@ -68,6 +68,8 @@ def test_the_invited_player_is_told_by_email_and_webhook_and_the_game_waits_for_
     server, outgoing, receiver = town
     ada = Client(server.url, "Ada", email="ada.invites@example.org")
     bo = Client(server.url, "Bo", email="bo.invited@example.org")
+    for person in (ada, bo):  # each follows the link that confirms their address
+        person.confirm(outgoing)
     r = requests.patch(
         f"{server.url}/v1/players/me",
         json={"webhook_url": receiver.url},
@@ -111,6 +113,8 @@ def test_a_refusal_cancels_the_game_and_its_creator_is_told(town):
     server, outgoing, _receiver = town
     cy = Client(server.url, "Cy", email="cy.creates@example.org")
     di = Client(server.url, "Di", email="di.refuses@example.org")
+    for person in (cy, di):
+        person.confirm(outgoing)
     game_id = cy.post("/v1/games", {"game": "ninedomains", "seats": [di.id, cy.id]}).json()["id"]
     outgoing.wait_for(event_to("di.refuses@example.org", "game.invited", game_id))
     r = di.post(f"/v1/games/{game_id}/decline")
@@ -129,6 +133,8 @@ def test_a_friend_is_seated_at_once_and_gets_a_turn_email_not_an_invitation(town
     server, outgoing, _ = town
     ed = Client(server.url, "Ed", email="ed.friend@example.org")
     flo = Client(server.url, "Flo", email="flo.friend@example.org")
+    for person in (ed, flo):
+        person.confirm(outgoing)
     assert (
         requests.put(
             f"{server.url}/v1/players/me/friends",
@@ -148,6 +154,7 @@ def test_a_hundred_invitations_from_one_account_send_the_stranger_one_email(town
     server, outgoing, _ = town
     mallory = Client(server.url, "Mallory")
     victim = Client(server.url, "Victim", email="victim@example.org")
+    victim.confirm(outgoing)
     made = [
         mallory.post("/v1/games", {"game": "nautilus", "seats": [mallory.id, victim.id]})
         for _ in range(FLOOD)

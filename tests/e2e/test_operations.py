@@ -26,11 +26,15 @@ def sample(server: LiveServer, name: str, **labels) -> float:
     return total
 
 
-def play_a_round(server: LiveServer, request_id: str | None = None, **emails):
+def play_a_round(server: LiveServer, request_id: str | None = None, outgoing=None, **emails):
     """A round of The Nine Domains: Ada lays her cards, then Bo (with `request_id`), which
-    fights the round and starts the next: turn emails follow Bo's move."""
+    fights the round and starts the next: turn emails follow Bo's move (to the addresses
+    given, confirmed first through the letters sent to `outgoing`)."""
     ada = Client(server.url, "Ada", emails.get("ada"))
     bo = Client(server.url, "Bo", emails.get("bo"))
+    if outgoing is not None:
+        for person in (ada, bo):
+            person.confirm(outgoing)
     bo.befriend(ada)
     game = ada.post("/v1/games", {"game": "ninedomains", "seats": [ada.id, bo.id]}).json()
     for player, rid in ((ada, None), (bo, request_id)):
@@ -100,7 +104,7 @@ def traced(valkey, tmp_path):
 def test_a_moves_request_id_reaches_the_worker_and_its_email_job(traced):
     server, smtp = traced
     ada, bo, answer = play_a_round(
-        server, "trace-the-move-0001", ada="ada@example.org", bo="bo@example.org"
+        server, "trace-the-move-0001", smtp, ada="ada@example.org", bo="bo@example.org"
     )
     assert answer.headers["X-Request-Id"] == "trace-the-move-0001"
     # the worker's log line comes before its email is sent and counted: wait for all three

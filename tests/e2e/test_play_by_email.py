@@ -74,9 +74,11 @@ def reply(original, move, sender):
     return message
 
 
-def new_table(server, game, tag):
+def new_table(server, outgoing, game, tag):
     ada = Client(server.url, "Ada", email=f"ada.{tag}@example.org")
     bo = Client(server.url, "Bo", email=f"bo.{tag}@example.org")
+    for person in (ada, bo):  # each follows the link that confirms their address
+        person.confirm(outgoing)
     bo.befriend(ada)
     r = ada.post("/v1/games", {"game": game, "seats": [ada.id, bo.id]})
     assert r.status_code == 201, r.text
@@ -99,7 +101,7 @@ def next_email(outgoing, game_id, handled):
 @pytest.mark.parametrize("game", ["nautilus", "ninedomains"])
 def test_a_whole_game_played_only_by_replying_to_emails(post_office, game):
     server, mail_in, outgoing = post_office
-    game_id, ada = new_table(server, game, f"{game}-mail")
+    game_id, ada = new_table(server, outgoing, game, f"{game}-mail")
     picker = Rng(game.encode() + bytes(32))
     handled, finished, replies = set(), set(), 0
     while len(finished) < 2:
@@ -133,7 +135,7 @@ def click_links(message):
 
 def test_a_whole_game_played_only_by_one_click_links(post_office):
     server, _, outgoing = post_office
-    game_id, ada = new_table(server, "nautilus", "clicks")
+    game_id, ada = new_table(server, outgoing, "nautilus", "clicks")
     picker = Rng(b"clicks" + bytes(32))
     handled, finished, clicks = set(), set(), 0
     while len(finished) < 2:
@@ -158,7 +160,7 @@ def test_forged_messages_get_no_answer(post_office):
     """Backscatter: 20 messages to made-up reply addresses and one to a real one, all from a
     forged From, over real SMTP to `turnpost mail-in`: nothing goes back to that address."""
     server, mail_in, outgoing = post_office
-    game_id, ada = new_table(server, "ninedomains", "forged")
+    game_id, ada = new_table(server, outgoing, "ninedomains", "forged")
     turn = next_email(outgoing, game_id, set())
     for n in range(20):
         forged = EmailMessage()

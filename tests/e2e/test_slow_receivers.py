@@ -13,7 +13,7 @@ import requests
 
 from store.connection import connect
 from store.embedded import free_port
-from tests.e2e.server import LiveServer
+from tests.e2e.server import LiveServer, confirm_address
 from tests.peers import SmtpInbox, WebhookReceiver
 from workers.queue import queue
 
@@ -117,6 +117,7 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
     try:
         time.sleep(3)  # the slow accounts' first deliveries are under way
         email_id, email_headers = register(server, "Eve", email="eve.honest@example.org")
+        confirm_address(outgoing, server.url, "Eve", "eve.honest@example.org")
         hook_id, hook_headers = register(server, "Hal", webhook_url=fast.url)
         delays = []
         while time.monotonic() - began < ATTACK_SECONDS:

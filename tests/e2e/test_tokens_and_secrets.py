@@ -14,7 +14,7 @@ import standardwebhooks
 from cryptography.fernet import Fernet
 
 from store.connection import connect
-from tests.e2e.server import Client, LiveServer
+from tests.e2e.server import Client, LiveServer, confirm_address
 from tests.peers import SmtpInbox, WebhookReceiver, html_of, text_of
 
 DOMAIN = "play.test"
@@ -125,14 +125,19 @@ def test_a_lost_token_is_replaced_through_an_emailed_sign_in_link(post_office):
 
 
 def test_sign_in_requests_are_limited_per_address_whoever_owns_it(post_office):
+    """An address gets at most PER_ADDRESS letters an hour whoever asks: the one that
+    confirmed Bo's address when he registered counts."""
     server, _ = post_office
     Client(server.url, "Bo", email="bo.limit@example.org")
-    for address in ("bo.limit@example.org", "nobody.limit@example.org"):
+    for address, letters_left in (
+        ("bo.limit@example.org", PER_ADDRESS - 1),
+        ("nobody.limit@example.org", PER_ADDRESS),
+    ):
         answers = [
             requests.post(server.url + "/v1/sign-in", json={"email": address}, timeout=10)
-            for _ in range(PER_ADDRESS + 1)
+            for _ in range(letters_left + 1)
         ]
-        assert [a.status_code for a in answers] == [202] * PER_ADDRESS + [429]
+        assert [a.status_code for a in answers] == [202] * letters_left + [429]
         assert answers[-1].json()["code"] == "rate/limited"
         assert int(answers[-1].headers["Retry-After"]) > 0
 
@@ -186,6 +191,7 @@ def test_redis_holds_no_token_reply_token_link_or_webhook_secret_in_clear(post_o
         )
         cy_token, webhook_secret = r.json()["token"], r.json()["webhook_secret"]
         cy = {"Authorization": f"Bearer {cy_token}"}
+        confirm_address(outgoing, server.url, "Cy", "cy.secret@example.org")
         di = Client(server.url, "Di", email="di.secret@example.org")
         requests.put(
             server.url + "/v1/players/me/friends",

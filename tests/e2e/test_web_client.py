@@ -2,13 +2,16 @@
 `turnpost serve` with its workers and a real SMTP server: what a person does, through the
 pages only. Every page the tests open is checked with axe-core (no serious or critical
 violation); with TURNPOST_SCREENSHOTS=<folder> each is also photographed at a phone's and a
-desktop's width (docs/screenshots/web/ holds the ones the README shows)."""
+desktop's width (docs/screenshots/web/ holds the ones the README shows). Every page runs under
+the server's Content-Security-Policy: each browser reports any violation of it (the page's
+`securitypolicyviolation` events and the console), and a test fails on one."""
 
 from __future__ import annotations
 
 import os
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ from tests.peers import SmtpInbox, text_of
 
 CHROMIUM = "/usr/bin/chromium-headless-shell"  # installed by `make test` (the browser target)
 AXE = Path(__file__).resolve().parents[2] / "tools/axe/node_modules/axe-core/axe.min.js"
+AXE_SOURCE = AXE.read_text() if AXE.exists() else "throw new Error('npm ci --prefix tools/axe')"
 PUBLIC_URL = "http://turnpost.test"
 SCREENSHOTS = os.environ.get("TURNPOST_SCREENSHOTS")
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -72,15 +76,42 @@ def browser():
         chromium.close()
 
 
+PEOPLE: list[Person] = []  # everyone's browser, whose policy violations each test checks
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => window.reportViolation({
+  page: location.href, directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample,
+}));
+"""
+
+
 class Person:
-    """A person at their own browser (a context of its own: its own cookies)."""
+    """A person at their own browser (a context of its own: its own cookies). The browser
+    reports every violation of a page's Content-Security-Policy to `violations`."""
 
     def __init__(self, browser: Browser, site, name: str, email: str):
         self.server, self.outgoing = site
         self.name, self.email = name, email
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.violations: list = []
+        self.context.expose_binding(
+            "reportViolation", lambda _source, found: self.violations.append(found)
+        )
+        self.context.add_init_script(REPORT_VIOLATIONS)
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
+        self.watch(self.page)
+        PEOPLE.append(self)
+
+    def watch(self, page: Page) -> None:
+        """Chromium also says on the console when the policy refused something."""
+        page.on(
+            "console",
+            lambda message: (
+                self.violations.append({"page": page.url, "console": message.text})
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
 
     def open(self, path: str) -> Page:
         self.page.goto(self.server.url + path)
@@ -138,8 +169,10 @@ class Person:
 
 
 def look(page: Page, name: str) -> None:
-    """The accessibility check of the page, and its photographs when they are asked for."""
-    page.add_script_tag(path=str(AXE))
+    """The accessibility check of the page, and its photographs when they are asked for.
+    axe-core is evaluated by the browser's debugging protocol, which the page's policy does
+    not govern (an inline <script> added to the page would be refused, rightly)."""
+    page.evaluate(AXE_SOURCE)
     violations = page.evaluate(
         """async () => (await axe.run(document)).violations.map(
              (v) => ({id: v.id, impact: v.impact, help: v.help,
@@ -193,6 +226,16 @@ def play_to_the_end(people: list[Person], game_id: str, rnd: random.Random) -> i
             turn += 1
             page = people[turn % len(people)].open(f"/games/{game_id}")
     raise AssertionError("the game did not end")
+
+
+@pytest.fixture(autouse=True)
+def no_policy_violation():
+    """After each test: no page of anyone's browser broke its Content-Security-Policy."""
+    yield
+    found = [v for person in PEOPLE for v in person.violations]
+    for person in PEOPLE:
+        person.violations.clear()
+    assert not found, f"Content-Security-Policy violations: {found}"
 
 
 @pytest.fixture(scope="module")
@@ -313,6 +356,10 @@ def test_signing_in_again_on_a_new_browser_by_an_emailed_link(browser, site, ada
     token = again.page.locator("code.secret").inner_text()
     assert token.startswith("tp_")
     look(again.page, "settings-new-token")
+    # a new token signs out every other browser of hers: her first one signs in again
+    expect(ada.open("/settings")).to_have_url(re.compile(r"/sign-in"))
+    ada.sign_in()
+    expect(ada.page).to_have_url(re.compile(r"/settings$"))
 
 
 def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
@@ -342,3 +389,93 @@ def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
     missing = person.open("/games/g_nothing")
     expect(missing.locator(".message")).to_contain_text("There is no game g_nothing")
     look(missing, "not-found")
+
+
+def security_headers(response, what: str) -> None:
+    """An answer's headers say what the server's policy says (api/security_headers.py)."""
+    assert response is not None, what
+    headers = response.headers  # Playwright gives their names in lower case
+    policy = {
+        part.strip().split(" ", 1)[0]: part.strip().partition(" ")[2]
+        for part in headers["content-security-policy"].split(";")
+    }
+    assert policy["frame-ancestors"] == "'none'", what
+    assert "'unsafe-inline'" not in policy["script-src"], what
+    assert "'unsafe-eval'" not in policy["script-src"], what
+    assert policy["object-src"] == "'none'" and policy["base-uri"] == "'none'", what
+    assert headers["x-frame-options"] == "DENY", what
+    assert headers["x-content-type-options"] == "nosniff", what
+    assert headers["referrer-policy"] == "same-origin", what
+    assert "strict-transport-security" not in headers, f"{what}: plain http, no HSTS"
+
+
+def test_every_page_kind_carries_the_security_headers_and_works_under_the_policy(ada_and_bo):
+    """The headers of every kind of page, read by the browser; and the pages work under the
+    policy: a move played from a game's page and seen live on the other's (no reload), the
+    API's documentation. The policy is enforced, not only sent: a script slipped into a page
+    does not run, and its violation is reported (the check every test here makes sees it)."""
+    ada, bo = ada_and_bo
+    game_id = ada.new_game("nautilus", {1: ("player", bo.name)})
+    invitation = bo.open("/games").locator(f'form[action="/games/{game_id}/join"]')
+    if invitation.count():  # not when an earlier test made Ada his friend
+        invitation.get_by_role("button").click()
+        expect(bo.page.locator(".flash")).to_contain_text("The game has begun")
+    first = ada if ada.open(f"/games/{game_id}").locator("#your-move").count() else bo
+    email = first.outgoing.wait_for(
+        lambda m, rcpt: first.email in rcpt and m["X-Turnpost-Game"] == game_id, timeout=30
+    )
+    turn_page = re.search(rf"{re.escape(PUBLIC_URL)}(/t/[A-Za-z0-9_.-]+)", text_of(email))
+    profile = ada.open(f"/games/{game_id}").get_by_role("link", name=bo.name).get_attribute("href")
+    stranger = Person(ada.page.context.browser, (ada.server, ada.outgoing), "Nobody", "x@y.org")
+    kinds = {
+        "front page": (stranger, "/"),
+        "sign in": (stranger, "/sign-in"),
+        "sign up": (stranger, "/sign-up"),
+        "a refused next": (stranger, "/sign-in?next=//evil.test"),
+        "lobby": (ada, "/lobby"),
+        "my games": (ada, "/games"),
+        "choose a game": (ada, "/games/new"),
+        "new game": (ada, "/games/new?game=nautilus"),
+        "a game": (ada, f"/games/{game_id}"),
+        "resign?": (ada, f"/games/{game_id}/resign"),
+        "a profile": (ada, profile),
+        "settings": (ada, "/settings"),
+        "public page": (stranger, f"/play/{game_id}"),
+        "turn page": (first, turn_page.group(1)),
+        "not found": (ada, "/games/g_nothing"),
+        "a bad sign-in link": (stranger, "/sign-in/" + "A" * 43),
+        "API docs": (stranger, "/docs/"),
+    }
+    for what, (person, path) in kinds.items():
+        security_headers(person.page.goto(person.server.url + path), what)
+    # its script ran and read the document
+    expect(stranger.page.locator(".swagger-ui .info")).to_be_visible(timeout=60_000)
+    # a move through the page, seen live by the other (live.js under the policy)
+    waiting = bo if first is ada else ada
+    watched = waiting.open(f"/games/{game_id}")
+    watched.evaluate("window.notReloaded = true")
+    page = first.open(f"/games/{game_id}")
+    rnd = random.Random(11)
+    while not move(page, rnd):
+        pass
+    expect(watched.locator("#live")).to_contain_text("moved on", timeout=20_000)
+    assert watched.evaluate("window.notReloaded") is True
+    # enforced: a script put into the page (as an injection would) is refused and reported
+    watched.evaluate(
+        """() => { const s = document.createElement("script");
+                   s.textContent = "window.injected = true"; document.body.append(s); }"""
+    )
+    deadline = time.monotonic() + 10
+    while not waiting.violations and time.monotonic() < deadline:
+        watched.wait_for_timeout(50)
+    assert watched.evaluate("window.injected === undefined"), "the inline script ran"
+    reported = [v for v in waiting.violations if v.get("directive", "").startswith("script-src")]
+    assert reported, waiting.violations
+    waiting.violations.clear()
+    # and no other page shows one of these in a frame
+    other_site = stranger.context.new_page()
+    other_site.set_content(f'<iframe src="{ada.server.url}/"></iframe>')  # waits for its load
+    framed = other_site.frames[-1]
+    assert "turnpost" not in (framed.evaluate("document.body.innerText") or "")
+    other_site.close()
+    stranger.violations.clear()  # the refusal, which the framing page may report

@@ -28,6 +28,7 @@ from store.connection import connect
 from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
+from tests.addresses import confirm
 from tests.checks import Mover, assert_each_timeout_once, assert_emails_once, wait_until_finished
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
@@ -109,6 +110,7 @@ def test_kill_9_of_valkey_during_games_against_bots_with_clocks_and_emails(world
     for i in range(8):
         address = f"p{i}@example.org"
         person = Client(server.url, f"P{i}", email=address)
+        confirm(connect(world.url), person.id)  # as its owner would, by the emailed link
         game_id = service.create(
             person.id,
             "ninedomains",
@@ -165,6 +167,7 @@ def test_the_api_killed_between_the_append_and_its_answer_loses_no_consequence(w
     service = world.service()
     watcher = connect(world.url)
     person = Client(server.url, "Ada", email="ada@example.org")
+    confirm(watcher, person.id)  # as its owner would, by the emailed link
     game_id = service.create(person.id, "nautilus", [person.id, "bot:heuristic"])["id"]
     frozen_before_answer = 0
     for _ in range(6):

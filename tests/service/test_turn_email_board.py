@@ -9,18 +9,18 @@ import pytest
 from service.notify.notifications import TURN_STARTED, Notice, NotificationService
 from service.play import boards
 from service.play.games import GameService
-from service.players.accounts import PlayerService
 from service.settings import Settings
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
 from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
 
 
 @pytest.fixture
 def table(redis_client, smtp):
-    players = PlayerService(PlayerStore(redis_client))
+    players = ConfirmedPlayers(PlayerStore(redis_client))
     games = GameService(GameStore(redis_client), PlayerStore(redis_client))
     notify = NotificationService(
         GameStore(redis_client),

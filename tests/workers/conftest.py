@@ -5,9 +5,9 @@ import sys
 import pytest
 
 from service.play.games import GameService
-from service.players.accounts import PlayerService
 from store.games import GameStore
 from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
 from transports.safe_urls import UrlPolicy
 
 
@@ -18,7 +18,9 @@ def services(redis_client):
     games = GameService(GameStore(redis_client), PlayerStore(redis_client), min_move_seconds=1)
     # the tests' webhook receivers listen on http://127.0.0.1: allowed here, and only here
     loopback = UrlPolicy(allow_http=True, allow_loopback=True)
-    return PlayerService(PlayerStore(redis_client), webhook_urls=loopback), games
+    # the players' addresses count as confirmed (tests/addresses.py): these tests are about
+    # what comes after
+    return ConfirmedPlayers(PlayerStore(redis_client), webhook_urls=loopback), games
 
 
 @pytest.fixture
