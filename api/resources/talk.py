@@ -4,7 +4,7 @@ other players accept or decline (service/play/talk.py, service/play/agreements.p
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode
+from service.errors import ErrorCode, ServiceError
 
 from .. import context
 from ..error_codes import raises
@@ -94,7 +94,14 @@ class Proposals(MethodView):
         return proposal, 201, {"Location": f"{blp.url_prefix}/{game_id}/proposals"}
 
 
-@blp.route("/<game_id>/proposals/<int:proposal>/answer")
+def _proposal_id(text: str) -> int:
+    """A proposal's id from the path: its version in the log (anything else names none)."""
+    if not text.isdigit() or len(text) > 15:
+        raise ServiceError(ErrorCode.PROPOSAL_NOT_FOUND, f"there is no proposal {text!r}")
+    return int(text)
+
+
+@blp.route("/<game_id>/proposals/<proposal>/answer")
 class ProposalAnswer(MethodView):
     @blp.doc(operationId="answerProposal")
     @raises(
@@ -108,10 +115,12 @@ class ProposalAnswer(MethodView):
     @blp.response(200, ProposalSchema)
     def post(self, body, game_id, proposal):
         """Accept or decline a proposal you are asked to answer"""
-        return context.services().talk.answer(game_id, context.caller(), proposal, body["accept"])
+        return context.services().talk.answer(
+            game_id, context.caller(), _proposal_id(proposal), body["accept"]
+        )
 
 
-@blp.route("/<game_id>/proposals/<int:proposal>/withdraw")
+@blp.route("/<game_id>/proposals/<proposal>/withdraw")
 class ProposalWithdraw(MethodView):
     @blp.doc(operationId="withdrawProposal")
     @raises(
@@ -124,4 +133,4 @@ class ProposalWithdraw(MethodView):
     @blp.response(200, ProposalSchema)
     def post(self, game_id, proposal):
         """Withdraw a proposal you made"""
-        return context.services().talk.withdraw(game_id, context.caller(), proposal)
+        return context.services().talk.withdraw(game_id, context.caller(), _proposal_id(proposal))
