@@ -70,6 +70,7 @@ def web_player() -> str | None:
     cookies, not headers). Only the event streams take it: the API's other operations want
     the token, so that no other site can make a browser act through the cookie."""
     found = session.get(WEB_SESSION_PLAYER)
-    if isinstance(found, str) and players().players.get(found) is not None:
+    profile = players().players.get(found) if isinstance(found, str) else None
+    if profile is not None and not profile.get("suspended"):
         return found
     return None

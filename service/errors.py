@@ -111,6 +111,11 @@ class ErrorCode(Enum):
         "you are not asked to answer this proposal (you made it, or answered it), or it is "
         "not yours to withdraw",
     )
+    GAME_BLOCKED = (
+        "game/blocked",
+        409,
+        "you and a player of this game have blocked one another: you are not seated together",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",
@@ -169,6 +174,12 @@ class ErrorCode(Enum):
         422,
         "a private message goes to one other player (`to`: their seat) of a game of three "
         "seats or more",
+    )
+    REPORT_INVALID = (
+        "report/invalid",
+        422,
+        "a report names a player (not you), or a message of a game that you may read, and "
+        "gives a reason",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

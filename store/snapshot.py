@@ -75,3 +75,5 @@ class Snapshot(TypedDict):
     updated_at: int
     agreements: NotRequired[Agreements]
     """From the start of a game on (absent in a game started before proposals were)."""
+    hidden_messages: NotRequired[list[int]]
+    """The versions of the messages an operator hid (absent while there is none)."""

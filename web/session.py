@@ -88,9 +88,8 @@ def player_id(services: Services) -> str | None:
     """The signed-in player, if the session names one who still exists."""
     if "web_player" not in g:
         found = session.get(PLAYER)
-        g.web_player = (
-            found if isinstance(found, str) and services.players.players.get(found) else None
-        )
+        profile = services.players.players.get(found) if isinstance(found, str) else None
+        g.web_player = found if profile and not profile.get("suspended") else None
     return g.web_player
 
 

@@ -25,6 +25,7 @@ from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
 from service.timefmt import in_words, iso
 from store.games import GameStore
+from store.players import PlayerStore
 from store.record import Event, EventType, SeatRecord
 from store.snapshot import OpenProposal, Snapshot
 
@@ -227,8 +228,10 @@ def build(
     invited: bool = False,
     page_size: int = LOG_PAGE,
     told_until: int | None = None,
+    blocked: frozenset[str] = frozenset(),
 ) -> SeatTable:
-    """The table of `snap` as `seat` (None: a spectator) sees it. `recent` are the game's
+    """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
+    messages the reader does not read). `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game."""
@@ -256,7 +259,8 @@ def build(
     moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
     legal = [dict(m.action) for m in moves]
     since = since_last_move(game, snap["seats"], recent, seat, told_until)
-    chat = talk.chat_lines(recent, snap["seats"], seat, zone)
+    muted, hidden = logview.unseen(snap, blocked)
+    chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
     chat_since = _chat_since(chat, recent, seat, told_until)
     seat_lines = tuple(
         SeatLine(
@@ -306,7 +310,7 @@ def build(
             entries=tuple(
                 Happening(e["version"], happening(game, snap["seats"], e, seat))
                 for e in log_events
-                if logview.readable(e, seat)
+                if logview.readable(e, seat, muted, hidden)
             ),
         ),
         invited=invited,
@@ -485,9 +489,16 @@ class Tables:
     """Reads a game and builds a reader's table (two round trips: the snapshot, then the
     events for "since your last move" and the log's page)."""
 
-    def __init__(self, games: GameStore, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        games: GameStore,
+        clock: Callable[[], float] = time.time,
+        players: PlayerStore | None = None,
+    ):
+        """`players`: where the readers' blocks are read (without it, none are)."""
         self.games = games
         self.clock = clock
+        self.players = players
 
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
@@ -536,6 +547,22 @@ class Tables:
             ]
         )
         now_ms = int(self.clock() * 1000)
+        reader = snap["seats"][seat]["player_id"] if seat is not None else None
+        blocked = (
+            frozenset(self.players.blocked(reader))
+            if self.players is not None and reader is not None
+            else frozenset()
+        )
         return build(
-            snap, seat, recent, log_events, page, now_ms, zone, invited, page_size, told_until
+            snap,
+            seat,
+            recent,
+            log_events,
+            page,
+            now_ms,
+            zone,
+            invited,
+            page_size,
+            told_until,
+            blocked,
         )

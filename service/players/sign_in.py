@@ -74,6 +74,8 @@ class SignIn:
             profile = self.players.get(player_id)
             if not profile or (profile.get("email") or "").strip().lower() != email:
                 continue
+            if profile.get("suspended"):  # an operator suspended them: no sign-in
+                continue
             link = secrets.token_urlsafe(32)
             self.players.add_sign_in_link(link, player_id, self.settings.sign_in_link_seconds)
             self.mailer.send(self._letter(profile, link))
