@@ -146,6 +146,7 @@ def create_app(
         players.sign_in_blp,
         games.blp,
         talk.blp,
+        talk.reports_blp,
         inbound.blp,
     ):
         api.register_blueprint(blueprint)

@@ -150,7 +150,7 @@ def my_games():
 @pages.get("/lobby")
 def lobby():
     player = me()
-    found = services().games.open_games(100)
+    found = services().games.open_games(100, viewer=player)
     return page(
         "lobby.html",
         "Lobby: games looking for players",
@@ -442,7 +442,7 @@ def withdraw_proposal(game_id: str, proposal: int):
     )
 
 
-def _talk(game_id: str, call, done: str):
+def _talk(game_id: str, call, done: str, anchor: str = "proposals"):
     """A proposal's form: done, said in words, and back to the game; or the page with why
     not."""
     try:
@@ -455,7 +455,7 @@ def _talk(game_id: str, call, done: str):
     if answer.get("status") == "void":
         done = "The proposal no longer held (the game moved on): nothing changed."
     flash(done)
-    return redirect(f"/games/{game_id}#proposals", 303)
+    return redirect(f"/games/{game_id}#{anchor}", 303)
 
 
 @pages.get("/games/<game_id>/resign")
@@ -503,6 +503,49 @@ def rematch(game_id: str):
 
 
 @pages.get("/players/<player_id>")
-def player_page(player_id: str):
+def player_page(player_id: str, status: int = 200, problem: str | None = None):
     profile = services().players.public_profile(player_id)
-    return page("player.html", profile["name"], profile=profile)
+    player = me()
+    blocked = player is not None and player_id in services().players.players.blocked(player)
+    return page(
+        "player.html", profile["name"], status, profile=profile, blocked=blocked, problem=problem
+    )
+
+
+@pages.post("/players/<player_id>/block")
+@signed_in
+def block_player(player_id: str):
+    """Block or unblock a player (their profile's button)."""
+    player = you()
+    blocked = services().players.players.blocked(player)
+    wanted = blocked | {player_id} if request.form.get("block") == "yes" else blocked - {player_id}
+    try:
+        services().players.set_blocked(player, sorted(wanted))
+    except ServiceError as err:
+        return player_page(player_id, err.error.status, f"Not done: {err.message}.")
+    flash("Blocked." if player_id in wanted else "Unblocked.")
+    return redirect(f"/players/{player_id}", 303)
+
+
+@pages.post("/players/<player_id>/report")
+@signed_in
+def report_player(player_id: str):
+    try:
+        services().moderation.report(you(), request.form.get("reason", ""), player_id=player_id)
+    except ServiceError as err:
+        return player_page(player_id, err.error.status, f"Not sent: {err.message}.")
+    flash("Your report is sent to the moderators.")
+    return redirect(f"/players/{player_id}", 303)
+
+
+@pages.post("/games/<game_id>/messages/<int:version>/report")
+@signed_in
+def report_message(game_id: str, version: int):
+    return _talk(
+        game_id,
+        lambda: services().moderation.report(
+            you(), request.form.get("reason", ""), game_id=game_id, message=version
+        ),
+        "Your report is sent to the moderators.",
+        "chat",
+    )

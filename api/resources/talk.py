@@ -18,6 +18,8 @@ from ..schemas import (
     ProposalListSchema,
     ProposalPostSchema,
     ProposalSchema,
+    ReportPostSchema,
+    ReportReceivedSchema,
     location_header,
 )
 
@@ -134,3 +136,28 @@ class ProposalWithdraw(MethodView):
     def post(self, game_id, proposal):
         """Withdraw a proposal you made"""
         return context.services().talk.withdraw(game_id, context.caller(), _proposal_id(proposal))
+
+
+reports_blp = Blueprint(
+    "reports",
+    __name__,
+    url_prefix="/v1/reports",
+    description="Reports of a message or a player, for the operators",
+)
+
+
+@reports_blp.route("")
+class Reports(MethodView):
+    @reports_blp.doc(operationId="report")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REPORT_INVALID, ErrorCode.CHAT_INVALID)
+    @reports_blp.arguments(ReportPostSchema)
+    @reports_blp.response(202, ReportReceivedSchema)
+    def post(self, body):
+        """Report a message you may read, or a player, with a reason"""
+        return context.services().moderation.report(
+            context.caller(),
+            body["reason"],
+            player_id=body["player_id"],
+            game_id=body["game_id"],
+            message=body["message"],
+        ), 202
