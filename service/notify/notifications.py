@@ -379,7 +379,8 @@ class NotificationService:
                 )
         footer = (
             "To play, reply to this email with your move on the first line (several "
-            "steps of one turn: one per line)."
+            "steps of one turn: one per line); to write to the table too, add a line "
+            "that starts with say: and your message."
             if reply_to
             else ""
         )
