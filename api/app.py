@@ -155,6 +155,7 @@ def create_app(
         players.sign_in_blp,
         games.blp,
         talk.blp,
+        talk.reports_blp,
         inbound.blp,
         leaderboards.blp,
         push.blp,

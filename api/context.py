@@ -63,8 +63,12 @@ browser's EventSource cannot send the Authorization header."""
 
 def web_player() -> str | None:
     """The player signed in to the web client in this browser, if any (and their session is
-    live: web/session.py): a page of the same origin follows its game's event stream with
-    the session cookie (an EventSource sends cookies, not headers). Only the event streams
-    take it: the API's other operations want the token, so that no other site can make a
-    browser act through the cookie."""
-    return web_session.from_cookie()
+    live: web/session.py; not a suspended player): a page of the same origin follows its
+    game's event stream with the session cookie (an EventSource sends cookies, not headers).
+    Only the event streams take it: the API's other operations want the token, so that no
+    other site can make a browser act through the cookie."""
+    found = web_session.from_cookie()
+    profile = players().players.get(found) if found is not None else None
+    if profile is not None and not profile.get("suspended"):
+        return found
+    return None

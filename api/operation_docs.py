@@ -88,6 +88,15 @@ DESCRIPTIONS: dict[str, str] = {
     "move taken back, the clocks paused, the game ended), unless what it was about changed "
     "first: then it is `void`. One no declines it.",
     "withdrawProposal": "Only its proposer withdraws a proposal.",
+    "getBlocked": "The players you have blocked.",
+    "setBlocked": "Replaces the whole list (at most 500 player ids). A blocked player cannot "
+    "invite you nor seat you (nor you them), neither of you takes an open seat at the other's "
+    "table (nor sees such a game in the lobby), and their messages are hidden from you on "
+    "every surface (yours still reach them). It holds from now on: games already begun go on.",
+    "report": "A message you may read (`game_id` and `message`, its version) or a player "
+    "(`player_id`), with a reason in a line. Only the operators read reports "
+    "(`turnpost reports`); they may hide a message or suspend a player. Counts against "
+    "TALK_PER_MINUTE.",
     "resignGame": "Leaves the game: before it starts your seat opens again; during it you "
     "resign, and the game goes on where its rules allow.",
     "streamLog": "Server-sent events, one per log entry you may read (`id` is its version). "

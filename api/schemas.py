@@ -376,6 +376,57 @@ class FriendsSchema(Schema):
     )
 
 
+class BlockedUpdateSchema(Schema):
+    blocked = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(max=MAX_FRIENDS),
+        metadata={
+            "description": "Player ids: none of them invites you or is seated with you from "
+            "the lobby, and their messages are hidden from you"
+        },
+    )
+
+
+class BlockedSchema(Schema):
+    blocked = fields.List(
+        fields.Nested(FriendSchema),
+        required=True,
+        metadata={"description": "The players you have blocked, by id"},
+    )
+
+
+class ReportPostSchema(Schema):
+    reason = fields.String(
+        required=True,
+        validate=validate.Length(1, MAX_MESSAGE_CHARS),
+        metadata={"description": "Why, in a line (checked as a message is)"},
+    )
+    player_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(1, 64),
+        metadata={"description": "The player you report (not with a message)"},
+    )
+    game_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(1, 64),
+        metadata={"description": "With `message`: the game of the message you report"},
+    )
+    message = JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(1, MAX_VERSION),
+        metadata={"description": "The message's version (as /chat lists it), one you may read"},
+    )
+
+
+class ReportReceivedSchema(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["received"]))
+
+
 class WebhookSecretSchema(Schema):
     webhook_secret = fields.String(required=True, metadata=WEBHOOK_SECRET)
 

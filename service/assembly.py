@@ -17,6 +17,7 @@ from service.play.games import GameService
 from service.play.table import Tables
 from service.play.talk import Talk, TalkLimits
 from service.players.accounts import PlayerService
+from service.players.moderation import Moderation
 from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
 from service.players.vacations import VacationService
@@ -24,6 +25,7 @@ from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.games import GameStore
+from store.moderation import ModerationStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
@@ -43,6 +45,8 @@ class Services:
     games: GameService
     talk: Talk
     """The players' messages (and proposals) in a game."""
+    moderation: Moderation
+    """Reports, and the operators' actions on them."""
     tables: Tables
     """Each reader's table of a game: what every page, email and webhook shows."""
     notifications: NotificationService
@@ -90,7 +94,7 @@ def assemble(
         player_store,
         TalkLimits(settings.talk_per_minute, settings.talk_per_hour, settings.proposal_hours),
     )
-    tables = Tables(game_store)
+    tables = Tables(game_store, players=player_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -132,6 +136,7 @@ def assemble(
         players=players,
         games=games,
         talk=talk,
+        moderation=Moderation(games, talk, player_store, ModerationStore(client)),
         tables=tables,
         notifications=NotificationService(
             game_store,

@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 from service.notify import digest
 from service.notify.notifications import (
-    CHAT_MESSAGE,
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
     TURN_CONTINUES,
@@ -34,6 +33,7 @@ from service.notify.notifications import (
     TURN_STARTED,
     Notice,
     goes_on,
+    message_notices,
     notices,
     preferences,
     proposal_notices,
@@ -49,7 +49,7 @@ from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
 from store.push import PushStore
-from store.record import Event, EventType
+from store.record import Event
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
@@ -168,18 +168,6 @@ def due_after_commit(
         wake_at=None if on_time or not bots else bots_from,
         replacements=list(snap["timed_out"]) if policy == "auto" else [],
     )
-
-
-def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
-    """A notice of each message among `events` for each person who may read it but did not
-    write it (a spectator never reads one; a private message is for one other player)."""
-    return [
-        Notice(CHAT_MESSAGE, snap["id"], seat, event["version"])
-        for event in events
-        if event["type"] == EventType.MESSAGE_SENT
-        for seat in event["to"]
-        if seat != event["seat"] and snap["seats"][seat]["kind"] == "player"
-    ]
 
 
 def due_for_messages(
@@ -369,7 +357,7 @@ class Consequences:
             self._record_result(snap)  # before the end's notices, which show the ratings
         self.send(due.deliveries, batch.writes)
         events = list(batch.began.get((entry.game_id, entry.first), {}).values())
-        contacts = batch.contacts.get(snap["id"], {})
+        contacts = batch.contacts.get(entry.game_id, {})
         self.send(
             due_for_messages(snap, events, contacts, self.settings, self.now_ms()), batch.writes
         )

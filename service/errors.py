@@ -116,6 +116,11 @@ class ErrorCode(Enum):
         "you are not asked to answer this proposal (you made it, or answered it), or it is "
         "not yours to withdraw",
     )
+    GAME_BLOCKED = (
+        "game/blocked",
+        409,
+        "you and a player of this game have blocked one another: you are not seated together",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     PUSH_TOO_MANY = (
         "push/too_many",
@@ -192,6 +197,12 @@ class ErrorCode(Enum):
         "push/unsafe_endpoint",
         422,
         "the push service's endpoint is not https, or its host is not a public address",
+    )
+    REPORT_INVALID = (
+        "report/invalid",
+        422,
+        "a report names a player (not you), or a message of a game that you may read, and "
+        "gives a reason",
     )
     GAME_UNKNOWN = "game/unknown", 422, "there is no game by that name (see /v1/catalog)"
     GAME_INVALID_SEATS = (

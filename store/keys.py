@@ -109,6 +109,18 @@ def player_seen(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:seen"
 
 
+def player_blocked(player_id: str) -> str:
+    """Set of the players this player has blocked: no invitation from them, their messages
+    hidden from this player, not seated together from the lobby."""
+    return f"{PREFIX}:player:{{{player_id}}}:blocked"
+
+
+REPORTS = f"{PREFIX}:{{moderation}}:reports"
+"""Stream of players' reports of a message or a player, for the operators (`turnpost reports`)."""
+AUDIT = f"{PREFIX}:{{moderation}}:audit"
+"""Stream of every operator action (a message hidden, a player suspended or restored)."""
+
+
 def player_talk(player_id: str, seconds: int) -> str:
     """How many messages and proposals the player wrote in the current window of `seconds`."""
     return f"{PREFIX}:player:{{{player_id}}}:talk:{seconds}"

@@ -372,6 +372,35 @@ class PlayerStore:
             pipe.sadd(key, *friends)
         pipe.execute()
 
+    # -- blocks: whom a player will not meet ---------------------------------------------------
+
+    def blocked(self, player_id: str) -> set[str]:
+        return {b.decode() for b in self.r.smembers(keys.player_blocked(player_id))}
+
+    def set_blocked(self, player_id: str, blocked: list[str]) -> None:
+        key = keys.player_blocked(player_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.delete(key)
+        if blocked:
+            pipe.sadd(key, *blocked)
+        pipe.execute()
+
+    def blocks_between(self, player_id: str, others: list[str]) -> list[bool]:
+        """For each of `others`: whether they and `player_id` have blocked one another (either
+        way): one round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        for other in others:
+            pipe.sismember(keys.player_blocked(player_id), other)
+            pipe.sismember(keys.player_blocked(other), player_id)
+        found = pipe.execute()
+        return [bool(a or b) for a, b in zip(found[0::2], found[1::2])]
+
+    def revoke_token(self, player_id: str) -> None:
+        """The player's API token stops working (no new one is made)."""
+        old = self.r.getdel(keys.player_token(player_id))
+        if old is not None:
+            self.r.delete(keys.token(old.decode()))
+
     def lets_seat(self, player_ids: list[str], creator: str) -> list[bool]:
         """For each player: whether they let `creator` seat them directly (a friend)."""
         pipe = self.r.pipeline(transaction=False)

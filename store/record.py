@@ -38,6 +38,7 @@ class EventType(StrEnum):
     GAME_CANCELLED = "GameCancelled"
     # table talk (service/play/talk.py): no effect on the match
     MESSAGE_SENT = "MessageSent"
+    MESSAGE_HIDDEN = "MessageHidden"
     # proposals the other seats accept or decline (service/play/agreements.py)
     PROPOSAL_MADE = "ProposalMade"
     PROPOSAL_ANSWERED = "ProposalAnswered"
@@ -193,6 +194,16 @@ class MessageSent(Stamp):
     private: bool
 
 
+class MessageHidden(Stamp):
+    """An operator hid a message (`message`: its version; `turnpost reports hide`): nobody
+    reads it from then on; its readers (`to`) read that a message was hidden."""
+
+    type: Literal[EventType.MESSAGE_HIDDEN]
+    message: int
+    to: list[int]
+    reason: str
+
+
 ProposalKind = Literal["takeback", "pause", "draw", "abort"]
 ProposalResult = Literal["accepted", "declined", "withdrawn", "lapsed", "void"]
 
@@ -246,6 +257,7 @@ Event = (
     | PlayerResigned
     | GameEnded
     | MessageSent
+    | MessageHidden
     | ProposalMade
     | ProposalAnswered
     | ProposalClosed

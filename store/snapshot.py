@@ -87,3 +87,5 @@ class Snapshot(TypedDict):
     """Each seat's clock ({"bank": ms, "since": epoch ms or None}: service.play.clock), once the
     game has started with a time control (absent in a snapshot stored before banks: read from
     its deadlines)."""
+    hidden_messages: NotRequired[list[int]]
+    """The versions of the messages an operator hid (absent while there is none)."""

@@ -1,5 +1,5 @@
 """The `turnpost` command: serve, worker, mail-in, status, settings, upgrade-secrets,
-rotate-push-keys, openapi, examples."""
+rotate-push-keys, reports, openapi, examples."""
 
 from __future__ import annotations
 
@@ -104,6 +104,33 @@ def main(argv: list[str] | None = None) -> int:
         help="make a new Web Push (VAPID) key pair; the devices subscribed with the old one "
         "are removed, and subscribe again when their settings page is opened",
     )
+    reports = commands.add_parser(
+        "reports",
+        help="the players' reports, and the operators' actions on them (each kept in the "
+        "audit log): hide a message, suspend or restore a player",
+    )
+    reports.add_argument(
+        "--operator",
+        default=os.environ.get("USER") or "operator",
+        help="who acts, for the audit log ($USER)",
+    )
+    acts = reports.add_subparsers(dest="act")
+    acts.add_parser("list", help="the latest reports, oldest first (the default)")
+    acts.add_parser("audit", help="the operators' actions, oldest first")
+    hide = acts.add_parser("hide", help="hide a message of a game from everyone")
+    hide.add_argument("game")
+    hide.add_argument("message", type=int, help="the message's version in the game's log")
+    hide.add_argument("--reason", required=True)
+    suspend = acts.add_parser(
+        "suspend",
+        help="suspend a player: sign-in refused, token revoked, their games by the timeout "
+        "policy (now where it is their turn; a game without a clock is left)",
+    )
+    suspend.add_argument("player")
+    suspend.add_argument("--reason", required=True)
+    restore = acts.add_parser("restore", help="lift a player's suspension")
+    restore.add_argument("player")
+    restore.add_argument("--reason", default="")
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
@@ -331,6 +358,32 @@ def status_command(args) -> int:
     return 0
 
 
+def reports_command(args) -> int:
+    from service.assembly import assemble
+    from service.errors import ServiceError
+    from service.settings import Settings
+    from store.connection import connect, data_url
+
+    moderation = assemble(connect(data_url(os.environ)), Settings.from_env(os.environ)).moderation
+    try:
+        if args.act == "hide":
+            done = moderation.hide(args.game, args.message, args.reason, args.operator)
+        elif args.act == "suspend":
+            done = moderation.suspend(args.player, args.reason, args.operator)
+        elif args.act == "restore":
+            done = moderation.restore(args.player, args.operator, args.reason)
+        else:
+            found = moderation.audit_log() if args.act == "audit" else moderation.reports()
+            for line in found:
+                print(json.dumps(line, ensure_ascii=False))
+            return 0
+    except ServiceError as error:
+        print(f"turnpost reports {args.act}: {error.message}", file=sys.stderr)
+        return 1
+    print(json.dumps(done, ensure_ascii=False))
+    return 0
+
+
 def settings_command(args) -> int:
     from api.front_door import FrontDoor
     from service.settings import Settings
@@ -462,6 +515,7 @@ COMMANDS = {
     "serve": serve_command,
     "worker": worker_command,
     "mail-in": mail_in_command,
+    "reports": reports_command,
     "openapi": openapi_command,
     "examples": examples_command,
     "status": status_command,

@@ -155,7 +155,7 @@ def my_games():
 @pages.get("/lobby")
 def lobby():
     player = me()
-    found = services().games.open_games(100)
+    found = services().games.open_games(100, viewer=player)
     return page(
         "lobby.html",
         "Lobby: games looking for players",
@@ -468,7 +468,7 @@ def withdraw_proposal(game_id: str, proposal: int):
     )
 
 
-def _talk(game_id: str, call, done: str):
+def _talk(game_id: str, call, done: str, anchor: str = "proposals"):
     """A proposal's form: done, said in words, and back to the game; or the page with why
     not."""
     try:
@@ -481,7 +481,7 @@ def _talk(game_id: str, call, done: str):
     if answer.get("status") == "void":
         done = "The proposal no longer held (the game moved on): nothing changed."
     flash(done)
-    return redirect(f"/games/{game_id}#proposals", 303)
+    return redirect(f"/games/{game_id}#{anchor}", 303)
 
 
 @pages.get("/games/<game_id>/resign")
@@ -526,3 +526,16 @@ def rematch(game_id: str):
     game, created = services().games.rematch(game_id, you())
     flash("The rematch is created: the others are invited." if created else "Here is the rematch.")
     return redirect(f"/games/{game['id']}", 303)
+
+
+@pages.post("/games/<game_id>/messages/<int:version>/report")
+@signed_in
+def report_message(game_id: str, version: int):
+    return _talk(
+        game_id,
+        lambda: services().moderation.report(
+            you(), request.form.get("reason", ""), game_id=game_id, message=version
+        ),
+        "Your report is sent to the moderators.",
+        "chat",
+    )

@@ -4,11 +4,12 @@ person reading."""
 
 from __future__ import annotations
 
-from flask import request
+from flask import flash, redirect, request
 
 from engine import registry
+from service.errors import ServiceError
 
-from .blueprint import me, page, pages, services
+from .blueprint import me, page, pages, services, signed_in, you
 from .charts import rating_chart
 
 PER_PAGE = 50
@@ -39,9 +40,10 @@ def leaderboard(game: str):
 
 
 @pages.get("/players/<player_id>")
-def player_page(player_id: str):
+def player_page(player_id: str, status: int = 200, problem: str | None = None):
     profile = services().players.public_profile(player_id)
     reader = me()
+    blocked = reader is not None and player_id in services().players.players.blocked(reader)
     record = services().ratings.of_player(player_id, reader)
     charts = {
         r["game"]: rating_chart(
@@ -55,8 +57,37 @@ def player_page(player_id: str):
     return page(
         "player.html",
         profile["name"],
+        status,
         profile=profile,
         record=record,
         charts=charts,
         yours=reader == player_id,
+        blocked=blocked,
+        problem=problem,
     )
+
+
+@pages.post("/players/<player_id>/block")
+@signed_in
+def block_player(player_id: str):
+    """Block or unblock a player (their profile's button)."""
+    player = you()
+    blocked = services().players.players.blocked(player)
+    wanted = blocked | {player_id} if request.form.get("block") == "yes" else blocked - {player_id}
+    try:
+        services().players.set_blocked(player, sorted(wanted))
+    except ServiceError as err:
+        return player_page(player_id, err.error.status, f"Not done: {err.message}.")
+    flash("Blocked." if player_id in wanted else "Unblocked.")
+    return redirect(f"/players/{player_id}", 303)
+
+
+@pages.post("/players/<player_id>/report")
+@signed_in
+def report_player(player_id: str):
+    try:
+        services().moderation.report(you(), request.form.get("reason", ""), player_id=player_id)
+    except ServiceError as err:
+        return player_page(player_id, err.error.status, f"Not sent: {err.message}.")
+    flash("Your report is sent to the moderators.")
+    return redirect(f"/players/{player_id}", 303)

@@ -105,9 +105,11 @@ def player_id(services: Services) -> str | None:
     theirs that is still live. A cookie whose session ended is dropped from the browser."""
     if "web_player" not in g:
         found = session.get(PLAYER)
+        profile = services.players.players.get(found) if isinstance(found, str) else None
         live = (
             isinstance(found, str)
-            and services.players.players.get(found) is not None
+            and profile is not None
+            and not profile.get("suspended")
             and services.sessions.check(found, session.get(SESSION))
         )
         if found is not None and not live:

@@ -124,7 +124,7 @@ class Games(MethodView):
         """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
         if query.get("status") == "open":
-            return json_answer({"games": context.games().open_games(query["limit"])})
+            return json_answer({"games": context.games().open_games(query["limit"], viewer=player)})
         if query.get("invited") == "me":
             return json_answer({"games": context.games().invitations(player, query["limit"])})
         awaiting = query.get("awaiting") == "me"

@@ -16,6 +16,8 @@ from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..schemas import (
     NEXT_PAGE,
+    BlockedSchema,
+    BlockedUpdateSchema,
     DeliveryListSchema,
     DeliveryQuerySchema,
     FriendsSchema,
@@ -157,6 +159,24 @@ def _vacations():
     if found is None:  # every assembly has one
         raise RuntimeError("the app was assembled without vacations")
     return found
+
+
+@blp.route("/me/blocked")
+class Blocked(MethodView):
+    @blp.doc(operationId="getBlocked")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(200, BlockedSchema)
+    def get(self):
+        """The players you have blocked"""
+        return context.players().blocked(context.caller())
+
+    @blp.doc(operationId="setBlocked")
+    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS)
+    @blp.arguments(BlockedUpdateSchema)
+    @blp.response(200, BlockedSchema)
+    def put(self, body):
+        """Set the players you have blocked (the whole list)"""
+        return context.players().set_blocked(context.caller(), body["blocked"])
 
 
 @blp.route("/me/webhook-secret")

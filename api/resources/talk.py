@@ -4,7 +4,7 @@ other players accept or decline (service/play/talk.py, service/play/agreements.p
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import ErrorCode
+from service.errors import ErrorCode, ServiceError
 
 from .. import context
 from ..error_codes import raises
@@ -18,6 +18,8 @@ from ..schemas import (
     ProposalListSchema,
     ProposalPostSchema,
     ProposalSchema,
+    ReportPostSchema,
+    ReportReceivedSchema,
     location_header,
 )
 
@@ -94,7 +96,14 @@ class Proposals(MethodView):
         return proposal, 201, {"Location": f"{blp.url_prefix}/{game_id}/proposals"}
 
 
-@blp.route("/<game_id>/proposals/<int:proposal>/answer")
+def _proposal_id(text: str) -> int:
+    """A proposal's id from the path: its version in the log (anything else names none)."""
+    if not text.isdigit() or len(text) > 15:
+        raise ServiceError(ErrorCode.PROPOSAL_NOT_FOUND, f"there is no proposal {text!r}")
+    return int(text)
+
+
+@blp.route("/<game_id>/proposals/<proposal>/answer")
 class ProposalAnswer(MethodView):
     @blp.doc(operationId="answerProposal")
     @raises(
@@ -108,10 +117,12 @@ class ProposalAnswer(MethodView):
     @blp.response(200, ProposalSchema)
     def post(self, body, game_id, proposal):
         """Accept or decline a proposal you are asked to answer"""
-        return context.services().talk.answer(game_id, context.caller(), proposal, body["accept"])
+        return context.services().talk.answer(
+            game_id, context.caller(), _proposal_id(proposal), body["accept"]
+        )
 
 
-@blp.route("/<game_id>/proposals/<int:proposal>/withdraw")
+@blp.route("/<game_id>/proposals/<proposal>/withdraw")
 class ProposalWithdraw(MethodView):
     @blp.doc(operationId="withdrawProposal")
     @raises(
@@ -124,4 +135,29 @@ class ProposalWithdraw(MethodView):
     @blp.response(200, ProposalSchema)
     def post(self, game_id, proposal):
         """Withdraw a proposal you made"""
-        return context.services().talk.withdraw(game_id, context.caller(), proposal)
+        return context.services().talk.withdraw(game_id, context.caller(), _proposal_id(proposal))
+
+
+reports_blp = Blueprint(
+    "reports",
+    __name__,
+    url_prefix="/v1/reports",
+    description="Reports of a message or a player, for the operators",
+)
+
+
+@reports_blp.route("")
+class Reports(MethodView):
+    @reports_blp.doc(operationId="report")
+    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REPORT_INVALID, ErrorCode.CHAT_INVALID)
+    @reports_blp.arguments(ReportPostSchema)
+    @reports_blp.response(202, ReportReceivedSchema)
+    def post(self, body):
+        """Report a message you may read, or a player, with a reason"""
+        return context.services().moderation.report(
+            context.caller(),
+            body["reason"],
+            player_id=body["player_id"],
+            game_id=body["game_id"],
+            message=body["message"],
+        ), 202

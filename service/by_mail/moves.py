@@ -61,7 +61,7 @@ class MailMoves:
     ):
         self.games = games
         self.talk = talk or Talk(games, players)
-        self.tables = Tables(games.games, clock)
+        self.tables = Tables(games.games, clock, players=players)
         self.players = players
         self.notes = notes
         self.settings = settings

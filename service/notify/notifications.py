@@ -171,24 +171,21 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
 
 
 def proposal_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
-    """The notices of the proposals among a commit's `events`: each player asked to answer a
-    new one; the proposer and those asked, but the seat that closed it, of its end."""
-    found = []
-    for event in events:
-        if event["type"] == EventType.PROPOSAL_MADE:
-            seats = event["waiting"]
-            kind = PROPOSAL_MADE
-        elif event["type"] == EventType.PROPOSAL_CLOSED:
-            seats = [s for s in [event["proposer"], *event["asked"]] if s != event["by"]]
-            kind = PROPOSAL_CLOSED
-        else:
-            continue
-        found += [
-            Notice(kind, snap["id"], s, event["version"])
-            for s in seats
-            if snap["seats"][s]["kind"] == "player"
-        ]
-    return found
+    """The notices of the proposals among a commit's `events` (talk.told_of_proposals)."""
+    kinds = {"made": PROPOSAL_MADE, "closed": PROPOSAL_CLOSED}
+    return [
+        Notice(kinds[kind], snap["id"], seat, version)
+        for kind, seat, version in talk.told_of_proposals(snap, list(events))
+    ]
+
+
+def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+    """A notice of each message among `events` for each person who may read it but did not
+    write it (talk.told_of_messages)."""
+    return [
+        Notice(CHAT_MESSAGE, snap["id"], seat, version)
+        for seat, version in talk.told_of_messages(snap, list(events))
+    ]
 
 
 def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
@@ -232,7 +229,7 @@ class NotificationService:
         self.settings = settings
         self.mailer = mailer
         self.clock = clock
-        self.tables = Tables(games, clock)
+        self.tables = Tables(games, clock, players=players)
 
     # -- email -------------------------------------------------------------------------------
 
@@ -498,7 +495,8 @@ class NotificationService:
                 )
         footer = (
             "To play, reply to this email with your move on the first line (several "
-            "steps of one turn: one per line)."
+            "steps of one turn: one per line); to write to the table too, add a line "
+            "that starts with say: and your message."
             if reply_to
             else ""
         )
@@ -621,6 +619,8 @@ class NotificationService:
         if stored is None and kind == "signed":
             return "off", 0
         delivery_id = notice.delivery_id("webhook")
+        if notice.event == CHAT_MESSAGE and self._message(snap, notice) is None:
+            return "gone", 0  # hidden since, or its writer blocked by this player
         if not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -779,17 +779,16 @@ class NotificationService:
     # -- messages (service/play/talk.py) --------------------------------------------------------
 
     def _message(self, snap: Snapshot, notice: Notice) -> MessageSent | None:
-        """The message a chat notice is about, if its seat may read it (and did not write it)."""
-        found = self.games.events(snap["id"], after=notice.version - 1, count=1)
-        event = found[0] if found else None
-        if (
-            event is None
-            or event["type"] != EventType.MESSAGE_SENT
-            or not logview.readable(event, notice.seat)
-            or event["seat"] == notice.seat
-        ):
-            return None
-        return event
+        """The message a chat notice is about, if its seat may read it (and did not write it,
+        nor blocked its writer; and no operator hid it)."""
+        found = self.games.events(notice.game_id, after=notice.version - 1, count=1)
+        return talk.message_for(
+            snap, notice.seat, found[0] if found else None, self._blocked(snap, notice.seat)
+        )
+
+    def _blocked(self, snap: Snapshot, seat: int) -> set[str]:
+        player_id = talk.reader_of(snap, seat)
+        return self.players.blocked(player_id) if player_id else set()
 
     def _chat_email(
         self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
@@ -806,13 +805,20 @@ class NotificationService:
         if self._message(snap, notice) is None:
             return "gone", 0
         delivery_id = notice.delivery_id("email")
-        told = self.notes.last_emailed(player_id, snap["id"])
-        later = self.games.events(snap["id"], after=notice.version, count=SINCE_WINDOW)
+        game_id = notice.game_id
+        told = self.notes.last_emailed(player_id, game_id)
+        later = self.games.events(game_id, after=notice.version, count=SINCE_WINDOW)
+        blocked = self._blocked(snap, notice.seat)
         newer = next(
             (
                 e
                 for e in later
-                if (e["type"] == EventType.MESSAGE_SENT and logview.readable(e, notice.seat))
+                if (
+                    e["type"] == EventType.MESSAGE_SENT
+                    and (
+                        e["seat"] == notice.seat or talk.message_for(snap, notice.seat, e, blocked)
+                    )
+                )
                 or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
             ),
             None,
@@ -828,7 +834,7 @@ class NotificationService:
             self._record(player_id, notice, "email", delivery_id, "superseded", why)
             return "superseded", 0
         wait = self.notes.throttle(
-            player_id, snap["id"], self.settings.chat_email_every_seconds, about="messages"
+            player_id, game_id, self.settings.chat_email_every_seconds, about="messages"
         )
         if wait:
             return "deferred", wait
@@ -845,7 +851,7 @@ class NotificationService:
             )
             raise
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
-        self.notes.emailed(player_id, snap["id"], snap["version"])
+        self.notes.emailed(player_id, game_id, table.version)
         return "sent", 0
 
     def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
@@ -897,27 +903,21 @@ class NotificationService:
         event = self._message(snap, notice)
         if event is None:
             raise ValueError(f"no message for seat {notice.seat} at version {notice.version}")
-        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+        base = f"{self.settings.public_url}/v1/games/{notice.game_id}"
         return {
             "event": CHAT_MESSAGE,
             "delivery_id": delivery_id,
-            "game_id": snap["id"],
-            "game": snap["game"],
-            "version": snap["version"],
+            "game_id": notice.game_id,
             "seat": notice.seat,
-            "status": snap["status"],
-            "message": talk.message_json(event, snap["seats"]),
+            **talk.message_payload(snap, event),
             "sent_at": iso(int(self.clock() * 1000)),
-            "links": {
-                "game": base,
-                "chat": f"{base}/chat?after={notice.version - 1}",
-            },
+            "links": {"game": base, "chat": f"{base}/chat?after={notice.version - 1}"},
         }
 
     # -- proposals (service/play/agreements.py) ----------------------------------------------
 
-    def _proposal_event(self, snap: Snapshot, notice: Notice) -> Event | None:
-        found = self.games.events(snap["id"], after=notice.version - 1, count=1)
+    def _proposal_event(self, notice: Notice) -> Event | None:
+        found = self.games.events(notice.game_id, after=notice.version - 1, count=1)
         event = found[0] if found else None
         wanted = (
             EventType.PROPOSAL_MADE if notice.event == PROPOSAL_MADE else EventType.PROPOSAL_CLOSED
@@ -931,7 +931,7 @@ class NotificationService:
         proposals and its log line); a proposal answered before the email went is moot."""
         if not preferences(profile)["email"]:
             return "off", 0
-        event = self._proposal_event(snap, notice)
+        event = self._proposal_event(notice)
         if event is None:
             return "gone", 0
         delivery_id = notice.delivery_id("email")
@@ -941,7 +941,7 @@ class NotificationService:
             )
             return "superseded", 0
         table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
-        said = logview.proposal_line(event, snap["seats"], notice.seat)
+        said = talk.proposal_words(snap, event, notice.seat)
         others = [s.name for s in table.seats if not s.you]
         page = f"{self.settings.public_url}/games/{table.game_id}"
         if notice.event == PROPOSAL_MADE:
@@ -988,37 +988,17 @@ class NotificationService:
 
     def _proposal_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         """A proposal's webhook body: which proposal, of what kind, and where it stands."""
-        event = self._proposal_event(snap, notice)
-        if event is None:
+        event = self._proposal_event(notice)
+        found = None if event is None else talk.proposal_payload(snap, event)
+        if found is None:
             raise ValueError(f"no proposal event at version {notice.version}")
-        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
-        if event["type"] == EventType.PROPOSAL_MADE:
-            proposal = {
-                "id": event["version"],
-                "kind": event["kind"],
-                "seat": event["seat"],
-                "status": "open",
-                "by": None,
-            }
-        elif event["type"] == EventType.PROPOSAL_CLOSED:
-            proposal = {
-                "id": event["proposal"],
-                "kind": event["kind"],
-                "seat": event["proposer"],
-                "status": event["result"],
-                "by": event["by"],
-            }
-        else:
-            raise ValueError(f"no proposal event at version {notice.version}")
+        base = f"{self.settings.public_url}/v1/games/{notice.game_id}"
         return {
             "event": notice.event,
             "delivery_id": delivery_id,
-            "game_id": snap["id"],
-            "game": snap["game"],
-            "version": snap["version"],
+            "game_id": notice.game_id,
             "seat": notice.seat,
-            "status": snap["status"],
-            "proposal": {**proposal, "words": logview.proposal_line(event, snap["seats"], None)},
+            **found,
             "sent_at": iso(int(self.clock() * 1000)),
             "links": {"game": base, "proposals": f"{base}/proposals"},
         }
@@ -1295,10 +1275,7 @@ def _still_current(snap: Snapshot, notice: Notice) -> bool:
 
 def _still_asked(snap: Snapshot, notice: Notice) -> bool:
     """A proposal's notice holds while it is open and the seat still to answer it."""
-    found = snap.get("agreements")
-    return found is not None and any(
-        p["id"] == notice.version and notice.seat in p["waiting"] for p in found["open"]
-    )
+    return talk.still_asked(snap, notice.version, notice.seat)
 
 
 def _result_words(table: SeatTable) -> str:

@@ -114,6 +114,8 @@ def why_not(snap: Snapshot, seat: int, kind: str, days: int | None = None) -> st
             return "this game has no clock to pause"
         if days is None or not 1 <= days <= MAX_PAUSE_DAYS:
             return f"a pause is of 1 to {MAX_PAUSE_DAYS} days"
+    if kind == "draw" and any(snap["seats"][s]["kind"] == "bot" for s in living(snap) if s != seat):
+        return "a bot does not agree to share the result: play on, or resign"
     if kind == "abort" and max(found["turns"], default=0) > ABORT_TURNS:
         return f"a game may be aborted in its first {ABORT_TURNS} rounds only"
     return None

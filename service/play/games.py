@@ -158,13 +158,22 @@ class GameService:
         seat = seat_of(snap, player_id)
         game = history.game_of(snap)
         events = self.games.events(game_id, after=after, count=limit)
+        muted, hidden = self.unseen(snap, player_id)
         entries = [
             logview.render(game, snap["seats"], e, seat)
             for e in events
-            if logview.readable(e, seat)
+            if logview.readable(e, seat, muted, hidden)
         ]
         read_to = events[-1]["version"] if events else after
         return {"version": snap["version"], "seat": seat, "entries": entries, "read_to": read_to}
+
+    def unseen(
+        self, snap: Snapshot, player_id: str | None
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """What of the game's messages the player does not read (logview.unseen): those of
+        the players they blocked, and those an operator hid."""
+        blocked = self.players.blocked(player_id) if player_id else set()
+        return logview.unseen(snap, blocked)
 
     def replay(self, game_id: str) -> Snapshot:
         """The snapshot rebuilt from the log alone."""
@@ -200,12 +209,25 @@ class GameService:
         invitation (the count the web client's navigation shows)."""
         return self.players.waiting_count(player_id)
 
-    def open_games(self, limit: int = 50) -> list[dict]:
-        return [
-            summarize(s)
+    def open_games(self, limit: int = 50, viewer: str | None = None) -> list[dict]:
+        """The lobby: games with an open seat; for a `viewer`, not those with a player they
+        blocked or who blocked them."""
+        found = [
+            s
             for s in self.games.snapshots(self.games.open_games(limit))
             if s is not None and lists.has_open_seat(s)
         ]
+        if viewer is not None:
+            people = [_people(s) for s in found]
+            blocks = iter(self.players.blocks_between(viewer, [p for ps in people for p in ps]))
+            found = [s for s, ps in zip(found, people) if not any([next(blocks) for _ in ps])]
+        return [summarize(s) for s in found]
+
+    def apply_timeout_policy(self, game_id: str, player_id: str) -> bool:
+        """An operator suspended the player: the game goes on as their clock's policy says,
+        now if it is their turn (`auto`: the computer plays for them; `forfeit`: they leave);
+        in a game without a clock they leave it. Whether anything was written."""
+        return self.commits.run(game_id, lambda draft: _suspended(draft, player_id), quiet=False)
 
     # -- writing: each use case is a decision (below the class) run by the one commit loop ----
 
@@ -316,8 +338,17 @@ class GameService:
         return self.games.rematch_of(game_id)
 
     def join(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
-        """Take an open seat, or the seat reserved for you (which accepts the invitation)."""
+        """Take an open seat, or the seat reserved for you (which accepts the invitation). An
+        open seat is not taken at a table with a player who blocked you or whom you blocked."""
         name = self._player_name(player_id)
+        snap = self.load(game_id)
+        if invitation_of(snap, player_id) is None and any(
+            self.players.blocks_between(player_id, _people(snap))
+        ):
+            raise ServiceError(
+                ErrorCode.GAME_BLOCKED,
+                "you and a player of this game have blocked one another: take a seat elsewhere",
+            )
         calendar = self._calendars([player_id])[0]
         return self.commits.run(
             game_id, lambda draft: _join(draft, player_id, name, seat, calendar)
@@ -447,10 +478,11 @@ class GameService:
         events = self.games.wait_events(game_id, after, block_ms)
         if events:
             snap = self.load(game_id)
+        muted, hidden = self.unseen(snap, player_id)
         entries = [
             logview.render(game, snap["seats"], e, seat)
             for e in events
-            if logview.readable(e, seat)
+            if logview.readable(e, seat, muted, hidden)
         ]
         return entries, events[-1]["version"] if events else after
 
@@ -500,6 +532,13 @@ class GameService:
                 ErrorCode.GAME_INVALID_SEATS, "a game needs at least one seat for a person"
             )
         others = [r for r in records if r["kind"] == "invited" and r["player_id"] != creator]
+        blocks = self.players.blocks_between(creator, [str(r["player_id"]) for r in others])
+        for record, blocked in zip(others, blocks):
+            if blocked:
+                raise ServiceError(
+                    ErrorCode.GAME_INVALID_SEATS,
+                    f"{record['name']} cannot be seated with you: one of you has blocked the other",
+                )
         friends = self.players.lets_seat([str(r["player_id"]) for r in others], creator)
         for record in records:
             if record["kind"] == "invited" and record["player_id"] == creator:
@@ -702,6 +741,32 @@ def seat_calendar_copy(
     if zone is None and not vacations and calendar["v"] == 0:
         return None
     return {"zone": zone, "vacations": vacations, "v": calendar["v"]}
+
+
+def _suspended(draft: Draft, player_id: str) -> bool:
+    snap = draft.snap
+    seat = seat_of(snap, player_id)
+    if seat is None or snap["status"] != "active":
+        return False
+    match = history.match_of(snap)
+    if seat in match["resigned"]:
+        return False
+    control = snap["time_control"]
+    if control is None:
+        _leave(draft, seat, "suspended")
+        return True
+    if seat not in snap["active_seats"] or seat in snap["timed_out"]:
+        return False  # their clock runs out on their turn, as anyone's
+    draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": control["on_timeout"]})
+    if control["on_timeout"] == "forfeit":
+        _leave(draft, seat, "forfeit")
+    void_moot_proposals(draft)
+    return True
+
+
+def _people(snap: Snapshot) -> list[str]:
+    """The players holding or invited to the game's seats."""
+    return [str(r["player_id"]) for r in snap["seats"] if r["kind"] in ("player", "invited")]
 
 
 def _expire(draft: Draft, seat: int, since: int) -> str:

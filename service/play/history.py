@@ -134,6 +134,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         snap["revealed_seed"] = event["seed"]
     elif event["type"] in agreements.EVENTS:
         agreements.fold(snap, event, computed)
+    elif event["type"] == EventType.MESSAGE_HIDDEN:
+        snap["hidden_messages"] = [*snap.get("hidden_messages", []), event["message"]]
     snap["version"] = version
     snap["updated_at"] = event["at"]
     agreements.note(snap, event, None if snapshot is None else snapshot["match"])

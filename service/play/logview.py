@@ -13,6 +13,7 @@ from typing import Any
 from engine.core import Game, LogEntry
 from service.timefmt import iso
 from store.record import Event, EventType, MessageSent, SeatRecord
+from store.snapshot import Snapshot
 
 
 def seat_name(seat_record: SeatRecord) -> str:
@@ -115,14 +116,41 @@ def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> l
     ]
 
 
-def readable(event: Event, reader: int | None) -> bool:
+def readable(
+    event: Event,
+    reader: int | None,
+    muted: frozenset[int] = frozenset(),
+    hidden: frozenset[int] = frozenset(),
+) -> bool:
     """Whether `reader` (a seat; None: a spectator) may read `event` at all. Every event but a
-    message (service/play/talk.py), which only the seats it names may: the log, its pages and
-    its streams leave out, for a reader, the messages that are not theirs (so the versions of
-    what a reader sees may skip)."""
+    message (service/play/talk.py), which only the seats it names may, and none written by a
+    seat the reader `muted` (a player they blocked) nor one an operator hid (`hidden`, their
+    versions); that a message was hidden is read by its readers. The log, its pages and its
+    streams leave out, for a reader, what they may not read (so the versions they see may
+    skip)."""
     if event["type"] == EventType.MESSAGE_SENT:
+        return (
+            reader is not None
+            and reader in event["to"]
+            and event["seat"] not in muted
+            and event["version"] not in hidden
+        )
+    if event["type"] == EventType.MESSAGE_HIDDEN:
         return reader is not None and reader in event["to"]
     return True
+
+
+def unseen(
+    snap: Snapshot, blocked: set[str] | frozenset[str]
+) -> tuple[frozenset[int], frozenset[int]]:
+    """(muted, hidden) for `readable`: the seats held by players the reader `blocked`, and the
+    messages an operator hid."""
+    muted = frozenset(
+        s
+        for s, r in enumerate(snap["seats"])
+        if r["player_id"] is not None and r["player_id"] in blocked
+    )
+    return muted, frozenset(snap.get("hidden_messages", []))
 
 
 def recipient(event: MessageSent) -> int | None:
@@ -255,6 +283,8 @@ def render(
                 "data": {},
             }
         ]
+    elif event["type"] == EventType.MESSAGE_HIDDEN:  # for the message's readers only
+        item["lines"] = [{"text": "a message was hidden by the moderators", "data": {}}]
     elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)
         item["seat"] = event["seat"]
         item["message"] = {

@@ -26,6 +26,7 @@ from service.play.games import clock_record, invitation_of, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
 from store.games import GameStore
+from store.players import PlayerStore
 from store.ratings import RatingStore
 from store.record import Event, EventType, SeatRecord
 from store.snapshot import OpenProposal, Snapshot
@@ -289,8 +290,10 @@ def build(
     page_size: int = LOG_PAGE,
     told_until: int | None = None,
     ratings: GameRatings | None = None,
+    blocked: frozenset[str] = frozenset(),
 ) -> SeatTable:
-    """The table of `snap` as `seat` (None: a spectator) sees it. `recent` are the game's
+    """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
+    messages the reader does not read). `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game;
@@ -319,7 +322,8 @@ def build(
     moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
     legal = [dict(m.action) for m in moves]
     since = since_last_move(game, snap["seats"], recent, seat, told_until)
-    chat = talk.chat_lines(recent, snap["seats"], seat, zone)
+    muted, hidden = logview.unseen(snap, blocked)
+    chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
     chat_since = _chat_since(chat, recent, seat, told_until)
     seat_lines = tuple(
         SeatLine(
@@ -371,7 +375,7 @@ def build(
             entries=tuple(
                 Happening(e["version"], happening(game, snap["seats"], e, seat))
                 for e in log_events
-                if logview.readable(e, seat)
+                if logview.readable(e, seat, muted, hidden)
             ),
         ),
         invited=invited,
@@ -588,10 +592,13 @@ class Tables:
         games: GameStore,
         clock: Callable[[], float] = time.time,
         ratings: RatingStore | None = None,
+        players: PlayerStore | None = None,
     ):
+        """`players`: where the readers' blocks are read (without it, none are)."""
         self.games = games
         self.clock = clock
         self.ratings = ratings or RatingStore(games.r)
+        self.players = players
 
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
@@ -644,6 +651,12 @@ class Tables:
         if snap["status"] == "finished" and snap.get("rated"):
             found = self.ratings.game_ratings(snap["id"])
             ratings = None if found is None else GameRatings.from_json(found)
+        reader = snap["seats"][seat]["player_id"] if seat is not None else None
+        blocked = (
+            frozenset(self.players.blocked(reader))
+            if self.players is not None and reader is not None
+            else frozenset()
+        )
         return build(
             snap,
             seat,
@@ -656,4 +669,5 @@ class Tables:
             page_size,
             told_until,
             ratings,
+            blocked,
         )

@@ -95,6 +95,103 @@ def message_json(event: MessageSent, seats: Sequence[SeatRecord]) -> dict[str, A
     }
 
 
+def told_of_messages(snap: Snapshot, events: Sequence[Event]) -> list[tuple[int, int]]:
+    """(seat, version) of each message among `events` for each person who may read it but did
+    not write it (a spectator never reads one; a private message is for one other player)."""
+    return [
+        (seat, event["version"])
+        for event in events
+        if event["type"] == EventType.MESSAGE_SENT
+        for seat in event["to"]
+        if seat != event["seat"] and snap["seats"][seat]["kind"] == "player"
+    ]
+
+
+def told_of_proposals(snap: Snapshot, events: Sequence[Event]) -> list[tuple[str, int, int]]:
+    """("made" or "closed", seat, version) of the proposals among `events`: each player asked
+    to answer a new one; the proposer and those asked, but the seat that closed it, of its
+    end."""
+    found = []
+    for event in events:
+        if event["type"] == EventType.PROPOSAL_MADE:
+            kind, seats = "made", event["waiting"]
+        elif event["type"] == EventType.PROPOSAL_CLOSED:
+            kind = "closed"
+            seats = [s for s in [event["proposer"], *event["asked"]] if s != event["by"]]
+        else:
+            continue
+        found += [
+            (kind, s, event["version"]) for s in seats if snap["seats"][s]["kind"] == "player"
+        ]
+    return found
+
+
+def message_for(
+    snap: Snapshot, seat: int, event: Event | None, blocked: set[str] | frozenset[str]
+) -> MessageSent | None:
+    """`event` if it is a message `seat` may read (not one of its own, nor of a player it
+    blocked, nor one an operator hid), else None."""
+    if event is None or event["type"] != EventType.MESSAGE_SENT or event["seat"] == seat:
+        return None
+    return event if logview.readable(event, seat, *logview.unseen(snap, blocked)) else None
+
+
+def reader_of(snap: Snapshot, seat: int) -> str | None:
+    """The player at `seat` (None for a bot or an open seat)."""
+    return snap["seats"][seat]["player_id"]
+
+
+def message_payload(snap: Snapshot, event: MessageSent) -> dict[str, Any]:
+    """A message's webhook body's own part: the game's title, version and status, and the
+    message as the API gives it."""
+    return {
+        "game": snap["game"],
+        "version": snap["version"],
+        "status": snap["status"],
+        "message": message_json(event, snap["seats"]),
+    }
+
+
+def proposal_payload(snap: Snapshot, event: Event) -> dict[str, Any] | None:
+    """A proposal's webhook body's own part (None if `event` is no proposal's start or end)."""
+    if event["type"] == EventType.PROPOSAL_MADE:
+        proposal = {
+            "id": event["version"],
+            "kind": event["kind"],
+            "seat": event["seat"],
+            "status": "open",
+            "by": None,
+        }
+    elif event["type"] == EventType.PROPOSAL_CLOSED:
+        proposal = {
+            "id": event["proposal"],
+            "kind": event["kind"],
+            "seat": event["proposer"],
+            "status": event["result"],
+            "by": event["by"],
+        }
+    else:
+        return None
+    words = logview.proposal_line(event, snap["seats"], None)
+    return {
+        "game": snap["game"],
+        "version": snap["version"],
+        "status": snap["status"],
+        "proposal": {**proposal, "words": words},
+    }
+
+
+def proposal_words(snap: Snapshot, event: Event, seat: int) -> str:
+    """A proposal's event as `seat` reads it in the log."""
+    return logview.proposal_line(event, snap["seats"], seat)
+
+
+def still_asked(snap: Snapshot, proposal: int, seat: int) -> bool:
+    """Whether the proposal is open and `seat` still to answer it."""
+    found = agreements.find(snap, proposal)
+    return found is not None and seat in found["waiting"]
+
+
 @dataclass(frozen=True)
 class ChatLine:
     """A message as a person reads it on a page or in an email."""
@@ -121,14 +218,22 @@ class ChatLine:
 
 
 def chat_lines(
-    events: Sequence[Event], seats: Sequence[SeatRecord], reader: int | None, zone: str | None
+    events: Sequence[Event],
+    seats: Sequence[SeatRecord],
+    reader: int | None,
+    zone: str | None,
+    muted: frozenset[int] = frozenset(),
+    hidden: frozenset[int] = frozenset(),
 ) -> tuple[ChatLine, ...]:
-    """The messages among `events` that `reader` may read, oldest first."""
+    """The messages among `events` that `reader` may read, oldest first (not those of the
+    seats they `muted`, nor those `hidden`: logview.readable)."""
     if reader is None:
         return ()
     lines = []
     for event in events:
-        if event["type"] != EventType.MESSAGE_SENT or reader not in event["to"]:
+        if event["type"] != EventType.MESSAGE_SENT or not logview.readable(
+            event, reader, muted, hidden
+        ):
             continue
         to = logview.recipient(event)
         lines.append(
@@ -192,6 +297,7 @@ class Talk:
         first; `read_to`: the last version looked at (the next page starts after it)."""
         snap = self.games.load(game_id)
         seat = seated(snap, player_id)
+        muted, hidden = self.games.unseen(snap, player_id)
         found: list[dict[str, Any]] = []
         read_to = after
         while len(found) < limit and read_to < snap["version"]:
@@ -200,7 +306,9 @@ class Talk:
                 break
             for event in events:
                 read_to = event["version"]
-                if event["type"] == EventType.MESSAGE_SENT and seat in event["to"]:
+                if event["type"] == EventType.MESSAGE_SENT and logview.readable(
+                    event, seat, muted, hidden
+                ):
                     found.append(message_json(event, snap["seats"]))
                     if len(found) == limit:
                         break
@@ -212,6 +320,17 @@ class Talk:
             "messages": found,
             "read_to": read_to,
         }
+
+    def hide(self, game_id: str, message: int, reason: str) -> str | None:
+        """An operator hides a message from everyone: a MessageHidden event, read by the
+        message's readers only (service/players/moderation.py). The writer's player id."""
+        found = self.games.games.events(game_id, after=message - 1, count=1) if message > 0 else []
+        event = found[0] if found else None
+        if event is None or event["type"] != EventType.MESSAGE_SENT:
+            raise ServiceError(ErrorCode.REPORT_INVALID, f"{game_id} has no message {message}")
+        readers = list(event["to"])
+        self.games.commits.run(game_id, lambda draft: _hide(draft, message, readers, reason))
+        return reader_of(self.games.load(game_id), event["seat"])
 
     # -- proposals (service/play/agreements.py) --------------------------------------------
 
@@ -472,3 +591,11 @@ def _say(draft: Draft, player_id: str, text: str, to: int | None) -> dict[str, A
     event = draft.events[-1]
     assert event["type"] == EventType.MESSAGE_SENT
     return message_json(event, snap["seats"])
+
+
+def _hide(draft: Draft, message: int, readers: list[int], reason: str) -> None:
+    if message in draft.snap.get("hidden_messages", []):
+        return  # hidden already: nothing to write
+    draft.add(
+        {"type": EventType.MESSAGE_HIDDEN, "message": message, "to": readers, "reason": reason}
+    )

@@ -175,6 +175,10 @@ class PlayerService:
             raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that token is not valid")
         return player_id
 
+    def suspended(self, player_id: str) -> bool:
+        """Whether an operator suspended the player (service/players/moderation.py)."""
+        return bool((self.players.get(player_id) or {}).get("suspended"))
+
     def named(self, name: str, limit: int = 20) -> list[dict[str, str]]:
         """The players whose name starts with `name` (any case), by name: id and name."""
         ids = self.players.named(name, limit) if name.strip() else []
@@ -298,6 +302,36 @@ class PlayerService:
                 {"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None
             ]
         }
+
+    def blocked(self, player_id: str) -> dict[str, Any]:
+        """The players this one has blocked: no invitation from them, their messages hidden
+        from this player, not seated together from the lobby."""
+        self._get(player_id)
+        ids = sorted(self.players.blocked(player_id))
+        profiles = self.players.get_many(ids)
+        return {
+            "blocked": [
+                {"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None
+            ]
+        }
+
+    def set_blocked(self, player_id: str, blocked: list[str]) -> dict[str, Any]:
+        """Replace the players this one has blocked (all of them players, not the player)."""
+        self._get(player_id)
+        wanted = sorted(set(blocked))
+        if len(wanted) > MAX_FRIENDS:
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID_FRIENDS, f"at most {MAX_FRIENDS} blocked players"
+            )
+        if player_id in wanted:
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot block yourself")
+        unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
+        if unknown:
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}"
+            )
+        self.players.set_blocked(player_id, wanted)
+        return self.blocked(player_id)
 
     def set_friends(self, player_id: str, friends: list[str]) -> dict[str, Any]:
         """Replace the player's friends (all of them players, not the player)."""

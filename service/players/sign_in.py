@@ -105,6 +105,8 @@ class SignIn:
             profile = self.players.get(player_id)
             if not profile or (profile.get("email") or "").strip().lower() != address:
                 continue
+            if profile.get("suspended"):  # an operator suspended them: no sign-in
+                continue
             confirmed = self.players.email_confirmed(player_id, profile)
             accounts.append((not confirmed, profile.get("created_at", 0), player_id, profile))
         if not accounts:

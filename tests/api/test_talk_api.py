@@ -109,3 +109,27 @@ def test_proposal_requests_that_do_not_read_are_refused(client, register):
     assert r.status_code == 409 and "no clock" in r.json["message"]
     r = client.post(f"/v1/games/{game_id}/proposals/12/withdraw", headers=ada)
     assert r.status_code == 404 and r.json["code"] == "proposal/not_found"
+
+
+def test_blocks_and_reports_over_the_api(client, register):
+    game_id, [(ada_id, ada), (bo_id, bo)] = a_game(client, register, "buttons")
+    r = client.put("/v1/players/me/blocked", json={"blocked": [bo_id]}, headers=ada)
+    assert r.status_code == 200 and valid(r.json, "Blocked")["blocked"][0]["id"] == bo_id
+    assert client.get("/v1/players/me/blocked", headers=ada).json == r.json
+    r = client.put("/v1/players/me/blocked", json={"blocked": [ada_id]}, headers=ada)
+    assert r.status_code == 422 and r.json["code"] == "player/invalid_friends"
+    said = client.post(f"/v1/games/{game_id}/chat", json={"text": "boo"}, headers=bo).json
+    assert client.get(f"/v1/games/{game_id}/chat", headers=ada).json["messages"] == []
+    r = client.post(
+        "/v1/reports",
+        json={"reason": "rude", "game_id": game_id, "message": said["version"]},
+        headers=ada,
+    )
+    assert r.status_code == 202 and valid(r.json, "ReportReceived")["status"] == "received"
+    r = client.post("/v1/reports", json={"reason": "rude"}, headers=ada)
+    assert r.status_code == 422 and r.json["code"] == "report/invalid"
+    lobby = client.post("/v1/games", json={"game": "buttons", "seats": [bo_id, None]}, headers=bo)
+    listed = client.get("/v1/games?status=open", headers=ada).json["games"]
+    assert lobby.json["id"] not in [g["id"] for g in listed]
+    r = client.post(f"/v1/games/{lobby.json['id']}/join", json={}, headers=ada)
+    assert r.status_code == 409 and r.json["code"] == "game/blocked"

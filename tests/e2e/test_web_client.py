@@ -479,3 +479,60 @@ def test_every_page_kind_carries_the_security_headers_and_works_under_the_policy
     assert "turnpost" not in (framed.evaluate("document.body.innerText") or "")
     other_site.close()
     stranger.violations.clear()  # the refusal, which the framing page may report
+
+
+def test_two_people_talk_while_they_play_and_a_move_is_taken_back(ada_and_bo):
+    """Messages appear on the other's page as they are written (no reload), a message being
+    typed survives the page's redraw when the game moves, and a takeback proposed on one page
+    is accepted on the other's."""
+    ada, bo = ada_and_bo
+    game_id = ada.new_game("ninedomains", {1: ("player", "Bo Web")})
+    page = bo.open("/games")
+    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    watched = bo.open(f"/games/{game_id}")
+    watched.evaluate("window.notReloaded = true")
+    page = ada.open(f"/games/{game_id}")
+    page.get_by_label("Your message").fill("Good luck, Bo <b>!</b>")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("#chat-status")).to_have_text("Sent.")
+    expect(watched.locator("#chat-messages")).to_contain_text("Ada Web, to the table")
+    expect(watched.locator("#chat-messages bdi")).to_have_text("Good luck, Bo <b>!</b>")
+    look(watched, "game-talk")
+    # Bo starts to answer; meanwhile Ada plays: his page shows her move, his words kept
+    watched.get_by_label("Your message").fill("Thanks, and to")
+    while not move(page, random.Random(5)):
+        pass
+    expect(watched.locator("#live")).to_contain_text("moved on")
+    expect(watched.get_by_label("Your message")).to_have_value("Thanks, and to")
+    assert watched.evaluate("window.notReloaded") is True, "the page was not reloaded"
+    # Ada takes her face-down cards back; Bo, asked on his page, accepts
+    page = ada.open(f"/games/{game_id}")
+    page.get_by_role("button", name="Take back my last move").click()
+    expect(page.locator(".flash")).to_contain_text("Your proposal is made")
+    proposal = watched.locator("#proposals")
+    expect(proposal).to_contain_text("Ada Web proposes to take back their last move")
+    proposal.get_by_role("button", name="Accept").click()
+    expect(watched.locator(".flash")).to_contain_text("You accepted the proposal")
+    page = ada.open(f"/games/{game_id}")
+    expect(page.locator("#log")).to_contain_text("Bo Web accepts: Your last move is taken back")
+    expect(page.locator("#your-move")).to_have_count(1)
+
+
+def test_a_private_message_is_read_by_one_opponent_and_not_the_other(browser, site, ada_and_bo):
+    ada, bo = ada_and_bo
+    di = Person(browser, site, "Di Web", "di.web@example.org")
+    di.sign_up()
+    game_id = ada.new_game("consonar", {1: ("player", "Bo Web"), 2: ("player", "Di Web")})
+    for person in (bo, di):
+        page = person.open("/games")
+        page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    bo_page = bo.open(f"/games/{game_id}")
+    page = ada.open(f"/games/{game_id}")
+    page.get_by_label("Your message").fill("Bo, shall we sink Di's first?")
+    page.get_by_label("To", exact=True).select_option(label="Bo Web only")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("#chat-messages")).to_contain_text("you, to Bo Web privately")
+    expect(bo_page.locator("#chat-messages")).to_contain_text("Ada Web, to you privately")
+    di_page = di.open(f"/games/{game_id}")
+    expect(di_page.locator("#chat")).to_contain_text("No messages yet")
+    assert "sink Di" not in di_page.content()

@@ -176,8 +176,9 @@ def test_a_webhook_per_message_carries_it_to_its_reader_only(world):
         sent = talk.say(game_id, ids[0], "for Cy", to=2)
         assert notify.webhook(Notice(CHAT_MESSAGE, game_id, 2, sent["version"]))[0] == "sent"
         # Bo may not read it: nothing is sent to him, whatever asks
-        with pytest.raises(ValueError):
-            notify.webhook(Notice(CHAT_MESSAGE, game_id, 1, sent["version"]))
+        calls = len(hook.requests)
+        assert notify.webhook(Notice(CHAT_MESSAGE, game_id, 1, sent["version"]))[0] == "gone"
+        assert len(hook.requests) == calls
         body = hook.requests[-1]["json"]
     assert body["event"] == "chat.message" and body["seat"] == 2
     assert body["message"] == {

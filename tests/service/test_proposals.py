@@ -273,7 +273,7 @@ def test_a_proposal_lapses_at_its_deadline_by_the_clock(world, redis_client):
     assert (closed["type"], closed["result"], closed["by"]) == ("ProposalClosed", "lapsed", None)
 
 
-def test_against_bots_a_takeback_needs_nobody_s_yes(world):
+def test_against_bots_a_takeback_needs_nobody_s_yes_and_no_result_is_shared(world):
     players, games, talk, _ = world
     game_id, ids = seated(players, games, "nautilus", 1, bots=["bot:random"])
     rnd = random.Random(3)
@@ -291,3 +291,5 @@ def test_against_bots_a_takeback_needs_nobody_s_yes(world):
             games.bot_move(game_id, 1, snap["version"])
     taken = talk.propose(game_id, ids[0], "takeback")
     assert taken["status"] == "accepted" and taken["waiting"] == []
+    message = refused(ErrorCode.PROPOSAL_NOT_ALLOWED, lambda: talk.propose(game_id, ids[0], "draw"))
+    assert "a bot does not agree" in message

@@ -135,3 +135,24 @@ def test_a_takeback_is_proposed_and_accepted_from_the_pages(app, services, smtp)
     assert "Bo accepts: Your last move is taken back" in ada.text(f"/games/{game_id}")
     again = bo.post(f"/games/{game_id}/proposals/{proposal}/answer", {"accept": "yes"})
     assert again.status_code == 404 and "Not done:" in again.get_data(as_text=True)
+
+
+def test_a_player_is_blocked_and_a_message_reported_from_the_pages(app, services, smtp):
+    ada, bo = people(app, services, smtp, ["Ada", "Bo"])
+    game_id = new_game(ada, "nautilus", "Bo")
+    bo.post(f"/games/{game_id}/chat", {"text": "nasty words"})
+    page = ada.text(f"/games/{game_id}")
+    version = re.search(r"/games/[^/]+/messages/(\d+)/report", page).group(1)
+    r = ada.post(f"/games/{game_id}/messages/{version}/report", {"reason": "nasty"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("#chat")
+    assert services.moderation.reports()[0]["text"] == "nasty words"
+    bo_id = services.games.load(game_id)["seats"][1]["player_id"]
+    profile = ada.text(f"/players/{bo_id}")
+    assert ">Block Bo</button>" in profile
+    assert ada.post(f"/players/{bo_id}/block", {"block": "yes"}).status_code == 303
+    assert ">Unblock Bo</button>" in ada.text(f"/players/{bo_id}")
+    assert "nasty words" not in ada.text(f"/games/{game_id}")
+    assert "nasty words" in bo.text(f"/games/{game_id}")
+    assert ada.post(f"/players/{bo_id}/report", {"reason": "spam"}).status_code == 303
+    assert ada.post(f"/players/{bo_id}/block", {"block": "no"}).status_code == 303
+    assert "nasty words" in ada.text(f"/games/{game_id}")
