@@ -254,6 +254,17 @@ class NotificationService:
         if player_id is None or not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
+        if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
+            self._record(
+                player_id,
+                notice,
+                "email",
+                notice.delivery_id("email"),
+                "unconfirmed",
+                f"not sent: {profile['email']} is not confirmed; follow the link of the letter "
+                "emailed to it (POST /v1/sign-in sends another)",
+            )
+            return "unconfirmed", 0
         if notice.event == CHAT_MESSAGE:
             return self._chat_email(snap, notice, player_id, profile)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
@@ -263,17 +274,6 @@ class NotificationService:
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
-        if not self.players.email_confirmed(player_id, profile):
-            self._record(
-                player_id,
-                notice,
-                "email",
-                delivery_id,
-                "unconfirmed",
-                f"not sent: {profile['email']} is not confirmed; follow the link of the letter "
-                "emailed to it (POST /v1/sign-in sends another)",
-            )
-            return "unconfirmed", 0
         if not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -1008,10 +1008,13 @@ class NotificationService:
     def digest(self, player_id: str, day: int) -> str:
         """Email the player's digest of `day` (service.notify.digest): every game waiting for
         them, the nearest deadline first. "sent", "empty" (no game waits), "off" (no address,
-        or the digest was turned off) or "duplicate" (that day's digest went already)."""
+        or the digest was turned off), "unconfirmed" (the address is not confirmed yet) or
+        "duplicate" (that day's digest went already)."""
         profile = self.players.get(player_id)
         if not profile or not profile.get("email") or not preferences(profile)["digest_at"]:
             return "off"
+        if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
+            return "unconfirmed"
         waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
         listed = waiting[: digest.MAX_GAMES]
         tables = []

@@ -14,6 +14,7 @@ from service.notify.links import INVITATION, sign_link
 from service.notify.notifications import GAME_INVITED, INVITED_AT, Notice
 from service.settings import Settings
 from store.notifications import NotificationStore
+from tests.addresses import confirm_all
 from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
 
@@ -27,6 +28,7 @@ def invited(redis_client, smtp):
     services = app.extensions["turnpost"]["services"]
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    confirm_all(redis_client)
     game_id = services.games.create(ada, "nautilus", [ada, bo])["id"]
     assert services.notifications.email(Notice(GAME_INVITED, game_id, 1, INVITED_AT))[0] == "sent"
     email = smtp.wait_for(lambda m, r: "bo@example.org" in r)

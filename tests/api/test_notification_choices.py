@@ -18,6 +18,7 @@ from service.notify.notifications import (
     wanted,
 )
 from service.settings import Settings
+from tests.addresses import confirm_all
 from tests.web.conftest import Browser, sign_up
 from transports.mailer import SmtpMailer
 
@@ -70,6 +71,7 @@ def test_a_turn_off_by_email_sends_no_turn_email_but_the_end_still_comes(redis_c
     services = app.extensions["turnpost"]["services"]
     ada = services.players.register("Ada", email="ada@example.org")["id"]
     bo = services.players.register("Bo", email="bo@example.org")["id"]
+    confirm_all(redis_client)
     services.players.update(bo, {"notifications": {"events": {"turn": {"email": False}}}})
     services.players.set_friends(bo, [ada])
     game = services.games.create(ada, "ninedomains", [ada, bo])

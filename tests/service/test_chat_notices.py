@@ -21,11 +21,11 @@ from service.notify.notifications import (
 )
 from service.play.games import GameService
 from service.play.talk import Talk, TalkLimits
-from service.players.accounts import PlayerService
 from service.settings import Settings
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
 from tests.hostile_text import SHOWN
 from tests.peers import WebhookReceiver, html_of, text_of
 from transports.mailer import SmtpMailer
@@ -43,7 +43,7 @@ SETTINGS = Settings(
 
 @pytest.fixture
 def world(redis_client, smtp):
-    players = PlayerService(
+    players = ConfirmedPlayers(
         PlayerStore(redis_client),
         NotificationStore(redis_client),
         webhook_urls=SETTINGS.webhook_urls,

@@ -9,12 +9,12 @@ import pytest
 
 from service.notify.notifications import TURN_REMINDER, TURN_STARTED, Notice, NotificationService
 from service.play.games import GameService
-from service.players.accounts import PlayerService
 from service.settings import Settings
 from service.timefmt import stamp
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
 from tests.peers import text_of
 from transports.mailer import SmtpMailer
 
@@ -34,7 +34,7 @@ PER_MOVE = {"kind": "per_move", "per_move_seconds": 3 * DAY, "on_timeout": "forf
 def world(redis_client, smtp):
     redis_client.flushall()
     now = [START]
-    players = PlayerService(PlayerStore(redis_client))
+    players = ConfirmedPlayers(PlayerStore(redis_client))
     games = GameService(
         GameStore(redis_client), PlayerStore(redis_client), clock=lambda: now[0] / 1000
     )
