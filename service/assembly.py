@@ -18,6 +18,7 @@ from service.players.sign_in import SignIn
 from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.tournaments.tournaments import TournamentService
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
@@ -26,6 +27,7 @@ from store.ratings import RatingStore
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
+from store.tournaments import TournamentStore
 from transports.mailer import Mailer, mailer_for
 
 
@@ -44,6 +46,8 @@ class Services:
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
     ratings: Ratings
     """Ratings, leaderboards and players' records (written by the worker only)."""
+    tournaments: TournamentService
+    """Tournaments: the requests record intent, the worker runs them."""
 
 
 def assemble(
@@ -69,6 +73,8 @@ def assemble(
     )
     keys = ServerKeys(settings, notes)
     ratings = Ratings(RatingStore(client), settings)
+    tournament_store = TournamentStore(client)
+    tournaments = TournamentService(tournament_store, games, player_store, ratings)
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -86,6 +92,7 @@ def assemble(
             sign_in=sign_in,
             tallies=WorkerTallies(client),
             ratings=ratings,
+            tournaments=tournaments,
         )
     )
     return Services(
@@ -94,11 +101,19 @@ def assemble(
         games=games,
         tables=tables,
         notifications=NotificationService(
-            game_store, player_store, notes, settings, mailer, one_click=one_click.links, keys=keys
+            game_store,
+            player_store,
+            notes,
+            settings,
+            mailer,
+            one_click=one_click.links,
+            keys=keys,
+            tournaments=tournament_store,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys),
         sign_in=sign_in,
         consequences=consequences,
         ratings=ratings,
+        tournaments=tournaments,
     )

@@ -27,18 +27,21 @@ from typing import Any, Protocol
 from service.notify.notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
+    TOURNAMENT_ROUND_STARTED,
     TURN_CONTINUES,
     TURN_REMINDER,
     TURN_STARTED,
     Notice,
     goes_on,
     notices,
+    tournament_notices,
 )
 from service.play import history, lists, results
 from service.play.games import GameService
 from service.players.sign_in import SignIn
 from service.ratings.ratings import Ratings
 from service.settings import Settings
+from service.tournaments.tournaments import TournamentService
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
@@ -212,6 +215,7 @@ class Consequences:
         sign_in: SignIn | None = None,
         tallies: WorkerTallies | None = None,
         ratings: Ratings | None = None,
+        tournaments: TournamentService | None = None,
     ):
         self.games = games
         self.game_store = game_store
@@ -226,6 +230,8 @@ class Consequences:
         """Counts for the operator's metrics (store.tallies); None: nothing is counted."""
         self.ratings = ratings
         """Records finished games (ratings, players' records); None: nothing is recorded."""
+        self.tournaments = tournaments
+        """Runs tournaments (their entries, their games' results); None: nothing is run."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -236,6 +242,7 @@ class Consequences:
         """What a batch of entries shares, read and written together: their games' snapshots
         (one read), the games' lists (one round trip) and the seated people's contacts (one
         read). Raises if that could not be done: then every entry stays pending."""
+        entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
         snapshots = dict(zip(game_ids, self.game_store.snapshots(game_ids)))
         found = [snap for snap in snapshots.values() if snap is not None]
@@ -267,6 +274,9 @@ class Consequences:
             alone = self.begin([entry])
             self.carry_out(entry, alone)
             self.finish(alone)
+            return
+        if entry.kind == "tournament":
+            self._carry_out_tournament(entry, batch)
             return
         snap = batch.snapshots.get(entry.game_id)
         if entry.game_id not in batch.snapshots:  # a move of this batch changed the game
@@ -301,6 +311,8 @@ class Consequences:
             if self.games.play_for_timed_out(snap["id"], seat):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
                 batch.snapshots.pop(snap["id"], None)
+        if self._withdrawn_turns(snap):
+            batch.snapshots.pop(snap["id"], None)
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._count("turnpost_games_finished_total", game=snap["game"])
             self.schedule.add(
@@ -315,6 +327,81 @@ class Consequences:
         result = results.result_of(snap)
         if self.ratings is not None and result is not None:
             self.ratings.record(result)
+        in_tournament = results.tournament_result_of(snap)
+        if self.tournaments is not None and in_tournament is not None:
+            self.tournaments.record_game(in_tournament)
+
+    def _withdrawn_turns(self, snap: Snapshot) -> bool:
+        """In a tournament's game under `on_timeout: auto`, the turn of a player who left the
+        tournament is timed out at once (the computer then plays it, as the consequence of
+        that commit): so their game goes on to its end without waiting for their clock.
+        Whether a turn was timed out."""
+        link = snap.get("tournament")
+        control = snap["time_control"]
+        if (
+            self.tournaments is None
+            or not link
+            or snap["status"] != "active"
+            or control is None
+            or control["on_timeout"] != "auto"
+        ):
+            return False
+        gone = self.tournaments.withdrawn(link["id"])
+        timed_out = False
+        for seat in snap["active_seats"]:
+            player = snap["seats"][seat]["player_id"]
+            if player in gone and seat not in snap["timed_out"]:
+                timed_out |= self.games.withdraw_seat(snap["id"], player)
+        return timed_out
+
+    def _carry_out_tournament(self, entry: Entry, batch: Batch) -> None:
+        """What a tournament's commit calls for: what is due on it now (its start, a round's
+        games, the games of players who left: TournamentService.advance), and the notices of
+        its events (a round started, a round ended) by email, webhook and each player's stream
+        of events. Each once, however often the entry is carried out."""
+        if self.tournaments is None:
+            return
+        state = self.tournaments.advance(entry.game_id)
+        if state is None:
+            return
+        events = self.tournaments.events(entry.game_id, entry.first, entry.version)
+        for event in events:
+            if event["type"] == "PlayerLeft":  # the request's write may have failed
+                self.tournaments.store.forget_player(
+                    event["player_id"], state["id"], event["version"]
+                )
+        found = tournament_notices(state, events)
+        if not found:
+            return
+        people = [state["players"][n.seat]["player_id"] for n in found]
+        profiles = dict(zip(people, self.players.get_many(people)))
+        now = self.now_ms()
+        deliveries: list[tuple[int, Delivery]] = []
+        for notice, player_id in zip(found, people):
+            profile = profiles.get(player_id) or {}
+            for channel, wanted in (
+                ("email", profile.get("email")),
+                ("webhook", profile.get("webhook_url")),
+            ):
+                if wanted:
+                    deliveries.append((now, Delivery(channel, notice)))
+            self.players.add_event(
+                player_id,
+                notice.delivery_id("stream"),
+                {
+                    "event": notice.event,
+                    "tournament_id": state["id"],
+                    "game": state["game"],
+                    "round": notice.version,
+                    **(
+                        {"games": " ".join(_round_games(state, notice.version, player_id))}
+                        if notice.event == TOURNAMENT_ROUND_STARTED
+                        else {}
+                    ),
+                },
+                pipe=batch.writes,
+            )
+        self.send(deliveries, batch.writes)
 
     def _tell_players(self, snap: Snapshot, entry: Entry, batch: Batch) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
@@ -391,6 +478,8 @@ class Consequences:
         self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
         for item in by_kind.get("wake", []):
             self.outbox.add(item["game"], item["version"])
+        for item in by_kind.get("tournament", []):  # its start date: the worker looks at it
+            self.outbox.add(item["tournament"], 0, kind="tournament")
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         if self.sign_in is not None:
@@ -407,3 +496,11 @@ class Consequences:
         self.schedule.add(
             delivery.notice.game_id, self.now_ms() + int(seconds * 1000), delivery.item()
         )
+
+
+def _round_games(state, number: int, player_id: str) -> list[str]:
+    """The player's games of a tournament's round (their ids)."""
+    for found in state["round_list"]:
+        if found["round"] == number:
+            return [b["game_id"] for b in found["boards"] if player_id in (b["first"], b["second"])]
+    return []

@@ -62,6 +62,7 @@ class ErrorCode(Enum):
         404,
         "there is no leaderboard by that name: each game of /v1/catalog has one",
     )
+    TOURNAMENT_NOT_FOUND = "tournament/not_found", 404, "there is no tournament with this id"
     INBOUND_DISABLED = (
         "inbound/disabled",
         404,
@@ -99,6 +100,27 @@ class ErrorCode(Enum):
     )
     GAME_CANCELLED = "game/cancelled", 409, "the game was cancelled: an invited player declined"
     GAME_NOT_FINISHED = "game/not_finished", 409, "a rematch follows a finished game"
+    TOURNAMENT_CLOSED = (
+        "tournament/closed",
+        409,
+        "sign-ups are closed: the tournament is full, has begun or is over",
+    )
+    TOURNAMENT_ALREADY_SIGNED_UP = (
+        "tournament/already_signed_up",
+        409,
+        "you are signed up to this tournament already",
+    )
+    TOURNAMENT_NOT_ENTERED = (
+        "tournament/not_entered",
+        409,
+        "you are not playing in this tournament (never signed up, left or withdrew)",
+    )
+    TOURNAMENT_OVER = "tournament/over", 409, "the tournament is over"
+    TOURNAMENT_BUSY = (
+        "tournament/busy",
+        409,
+        "the tournament changed under the request again and again: try again",
+    )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (
         "request/timeout",
@@ -157,6 +179,11 @@ class ErrorCode(Enum):
         "game/invalid_options",
         422,
         "an option is unknown or has a value the game does not take",
+    )
+    TOURNAMENT_INVALID = (
+        "tournament/invalid",
+        422,
+        "the tournament's settings do not fit: its game, format, size, rounds, start or name",
     )
     INBOUND_EMPTY = "inbound/empty", 422, "the body must be a raw RFC 822 message"
     GAME_INVALID_TIME_CONTROL = (

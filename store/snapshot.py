@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from store.record import SeatRecord, TimeControl
+from store.record import SeatRecord, TimeControl, TournamentLink
 
 
 class Snapshot(TypedDict):
@@ -40,5 +40,7 @@ class Snapshot(TypedDict):
     rated: NotRequired[bool]
     """Whether the game counts for the players' ratings (absent: created before ratings, not
     rated)."""
+    tournament: NotRequired[TournamentLink | None]
+    """The tournament the game is a part of (absent or None: none)."""
     version: int
     updated_at: int

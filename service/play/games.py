@@ -29,7 +29,7 @@ from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API mark
 from service.timefmt import iso
 from store.games import GameStore
 from store.players import PlayerStore
-from store.record import EventType
+from store.record import EventType, TournamentLink
 from store.snapshot import Snapshot
 
 MIN_MOVE_SECONDS = 60
@@ -209,6 +209,57 @@ class GameService:
         return self.commits.run(
             None, lambda draft: _create(draft, {**created, "game_id": next(ids)})
         )
+
+    def check_time_control(self, time_control: dict | None) -> dict | None:
+        """A clock as a game would take it (per_move_seconds in range, a known policy)."""
+        return _check_time_control(time_control, self.min_move_seconds)
+
+    def create_for_tournament(
+        self,
+        game_id: str,
+        game_name: str,
+        players: list[str],
+        options: dict,
+        time_control: dict,
+        rated: bool,
+        tournament: TournamentLink,
+    ) -> bool:
+        """A tournament's game, with the id its tournament gave it: the players seated (they
+        signed up: no invitation), started at once. False, and nothing written, if a game has
+        that id already: the tournament's worker created it before (its entry is carried out
+        again), so a round's games are created once however often it tries."""
+        if self.games.snapshot(game_id) is not None:
+            return False
+        game = registry.GAMES[game_name]
+        seed = secrets.token_bytes(32)
+        created = {
+            "type": EventType.GAME_CREATED,
+            "game_id": game_id,
+            "game": game.info.name,
+            "rules_version": game.info.rules_version,
+            "options": validate_options(game.info, options),
+            "seats": [
+                {"kind": "player", "player_id": p, "name": self._player_name(p)} for p in players
+            ],
+            "time_control": _check_time_control(time_control, self.min_move_seconds),
+            "seed": seed.hex(),
+            "commitment": commitment(seed),
+            "created_by": players[0],
+            "if_declined": "cancel",
+            "rated": rated,
+            "tournament": tournament,
+        }
+        return self.commits.run(
+            None, lambda draft: bool(_create(draft, created)), attempts=1, quiet=False
+        )
+
+    def withdraw_seat(self, game_id: str, player_id: str) -> bool:
+        """The player left the tournament this game is a part of: their seat is resolved as
+        the game's clock says a seat that runs out of time is. Under `forfeit` they leave the
+        game now; under `auto` their turn, when it is theirs, is timed out now and the computer
+        plays it (and the next, as each comes: service.consequences asks again). Whether
+        anything was recorded; safe to run again."""
+        return self.commits.run(game_id, lambda draft: _withdraw(draft, player_id), quiet=False)
 
     def rematch(self, game_id: str, player_id: str) -> tuple[dict[str, Any], bool]:
         """The rematch of a finished game, asked by one of its players: the same title,
@@ -554,6 +605,23 @@ def _computer_move(draft: Draft, seat: int) -> bool:
     return True
 
 
+def _withdraw(draft: Draft, player_id: str) -> bool:
+    snap = draft.snap
+    seat = seat_of(snap, player_id)
+    if snap["status"] != "active" or seat is None or seat in history.match_of(snap)["resigned"]:
+        return False
+    control = snap["time_control"]
+    if control is None or control["on_timeout"] == "forfeit":
+        _leave(draft, seat, "withdrawn")
+        return True
+    if seat not in snap["active_seats"] or seat in snap["timed_out"]:
+        return False
+    draft.add(
+        {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": "auto", "reason": "withdrawn"}
+    )
+    return True
+
+
 def _expire(draft: Draft, seat: int, since: int) -> str:
     """The seat's timeout if it is due ("applied"), or why not ("moot", "early")."""
     verdict = _timeout_verdict(draft.snap, seat, since, draft.now_ms)
@@ -830,6 +898,7 @@ def summarize(snap: Snapshot) -> dict[str, Any]:
         "options": snap["options"],
         "time_control": snap["time_control"],
         "rated": snap.get("rated", False),
+        "tournament": snap.get("tournament"),
         "rules_version": snap["rules_version"],
         "seed_commitment": snap["commitment"],
         "seed": snap["revealed_seed"],
