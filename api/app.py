@@ -26,7 +26,7 @@ from . import errors, hostile_input, http_conventions, metrics, rate_limits, req
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, leaderboards, players
+from .resources import catalog, games, inbound, leaderboards, players, tournaments
 from .schemas import (
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
@@ -34,6 +34,7 @@ from .schemas import (
     WebhookTurnStartedSchema,
 )
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
+from .tournament_schemas import WebhookTournamentRoundSchema
 
 API_DESCRIPTION = """\
 turnpost hosts asynchronous, turn-based board games played by correspondence: {games}.
@@ -104,6 +105,7 @@ def create_app(
         ),
         "stream_games": streaming.games,
         "stream_players": streaming.players,
+        "stream_tournaments": streaming.tournaments,
         "stream_slots": StreamSlots(
             client, app.config["STREAM_SECONDS"] + door.stream_keepalive_seconds + 60
         ),
@@ -145,6 +147,7 @@ def create_app(
         games.blp,
         inbound.blp,
         leaderboards.blp,
+        tournaments.blp,
     ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
@@ -157,6 +160,7 @@ def create_app(
         WebhookGameFinishedSchema,
         WebhookGameInvitedSchema,
         WebhookGameCancelledSchema,
+        WebhookTournamentRoundSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)
