@@ -18,6 +18,7 @@ from service.play.games import IF_DECLINED, bots_of
 from service.play.logview import seat_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.timefmt import in_words
+from service.tournaments.tournaments import start_words
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
@@ -46,6 +47,12 @@ BOT_WORDS = {
     "bot:expert": "a bot that thinks ahead (bot:expert)",
 }
 STREAM_EVENTS = " ".join(sorted(EventType))
+TOURNAMENT_STATUS_WORDS = {
+    "signup": "Taking sign-ups",
+    "running": "Being played",
+    "finished": "Over",
+    "cancelled": "Cancelled",
+}
 
 
 def _now() -> int:
@@ -139,16 +146,37 @@ def my_games():
     )
 
 
+def tournament_line(t: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's summary with its settings in words."""
+    seconds = t["time_control"]["per_move_seconds"]
+    kind = "Round-robin" if t["format"] == "round_robin" else f"Swiss, {t['rounds']} rounds"
+    start = None
+    if t["start_at"] is not None:
+        start = int(datetime.fromisoformat(t["start_at"].replace("Z", "+00:00")).timestamp() * 1000)
+    return {
+        **t,
+        "kind": kind,
+        "clock": dict(CLOCKS).get(seconds) or f"{seconds} seconds per move",
+        "start": start_words(start),
+        "state": TOURNAMENT_STATUS_WORDS[t["status"]],
+    }
+
+
 @pages.get("/lobby")
 def lobby():
     player = me()
     found = services().games.open_games(100)
+    mine = {t["id"] for t in services().tournaments.of_player(player)} if player else set()
     return page(
         "lobby.html",
         "Lobby: games looking for players",
         games=[
             {**describe(g, player), "seated": any(s["player_id"] == player for s in g["seats"])}
             for g in found
+        ],
+        tournaments=[
+            {**tournament_line(t), "entered": t["id"] in mine}
+            for t in services().tournaments.open_list()
         ],
     )
 
