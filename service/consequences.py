@@ -262,8 +262,9 @@ class Consequences:
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
         deliveries), in one round trip. Raises if they could not be written: then every entry
-        stays pending."""
-        if batch.writes.command_stack:
+        stays pending. (`len`, not the pipeline's `command_stack`: a cluster's pipeline keeps
+        its commands elsewhere, and its `command_stack` stays empty.)"""
+        if len(batch.writes):
             run_pipeline(batch.writes)
 
     def carry_out(self, entry: Entry, batch: Batch | None = None) -> None:
