@@ -302,3 +302,46 @@ def test_a_tournament_needs_a_clock_and_settings_that_fit(world):
         services.tournaments.create(me, "ninedomains", "swiss", 8, CLOCK, rounds=8)
     assert rounds.value.code == "tournament/invalid"
     assert OutboxStore(services.tournaments.store.r).backlog()["waiting"] == 0
+
+
+def test_a_worker_that_dies_halfway_through_a_rounds_games(world, redis_client, monkeypatch):
+    """The worker dies after creating two of a round's six games (before it records that the
+    round started): the entry stays pending, is carried out again, and each game is created
+    once, the round started once, each player told once."""
+    services, worker = world
+    people = register(services, 4)
+    t = services.tournaments.create(people[0], "ninedomains", "round_robin", 4, CLOCK)
+    for p in people:
+        services.tournaments.sign_up(t["id"], p)
+    create = worker.consequences.tournaments.games.create_for_tournament
+    made = []
+
+    def dies_after_two(*args, **kwargs):
+        if len(made) == 2:
+            raise ConnectionError("the worker's machine went away")
+        made.append(args[0])
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(
+        worker.consequences.tournaments.games, "create_for_tournament", dies_after_two
+    )
+    entries = worker.outbox.read(worker.name, 200, 5)
+    with pytest.raises(ConnectionError):
+        for entry in entries:
+            worker.consequences.carry_out(entry)
+    assert len(made) == 2 and services.tournaments.get(t["id"])["pairings"][0]["started"] is False
+    monkeypatch.setattr(worker.consequences.tournaments.games, "create_for_tournament", create)
+    for entry in entries:  # taken over by another worker, from the start
+        worker.consequences.carry_out(entry)
+    worker.outbox.done(entries)
+    drain(worker)
+    shown = services.tournaments.get(t["id"])
+    assert shown["pairings"][0]["started"] is True
+    for p in people:
+        assert len(services.games.list_games(p)[0]) == 3
+        started = [
+            e for e in stream_events(redis_client, p) if e["event"] == "tournament.round_started"
+        ]
+        assert len(started) == 1
+    log = services.tournaments.store.events(t["id"])
+    assert [e["type"] for e in log].count("RoundStarted") == 1
