@@ -9,6 +9,7 @@ import redis
 
 from service.by_mail.moves import MailMoves
 from service.consequences import Consequences, Deliveries
+from service.matchmaking.matchmaking import Matchmaking
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
 from service.play.games import GameService
@@ -20,6 +21,7 @@ from service.secrets import ServerKeys
 from service.settings import Settings
 from service.tournaments.tournaments import TournamentService
 from store.games import GameStore
+from store.matchmaking import MatchmakingStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.players import PlayerStore
@@ -48,6 +50,8 @@ class Services:
     """Ratings, leaderboards and players' records (written by the worker only)."""
     tournaments: TournamentService
     """Tournaments: the requests record intent, the worker runs them."""
+    matchmaking: Matchmaking
+    """Rated games against someone near one's rating: the requests ask, the worker pairs."""
 
 
 def assemble(
@@ -75,6 +79,7 @@ def assemble(
     ratings = Ratings(RatingStore(client), settings)
     tournament_store = TournamentStore(client)
     tournaments = TournamentService(tournament_store, games, player_store, ratings)
+    matchmaking = Matchmaking(MatchmakingStore(client), games, player_store, ratings, settings)
     tables = Tables(game_store)
     one_click = OneClick(games, tables, notes, settings, keys)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -93,6 +98,7 @@ def assemble(
             tallies=WorkerTallies(client),
             ratings=ratings,
             tournaments=tournaments,
+            matchmaking=matchmaking,
         )
     )
     return Services(
@@ -116,4 +122,5 @@ def assemble(
         consequences=consequences,
         ratings=ratings,
         tournaments=tournaments,
+        matchmaking=matchmaking,
     )

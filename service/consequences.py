@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from service.matchmaking.matchmaking import Matchmaking
 from service.notify.notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
@@ -216,6 +217,7 @@ class Consequences:
         tallies: WorkerTallies | None = None,
         ratings: Ratings | None = None,
         tournaments: TournamentService | None = None,
+        matchmaking: Matchmaking | None = None,
     ):
         self.games = games
         self.game_store = game_store
@@ -232,6 +234,8 @@ class Consequences:
         """Records finished games (ratings, players' records); None: nothing is recorded."""
         self.tournaments = tournaments
         """Runs tournaments (their entries, their games' results); None: nothing is run."""
+        self.matchmaking = matchmaking
+        """Pairs those who asked for a rated game; None: nobody is paired."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -278,6 +282,10 @@ class Consequences:
             return
         if entry.kind == "tournament":
             self._carry_out_tournament(entry, batch)
+            return
+        if entry.kind == "seek":
+            if self.matchmaking is not None:
+                self._matched(self.matchmaking.pair(entry.game_id, entry.player), batch.writes)
             return
         snap = batch.snapshots.get(entry.game_id)
         if entry.game_id not in batch.snapshots:  # a move of this batch changed the game
@@ -354,6 +362,27 @@ class Consequences:
             if player in gone and seat not in snap["timed_out"]:
                 timed_out |= self.games.withdraw_seat(snap["id"], player)
         return timed_out
+
+    def _matched(self, request: dict[str, Any] | None, pipe) -> None:
+        """Tell a player matched by matchmaking (and their opponent) on their stream of
+        events, once: their game is created (its turn notices follow from its own commit)."""
+        if not request or request["status"] != "matched":
+            return
+        opponent = request["opponent"]
+        people = [request["player_id"]] + (
+            [opponent["player_id"]] if opponent.get("player_id") else []
+        )
+        for player_id in people:
+            self.players.add_event(
+                player_id,
+                f"stream-{request['game_id']}-matched",
+                {
+                    "event": "matchmaking.matched",
+                    "game_id": request["game_id"],
+                    "game": request["game"],
+                },
+                pipe=pipe,
+            )
 
     def _carry_out_tournament(self, entry: Entry, batch: Batch) -> None:
         """What a tournament's commit calls for: what is due on it now (its start, a round's
@@ -481,6 +510,10 @@ class Consequences:
             self.outbox.add(item["game"], item["version"])
         for item in by_kind.get("tournament", []):  # its start date: the worker looks at it
             self.outbox.add(item["tournament"], 0, kind="tournament")
+        if self.matchmaking is not None:
+            for item in by_kind.get("seek", []):  # a wait for a person is over: a bot's game
+                found = self.matchmaking.bot_due(item["game"], item["player"], item["at"])
+                self._matched(found, None)
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         if self.sign_in is not None:

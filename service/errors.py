@@ -63,6 +63,11 @@ class ErrorCode(Enum):
         "there is no leaderboard by that name: each game of /v1/catalog has one",
     )
     TOURNAMENT_NOT_FOUND = "tournament/not_found", 404, "there is no tournament with this id"
+    MATCHMAKING_NOT_FOUND = (
+        "matchmaking/not_found",
+        404,
+        "you have not asked for a game of this title (or there is no such game)",
+    )
     INBOUND_DISABLED = (
         "inbound/disabled",
         404,
@@ -120,6 +125,11 @@ class ErrorCode(Enum):
         "tournament/busy",
         409,
         "the tournament changed under the request again and again: try again",
+    )
+    MATCHMAKING_MATCHED = (
+        "matchmaking/matched",
+        409,
+        "your request is matched already: `game_id` is your game",
     )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     REQUEST_TIMEOUT = (

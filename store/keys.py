@@ -359,3 +359,27 @@ def player_tournaments(player_id: str) -> str:
 def player_tournaments_seen(player_id: str) -> str:
     """Hash: tournament id -> the version the player's list was last written from."""
     return f"{PREFIX}:player:{{{player_id}}}:tournaments:seen"
+
+
+# -- matchmaking (store/matchmaking.py): a title's pool of players waiting for a rated game and
+# their requests share the hash tag of the bucket "matchmaking:<title>" falls in, so that one
+# script records a request with its outbox entry and its bot's wake-up, and one pairs two.
+
+
+def _matchmaking(title: str) -> str:
+    return f"{PREFIX}:matchmaking:{_bucket_tag(bucket_of(matchmaking_subject(title)))}:{title}"
+
+
+def matchmaking_subject(title: str) -> str:
+    """What a title's pool is named by in the outbox and the schedule (its bucket's key)."""
+    return f"matchmaking:{title}"
+
+
+def matchmaking_pool(title: str) -> str:
+    """Sorted set: the players waiting for a rated game of the title, scored by rating."""
+    return f"{_matchmaking(title)}:pool"
+
+
+def matchmaking_requests(title: str) -> str:
+    """Hash: player id -> their latest request for a game of the title (JSON)."""
+    return f"{_matchmaking(title)}:requests"

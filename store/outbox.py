@@ -29,8 +29,10 @@ class Entry:
     request_id: str = ""
     """The request that made the commit (store.request_ids), when there was one."""
     kind: str = "game"
-    """What committed: a "game" (then `game_id` is the game's id) or a "tournament" (then
-    it is the tournament's id, and `first`..`version` its events)."""
+    """What committed: a "game" (then `game_id` is the game's id), a "tournament" (then
+    it is the tournament's id, and `first`..`version` its events) or a "seek" (a player asked
+    for a rated game of the title `game_id`: `player`)."""
+    player: str = ""
 
 
 class OutboxStore:
@@ -158,4 +160,5 @@ def _entry(stream: bytes | str, entry_id: bytes, fields: dict) -> Entry:
         int(fields[b"version"]),
         fields.get(b"rid", b"").decode(),
         fields.get(b"kind", b"game").decode(),
+        fields.get(b"player", b"").decode(),
     )

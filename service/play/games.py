@@ -214,40 +214,44 @@ class GameService:
         """A clock as a game would take it (per_move_seconds in range, a known policy)."""
         return _check_time_control(time_control, self.min_move_seconds)
 
-    def create_for_tournament(
+    def create_seated(
         self,
         game_id: str,
         game_name: str,
-        players: list[str],
+        seats: list[str],
         options: dict,
         time_control: dict,
         rated: bool,
-        tournament: TournamentLink,
+        tournament: TournamentLink | None = None,
     ) -> bool:
-        """A tournament's game, with the id its tournament gave it: the players seated (they
-        signed up: no invitation), started at once. False, and nothing written, if a game has
-        that id already: the tournament's worker created it before (its entry is carried out
-        again), so a round's games are created once however often it tries."""
+        """A game whose players agreed to play it already, with the id its maker gave it: a
+        tournament's game (its players signed up) or matchmaking's (they asked for one). The
+        seats are player ids, seated at once (no invitation), or bots (`bot:<name>`); it starts
+        at once. False, and nothing written, if a game has that id already: the worker that
+        makes it did so before (its work carried out again), so such a game is created once
+        however often it tries."""
         if self.games.snapshot(game_id) is not None:
             return False
         game = registry.GAMES[game_name]
         seed = secrets.token_bytes(32)
+        records = self._seat_records(seats[0], seats, game)
+        for record in records:
+            if record["kind"] == "invited":
+                record["kind"] = "player"
         created = {
             "type": EventType.GAME_CREATED,
             "game_id": game_id,
             "game": game.info.name,
             "rules_version": game.info.rules_version,
             "options": validate_options(game.info, options),
-            "seats": [
-                {"kind": "player", "player_id": p, "name": self._player_name(p)} for p in players
-            ],
+            "seats": records,
             "time_control": _check_time_control(time_control, self.min_move_seconds),
             "seed": seed.hex(),
             "commitment": commitment(seed),
-            "created_by": players[0],
+            "created_by": seats[0],
             "if_declined": "cancel",
             "rated": rated,
-            "tournament": tournament,
+            **({"tournament": tournament} if tournament else {}),
         }
         return self.commits.run(
             None, lambda draft: bool(_create(draft, created)), attempts=1, quiet=False

@@ -401,7 +401,7 @@ class TournamentService:
                         "round": current["round"],
                         "board": board,
                     }
-                    self.games.create_for_tournament(
+                    self.games.create_seated(
                         b["game_id"],
                         state["game"],
                         [b["first"], b["second"]],

@@ -313,7 +313,7 @@ def test_a_worker_that_dies_halfway_through_a_rounds_games(world, redis_client, 
     t = services.tournaments.create(people[0], "ninedomains", "round_robin", 4, CLOCK)
     for p in people:
         services.tournaments.sign_up(t["id"], p)
-    create = worker.consequences.tournaments.games.create_for_tournament
+    create = worker.consequences.tournaments.games.create_seated
     made = []
 
     def dies_after_two(*args, **kwargs):
@@ -322,15 +322,13 @@ def test_a_worker_that_dies_halfway_through_a_rounds_games(world, redis_client, 
         made.append(args[0])
         return create(*args, **kwargs)
 
-    monkeypatch.setattr(
-        worker.consequences.tournaments.games, "create_for_tournament", dies_after_two
-    )
+    monkeypatch.setattr(worker.consequences.tournaments.games, "create_seated", dies_after_two)
     entries = worker.outbox.read(worker.name, 200, 5)
     with pytest.raises(ConnectionError):
         for entry in entries:
             worker.consequences.carry_out(entry)
     assert len(made) == 2 and services.tournaments.get(t["id"])["pairings"][0]["started"] is False
-    monkeypatch.setattr(worker.consequences.tournaments.games, "create_for_tournament", create)
+    monkeypatch.setattr(worker.consequences.tournaments.games, "create_seated", create)
     for entry in entries:  # taken over by another worker, from the start
         worker.consequences.carry_out(entry)
     worker.outbox.done(entries)
