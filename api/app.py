@@ -26,7 +26,15 @@ from . import errors, hostile_input, http_conventions, metrics, rate_limits, req
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, games, inbound, leaderboards, players, tournaments
+from .resources import (
+    catalog,
+    games,
+    inbound,
+    leaderboards,
+    matchmaking,
+    players,
+    tournaments,
+)
 from .schemas import (
     WebhookGameCancelledSchema,
     WebhookGameFinishedSchema,
@@ -148,6 +156,7 @@ def create_app(
         inbound.blp,
         leaderboards.blp,
         tournaments.blp,
+        matchmaking.blp,
     ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation

@@ -104,6 +104,18 @@ DESCRIPTIONS: dict[str, str] = {
     "streamTournament": "Each event of the tournament's log as it comes (sign-ups, the start, "
     "each round's pairing, start and end, each game's result, withdrawals, the end): follow it "
     "to keep standings live, then read the tournament again. Reconnect with `Last-Event-ID`.",
+    "askForMatch": "A rated game of the title, with its default options and a clock of "
+    "MATCHMAKING_MOVE_SECONDS per move (a day; `auto`), against the waiting player whose rating "
+    "at it is nearest yours, within MATCHMAKING_WINDOW points (200). The worker pairs you within "
+    "moments if someone is waiting, or when someone near comes; with `bot_after_seconds`, after "
+    "that long without one, against the bot (`bot:random`, `bot:heuristic` or `bot:expert`) "
+    "whose rating is nearest yours. Your game's id is in the request once matched (read it "
+    "again, or follow your stream of events: `matchmaking.matched`). Who waited longer has the "
+    "first seat. Asking while you wait answers 200 with the request you made.",
+    "getMatch": "Where your request stands: `waiting`, `matched` (with `game_id` and your "
+    "`opponent`) or `cancelled`.",
+    "cancelMatch": "Takes you out of the pool. A request matched already answers 409 "
+    "`matchmaking/matched` with its `game_id`: play it, or resign it.",
     "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
     "shown again: rotate it to get a new one.",
     "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "

@@ -193,6 +193,7 @@ PLAYER_EVENT_TYPES = [
     "game.cancelled",
     "tournament.round_started",
     "tournament.round_ended",
+    "matchmaking.matched",
 ]
 PLAYER_EVENT = event_schema(
     ENTRY_ID.pattern,
@@ -200,7 +201,8 @@ PLAYER_EVENT = event_schema(
     {"enum": PLAYER_EVENT_TYPES},
     'JSON: {"event", "game_id", "game", "version", "seat"}: which game, at which version; a '
     'tournament\'s event: {"event", "tournament_id", "game", "round"} and, when a round '
-    'starts, "games": your games of the round (their ids, separated by spaces)',
+    'starts, "games": your games of the round (their ids, separated by spaces); '
+    'matchmaking\'s: {"event", "game_id", "game"}',
 )
 NUMBERS = ("version", "seat", "round")
 """The fields of a stream's event that are numbers (a Redis stream keeps text)."""
@@ -224,7 +226,8 @@ class MyStream(MethodView):
                 "goes on (`turn.continues`), an invitation (`game.invited`), "
                 "a game ends or is cancelled; each with the game and its "
                 "version; a round of one of your tournaments starts or ends "
-                "(`tournament.round_started`, `tournament.round_ended`). First a `retry:` hint; a keep-alive comment every "
+                "(`tournament.round_started`, `tournament.round_ended`); "
+                "matchmaking found your game (`matchmaking.matched`). First a `retry:` hint; a keep-alive comment every "
                 "15 seconds; the stream ends after five minutes: reconnect "
                 "with Last-Event-ID (an EventSource does). Without one it "
                 "starts with what comes next; the last 1,000 events are kept "

@@ -41,10 +41,13 @@ class Matchmaking:
 
     # -- the requests' ---------------------------------------------------------------------
 
-    def ask(self, player_id: str, title: str, bot_after_seconds: int | None) -> dict[str, Any]:
+    def ask(
+        self, player_id: str, title: str, bot_after_seconds: int | None
+    ) -> tuple[dict[str, Any], bool]:
         """Ask for a rated game of the title against someone near your rating; after
         `bot_after_seconds` without one (None: never), against the bot nearest your rating.
-        Asking again while waiting keeps the first request."""
+        Asking again while waiting keeps the first request. (The request, whether this call
+        made it.)"""
         _title(title)
         if bot_after_seconds is not None and not 0 <= bot_after_seconds <= MAX_BOT_WAIT_SECONDS:
             raise ServiceError(
@@ -69,7 +72,8 @@ class Matchmaking:
         }
         bot_at = None if bot_after_seconds is None else now + bot_after_seconds * 1000
         item = bot_item(title, player_id, now)
-        return self.shown(self.store.ask(title, request, bot_at, schedule_member(item)))
+        found = self.store.ask(title, request, bot_at, schedule_member(item))
+        return self.shown(found), found["at"] == now
 
     def get(self, player_id: str, title: str) -> dict[str, Any]:
         _title(title)

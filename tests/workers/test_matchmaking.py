@@ -62,10 +62,10 @@ def test_two_players_near_each_other_get_one_rated_game(world, redis_client):
     services, worker = world
     ada = person(services, redis_client, "Ada", 1500)
     bo = person(services, redis_client, "Bo", 1620)
-    asked = services.matchmaking.ask(ada, TITLE, None)
-    assert asked["status"] == "waiting" and asked["rating"] == 1500
-    again = services.matchmaking.ask(ada, TITLE, None)
-    assert again["asked_at"] == asked["asked_at"], "asking again keeps the first request"
+    asked, made = services.matchmaking.ask(ada, TITLE, None)
+    assert made and asked["status"] == "waiting" and asked["rating"] == 1500
+    again, made = services.matchmaking.ask(ada, TITLE, None)
+    assert not made and again == asked, "asking again keeps the first request"
     services.matchmaking.ask(bo, TITLE, None)
     drain(worker)
     mine, theirs = services.matchmaking.get(ada, TITLE), services.matchmaking.get(bo, TITLE)
@@ -108,7 +108,7 @@ def test_after_the_wait_a_game_against_the_bot_nearest_the_players_rating(
     rate(redis_client, "bot:heuristic", 1530)
     rate(redis_client, "bot:expert", 1710)
     ada = person(services, redis_client, "Ada", 1600)
-    asked = services.matchmaking.ask(ada, TITLE, 60)
+    asked, _ = services.matchmaking.ask(ada, TITLE, 60)
     drain(worker)
     assert services.matchmaking.get(ada, TITLE)["status"] == "waiting"
     assert not worker.clock_step(), "nothing due before the wait is over"
