@@ -9,7 +9,7 @@ from flask import Flask
 
 from service.assembly import Services
 
-from . import account, play, ratings, tournaments  # noqa: F401  (their routes register on the blueprint)
+from . import account, matchmaking, play, ratings, tournaments  # noqa: F401  (their routes register on the blueprint)
 from .blueprint import pages
 from .session import install as install_session
 

@@ -47,6 +47,13 @@ BOT_WORDS = {
     "bot:expert": "a bot that thinks ahead (bot:expert)",
 }
 STREAM_EVENTS = " ".join(sorted(EventType))
+BOT_WAITS = [  # matchmaking's bot_after_seconds, in words
+    ("", "no: only a person"),
+    ("60", "after a minute"),
+    ("600", "after 10 minutes"),
+    ("3600", "after an hour"),
+    ("86400", "after a day"),
+]
 TOURNAMENT_STATUS_WORDS = {
     "signup": "Taking sign-ups",
     "running": "Being played",
@@ -178,6 +185,9 @@ def lobby():
             {**tournament_line(t), "entered": t["id"] in mine}
             for t in services().tournaments.open_list()
         ],
+        titles=[(n, g.info.title) for n, g in sorted(registry.GAMES.items())],
+        waits=BOT_WAITS,
+        requests=services().matchmaking.of_player(player) if player else [],
     )
 
 

@@ -84,6 +84,11 @@ class Matchmaking:
             )
         return self.shown(found)
 
+    def of_player(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's latest request of each title, those waiting or matched."""
+        found = [self.store.request(title, player_id) for title in sorted(registry.GAMES)]
+        return [self.shown(r) for r in found if r and r["status"] in ("waiting", "matched")]
+
     def cancel(self, player_id: str, title: str) -> dict[str, Any]:
         """Stop waiting (a request matched already has its game: 409)."""
         _title(title)
