@@ -1,7 +1,8 @@
 """In a real browser (headless Chromium) against `turnpost serve` with its worker: a person signs
 up to a tournament from the lobby, which fills it; the worker starts it, and the person opens
 their first game from the tournament's page and plays it to its end through the game's page,
-against an opponent playing through the API (every page checked with axe-core)."""
+against an opponent playing through the API (every page checked with axe-core). The
+tournament's page redraws itself as the tournament moves (its event stream)."""
 
 from __future__ import annotations
 
@@ -52,13 +53,11 @@ def test_a_person_signs_up_from_the_lobby_and_plays_their_first_game(browser, si
     look(page, "lobby-with-a-tournament")
     page.get_by_role("button", name="Sign up to Browser cup").click()
     expect(page.get_by_text("You are signed up.")).to_be_visible()
+    # the worker starts it and creates its games within moments; the page, following the
+    # tournament's event stream, shows them without being reloaded
     yours = page.get_by_role("link", name=re.compile(r"^Your game against"))
-    for _ in range(100):  # the worker starts it and creates its games within moments
-        if yours.count():
-            break
-        page.wait_for_timeout(200)
-        page.reload()
-    expect(yours.first).to_be_visible()
+    expect(yours.first).to_be_visible(timeout=30_000)
+    expect(page.locator("#live")).to_contain_text("The tournament has moved on")
     expect(page.get_by_role("heading", name="Standings")).to_be_visible()
     look(page, "tournament")
     yours.first.click()
