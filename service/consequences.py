@@ -50,6 +50,7 @@ from store.record import Event
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
+from store.tournaments import TournamentEventType, TournamentState
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +322,7 @@ class Consequences:
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
                 batch.snapshots.pop(snap["id"], None)
         if self._withdrawn_turns(snap):
-            batch.snapshots.pop(snap["id"], None)
+            batch.snapshots.pop(entry.game_id, None)
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._count("turnpost_games_finished_total", game=snap["game"])
             self.schedule.add(
@@ -345,23 +346,11 @@ class Consequences:
         tournament is timed out at once (the computer then plays it, as the consequence of
         that commit): so their game goes on to its end without waiting for their clock.
         Whether a turn was timed out."""
-        link = snap.get("tournament")
-        control = snap["time_control"]
-        if (
-            self.tournaments is None
-            or not link
-            or snap["status"] != "active"
-            or control is None
-            or control["on_timeout"] != "auto"
-        ):
+        tournament = results.tournament_under_auto(snap)
+        if self.tournaments is None or tournament is None:
             return False
-        gone = self.tournaments.withdrawn(link["id"])
-        timed_out = False
-        for seat in snap["active_seats"]:
-            player = snap["seats"][seat]["player_id"]
-            if player in gone and seat not in snap["timed_out"]:
-                timed_out |= self.games.withdraw_seat(snap["id"], player)
-        return timed_out
+        gone = self.tournaments.withdrawn(tournament)
+        return bool(gone) and self.games.time_out_withdrawn(snap, gone)
 
     def _matched(self, request: dict[str, Any] | None, pipe) -> None:
         """Tell a player matched by matchmaking (and their opponent) on their stream of
@@ -396,7 +385,7 @@ class Consequences:
             return
         events = self.tournaments.events(entry.game_id, entry.first, entry.version)
         for event in events:
-            if event["type"] == "PlayerLeft":  # the request's write may have failed
+            if event["type"] == TournamentEventType.LEFT:  # the request's write may have failed
                 self.tournaments.store.forget_player(
                     event["player_id"], state["id"], event["version"]
                 )
@@ -532,7 +521,7 @@ class Consequences:
         )
 
 
-def _round_games(state, number: int, player_id: str) -> list[str]:
+def _round_games(state: TournamentState, number: int, player_id: str) -> list[str]:
     """The player's games of a tournament's round (their ids)."""
     for found in state["round_list"]:
         if found["round"] == number:

@@ -62,3 +62,13 @@ def tournament_result_of(snap: Snapshot) -> TournamentGameResult | None:
         left = [s for s in history.match_of(snap)["resigned"] if s in (0, 1)]
         lost_on_time = result.seats[left[0]].player if left else None
     return TournamentGameResult(link["id"], link["round"], snap["id"], score, lost_on_time)
+
+
+def tournament_under_auto(snap: Snapshot) -> str | None:
+    """The tournament of a game still being played whose clock is `auto` (whose withdrawn
+    players' turns the computer plays), if it is one."""
+    link = snap.get("tournament")
+    control = snap["time_control"]
+    if not link or snap["status"] != "active" or not control or control["on_timeout"] != "auto":
+        return None
+    return link["id"]

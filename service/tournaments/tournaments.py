@@ -26,7 +26,7 @@ from service.play.games import GameService
 from service.play.results import TournamentGameResult
 from service.ratings.ratings import Ratings
 from service.timefmt import iso
-from service.tournaments import history
+from service.tournaments import events
 from service.tournaments.pairing import SwissPlayer, round_robin, swiss
 from service.tournaments.standings import Played, Row, standings
 from store.games import Appended
@@ -82,7 +82,7 @@ class Draft:
     def add(self, unstamped: dict[str, Any]) -> None:
         version = (0 if self._after is None else self._after["version"]) + 1
         event = {**unstamped, "at": self.now_ms, "version": version}
-        self._after = history.fold(self._after, event)
+        self._after = events.fold(self._after, event)
         self.events.append(event)
 
 

@@ -17,6 +17,7 @@ from api.schemas import GameSummarySchema
 from service.assembly import assemble
 from service.errors import ServiceError
 from service.settings import Settings
+from service.tournaments.events import replay
 from store import keys
 from store.outbox import OutboxStore
 from workers import process as worker_process
@@ -129,6 +130,8 @@ def test_a_round_robin_runs_once_however_often_its_entries_are_carried_out(world
     scores = [g["first_score"] for g in shown["pairings"][0]["games"]]
     assert scores == [1.0, 0.5, 0.0, 1.0, 0.0, 0.0]
     assert sum(r["points"] for r in shown["standings"]) == 6
+    store = services.tournaments.store
+    assert replay(store.events(t["id"])) == store.state(t["id"]), "the state is its log's fold"
     for p in people:
         told = [e for e in stream_events(redis_client, p) if e["event"].startswith("tournament.")]
         assert [e["event"] for e in told] == [
@@ -215,6 +218,8 @@ def test_a_withdrawn_players_games_are_resolved_by_the_clocks_policy(world, poli
     drain(worker)
     shown = services.tournaments.get(t["id"])
     assert shown["status"] == "finished"
+    store = services.tournaments.store
+    assert replay(store.events(t["id"])) == store.state(t["id"])
     row = next(r for r in shown["standings"] if r["player_id"] == leaving)
     assert row["withdrawn"] == "withdrew" and row["games"] == 2
     if policy == "forfeit":
