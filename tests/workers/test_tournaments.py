@@ -184,7 +184,10 @@ def test_a_player_who_leaves_before_the_start_is_off_the_list(world):
     assert [s["id"] for s in services.tournaments.of_player(people[1])] == [t["id"]]
 
 
-@pytest.mark.parametrize("policy", ["forfeit", "auto"])
+@pytest.mark.parametrize(
+    "policy",
+    ["forfeit", pytest.param("auto", marks=pytest.mark.slow)],  # the computer plays on
+)
 def test_a_withdrawn_players_games_are_resolved_by_the_clocks_policy(world, policy):
     """Under forfeit they lose their open games at once; under auto the computer plays them
     to their end. The tournament ends all the same."""
