@@ -14,12 +14,15 @@ import time
 import pytest
 
 from api.schemas import GameSummarySchema
+from api.tournament_schemas import WebhookTournamentRoundSchema
 from service.assembly import assemble
 from service.errors import ServiceError
 from service.settings import Settings
 from service.tournaments.events import replay
 from store import keys
 from store.outbox import OutboxStore
+from tests.peers import WebhookReceiver, text_of
+from transports.mailer import SmtpMailer
 from workers import process as worker_process
 from workers.process import WorkerProcess
 
@@ -99,6 +102,7 @@ def stream_events(redis_client, player_id):
     return [{k.decode(): v.decode() for k, v in fields.items()} for _, fields in found]
 
 
+@pytest.mark.slow  # six games played through
 def test_a_round_robin_runs_once_however_often_its_entries_are_carried_out(world, redis_client):
     services, worker = world
     people = register(services, 4)
@@ -351,3 +355,79 @@ def test_a_worker_that_dies_halfway_through_a_rounds_games(world, redis_client, 
         assert len(started) == 1
     log = services.tournaments.store.events(t["id"])
     assert [e["type"] for e in log].count("RoundStarted") == 1
+
+
+@pytest.mark.slow  # three games, an SMTP server and a webhook receiver
+def test_a_round_told_by_email_and_webhook_as_documented(redis_client, smtp):
+    """The deliveries the worker queues for a round's start and end, run as the RQ jobs run
+    them: the email says the player's games, the webhook's body is what its schema in the
+    document dumps, and a delivery run twice sends once."""
+    settings = Settings(
+        webhook_allow_http=True, webhook_allow_loopback=True, public_url="http://turnpost.test"
+    )
+
+    class Kept:
+        def __init__(self):
+            self.queued = []
+
+        def queue(self, deliveries):
+            self.queued.extend(deliveries)
+
+    kept = Kept()
+    services = assemble(redis_client, settings, mailer=SmtpMailer(smtp.url), deliveries=kept)
+    outbox = OutboxStore(redis_client)
+    outbox.ensure_groups()
+
+    def work():
+        for _ in range(50):
+            entries = outbox.read("test", 100, 5)
+            if not entries:
+                return
+            for entry in entries:
+                services.consequences.carry_out(entry)
+            outbox.done(entries)
+
+    with WebhookReceiver() as receiver:
+        ada = services.players.register("Ada", email="ada@example.org", webhook_url=receiver.url)[
+            "id"
+        ]
+        others = register(services, 2)
+        t = services.tournaments.create(ada, "ninedomains", "round_robin", 3, CLOCK, name="Cup")
+        for p in [ada, *others]:
+            services.tournaments.sign_up(t["id"], p)
+        work()
+        for game in services.tournaments.get(t["id"])["pairings"][0]["games"]:
+            play_out(services, game["game_id"], game["second"]["player_id"])
+        work()
+        mine = [
+            d
+            for d in kept.queued
+            if d.notice.event.startswith("tournament.") and d.notice.seat == 0
+        ]
+        assert services.tournaments.get(t["id"])["players"][0]["player_id"] == ada
+        assert sorted((d.channel, d.notice.event) for d in mine) == [
+            ("email", "tournament.round_ended"),
+            ("email", "tournament.round_started"),
+            ("webhook", "tournament.round_ended"),
+            ("webhook", "tournament.round_started"),
+        ]
+        for delivery in mine:
+            send = getattr(services.notifications, delivery.channel)
+            assert send(delivery.notice)[0] == "sent"
+        again = next(d for d in mine if d.channel == "email")
+        assert services.notifications.email(again.notice)[0] == "duplicate"
+        calls = receiver.wait_count(2)
+    started = next(c["json"] for c in calls if c["json"]["event"] == "tournament.round_started")
+    assert WebhookTournamentRoundSchema().dump(started) == started
+    assert started["tournament_id"] == t["id"] and len(started["games"]) == 2
+    assert started["links"]["page"] == f"http://turnpost.test/tournaments/{t['id']}"
+    ended = next(c["json"] for c in calls if c["json"]["event"] == "tournament.round_ended")
+    assert ended["status"] == "finished" and ended["place"] is not None
+    letters = {m["X-Turnpost-Event"]: m for m in smtp.to("ada@example.org")}
+    started_text = text_of(letters["tournament.round_started"])
+    assert "Cup: it has begun" in letters["tournament.round_started"]["Subject"]
+    for game in started["games"]:
+        assert f"http://turnpost.test/games/{game['game_id']}" in started_text
+    assert "The tournament Cup (The Nine Domains, round-robin) is over." in text_of(
+        letters["tournament.round_ended"]
+    )
