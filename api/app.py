@@ -34,7 +34,18 @@ from . import (
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
 from .pages import pages
-from .resources import catalog, feeds, games, inbound, leaderboards, players, push, talk
+from .resources import (
+    catalog,
+    feeds,
+    games,
+    inbound,
+    leaderboards,
+    matchmaking,
+    players,
+    push,
+    talk,
+    tournaments,
+)
 from .schemas import (
     PushMessageSchema,
     WebhookChatMessageSchema,
@@ -45,6 +56,7 @@ from .schemas import (
     WebhookTurnStartedSchema,
 )
 from .spec_plugin import ContractPlugin, TurnpostMarshmallowPlugin
+from .tournament_schemas import WebhookTournamentRoundSchema
 
 API_DESCRIPTION = """\
 turnpost hosts asynchronous, turn-based board games played by correspondence: {games}.
@@ -115,6 +127,7 @@ def create_app(
         ),
         "stream_games": streaming.games,
         "stream_players": streaming.players,
+        "stream_tournaments": streaming.tournaments,
         "stream_slots": StreamSlots(
             client, app.config["STREAM_SECONDS"] + door.stream_keepalive_seconds + 60
         ),
@@ -160,6 +173,8 @@ def create_app(
         leaderboards.blp,
         push.blp,
         feeds.blp,
+        tournaments.blp,
+        matchmaking.blp,
     ):
         api.register_blueprint(blueprint)
     # flask-smorest registers its page-based pagination's schema whether or not an operation
@@ -175,6 +190,7 @@ def create_app(
         WebhookChatMessageSchema,
         WebhookProposalSchema,
         PushMessageSchema,
+        WebhookTournamentRoundSchema,
     ):
         api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
     app.register_blueprint(pages)

@@ -56,7 +56,7 @@ def caller() -> str:
     return g.caller
 
 
-TICKETED_ENDPOINTS = frozenset({"games.Stream", "players.MyStream"})
+TICKETED_ENDPOINTS = frozenset({"games.Stream", "players.MyStream", "tournaments.Stream"})
 """The event streams, which also take a stream ticket (`?ticket=`) instead of the token: a
 browser's EventSource cannot send the Authorization header."""
 

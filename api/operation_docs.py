@@ -125,6 +125,45 @@ DESCRIPTIONS: dict[str, str] = {
     "Link header name the next page). The rating is 1500 + 30 (mu - 25) of the player's "
     "Weng-Lin (Plackett-Luce) skill, with one standard deviation as `uncertainty`. Bots are "
     "rated as players of their own (`player_id` null). Needs no token.",
+    "createTournament": "A tournament of two-player games of one title (every title can be "
+    "played by two): `round_robin` (3 to 10 players, everyone against everyone, all the games at "
+    "once) or `swiss` (4 to 64 players, `rounds` rounds in which players of equal points meet and "
+    "no one meets anyone twice). It takes sign-ups until it is full (then it starts) or until "
+    "`start_at` (then it starts with those who signed up, or is cancelled if fewer than the "
+    "format's fewest did). It needs a clock: under `forfeit` a player who runs out of time "
+    "loses that game and is withdrawn, their other games lost too; under `auto` the computer "
+    "plays for them. Creating it does not sign you up. The worker starts it, seeds the players "
+    "by rating, creates each round's games (seats given, no invitation: each player is told "
+    "`tournament.round_started`) and pairs the next round when a round's last game ends.",
+    "listTournaments": "Without a filter: the tournaments taking sign-ups, newest first (the "
+    "lobby's). `entered=me`: the tournaments you signed up to.",
+    "getTournament": "Everything about a tournament, for anyone: its settings, players (in seed "
+    "order once it began, each with the rating it was seeded by), the standings (points: a win "
+    "1, a draw 1/2, a loss 0, a bye 1; then Sonneborn-Berger for a round-robin or Buchholz for "
+    "a Swiss; ties share a place), each round's games with their results, and `you`: whether "
+    "you signed up or withdrew. A finished game counts once the worker has recorded it, "
+    "moments after it ends.",
+    "signUpToTournament": "While it takes sign-ups and is not full. The last sign-up of a "
+    "tournament that starts when full starts it (the worker creates the games moments later).",
+    "withdrawFromTournament": "Before it starts you are taken off the list. After, you are "
+    "withdrawn: you are paired no more, and your games still being played are resolved by its "
+    "clock's policy at once: under `forfeit` you lose them, under `auto` the computer plays "
+    "your moves in them to their end. Your results so far stay in the standings.",
+    "streamTournament": "Each event of the tournament's log as it comes (sign-ups, the start, "
+    "each round's pairing, start and end, each game's result, withdrawals, the end): follow it "
+    "to keep standings live, then read the tournament again. Reconnect with `Last-Event-ID`.",
+    "askForMatch": "A rated game of the title, with its default options and a clock of "
+    "MATCHMAKING_MOVE_SECONDS per move (a day; `auto`), against the waiting player whose rating "
+    "at it is nearest yours, within MATCHMAKING_WINDOW points (200). The worker pairs you within "
+    "moments if someone is waiting, or when someone near comes; with `bot_after_seconds`, after "
+    "that long without one, against the bot (`bot:random`, `bot:heuristic` or `bot:expert`) "
+    "whose rating is nearest yours. Your game's id is in the request once matched (read it "
+    "again, or follow your stream of events: `matchmaking.matched`). Who waited longer has the "
+    "first seat. Asking while you wait answers 200 with the request you made.",
+    "getMatch": "Where your request stands: `waiting`, `matched` (with `game_id` and your "
+    "`opponent`) or `cancelled`.",
+    "cancelMatch": "Takes you out of the pool. A request matched already answers 409 "
+    "`matchmaking/matched` with its `game_id`: play it, or resign it.",
     "getMe": "Your name, email, webhook and notification settings. The webhook secret is not "
     "shown again: rotate it to get a new one.",
     "updateMe": "Send only the fields you change; null clears `email` or `webhook_url`. "

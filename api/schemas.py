@@ -796,6 +796,14 @@ class OutcomeSchema(Schema):
     reason = fields.String(required=True)
 
 
+class GameTournamentSchema(Schema):
+    id = fields.String(
+        required=True, metadata={"description": "The tournament (GET /v1/tournaments/{id})"}
+    )
+    round = fields.Integer(required=True)
+    board = fields.Integer(required=True, metadata={"description": "The game's place in its round"})
+
+
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
@@ -816,6 +824,11 @@ class GameSummarySchema(Schema):
     time_control = fields.Nested(TimeControlSchema, allow_none=True)
     rated = fields.Boolean(
         metadata={"description": "Whether the game counts for the players' ratings"}
+    )
+    tournament = fields.Nested(
+        GameTournamentSchema,
+        allow_none=True,
+        metadata={"description": "The tournament the game is a part of; null for most games"},
     )
     rules_version = fields.String()
     seed_commitment = fields.String(

@@ -9,6 +9,7 @@ import redis
 
 from service.by_mail.moves import MailMoves
 from service.consequences import Consequences, Deliveries
+from service.matchmaking.matchmaking import Matchmaking
 from service.notify.feeds import Feeds
 from service.notify.notifications import NotificationService
 from service.notify.one_click import OneClick
@@ -24,7 +25,9 @@ from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.tournaments.tournaments import TournamentService
 from store.games import GameStore
+from store.matchmaking import MatchmakingStore
 from store.moderation import ModerationStore
 from store.notifications import NotificationStore
 from store.outbox import OutboxStore
@@ -35,6 +38,7 @@ from store.schedule import ScheduleStore
 from store.sessions import SessionStore
 from store.tallies import WorkerTallies
 from store.token_cache import TokenCache
+from store.tournaments import TournamentStore
 from transports.mailer import Mailer, mailer_for
 
 
@@ -63,6 +67,10 @@ class Services:
     """Only where a job runner is wired (`turnpost worker`): what commits cause."""
     ratings: Ratings
     """Ratings, leaderboards and players' records (written by the worker only)."""
+    tournaments: TournamentService
+    """Tournaments: the requests record intent, the worker runs them."""
+    matchmaking: Matchmaking
+    """Rated games against someone near one's rating: the requests ask, the worker pairs."""
     vacations: VacationService | None = None
 
 
@@ -95,6 +103,9 @@ def assemble(
         TalkLimits(settings.talk_per_minute, settings.talk_per_hour, settings.proposal_hours),
     )
     tables = Tables(game_store, players=player_store)
+    tournament_store = TournamentStore(client)
+    tournaments = TournamentService(tournament_store, games, player_store, ratings)
+    matchmaking = Matchmaking(MatchmakingStore(client), games, player_store, ratings, settings)
     one_click = OneClick(games, tables, notes, settings, keys)
     push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
@@ -129,6 +140,8 @@ def assemble(
             talk=talk,
             push=PushStore(client),
             vacations=vacations,
+            tournaments=tournaments,
+            matchmaking=matchmaking,
         )
     )
     return Services(
@@ -148,6 +161,7 @@ def assemble(
             keys=keys,
             push_devices=push,
             invitation_links=one_click.invitation_links,
+            tournaments=tournament_store,
         ),
         one_click=one_click,
         mail_moves=MailMoves(games, player_store, notes, settings, mailer, keys=keys, talk=talk),
@@ -158,4 +172,6 @@ def assemble(
         consequences=consequences,
         ratings=ratings,
         vacations=vacations,
+        tournaments=tournaments,
+        matchmaking=matchmaking,
     )

@@ -24,10 +24,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from service.matchmaking.matchmaking import Matchmaking
 from service.notify import digest
 from service.notify.notifications import (
     NOTIFIED_KINDS,
     REMINDER_PERCENTS,
+    TOURNAMENT_ROUND_STARTED,
     TURN_CONTINUES,
     TURN_REMINDER,
     TURN_STARTED,
@@ -37,6 +39,7 @@ from service.notify.notifications import (
     notices,
     preferences,
     proposal_notices,
+    tournament_notices,
 )
 from service.play import agreements, history, lists, results
 from service.play.games import GameService
@@ -45,6 +48,7 @@ from service.players.sign_in import SignIn
 from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.settings import Settings
+from service.tournaments.tournaments import TournamentService
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
@@ -53,6 +57,7 @@ from store.record import Event
 from store.schedule import ScheduleStore
 from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
+from store.tournaments import TournamentEventType, TournamentState
 
 log = logging.getLogger(__name__)
 
@@ -276,6 +281,8 @@ class Consequences:
         talk: Talk | None = None,
         push: PushStore | None = None,
         vacations: VacationService | None = None,
+        tournaments: TournamentService | None = None,
+        matchmaking: Matchmaking | None = None,
     ):
         self.push = push
         """Whose devices have Web Push on; None: nobody's are asked."""
@@ -296,6 +303,10 @@ class Consequences:
         """Records finished games (ratings, players' records); None: nothing is recorded."""
         self.talk = talk
         """Where proposals lapse at their deadlines (service/play/talk.py)."""
+        self.tournaments = tournaments
+        """Runs tournaments (their entries, their games' results); None: nothing is run."""
+        self.matchmaking = matchmaking
+        """Pairs those who asked for a rated game; None: nobody is paired."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -306,6 +317,7 @@ class Consequences:
         """What a batch of entries shares, read and written together: their games' snapshots
         (one read), the games' lists (one round trip) and the seated people's contacts (one
         read). Raises if that could not be done: then every entry stays pending."""
+        entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
         snapshots = dict(zip(game_ids, self.game_store.snapshots(game_ids)))
         found = [snap for snap in snapshots.values() if snap is not None]
@@ -325,8 +337,9 @@ class Consequences:
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
         deliveries), in one round trip. Raises if they could not be written: then every entry
-        stays pending."""
-        if batch.writes.command_stack:
+        stays pending. (`len`, not the pipeline's `command_stack`: a cluster's pipeline keeps
+        its commands elsewhere, and its `command_stack` stays empty.)"""
+        if len(batch.writes):
             run_pipeline(batch.writes)
 
     def carry_out(self, entry: Entry, batch: Batch | None = None) -> None:
@@ -337,6 +350,13 @@ class Consequences:
             alone = self.begin([entry])
             self.carry_out(entry, alone)
             self.finish(alone)
+            return
+        if entry.kind == "tournament":
+            self._carry_out_tournament(entry, batch)
+            return
+        if entry.kind == "seek":
+            if self.matchmaking is not None:
+                self._matched(self.matchmaking.pair(entry.game_id, entry.player), batch.writes)
             return
         snap = batch.snapshots.get(entry.game_id)
         if entry.game_id not in batch.snapshots:  # a move of this batch changed the game
@@ -376,6 +396,8 @@ class Consequences:
             if self.games.play_for_timed_out(snap["id"], seat):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
                 batch.snapshots.pop(snap["id"], None)
+        if self._withdrawn_turns(snap):
+            batch.snapshots.pop(entry.game_id, None)
         if snap["status"] == "finished" and entry.version == snap["version"]:
             self._count("turnpost_games_finished_total", game=snap["game"])
             self.schedule.add(
@@ -390,6 +412,90 @@ class Consequences:
         result = results.result_of(snap)
         if self.ratings is not None and result is not None:
             self.ratings.record(result)
+        in_tournament = results.tournament_result_of(snap)
+        if self.tournaments is not None and in_tournament is not None:
+            self.tournaments.record_game(in_tournament)
+
+    def _withdrawn_turns(self, snap: Snapshot) -> bool:
+        """In a tournament's game under `on_timeout: auto`, the turn of a player who left the
+        tournament is timed out at once (the computer then plays it, as the consequence of
+        that commit): so their game goes on to its end without waiting for their clock.
+        Whether a turn was timed out."""
+        tournament = results.tournament_under_auto(snap)
+        if self.tournaments is None or tournament is None:
+            return False
+        gone = self.tournaments.withdrawn(tournament)
+        return bool(gone) and self.games.time_out_withdrawn(snap, gone)
+
+    def _matched(self, request: dict[str, Any] | None, pipe) -> None:
+        """Tell a player matched by matchmaking (and their opponent) on their stream of
+        events, once: their game is created (its turn notices follow from its own commit)."""
+        if not request or request["status"] != "matched":
+            return
+        opponent = request["opponent"]
+        people = [request["player_id"]] + (
+            [opponent["player_id"]] if opponent.get("player_id") else []
+        )
+        for player_id in people:
+            self.players.add_event(
+                player_id,
+                f"stream-{request['game_id']}-matched",
+                {
+                    "event": "matchmaking.matched",
+                    "game_id": request["game_id"],
+                    "game": request["game"],
+                },
+                pipe=pipe,
+            )
+
+    def _carry_out_tournament(self, entry: Entry, batch: Batch) -> None:
+        """What a tournament's commit calls for: what is due on it now (its start, a round's
+        games, the games of players who left: TournamentService.advance), and the notices of
+        its events (a round started, a round ended) by email, webhook and each player's stream
+        of events. Each once, however often the entry is carried out."""
+        if self.tournaments is None:
+            return
+        state = self.tournaments.advance(entry.game_id)
+        if state is None:
+            return
+        events = self.tournaments.events(entry.game_id, entry.first, entry.version)
+        for event in events:
+            if event["type"] == TournamentEventType.LEFT:  # the request's write may have failed
+                self.tournaments.store.forget_player(
+                    event["player_id"], state["id"], event["version"]
+                )
+        found = tournament_notices(state, events)
+        if not found:
+            return
+        people = [state["players"][n.seat]["player_id"] for n in found]
+        profiles = dict(zip(people, self.players.get_many(people)))
+        now = self.now_ms()
+        deliveries: list[tuple[int, Delivery]] = []
+        for notice, player_id in zip(found, people):
+            profile = profiles.get(player_id) or {}
+            for channel, wanted in (
+                ("email", profile.get("email")),
+                ("webhook", profile.get("webhook_url")),
+            ):
+                if wanted:
+                    deliveries.append((now, Delivery(channel, notice)))
+            self.players.add_event(
+                player_id,
+                notice.delivery_id("stream"),
+                {
+                    "event": notice.event,
+                    "tournament_id": state["id"],
+                    "game": state["game"],
+                    "round": notice.version,
+                    **(
+                        {"games": " ".join(_round_games(state, notice.version, player_id))}
+                        if notice.event == TOURNAMENT_ROUND_STARTED
+                        else {}
+                    ),
+                },
+                pipe=batch.writes,
+            )
+        self.send(deliveries, batch.writes)
 
     def _tell_players(self, snap: Snapshot, entry: Entry, batch: Batch) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
@@ -479,6 +585,12 @@ class Consequences:
                 proposal = agreements.find(snap, item["proposal"]) if snap else None
                 if proposal is not None:
                     self.schedule.add(item["game"], proposal["deadline"], item)
+        for item in by_kind.get("tournament", []):  # its start date: the worker looks at it
+            self.outbox.add(item["tournament"], 0, kind="tournament")
+        if self.matchmaking is not None:
+            for item in by_kind.get("seek", []):  # a wait for a person is over: a bot's game
+                found = self.matchmaking.bot_due(item["game"], item["player"], item["at"])
+                self._matched(found, None)
         for item in by_kind.get("compact", []):  # a finished game's log, kept in less memory
             self.game_store.compact(item["game"])
         self._digests(by_kind.get("digest", []))
@@ -520,3 +632,11 @@ class Consequences:
         self.schedule.add(
             delivery.notice.game_id, self.now_ms() + int(seconds * 1000), delivery.item()
         )
+
+
+def _round_games(state: TournamentState, number: int, player_id: str) -> list[str]:
+    """The player's games of a tournament's round (their ids)."""
+    for found in state["round_list"]:
+        if found["round"] == number:
+            return [b["game_id"] for b in found["boards"] if player_id in (b["first"], b["second"])]
+    return []

@@ -62,6 +62,12 @@ class ErrorCode(Enum):
         404,
         "there is no leaderboard by that name: each game of /v1/catalog has one",
     )
+    TOURNAMENT_NOT_FOUND = "tournament/not_found", 404, "there is no tournament with this id"
+    MATCHMAKING_NOT_FOUND = (
+        "matchmaking/not_found",
+        404,
+        "you have not asked for a game of this title (or there is no such game)",
+    )
     INBOUND_DISABLED = (
         "inbound/disabled",
         404,
@@ -120,6 +126,32 @@ class ErrorCode(Enum):
         "game/blocked",
         409,
         "you and a player of this game have blocked one another: you are not seated together",
+    )
+    TOURNAMENT_CLOSED = (
+        "tournament/closed",
+        409,
+        "sign-ups are closed: the tournament is full, has begun or is over",
+    )
+    TOURNAMENT_ALREADY_SIGNED_UP = (
+        "tournament/already_signed_up",
+        409,
+        "you are signed up to this tournament already",
+    )
+    TOURNAMENT_NOT_ENTERED = (
+        "tournament/not_entered",
+        409,
+        "you are not playing in this tournament (never signed up, left or withdrew)",
+    )
+    TOURNAMENT_OVER = "tournament/over", 409, "the tournament is over"
+    TOURNAMENT_BUSY = (
+        "tournament/busy",
+        409,
+        "the tournament changed under the request again and again: try again",
+    )
+    MATCHMAKING_MATCHED = (
+        "matchmaking/matched",
+        409,
+        "your request is matched already: `game_id` is your game",
     )
     PLAYER_NO_WEBHOOK = ("player/no_webhook", 409, "you have no webhook: set webhook_url first")
     PUSH_TOO_MANY = (
@@ -220,6 +252,11 @@ class ErrorCode(Enum):
         "game/invalid_options",
         422,
         "an option is unknown or has a value the game does not take",
+    )
+    TOURNAMENT_INVALID = (
+        "tournament/invalid",
+        422,
+        "the tournament's settings do not fit: its game, format, size, rounds, start or name",
     )
     INBOUND_EMPTY = "inbound/empty", 422, "the body must be a raw RFC 822 message"
     GAME_INVALID_TIME_CONTROL = (

@@ -263,6 +263,12 @@ class Settings(FromEnvironment):
     leaderboard_active_days: float = setting(
         90.0, "a player leaves a leaderboard when their last rated game is older than this"
     )
+    matchmaking_window: int = setting(
+        200, "matchmaking pairs two players whose ratings differ by at most this"
+    )
+    matchmaking_move_seconds: int = setting(
+        86400, "the clock of a game matchmaking makes (on_timeout auto)"
+    )
     link_signing_keys: tuple[str, ...] = setting(
         (), "keys signing links and reply tokens: the first signs, all verify", secret=True
     )

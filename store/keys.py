@@ -389,3 +389,68 @@ def player_rivals(player_id: str) -> str:
     """Hash: `<title>:<other player>:won|lost|drawn` -> how many finished games the player
     placed above, below or level with the other."""
     return f"{PREFIX}:player:{{{player_id}}}:rivals"
+
+
+# -- tournaments (store/tournaments.py): a tournament is placed in a bucket by its id, as a game
+# is, so that its commit (store/tournament_append.lua) writes its log, its state, its bucket's
+# outbox entry and its bucket's schedule in one slot. Its games are games like any other, each
+# in its own bucket, created by the worker through the game service.
+
+
+def _tournament(tournament_id: str) -> str:
+    return f"{PREFIX}:tournament:{_bucket_tag(bucket_of(tournament_id))}:{tournament_id}"
+
+
+def tournament_log(tournament_id: str) -> str:
+    """The tournament's history: a Stream of events, entry ID '<version>-0'."""
+    return f"{_tournament(tournament_id)}:log"
+
+
+def tournament_state(tournament_id: str) -> str:
+    """The tournament after its last event, as JSON (public: nothing in it is secret)."""
+    return f"{_tournament(tournament_id)}:state"
+
+
+OPEN_TOURNAMENTS = f"{PREFIX}:{{lobby}}:tournaments"
+"""Sorted set of the tournaments taking sign-ups, scored by creation time (the lobby's)."""
+OPEN_TOURNAMENTS_SEEN = f"{PREFIX}:{{lobby}}:tournaments:seen"
+"""Hash: tournament id -> the version the lobby was last written from (store/lobby.lua)."""
+
+
+def lobby_tournament_left(tournament_id: str) -> str:
+    """The version at which a tournament left the lobby (expires, as lobby_left)."""
+    return f"{PREFIX}:{{lobby}}:tournaments:left:{tournament_id}"
+
+
+def player_tournaments(player_id: str) -> str:
+    """Sorted set of the tournaments the player signed up to, scored by when they did (ms)."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournaments"
+
+
+def player_tournaments_seen(player_id: str) -> str:
+    """Hash: tournament id -> the version the player's list was last written from."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournaments:seen"
+
+
+# -- matchmaking (store/matchmaking.py): a title's pool of players waiting for a rated game and
+# their requests share the hash tag of the bucket "matchmaking:<title>" falls in, so that one
+# script records a request with its outbox entry and its bot's wake-up, and one pairs two.
+
+
+def _matchmaking(title: str) -> str:
+    return f"{PREFIX}:matchmaking:{_bucket_tag(bucket_of(matchmaking_subject(title)))}:{title}"
+
+
+def matchmaking_subject(title: str) -> str:
+    """What a title's pool is named by in the outbox and the schedule (its bucket's key)."""
+    return f"matchmaking:{title}"
+
+
+def matchmaking_pool(title: str) -> str:
+    """Sorted set: the players waiting for a rated game of the title, scored by rating."""
+    return f"{_matchmaking(title)}:pool"
+
+
+def matchmaking_requests(title: str) -> str:
+    """Hash: player id -> their latest request for a game of the title (JSON)."""
+    return f"{_matchmaking(title)}:requests"

@@ -28,6 +28,11 @@ class Entry:
     version: int
     request_id: str = ""
     """The request that made the commit (store.request_ids), when there was one."""
+    kind: str = "game"
+    """What committed: a "game" (then `game_id` is the game's id), a "tournament" (then
+    it is the tournament's id, and `first`..`version` its events) or a "seek" (a player asked
+    for a rated game of the title `game_id`: `player`)."""
+    player: str = ""
 
 
 class OutboxStore:
@@ -115,14 +120,14 @@ class OutboxStore:
             pipe.xdel(stream, entry.entry_id)
         pipe.execute()
 
-    def add(self, game_id: str, version: int) -> None:
+    def add(self, game_id: str, version: int, kind: str = "game") -> None:
         """An entry outside a commit: the clock wakes a game whose consequences were put off
-        (a bot's delayed move). It names no new events (from = version + 1), so it causes no
-        notice again."""
-        self.r.xadd(
-            keys.outbox(keys.bucket_of(game_id)),
-            {"game": game_id, "from": version + 1, "version": version},
-        )
+        (a bot's delayed move), or a tournament at its start date (`kind` "tournament"). It
+        names no new events (from = version + 1), so it causes no notice again."""
+        fields: dict[str, str | int] = {"game": game_id, "from": version + 1, "version": version}
+        if kind != "game":
+            fields = {"kind": kind, **fields}
+        self.r.xadd(keys.outbox(keys.bucket_of(game_id)), fields)
 
     def backlog(self) -> dict[str, int]:
         """Entries waiting (not yet done), of which pending (read by a worker, not finished),
@@ -154,4 +159,6 @@ def _entry(stream: bytes | str, entry_id: bytes, fields: dict) -> Entry:
         int(fields[b"from"]),
         int(fields[b"version"]),
         fields.get(b"rid", b"").decode(),
+        fields.get(b"kind", b"game").decode(),
+        fields.get(b"player", b"").decode(),
     )

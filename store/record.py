@@ -106,6 +106,14 @@ class Stamp(TypedDict):
     schema: NotRequired[int]
 
 
+class TournamentLink(TypedDict):
+    """Where a tournament's game belongs: the tournament, its round and its board."""
+
+    id: str
+    round: int
+    board: int
+
+
 class GameCreated(Stamp):
     type: Literal[EventType.GAME_CREATED]
     game_id: str
@@ -123,6 +131,8 @@ class GameCreated(Stamp):
     """Whether the game counts for its players' ratings (absent: not rated)."""
     calendars: NotRequired[list[SeatCalendar | None]]
     """The calendar of each seat's player, for the seats taken at creation."""
+    tournament: NotRequired[TournamentLink | None]
+    """The tournament the game is a part of (absent: none)."""
 
 
 class SeatEvent(Stamp):
@@ -166,6 +176,9 @@ class TurnTimedOut(Stamp):
     type: Literal[EventType.TURN_TIMED_OUT]
     seat: int
     policy: str
+    reason: NotRequired[str]
+    """"withdrawn": the seat's player left the game's tournament, and its turns are timed out
+    at once (absent: the clock ran out)."""
 
 
 class PlayerResigned(Stamp):

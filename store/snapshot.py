@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from store.record import ProposalKind, SeatCalendar, SeatRecord, TimeControl
+from store.record import ProposalKind, SeatCalendar, SeatRecord, TimeControl, TournamentLink
 
 
 class OpenProposal(TypedDict):
@@ -76,6 +76,8 @@ class Snapshot(TypedDict):
     rated: NotRequired[bool]
     """Whether the game counts for the players' ratings (absent: created before ratings, not
     rated)."""
+    tournament: NotRequired[TournamentLink | None]
+    """The tournament the game is a part of (absent or None: none)."""
     version: int
     updated_at: int
     agreements: NotRequired[Agreements]

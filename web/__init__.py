@@ -12,9 +12,11 @@ from service.assembly import Services
 from . import (  # noqa: F401  (their routes register on the blueprint)
     account,
     feeds,
+    matchmaking,
     play,
     push,
     ratings,
+    tournaments,
     vacation,
 )
 from .blueprint import pages

@@ -19,6 +19,7 @@ from service.play.logview import seat_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.play.talk import TALK_EVENTS
 from service.timefmt import in_words
+from service.tournaments.tournaments import start_words
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
@@ -45,9 +46,27 @@ PROPOSAL_WORDS = {
     "draw": "End with a shared result",
     "abort": "Abort the game (no result)",
 }
+PER_MOVE_CLOCKS = [  # per_move_seconds, in words: a tournament's clocks
+    (control["per_move_seconds"], words)
+    for _, words, control in CLOCK_PRESETS
+    if control is not None and control["kind"] == "per_move"
+]
 STREAM_EVENTS = " ".join(sorted(set(EventType) - TALK_EVENTS))
 """The events that redraw a game's page (static/live.js); messages only add to its table talk
 (static/chat.js)."""
+BOT_WAITS = [  # matchmaking's bot_after_seconds, in words
+    ("", "no: only a person"),
+    ("60", "after a minute"),
+    ("600", "after 10 minutes"),
+    ("3600", "after an hour"),
+    ("86400", "after a day"),
+]
+TOURNAMENT_STATUS_WORDS = {
+    "signup": "Taking sign-ups",
+    "running": "Being played",
+    "finished": "Over",
+    "cancelled": "Cancelled",
+}
 
 
 def _now() -> int:
@@ -152,10 +171,27 @@ def my_games():
     )
 
 
+def tournament_line(t: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's summary with its settings in words."""
+    seconds = t["time_control"]["per_move_seconds"]
+    kind = "Round-robin" if t["format"] == "round_robin" else f"Swiss, {t['rounds']} rounds"
+    start = None
+    if t["start_at"] is not None:
+        start = int(datetime.fromisoformat(t["start_at"].replace("Z", "+00:00")).timestamp() * 1000)
+    return {
+        **t,
+        "kind": kind,
+        "clock": dict(PER_MOVE_CLOCKS).get(seconds) or f"{seconds} seconds per move",
+        "start": start_words(start),
+        "state": TOURNAMENT_STATUS_WORDS[t["status"]],
+    }
+
+
 @pages.get("/lobby")
 def lobby():
     player = me()
     found = services().games.open_games(100, viewer=player)
+    mine = {t["id"] for t in services().tournaments.of_player(player)} if player else set()
     return page(
         "lobby.html",
         "Lobby: games looking for players",
@@ -163,6 +199,13 @@ def lobby():
             {**describe(g, player), "seated": any(s["player_id"] == player for s in g["seats"])}
             for g in found
         ],
+        tournaments=[
+            {**tournament_line(t), "entered": t["id"] in mine}
+            for t in services().tournaments.open_list()
+        ],
+        titles=[(n, g.info.title) for n, g in sorted(registry.GAMES.items())],
+        waits=BOT_WAITS,
+        requests=services().matchmaking.of_player(player) if player else [],
     )
 
 

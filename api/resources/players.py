@@ -258,13 +258,21 @@ PLAYER_EVENT_TYPES = [
     "chat.message",
     "proposal.made",
     "proposal.closed",
+    "tournament.round_started",
+    "tournament.round_ended",
+    "matchmaking.matched",
 ]
 PLAYER_EVENT = event_schema(
     ENTRY_ID.pattern,
     "The event's id in your stream: send it as Last-Event-ID",
     {"enum": PLAYER_EVENT_TYPES},
-    'JSON: {"event", "game_id", "game", "version", "seat"}: which game, at which version',
+    'JSON: {"event", "game_id", "game", "version", "seat"}: which game, at which version; a '
+    'tournament\'s event: {"event", "tournament_id", "game", "round"} and, when a round '
+    'starts, "games": your games of the round (their ids, separated by spaces); '
+    'matchmaking\'s: {"event", "game_id", "game"}',
 )
+NUMBERS = ("version", "seat", "round")
+"""The fields of a stream's event that are numbers (a Redis stream keeps text)."""
 RESUME_PARAMETERS = resume_parameters(
     {"type": "string", "pattern": f"^({ENTRY_ID.pattern})?$"},
     "The last event id you received: the stream resumes after it",
@@ -286,7 +294,10 @@ class MyStream(MethodView):
                 "a game ends or is cancelled, another player writes a "
                 "message you may read (`chat.message`: its version is the "
                 "message's), a proposal asks you (`proposal.made`) or ends "
-                "(`proposal.closed`); each with the game and its version. First a `retry:` hint; a keep-alive comment every "
+                "(`proposal.closed`); each with the game and its version; a "
+                "round of one of your tournaments starts or ends "
+                "(`tournament.round_started`, `tournament.round_ended`); "
+                "matchmaking found your game (`matchmaking.matched`). First a `retry:` hint; a keep-alive comment every "
                 "15 seconds; the stream ends after five minutes: reconnect "
                 "with Last-Event-ID (an EventSource does). Without one it "
                 "starts with what comes next; the last 1,000 events are kept "
@@ -309,7 +320,7 @@ class MyStream(MethodView):
                 Event(
                     entry_id,
                     fields["event"],
-                    {**fields, "version": int(fields["version"]), "seat": int(fields["seat"])},
+                    {k: int(v) if k in NUMBERS else v for k, v in fields.items()},
                 )
                 for entry_id, fields in found
             ], False

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from service.notify import chat_apps, digest, emails, push, webhooks
+from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
 from service.notify.reply_addresses import reply_address
 from service.play import history, logview, talk
 from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
@@ -28,6 +28,7 @@ from store.players import PlayerStore
 from store.quota import AddressQuota
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
+from store.tournaments import TournamentEventType, TournamentState, TournamentStore
 from transports.mailer import Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
@@ -188,6 +189,39 @@ def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
     ]
 
 
+TOURNAMENT_ROUND_STARTED = tournament_letters.ROUND_STARTED
+TOURNAMENT_ROUND_ENDED = tournament_letters.ROUND_ENDED
+
+
+def tournament_notices(state: TournamentState, events: list[dict]) -> list[Notice]:
+    """The notices a tournament's commit (its `events`) calls for: when a round starts (its
+    games are created), each of its players, the one with the bye too; when a round ends, every
+    player still playing. A notice's `game_id` is the tournament's id, its `seat` the player's
+    place in the tournament's list, its `version` the round."""
+    found = []
+    index = {p["player_id"]: i for i, p in enumerate(state["players"])}
+    for event in events:
+        number = event.get("round", 0)
+        if event["type"] == TournamentEventType.ROUND_STARTED:
+            paired = tournament_letters.round_of(state, number)
+            if paired is None:
+                continue
+            told = [p for b in paired["boards"] for p in (b["first"], b["second"])]
+            told += [paired["bye"]] if paired["bye"] else []
+            found += [
+                Notice(TOURNAMENT_ROUND_STARTED, state["id"], index[p], number)
+                for p in dict.fromkeys(told)
+                if p in index
+            ]
+        elif event["type"] == TournamentEventType.ROUND_ENDED:
+            found += [
+                Notice(TOURNAMENT_ROUND_ENDED, state["id"], i, number)
+                for i, p in enumerate(state["players"])
+                if not p.get("withdrawn")
+            ]
+    return found
+
+
 def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
     """Whether the turn of `notice` continues one: the event that began it (`began`, at the
     notice's version) is the seat's own step, and the seat alone may act."""
@@ -213,6 +247,7 @@ class NotificationService:
         push_devices: push.PushDevices | None = None,
         invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
         quota: AddressQuota | None = None,
+        tournaments: TournamentStore | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move; `invitation_links(game, seat)` an
@@ -222,6 +257,8 @@ class NotificationService:
         self.quota = quota or AddressQuota(players.r, clock)
         self.one_click = one_click
         self.invitation_links = invitation_links
+        self.tournaments = tournaments
+        """Where a tournament's notices read it (None: they are dropped as "gone")."""
         self.keys = keys or ServerKeys(settings, notes)
         self.games = games
         self.players = players
@@ -246,6 +283,8 @@ class NotificationService:
         confirmation. `holder`: the job's run that claims it (see NotificationStore.claim),
         the same when the run tries again after Redis was away; it remembers that it sent the
         email, so that a try after the send only records it."""
+        if notice.event in tournament_letters.EVENTS:
+            return self._tournament_email(notice, fallback)
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -605,10 +644,18 @@ class NotificationService:
         A receiver that leaves a delivery unanswered past the timeout is not called again for
         WEBHOOK_SLOW_SECONDS: meanwhile its attempts fail at once, so that it holds no worker
         and delays no one else's notices, only its owner's."""
-        snap = self.games.snapshot(notice.game_id)
-        if snap is None:
-            return "gone", 0
-        player_id = _person(snap["seats"][notice.seat])
+        delivery_id = notice.delivery_id("webhook")
+        snap, state = None, None
+        if notice.event in tournament_letters.EVENTS:
+            state = self.tournaments.state(notice.game_id) if self.tournaments else None
+            if state is None or notice.seat >= len(state["players"]):
+                return "gone", 0
+            player_id: str | None = state["players"][notice.seat]["player_id"]
+        else:
+            snap = self.games.snapshot(notice.game_id)
+            if snap is None:
+                return "gone", 0
+            player_id = _person(snap["seats"][notice.seat])
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("webhook_url"):
             return "off", 0
@@ -618,10 +665,15 @@ class NotificationService:
         stored = self.notes.webhook_secret(player_id)
         if stored is None and kind == "signed":
             return "off", 0
-        delivery_id = notice.delivery_id("webhook")
-        if notice.event == CHAT_MESSAGE and self._message(snap, notice) is None:
+        if snap is None and kind != "signed":
+            return "off", 0  # a tournament's notices go to signed webhooks only
+        if (
+            notice.event == CHAT_MESSAGE
+            and snap is not None
+            and self._message(snap, notice) is None
+        ):
             return "gone", 0  # hidden since, or its writer blocked by this player
-        if not _still_current(snap, notice):
+        if snap is not None and not _still_current(snap, notice):
             self._record(
                 player_id,
                 notice,
@@ -631,7 +683,7 @@ class NotificationService:
                 f"{_moved_on(notice)} before the webhook went",
             )
             return "superseded", 0
-        wait = self.reminder_wait(snap, notice)
+        wait = self.reminder_wait(snap, notice) if snap is not None else 0
         if wait:
             return "busy", wait
         timeout = self.settings.webhook_timeout_seconds
@@ -653,12 +705,13 @@ class NotificationService:
                         self.keys.unseal(stored),
                         notice.event,
                         delivery_id,
-                        self._payload(snap, notice, delivery_id),
+                        self._body(snap, state, notice, delivery_id),
                         int(self.clock()),
                         timeout,
                         self.settings.webhook_urls,
                     )
-                else:  # a chat app's incoming webhook: one line of what everyone may know
+                elif snap is not None:  # a chat app's incoming webhook: one line of what
+                    # everyone may know
                     result = chat_apps.post(
                         profile["webhook_url"],
                         self._chat_body(kind, snap, notice, profile),
@@ -699,6 +752,87 @@ class NotificationService:
         if notice.event != CHAT_MESSAGE:  # messages have emails of their own (gathered)
             self.email(notice, fallback=True)
         return "failed", 0
+
+    def _body(
+        self,
+        snap: Snapshot | None,
+        state: TournamentState | None,
+        notice: Notice,
+        delivery_id: str,
+    ) -> dict[str, Any]:
+        """A webhook's body: a game's notice's (from its snapshot) or a tournament's."""
+        if snap is not None:
+            return self._payload(snap, notice, delivery_id)
+        if state is None:
+            raise ValueError(f"{notice} names neither a game nor a tournament")
+        return self._tournament_payload(state, notice, delivery_id)
+
+    def _tournament_payload(
+        self, state: TournamentState, notice: Notice, delivery_id: str
+    ) -> dict[str, Any]:
+        player_id = state["players"][notice.seat]["player_id"]
+        return {
+            "event": notice.event,
+            "delivery_id": delivery_id,
+            **tournament_letters.payload(
+                state, notice.event, notice.version, player_id, self.settings.public_url
+            ),
+            "sent_at": iso(int(self.clock() * 1000)),
+        }
+
+    def _tournament_email(self, notice: Notice, fallback: bool) -> tuple[str, float]:
+        """A round's start or end, by email: never throttled (one a round), never stale (the
+        round began or ended whatever happened since)."""
+        state = self.tournaments.state(notice.game_id) if self.tournaments else None
+        if state is None or notice.seat >= len(state["players"]):
+            return "gone", 0
+        player_id = state["players"][notice.seat]["player_id"]
+        profile = self.players.get(player_id)
+        if not profile or not profile.get("email"):
+            return "off", 0
+        if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
+            return "unconfirmed", 0
+        if not (preferences(profile)["email"] or fallback):
+            return "off", 0
+        delivery_id = notice.delivery_id("email")
+        message = emails.layout(
+            tournament_letters.letter(
+                state,
+                notice.event,
+                notice.version,
+                {"id": player_id, "name": profile["name"]},
+                self.settings.public_url,
+            ),
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            None,
+            {
+                "X-Turnpost-Tournament": state["id"],
+                "X-Turnpost-Round": str(notice.version),
+                "X-Turnpost-Event": notice.event,
+            },
+        )
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            self.notes.release(delivery_id)
+            self._record(
+                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
+            )
+            raise
+        self._record(
+            player_id,
+            notice,
+            "email",
+            delivery_id,
+            "fallback" if fallback else "sent",
+            f"to {profile['email']}",
+        )
+        return "sent", 0
 
     def _payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"

@@ -29,7 +29,7 @@ from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API mark
 from service.timefmt import iso
 from store.games import GameStore
 from store.players import PlayerStore
-from store.record import EventType
+from store.record import EventType, TournamentLink
 from store.snapshot import Snapshot
 
 MIN_MOVE_SECONDS = 60
@@ -293,6 +293,71 @@ class GameService:
         return self.commits.run(
             None, lambda draft: _create(draft, {**created, "game_id": next(ids)})
         )
+
+    def check_time_control(self, time_control: dict | None) -> dict | None:
+        """A clock as a game would take it (per_move_seconds in range, a known policy)."""
+        return check_time_control(time_control, self.min_move_seconds)
+
+    def create_seated(
+        self,
+        game_id: str,
+        game_name: str,
+        seats: list[str],
+        options: dict,
+        time_control: dict,
+        rated: bool,
+        tournament: TournamentLink | None = None,
+    ) -> bool:
+        """A game whose players agreed to play it already, with the id its maker gave it: a
+        tournament's game (its players signed up) or matchmaking's (they asked for one). The
+        seats are player ids, seated at once (no invitation), or bots (`bot:<name>`); it starts
+        at once. False, and nothing written, if a game has that id already: the worker that
+        makes it did so before (its work carried out again), so such a game is created once
+        however often it tries."""
+        if self.games.snapshot(game_id) is not None:
+            return False
+        game = registry.GAMES[game_name]
+        seed = secrets.token_bytes(32)
+        records = self._seat_records(seats[0], seats, game)
+        for record in records:
+            if record["kind"] == "invited":
+                record["kind"] = "player"
+        created = {
+            "type": EventType.GAME_CREATED,
+            "game_id": game_id,
+            "game": game.info.name,
+            "rules_version": game.info.rules_version,
+            "options": validate_options(game.info, options),
+            "seats": records,
+            "time_control": check_time_control(time_control, self.min_move_seconds),
+            "seed": seed.hex(),
+            "commitment": commitment(seed),
+            "created_by": seats[0],
+            "if_declined": "cancel",
+            "rated": rated,
+            **({"tournament": tournament} if tournament else {}),
+        }
+        return self.commits.run(
+            None, lambda draft: bool(_create(draft, created)), attempts=1, quiet=False
+        )
+
+    def time_out_withdrawn(self, snap: Snapshot, gone: set[str]) -> bool:
+        """Each seat of the game (as `snap` has it) whose player is in `gone` (they left its
+        tournament) and whose turn it is: resolved now (`withdraw_seat`). Whether one was."""
+        timed_out = False
+        for seat in snap["active_seats"]:
+            player = snap["seats"][seat]["player_id"]
+            if player in gone and seat not in snap["timed_out"]:
+                timed_out |= self.withdraw_seat(snap["id"], player)
+        return timed_out
+
+    def withdraw_seat(self, game_id: str, player_id: str) -> bool:
+        """The player left the tournament this game is a part of: their seat is resolved as
+        the game's clock says a seat that runs out of time is. Under `forfeit` they leave the
+        game now; under `auto` their turn, when it is theirs, is timed out now and the computer
+        plays it (and the next, as each comes: service.consequences asks again). Whether
+        anything was recorded; safe to run again."""
+        return self.commits.run(game_id, lambda draft: _withdraw(draft, player_id), quiet=False)
 
     def rematch(self, game_id: str, player_id: str) -> tuple[dict[str, Any], bool]:
         """The rematch of a finished game, asked by one of its players: the same title,
@@ -769,6 +834,23 @@ def _people(snap: Snapshot) -> list[str]:
     return [str(r["player_id"]) for r in snap["seats"] if r["kind"] in ("player", "invited")]
 
 
+def _withdraw(draft: Draft, player_id: str) -> bool:
+    snap = draft.snap
+    seat = seat_of(snap, player_id)
+    if snap["status"] != "active" or seat is None or seat in history.match_of(snap)["resigned"]:
+        return False
+    control = snap["time_control"]
+    if control is None or control["on_timeout"] == "forfeit":
+        _leave(draft, seat, "withdrawn")
+        return True
+    if seat not in snap["active_seats"] or seat in snap["timed_out"]:
+        return False
+    draft.add(
+        {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": "auto", "reason": "withdrawn"}
+    )
+    return True
+
+
 def _expire(draft: Draft, seat: int, since: int) -> str:
     """The seat's timeout if it is due ("applied"), or why not ("moot", "early")."""
     verdict = _timeout_verdict(draft.snap, seat, since, draft.now_ms)
@@ -1134,6 +1216,7 @@ def summarize(snap: Snapshot, now_ms: int | None = None) -> dict[str, Any]:
         "options": snap["options"],
         "time_control": clock_record(snap),
         "rated": snap.get("rated", False),
+        "tournament": snap.get("tournament"),
         "rules_version": snap["rules_version"],
         "seed_commitment": snap["commitment"],
         "seed": snap["revealed_seed"],

@@ -72,6 +72,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
             "version": 0,
             "updated_at": event["at"],
         }
+        if event.get("tournament"):  # only a tournament's game has the key
+            snap["tournament"] = event["tournament"]
     elif snapshot is None:
         raise ValueError(f"a game's log starts with GameCreated, not {event['type']}")
     else:

@@ -277,12 +277,11 @@ def render(
         item["lines"] += lines(event.get("entries", []), reader, seats)
     elif event["type"] == EventType.TURN_TIMED_OUT:
         item["seat"] = event["seat"]
-        item["lines"] = [
-            {
-                "text": f"{seat_name(seats[event['seat']])} ran out of time ({event['policy']})",
-                "data": {},
-            }
-        ]
+        who = seat_name(seats[event["seat"]])
+        text = f"{who} ran out of time ({event['policy']})"
+        if event.get("reason") == "withdrawn":
+            text = f"{who} has withdrawn from the tournament: the computer plays for them"
+        item["lines"] = [{"text": text, "data": {}}]
     elif event["type"] == EventType.MESSAGE_HIDDEN:  # for the message's readers only
         item["lines"] = [{"text": "a message was hidden by the moderators", "data": {}}]
     elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)

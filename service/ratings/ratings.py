@@ -228,6 +228,13 @@ class Ratings:
 
     # -- reading -------------------------------------------------------------------------------
 
+    def skills(self, title: str, players: list[str]) -> dict[str, Skill]:
+        """Each player's (or bot's) skill at the title now (a newcomer's for one with none)."""
+        stored = self.store.skills(title, players)
+        return {
+            p: Skill.from_json(json.loads(raw) if raw else None) for p, raw in zip(players, stored)
+        }
+
     def of_game(self, game_id: str) -> GameRatings | None:
         found = self.store.game_ratings(game_id)
         return None if found is None else GameRatings.from_json(found)

@@ -112,7 +112,7 @@ def _bye_candidates(ranked: list[SwissPlayer], any_player: bool) -> list[SwissPl
     if len(ranked) % 2 == 0:
         return [None]
     lowest_first = ranked[::-1]
-    without = [p for p in lowest_first if p.byes == 0]
+    without: list[SwissPlayer | None] = [p for p in lowest_first if p.byes == 0]
     return [*without, *[p for p in lowest_first if p.byes > 0]] if any_player else without
 
 

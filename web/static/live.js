@@ -1,10 +1,12 @@
 // A game's page follows the game's event stream (the session cookie signs it in, same origin)
 // and redraws itself when the game moves, with the tab's title and the navigation's count of
-// games waiting. Without JavaScript, reloading the page does the same.
+// games waiting; a tournament's page likewise follows its tournament (data-subject names what
+// moves). Without JavaScript, reloading the page does the same.
 (function () {
   "use strict";
   const main = document.querySelector("main[data-stream]");
   if (!main || !window.EventSource || !window.fetch) return;
+  const subject = main.dataset.subject || "game";
   let version = Number(main.dataset.version);
   let touched = false; // the player has started to choose a move: never redraw under them
   main.addEventListener("change", () => { touched = true; });
@@ -23,14 +25,14 @@
     if (games && freshGames) games.replaceWith(freshGames);
     const live = document.getElementById("live");
     if (touched) {
-      if (live) live.textContent = "The game has moved on: reload the page to see it.";
+      if (live) live.textContent = `The ${subject} has moved on: reload the page to see it.`;
       return;
     }
     main.innerHTML = next.innerHTML;
     version = Number(next.dataset.version || version);
     main.dataset.version = String(version);
     const said = document.getElementById("live");
-    if (said) said.textContent = "The game has moved on: the page shows it now.";
+    if (said) said.textContent = `The ${subject} has moved on: the page shows it now.`;
     if (!next.dataset.stream) stream.close(); // the game is over
   }
 

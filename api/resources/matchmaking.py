@@ -1,0 +1,54 @@
+"""/v1/matchmaking/{game}: ask for a rated game against someone near your rating, see where
+your request stands, stop waiting. The worker pairs (service/matchmaking)."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import ErrorCode
+
+from .. import context
+from ..error_codes import raises
+from ..json_answers import json_answer
+from ..matchmaking_schemas import MatchAskSchema, MatchRequestSchema
+from ..schemas import location_header
+
+blp = Blueprint(
+    "matchmaking",
+    __name__,
+    url_prefix="/v1/matchmaking",
+    description="Matchmaking: a rated game against someone near your rating",
+)
+
+
+def matchmaking():
+    return context.services().matchmaking
+
+
+@blp.route("/<game>")
+class Request(MethodView):
+    @blp.doc(operationId="askForMatch")
+    @raises(ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND)
+    @blp.arguments(MatchAskSchema, required=False)
+    @blp.response(201, MatchRequestSchema, headers=location_header("Your request"))
+    @blp.alt_response(200, schema=MatchRequestSchema, description="You were waiting already")
+    def post(self, body, game):
+        """Ask for a rated game of this title against someone near your rating"""
+        found, made = matchmaking().ask(
+            context.caller(), game, (body or {}).get("bot_after_seconds")
+        )
+        return json_answer(found, 201 if made else 200, {"Location": f"{blp.url_prefix}/{game}"})
+
+    @blp.doc(operationId="getMatch")
+    @raises(ErrorCode.MATCHMAKING_NOT_FOUND)
+    @blp.response(200, MatchRequestSchema)
+    def get(self, game):
+        """Your latest request for a game of this title: waiting, matched (with your game) or
+        cancelled"""
+        return json_answer(matchmaking().get(context.caller(), game))
+
+    @blp.doc(operationId="cancelMatch")
+    @raises(ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.MATCHMAKING_MATCHED)
+    @blp.response(200, MatchRequestSchema)
+    def delete(self, game):
+        """Stop waiting for a game of this title"""
+        return json_answer(matchmaking().cancel(context.caller(), game))
