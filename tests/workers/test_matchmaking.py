@@ -76,7 +76,12 @@ def test_two_players_near_each_other_get_one_rated_game(world, redis_client):
     summary = services.games.summary(mine["game_id"])
     assert [s["player_id"] for s in summary["seats"]] == [ada, bo]
     assert summary["status"] == "active" and summary["rated"] is True
-    assert summary["time_control"] == {"per_move_seconds": 86400, "on_timeout": "auto"}
+    assert summary["time_control"] == {
+        "kind": "per_move",
+        "per_move_seconds": 86400,
+        "on_timeout": "auto",
+        "weekends_off": False,
+    }
     assert len(games_of(services, ada)) == len(games_of(services, bo)) == 1
     for player in (ada, bo):
         told = [f[b"event"] for _, f in redis_client.xrange(keys.player_events(player))].count(

@@ -21,6 +21,7 @@ from service.settings import Settings
 from service.tournaments.events import replay
 from store import keys
 from store.outbox import OutboxStore
+from tests.addresses import confirm
 from tests.peers import WebhookReceiver, text_of
 from transports.mailer import SmtpMailer
 from workers import process as worker_process
@@ -33,8 +34,10 @@ CLOCK = {"per_move_seconds": 86400, "on_timeout": "forfeit"}
 def world(valkey, redis_client, monkeypatch):
     """The requests' services, and a worker whose steps this test takes."""
     monkeypatch.setattr(worker_process, "OUTBOX_LINGER_SECONDS", 0)
-    services = assemble(redis_client, Settings())
-    worker = WorkerProcess({"REDIS_URL": valkey.url, "EMAIL_DELAY_SECONDS": "0"})
+    services = assemble(redis_client, Settings(vacation_days_a_year=0))
+    worker = WorkerProcess(
+        {"REDIS_URL": valkey.url, "EMAIL_DELAY_SECONDS": "0", "VACATION_DAYS_A_YEAR": "0"}
+    )
     worker.outbox.ensure_groups()
     yield services, worker
     worker.stop.set()
@@ -391,6 +394,7 @@ def test_a_round_told_by_email_and_webhook_as_documented(redis_client, smtp):
         ada = services.players.register("Ada", email="ada@example.org", webhook_url=receiver.url)[
             "id"
         ]
+        confirm(redis_client, ada)
         others = register(services, 2)
         t = services.tournaments.create(ada, "ninedomains", "round_robin", 3, CLOCK, name="Cup")
         for p in [ada, *others]:
