@@ -41,6 +41,9 @@ class LiveServer:
         }
         if redis_url:
             env["REDIS_URL"] = redis_url
+        if env.get("MAIL_DOMAIN") and "--mail-in-port" not in args:
+            # serve runs mail-in too: on a port of its own, as tests run side by side
+            args = (*args, "--mail-in-port", str(free_port()))
         self.output = tempfile.TemporaryFile()
         # its own process group, so that stop() signals it the way Ctrl-C in a terminal does
         self.process = subprocess.Popen(

@@ -27,6 +27,7 @@ from service.play.boards import html_board
 from service.play.history import seat_view
 from service.settings import Settings
 from store.connection import connect
+from tests.addresses import confirm
 from tests.e2e.server import LiveServer
 from tests.e2e.test_web_client import look
 from tests.engine import conformance
@@ -132,6 +133,7 @@ def set_the_table(site: Site) -> Site:
     players = site.services.players
     for name in ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"):
         made = players.register(f"{name} Phone", email=f"{name.lower()}.phone@example.org")
+        confirm(players.players.r, made["id"])  # as if they followed the emailed link
         site.people[name] = Player(
             made["id"], made["name"], f"{name.lower()}.phone@example.org", made["token"]
         )
@@ -476,7 +478,7 @@ def test_an_invited_person_accepts_from_the_invitation_email(browser, site):
     assert site.services.games.summary(game["id"])["status"] == "open", "a GET accepted"
     page.get_by_role("button", name=re.compile("^Accept")).click()
     page.wait_for_url(re.compile(rf"/games/{game['id']}$"))
-    expect(page.locator(".status")).not_to_contain_text("Waiting for")
+    expect(page.locator(".status")).not_to_contain_text("to join")
     expect(page.get_by_role("heading", name="The table as you see it")).to_be_visible()
     assert site.services.games.summary(game["id"])["status"] == "active"
     context.close()
