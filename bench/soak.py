@@ -12,8 +12,8 @@ their games, and now and then let a clock run out. The pace between two steps fo
 CPU of the server's processes (from /proc), towards half the machine's cores.
 
 Every few minutes one HTTP worker is killed (SIGKILL and SIGTERM in turn); the background
-worker is killed once (SIGKILL: `turnpost serve` starts it again), and Valkey once. `turnpost
-serve` does not start again a Valkey it started itself, so the soak owns Valkey: an
+worker is killed once, early (SIGKILL: `turnpost serve` starts it again), and Valkey once.
+`turnpost serve` does not start again a Valkey it started itself, so the soak owns Valkey: an
 embedded Valkey (append-only file on) given to the server as REDIS_URL, which the soak
 SIGKILLs and starts again on the same data folder and port.
 
@@ -403,14 +403,18 @@ def sample_forever(
 
 class Killer:
     """The kills, at times spread over the run: an HTTP worker every `every` seconds, by
-    SIGKILL and SIGTERM in turn; the background worker once at a third of the run; Valkey
-    once at two thirds."""
+    SIGKILL and SIGTERM in turn; the background worker once, early (at 5 minutes, or a third
+    of a shorter run), so that the worker started again runs long after its own warm-up and
+    its slope is measured over most of the run; Valkey once at two thirds."""
 
     def __init__(self, processes: Processes, seconds: float, tally: Tally):
         self.processes, self.tally = processes, tally
         every = max(40.0, seconds / 15)
         self.plan = [(every * i, "http worker") for i in range(1, int(seconds / every))]
-        self.plan += [(seconds / 3 + 20, "background worker"), (seconds * 2 / 3 + 20, "valkey")]
+        self.plan += [
+            (min(seconds / 3, 300) + 20, "background worker"),
+            (seconds * 2 / 3 + 20, "valkey"),
+        ]
         self.plan.sort()
         self.done: list[tuple[float, str, str, int]] = []
         self.outage: tuple[float, float] | None = None  # Valkey down, until the API answers

@@ -73,7 +73,7 @@ def player_facts(player: tuple) -> list[str]:
     return facts
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # about 860 bytes an entry
 def board_block(label: str, player: tuple) -> tuple[str, ...]:
     """One player's board in text: name, four lines of facts, the 6 x 6 grid."""
     p = dict(zip(PLAYER_FIELDS, player))
@@ -85,7 +85,7 @@ def board_block(label: str, player: tuple) -> tuple[str, ...]:
     return tuple(lines)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # about 240 bytes an entry
 def row_text(number: int, colours_: str, marks: str) -> str:
     return f"{number}  " + "".join(cell_text(c, m) for c, m in zip(colours_, marks))
 
@@ -205,7 +205,7 @@ COLUMN_NUMBERS = el("tr", el("td", ""), [el("td", str(c), style=NUMBER_STYLE) fo
 ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r in range(1, 7)]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # about 20 KB an entry
 def board_html(label: str, player: tuple) -> Html:
     """One player's board as an HTML table of coloured spaces, with the facts above it."""
     p = dict(zip(PLAYER_FIELDS, player))

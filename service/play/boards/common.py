@@ -9,6 +9,12 @@ blocks), grids share the width they are given (`fluid_grid`), labels sit above a
 than beside it, and any word may break (`overflow-wrap:anywhere`, inherited from the frame)
 rather than push a board past the screen's edge. `el()` is the only way a board makes a tag; every string it is given is escaped
 unless it is already `Html`, so a player called `<script>` is shown as text.
+
+The caches of the boards live as long as their process, and the background worker and the HTTP
+workers draw boards for every turn email and page all day: each cache is bounded by what it
+holds full, about a MiB at most (the bytes an entry takes are noted at each), and only a cache
+whose keys are a few dozen (a die, a cell, a card) has no bound. A miss costs a fraction of a
+millisecond, against some 9 ms for an email. tests/service/test_board_caches.py measures them.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ def clean(text: str) -> str:
     return "".join(" " if unicodedata.category(c) in ("Cc", "Cf") else c for c in str(text))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # about 120 bytes an entry
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """A player's name as a board prints it: cleaned, and cut to `limit` columns with '…'."""
     name = " ".join(clean(name).split()) or "?"
@@ -47,7 +53,7 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return out + "…"
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)  # about 210 bytes an entry (keys are lines of text)
 def width(text: str) -> int:
     """Columns a monospace terminal gives `text`: wide East Asian characters take two,
     combining marks none."""
@@ -133,7 +139,7 @@ def escape(value) -> Html:
     return _escaped(value if isinstance(value, str) else str(value))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)  # about 430 bytes an entry
 def _escaped(text: str) -> Html:
     """Escaping is cached: a board repeats the same styles and labels hundreds of times."""
     return Html(html.escape(clean(text), quote=True))

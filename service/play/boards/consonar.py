@@ -4,7 +4,7 @@ player's scoring area and score."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from service.play.boards.common import (
     INK,
@@ -271,7 +271,7 @@ def ladder_html(t: Table) -> Html:
     return fluid_grid(rows, 480, "border-collapse:collapse;background:#0b3d5a", bgcolor="#0b3d5a")
 
 
-@cache
+@lru_cache(maxsize=256)  # about 2.7 KB an entry; the ways subs share a rung are millions
 def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
     """One rung of the ladder, the water darker the deeper it is (dark enough at the top for
     its white label to read)."""
