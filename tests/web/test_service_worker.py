@@ -6,7 +6,6 @@ page of another site."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def run(scenario: dict) -> list:
     return json.loads(found.stdout)
 
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+pytestmark = pytest.mark.slow  # a Node process each
 
 
 def test_a_push_message_is_shown_with_its_title_body_and_game():
