@@ -381,7 +381,12 @@ def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
     first = "ada" if ada.open(f"/games/{game_id}").locator("#your-move").count() else "bo"
     person = ada if first == "ada" else bo
     email = person.outgoing.wait_for(
-        lambda m, rcpt: person.email in rcpt and m["X-Turnpost-Game"] == game_id, timeout=30
+        lambda m, rcpt: (
+            person.email in rcpt
+            and m["X-Turnpost-Game"] == game_id
+            and m["X-Turnpost-Event"] == "turn.started"
+        ),
+        timeout=30,
     )
     turn_page = re.search(rf"{re.escape(PUBLIC_URL)}(/t/[A-Za-z0-9_.-]+)", text_of(email))
     look(person.open(turn_page.group(1)), "turn-page")
@@ -422,7 +427,12 @@ def test_every_page_kind_carries_the_security_headers_and_works_under_the_policy
         expect(bo.page.locator(".flash")).to_contain_text("The game has begun")
     first = ada if ada.open(f"/games/{game_id}").locator("#your-move").count() else bo
     email = first.outgoing.wait_for(
-        lambda m, rcpt: first.email in rcpt and m["X-Turnpost-Game"] == game_id, timeout=30
+        lambda m, rcpt: (
+            first.email in rcpt
+            and m["X-Turnpost-Game"] == game_id
+            and m["X-Turnpost-Event"] == "turn.started"
+        ),
+        timeout=30,
     )
     turn_page = re.search(rf"{re.escape(PUBLIC_URL)}(/t/[A-Za-z0-9_.-]+)", text_of(email))
     profile = ada.open(f"/games/{game_id}").get_by_role("link", name=bo.name).get_attribute("href")
