@@ -12,7 +12,7 @@ data and never leaves the server as it is: summaries and views are built from it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine import match as runner
@@ -148,16 +148,25 @@ def _deadlines(snap: Snapshot, at_ms: int) -> list[int | None]:
     return result
 
 
-def replay(events: Iterable[Event]) -> Snapshot:
+def folds(events: Iterable[Event]) -> Iterator[Snapshot]:
+    """The snapshot after each event of a log, in turn, as a replay folds them: it keeps the
+    match before the last move, which an accepted takeback restores (service/play/agreements.py)."""
     snap: Snapshot | None = None
-    before_last_move = None  # the match before the last move: what a takeback restores
+    before_last_move = None
     for event in events:
         if event["type"] == EventType.ACTION_TAKEN and snap is not None:
             before_last_move = snap["match"]
         snap = fold(snap, event, agreements.taken_back(event, before_last_move))
-    if snap is None:
+        yield snap
+
+
+def replay(events: Iterable[Event]) -> Snapshot:
+    last: Snapshot | None = None
+    for last in folds(events):  # noqa: B007 (the last one is the game now)
+        continue
+    if last is None:
         raise ValueError("an empty log is no game")
-    return snap
+    return last
 
 
 def clock_of(snap: Snapshot) -> TimeControl:

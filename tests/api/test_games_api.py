@@ -23,6 +23,7 @@ def test_register_and_read_my_profile(client, register):
         "webhook_status": "none",
         "notifications": {
             "email": True,
+            "chat": True,
             "webhook": True,
             "reminders": True,
             "replies_from_any_address": False,

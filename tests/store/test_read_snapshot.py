@@ -20,9 +20,7 @@ def exactly(value) -> str:
 def test_every_recorded_snapshot_reads_as_json_reads_it():
     read = 0
     for game in load():
-        snap = None
-        for event in game["events"]:
-            snap = history.fold(snap, read_event(dict(event)))
+        for snap in history.folds(read_event(dict(event)) for event in game["events"]):
             raw = _json(snap).encode()
             assert exactly(read_snapshot(raw)) == exactly(json.loads(raw))
             read += 1
