@@ -344,14 +344,22 @@ def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
     look(missing, "not-found")
 
 
+def take_the_seat(person: Person, game_id: str) -> None:
+    """Accept the invitation to the game, if there is one (a friend is seated already)."""
+    page = person.open("/games")
+    invitation = page.locator(f'form[action="/games/{game_id}/join"]')
+    if invitation.count():
+        invitation.get_by_role("button").click()
+        expect(page.locator(".flash")).to_contain_text("You took your seat")
+
+
 def test_two_people_talk_while_they_play_and_a_move_is_taken_back(ada_and_bo):
     """Messages appear on the other's page as they are written (no reload), a message being
     typed survives the page's redraw when the game moves, and a takeback proposed on one page
     is accepted on the other's."""
     ada, bo = ada_and_bo
     game_id = ada.new_game("ninedomains", {1: ("player", "Bo Web")})
-    page = bo.open("/games")
-    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    take_the_seat(bo, game_id)
     watched = bo.open(f"/games/{game_id}")
     watched.evaluate("window.notReloaded = true")
     page = ada.open(f"/games/{game_id}")
@@ -387,8 +395,7 @@ def test_a_private_message_is_read_by_one_opponent_and_not_the_other(browser, si
     di.sign_up()
     game_id = ada.new_game("consonar", {1: ("player", "Bo Web"), 2: ("player", "Di Web")})
     for person in (bo, di):
-        page = person.open("/games")
-        page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+        take_the_seat(person, game_id)
     bo_page = bo.open(f"/games/{game_id}")
     page = ada.open(f"/games/{game_id}")
     page.get_by_label("Your message").fill("Bo, shall we sink Di's first?")
