@@ -25,6 +25,7 @@ def test_register_and_read_my_profile(client, register):
         "webhook_status": "none",
         "notifications": {
             "email": True,
+            "chat": True,
             "webhook": True,
             "push": True,
             "reminders": True,

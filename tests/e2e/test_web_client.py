@@ -489,6 +489,13 @@ def test_every_page_kind_carries_the_security_headers_and_works_under_the_policy
     assert "turnpost" not in (framed.evaluate("document.body.innerText") or "")
     other_site.close()
     stranger.violations.clear()  # the refusal, which the framing page may report
+def take_the_seat(person: Person, game_id: str) -> None:
+    """Accept the invitation to the game, if there is one (a friend is seated already)."""
+    page = person.open("/games")
+    invitation = page.locator(f'form[action="/games/{game_id}/join"]')
+    if invitation.count():
+        invitation.get_by_role("button").click()
+        expect(page.locator(".flash")).to_contain_text("You took your seat")
 
 
 def test_two_people_talk_while_they_play_and_a_move_is_taken_back(ada_and_bo):
@@ -497,8 +504,7 @@ def test_two_people_talk_while_they_play_and_a_move_is_taken_back(ada_and_bo):
     is accepted on the other's."""
     ada, bo = ada_and_bo
     game_id = ada.new_game("ninedomains", {1: ("player", "Bo Web")})
-    page = bo.open("/games")
-    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    take_the_seat(bo, game_id)
     watched = bo.open(f"/games/{game_id}")
     watched.evaluate("window.notReloaded = true")
     page = ada.open(f"/games/{game_id}")
@@ -534,8 +540,7 @@ def test_a_private_message_is_read_by_one_opponent_and_not_the_other(browser, si
     di.sign_up()
     game_id = ada.new_game("consonar", {1: ("player", "Bo Web"), 2: ("player", "Di Web")})
     for person in (bo, di):
-        page = person.open("/games")
-        page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+        take_the_seat(person, game_id)
     bo_page = bo.open(f"/games/{game_id}")
     page = ada.open(f"/games/{game_id}")
     page.get_by_label("Your message").fill("Bo, shall we sink Di's first?")

@@ -10,7 +10,8 @@ when a change of the record is meant (and say so):
     .venv/bin/python -m tests.service.recorded_games
 
 New kinds of events are recorded by their own games, appended to the older recording (which
-stays as an earlier turnpost wrote it): `--append` (done once for table talk and proposals).
+stays as an earlier turnpost wrote it): `--append talk` (done once for table talk and
+proposals), `--append moderation` (once for a message hidden).
 """
 
 from __future__ import annotations
@@ -185,6 +186,29 @@ def record_talk() -> list[dict]:
             server.stop()
 
 
+def record_moderation() -> list[dict]:
+    """A game in which an operator hid a message (`--append moderation`)."""
+    from service.play.talk import Talk, TalkLimits
+
+    with tempfile.TemporaryDirectory() as folder:
+        server = EmbeddedValkey(Path(folder), appendonly=False).start()
+        try:
+            client = connect(server.url)
+            players = PlayerService(PlayerStore(client))
+            games = GameService(GameStore(client), PlayerStore(client), clock=Clock())
+            talk = Talk(games, PlayerStore(client), TalkLimits(1000, 1000))
+            ids = [players.register(name)["id"] for name in ("Ada", "Bo")]
+            players.set_friends(ids[1], [ids[0]])
+            game_id = games.create(ids[0], "ninedomains", ids)["id"]
+            rude = talk.say(game_id, ids[1], "something rude")
+            talk.hide(game_id, rude["version"], "an insult")
+            talk.say(game_id, ids[1], "sorry")
+            store = GameStore(client)
+            return [{"events": store.events(game_id), "snapshot": store.snapshot(game_id)}]
+        finally:
+            server.stop()
+
+
 def load() -> list[dict]:
     return json.loads(gzip.decompress(RECORDED.read_bytes()))
 
@@ -192,8 +216,10 @@ def load() -> list[dict]:
 if __name__ == "__main__":
     import sys
 
-    # --append: record the games of table talk and proposals, and add them to those recorded
-    recorded = load() + record_talk() if "--append" in sys.argv else record()
+    # --append talk | moderation: record the games of table talk and proposals, or of a
+    # message hidden, and add them to those recorded
+    more = {"talk": record_talk, "moderation": record_moderation}
+    recorded = load() + more[sys.argv[2]]() if sys.argv[1:2] == ["--append"] else record()
     RECORDED.write_bytes(gzip.compress(json.dumps(recorded, sort_keys=True).encode(), mtime=0))
     kinds = sorted({e["type"] for game in recorded for e in game["events"]})
     print(f"{RECORDED}: {len(recorded)} games, events of kinds {', '.join(kinds)}")

@@ -1,6 +1,6 @@
 // A game page's table talk (the section #chat of _chat.html): new messages appear as they are
-// written, from the game's event stream (its MessageSent events, which static/live.js leaves
-// alone), and the form sends a message without leaving the page. Without JavaScript the form
+// written, from the game's event stream that static/live.js opens (its MessageSent events,
+// which live.js leaves alone), and the form sends a message without leaving the page. Without JavaScript the form
 // posts and the page comes back with the message. What the player is typing survives the
 // page being redrawn by live.js when the game moves, and typing is not taken by live.js for
 // the choice of a move.
@@ -82,8 +82,13 @@
     }).observe(main, { childList: true });
   }
 
+  // the page's one event stream (live.js opens it: each stream holds one of the few a player
+  // may have open); a page without live.js opens its own
   if (!window.EventSource) return;
-  const stream = new EventSource(section.dataset.stream + "?after=" + section.dataset.version);
+  let stream = window.turnpostStream;
+  if (!stream) {
+    stream = new EventSource(section.dataset.stream + "?after=" + section.dataset.version);
+    stream.addEventListener("GameEnded", () => { stream.close(); });
+  }
   stream.addEventListener("MessageSent", () => { refresh(); });
-  stream.addEventListener("GameEnded", () => { stream.close(); });
 })();

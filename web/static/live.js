@@ -11,6 +11,7 @@
   let touched = false; // the player has started to choose a move: never redraw under them
   main.addEventListener("change", () => { touched = true; });
   const stream = new EventSource(main.dataset.stream + "?after=" + version);
+  window.turnpostStream = stream; // shared with the page's other scripts (chat.js): one stream
 
   async function redraw() {
     const answer = await fetch(location.pathname, { headers: { Accept: "text/html" } });
