@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import match as runner
-from engine.core import Game
+from engine.core import Game, LogEntry
 from service.errors import ErrorCode, ServiceError
-from service.play import boards, composer, history, logview, move_words
+from service.play import boards, composer, history, logview, move_words, parts
 from service.play.boards import Html
 from service.play.games import invitation_of, seat_of
 from service.timefmt import in_words, iso
@@ -81,6 +81,11 @@ class Move:
     action: Mapping[str, Any]
     description: str
     """The move in words."""
+    parts: tuple[str, ...] = ()
+    """The board parts that pick it, in order (service/play/parts; empty for a game without
+    them): no other legal move's parts begin with these."""
+    changes: tuple[str, ...] = ()
+    """The board parts it changes, for its preview."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,11 @@ class SeatTable:
     log: LogPage
     invited: bool = False
     """The reader has an unanswered invitation to a seat of this game."""
+    marks: frozenset[str] = frozenset()
+    """The board parts that what `since` tells changed (the others' moves, not the reader's
+    own), marked on `board_html`."""
+    part_labels: Mapping[str, str] = field(default_factory=dict)
+    """Each board part the moves pick, in words for the reader."""
 
     @property
     def result(self) -> str | None:
@@ -203,8 +213,14 @@ def build(
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
     view = history.seat_view(snap, seat) if match is not None else None
     outcome = match["outcome"] if match is not None else None
+    start, _ = since_start(recent, seat, told_until)
+    marks = (
+        parts.marks(view, happened_since(recent[start:], seat))
+        if view is not None and seat is not None
+        else frozenset()
+    )
     board_text, board_html, score = (
-        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome)
+        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome, marks)
         if view is not None
         else (None, None, None)
     )
@@ -219,9 +235,22 @@ def build(
         if notated and seat is not None
         else []
     )
-    moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
+    moves = tuple(
+        Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
+        if view is not None
+        else Move(n, a, w)
+        for (n, a), w in zip(notated, words)
+    )
     legal = [dict(m.action) for m in moves]
     since = since_last_move(game, snap["seats"], recent, seat, told_until)
+    labels = (
+        {
+            part: logview.with_names(parts.label(view, part), snap["seats"], seat)
+            for part in dict.fromkeys(p for m in moves for p in m.parts)
+        }
+        if view is not None and seat is not None
+        else {}
+    )
     return SeatTable(
         game_id=snap["id"],
         game=snap["game"],
@@ -271,16 +300,21 @@ def build(
             ),
         ),
         invited=invited,
+        marks=marks,
+        part_labels=labels,
     )
 
 
 def _drawn(
-    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None
+    view: dict[str, Any],
+    names: list[str],
+    outcome: dict[str, Any] | None,
+    marks: frozenset[str] = frozenset(),
 ) -> tuple[str, Html, str | None]:
     """The text and HTML boards and the score line, from the view alone."""
     return (
         boards.text_board(view, names, outcome),
-        boards.html_board(view, names, outcome),
+        boards.html_board(view, names, outcome, marks),
         boards.scores_of(view, names, outcome),
     )
 
@@ -355,14 +389,7 @@ def since_last_move(
     that is earlier (an email tells everything since the reader's last email)."""
     if seat is None:
         return SINCE_MOVE, ()
-    own = [
-        i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
-    ]
-    start, heading = (own[-1] if own else 0), SINCE_MOVE
-    if told_until is not None:
-        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
-        if told < start:
-            start, heading = told, SINCE_EMAIL
+    start, heading = since_start(recent, seat, told_until)
     lines = [
         line
         for e in recent[start:]
@@ -373,6 +400,43 @@ def since_last_move(
         earlier = len(lines) - SINCE_LINES
         lines = [f"... {earlier} earlier lines in the game's log", *lines[-SINCE_LINES:]]
     return heading, tuple(lines)
+
+
+def since_start(
+    recent: Sequence[Event], seat: int | None, told_until: int | None = None
+) -> tuple[int, str]:
+    """(where "since" starts in `recent`, its heading): at the seat's last move (the first
+    event when it has not moved among them), or just after `told_until` when that is
+    earlier."""
+    own = [
+        i for i, e in enumerate(recent) if e["type"] == EventType.ACTION_TAKEN and e["seat"] == seat
+    ]
+    start, heading = (own[-1] if own else 0), SINCE_MOVE
+    if told_until is not None:
+        told = next((i for i, e in enumerate(recent) if e["version"] > told_until), len(recent))
+        if told < start:
+            start, heading = told, SINCE_EMAIL
+    return start, heading
+
+
+def happened_since(events: Sequence[Event], seat: int) -> tuple[parts.Happened, ...]:
+    """The others' moves among `events` (the reader's own left out: they are no news to the
+    reader), each with the data of the log lines the reader may read."""
+    happened = []
+    for e in events:
+        if e["type"] == EventType.ACTION_TAKEN:
+            if e["seat"] == seat:
+                continue
+            who, entries = e["seat"], e["entries"]
+        elif e["type"] == EventType.PLAYER_RESIGNED:
+            who, entries = e["seat"], e.get("entries", [])
+        elif e["type"] == EventType.TURN_TIMED_OUT:
+            who, entries = e["seat"], []
+        else:
+            continue
+        read = (LogEntry.from_json(entry) for entry in entries)
+        happened.append(parts.Happened(who, tuple(r.data for r in read if r.visible_to(seat))))
+    return tuple(happened)
 
 
 class Tables:

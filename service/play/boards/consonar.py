@@ -17,11 +17,13 @@ from service.play.boards.common import (
     heading,
     joined,
     paragraph,
+    part_el,
     plural,
     table,
     wrap,
 )
 from service.play.boards.table import Table
+from service.play.parts import consonar as named
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
@@ -194,19 +196,23 @@ def text(t: Table) -> str:
 
 
 @cache
-def sub_chip(sub: str, sunk: bool = False) -> Html:
+def sub_chip(sub: str, sunk: bool = False, marked: bool = False) -> Html:
     colour = sub[0]
     if sunk:
-        return el(
+        return part_el(
             "span",
             sub,
+            part=named.sunk(sub),
+            marked=marked,
             style="display:inline-block;padding:1px 5px;margin:1px;"
             "border:1px dashed #5b6775;border-radius:9px;color:#5b6775;"
             "font-size:12px;text-decoration:line-through",
         )
-    return el(
+    return part_el(
         "span",
         "\u25ac " + sub,
+        part=named.sub(sub),
+        marked=marked,
         style=f"display:inline-block;padding:2px 6px;margin:1px;border-radius:9px;"
         f"background:{PAINT[colour]};color:{TEXT_ON.get(colour, '#ffffff')};"
         "font-size:12px;font-weight:bold;white-space:nowrap",
@@ -234,7 +240,8 @@ def ladder_html(t: Table) -> Html:
         )
     rows = [el("tr", head_cells)]
     for rung, cells in zip(RUNGS, ladder_rows(t)):
-        rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells)))
+        marked = frozenset(p for p in t.marks if p.startswith(("sub:", "rung:" + str(rung) + ":")))
+        rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells), marked))
     rows.append(
         el(
             "tr",
@@ -242,7 +249,7 @@ def ladder_html(t: Table) -> Html:
             [
                 el(
                     "td",
-                    [sub_chip(s, sunk=True) for s in subs] or "\u00a0",
+                    [sub_chip(s, True, t.marked(named.sunk(s))) for s in subs] or "\u00a0",
                     style="padding:4px;text-align:center",
                 )
                 for subs in sunk_by_colour(t)
@@ -264,9 +271,11 @@ def ladder_html(t: Table) -> Html:
 
 
 @cache
-def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
+def rung_html(
+    rung: int, cells: tuple[tuple[str, ...], ...], marks: frozenset[str] = frozenset()
+) -> Html:
     """One rung of the ladder, the water darker the deeper it is (dark enough at the top for
-    its white label to read)."""
+    its white label to read); `marks`: the parts to mark among its submarines and cells."""
     depth = 150 - (8 - rung) * 12
     shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
     return el(
@@ -278,35 +287,54 @@ def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
             "color:#ffffff;white-space:nowrap;text-align:right",
         ),
         [
-            el(
+            part_el(
                 "td",
-                [sub_chip(s) for s in subs] or "\u00a0",
+                [sub_chip(s, False, named.sub(s) in marks) for s in subs] or "\u00a0",
+                part=named.rung(rung, colour),
+                marked=named.rung(rung, colour) in marks,
                 style="padding:3px 4px;text-align:center;min-width:70px;"
                 "border-top:1px solid #7fa7c4",
             )
-            for subs in cells
+            for colour, subs in zip(COLOURS, cells)
         ],
         style=f"background:{shade}",
         bgcolor=shade,
     )
 
 
-def torpedo_card(card: dict) -> Html:
+def torpedo_card(card: dict, marked: bool = False) -> Html:
     c = card["colour"]
-    return el(
+    return part_el(
         "td",
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
         el("div", symbol(card["symbol"]), style="font-size:12px"),
+        part=named.torpedo(card["card"]),
+        marked=marked,
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
         f"border-radius:6px;background:#fbfbf7;color:{INK}",
         bgcolor="#fbfbf7",
     )
 
 
-def fleet_card(card: dict) -> Html:
+def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
+    """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
+    defused cards (defuse)."""
+    return part_el(
+        "td",
+        el("div", title, style="font-size:13px;font-weight:bold"),
+        el("div", words, style="font-size:12px"),
+        part=part,
+        marked=t.marked(part),
+        style=f"width:86px;padding:6px;text-align:center;border:2px dashed {LINE};"
+        f"border-radius:6px;background:#eef2f6;color:{INK}",
+        bgcolor="#eef2f6",
+    )
+
+
+def fleet_card(card: dict, marked: bool = False) -> Html:
     c = card["colour"]
-    return el(
+    return part_el(
         "td",
         el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
         el("div", card["card"], style="font-size:11px"),
@@ -315,6 +343,8 @@ def fleet_card(card: dict) -> Html:
             f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
             style="font-size:11px;white-space:nowrap",
         ),
+        part=named.hand(card["card"]),
+        marked=marked,
         style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
         f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
         bgcolor=PAINT[c],
@@ -355,9 +385,15 @@ def html(t: Table) -> Html:
     torpedoes = el(
         "div",
         heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
-        cards_row([torpedo_card(c) for c in v["torpedo_row"]])
-        if v["torpedo_row"]
-        else paragraph("empty"),
+        cards_row(
+            [torpedo_card(c, t.marked(named.torpedo(c["card"]))) for c in v["torpedo_row"]]
+            + [
+                pile_cell(t, named.TORPEDO_DECK, "Deck", f"{v['torpedo_deck']} face down"),
+                pile_cell(
+                    t, named.DEFUSED, "Defused", " ".join(v["torpedo_removed"]) or "none yet"
+                ),
+            ]
+        ),
         paragraph(
             f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
             f"{joined(v['torpedo_discard'])}.",
@@ -371,7 +407,9 @@ def html(t: Table) -> Html:
             el(
                 "div",
                 heading("Your hand (symbol \u2192 the symbol it calls)"),
-                cards_row([fleet_card(c) for c in v["hand"]]) if v["hand"] else paragraph("empty"),
+                cards_row([fleet_card(c, t.marked(named.hand(c["card"]))) for c in v["hand"]])
+                if v["hand"]
+                else paragraph("empty"),
             )
         )
     rows = score_rows(t)
