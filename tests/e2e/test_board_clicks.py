@@ -40,7 +40,8 @@ TITLES = {
 # the rules' shortest games: Con Sonar! ends with the first submarine sunk
 OPTIONS = {"consonar": {"End subs left": "10"}}
 MOVES_AT_MOST = 400
-FROM_MY_GAMES = 4  # the first turns of each game are found on My games
+FROM_MY_GAMES = 4  # the first turns of each game are found on My games, the others on the
+# game's page left open, which redraws itself (web/static/live.js, then board.js again)
 
 
 @pytest.fixture(scope="module")
@@ -347,6 +348,10 @@ def still_shown(game: str, text: str | None) -> bool:
     return True
 
 
+REDRAWN = """(version) => document.querySelector("main").dataset.version === version
+  && !!document.getElementById("moves") && !!document.querySelector("#picker[data-ready]")"""
+
+
 def play_a_whole_game(ada: Person, bo: Person, game: str) -> tuple[int, int, int]:
     """(moves played, arrivals, arrivals that found a mark)."""
     people = {ada.seat: ada, bo.seat: bo}
@@ -378,11 +383,14 @@ def play_a_whole_game(ada: Person, bo: Person, game: str) -> tuple[int, int, int
                 assert checked, f"{game}: no mark of a move was checked"
                 return played, arrivals, with_marks
             other = people[1 - mover.seat]
-            page.goto("about:blank")  # its stream closes: no redraw while the other plays
-            # from My games, as a person comes back to a game; later on, straight to the game
-            # (the same page: fewer page loads for a whole game)
-            from_list = arrivals < FROM_MY_GAMES or arrivals % 10 == 0
-            page = other.arrive(game_id) if from_list else other.open(f"/games/{game_id}")
+            version = page.locator("main").get_attribute("data-version")
+            if arrivals < FROM_MY_GAMES:  # from My games, as a person comes back to a game
+                page = other.arrive(game_id)
+            else:  # the game's page left open: it redraws itself when the game moves on
+                page = other.page
+                if f"/games/{game_id}" not in page.url:
+                    other.open(f"/games/{game_id}")
+                page.wait_for_function(REDRAWN, arg=version)
             mover = other
             arrivals += 1
             marked = check_arrival(page, people[1 - mover.seat])
