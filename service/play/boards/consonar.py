@@ -395,8 +395,7 @@ def html(t: Table) -> Html:
             ]
         ),
         paragraph(
-            f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
-            f"{joined(v['torpedo_discard'])}.",
+            f"Used for a hit: {joined(v['torpedo_discard'])}.",  # the defused: beside the row
             style=f"color:{MUTED}",
         ),
         strike_line(t) and paragraph(strike_line(t)),
