@@ -33,7 +33,7 @@ SCENES = [
     ("nautilus", ["Ada", "Bo"], 24),
     ("consonar", ["Ada", "Bo", "Cy"], 23),
     ("buttons", ["Ada", "Bo", "Cy"], 27),
-    ("ninedomains", ["Ada", "Bo"], 5),
+    ("ninedomains", ["Ada", "Bo"], 3),
 ]
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 
@@ -62,8 +62,8 @@ def turn_email_html(services, outbox: Path, game_id: str) -> str:
 
 def turn_page_html(services, client, game_id: str) -> str:
     """The turn page the same email links to (its first link)."""
-    snap = services.games.load(game_id)
-    url = services.one_click.links(snap, snap["active_seats"][0], []).turn_page
+    seat = services.games.load(game_id)["active_seats"][0]
+    url = services.one_click.links(services.tables.for_seat(game_id, seat), []).turn_page
     return client.get(url.removeprefix("https://turnpost.example")).get_data(as_text=True)
 
 
