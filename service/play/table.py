@@ -162,8 +162,8 @@ class SeatTable:
     invited: bool = False
     """The reader has an unanswered invitation to a seat of this game."""
     marks: frozenset[str] = frozenset()
-    """The board parts that what `since` tells changed (the others' moves, not the reader's
-    own), marked on `board_html`."""
+    """The board parts that what `since` tells changed, but for what the reader did, marked on
+    `board_html`."""
     part_labels: Mapping[str, str] = field(default_factory=dict)
     """Each board part the moves pick, in words for the reader."""
 
@@ -420,13 +420,12 @@ def since_start(
 
 
 def happened_since(events: Sequence[Event], seat: int) -> tuple[parts.Happened, ...]:
-    """The others' moves among `events` (the reader's own left out: they are no news to the
-    reader), each with the data of the log lines the reader may read."""
+    """The moves among `events`, each with the data of the log lines `seat` may read. The
+    reader's own are there too: a move that ends a simultaneous choice reveals the others'
+    (each title's `marks` leaves out what the reader did)."""
     happened = []
     for e in events:
         if e["type"] == EventType.ACTION_TAKEN:
-            if e["seat"] == seat:
-                continue
             who, entries = e["seat"], e["entries"]
         elif e["type"] == EventType.PLAYER_RESIGNED:
             who, entries = e["seat"], e.get("entries", [])

@@ -127,3 +127,33 @@ def test_a_spectator_and_a_game_without_parts_have_no_marks_nor_picks():
     spectator = seat_table("buttons", match, events, None)
     assert spectator.marks == frozenset() and 'class="changed"' not in spectator.board_html
     assert parts.picks({"game": "unknown"}, {"type": "x"}) == ()
+
+
+def test_buttons_marks_the_others_gold_dice_buttons_told_with_the_readers_own_choice():
+    """The placements on a roll are told when the last player decides: when that is the
+    reader, the others' buttons are news to the reader all the same."""
+    found = 0
+    for i in range(3):
+        _, positions = game_record("buttons", i)
+        for match, events in positions:
+            last = events[-1]
+            if last["type"] != "ActionTaken":
+                continue
+            reader = last["seat"]
+            placed = [
+                e["data"]
+                for e in last["entries"]
+                if "row" in e["data"] and e["data"]["seat"] != reader
+            ]
+            board = match["state"]["boards"]
+            told = seat_table("buttons", match, events, reader)
+            for data in placed:
+                cell = (data["row"] - 1) * 6 + data["col"] - 1
+                if board[data["seat"]][cell] == "o":  # still there (the round goes on)
+                    assert f"cell:{data['seat']}:{data['row']}:{data['col']}" in told.marks
+                    found += 1
+            own = [e["data"] for e in last["entries"] if e["data"].get("seat") == reader]
+            assert not any(
+                f"cell:{reader}:{d['row']}:{d['col']}" in told.marks for d in own if "row" in d
+            )
+    assert found

@@ -18,7 +18,10 @@ hidden from its reader):
 - `label(view, part)`: the part in words, for screen readers and the picker's prompts (with
   `{seatN}` tokens for other seats, as the games' words have);
 - `marks(view, happened)`: the parts that what happened since the reader's last move changed,
-  from the log lines the reader may read (their data) and the view: the board marks them.
+  from the log lines the reader may read (their data) and the view: the board marks them. The
+  reader's own moves are among `happened`, since one that ends a simultaneous choice reveals
+  the others' (Buttons' placements with the gold dice, The Nine Domains' cards); what the
+  reader did is left out.
 
 A title without a module here (a test game) has no parts: its moves stay in the forms.
 """
@@ -48,7 +51,7 @@ class Happened:
     """One event since the reader's last move, as the reader may read it."""
 
     seat: int | None
-    """The seat that moved (None: an event that is no seat's move)."""
+    """The seat that moved (the reader's own seat too)."""
     data: tuple[Mapping[str, Any], ...]
     """The data of the event's log lines the reader may read, in order (an empty mapping for a
     line without data)."""

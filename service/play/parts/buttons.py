@@ -65,10 +65,13 @@ def label(view: Mapping[str, Any], part: str) -> str:
 
 def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
     """The dice of the others' last roll, and the buttons and stars they placed that are still
-    on the boards."""
+    on the boards (those placed with the gold dice are told when the last player decides,
+    which may be the reader)."""
     marked: set[str] = set()
     for event in happened:
         for data in event.data:
+            if data.get("seat") == view["you"]:
+                continue  # what the reader did
             if "white" in data and "black" in data:  # a roll: the dice shown are its dice
                 marked -= {p for p in marked if p.startswith("die:")}
                 marked |= {die("white"), die("gold")}

@@ -118,6 +118,8 @@ def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
     ladder = view["ladder"]
     row = {c["card"] for c in view["torpedo_row"]}
     for event in happened:
+        if event.seat == view["you"]:
+            continue  # the reader's own turn tells nothing new of the others'
         for data in event.data:
             name = data.get("sub")
             if name in ladder:

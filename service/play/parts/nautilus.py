@@ -131,6 +131,8 @@ def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
     Anchor pinned, a Diver the Harpoon gave the reader."""
     marked: set[str] = set()
     for event in happened:
+        if event.seat == view["you"]:
+            continue  # the reader's own move tells nothing new of the others'
         for data in event.data:
             if "round" in data:  # a new round: the board was cleared
                 marked.clear()

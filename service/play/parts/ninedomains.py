@@ -91,17 +91,22 @@ def label(view: Mapping[str, Any], part: str) -> str:
 
 
 def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
-    """The others' cards laid face down, the cards revealed and the domains they took while
-    the round just fought is in view, and the domains and cards a 2- or 3- swapped."""
+    """The others' cards laid face down, their cards revealed (by the reader's own move too,
+    when it was the second to lay) while the round just fought is in view, the domains taken,
+    and the domains and cards the others' 2- or 3- swapped."""
     marked: set[str] = set()
+    you = view["you"]
     fought_in_view = not any(view["face_up"]) and bool(view["battles"])
     for event in happened:
-        said = [d for d in event.data if d]
-        if not said and event.seat is not None and view["committed"][event.seat]:
+        lines = [data for data in event.data if data]
+        if event.seat != you and not lines and view["committed"][event.seat]:
             marked |= {slot(event.seat, i) for i in range(len(SLOTS))}  # laid face down
-        for data in said:
-            if "cards" in data and fought_in_view:  # the reveal: the others' cards
-                marked |= {slot(s, i) for s in (0, 1) if s != view["you"] for i in range(3)}
+        for data in lines:
+            if data.get("seat") == you:
+                continue  # what the reader did (a swap)
+            if _revealed(data):
+                if fought_in_view:
+                    marked |= {slot(s, i) for s in (0, 1) if s != you for i in range(len(SLOTS))}
             elif "slot" in data and "domain" in data:
                 if fought_in_view:
                     marked.add(stake(data["slot"]))
@@ -112,3 +117,9 @@ def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
             elif "used" in data and "seat" in data:
                 marked.add(used(data["seat"], data["hand"]))
     return marked
+
+
+def _revealed(data: Mapping[str, Any]) -> bool:
+    """The line that reveals both seats' cards (not the reader's own "you lay face down")."""
+    cards = data.get("cards")
+    return isinstance(cards, list) and bool(cards) and isinstance(cards[0], list)
