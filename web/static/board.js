@@ -148,10 +148,17 @@
 
     board.addEventListener("click", onClick);
     verbs.addEventListener("click", onClick);
+    function clear() {
+      picks = [];
+      render();
+    }
+
+    picker.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && picks.length) clear();
+    });
     board.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && picks.length) {
-        picks = [];
-        render();
+        clear();
         return;
       }
       if (event.key !== "Enter" && event.key !== " ") return;
@@ -160,10 +167,7 @@
       event.preventDefault();
       pick(element.dataset.part);
     });
-    cancel.addEventListener("click", () => {
-      picks = [];
-      render();
-    });
+    cancel.addEventListener("click", clear);
     form.addEventListener("submit", (event) => {
       if (!notation.value) event.preventDefault();
       else confirm.disabled = true; // sent once
