@@ -7,8 +7,8 @@ the other's move in words at the top of the page and marked on the board.
 
 The moves are chosen (to keep the games short) from the data the page carries for its script,
 as a person chooses from what the board shows; they are made by clicks alone. With
-TURNPOST_SCREENSHOTS=<folder>, a board in the middle of a pick is photographed at a phone's
-size for each title (docs/screenshots/web/ holds them).
+TURNPOST_SCREENSHOTS=<folder>, a board with a move picked and shown in words is photographed
+at a phone's size (360 x 740) for each title (docs/screenshots/web/ holds them).
 """
 
 from __future__ import annotations
@@ -204,18 +204,19 @@ def play_by_clicks(page: Page, move: dict, photo: str | None = None) -> None:
 
 
 def photograph(page: Page, name: str) -> None:
-    """The accessibility check of the page mid-pick, and its photographs when asked for."""
+    """The accessibility check of the page mid-pick, and its photograph at a phone's size when
+    asked for: the board around the part picked last, the picker below it."""
     accessible(page, name)
     if SCREENSHOTS:
         folder = Path(SCREENSHOTS)
         folder.mkdir(parents=True, exist_ok=True)
         size = page.viewport_size
         page.set_viewport_size(PHONE)
-        page.locator(".board-frame .picked").first.scroll_into_view_if_needed()
+        page.evaluate(
+            """() => [...document.querySelectorAll('.board-frame .picked')].pop()
+                     .scrollIntoView({block: "center", inline: "center"})"""
+        )
         page.screenshot(path=str(folder / f"{name}-phone.png"))
-        page.set_viewport_size({"width": 1280, "height": 900})
-        page.locator(".board-frame .picked").first.scroll_into_view_if_needed()
-        page.screenshot(path=str(folder / f"{name}-desktop.png"))
         if size:
             page.set_viewport_size(size)
 
