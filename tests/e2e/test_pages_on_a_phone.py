@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
@@ -27,6 +28,7 @@ from service.play.boards import html_board
 from service.play.history import seat_view
 from service.settings import Settings
 from store.connection import connect
+from tests.addresses import confirm
 from tests.e2e.server import LiveServer
 from tests.e2e.test_web_client import look
 from tests.engine import conformance
@@ -119,19 +121,20 @@ def site(valkey):
         client = connect(valkey.url)
         try:
             services = assemble(client, Settings(public_url=PUBLIC_URL))
-            yield set_the_table(Site(server, outgoing, services))
+            yield set_the_table(Site(server, outgoing, services), client)
         finally:
             client.close()
             server.stop()
 
 
-def set_the_table(site: Site) -> Site:
-    """The people and games every test of the module reads: each title at its opening, in
-    the middle and at the end between Ada and Bo, Con Sonar! between six, an open game, a
-    game whose invited player refused."""
+def set_the_table(site: Site, client: redis.Redis) -> Site:
+    """The people (their addresses confirmed, so that their emails are sent) and games every
+    test of the module reads: each title at its opening, in the middle and at the end between
+    Ada and Bo, Con Sonar! between six, an open game, a game whose invited player refused."""
     players = site.services.players
     for name in ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"):
         made = players.register(f"{name} Phone", email=f"{name.lower()}.phone@example.org")
+        confirm(client, made["id"])
         site.people[name] = Player(
             made["id"], made["name"], f"{name.lower()}.phone@example.org", made["token"]
         )
