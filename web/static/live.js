@@ -40,6 +40,8 @@
     }
     const next = fresh.querySelector("main");
     if (!next) return;
+    // the answers to quick moves may come back out of order: never go back to an older one
+    if (Number(next.dataset.version || version) < version) return;
     // the tab's title ("Your turn — ...") and the count of games waiting, as the page now says
     document.title = fresh.title;
     const games = document.querySelector('header a[href="/games"]');
