@@ -377,6 +377,7 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
         problem=problem,
         buttons=table.moves if len(table.moves) <= BUTTONS_AT_MOST else (),
         forms=table.forms if len(table.moves) > BUTTONS_AT_MOST else (),
+        picks=board_picks(table),
         can_join=player is not None and table.seat is None and open_seat,
         open_seat=open_seat,
         rematch=services().games.rematch_of(game_id) if table.status == "finished" else None,
@@ -387,6 +388,28 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
         stream_events=STREAM_EVENTS,
         proposal_words=PROPOSAL_WORDS,
     )
+
+
+def board_picks(table: SeatTable) -> dict[str, Any] | None:
+    """The reader's legal moves as web/static/board.js offers them on the board: `parts`, the
+    names of the board parts the moves pick or change, with their words in `labels` (same
+    order); `moves`, each as [notation (what the page posts), words (its preview), the parts
+    that pick it in order, the parts it changes], parts by their place in `parts` (an opening
+    of The Nine Domains has 504 moves). None when no move is picked on the board (not the
+    reader's turn, or a game without board parts)."""
+    moves = [m for m in table.moves if m.parts]
+    if not moves:
+        return None
+    names = list(dict.fromkeys(p for m in moves for p in (*m.parts, *m.changes)))
+    place = {name: i for i, name in enumerate(names)}
+    return {
+        "parts": names,
+        "labels": [table.part_labels.get(name, "") for name in names],
+        "moves": [
+            [m.notation, m.description, [place[p] for p in m.parts], [place[p] for p in m.changes]]
+            for m in moves
+        ],
+    }
 
 
 def _turn_words(table: SeatTable) -> tuple[str, str | None]:

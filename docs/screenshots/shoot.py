@@ -27,13 +27,14 @@ from service.notify.notifications import TURN_STARTED, Notice  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from store.connection import connect  # noqa: E402
 from store.embedded import EmbeddedValkey  # noqa: E402
+from store.players import PlayerStore  # noqa: E402
 
 # game, players, moves before the email (None: play to the end for the page)
 SCENES = [
     ("nautilus", ["Ada", "Bo"], 24),
     ("consonar", ["Ada", "Bo", "Cy"], 23),
     ("buttons", ["Ada", "Bo", "Cy"], 27),
-    ("ninedomains", ["Ada", "Bo"], 5),
+    ("ninedomains", ["Ada", "Bo"], 3),
 ]
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 STYLESHEET = HERE.parent.parent / "web/static/turnpost.css"
@@ -79,7 +80,8 @@ def main() -> None:
             email_throttle_seconds=0,
             public_url="https://turnpost.example",
         )
-        app = create_app(connect(server.url), settings=settings)
+        redis_client = connect(server.url)
+        app = create_app(redis_client, settings=settings)
         services = app.extensions["turnpost"]["services"]
         client = app.test_client()
         with sync_playwright() as p:
@@ -90,6 +92,8 @@ def main() -> None:
                     services.players.register(n, email=f"{n.lower()}@example.org")["id"]
                     for n in names
                 ]
+                for person, n in zip(people, names):  # as if each had followed the emailed link
+                    PlayerStore(redis_client).confirm_email(person, f"{n.lower()}@example.org")
                 for other in people[1:]:  # seated at once, without an invitation
                     services.players.set_friends(other, [people[0]])
                 game_id = services.games.create(people[0], name, people)["id"]

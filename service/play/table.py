@@ -14,13 +14,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import match as runner
-from engine.core import Game
+from engine.core import Game, LogEntry
 from service.errors import ErrorCode, ServiceError
-from service.play import agreements, boards, clock, composer, history, logview, move_words, talk
+from service.play import (
+    agreements,
+    boards,
+    clock,
+    composer,
+    history,
+    logview,
+    move_words,
+    parts,
+    talk,
+)
 from service.play.boards import Html
 from service.play.games import clock_record, invitation_of, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
@@ -117,6 +127,11 @@ class Move:
     action: Mapping[str, Any]
     description: str
     """The move in words."""
+    parts: tuple[str, ...] = ()
+    """The board parts that pick it, in order (service/play/parts; empty for a game without
+    them): no other legal move's parts begin with these."""
+    changes: tuple[str, ...] = ()
+    """The board parts it changes, for its preview."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +267,11 @@ class SeatTable:
     """While the clocks are paused by agreement: until when, in words."""
     updated_ms: int = 0
     """When the game last moved (epoch ms): a feed's "updated"."""
+    marks: frozenset[str] = frozenset()
+    """The board parts that what `since` tells changed, but for what the reader did, marked on
+    `board_html`."""
+    part_labels: Mapping[str, str] = field(default_factory=dict)
+    """Each board part the moves pick, in words for the reader."""
 
     @property
     def result(self) -> str | None:
@@ -303,8 +323,13 @@ def build(
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
     view = history.seat_view(snap, seat) if match is not None else None
     outcome = match["outcome"] if match is not None else None
+    marks = (
+        parts.marks(view, happened_since(recent[since_start(recent, seat, told_until)[0] :], seat))
+        if view is not None and seat is not None
+        else frozenset()
+    )
     board_text, board_html, score = (
-        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome)
+        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome, marks)
         if view is not None
         else (None, None, None)
     )
@@ -319,7 +344,12 @@ def build(
         if notated and seat is not None
         else []
     )
-    moves = tuple(Move(n, a, w) for (n, a), w in zip(notated, words))
+    moves = tuple(
+        Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
+        if view is not None
+        else Move(n, a, w)
+        for (n, a), w in zip(notated, words)
+    )
     legal = [dict(m.action) for m in moves]
     since = since_last_move(game, snap["seats"], recent, seat, told_until)
     muted, hidden = logview.unseen(snap, blocked)
@@ -338,6 +368,14 @@ def build(
             **_clock_of(snap, s, now_ms, zone),
         )
         for s, record in enumerate(snap["seats"])
+    )
+    labels = (
+        {
+            part: logview.with_names(parts.label(view, part), snap["seats"], seat)
+            for part in dict.fromkeys(p for m in moves for p in m.parts)
+        }
+        if view is not None and seat is not None
+        else {}
     )
     return SeatTable(
         game_id=snap["id"],
@@ -402,6 +440,8 @@ def build(
         paused_until=in_words(agreements.paused_until(snap), now_ms, zone)
         if agreements.paused_until(snap) > now_ms
         else None,
+        marks=marks,
+        part_labels=labels,
     )
 
 
@@ -427,12 +467,15 @@ def _proposal_line(
 
 
 def _drawn(
-    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None
+    view: dict[str, Any],
+    names: list[str],
+    outcome: dict[str, Any] | None,
+    marks: frozenset[str] = frozenset(),
 ) -> tuple[str, Html, str | None]:
     """The text and HTML boards and the score line, from the view alone."""
     return (
         boards.text_board(view, names, outcome),
-        boards.html_board(view, names, outcome),
+        boards.html_board(view, names, outcome, marks),
         boards.scores_of(view, names, outcome),
     )
 
@@ -525,7 +568,7 @@ def happening(
 
 
 def since_start(
-    recent: Sequence[Event], seat: int, told_until: int | None = None
+    recent: Sequence[Event], seat: int | None, told_until: int | None = None
 ) -> tuple[int, str]:
     """(index, heading): where "since your last move" starts in `recent`: at the seat's last
     move (0 if it has not moved among them), or just after `told_until` when that is earlier
@@ -581,6 +624,25 @@ def _chat_since(
     if start >= len(recent):
         return ()
     return tuple(line for line in chat if line.number >= recent[start]["version"])
+
+
+def happened_since(events: Sequence[Event], seat: int) -> tuple[parts.Happened, ...]:
+    """The moves among `events`, each with the data of the log lines `seat` may read. The
+    reader's own are there too: a move that ends a simultaneous choice reveals the others'
+    (each title's `marks` leaves out what the reader did)."""
+    happened = []
+    for e in events:
+        if e["type"] == EventType.ACTION_TAKEN:
+            who, entries = e["seat"], e["entries"]
+        elif e["type"] == EventType.PLAYER_RESIGNED:
+            who, entries = e["seat"], e.get("entries", [])
+        elif e["type"] == EventType.TURN_TIMED_OUT:
+            who, entries = e["seat"], []
+        else:
+            continue
+        read = (LogEntry.from_json(entry) for entry in entries)
+        happened.append(parts.Happened(who, tuple(r.data for r in read if r.visible_to(seat))))
+    return tuple(happened)
 
 
 class Tables:

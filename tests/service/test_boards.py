@@ -37,6 +37,8 @@ MAIL_SAFE_ATTRIBUTES = {
     "bgcolor",
     "width",
     "title",
+    "data-part",  # the parts a move picks on the game page (service/play/parts)
+    "class",  # `changed`: a part marked as changed since the reader's last move
 }
 
 

@@ -15,7 +15,8 @@ from tests.web.conftest import Browser, sign_up
 class MoveForms(HTMLParser):
     """The move forms of a game's page: for each, its hidden fields, its selects' values (but
     the empty prompt each starts on), and its submit button's name and value (a one-click
-    move)."""
+    move). Not the board's picker, which posts the notation its script fills in (a form no
+    one can send without the script)."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -23,6 +24,7 @@ class MoveForms(HTMLParser):
         self._select: str | None = None
         self._in_move_form = False
         self.feed(html)
+        self.forms = [f for f in self.forms if f["hidden"].get("notation") != ""]
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)

@@ -12,23 +12,43 @@
   main.addEventListener("change", () => { touched = true; });
   const stream = new EventSource(main.dataset.stream + "?after=" + version);
   window.turnpostStream = stream; // shared with the page's other scripts (chat.js): one stream
+  // a move sent: the page is going, and the next one says what was played (a fetch of the
+  // page now, on the event of that very move, would take that message from the session)
+  const leaving = new AbortController();
+  main.addEventListener("submit", (event) => {
+    if (event.defaultPrevented) return;
+    stream.close();
+    leaving.abort();
+  });
+
+  function movedOn() {
+    const live = document.getElementById("live");
+    if (live) live.textContent = `The ${subject} has moved on: reload the page to see it.`;
+  }
 
   async function redraw() {
-    const answer = await fetch(location.pathname, { headers: { Accept: "text/html" } });
-    if (!answer.ok) return;
-    const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    if (touched) return movedOn();
+    let fresh;
+    try {
+      const answer = await fetch(location.pathname, {
+        headers: { Accept: "text/html" },
+        signal: leaving.signal,
+      });
+      if (!answer.ok) return;
+      fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    } catch (error) {
+      return; // the page is going
+    }
     const next = fresh.querySelector("main");
     if (!next) return;
+    // the answers to quick moves may come back out of order: never go back to an older one
+    if (Number(next.dataset.version || version) < version) return;
     // the tab's title ("Your turn — ...") and the count of games waiting, as the page now says
     document.title = fresh.title;
     const games = document.querySelector('header a[href="/games"]');
     const freshGames = fresh.querySelector('header a[href="/games"]');
     if (games && freshGames) games.replaceWith(freshGames);
-    const live = document.getElementById("live");
-    if (touched) {
-      if (live) live.textContent = `The ${subject} has moved on: reload the page to see it.`;
-      return;
-    }
+    if (touched) return movedOn();
     main.innerHTML = next.innerHTML;
     version = Number(next.dataset.version || version);
     main.dataset.version = String(version);

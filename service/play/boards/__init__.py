@@ -54,10 +54,15 @@ def text_board(
 
 
 def html_board(
-    view: dict[str, Any], names: list[str], outcome: dict[str, Any] | None = None
+    view: dict[str, Any],
+    names: list[str],
+    outcome: dict[str, Any] | None = None,
+    marks: frozenset[str] = frozenset(),
 ) -> Html:
-    """The board as one HTML table with inline styles, safe to put into a page or an email."""
-    return _renderer(view).html(Table(view, names, outcome))
+    """The board as one HTML table with inline styles, safe to put into a page or an email.
+    The parts a move may pick (service/play/parts) carry their names in `data-part`; those in
+    `marks` are marked as changed since the reader's last move."""
+    return _renderer(view).html(Table(view, names, outcome, marks))
 
 
 def _parts(snap: Snapshot, seat: int | None) -> tuple[dict, list[str], dict | None]:

@@ -17,10 +17,12 @@ from service.play.boards.common import (
     el,
     pad,
     paragraph,
+    part_el,
     plural,
     wrap,
 )
 from service.play.boards.table import Table
+from service.play.parts import buttons as named
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 PAINT = {"R": "#d64545", "Y": "#f2c94c", "G": "#4caf6a", "B": "#3f7fd1"}
@@ -181,18 +183,21 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
-@cache
-def cell_html(colour: str, mark: str) -> Html:
-    """One space of a board: its printed colour, with a button or a star on it."""
+@lru_cache(maxsize=8192)
+def cell_html(colour: str, mark: str, part: str | None = None, marked: bool = False) -> Html:
+    """One space of a board: its printed colour, with a button or a star on it; `part`: its
+    name as a board part."""
     if mark == "o":
         face = el("span", "\u25cf", style="font-size:20px;color:#ffffff;text-shadow:0 0 2px #000")
     elif mark == "*":
         face = el("span", "\u2605", style="font-size:20px;color:#1d2733")
     else:
         face = el("span", colour, style="font-size:10px;color:#3a3f45")
-    return el(
+    return part_el(
         "td",
         face,
+        part=part,
+        marked=marked,
         title=COLOUR_NAMES[colour],
         style=f"width:28px;height:28px;text-align:center;vertical-align:middle;"
         f"background:{PAINT[colour]};border:1px solid #ffffff;border-radius:4px",
@@ -206,18 +211,19 @@ ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r
 
 
 @lru_cache(maxsize=64)  # about 20 KB an entry
-def board_html(label: str, player: tuple) -> Html:
-    """One player's board as an HTML table of coloured spaces, with the facts above it."""
+def board_html(
+    label: str, player: tuple, seat: int = 0, marks: frozenset[str] = frozenset()
+) -> Html:
+    """Seat `seat`'s board as an HTML table of coloured spaces, with the facts above it;
+    `marks`: the parts to mark among its cells."""
     p = dict(zip(PLAYER_FIELDS, player))
     rows = [COLUMN_NUMBERS]
     for r in range(6):
-        rows.append(
-            el(
-                "tr",
-                ROW_NUMBERS[r],
-                [cell_html(p["colours"][r][c], p["board"][r][c]) for c in range(6)],
-            )
-        )
+        cells = []
+        for c in range(6):
+            part = named.cell(seat, r + 1, c + 1)
+            cells.append(cell_html(p["colours"][r][c], p["board"][r][c], part, part in marks))
+        rows.append(el("tr", ROW_NUMBERS[r], cells))
     faded = p["status"] in ("bust", "left")
     return el(
         "div",
@@ -245,16 +251,25 @@ def html(t: Table) -> Html:
         seats.insert(0, t.you)
     grid = cards_in_a_row(
         [
-            card_box(board_html(t.name(s, 20), player_of(t, s)), gap=18, style="width:200px")
+            card_box(
+                board_html(t.name(s, 20), player_of(t, s), s, cell_marks(t, s)),
+                gap=18,
+                style="width:200px",
+            )
             for s in seats
         ]
     )
     dice = v["dice"]
     dice_cells = []
     if dice is not None:
-        dice_cells.append(die_html(dice["white"], "#ffffff", INK, "white (row)"))
-        dice_cells.append(die_html(dice["gold"], INK, "#f2c94c", "gold"))
-        dice_cells += [die_html(d, INK, "#ffffff", "black") for d in dice["black"]]
+        white, gold = named.die("white"), named.die("gold")
+        dice_cells.append(
+            die_html(dice["white"], "#ffffff", INK, "white (row)", white, t.marked(white))
+        )
+        dice_cells.append(die_html(dice["gold"], INK, "#f2c94c", "gold", gold, t.marked(gold)))
+        for i, d in enumerate(dice["black"], start=1):
+            black = named.die("black", i)
+            dice_cells.append(die_html(d, INK, "#ffffff", "black", black, t.marked(black)))
     subtitle = f"Round {v['round']}" + (
         f" \u00b7 {t.name(v['turn'])} to roll" if v["turn"] is not None else ""
     )
@@ -284,13 +299,23 @@ def html(t: Table) -> Html:
     )
 
 
+def cell_marks(t: Table, seat: int) -> frozenset[str]:
+    """The marked cells of seat `seat`'s board."""
+    prefix = f"cell:{seat}:"
+    return frozenset(p for p in t.marks if p.startswith(prefix))
+
+
 @cache
-def die_html(value: int, background: str, colour: str, name: str) -> Html:
+def die_html(
+    value: int, background: str, colour: str, name: str, part: str, marked: bool = False
+) -> Html:
     return el(
         "div",
-        el(
+        part_el(
             "div",
             str(value),
+            part=part,
+            marked=marked,
             title=f"{name} die",
             style=f"width:30px;height:30px;line-height:30px;text-align:center;"
             f"font-size:17px;font-weight:bold;border:2px solid #1d2733;"

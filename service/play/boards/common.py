@@ -218,16 +218,55 @@ def chip(
     border: str | None = None,
     size: str = "13px",
     title: str | None = None,
+    part: str | None = None,
+    marked: bool = False,
 ) -> Html:
-    """A small coloured label (a card's face in a hand, a domain, a colour)."""
+    """A small coloured label (a card's face in a hand, a domain, a colour); `part`: the board
+    part it shows (see `part_el`)."""
     edge = border or background
-    return el(
+    return part_el(
         "span",
         text,
+        part=part,
+        marked=marked,
         title=title,
         style=f"display:inline-block;padding:2px 7px;margin:1px 3px 1px 0;"
         f"border:1px solid {edge};border-radius:4px;background:{background};"
         f"color:{colour};font-size:{size};font-weight:bold;white-space:nowrap",
+    )
+
+
+# ------------------------------------------------------------------------------ parts
+
+MARK_STYLE = "outline:3px solid #c2185b;outline-offset:1px"
+"""A part changed since the reader's last move: a ring that mail clients show too."""
+MARK_WORDS = "changed since your last move"
+
+
+def part_el(
+    tag: str,
+    *children,
+    part: str | None,
+    marked: bool = False,
+    style: str = "",
+    title: str | None = None,
+    **attrs,
+) -> Html:
+    """An element that shows a board part (service/play/parts): its name in `data-part`, so
+    that the game page can offer it to be picked; `marked` when what happened since the
+    reader's last move changed it: the class `changed`, a ring, and the words in its title
+    (not the colour alone)."""
+    if marked:
+        style = f"{style};{MARK_STYLE}" if style else MARK_STYLE
+        title = f"{title}: {MARK_WORDS}" if title else MARK_WORDS
+    return el(
+        tag,
+        *children,
+        style=style,
+        data_part=part,
+        class_="changed" if marked else None,
+        title=title,
+        **attrs,
     )
 
 
@@ -301,11 +340,21 @@ def cards_in_a_row(cards: list) -> Html:
     return el("div", cards)
 
 
-def card_box(*content, style: str = "", gap: int = 6, **attrs) -> Html:
-    """One card of `cards_in_a_row`."""
-    return el(
+def card_box(
+    *content,
+    style: str = "",
+    gap: int = 6,
+    part: str | None = None,
+    marked: bool = False,
+    **attrs,
+) -> Html:
+    """One card of `cards_in_a_row`; `part`: the board part it shows, `marked` when it changed
+    since the reader's last move (see `part_el`)."""
+    return part_el(
         "div",
         *content,
+        part=part,
+        marked=marked,
         style=f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
         **attrs,
     )

@@ -20,12 +20,14 @@ from service.play.boards.common import (
     heading,
     joined,
     paragraph,
+    part_el,
     plural,
     soft_hyphens,
     table,
     wrap,
 )
 from service.play.boards.table import Table
+from service.play.parts import consonar as named
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
@@ -198,19 +200,23 @@ def text(t: Table) -> str:
 
 
 @cache
-def sub_chip(sub: str, sunk: bool = False) -> Html:
+def sub_chip(sub: str, sunk: bool = False, marked: bool = False) -> Html:
     colour = sub[0]
     if sunk:
-        return el(
+        return part_el(
             "span",
             sub,
+            part=named.sunk(sub),
+            marked=marked,
             style="display:inline-block;padding:1px 4px;margin:1px;"
             "border:1px dashed #5b6775;border-radius:9px;color:#5b6775;"
             "font-size:12px;text-decoration:line-through",
         )
-    return el(
+    return part_el(
         "span",
         "\u25ac " + sub,
+        part=named.sub(sub),
+        marked=marked,
         style=f"display:inline-block;padding:2px 4px;margin:1px;border-radius:9px;"
         f"background:{PAINT[colour]};color:{TEXT_ON.get(colour, '#ffffff')};"
         "font-size:12px;font-weight:bold;white-space:nowrap",
@@ -251,7 +257,8 @@ def ladder_html(t: Table) -> Html:
         )
     rows = [el("tr", head_cells)]
     for rung, cells in zip(RUNGS, ladder_rows(t)):
-        rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells)))
+        marked = frozenset(p for p in t.marks if p.startswith(("sub:", "rung:" + str(rung) + ":")))
+        rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells), marked))
     rows.append(
         el(
             "tr",
@@ -259,7 +266,7 @@ def ladder_html(t: Table) -> Html:
             [
                 el(
                     "td",
-                    [sub_chip(s, sunk=True) for s in subs] or "\u00a0",
+                    [sub_chip(s, True, t.marked(named.sunk(s))) for s in subs] or "\u00a0",
                     style="padding:4px 2px;text-align:center",
                 )
                 for subs in sunk_by_colour(t)
@@ -272,39 +279,58 @@ def ladder_html(t: Table) -> Html:
 
 
 @lru_cache(maxsize=256)  # about 2.7 KB an entry; the ways subs share a rung are millions
-def rung_html(rung: int, cells: tuple[tuple[str, ...], ...]) -> Html:
+def rung_html(
+    rung: int, cells: tuple[tuple[str, ...], ...], marks: frozenset[str] = frozenset()
+) -> Html:
     """One rung of the ladder, the water darker the deeper it is (dark enough at the top for
-    its white label to read)."""
+    its white label to read); `marks`: the parts to mark among its submarines and cells."""
     depth = 150 - (8 - rung) * 12
     shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
     return el(
         "tr",
         el("td", str(rung), style=f"{LABEL_COLUMN};color:#ffffff"),
         [
-            el(
+            part_el(
                 "td",
-                [sub_chip(s) for s in subs] or "\u00a0",
+                [sub_chip(s, False, named.sub(s) in marks) for s in subs] or "\u00a0",
+                part=named.rung(rung, colour),
+                marked=named.rung(rung, colour) in marks,
                 style="padding:3px 2px;text-align:center;border-top:1px solid #7fa7c4",
             )
-            for subs in cells
+            for colour, subs in zip(COLOURS, cells)
         ],
         style=f"background:{shade}",
         bgcolor=shade,
     )
 
 
-def torpedo_card(card: dict) -> Html:
+def torpedo_card(card: dict, marked: bool = False) -> Html:
     c = card["colour"]
     return card_box(
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
         el("div", symbol(card["symbol"]), style="font-size:12px"),
+        part=named.torpedo(card["card"]),
+        marked=marked,
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
         f"border-radius:6px;background:#fbfbf7;color:{INK}",
     )
 
 
-def fleet_card(card: dict) -> Html:
+def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
+    """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
+    defused cards (defuse)."""
+    return card_box(
+        el("div", title, style="font-size:13px;font-weight:bold"),
+        el("div", words, style="font-size:12px"),
+        part=part,
+        marked=t.marked(part),
+        style=f"width:86px;padding:6px;text-align:center;border:2px dashed {LINE};"
+        f"border-radius:6px;background:#eef2f6;color:{INK}",
+    )
+
+
+def fleet_card(card: dict, marked: bool = False) -> Html:
     c = card["colour"]
     return card_box(
         el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
@@ -314,6 +340,8 @@ def fleet_card(card: dict) -> Html:
             f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
             style="font-size:11px",
         ),
+        part=named.hand(card["card"]),
+        marked=marked,
         style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
         f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
     )
@@ -351,12 +379,17 @@ def html(t: Table) -> Html:
     torpedoes = el(
         "div",
         heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
-        cards_in_a_row([torpedo_card(c) for c in v["torpedo_row"]])
-        if v["torpedo_row"]
-        else paragraph("empty"),
+        cards_in_a_row(
+            [torpedo_card(c, t.marked(named.torpedo(c["card"]))) for c in v["torpedo_row"]]
+            + [
+                pile_cell(t, named.TORPEDO_DECK, "Deck", f"{v['torpedo_deck']} face down"),
+                pile_cell(
+                    t, named.DEFUSED, "Defused", " ".join(v["torpedo_removed"]) or "none yet"
+                ),
+            ]
+        ),
         paragraph(
-            f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: "
-            f"{joined(v['torpedo_discard'])}.",
+            f"Used for a hit: {joined(v['torpedo_discard'])}.",  # the defused: beside the row
             style=f"color:{MUTED}",
         ),
         strike_line(t) and paragraph(strike_line(t)),
@@ -367,7 +400,7 @@ def html(t: Table) -> Html:
             el(
                 "div",
                 heading("Your hand (symbol \u2192 the symbol it calls)"),
-                cards_in_a_row([fleet_card(c) for c in v["hand"]])
+                cards_in_a_row([fleet_card(c, t.marked(named.hand(c["card"]))) for c in v["hand"]])
                 if v["hand"]
                 else paragraph("empty"),
             )

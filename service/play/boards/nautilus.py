@@ -21,6 +21,7 @@ from service.play.boards.common import (
     joined,
     pad,
     paragraph,
+    part_el,
     plural,
     soft_hyphens,
     table,
@@ -28,6 +29,7 @@ from service.play.boards.common import (
     wrap,
 )
 from service.play.boards.table import Table
+from service.play.parts import nautilus as named
 
 SHORT = {
     "science": "Sci",
@@ -345,12 +347,14 @@ def grid_html(t: Table) -> Html:
         return el(
             "tr",
             [
-                el(
+                part_el(
                     "td",
                     card_html(c, v["anchored"] if c == v["anchored"] else None),
+                    part=named.space(seat, col),
+                    marked=t.marked(named.space(seat, col)),
                     style="padding:3px",
                 )
-                for c in v["board"][seat]
+                for col, c in enumerate(v["board"][seat], start=1)
             ],
         )
 
@@ -397,14 +401,39 @@ def points_html(t: Table) -> Html:
     return data_table(header, body, align_right=range(1, len(sides_) + 1))
 
 
+def diver_chip(t: Table, card: int, part: str) -> Html:
+    return chip(
+        str(card), "#ffffff", INK, border="#f0c34a", size="15px", part=part, marked=t.marked(part)
+    )
+
+
+def special_chip(t: Table, name: str, part: str) -> Html:
+    return chip(SPECIAL_WORDS[name], "#4b2a6b", part=part, marked=t.marked(part))
+
+
 def hand_html(t: Table) -> Html | None:
+    """The reader's hand and Specials, and the cards the reader is choosing from: the two
+    Specials drawn (the Nemo holder) or the two Divers the Submarine drew."""
     v = t.view
     if t.you is None:
         return None
-    cards = [chip(str(c), "#ffffff", INK, border="#f0c34a", size="15px") for c in v["hand"]]
-    specials = [chip(SPECIAL_WORDS[s], "#4b2a6b") for s in v["specials"]]
+    cards = [diver_chip(t, c, named.hand(c)) for c in v["hand"]]
+    specials = [special_chip(t, s, named.special(s)) for s in v["specials"]]
+    choosing = None
+    if v["draft"]:
+        choosing = paragraph(
+            "Drawn, keep one: ", [special_chip(t, s, named.draft(s)) for s in v["draft"]]
+        )
+    elif v["submarine_drawn"]:
+        choosing = paragraph(
+            "Your Submarine drew, keep one: ",
+            [diver_chip(t, c, named.drawn(c)) for c in v["submarine_drawn"]],
+        )
     return el(
-        "div", heading("Your hand"), paragraph(cards or "no Divers", "\u00a0\u00a0", specials)
+        "div",
+        heading("Your hand"),
+        paragraph(cards or "no Divers", "\u00a0\u00a0", specials),
+        choosing,
     )
 
 

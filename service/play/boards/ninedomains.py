@@ -16,10 +16,12 @@ from service.play.boards.common import (
     heading,
     joined,
     paragraph,
+    part_el,
     table,
     wrap,
 )
 from service.play.boards.table import Table
+from service.play.parts import ninedomains as named
 
 SLOTS = ("left", "middle", "right")
 PAINT = {
@@ -188,7 +190,7 @@ def card_lines(t: Table) -> list[str]:
         if seat != t.you:
             lines.append(f"{t.bare_name(seat)} holds {v['hand_sizes'][seat]} cards.")
     used = [f"{t.bare_name(s)} {' '.join(v['used'][s]) or 'none'}" for s in (0, 1)]
-    lines.append(f"Played so far: {'; '.join(used)}.")
+    lines.append(f"{PLAYED} {'; '.join(used)}.")
     lines.append(
         f"Special cards dealt: {' '.join(v['specials']) or 'none'} "
         f"({v['specials_mode'].replace('_', ' ')})."
@@ -198,6 +200,39 @@ def card_lines(t: Table) -> list[str]:
     if v["elements_void"]:
         lines.append("Both players reached all four elements at once: elements no longer count.")
     return lines
+
+
+PLAYED = "Played so far:"
+
+
+def card_chip(t: Table, card: str, part: str) -> Html:
+    """A card of a hand, or a used one."""
+    return part_el(
+        "span",
+        card,
+        part=part,
+        marked=t.marked(part),
+        style=f"display:inline-block;min-width:22px;padding:4px 6px;"
+        f"margin:0 4px 4px 0;text-align:center;"
+        f"border:2px solid #b8962e;border-radius:5px;"
+        f"background:#fffdf5;color:{INK};font-weight:bold",
+    )
+
+
+def used_html(t: Table) -> Html:
+    """The cards each player has played, face up (a 3- takes one back)."""
+    v = t.view
+    return el(
+        "div",
+        paragraph(PLAYED),
+        [
+            paragraph(
+                f"{t.name(seat, 16)}: ",
+                [card_chip(t, card, named.used(seat, card)) for card in v["used"][seat]] or "none",
+            )
+            for seat in (0, 1)
+        ],
+    )
 
 
 def stake_lines(t: Table) -> list[str]:
@@ -243,9 +278,12 @@ def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
     paint = PAINT[d["element"]]
     if small:
-        return el(
+        part = named.domain(domain)
+        return part_el(
             "span",
             f"{domain} \u00b7 {d['points']}",
+            part=part,
+            marked=t.marked(part),
             style=f"display:inline-block;padding:2px 6px;margin:1px 3px 1px 0;"
             f"border-radius:4px;background:{paint};color:#ffffff;font-size:12px;"
             "font-weight:bold;white-space:nowrap",
@@ -296,7 +334,7 @@ def slots_html(t: Table) -> Html:
                 card = laid_card(battle["cards"][seat], False) if battle else None
                 won = battle is not None and battle["winner"] == seat
                 cells.append(
-                    el(
+                    part_el(
                         "td",
                         card,
                         el(
@@ -306,6 +344,8 @@ def slots_html(t: Table) -> Html:
                         )
                         if won
                         else None,
+                        part=named.slot(seat, slot),
+                        marked=t.marked(named.slot(seat, slot)),
                         style="padding:4px;vertical-align:top",
                     )
                 )
@@ -328,7 +368,16 @@ def slots_html(t: Table) -> Html:
                 if carry
                 else None
             )
-            cells.append(el("td", card, note, style="padding:4px;vertical-align:top"))
+            cells.append(
+                part_el(
+                    "td",
+                    card,
+                    note,
+                    part=named.slot(seat, slot),
+                    marked=t.marked(named.slot(seat, slot)),
+                    style="padding:4px;vertical-align:top",
+                )
+            )
         return el("tr", cells)
 
     head = el(
@@ -343,9 +392,11 @@ def slots_html(t: Table) -> Html:
         stakes = el(
             "tr",
             [
-                el(
+                part_el(
                     "td",
                     domain_card(t, fought[s]["domain"]) if s in fought else None,
+                    part=named.stake(s),
+                    marked=t.marked(named.stake(s)),
                     style="padding:4px",
                 )
                 for s in range(3)
@@ -356,7 +407,7 @@ def slots_html(t: Table) -> Html:
         stakes = el(
             "tr",
             [
-                el(
+                part_el(
                     "td",
                     domain_card(t, d),
                     el(
@@ -364,9 +415,11 @@ def slots_html(t: Table) -> Html:
                         f"{n} face down below",
                         style=f"font-size:11px;color:{MUTED};text-align:center",
                     ),
+                    part=named.stake(i),
+                    marked=t.marked(named.stake(i)),
                     style="padding:4px",
                 )
-                for d, n in zip(v["face_up"], v["pile_sizes"])
+                for i, (d, n) in enumerate(zip(v["face_up"], v["pile_sizes"]))
             ],
         )
     return fluid_grid(
@@ -406,24 +459,19 @@ def html(t: Table) -> Html:
         hand = el(
             "div",
             heading("Your hand"),
-            [
-                el(
-                    "span",
-                    card,
-                    style=f"display:inline-block;min-width:22px;padding:4px 6px;"
-                    f"margin:0 4px 4px 0;text-align:center;"
-                    f"border:2px solid #b8962e;border-radius:5px;"
-                    f"background:#fffdf5;color:{INK};font-weight:bold",
-                )
-                for card in v["hand"]
-            ]
-            or "empty",
+            [card_chip(t, card, named.hand(card)) for card in v["hand"]] or "empty",
         )
     parts = [
         el("div", [paragraph(el("strong", line)) for line in situation(t)]),
         slots_html(t),
         hand,
-        el("div", [paragraph(line) for line in card_lines(t)[1 if hand else 0 :]]),
+        el(
+            "div",
+            [
+                used_html(t) if line.startswith(PLAYED) else paragraph(line)
+                for line in card_lines(t)[1 if hand else 0 :]
+            ],
+        ),
         el(
             "div",
             heading("Players"),

@@ -12,11 +12,17 @@ from service.play.boards.common import NAME_LIMIT, seat_label, short_name
 class Table:
     """`view` is what `game.view(state, seat)` gives, with the envelope the API adds
     (`game`, `version`, `seat`, `active_seats`); `names` are the seats' public names;
-    `outcome` the game's public outcome (`winners`, `scores`, `reason`) once it is over."""
+    `outcome` the game's public outcome (`winners`, `scores`, `reason`) once it is over;
+    `marks` the board parts to mark."""
 
     view: dict[str, Any]
     names: list[str]
     outcome: dict[str, Any] | None = None
+    marks: frozenset[str] = frozenset()
+    """The parts (service/play/parts) to mark as changed since the reader's last move."""
+
+    def marked(self, part: str) -> bool:
+        return part in self.marks
 
     @property
     def you(self) -> int | None:

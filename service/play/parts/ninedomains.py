@@ -1,0 +1,125 @@
+"""The Nine Domains' board parts (see the package's docstring).
+
+- `hand:CARD`: a card of the reader's hand (`hand:3+`);
+- `slot:S:I`: seat S's card before slot I (0 left, 1 middle, 2 right);
+- `stake:I`: the domain at stake in slot I (or the one just fought for there);
+- `domain:ID`: a domain a player holds (`domain:red4`);
+- `used:S:CARD`: a card seat S has played;
+- `do:pass`: do not use the effect of a winning 2- or 3-.
+
+Laying the three cards picks a card, then its slot, for the left, middle and right slots in
+turn; the 2-'s swap picks the reader's domain, then the opponent's; the 3-'s picks the card in
+hand, then the used card it takes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.games.ninedomains import SLOT_WORDS, SLOTS
+
+PASS = "do:pass"
+
+
+def hand(card: str) -> str:
+    return f"hand:{card}"
+
+
+def slot(seat: int, index: int) -> str:
+    return f"slot:{seat}:{index}"
+
+
+def stake(index: int) -> str:
+    return f"stake:{index}"
+
+
+def domain(name: str) -> str:
+    return f"domain:{name}"
+
+
+def used(seat: int, card: str) -> str:
+    return f"used:{seat}:{card}"
+
+
+def picks(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ...]:
+    kind = action["type"]
+    you = view["you"]
+    if kind == "play":
+        return tuple(
+            p for i, card in enumerate(action["cards"]) for p in (hand(card), slot(you, i))
+        )
+    if kind == "swap-domain":
+        return (domain(action["mine"]), domain(action["theirs"]))
+    if kind == "swap-card":
+        return (hand(action["hand"]), used(you, action["used"]))
+    return (PASS,)
+
+
+def changes(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ...]:
+    if action["type"] == "play":
+        return tuple(slot(view["you"], i) for i in range(len(SLOTS)))
+    return () if action["type"] == "pass" else picks(view, action)
+
+
+def label(view: Mapping[str, Any], part: str) -> str:
+    kind, _, detail = part.partition(":")
+    you = view["you"]
+    if kind == "hand":
+        return f"your {detail} in hand"
+    if kind == "slot":
+        seat, index = (int(x) for x in detail.split(":"))
+        whose = "your card" if seat == you else "{seat%d}'s card" % seat
+        at_stake = view["face_up"][index]
+        return f"{whose} {SLOT_WORDS[index]}" + (f", for {at_stake}" if at_stake else "")
+    if kind == "stake":
+        at_stake = view["face_up"][int(detail)]
+        return f"the domain {SLOT_WORDS[int(detail)]}" + (f": {at_stake}" if at_stake else "")
+    if kind == "domain":
+        owner = next((s for s, held in enumerate(view["domains"]) if detail in held), None)
+        whose = "your" if owner == you else "{seat%d}'s" % owner if owner is not None else "the"
+        return f"{whose} domain {detail}"
+    if kind == "used":
+        user, card = detail.split(":", 1)
+        whose = "your" if int(user) == you else "{seat%s}'s" % user
+        return f"{whose} used {card}"
+    if part == PASS:
+        decision = view.get("decision") or {}
+        card = "2-" if decision.get("kind") == "swap-domain" else "3-"
+        return f"Do not use your {card}"
+    return part
+
+
+def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:
+    """The others' cards laid face down, their cards revealed (by the reader's own move too,
+    when it was the second to lay) while the round just fought is in view, the domains taken,
+    and the domains and cards the others' 2- or 3- swapped."""
+    marked: set[str] = set()
+    you = view["you"]
+    fought_in_view = not any(view["face_up"]) and bool(view["battles"])
+    for event in happened:
+        lines = [data for data in event.data if data]
+        if event.seat != you and not lines and view["committed"][event.seat]:
+            marked |= {slot(event.seat, i) for i in range(len(SLOTS))}  # laid face down
+        for data in lines:
+            if data.get("seat") == you:
+                continue  # what the reader did (a swap)
+            if _revealed(data):
+                if fought_in_view:
+                    marked |= {slot(s, i) for s in (0, 1) if s != you for i in range(len(SLOTS))}
+            elif "slot" in data and "domain" in data:
+                if fought_in_view:
+                    marked.add(stake(data["slot"]))
+                if data.get("winner") is not None:
+                    marked.add(domain(data["domain"]))
+            elif "mine" in data:
+                marked |= {domain(data["mine"]), domain(data["theirs"])}
+            elif "used" in data and "seat" in data:
+                marked.add(used(data["seat"], data["hand"]))
+    return marked
+
+
+def _revealed(data: Mapping[str, Any]) -> bool:
+    """The line that reveals both seats' cards (not the reader's own "you lay face down")."""
+    cards = data.get("cards")
+    return isinstance(cards, list) and bool(cards) and isinstance(cards[0], list)
