@@ -37,9 +37,13 @@ class ConfirmedPlayers(PlayerService):
     tests of what comes after)."""
 
     def register(
-        self, name: str, email: str | None = None, webhook_url: str | None = None
+        self,
+        name: str,
+        email: str | None = None,
+        webhook_url: str | None = None,
+        webhook_kind: str | None = None,
     ) -> dict[str, Any]:
-        answer = super().register(name, email, webhook_url)
+        answer = super().register(name, email, webhook_url, webhook_kind)
         if email:
             self.players.confirm_email(answer["id"], email)
         return answer
