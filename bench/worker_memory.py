@@ -92,7 +92,7 @@ def _write_when_asked(folder: Path) -> None:
             "blocks": sys.getallocatedblocks(),
             "malloc": _mallinfo(),
             "pymalloc": _pymalloc(),
-            "types": dict(types.most_common(400)),
+            "types": dict(types),
             "caches": caches,
         }
         (folder / f"{n:04d}.json.part").write_text(json.dumps(facts))
