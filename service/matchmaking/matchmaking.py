@@ -4,6 +4,7 @@ atomic script, and its game is created with the id the script recorded)."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -69,11 +70,12 @@ class Matchmaking:
             "game_id": None,
             "opponent": None,
             "first_seat": None,
+            "request_id": secrets.token_hex(8),  # whether this call made it (asked twice in 1 ms)
         }
         bot_at = None if bot_after_seconds is None else now + bot_after_seconds * 1000
         item = bot_item(title, player_id, now)
         found = self.store.ask(title, request, bot_at, schedule_member(item))
-        return self.shown(found), found["at"] == now
+        return self.shown(found), found.get("request_id") == request["request_id"]
 
     def get(self, player_id: str, title: str) -> dict[str, Any]:
         _title(title)

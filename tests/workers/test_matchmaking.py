@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import time
+
 import pytest
 
 from service.assembly import assemble
@@ -62,10 +64,13 @@ def test_two_players_near_each_other_get_one_rated_game(world, redis_client):
     services, worker = world
     ada = person(services, redis_client, "Ada", 1500)
     bo = person(services, redis_client, "Bo", 1620)
+    now = time.time()
+    services.matchmaking.clock = lambda: now  # both asks in one millisecond, as quick ones are
     asked, made = services.matchmaking.ask(ada, TITLE, None)
     assert made and asked["status"] == "waiting" and asked["rating"] == 1500
     again, made = services.matchmaking.ask(ada, TITLE, None)
     assert not made and again == asked, "asking again keeps the first request"
+    services.matchmaking.clock = lambda: now + 1  # Bo asks a second later
     services.matchmaking.ask(bo, TITLE, None)
     drain(worker)
     mine, theirs = services.matchmaking.get(ada, TITLE), services.matchmaking.get(bo, TITLE)
