@@ -16,6 +16,7 @@ carries the IETF RateLimit-Policy and RateLimit headers of its bucket
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -31,6 +32,8 @@ from . import context
 from .front_door import FrontDoor
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
+
+log = logging.getLogger(__name__)
 
 
 def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
@@ -70,10 +73,15 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         if current is None:
             return response
         item = current.limit
-        reset = max(0, int(current.reset_at - time.time()))
+        try:  # read from Redis now, after the request was served
+            reset = max(0, int(current.reset_at - time.time()))
+            remaining = current.remaining
+        except redis.RedisError:  # gone since: the answer (a move made, maybe) stands
+            log.warning("the rate limit's window was not read: no RateLimit headers")
+            return response
         bucket = _bucket()
         response.headers["RateLimit-Policy"] = f'"{bucket}";q={item.amount};w={item.get_expiry()}'
-        response.headers["RateLimit"] = f'"{bucket}";r={current.remaining};t={reset}'
+        response.headers["RateLimit"] = f'"{bucket}";r={remaining};t={reset}'
         if response.status_code == 429:
             response.headers["Retry-After"] = str(max(1, reset))
         return response

@@ -6,6 +6,7 @@ that the one commit loop, service.play.commit, runs."""
 from __future__ import annotations
 
 import itertools
+import logging
 import secrets
 import threading
 import time
@@ -27,10 +28,13 @@ from service.play import agreements, boards, clock, history, lists, logview, mov
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
 from service.timefmt import iso
+from store.connection import StoreUnavailable
 from store.games import GameStore
 from store.players import PlayerStore
 from store.record import EventType, TournamentLink
 from store.snapshot import Snapshot
+
+log = logging.getLogger(__name__)
 
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 8 * 7 * 24 * 3600  # eight weeks
@@ -449,7 +453,10 @@ class GameService:
             idempotency=idempotency,
         )
         if any(away) and self.came_back is not None:
-            self.came_back(player_id)
+            try:
+                self.came_back(player_id)
+            except StoreUnavailable:  # the move stands; their next move ends the vacation
+                log.warning("%s moved while away; the vacation not ended now", player_id)
         return answer
 
     def set_calendar(self, game_id: str, player_id: str, calendar: dict) -> bool:

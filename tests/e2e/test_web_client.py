@@ -374,7 +374,7 @@ def test_the_other_pages_pass_the_accessibility_check_too(ada_and_bo):
     game_id = ada.new_game("nautilus", {1: ("player", bo.name)})
     page = ada.open(f"/games/{game_id}")
     page.get_by_role("link", name=bo.name).click()
-    expect(page.get_by_role("heading", name=bo.name)).to_be_visible()
+    expect(page.get_by_role("heading", name=bo.name, exact=True)).to_be_visible()
     look(page, "profile")
     page = ada.open(f"/games/{game_id}/resign")
     look(page, "resign")

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from service.players.accounts import PlayerService
 from store.connection import connect
 from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
 from tests.faults.test_faults import World
 from tests.peers import SmtpInbox
 
@@ -38,7 +38,7 @@ def world(tmp_path):
 
 def test_emails_under_way_when_valkey_is_killed_are_all_sent_once(world):
     service = world.service()
-    players = PlayerService(PlayerStore(connect(world.url)))
+    players = ConfirmedPlayers(PlayerStore(connect(world.url)))  # their addresses proven
     people = {}
     for i in range(40):
         person = players.register(f"P{i}", email=f"p{i}@example.org")["id"]
