@@ -66,9 +66,9 @@ class BodyDeadline:
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH") or ""
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-        if not chunked and (not length.isdigit() or not 0 < int(length) <= self.max_bytes):
+        if not chunked and (not length.isdecimal() or not 0 < int(length) <= self.max_bytes):
             return self.app(environ, start_response)
-        limit = int(length) if length.isdigit() else self.max_bytes + 1
+        limit = int(length) if length.isdecimal() else self.max_bytes + 1
         try:
             with gevent.Timeout(self.seconds):
                 body = environ["wsgi.input"].read(limit)

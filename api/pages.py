@@ -61,7 +61,7 @@ def game_page(game_id: str):
     wanted = request.args.get("page", "")
     try:
         table = _services().tables.for_player(
-            game_id, None, page=int(wanted) if wanted.isdigit() else None, page_size=LOG_PAGE
+            game_id, None, page=int(wanted) if wanted.isdecimal() else None, page_size=LOG_PAGE
         )
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:

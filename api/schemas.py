@@ -788,6 +788,13 @@ class SeatSchema(Schema):
         allow_none=True,
         metadata={"description": "The seat's clock (null without a clock or before the start)"},
     )
+    refused_by = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "An open seat whose invited player refused: that player's name "
+            "(the seat was opened to the lobby after it)"
+        },
+    )
 
 
 class OutcomeSchema(Schema):

@@ -143,7 +143,7 @@ def send(target: Target, body: bytes, headers: dict[str, str], timeout: float) -
 
 def _seconds(header: str | None) -> float | None:
     """A Retry-After in seconds (its date form is read as none: the caller's backoff then)."""
-    if header is None or not header.strip().isdigit():
+    if header is None or not header.strip().isdecimal():
         return None
     return float(header.strip())
 

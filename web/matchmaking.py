@@ -15,7 +15,7 @@ from .blueprint import pages, services, signed_in, you
 def ask_for_a_match():
     title = request.form.get("game", "")
     wait = request.form.get("bot_after", "")
-    if title not in registry.GAMES or not (wait == "" or wait.isdigit()):
+    if title not in registry.GAMES or not (wait == "" or wait.isdecimal()):
         flash("Choose a game and how long to wait.")
         return redirect("/lobby#matchmaking", 303)
     found, made = services().matchmaking.ask(you(), title, int(wait) if wait else None)

@@ -15,7 +15,7 @@ from engine import registry
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.play import composer
 from service.play.games import CLOCK_PRESETS, IF_DECLINED, bots_of
-from service.play.logview import seat_name
+from service.play.logview import seat_name as record_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
 from service.play.talk import TALK_EVENTS
 from service.timefmt import in_words
@@ -85,6 +85,14 @@ def _zone() -> str | None:
 # -- lists -------------------------------------------------------------------------------------
 
 
+def seat_name(seat: dict[str, Any]) -> str:
+    """A summary's seat in words; an open seat whose invited player refused reads "Ben
+    (refused)", as on the game's page."""
+    if seat.get("refused_by"):
+        return f"{seat['refused_by']} (refused)"
+    return record_name(seat)  # type: ignore[arg-type]  # a summary's seat has its fields
+
+
 def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     """A line about a game (its summary) for `player`: the title, the others, whose turn it
     is and the deadline, in words."""
@@ -96,7 +104,11 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     deadline = None
     if status == "open":
         waiting = [
-            "you" if s["player_id"] == player else seat_name(s)
+            "you"
+            if s["player_id"] == player
+            else f"anyone from the lobby ({s['refused_by']} refused)"
+            if s.get("refused_by")
+            else seat_name(s)
             for s in seats
             if s["kind"] in ("open", "invited")
         ]
@@ -323,7 +335,7 @@ def _time_control(form, problems: dict) -> dict[str, Any] | None:
     seconds of a clock per move), with its timeout policy and weekends off."""
     chosen = form.get("clock", "none") or "none"
     presets = {key: control for key, _, control in CLOCK_PRESETS}
-    if chosen.isdigit():
+    if chosen.isdecimal():
         control: dict[str, Any] | None = {"kind": "per_move", "per_move_seconds": int(chosen)}
     elif chosen in presets:
         control = presets[chosen]
@@ -343,7 +355,7 @@ def _read_option(raw: str, spec) -> Any:
     if spec.kind is bool:
         return raw == "true"
     if spec.kind is int:
-        return int(raw) if raw.lstrip("-").isdigit() else raw
+        return int(raw) if raw.lstrip("-").isdecimal() else raw
     return raw
 
 
@@ -361,7 +373,7 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
     player = me()
     wanted = request.args.get("page", "")
     table = services().tables.for_player(
-        game_id, player, _zone(), int(wanted) if wanted.isdigit() else None
+        game_id, player, _zone(), int(wanted) if wanted.isdecimal() else None
     )
     turn, deadline = _turn_words(table)
     open_seat = table.status == "open" and any(s.kind == "open" for s in table.seats)
@@ -447,7 +459,7 @@ def play_move(game_id: str):
     player = you()
     form = request.form
     version = form.get("version", "")
-    if not version.isdigit():
+    if not version.isdecimal():
         return _game_page(game_id, 400, "The form was not sent whole: choose your move again.")
     fields = {k: v for k, v in form.items() if k not in ("csrf_token", "version")}
     key = "web-" + hashlib.sha256(repr((version, sorted(fields.items()))).encode()).hexdigest()[:32]
@@ -487,7 +499,7 @@ def send_message(game_id: str):
     to = request.form.get("to", "")
     try:
         services().talk.say(
-            game_id, you(), request.form.get("text", ""), int(to) if to.isdigit() else None
+            game_id, you(), request.form.get("text", ""), int(to) if to.isdecimal() else None
         )
     except TooMany as err:
         html, status, headers = _game_page(game_id, 429, f"Not sent: {err.message}.")
@@ -507,7 +519,7 @@ def make_proposal(game_id: str):
             game_id,
             you(),
             request.form.get("kind", ""),
-            int(days) if days.isdigit() and len(days) < 4 else None,
+            int(days) if days.isdecimal() and len(days) < 4 else None,
         ),
         "Your proposal is made: the others are asked.",
     )

@@ -34,7 +34,7 @@ def leaderboards():
 @pages.get("/leaderboards/<game>")
 def leaderboard(game: str):
     wanted = request.args.get("page", "")
-    number = int(wanted) if wanted.isdigit() and 0 < int(wanted) <= 100_000 else 1
+    number = int(wanted) if wanted.isdecimal() and 0 < int(wanted) <= 100_000 else 1
     board = services().ratings.leaderboard(game, number, PER_PAGE)
     return page("leaderboard.html", f"Leaderboard: {board['title']}", board=board, reader=me())
 

@@ -130,12 +130,12 @@ def create_tournament():
     if format not in FORMATS:
         problems["format"] = "Choose round-robin or Swiss."
     size_text = form.get("size", "").strip()
-    size = int(size_text) if size_text.isdigit() else 0
+    size = int(size_text) if size_text.isdecimal() else 0
     fewest, most = SIZES.get(format, (3, 64))
     if not fewest <= size <= most:
         problems["size"] = f"Write a number of players from {fewest} to {most}."
     rounds_text = form.get("rounds", "").strip()
-    rounds = int(rounds_text) if rounds_text.isdigit() else None
+    rounds = int(rounds_text) if rounds_text.isdecimal() else None
     if format == "swiss" and rounds_text and rounds is None:
         problems["rounds"] = "Write a number of rounds, or leave it empty."
     clock = form.get("clock", "")
@@ -153,7 +153,7 @@ def create_tournament():
             format,
             size,
             {
-                "per_move_seconds": int(clock) if clock.isdigit() else 0,
+                "per_move_seconds": int(clock) if clock.isdecimal() else 0,
                 "on_timeout": form.get("on_timeout", "forfeit"),
             },
             name=form.get("name", ""),

@@ -98,7 +98,7 @@ class Proposals(MethodView):
 
 def _proposal_id(text: str) -> int:
     """A proposal's id from the path: its version in the log (anything else names none)."""
-    if not text.isdigit() or len(text) > 15:
+    if not text.isdecimal() or len(text) > 15:
         raise ServiceError(ErrorCode.PROPOSAL_NOT_FOUND, f"there is no proposal {text!r}")
     return int(text)
 

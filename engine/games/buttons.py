@@ -593,7 +593,7 @@ def parse(text: str) -> Action:
     if words in (["optout"], ["opt", "out"], ["opt-out"]):
         return {"type": "optout"}
     if len(words) == 3 and words[0] in ("place", "star"):
-        if all(w.isdigit() and 1 <= int(w) <= SIZE for w in words[1:]):
+        if all(w.isdecimal() and 1 <= int(w) <= SIZE for w in words[1:]):
             return {"type": words[0], "row": int(words[1]), "col": int(words[2])}
         raise MalformedAction(
             f"cannot read {text!r}: row and column are numbers 1 to 6, as in '{words[0]} 3 5'"

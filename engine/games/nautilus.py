@@ -815,7 +815,7 @@ def read_card(word: str, text: str) -> int:
     """A card from a word of notation (1-14, kraken, fishbone); MalformedAction otherwise."""
     if word in PLACED_VALUE:
         return PLACED_VALUE[word]
-    if word.isdigit() and 1 <= int(word) <= 14:
+    if word.isdecimal() and 1 <= int(word) <= 14:
         return int(word)
     raise MalformedAction(
         f"cannot read {text!r}: {word!r} is not a card; a card is a number 1-14, kraken or fishbone"
@@ -827,7 +827,7 @@ def read_space(word: str, text: str, form: str) -> tuple[str, int]:
     otherwise."""
     for side in SIDES:
         rest = word[len(side) :]
-        if word.startswith(side) and rest.isdigit() and 1 <= int(rest) <= COLUMNS:
+        if word.startswith(side) and rest.isdecimal() and 1 <= int(rest) <= COLUMNS:
             return side, int(rest)
     raise MalformedAction(
         f"cannot read {text!r}: {word!r} is not a space; a space is me or opp "

@@ -442,7 +442,7 @@ class NotificationService:
             raise ValueError("a turn email is for a seat")
         others = [s.name for s in table.seats if not s.you]
         against = f" against {', '.join(others)}" if others else ""
-        links = [("See the game", f"{self.settings.public_url}/play/{game_id}")]
+        links = [("See the game", f"{self.settings.public_url}/games/{game_id}")]
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if table.since:
             sections.append((f"{table.since_heading}:", table.since))
@@ -615,7 +615,7 @@ class NotificationService:
     def reminder_wait(self, snap: Snapshot, notice: Notice) -> float:
         """Seconds until a reminder is due, when a weekend or a vacation moved it after it was
         scheduled (0: it is due)."""
-        if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdigit():
+        if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdecimal():
             return 0
         due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
         now = self.clock() * 1000

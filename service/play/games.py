@@ -1194,6 +1194,14 @@ class MovesJson:
         return found
 
 
+def refused_by(snap: Snapshot, seat: int) -> str | None:
+    """Who refused the invitation to an open seat (the seat opened to the lobby after it)."""
+    if snap["seats"][seat]["kind"] != "open":
+        return None
+    refused = [d["name"] for d in snap.get("declined", []) if d["seat"] == seat]
+    return refused[-1] if refused else None
+
+
 def summarize(snap: Snapshot, now_ms: int | None = None) -> dict[str, Any]:
     """The public summary of a game, built by whitelist from its snapshot; each seat's clock
     as it stands at `now_ms` (the time now when None)."""
@@ -1214,6 +1222,7 @@ def summarize(snap: Snapshot, now_ms: int | None = None) -> dict[str, Any]:
                 "name": r["name"],
                 "deadline": iso(snap["deadlines"][i]),
                 "clock": history.seat_clock(snap, i, now_ms),
+                "refused_by": refused_by(snap, i),
             }
             for i, r in enumerate(snap["seats"])
         ],

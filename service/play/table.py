@@ -32,7 +32,7 @@ from service.play import (
     talk,
 )
 from service.play.boards import Html
-from service.play.games import clock_record, invitation_of, seat_of
+from service.play.games import clock_record, invitation_of, refused_by, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
 from store.games import GameStore
@@ -493,12 +493,8 @@ def won_words(names: list[str], outcome: Mapping[str, Any], seat: int | None) ->
 def seat_name(snap: Snapshot, seat: int) -> str:
     """The seat's public name; an open seat whose invited player refused reads "Ben
     (refused)"."""
-    record = snap["seats"][seat]
-    if record["kind"] == "open":
-        refused = [d["name"] for d in snap["declined"] if d["seat"] == seat]
-        if refused:
-            return f"{refused[-1]} (refused)"
-    return logview.seat_name(record)
+    refused = refused_by(snap, seat)
+    return f"{refused} (refused)" if refused else logview.seat_name(snap["seats"][seat])
 
 
 def _deadline(snap: Snapshot, seat: int) -> int | None:

@@ -107,8 +107,14 @@ def test_proposal_requests_that_do_not_read_are_refused(client, register):
         f"/v1/games/{game_id}/proposals", json={"kind": "pause", "days": 3}, headers=ada
     )
     assert r.status_code == 409 and "no clock" in r.json["message"]
-    r = client.post(f"/v1/games/{game_id}/proposals/12/withdraw", headers=ada)
-    assert r.status_code == 404 and r.json["code"] == "proposal/not_found"
+    for proposal in ("12", "\u00b2", "\u0661\u0662", "1" * 16, "-1"):  # ², Arabic-Indic 12
+        for verb in ("withdraw", "answer"):
+            r = client.post(
+                f"/v1/games/{game_id}/proposals/{proposal}/{verb}",
+                json={"accept": True},
+                headers=ada,
+            )
+            assert r.status_code == 404 and r.json["code"] == "proposal/not_found", proposal
 
 
 def test_blocks_and_reports_over_the_api(client, register):

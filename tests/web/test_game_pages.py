@@ -177,6 +177,20 @@ def test_an_invitation_refused_cancels_the_game(ada_and_bo, services):
     assert "Cancelled" in ada.text("/games")
 
 
+def test_a_refused_seat_opened_to_the_lobby_says_who_refused_in_the_lists(ada_and_bo, services):
+    ada, bo = ada_and_bo
+    game_id = new_game(
+        ada, "buttons", **{"seat.1": "player", "seat.1.name": "Bo", "if_declined": "open"}
+    )
+    bo.get("/games")
+    assert bo.post(f"/games/{game_id}/decline").status_code == 303
+    assert services.games.load(game_id)["status"] == "open"
+    line = next(li for li in ada.text("/games").split("<li") if f"/games/{game_id}" in li)
+    assert "Waiting for anyone from the lobby (Bo refused) to join" in line, line
+    assert "an open seat" not in line
+    assert "Bo (refused)" in ada.text(f"/games/{game_id}")
+
+
 def test_a_game_with_an_open_seat_is_joined_from_the_lobby(ada_and_bo, services):
     ada, bo = ada_and_bo
     game_id = new_game(ada, "consonar", **{"seat.1": "open", "seat.2": "bot:heuristic"})

@@ -131,8 +131,8 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
                 assert message["Subject"] == (
                     f"[turnpost] Nautilus with {names[1 - seat]}: {asked} ({game_id})"
                 )
-                assert f"http://turnpost.test/play/{game_id}" in body
-                assert f"http://turnpost.test/play/{game_id}" in html_of(message)
+                assert f"http://turnpost.test/games/{game_id}" in body
+                assert f"http://turnpost.test/games/{game_id}" in html_of(message)
                 for secret in hidden_from(games, game_id, seat):
                     assert secret not in body and secret not in html_of(message)
                 assert games.load(game_id)["secret_seed"] not in body
