@@ -1,6 +1,8 @@
 """In a real browser (headless Chromium) against `turnpost serve` with its worker: a person
 finishes a rated game and sees their rating change on its page, then their rank on the
-leaderboard and on their player page (every page checked with axe-core)."""
+leaderboard and on their player page; two people ask the lobby for a rated game against
+someone near their rating and are matched with each other (every page checked with
+axe-core)."""
 
 from __future__ import annotations
 
@@ -64,3 +66,38 @@ def test_a_person_sees_their_rating_change_and_their_rank(browser, site):  # noq
     expect(page.get_by_text(re.compile(r"Rank 1 of 2 on"))).to_be_visible()
     expect(page.locator("svg.chart")).to_be_visible()
     look(page, "player")
+
+
+def test_two_people_ask_the_lobby_for_a_rated_game_and_are_matched(browser, site):  # noqa: F811
+    cy = Person(browser, site, "Cy Match", "cy.match@example.org")
+    di = Person(browser, site, "Di Match", "di.match@example.org")
+    for person in (cy, di):
+        person.sign_up()
+        page = person.open("/lobby")
+        page.get_by_label("The game").select_option(label="Buttons")
+        page.get_by_label(
+            "Play a bot of your strength if nobody near your rating comes"
+        ).select_option(label="no: only a person")
+        page.get_by_role("button", name="Find me an opponent").click()
+        expect(page.locator(".flash")).to_have_text(
+            "Looking for an opponent near your rating (1500) at Buttons."
+        )
+    links = {}
+    for person, other in ((cy, di), (di, cy)):
+        page = person.page
+        ready = page.get_by_role("link", name=f"Your game of Buttons against {other.name}")
+        for _ in range(50):  # the worker pairs them within moments of the second request
+            if ready.count():
+                break
+            page.wait_for_timeout(200)
+            page.reload()
+        expect(ready).to_be_visible()
+        look(page, "lobby-matched")
+        links[person.name] = ready.get_attribute("href")
+    assert links["Cy Match"] == links["Di Match"], "matched with each other, in one game"
+    page = cy.page
+    page.get_by_role("link", name="Your game of Buttons against Di Match").click()
+    page.wait_for_url(re.compile(r"/games/g_"))
+    expect(page.get_by_text("A rated game: it counts for the players' ratings.")).to_be_visible()
+    expect(page.get_by_text("Di Match").first).to_be_visible()
+    look(page, "game-matched")
