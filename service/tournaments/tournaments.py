@@ -186,13 +186,13 @@ class TournamentService:
             rounds = default_rounds(size)
         elif not 1 <= rounds < size:
             raise _invalid(f"a Swiss of {size} plays 1 to {size - 1} rounds")
-        if time_control is None:
+        clock = self.games.check_time_control(time_control)
+        if clock is None:  # none asked, {"kind": "none"}, or a clock per move without its time
             raise ServiceError(
                 ErrorCode.GAME_INVALID_TIME_CONTROL,
                 "a tournament needs a clock (time_control): a game without one could hold up "
                 "its round for ever",
             )
-        clock = self.games.check_time_control(time_control)
         try:
             checked = validate_options(info, options)
         except InvalidOptions as err:

@@ -29,7 +29,6 @@ def test_register_and_read_my_profile(client, register):
             "webhook": True,
             "push": True,
             "reminders": True,
-            "chat": True,
             "replies_from_any_address": False,
             "digest_at": None,
             "events": {

@@ -87,6 +87,8 @@ def test_a_tournament_from_creation_to_its_first_games(client, register, worker)
         ({"game": "chess"}, 422, "game/unknown"),
         ({"time_control": None}, 422, "request/invalid"),
         ({"time_control": {"per_move_seconds": 5}}, 422, "game/invalid_time_control"),
+        ({"time_control": {}}, 422, "game/invalid_time_control"),  # a clock without its time
+        ({"time_control": {"kind": "none"}}, 422, "game/invalid_time_control"),
         ({"options": {"specials": "never"}}, 422, "game/invalid_options"),
         ({"format": "swiss", "size": 8, "rounds": 8}, 422, "tournament/invalid"),
         ({"start_at": "2001-01-01T00:00:00Z"}, 422, "tournament/invalid"),

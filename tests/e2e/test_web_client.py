@@ -489,6 +489,8 @@ def test_every_page_kind_carries_the_security_headers_and_works_under_the_policy
     assert "turnpost" not in (framed.evaluate("document.body.innerText") or "")
     other_site.close()
     stranger.violations.clear()  # the refusal, which the framing page may report
+
+
 def take_the_seat(person: Person, game_id: str) -> None:
     """Accept the invitation to the game, if there is one (a friend is seated already)."""
     page = person.open("/games")

@@ -6,7 +6,6 @@ bot nearest their rating; each once, however often it is carried out."""
 from __future__ import annotations
 
 import json
-
 import time
 
 import pytest
