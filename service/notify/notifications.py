@@ -613,8 +613,8 @@ class NotificationService:
         )
 
     def reminder_wait(self, snap: Snapshot, notice: Notice) -> float:
-        """Seconds until a reminder is due, when a weekend or a vacation moved it after it was
-        scheduled (0: it is due)."""
+        """Seconds until a reminder is due, when a weekend, a vacation or a pause the table
+        agreed to moved it after it was scheduled (0: it is due). Every channel asks it."""
         if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdigit():
             return 0
         due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
@@ -1212,8 +1212,10 @@ class NotificationService:
         """Send the notice to each of the player's devices (service.notify.push). Returns
         (outcome, seconds): "sent"; "retry" after `seconds` (a push service answered 429 or
         5xx, or nothing: those devices are tried again, after the service's Retry-After or
-        PUSH_RETRY_SECONDS doubling); "failed" (no device took it); or "off" /
-        "superseded" / "gone". A device that had this delivery is never sent it again."""
+        PUSH_RETRY_SECONDS doubling); "deferred" (a reminder that a weekend, a vacation or
+        an agreed pause moved: ask again after `seconds`); "failed" (no device took it); or
+        "off" / "superseded" / "gone". A device that had this delivery is never sent it
+        again."""
         if self.push_devices is None:
             return "off", 0
         snap = self.games.snapshot(notice.game_id)
@@ -1237,6 +1239,9 @@ class NotificationService:
                 attempt,
             )
             return "superseded", 0
+        wait = self.reminder_wait(snap, notice)
+        if wait:
+            return "deferred", wait
         message = self._push_message(snap, notice, profile)
         devices = self.push_devices.send(player_id, delivery_id, message, snap["id"])
         again = [d for d in devices if d.outcome == "retry"]
