@@ -673,6 +673,10 @@ class NotificationService:
             and self._message(snap, notice) is None
         ):
             return "gone", 0  # hidden since, or its writer blocked by this player
+        if notice.event == CHAT_MESSAGE and snap is not None and kind != "signed":
+            held = self._chat_line_held(snap, notice, player_id, delivery_id)
+            if held is not None:
+                return held
         if snap is not None and not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -876,6 +880,10 @@ class NotificationService:
             )
             return chat_apps.body(kind, words, (), url, snap["id"])
         spectator = self.tables.of(snap, None, profile.get("time_zone"))
+        if notice.event == CHAT_MESSAGE:
+            return chat_apps.body(
+                kind, chat_apps.message_words(spectator, notice.seat), (), url, snap["id"]
+            )
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
         words, last = chat_apps.turn_words(notice.event, spectator, notice.seat, continues)
         return chat_apps.body(kind, words, last, url, snap["id"])
@@ -941,22 +949,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("email")
         game_id = notice.game_id
         told = self.notes.last_emailed(player_id, game_id)
-        later = self.games.events(game_id, after=notice.version, count=SINCE_WINDOW)
-        blocked = self._blocked(snap, notice.seat)
-        newer = next(
-            (
-                e
-                for e in later
-                if (
-                    e["type"] == EventType.MESSAGE_SENT
-                    and (
-                        e["seat"] == notice.seat or talk.message_for(snap, notice.seat, e, blocked)
-                    )
-                )
-                or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
-            ),
-            None,
-        )
+        newer = self._newer(snap, notice)
         if newer is not None or (told is not None and told >= notice.version):
             why = (
                 "you were told by email since"
@@ -987,6 +980,62 @@ class NotificationService:
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         self.notes.emailed(player_id, game_id, table.version)
         return "sent", 0
+
+    def _newer(self, snap: Snapshot, notice: Notice, table_only: bool = False) -> Event | None:
+        """What makes a chat notice moot, if anything came since: a later message its reader
+        may read (to the table, with `table_only`), which gathers this one, or the reader's
+        own message or move (they were at the table)."""
+        later = self.games.events(notice.game_id, after=notice.version, count=SINCE_WINDOW)
+        blocked = self._blocked(snap, notice.seat)
+        return next(
+            (
+                e
+                for e in later
+                if (
+                    e["type"] == EventType.MESSAGE_SENT
+                    and (
+                        e["seat"] == notice.seat
+                        or (
+                            not (table_only and e["private"])
+                            and talk.message_for(snap, notice.seat, e, blocked)
+                        )
+                    )
+                )
+                or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
+            ),
+            None,
+        )
+
+    def _chat_line_held(
+        self, snap: Snapshot, notice: Notice, player_id: str, delivery_id: str
+    ) -> tuple[str, float] | None:
+        """Why a chat app's line about a message does not go now, if it does not: a chat app's
+        channel is read by people, so the messages are told as the chat email tells them, once
+        the table has been quiet CHAT_EMAIL_DELAY_SECONDS ("busy" until then), a later message
+        gathering this one ("superseded", as the reader's own message or move since), at most
+        one line an hour per game and player (CHAT_EMAIL_EVERY_SECONDS: "busy" until the
+        window frees). A private message is not told at all ("off"): the channel may be read
+        by others than the player."""
+        message = self._message(snap, notice)
+        if message is None or message["private"]:
+            return "off", 0
+        if self._newer(snap, notice, table_only=True) is not None:
+            self._record(
+                player_id,
+                notice,
+                "webhook",
+                delivery_id,
+                "superseded",
+                "a later message gathers it, or you were at the table since",
+            )
+            return "superseded", 0
+        quiet = message["at"] / 1000 + self.settings.chat_email_delay_seconds - self.clock()
+        if quiet > 0:
+            return "busy", quiet
+        wait = self.notes.take_chat_line_window(
+            player_id, notice.game_id, delivery_id, self.settings.chat_email_every_seconds
+        )
+        return ("busy", wait) if wait else None
 
     def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
         """The players' latest messages, told from the reader's table alone; replying with
