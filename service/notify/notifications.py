@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import history, logview, talk
+from service.play import agreements, history, logview, talk
 from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -246,17 +246,21 @@ class NotificationService:
         keys: ServerKeys | None = None,
         push_devices: push.PushDevices | None = None,
         invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
+        proposal_links: Callable[[str, int, int, int], tuple[str, str]] | None = None,
         quota: AddressQuota | None = None,
         tournaments: TournamentStore | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move; `invitation_links(game, seat)` an
-        invitation email's links to accept and to refuse (service.notify.one_click);
+        invitation email's links to accept and to refuse, and `proposal_links(game, seat,
+        proposal, deadline_ms)` a proposal email's to accept and to decline
+        (service.notify.one_click);
         `push_devices` the players' browsers, for Web Push (service.notify.push)."""
         self.push_devices = push_devices
         self.quota = quota or AddressQuota(players.r, clock)
         self.one_click = one_click
         self.invitation_links = invitation_links
+        self.proposal_links = proposal_links
         self.tournaments = tournaments
         """Where a tournament's notices read it (None: they are dropped as "gone")."""
         self.keys = keys or ServerKeys(settings, notes)
@@ -1127,13 +1131,21 @@ class NotificationService:
         said = talk.proposal_words(snap, event, notice.seat)
         others = [s.name for s in table.seats if not s.you]
         page = f"{self.settings.public_url}/games/{table.game_id}"
+        links = [("See the game", page)]
         if notice.event == PROPOSAL_MADE:
             open_ = next((p for p in table.proposals if p.id == notice.version), None)
             subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
             lead = (
-                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it on the "
-                "game's page" + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it here "
+                "or on the game's page"
+                + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
             )
+            asked = agreements.find(snap, notice.version)
+            if self.proposal_links is not None and asked is not None:
+                accept, decline = self.proposal_links(
+                    table.game_id, notice.seat, notice.version, asked["deadline"]
+                )
+                links = [("Accept the proposal", accept), ("Decline it", decline), *links]
         else:
             subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
             lead = f"In {table.title} (game {table.game_id}): {said}."
@@ -1141,7 +1153,7 @@ class NotificationService:
             subject=f"[turnpost] {subject} ({table.game_id})",
             greeting=f"Hello {profile['name']},",
             lead=lead,
-            links=[("See the game and answer", page)],
+            links=links,
         )
         message = emails.layout(
             letter,
