@@ -671,14 +671,15 @@ class NotificationService:
             return "off", 0
         if snap is None and kind != "signed":
             return "off", 0  # a tournament's notices go to signed webhooks only
-        if (
-            notice.event == CHAT_MESSAGE
-            and snap is not None
-            and self._message(snap, notice) is None
-        ):
-            return "gone", 0  # hidden since, or its writer blocked by this player
-        if notice.event == CHAT_MESSAGE and snap is not None and kind != "signed":
-            held = self._chat_line_held(snap, notice, player_id, delivery_id)
+        if notice.event == CHAT_MESSAGE and snap is not None:
+            message = self._message(snap, notice)
+            if message is None:
+                return "gone", 0  # hidden since, or its writer blocked by this player
+            held = (
+                None
+                if kind == "signed"
+                else self._chat_line_held(snap, notice, message, player_id, delivery_id)
+            )
             if held is not None:
                 return held
         if snap is not None and not _still_current(snap, notice):
@@ -1011,7 +1012,12 @@ class NotificationService:
         )
 
     def _chat_line_held(
-        self, snap: Snapshot, notice: Notice, player_id: str, delivery_id: str
+        self,
+        snap: Snapshot,
+        notice: Notice,
+        message: MessageSent,
+        player_id: str,
+        delivery_id: str,
     ) -> tuple[str, float] | None:
         """Why a chat app's line about a message does not go now, if it does not: a chat app's
         channel is read by people, so the messages are told as the chat email tells them, once
@@ -1020,8 +1026,7 @@ class NotificationService:
         one line an hour per game and player (CHAT_EMAIL_EVERY_SECONDS: "busy" until the
         window frees). A private message is not told at all ("off"): the channel may be read
         by others than the player."""
-        message = self._message(snap, notice)
-        if message is None or message["private"]:
+        if message["private"]:
             return "off", 0
         if self._newer(snap, notice, table_only=True) is not None:
             self._record(
