@@ -1,6 +1,7 @@
 """Pages for people reached from an email, without signing in: a game's public page, the turn
-page and the confirmation page of a one-click move link from a turn email, and the page of an
-invitation email's link to accept or refuse (GET only shows them, so a mail scanner that
+page and the confirmation page of a one-click move link from a turn email, the page of an
+invitation email's link to accept or refuse, and of a proposal email's link to accept or
+decline (GET only shows them, so a mail scanner that
 fetches a link changes nothing; the button POSTs). The link's
 signed token is what lets its holder act, so these forms carry no CSRF token. They are drawn
 in the web client's layout (its stylesheet and navigation), which has the pages of a
@@ -205,3 +206,45 @@ def answer_invitation(token: str):
 def _invitation_result(state):
     title = "Invitation refused" if state.status == "refused" else "Invitation not answered"
     return _message(title, state.message, INVITATION_STATUS_CODES[state.status], state.game_id)
+
+
+PROPOSAL_STATUS_CODES = {
+    "ready": 200,
+    "declined": 200,
+    "answered": 409,
+    "failed": 409,
+    "expired": 410,
+    "invalid": 404,
+}
+
+
+@pages.get("/p/<token>")
+def confirm_proposal(token: str):
+    state = _services().one_click.inspect_proposal(token)
+    if state.status != "ready":
+        return _proposal_result(state)
+    accept = state.answer == "accept"
+    return _page(
+        "one_click.html",
+        "Accept the proposal?" if accept else "Decline the proposal?",
+        message=state.message,
+        button="Accept the proposal" if accept else "Decline the proposal",
+        danger=not accept,
+        game_url=f"/games/{state.game_id}",
+        game_link="See the game first",
+    )
+
+
+@pages.post("/p/<token>")
+def answer_proposal(token: str):
+    """Accepted: on to the game's page, which shows where the proposal stands."""
+    state = _services().one_click.answer_proposal(token)
+    if state.status == "accepted":
+        flash(state.message)
+        return redirect(f"/games/{state.game_id}", 303)
+    return _proposal_result(state)
+
+
+def _proposal_result(state):
+    title = "Proposal declined" if state.status == "declined" else "Proposal not answered"
+    return _message(title, state.message, PROPOSAL_STATUS_CODES[state.status], state.game_id)

@@ -106,7 +106,7 @@ def assemble(
     tournament_store = TournamentStore(client)
     tournaments = TournamentService(tournament_store, games, player_store, ratings)
     matchmaking = Matchmaking(MatchmakingStore(client), games, player_store, ratings, settings)
-    one_click = OneClick(games, tables, notes, settings, keys)
+    one_click = OneClick(games, tables, notes, settings, keys, talk)
     push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     vacations = VacationService(player_store, games, ScheduleStore(client), settings)
@@ -161,6 +161,7 @@ def assemble(
             keys=keys,
             push_devices=push,
             invitation_links=one_click.invitation_links,
+            proposal_links=one_click.proposal_links,
             tournaments=tournament_store,
         ),
         one_click=one_click,

@@ -42,7 +42,7 @@ from service.notify.notifications import (
     tournament_notices,
 )
 from service.play import agreements, history, lists, results
-from service.play.games import GameService
+from service.play.games import GameService, suspension_due
 from service.play.talk import Talk
 from service.players.sign_in import SignIn
 from service.players.vacations import VacationService
@@ -107,6 +107,8 @@ class Contact:
     webhook: bool = False
     push: bool = False
     """Has a device with Web Push on (service.notify.push)."""
+    suspended: bool = False
+    """An operator suspended the player (service/players/moderation.py)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,8 @@ class Due:
     """When the bot seats may move, if not yet (the clock wakes the game then)."""
     replacements: list[int] = field(default_factory=list)
     """Seats whose clock ran out under `on_timeout: auto`: the computer moves for them now."""
+    suspended: list[str] = field(default_factory=list)
+    """Suspended players whose seat is owed its timeout policy: it applies now."""
 
 
 def due_after_commit(
@@ -141,6 +145,8 @@ def due_after_commit(
       clock adds reminders at 50% and 90% of it.
     - A move for every bot seat that may act, `bot_delay_seconds` after the game last moved.
     - The computer's move for every seat whose clock ran out under `on_timeout: auto`.
+    - The timeout policy, now, for every seat of a suspended player that is owed it
+      (service.play.games.suspension_due: their turn began, or the game has no clock).
     Only what still holds now is asked for: a turn that moved on since the commit is left to
     the later commit's own entry."""
     deliveries: list[tuple[int, Delivery]] = []
@@ -172,6 +178,11 @@ def due_after_commit(
         bot_seats=bots if on_time else [],
         wake_at=None if on_time or not bots else bots_from,
         replacements=list(snap["timed_out"]) if policy == "auto" else [],
+        suspended=[
+            str(snap["seats"][seat]["player_id"])
+            for seat, contact in sorted(contacts.items())
+            if contact.suspended and suspension_due(snap, seat)
+        ],
     )
 
 
@@ -396,6 +407,9 @@ class Consequences:
             if self.games.play_for_timed_out(snap["id"], seat):
                 self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
                 batch.snapshots.pop(snap["id"], None)
+        for player_id in due.suspended:
+            if self.games.apply_timeout_policy(snap["id"], player_id):
+                batch.snapshots.pop(snap["id"], None)
         if self._withdrawn_turns(snap):
             batch.snapshots.pop(entry.game_id, None)
         if snap["status"] == "finished" and entry.version == snap["version"]:
@@ -546,6 +560,7 @@ class Consequences:
                     bool(profile.get("email")),
                     bool(profile.get("webhook_url")),
                     bool(devices.get(player_id)),
+                    bool(profile.get("suspended")),
                 )
         return found
 

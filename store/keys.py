@@ -265,6 +265,12 @@ def chat_email_throttle(player_id: str, game_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:chat-throttle:{game_id}"
 
 
+def chat_line_window(player_id: str, game_id: str) -> str:
+    """Present while no other chat app's line about a game's messages may go to the player's
+    webhook; holds the delivery id of the one that took the window."""
+    return f"{PREFIX}:player:{{{player_id}}}:chat-line:{game_id}"
+
+
 def claimed(name: str) -> str:
     """Present once something that must happen once was claimed: a delivery (so a retried job
     never sends twice), an inbound email (by Message-ID), a one-click link."""

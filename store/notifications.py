@@ -115,6 +115,25 @@ class NotificationStore:
         holder = self.r.get(key)
         return holder is not None and holder.decode() == delivery_id
 
+    def take_chat_line_window(
+        self, player_id: str, game_id: str, delivery_id: str, seconds: float
+    ) -> float:
+        """Take the player's window for a chat app's line about a game's messages: 0 if this
+        delivery takes it now or took it before (a retried one), else the seconds until it
+        frees."""
+        if seconds <= 0:
+            return 0.0
+        key = keys.chat_line_window(player_id, game_id)
+        if self.r.set(key, delivery_id, nx=True, px=int(seconds * 1000)):
+            return 0.0
+        pipe = self.r.pipeline(transaction=False)
+        pipe.get(key)
+        pipe.pttl(key)
+        holder, left = pipe.execute()
+        if holder is not None and holder.decode() == delivery_id:
+            return 0.0
+        return max(left, 1) / 1000 if left and left > 0 else 0.001
+
     # -- the webhook -------------------------------------------------------------------------
 
     def webhook_secret(self, player_id: str) -> str | None:

@@ -194,7 +194,8 @@ def push_notice(
     event: str, game_id: str, seat: int, version: int, tag: str = "", attempt: int = 1
 ) -> str:
     """Send a notice to the player's devices by Web Push; the devices whose push service
-    answered 429, 5xx or nothing are tried again later by the clock, with backoff."""
+    answered 429, 5xx or nothing are tried again later by the clock, with backoff, and a
+    reminder moved since it was scheduled waits for its new time."""
     _follow_the_job()
     return until_the_store_answers(
         f"push {event} of {game_id} version {version}",
@@ -210,6 +211,8 @@ def _push(event: str, game_id: str, seat: int, version: int, tag: str, attempt: 
     outcome, wait = services().notifications.push(delivery.notice, attempt)
     if outcome == "retry":
         later().later(replace(delivery, attempt=attempt + 1), wait)
+    elif outcome == "deferred":  # a reminder moved since it was scheduled: at its new time
+        later().later(delivery, wait)
     return _counted("push", outcome)
 
 

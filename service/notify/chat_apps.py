@@ -1,5 +1,7 @@
 """Chat-app webhooks: a player's webhook of kind `discord` or `slack` gets each notice as one
 line of text in that app's incoming-webhook JSON, instead of the signed JSON of kind `signed`.
+The game's messages are told as the chat email tells them: one line once the table is quiet,
+at most one an hour a game (service.notify.notifications), for messages to the table only.
 
 A chat channel is often read by more people than the player (a club's server, a team's
 channel, maybe the opponent), so the line is written from what a spectator may know (a
@@ -49,10 +51,7 @@ def turn_words(
 ) -> tuple[str, tuple[str, ...]]:
     """(what happened to whom, the last move as everyone reads it), from a spectator's table:
     "Ada: your move in Nautilus with Bo, round 3 (deadline ...)" and ("Bo played ...",)."""
-    names = {s.seat: s.name for s in spectator.seats}
-    player = names[seat]
-    others = [s.name for s in spectator.seats if s.seat != seat]
-    with_whom = f"{spectator.title} with {', '.join(others)}" if others else spectator.title
+    player, with_whom = _whose(spectator, seat)
     round_ = (spectator.view or {}).get("round")
     where = f", round {round_}" if round_ is not None else ""
     deadline = next((s.deadline for s in spectator.seats if s.seat == seat), None)
@@ -66,6 +65,20 @@ def turn_words(
     if continues:
         return f"{player}: your turn goes on in {with_whom}{where}{due}", ()
     return f"{player}: your move in {with_whom}{where}{due}", last
+
+
+def message_words(spectator: SeatTable, seat: int) -> str:
+    """A line for the messages of a game's table, none of them quoted (the channel may be read
+    by others than the player): "Ada: new messages in Nautilus with Bo"."""
+    player, with_whom = _whose(spectator, seat)
+    return f"{player}: new messages in {with_whom}"
+
+
+def _whose(spectator: SeatTable, seat: int) -> tuple[str, str]:
+    """The seat's player, and the game with the others ("Nautilus with Bo")."""
+    player = next(s.name for s in spectator.seats if s.seat == seat)
+    others = [s.name for s in spectator.seats if s.seat != seat]
+    return player, f"{spectator.title} with {', '.join(others)}" if others else spectator.title
 
 
 def invitation_words(event: str, player: str, title: str, inviter: str) -> str:

@@ -1,12 +1,14 @@
 """Signed one-click links: a token for a URL that says which move to play, for which seat, at
 which game version, until when, and that only the server can make. An invitation's links are
-made the same way, with the answer (accept or refuse) where a move link has its notation.
+made the same way, with the answer (accept or refuse) where a move link has its notation, and
+so are a proposal's (accept or decline, with the proposal's id where a move link has its
+version).
 
 A token is `<payload>.<mac>`: the payload is the base64url (unpadded) of a compact JSON array
 [game_id, seat, version, notation, expires_at]; the mac is the base64url of HMAC-SHA256 over
 a purpose label and the payload text, truncated to 128 bits (RFC 2104 section 5), which keeps
-the URL short and is ample against forgery. The purpose label (MOVE or INVITATION) keeps each
-kind of link from being read as the other. Standard library only.
+the URL short and is ample against forgery. The purpose label (MOVE, INVITATION or PROPOSAL)
+keeps each kind of link from being read as another. Standard library only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 MOVE = b"turnpost move link v1\n"  # keeps these MACs apart from any other use of the key
 INVITATION = b"turnpost invitation link v1\n"
+PROPOSAL = b"turnpost proposal link v1\n"
 _MAC_BYTES = 16
 _MAX_TOKEN = 2048  # far more than any real link; longer input is refused before any work
 _SHAPE = re.compile(r"([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})")

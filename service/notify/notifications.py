@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import history, logview, talk
+from service.play import agreements, history, logview, talk
 from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -246,17 +246,21 @@ class NotificationService:
         keys: ServerKeys | None = None,
         push_devices: push.PushDevices | None = None,
         invitation_links: Callable[[str, int], tuple[str, str]] | None = None,
+        proposal_links: Callable[[str, int, int, int], tuple[str, str]] | None = None,
         quota: AddressQuota | None = None,
         tournaments: TournamentStore | None = None,
     ):
         """`one_click(table, moves)` gives a turn email's links: its turn page and,
         for a short list, a one-click link per move; `invitation_links(game, seat)` an
-        invitation email's links to accept and to refuse (service.notify.one_click);
+        invitation email's links to accept and to refuse, and `proposal_links(game, seat,
+        proposal, deadline_ms)` a proposal email's to accept and to decline
+        (service.notify.one_click);
         `push_devices` the players' browsers, for Web Push (service.notify.push)."""
         self.push_devices = push_devices
         self.quota = quota or AddressQuota(players.r, clock)
         self.one_click = one_click
         self.invitation_links = invitation_links
+        self.proposal_links = proposal_links
         self.tournaments = tournaments
         """Where a tournament's notices read it (None: they are dropped as "gone")."""
         self.keys = keys or ServerKeys(settings, notes)
@@ -613,8 +617,8 @@ class NotificationService:
         )
 
     def reminder_wait(self, snap: Snapshot, notice: Notice) -> float:
-        """Seconds until a reminder is due, when a weekend or a vacation moved it after it was
-        scheduled (0: it is due)."""
+        """Seconds until a reminder is due, when a weekend, a vacation or a pause the table
+        agreed to moved it after it was scheduled (0: it is due). Every channel asks it."""
         if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdecimal():
             return 0
         due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
@@ -667,12 +671,17 @@ class NotificationService:
             return "off", 0
         if snap is None and kind != "signed":
             return "off", 0  # a tournament's notices go to signed webhooks only
-        if (
-            notice.event == CHAT_MESSAGE
-            and snap is not None
-            and self._message(snap, notice) is None
-        ):
-            return "gone", 0  # hidden since, or its writer blocked by this player
+        if notice.event == CHAT_MESSAGE and snap is not None:
+            message = self._message(snap, notice)
+            if message is None:
+                return "gone", 0  # hidden since, or its writer blocked by this player
+            held = (
+                None
+                if kind == "signed"
+                else self._chat_line_held(snap, notice, message, player_id, delivery_id)
+            )
+            if held is not None:
+                return held
         if snap is not None and not _still_current(snap, notice):
             self._record(
                 player_id,
@@ -876,6 +885,10 @@ class NotificationService:
             )
             return chat_apps.body(kind, words, (), url, snap["id"])
         spectator = self.tables.of(snap, None, profile.get("time_zone"))
+        if notice.event == CHAT_MESSAGE:
+            return chat_apps.body(
+                kind, chat_apps.message_words(spectator, notice.seat), (), url, snap["id"]
+            )
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
         words, last = chat_apps.turn_words(notice.event, spectator, notice.seat, continues)
         return chat_apps.body(kind, words, last, url, snap["id"])
@@ -941,22 +954,7 @@ class NotificationService:
         delivery_id = notice.delivery_id("email")
         game_id = notice.game_id
         told = self.notes.last_emailed(player_id, game_id)
-        later = self.games.events(game_id, after=notice.version, count=SINCE_WINDOW)
-        blocked = self._blocked(snap, notice.seat)
-        newer = next(
-            (
-                e
-                for e in later
-                if (
-                    e["type"] == EventType.MESSAGE_SENT
-                    and (
-                        e["seat"] == notice.seat or talk.message_for(snap, notice.seat, e, blocked)
-                    )
-                )
-                or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
-            ),
-            None,
-        )
+        newer = self._newer(snap, notice)
         if newer is not None or (told is not None and told >= notice.version):
             why = (
                 "you were told by email since"
@@ -987,6 +985,66 @@ class NotificationService:
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         self.notes.emailed(player_id, game_id, table.version)
         return "sent", 0
+
+    def _newer(self, snap: Snapshot, notice: Notice, table_only: bool = False) -> Event | None:
+        """What makes a chat notice moot, if anything came since: a later message its reader
+        may read (to the table, with `table_only`), which gathers this one, or the reader's
+        own message or move (they were at the table)."""
+        later = self.games.events(notice.game_id, after=notice.version, count=SINCE_WINDOW)
+        blocked = self._blocked(snap, notice.seat)
+        return next(
+            (
+                e
+                for e in later
+                if (
+                    e["type"] == EventType.MESSAGE_SENT
+                    and (
+                        e["seat"] == notice.seat
+                        or (
+                            not (table_only and e["private"])
+                            and talk.message_for(snap, notice.seat, e, blocked)
+                        )
+                    )
+                )
+                or (e["type"] == EventType.ACTION_TAKEN and e["seat"] == notice.seat)
+            ),
+            None,
+        )
+
+    def _chat_line_held(
+        self,
+        snap: Snapshot,
+        notice: Notice,
+        message: MessageSent,
+        player_id: str,
+        delivery_id: str,
+    ) -> tuple[str, float] | None:
+        """Why a chat app's line about a message does not go now, if it does not: a chat app's
+        channel is read by people, so the messages are told as the chat email tells them, once
+        the table has been quiet CHAT_EMAIL_DELAY_SECONDS ("busy" until then), a later message
+        gathering this one ("superseded", as the reader's own message or move since), at most
+        one line an hour per game and player (CHAT_EMAIL_EVERY_SECONDS: "busy" until the
+        window frees). A private message is not told at all ("off"): the channel may be read
+        by others than the player."""
+        if message["private"]:
+            return "off", 0
+        if self._newer(snap, notice, table_only=True) is not None:
+            self._record(
+                player_id,
+                notice,
+                "webhook",
+                delivery_id,
+                "superseded",
+                "a later message gathers it, or you were at the table since",
+            )
+            return "superseded", 0
+        quiet = message["at"] / 1000 + self.settings.chat_email_delay_seconds - self.clock()
+        if quiet > 0:
+            return "busy", quiet
+        wait = self.notes.take_chat_line_window(
+            player_id, notice.game_id, delivery_id, self.settings.chat_email_every_seconds
+        )
+        return ("busy", wait) if wait else None
 
     def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
         """The players' latest messages, told from the reader's table alone; replying with
@@ -1078,13 +1136,21 @@ class NotificationService:
         said = talk.proposal_words(snap, event, notice.seat)
         others = [s.name for s in table.seats if not s.you]
         page = f"{self.settings.public_url}/games/{table.game_id}"
+        links = [("See the game", page)]
         if notice.event == PROPOSAL_MADE:
             open_ = next((p for p in table.proposals if p.id == notice.version), None)
             subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
             lead = (
-                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it on the "
-                "game's page" + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it here "
+                "or on the game's page"
+                + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
             )
+            asked = agreements.find(snap, notice.version)
+            if self.proposal_links is not None and asked is not None:
+                accept, decline = self.proposal_links(
+                    table.game_id, notice.seat, notice.version, asked["deadline"]
+                )
+                links = [("Accept the proposal", accept), ("Decline it", decline), *links]
         else:
             subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
             lead = f"In {table.title} (game {table.game_id}): {said}."
@@ -1092,7 +1158,7 @@ class NotificationService:
             subject=f"[turnpost] {subject} ({table.game_id})",
             greeting=f"Hello {profile['name']},",
             lead=lead,
-            links=[("See the game and answer", page)],
+            links=links,
         )
         message = emails.layout(
             letter,
@@ -1212,8 +1278,10 @@ class NotificationService:
         """Send the notice to each of the player's devices (service.notify.push). Returns
         (outcome, seconds): "sent"; "retry" after `seconds` (a push service answered 429 or
         5xx, or nothing: those devices are tried again, after the service's Retry-After or
-        PUSH_RETRY_SECONDS doubling); "failed" (no device took it); or "off" /
-        "superseded" / "gone". A device that had this delivery is never sent it again."""
+        PUSH_RETRY_SECONDS doubling); "deferred" (a reminder that a weekend, a vacation or
+        an agreed pause moved: ask again after `seconds`); "failed" (no device took it); or
+        "off" / "superseded" / "gone". A device that had this delivery is never sent it
+        again."""
         if self.push_devices is None:
             return "off", 0
         snap = self.games.snapshot(notice.game_id)
@@ -1237,6 +1305,9 @@ class NotificationService:
                 attempt,
             )
             return "superseded", 0
+        wait = self.reminder_wait(snap, notice)
+        if wait:
+            return "deferred", wait
         message = self._push_message(snap, notice, profile)
         devices = self.push_devices.send(player_id, delivery_id, message, snap["id"])
         again = [d for d in devices if d.outcome == "retry"]

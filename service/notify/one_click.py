@@ -15,6 +15,11 @@ Both expire with the turn's clock (or after LIFETIME_WITHOUT_CLOCK).
   page asks first; its button answers, as the invited player (`join` or `decline`). An
   invitation answered already (here, in the web client or through the API) is said to be.
   They expire after LIFETIME_WITHOUT_CLOCK.
+- A **proposal's answer** (`/p/<token>`): the email of a proposal to answer (take back a move,
+  pause the clocks, a shared result, an abort) carries a link to accept and one to decline,
+  signed for the asked seat and the proposal (links.PROPOSAL). Its page asks first; its button
+  answers, as the player asked (service.play.talk's `answer`). A proposal no longer waiting for
+  this seat's answer is said to be. They expire with the proposal's deadline.
 """
 
 from __future__ import annotations
@@ -25,10 +30,19 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from service.errors import ErrorCode, ServiceError
-from service.notify.links import INVITATION, MOVE, LinkError, MoveLink, read_link, sign_link
+from service.notify.links import (
+    INVITATION,
+    MOVE,
+    PROPOSAL,
+    LinkError,
+    MoveLink,
+    read_link,
+    sign_link,
+)
 from service.play import composer
 from service.play.games import GameService
 from service.play.table import SeatTable, Tables
+from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
 from store.notifications import NotificationStore
@@ -85,6 +99,25 @@ class InvitationState:
     """Accepted: the game began with this answer."""
 
 
+class ProposalLinks(NamedTuple):
+    accept: str
+    decline: str
+
+
+DECLINE = "decline"
+"""A proposal link's other answer (the first is ACCEPT)."""
+
+
+@dataclass(frozen=True)
+class ProposalState:
+    status: str  # ready | accepted | declined | answered | expired | invalid | failed
+    message: str
+    game_id: str | None = None
+    answer: str | None = None
+    """ACCEPT or DECLINE: what the link does."""
+    proposal: int | None = None
+
+
 @dataclass(frozen=True)
 class LinkState:
     status: str  # ready | played | used | stale | expired | invalid | refused
@@ -106,9 +139,11 @@ class OneClick:
         notes: NotificationStore,
         settings: Settings,
         keys: ServerKeys,
+        talk: Talk,
         clock: Callable[[], float] = time.time,
     ):
         self.games = games
+        self.talk = talk
         self.tables = tables
         self.notes = notes
         self.settings = settings
@@ -309,6 +344,94 @@ class OneClick:
             message="You accepted: the game has begun."
             if started
             else "You accepted: the game begins once every invited player has accepted.",
+        )
+
+    # -- a proposal's answer ---------------------------------------------------------------
+
+    def proposal_links(
+        self, game_id: str, seat: int, proposal: int, deadline_ms: int
+    ) -> ProposalLinks:
+        """A proposal email's links: to accept, and to decline, the proposal the seat is asked
+        to answer; they live until the proposal's deadline."""
+        key = self.keys.link_keys[0]
+        url = f"{self.settings.public_url}/p/"
+        expires = deadline_ms // 1000
+        return ProposalLinks(
+            *(
+                url + sign_link(key, game_id, seat, proposal, answer, expires, PROPOSAL)
+                for answer in (ACCEPT, DECLINE)
+            )
+        )
+
+    def inspect_proposal(self, token: str) -> ProposalState:
+        """What the link would do, without doing it."""
+        return self._proposal(token)[0]
+
+    def _proposal(self, token: str) -> tuple[ProposalState, str | None]:
+        """What the link would do, and while the proposal waits for the seat's answer, who
+        holds the seat."""
+        try:
+            link = self._read(token, PROPOSAL)
+        except LinkError as err:
+            if err.code == "link/expired":
+                return ProposalState(
+                    "expired", "This link has expired: the proposal lapsed at its deadline."
+                ), None
+            return ProposalState("invalid", "This link is not valid. Was it copied whole?"), None
+        if link.notation not in (ACCEPT, DECLINE):
+            return ProposalState("invalid", "This link is not valid."), None
+        state = ProposalState("ready", "", link.game_id, link.notation, link.version)
+        table = self._table(link)
+        if table is None:
+            return replace(state, status="invalid", message="There is no such game."), None
+        player_id = table.seats[link.seat].player_id
+        found = next(
+            (
+                p
+                for p in self.talk.proposals(link.game_id, player_id)["proposals"]
+                if p["id"] == link.version
+            ),
+            None,
+        )
+        if player_id is None or found is None or link.seat not in found["waiting"]:
+            return replace(
+                state,
+                status="answered",
+                message="This proposal is not waiting for your answer: it was answered, "
+                "withdrawn or lapsed. The game's page shows where it stands.",
+            ), None
+        proposes = f"{found['name']} proposes to {found['words']}."
+        if link.notation == ACCEPT:
+            message = f"{proposes} Accept, and it is agreed once every player asked accepts."
+        else:
+            message = f"{proposes} Decline, and it is closed: nothing changes."
+        return replace(state, message=message), player_id
+
+    def answer_proposal(self, token: str) -> ProposalState:
+        """Accept or decline, as the link says, for the player asked at its seat."""
+        state, player_id = self._proposal(token)
+        if (
+            state.status != "ready"
+            or player_id is None
+            or state.game_id is None
+            or state.proposal is None
+        ):
+            return state
+        accept = state.answer == ACCEPT
+        try:
+            answer = self.talk.answer(state.game_id, player_id, state.proposal, accept)
+        except ServiceError as err:
+            return replace(state, status="failed", message=f"Nothing was done: {err.message}.")
+        if not accept:
+            return replace(state, status="declined", message="You declined the proposal.")
+        return replace(
+            state,
+            status="accepted",
+            message="You accepted: the proposal is agreed."
+            if answer["status"] == "accepted"
+            else "You accepted: the others asked are still to answer."
+            if answer["status"] == "open"
+            else "You accepted, but what it was about changed first: it is void.",
         )
 
     # -- a one-click move --------------------------------------------------------------------

@@ -230,7 +230,10 @@ class GameService:
     def apply_timeout_policy(self, game_id: str, player_id: str) -> bool:
         """An operator suspended the player: the game goes on as their clock's policy says,
         now if it is their turn (`auto`: the computer plays for them; `forfeit`: they leave);
-        in a game without a clock they leave it. Whether anything was written."""
+        in a game without a clock they leave it; in a game not begun their seat is given up
+        (an invitation declined, a seat taken opened). Whether anything was written: nothing
+        when `suspension_due` says nothing is owed (run twice, it writes once). The outbox
+        runs it again whenever one of their turns begins (service.consequences)."""
         return self.commits.run(game_id, lambda draft: _suspended(draft, player_id), quiet=False)
 
     # -- writing: each use case is a decision (below the class) run by the one commit loop ----
@@ -588,13 +591,13 @@ class GameService:
                         ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats"
                     )
                 seen.add(entry)
-                records.append(
-                    {
-                        "kind": "invited",
-                        "player_id": entry,
-                        "name": self._player_name(entry, ErrorCode.GAME_INVALID_SEATS),
-                    }
-                )
+                profile = self._profile(entry, ErrorCode.GAME_INVALID_SEATS)
+                if profile.get("suspended"):
+                    raise ServiceError(
+                        ErrorCode.GAME_INVALID_SEATS,
+                        f"{profile['name']} cannot be seated: an operator suspended them",
+                    )
+                records.append({"kind": "invited", "player_id": entry, "name": profile["name"]})
             else:
                 raise ServiceError(
                     ErrorCode.GAME_INVALID_SEATS, "each seat is a player id, a bot name or null"
@@ -628,10 +631,13 @@ class GameService:
         return [seat_calendar_copy(*found[p], now_ms) if p else None for p in player_ids]
 
     def _player_name(self, player_id: str, error: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> str:
+        return self._profile(player_id, error)["name"]
+
+    def _profile(self, player_id: str, error: ErrorCode) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
             raise ServiceError(error, f"there is no player {player_id}")
-        return profile["name"]
+        return profile
 
 
 # -- the decisions: what each use case adds to a game's draft (see service.play.commit) ------
@@ -815,24 +821,38 @@ def seat_calendar_copy(
     return {"zone": zone, "vacations": vacations, "v": calendar["v"]}
 
 
+def suspension_due(snap: Snapshot, seat: int) -> bool:
+    """Whether the seat of a player an operator suspended is owed its resolution now: a seat
+    held or reserved in a game not begun (it is given up), a seat still in a game under way
+    without a clock (it leaves), or one whose turn is running under a clock (its policy
+    applies at once, as if the clock had run out)."""
+    if snap["status"] == "open":
+        return snap["seats"][seat]["kind"] in ("player", "invited")
+    if snap["status"] != "active" or seat in history.match_of(snap)["resigned"]:
+        return False
+    if snap["time_control"] is None:
+        return True
+    return seat in snap["active_seats"] and seat not in snap["timed_out"]
+
+
 def _suspended(draft: Draft, player_id: str) -> bool:
     snap = draft.snap
-    seat = seat_of(snap, player_id)
-    if seat is None or snap["status"] != "active":
-        return False
-    match = history.match_of(snap)
-    if seat in match["resigned"]:
+    invited = invitation_of(snap, player_id)
+    seat = seat_of(snap, player_id) if invited is None else invited
+    if seat is None or not suspension_due(snap, seat):
         return False
     control = snap["time_control"]
-    if control is None:
+    if invited is not None:
+        _decline(draft, player_id)  # as if they refused: the seat opens, or the game is off
+    elif snap["status"] == "open":
+        draft.add({"type": EventType.PLAYER_RESIGNED, "seat": seat, "reason": "suspended"})
+    elif control is None:
         _leave(draft, seat, "suspended")
-        return True
-    if seat not in snap["active_seats"] or seat in snap["timed_out"]:
-        return False  # their clock runs out on their turn, as anyone's
-    draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": control["on_timeout"]})
-    if control["on_timeout"] == "forfeit":
-        _leave(draft, seat, "forfeit")
-    void_moot_proposals(draft)
+    else:
+        draft.add({"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": control["on_timeout"]})
+        if control["on_timeout"] == "forfeit":
+            _leave(draft, seat, "forfeit")
+        void_moot_proposals(draft)
     return True
 
 

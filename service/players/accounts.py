@@ -175,10 +175,6 @@ class PlayerService:
             raise ServiceError(ErrorCode.AUTH_BAD_TOKEN, "that token is not valid")
         return player_id
 
-    def suspended(self, player_id: str) -> bool:
-        """Whether an operator suspended the player (service/players/moderation.py)."""
-        return bool((self.players.get(player_id) or {}).get("suspended"))
-
     def named(self, name: str, limit: int = 20) -> list[dict[str, str]]:
         """The players whose name starts with `name` (any case), by name: id and name."""
         ids = self.players.named(name, limit) if name.strip() else []

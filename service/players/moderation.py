@@ -23,7 +23,10 @@ from store.moderation import ModerationStore
 from store.players import PlayerStore
 
 SUSPENDED_GAMES = 1000
-"""A suspension goes through at most this many of the player's latest games."""
+"""A suspension goes through at most this many of the player's latest games (and as many
+invitations)."""
+GOING = ("open", "active")
+"""The games a suspension resolves the player's seat in: not begun, or under way."""
 
 
 class Moderation:
@@ -107,16 +110,15 @@ class Moderation:
 
     def suspend(self, player_id: str, reason: str, operator: str) -> dict[str, Any]:
         """The player may no longer sign in, their token stops working, and their games go on
-        by their timeout policy."""
+        by their timeout policy (`GameService.apply_timeout_policy`); the outbox applies it
+        again to each of their turns that begins later. Safe to run twice."""
         profile = self._profile(player_id)
         self.players.save(player_id, {**profile, "suspended": True})
         self.players.revoke_token(player_id)
         games, _ = self.games.list_games(player_id, limit=SUSPENDED_GAMES)
-        changed = [
-            g["id"]
-            for g in games
-            if g["status"] == "active" and self.games.apply_timeout_policy(g["id"], player_id)
-        ]
+        invited = self.games.invitations(player_id, limit=SUSPENDED_GAMES)
+        going = dict.fromkeys(g["id"] for g in [*games, *invited] if g["status"] in GOING)
+        changed = [g for g in going if self.games.apply_timeout_policy(g, player_id)]
         return self._audit("suspend", operator, reason, player=player_id, games=changed)
 
     def restore(self, player_id: str, operator: str, reason: str = "") -> dict[str, Any]:

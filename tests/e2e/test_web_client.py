@@ -553,3 +553,46 @@ def test_a_private_message_is_read_by_one_opponent_and_not_the_other(browser, si
     di_page = di.open(f"/games/{game_id}")
     expect(di_page.locator("#chat")).to_contain_text("No messages yet")
     assert "sink Di" not in di_page.content()
+
+
+def test_a_blocked_players_invitation_never_arrives(browser, site):
+    """Di blocks Ev from his page (reached from the game he invited her to): his next
+    invitation is refused on his page and never reaches her, neither in her games nor by
+    email, and his open table is not in her lobby."""
+    _, outgoing = site
+    di = Person(browser, site, "Di Block", "di.block@example.org")
+    ev = Person(browser, site, "Ev Block", "ev.block@example.org")
+    di.sign_up()
+    ev.sign_up()
+
+    def invitations_to_di():
+        return [
+            m
+            for rcpt, m, _ in outgoing.messages
+            if di.email in rcpt and m["X-Turnpost-Event"] == "game.invited"
+        ]
+
+    first = ev.new_game("nautilus", {1: ("player", "Di Block")})
+    outgoing.wait_for(lambda m, rcpt: di.email in rcpt and m["X-Turnpost-Event"] == "game.invited")
+    page = di.open(f"/games/{first}")
+    page.get_by_role("link", name="Ev Block").first.click()
+    page.get_by_role("button", name="Block Ev Block").click()
+    expect(page.get_by_role("button", name="Unblock Ev Block")).to_be_visible()
+    invited = len(invitations_to_di())
+    # Ev invites her again: refused on his page, and nothing reaches her
+    page = ev.open("/games/new")
+    page.get_by_role("link", name="Nautilus", exact=True).click()
+    page.get_by_label("Seat 2", exact=True).select_option("player")
+    page.get_by_label("Name of the player in seat 2").fill("Di Block")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page.locator("main")).to_contain_text("one of you has blocked the other")
+    # his table with an open seat: not in her lobby
+    open_table = ev.new_game("nautilus", {1: ("open", "")})
+    page = di.open("/lobby")
+    expect(page.locator("main")).to_be_visible()
+    assert f"/games/{open_table}" not in page.content()
+    time.sleep(1)  # an invitation email would have gone at once (EMAIL_DELAY_SECONDS=0)
+    assert len(invitations_to_di()) == invited
+    page = di.open("/games")
+    assert page.locator('form[action$="/join"]').count() == 1  # the first invitation only
+    assert f"/games/{first}" in page.content()

@@ -5,6 +5,7 @@ the messages since the reader's last move. Real Valkey, real SMTP, a real webhoo
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -248,3 +249,43 @@ def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
         due = due_for_messages(games.load(game_id), [closed], contacts, SETTINGS, 0)
         told = sorted({(d.notice.event, d.notice.seat) for _, d in due})
         assert told == [("proposal.closed", 0), ("proposal.closed", 2)]  # not Bo, who closed it
+
+
+def test_hostile_messages_are_told_inert_in_the_emails_and_the_webhook(world, smtp):
+    """Every text of the red team's list that is taken reaches the message email and the turn
+    email as written in the text part, escaped in the HTML part (never markup, no link made
+    of it), in no header; and the webhook's JSON gives it back as written."""
+    players, games, talk, notify = world
+    with WebhookReceiver() as hook:
+        ids = [
+            players.register(n, email=f"{n.lower()}@example.org", webhook_url=hook.url)["id"]
+            for n in ("Ada", "Bo")
+        ]
+        players.set_friends(ids[1], [ids[0]])
+        game_id = games.create(ids[0], "nautilus", ids)["id"]
+        reader = games.load(game_id)["active_seats"][0]
+        writer = ids[1 - reader]
+        said = [talk.say(game_id, writer, text) for text in SHOWN.values()]
+        for sent in said:
+            assert notify.webhook(Notice(CHAT_MESSAGE, game_id, reader, sent["version"]))[0] == (
+                "sent"
+            )
+        given = [call["json"]["message"]["text"] for call in hook.requests]
+        assert given == list(SHOWN.values())
+    address = ("ada@example.org", "bo@example.org")[reader]
+    assert chat_email(notify, game_id, reader, said[-1]["version"])[0] == "sent"
+    version = games.load(game_id)["match"]["seat_since"][reader]
+    assert notify.email(Notice(TURN_STARTED, game_id, reader, version))[0] == "sent"
+    letters = [m for rcpt, m, _ in smtp.messages if address in rcpt]
+    assert [m["X-Turnpost-Event"] for m in letters] == [CHAT_MESSAGE, TURN_STARTED]
+    for letter in letters:
+        text, html_part = text_of(letter), html_of(letter)
+        headers = "\n".join(f"{k}: {v}" for k, v in letter.items())
+        for written in SHOWN.values():
+            assert written in text, written
+            assert written in html.unescape(html_part), written  # as text, escaped
+            assert written not in headers
+        assert "<img src=x" not in html_part and "<script>alert" not in html_part
+        assert "<b>bold" not in html_part
+        assert 'href="https://evil.example' not in html_part
+        assert 'href="javascript' not in html_part

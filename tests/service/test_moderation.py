@@ -176,3 +176,41 @@ def test_a_suspended_player_is_signed_out_and_their_games_go_to_the_timeout_poli
         "suspend",
         "restore",
     ]
+
+
+def test_a_suspension_gives_up_the_players_seats_in_games_not_begun_and_no_game_seats_them(
+    services, redis_client
+):
+    ada, bo, cy, dee = people(services, "Ada", "Bo", "Cy", "Dee")
+    services.players.set_friends(bo, [ada])
+    services.players.set_friends(cy, [ada])
+    # a game of three without a clock, under way: Bo leaves it, Ada and Cy play on
+    playing = services.games.create(ada, "consonar", [ada, bo, cy])["id"]
+    # Bo seated, Dee invited: the game waits for Dee
+    waiting = services.games.create(ada, "consonar", [ada, bo, dee])["id"]
+    # Bo invited by Cy: the game waits for Bo's answer
+    invited = services.games.create(cy, "consonar", [cy, bo, ada])["id"]
+    services.games.join(invited, ada)
+    done = services.moderation.suspend(bo, "harassment", operator="olga")
+    assert sorted(done["games"]) == sorted([playing, waiting, invited])
+    now = services.games.load(playing)
+    assert now["status"] == "active" and now["match"]["resigned"] == [1]
+    assert 1 not in now["active_seats"]
+    # the seat Bo held opens: the game no longer waits for him, and starts without him
+    assert services.games.load(waiting)["seats"][1]["kind"] == "open"
+    services.games.join(waiting, dee)
+    assert services.games.load(waiting)["status"] == "open"
+    # his invitation is declined for him: the game is cancelled, as a refusal cancels it
+    assert services.games.load(invited)["status"] == "cancelled"
+    # no game seats him from now on, friend or not
+    message = refused(
+        ErrorCode.GAME_INVALID_SEATS,
+        lambda: services.games.create(ada, "consonar", [ada, bo, cy]),
+    )
+    assert "Bo" in message
+    # run twice (the operator again, or after a crash half-way): nothing more is written
+    versions = [services.games.load(g)["version"] for g in (playing, waiting, invited)]
+    assert services.moderation.suspend(bo, "harassment", operator="olga")["games"] == []
+    assert [services.games.load(g)["version"] for g in (playing, waiting, invited)] == versions
+    for game_id in (playing, waiting, invited):
+        assert services.games.replay(game_id) == services.games.load(game_id)

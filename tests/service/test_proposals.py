@@ -11,7 +11,7 @@ import random
 import pytest
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, TooMany
 from service.play import agreements, history
 from service.play.games import GameService, legal_move_list
 from service.play.talk import Talk, TalkLimits
@@ -293,3 +293,26 @@ def test_against_bots_a_takeback_needs_nobody_s_yes_and_no_result_is_shared(worl
     assert taken["status"] == "accepted" and taken["waiting"] == []
     message = refused(ErrorCode.PROPOSAL_NOT_ALLOWED, lambda: talk.propose(game_id, ids[0], "draw"))
     assert "a bot does not agree" in message
+
+
+def test_proposals_and_answers_count_against_the_players_quota(world, redis_client):
+    """A proposal, and an answer, count as a message does (TALK_PER_MINUTE): past the quota,
+    429 with when to try again, and nothing is written; the others may still answer."""
+    players, games, _, _ = world
+    talk = Talk(games, PlayerStore(redis_client), TalkLimits(per_minute=2, per_hour=100))
+    game_id, ids = seated(players, games, "buttons", 3)
+    talk.say(game_id, ids[0], "shall we call it a day?")
+    made = talk.propose(game_id, ids[0], "draw")
+    for _ in range(2):
+        talk.say(game_id, ids[2], "hmm")
+    version = games.load(game_id)["version"]
+    for past_the_quota in (
+        lambda: talk.propose(game_id, ids[0], "abort"),
+        lambda: talk.answer(game_id, ids[2], made["id"], True),
+    ):
+        with pytest.raises(TooMany) as found:
+            past_the_quota()
+        assert found.value.status == 429 and 1 <= found.value.retry_after <= 60
+    assert games.load(game_id)["version"] == version
+    talk.answer(game_id, ids[1], made["id"], True)  # Bo's quota is his own
+    assert agreements.find(games.load(game_id), made["id"])["accepted"] == [1]

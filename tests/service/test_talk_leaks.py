@@ -1,8 +1,9 @@
 """The leak checker for table talk: games of every title, random moves with random messages to
 the table and private ones among them, and every surface each reader gets (the log and its
-stream, the list of messages, the seat's table that every page renders, the turn email, the
-message email, the message webhook's body) holds no message that reader may not read: a
-spectator none, a third player no private message of two others.
+stream, the list of messages, the seat's table that every page renders, the turn page and the
+game's public page as HTML, the turn email, the message email, the message webhook's body, a
+chat app's line and the push message) holds no message that reader may not read: a spectator
+none, a third player no private message of two others.
 
 GAMES_PER_TITLE is kept modest here (the issue's 200 a title would run as a bench: set
 TALK_LEAK_GAMES)."""
@@ -15,8 +16,8 @@ import random
 
 import pytest
 
+from api.app import create_app
 from engine import registry
-from service.assembly import assemble
 from service.notify.notifications import CHAT_MESSAGE, TURN_STARTED, Notice
 from service.settings import Settings
 from transports.mailer import SmtpMailer
@@ -35,7 +36,8 @@ def services(redis_client, smtp):
         talk_per_minute=100_000,
         talk_per_hour=100_000,
     )
-    return assemble(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
+    app = create_app(redis_client, settings=settings, mailer=SmtpMailer(smtp.url))
+    return app.extensions["turnpost"]["services"], app.test_client()
 
 
 def seat_people(services, title, count, rnd):
@@ -70,7 +72,7 @@ def play_with_talk(services, game_id, ids, rnd) -> dict[str, set[int]]:
     return markers
 
 
-def surfaces(services, game_id, reader_id: str | None, seat: int | None) -> str:
+def surfaces(services, client, game_id, reader_id: str | None, seat: int | None) -> str:
     """Everything `reader_id` (at `seat`; None: a spectator or a stranger) is given, as text."""
     games, notify = services.games, services.notifications
     shown = [
@@ -79,23 +81,29 @@ def surfaces(services, game_id, reader_id: str | None, seat: int | None) -> str:
         repr(services.tables.for_player(game_id, reader_id)),
     ]
     if seat is None:
+        shown.append(client.get(f"/play/{game_id}").get_data(as_text=True))
         return json.dumps(shown, default=str)
     shown.append(services.talk.messages(game_id, reader_id, limit=200))
     snap = games.load(game_id)
     profile = services.players.players.get(reader_id)
     table = services.tables.of(snap, seat, told_until=None)
+    turn_page = services.one_click.turn_url(table).removeprefix("http://turnpost.test")
+    shown.append(client.get(turn_page).get_data(as_text=True))
     notice = Notice(TURN_STARTED, game_id, seat, snap["version"])
     shown.append(notify._turn_letter(table, notice, profile, "d-1", False).as_string())
     shown.append(notify._chat_letter(table, notice, profile, "d-2").as_string())
+    shown.append(notify._push_message(snap, notice, profile))
     for event in games.games.events(game_id):
         if event["type"] == "MessageSent" and seat in event["to"] and event["seat"] != seat:
             chat = Notice(CHAT_MESSAGE, game_id, seat, event["version"])
             shown.append(notify._chat_payload(snap, chat, "d-3"))
+            shown.append(notify._chat_body("slack", snap, chat, profile))
     return json.dumps(shown, default=str)
 
 
 @pytest.mark.parametrize("title", sorted(registry.GAMES))
 def test_no_surface_shows_a_reader_a_message_that_is_not_theirs(services, title):
+    services, client = services
     rnd = random.Random(f"talk-leaks-{title}")
     info = registry.GAMES[title].info
     stranger = services.players.register("Stranger")["id"]
@@ -107,7 +115,7 @@ def test_no_surface_shows_a_reader_a_message_that_is_not_theirs(services, title)
         markers = play_with_talk(services, game_id, ids, rnd)
         readers = [(pid, seat) for seat, pid in enumerate(ids)] + [(stranger, None), (None, None)]
         for reader_id, seat in readers:
-            text = surfaces(services, game_id, reader_id, seat)
+            text = surfaces(services, client, game_id, reader_id, seat)
             for marker, allowed in markers.items():
                 if seat in allowed:  # their own: shown to them (the check sees what it checks)
                     assert marker in text, (title, game_id, seat, marker)

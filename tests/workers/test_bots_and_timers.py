@@ -6,6 +6,8 @@ import pytest
 
 from engine import registry
 from engine.rng import Rng
+from service.assembly import assemble
+from service.settings import Settings
 from store.outbox import OutboxStore
 
 TWO_PLAYER_GAMES = sorted(n for n, g in registry.GAMES.items() if g.info.min_players == 2)
@@ -131,6 +133,61 @@ def test_two_workers_exactly_one_timeout_per_expired_turn(services, start_worker
         following = events[e["version"]]
         assert following["type"] == "ActionTaken" and following["seat"] == e["seat"]
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert games.replay(game_id) == games.load(game_id)
+
+
+@pytest.mark.slow
+def test_a_suspended_players_turns_go_to_the_computer_as_they_come(
+    services, start_workers, redis_client
+):
+    """Once suspended, Bo's seat under `auto` is timed out the moment each of his turns
+    begins (the outbox's consequence of the commit that began it), not a
+    day later when his clock would run out."""
+    players, games = services
+    start_workers()
+    ada, bo, cy = (players.register(n)["id"] for n in ("Ada", "Bo", "Cy"))
+    for friend in (bo, cy):
+        players.set_friends(friend, [ada])
+    game_id = games.create(
+        ada,
+        "consonar",
+        [ada, bo, cy],
+        time_control={"per_move_seconds": 86_400, "on_timeout": "auto"},
+    )["id"]
+    bo_to_move = 1 in games.summary(game_id)["active_seats"]
+    suspended = assemble(redis_client, Settings()).moderation.suspend(bo, "x", operator="olga")
+    assert suspended["games"] == ([game_id] if bo_to_move else [])
+    picker = Rng(b"suspended" + bytes(32))
+
+    def bo_played_twice():
+        return (
+            sum(e["type"] == "ActionTaken" and e["seat"] == 1 for e in games.games.events(game_id))
+            >= 2
+        )
+
+    for _ in range(200):
+        summary = wait_for(
+            lambda: (
+                (
+                    (s := games.summary(game_id))["status"] == "finished"
+                    or bo_played_twice()
+                    or set(s["active_seats"]) & {0, 2}
+                )
+                and s
+            ),
+            timeout=20,
+        )
+        if summary["status"] == "finished" or bo_played_twice():
+            break
+        seat = next(s for s in summary["active_seats"] if s in (0, 2))
+        who = (ada, bo, cy)[seat]
+        legal = games.legal_moves(game_id, who)
+        games.play(game_id, who, legal["version"], action=picker.choice(legal["moves"])["action"])
+    events = games.games.events(game_id)
+    timed = [e for e in events if e["type"] == "TurnTimedOut"]
+    assert timed and {e["seat"] for e in timed} == {1}
+    for e in timed:  # each followed by the computer's move for Bo
+        assert (events[e["version"]]["type"], events[e["version"]]["seat"]) == ("ActionTaken", 1)
     assert games.replay(game_id) == games.load(game_id)
 
 

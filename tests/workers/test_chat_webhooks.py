@@ -13,8 +13,13 @@ from jsonschema import Draft202012Validator
 from api.app import create_app
 from engine.core import LogEntry
 from engine.rng import Rng
+from service.assembly import assemble
 from service.notify import chat_apps
+from service.notify.notifications import CHAT_MESSAGE, Notice
 from service.play import logview
+from service.play.talk import Talk, TalkLimits
+from service.settings import Settings
+from store.players import PlayerStore
 from tests.peers import WebhookReceiver
 from tests.service.test_safe_urls import INTERNAL
 from transports.safe_urls import UrlPolicy
@@ -139,6 +144,69 @@ def test_a_chat_webhook_gets_a_line_in_the_apps_shape(services, start_workers, k
     else:
         assert first["text"].endswith(f" <http://turnpost.test/play/{game_id}|{game_id}>")
         assert "[x](http://evil.example) @everyone" in first["text"]
+
+
+@pytest.mark.slow
+def test_a_flood_of_messages_posts_one_line_an_hour_to_each_readers_chat_app(
+    services, start_workers, redis_client
+):
+    """A chat app's channel is read by people: a flood of messages gathers into one line once
+    the table is quiet, and no second one within the hour, as the chat email (the signed
+    webhook's `chat.message` stays an event per message, for programs). The line names no
+    message, and a private message is not told to a channel at all."""
+    players, games = services
+    with WebhookReceiver() as discord, WebhookReceiver() as slack:
+        start_workers(
+            PUBLIC_URL="http://turnpost.test",
+            CHAT_EMAIL_DELAY_SECONDS="1",
+            CHAT_EMAIL_EVERY_SECONDS="3600",
+        )
+        ada = players.register("Ada", webhook_url=discord.url, webhook_kind="discord")["id"]
+        bo = players.register("Bo")["id"]
+        cy = players.register("Cy", webhook_url=slack.url, webhook_kind="slack")["id"]
+        for reader in (ada, cy):  # their turns are not posted: only what the messages cause
+            players.update(reader, {"notifications": {"events": {"turn": {"webhook": False}}}})
+        for friend in (bo, cy):
+            players.set_friends(friend, [ada])
+        game_id = games.create(ada, "consonar", [ada, bo, cy])["id"]
+        talk = Talk(games, PlayerStore(redis_client), TalkLimits(1000, 1000))
+        for i in range(15):
+            talk.say(game_id, bo, f"flood {i}")
+        talk.say(game_id, bo, "for Cy alone", to=2)
+        lines = [
+            discord.wait_count(1)[0]["json"]["content"],
+            slack.wait_count(1)[0]["json"]["text"],
+        ]
+        for i in range(15, 25):  # more within the hour: no second line, however quiet
+            talk.say(game_id, bo, f"flood {i}")
+        time.sleep(4)  # four times the quiet delay
+        assert (len(discord.requests), len(slack.requests)) == (1, 1)
+    assert lines[0].startswith("Ada: new messages in Con Sonar! with Bo, Cy")
+    assert lines[1].startswith("Cy: new messages in Con Sonar! with Ada, Bo")
+    for line in lines:
+        assert "flood" not in line and "alone" not in line
+        assert "/play/" + game_id in line
+
+
+def test_a_private_message_alone_is_not_told_to_a_chat_app(redis_client):
+    """A channel may be read by others than its player: a private message is not even said to
+    have come (its reader is told by email)."""
+    world = assemble(
+        redis_client,
+        Settings(
+            public_url="http://turnpost.test", webhook_allow_http=True, webhook_allow_loopback=True
+        ),
+    )
+    with WebhookReceiver() as discord:
+        ada = world.players.register("Ada", webhook_url=discord.url, webhook_kind="discord")["id"]
+        bo, cy = (world.players.register(n)["id"] for n in ("Bo", "Cy"))
+        for friend in (bo, cy):
+            world.players.set_friends(friend, [ada])
+        game_id = world.games.create(ada, "consonar", [ada, bo, cy])["id"]
+        said = world.talk.say(game_id, bo, "for Ada alone", to=0)
+        notice = Notice(CHAT_MESSAGE, game_id, 0, said["version"])
+        assert world.notifications.webhook(notice)[0] == "off"
+        assert discord.requests == []
 
 
 def test_a_long_line_is_cut_to_discords_limit_and_slacks_control_characters_are_escaped():
