@@ -101,7 +101,6 @@ class Processes:
             "api": self.api(),
             "worker": cpu(self.worker, reaped=True) + sum(cpu(p) for p in descendants(self.worker)),
             "valkey": cpu(self.valkey.process.pid),
-            "bench": time.process_time(),
         }
 
 
@@ -328,7 +327,7 @@ def totals(phases: list[tuple[str, dict]], group: str) -> dict:
         "p99_ms": percentile(latencies, 0.99) * 1000,
         **{
             f"{part}_ms": sum(p["cpu"][part] for p in mine) * 1000 / moves
-            for part in ("api", "worker", "valkey", "bench")
+            for part in ("api", "worker", "valkey")
         },
         "sent": [sum(p["sent"][k] for p in mine) for k in range(3)],
         "catch_up": max(p["catch_up"] for p in mine),
