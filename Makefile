@@ -98,6 +98,7 @@ BEFORE_DELIVERIES := /tmp/before-deliveries
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.profile_requests
+	$(BIN)/python -m bench.move_channels
 	$(BIN)/python -m bench.finished_games
 	$(BIN)/python -m bench.games
 	$(BIN)/python -m bench.bots

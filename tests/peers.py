@@ -174,10 +174,16 @@ class PushService:
     subscription's endpoint, checks the VAPID JWT (RFC 8292: the `vapid t=,k=` header, the
     signature against the key the browser subscribed with, the audience, the expiry, the
     subject) and decrypts the body (RFC 8291, aes128gcm) with the subscription's private key,
-    as the browser would. Each POST answers the next status given (then 201); from the POST
-    numbered `hold_from` (0 is the first) on, the answers wait until `release` is set."""
+    as the browser would. Each POST answers the next status given (then 201), with a Location
+    header when `location` is given; from the POST numbered `hold_from` (0 is the first) on,
+    the answers wait until `release` is set."""
 
-    def __init__(self, statuses: list[int] | None = None, retry_after: str | None = None):
+    def __init__(
+        self,
+        statuses: list[int] | None = None,
+        retry_after: str | None = None,
+        location: str | None = None,
+    ):
         self.statuses = list(statuses or [])
         self.retry_after = retry_after
         self.requests: list[dict] = []
@@ -208,6 +214,8 @@ class PushService:
                 self.send_response(status)
                 if service.retry_after and status in (429, 503):
                     self.send_header("Retry-After", service.retry_after)
+                if location:
+                    self.send_header("Location", location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, Timezone, TimezoneStandard
 
 from service.play.table import SeatTable, Tables
 from service.secrets import ServerKeys
@@ -95,7 +95,9 @@ class Feeds:
     def calendar(self, player_id: str) -> bytes:
         """iCalendar (RFC 5545): one VEVENT per waiting game with a clock, ending at its
         deadline (UTC); its UID names the game, the seat and the turn, so a calendar
-        updates the event of a turn and drops it once the turn is played."""
+        updates the event of a turn and drops it once the turn is played. It also holds UTC's
+        VTIMEZONE: RFC 5545 (3.6) wants at least one component in a calendar, and a player
+        with no deadline has no event (strict readers refuse an empty one)."""
         now = datetime.fromtimestamp(self.clock(), UTC)
         cal = Calendar()
         cal.add("prodid", "-//turnpost//deadlines//EN")
@@ -103,6 +105,7 @@ class Feeds:
         cal.add("calscale", "GREGORIAN")
         cal.add("method", "PUBLISH")
         cal.add("x-wr-calname", "turnpost: your deadlines")
+        cal.add_component(_utc())
         for table in self.waiting(player_id):
             you = table.you
             if you is None or you.deadline_ms is None:
@@ -148,6 +151,19 @@ class Feeds:
             due = f"Your deadline: {you.deadline}." if you and you.deadline else "No clock."
             _text(entry, "summary", f"It is your move in {_with_whom(table)}. {due}")
         return ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+
+
+def _utc() -> Timezone:
+    """UTC as a VTIMEZONE: one offset, zero, since 1970."""
+    standard = TimezoneStandard()
+    standard.add("dtstart", datetime(1970, 1, 1))
+    standard.add("tzoffsetfrom", timedelta(0))
+    standard.add("tzoffsetto", timedelta(0))
+    standard.add("tzname", "UTC")
+    utc = Timezone()
+    utc.add("tzid", "UTC")
+    utc.add_component(standard)
+    return utc
 
 
 def _with_whom(table: SeatTable) -> str:

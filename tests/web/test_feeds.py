@@ -5,11 +5,12 @@ nothing but titles, names, deadlines and links."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import feedparser
 from icalendar import Calendar
 
+from service.notify.feeds import EVENT_MINUTES
 from service.timefmt import iso
 
 
@@ -43,6 +44,7 @@ def test_the_calendar_and_the_feed_list_the_games_waiting_for_the_player(app, se
     r = client.get(path(addresses["calendar_url"]))
     assert r.status_code == 200 and r.mimetype == "text/calendar"
     calendar = Calendar.from_ical(r.data)
+    calendar.validate()
     assert calendar["VERSION"] == "2.0" and calendar["PRODID"]
     events = calendar.walk("VEVENT")
     assert len(events) == 3, "one per waiting game with a clock"
@@ -52,7 +54,8 @@ def test_the_calendar_and_the_feed_list_the_games_waiting_for_the_player(app, se
             assert name in event, name
         start, end = event.decoded("DTSTART"), event.decoded("DTEND")
         assert start.tzinfo is not None and start.utcoffset().total_seconds() == 0
-        assert end.utcoffset().total_seconds() == 0 and start < end
+        assert end.utcoffset().total_seconds() == 0
+        assert end - start == timedelta(minutes=EVENT_MINUTES), "it ends at the deadline"
         game_id = str(event["URL"]).rsplit("/", 1)[1]
         assert iso(int(end.timestamp() * 1000)) == deadlines[game_id]
         assert str(event["SUMMARY"]) == "Your move in The Nine Domains with Ada"
@@ -76,6 +79,24 @@ def test_the_calendar_and_the_feed_list_the_games_waiting_for_the_player(app, se
     feed = feedparser.parse(client.get(path(addresses["atom_url"])).data)
     assert free not in [e.link.rsplit("/", 1)[1] for e in feed.entries]
     assert datetime.now(UTC) > datetime.fromisoformat(feed.feed.updated.replace("Z", "+00:00"))
+    # and a turn played in a game with a clock leaves the calendar
+    version = services.games.summary(clocked[0])["version"]
+    move = services.games.legal_moves(clocked[0], bo)["moves"][0]
+    services.games.play(clocked[0], bo, version, action=move["action"])
+    calendar = Calendar.from_ical(client.get(path(addresses["calendar_url"])).data)
+    left = sorted(str(e["URL"]).rsplit("/", 1)[1] for e in calendar.walk("VEVENT"))
+    assert left == sorted(clocked[1:])
+
+
+def test_a_calendar_with_no_game_waiting_still_validates(app, services):
+    """RFC 5545 (3.6) wants at least one component in a calendar: a player with no deadline
+    still gets one that a strict reader takes, with no event."""
+    ada = services.players.register("Ada")["id"]
+    r = app.test_client().get(path(services.feeds.addresses(ada)["calendar_url"]))
+    assert r.status_code == 200
+    calendar = Calendar.from_ical(r.data)
+    calendar.validate()
+    assert calendar.walk("VEVENT") == []
 
 
 def test_a_rotated_or_forged_address_answers_404(app, services):

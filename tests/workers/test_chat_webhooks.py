@@ -235,6 +235,16 @@ def test_chat_webhooks_on_the_servers_own_network_are_refused(redis_client):
             assert r.json["code"] in ("player/unsafe_webhook", "request/invalid"), url
     r = client.post("/v1/players", json={"name": "Ada", "webhook_kind": "irc"})
     assert r.status_code == 422 and r.json["code"] == "request/invalid"
+    me = {
+        "Authorization": f"Bearer {client.post('/v1/players', json={'name': 'Eve'}).json['token']}"
+    }
+    for kind in ("discord", "slack"):
+        for url in INTERNAL:
+            r = client.patch(
+                "/v1/players/me", json={"webhook_url": url, "webhook_kind": kind}, headers=me
+            )
+            assert r.status_code == 422, (kind, url)
+    assert client.get("/v1/players/me", headers=me).json["webhook_url"] is None
 
 
 def test_a_chat_post_to_a_loopback_address_is_not_made_in_production():
@@ -249,3 +259,21 @@ def test_a_chat_post_to_a_loopback_address_is_not_made_in_production():
         time.sleep(0.2)
     assert result.status is None and result.detail == "could not connect"
     assert receiver.requests == []
+
+
+def test_a_chat_post_follows_no_redirect():
+    """A chat app's address that answers a redirect to the server's own network is not
+    followed there (the SSRF guard of every webhook)."""
+    with (
+        WebhookReceiver() as inside,
+        WebhookReceiver(statuses=[302], location=inside.url) as outside,
+    ):
+        result = chat_apps.post(
+            outside.url,
+            chat_apps.body("discord", "Ada", (), "https://t.example/g", "g"),
+            2.0,
+            UrlPolicy(allow_http=True, allow_loopback=True),
+        )
+        time.sleep(0.2)
+    assert (result.status, result.detail) == (302, "refused by the receiver (HTTP 302)")
+    assert len(outside.requests) == 1 and inside.requests == []

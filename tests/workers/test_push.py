@@ -22,6 +22,8 @@ from service.notify.notifications import TURN_STARTED, Notice
 from service.settings import Settings
 from store.connection import connect
 from tests.peers import PushService
+from transports import web_push
+from transports.safe_urls import UrlPolicy
 from workers.queue import QUEUE_NAME, RQDeliveries
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -93,11 +95,12 @@ def test_a_turn_is_pushed_signed_and_encrypted_for_the_browser_alone(
     )
 
 
-def test_a_push_service_answering_410_removes_the_subscription(
-    services, start_workers, redis_client
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_push_service_answering_404_or_410_removes_the_subscription(
+    services, start_workers, redis_client, status
 ):
     players, _ = services
-    with PushService(statuses=[410]) as service:
+    with PushService(statuses=[status]) as service:
         ada = players.register("Ada")["id"]
         bo = players.register("Bo")["id"]
         gone = subscribe(redis_client, service, bo, "bo-old-phone", "Old phone")
@@ -115,6 +118,38 @@ def test_a_push_service_answering_410_removes_the_subscription(
     assert record["status"] == "failed" and "removed" in record["detail"], record
     assert gone["device"] in record["detail"]
     assert len(service.requests) == 1, "never tried again"
+
+
+def test_a_push_is_checked_again_at_delivery_and_follows_no_redirect():
+    """The SSRF guard of webhooks, for push services: an endpoint that is no longer allowed
+    (here: loopback, in production) is not connected to, and a push service answering a
+    redirect to the server's own network is not followed there."""
+    keys = web_push.VapidKeys.make()
+
+    def send(service, policy):
+        sub = service.browser("bo").subscription
+        return web_push.send(
+            web_push.Subscription(sub["endpoint"], **sub["keys"]),
+            {"title": "Your move"},
+            keys,
+            "mailto:turnpost@localhost",
+            int(time.time()),
+            60,
+            2.0,
+            policy,
+        )
+
+    with PushService() as inside:
+        inside_endpoint = inside.browser("x").subscription["endpoint"]
+        with PushService(statuses=[302], location=inside_endpoint) as outside:
+            refused = send(outside, UrlPolicy(allow_http=True))
+            time.sleep(0.2)
+            assert (refused.status, refused.detail) == (None, "could not connect")
+            assert outside.requests == []
+            redirected = send(outside, UrlPolicy(allow_http=True, allow_loopback=True))
+            time.sleep(0.2)
+    assert redirected.status == 302 and not (redirected.ok or redirected.transient)
+    assert len(outside.requests) == 1 and inside.requests == []
 
 
 @pytest.mark.slow
