@@ -106,6 +106,7 @@ bench: $(DEV_STAMP)
 	test -d $(BEFORE) || git worktree add --detach $(BEFORE) 1854caf
 	$(BIN)/python -m bench.move_cost --before $(BEFORE)
 	$(BIN)/python -m bench.timers
+	$(BIN)/python -m bench.timers --mix
 	$(BIN)/python -m bench.notify
 	$(BIN)/python -m bench.push
 	test -d $(BEFORE_DELIVERIES) || git worktree add --detach $(BEFORE_DELIVERIES) 8d9a3c1

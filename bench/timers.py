@@ -33,6 +33,26 @@ figure that depends on one is shown as "≥".
 `python -m bench.timers [--limit SECONDS] [--deadlines N] [POLICY ...]` (default: forfeit
 auto, 10,000 deadlines, limit 120 s) prints a markdown table and writes it to bench/RESULTS.md
 as the section "## Turn timers".
+
+`python -m bench.timers --mix [--limit SECONDS] [--deadlines N]` measures the same under issue
+33's clocks, `on_timeout: auto` (every seat times out on its own, so a seat whose partner timed
+out first is still measured), and writes its figures as the part "### Clock kinds, vacations
+and weekends off" of that section:
+- DEADLINES / 5 players with a time zone each (from MIX_ZONES, in turn), each in five games,
+  created as a tournament's are (`create_seated`: the players' calendars copied in);
+- every other game a clock per move, the others a time bank with an increment (never credited:
+  nobody moves; the computer's replacement moves earn it); a tenth of the games with weekends
+  off, counted in each player's own zone;
+- a tenth of the players on a vacation of seconds, written once every game is armed as
+  VacationService writes one (the player's calendar, then a `calendar` item) and copied to their
+  five games by the workers (one CalendarSet commit a game, re-arming its deadline): from
+  VACATION_LEAD_S before the deadlines' second to VACATION_S after it, so the time their bank
+  had left when it began is charged after it ends. The benchmark checks every copy was made
+  before the vacations began.
+A seat's deadline is read from the snapshots once the copies are made; one that falls after
+the run (a weekend in its player's zone) must not time out during it. Lateness as above;
+"early" counts the timeouts recorded before their seat's deadline (a vacation's or weekend's
+time charged): there must be none.
 """
 
 from __future__ import annotations
@@ -52,14 +72,17 @@ from pathlib import Path
 
 from rq import Worker
 
-from bench.results import replace_section
+from bench.results import replace_section, replace_subsection, subsection
+from service.ids import new_id
 from service.play.games import GameService
 from service.players.accounts import PlayerService
+from service.players.vacations import calendar_item
 from store import keys
 from store.connection import connect
 from store.embedded import EmbeddedValkey
 from store.games import GameStore
 from store.players import PlayerStore
+from store.schedule import ScheduleStore
 
 POLICIES = ("forfeit", "auto")
 DEADLINES = 10_000
@@ -77,6 +100,22 @@ MARGIN_SECONDS = 15
 DRAIN_LIMIT = 120  # seconds after the deadlines' second (--limit)
 POLL_SECONDS = 0.5
 TARGET_MS = 1500
+SECTION = "Turn timers"
+MIX = "Clock kinds, vacations and weekends off"
+MIX_ZONES = (
+    "America/Los_Angeles",
+    "America/New_York",
+    "Europe/London",
+    "Asia/Kolkata",
+    "Asia/Tokyo",
+    "Pacific/Kiritimati",
+)
+"""UTC-8 to UTC+14, a half-hour offset among them: at most times some zones are in a weekend
+and others are not."""
+GAMES_PER_PLAYER = 5
+INCREMENT_S = 600
+VACATION_LEAD_S = 2
+VACATION_S = 10
 
 
 class Bench:
@@ -99,6 +138,60 @@ class Bench:
             self.seats,
             time_control={"per_move_seconds": seconds, "on_timeout": policy},
         )["id"]
+
+
+class MixBench:
+    """The game service on one Valkey, and players in zones around the world who never move;
+    every tenth of them goes on vacation (`vacation`)."""
+
+    def __init__(self, valkey: EmbeddedValkey, n_players: int):
+        self.client = connect(valkey.url)
+        self.store = GameStore(self.client)
+        self.players = PlayerStore(self.client)
+        self.schedule = ScheduleStore(self.client)
+        self.games = GameService(self.store, self.players, min_move_seconds=1)
+        accounts = PlayerService(self.players)
+        self.ids = []
+        for i in range(n_players):
+            player_id = accounts.register(f"P{i}")["id"]
+            accounts.update(player_id, {"time_zone": MIX_ZONES[i % len(MIX_ZONES)]})
+            self.ids.append(player_id)
+        self.vacationers = self.ids[::10]
+        self.created = 0
+
+    def create(self, due_ms: int) -> str:
+        """The next game, its players' time running out in the second starting at due_ms
+        (without the calendars): a clock per move or a bank by turns, weekends off for a
+        tenth. Each player sits in about GAMES_PER_PLAYER games."""
+        i, n = self.created, len(self.ids)
+        self.created += 1
+        first = i % n
+        seats = [self.ids[first], self.ids[(first + 1 + i // n) % n]]
+        seconds = max(1, math.ceil((due_ms - time.time() * 1000) / 1000))
+        control: dict = (
+            {
+                "kind": "bank",
+                "initial_seconds": seconds,
+                "increment_seconds": INCREMENT_S,
+                "max_seconds": seconds + INCREMENT_S,
+            }
+            if i % 2
+            else {"kind": "per_move", "per_move_seconds": seconds}
+        )
+        control.update(on_timeout="auto", weekends_off=i % 10 == 5)
+        game_id = new_id("g_")
+        self.games.create_seated(game_id, GAME, seats, {}, control, rated=False)
+        return game_id
+
+    def vacation(self, start_ms: int, end_ms: int) -> None:
+        """Every tenth player away from start_ms to end_ms, written as VacationService._change
+        writes a change (the calendar, then the item by which a clock copies it)."""
+        span = {"start": start_ms, "end": end_ms, "days": 1}
+        for player_id in self.vacationers:
+            self.players.change_calendar(
+                player_id, lambda c: {**c, "vacations": [*c["vacations"], span]}
+            )
+            self.schedule.add(player_id, int(time.time() * 1000), calendar_item(player_id))
 
 
 def start_workers(redis_url: str) -> list[subprocess.Popen]:
@@ -140,13 +233,13 @@ def wait_until_ready(client, workers: list[subprocess.Popen], timeout: float = 6
 
 
 @contextmanager
-def served(data_dir: Path):
-    """An embedded Valkey, the benchmark's services on it and WORKERS ready workers; all
-    stopped on the way out, Ctrl-C included."""
+def served(data_dir: Path, make=Bench):
+    """An embedded Valkey, the benchmark's services on it (`make(valkey)`) and WORKERS ready
+    workers; all stopped on the way out, Ctrl-C included."""
     valkey = EmbeddedValkey(data_dir).start()
     workers: list[subprocess.Popen] = []
     try:
-        bench = Bench(valkey)
+        bench = make(valkey)
         workers = start_workers(valkey.url)
         wait_until_ready(bench.client, workers)
         yield bench, workers
@@ -172,12 +265,11 @@ def log_lengths(client, game_ids: list[str]) -> list[int]:
         return pipe.execute()
 
 
-def wait_done(client, game_ids: list[str], policy: str, cutoff_s: float) -> None:
-    """Until every game's log holds what the policy calls for, or the cutoff (epoch s)."""
-    wanted = EVENTS_WHEN_DONE[policy]
+def wait_done(client, game_ids: list[str], wanted: list[int], cutoff_s: float) -> None:
+    """Until every game's log holds the events `wanted` of it, or the cutoff (epoch s)."""
     reported = time.monotonic()
     while True:
-        done = sum(n >= wanted for n in log_lengths(client, game_ids))
+        done = sum(n >= w for n, w in zip(log_lengths(client, game_ids), wanted))
         if done == len(game_ids) or time.time() > cutoff_s:
             return
         if time.monotonic() - reported > 10:
@@ -211,7 +303,8 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
             first_due, last_due = min(seat_deadline.values()), max(seat_deadline.values())
             if armed * 1000 >= first_due:
                 raise RuntimeError("the first deadline came before every game was armed")
-            wait_done(client, game_ids, policy, first_due / 1000 + limit)
+            wanted = [EVENTS_WHEN_DONE[policy]] * n_games
+            wait_done(client, game_ids, wanted, first_due / 1000 + limit)
             ended = time.time()
             stop_workers(workers)  # the logs are read with nothing running
             timeouts: dict[tuple[str, int], int] = {}
@@ -268,6 +361,157 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
             }
         )
     return result
+
+
+def measure_mix(deadlines: int, limit: int) -> dict:
+    """The mixed clocks (see the module's docstring), under `auto`."""
+    n_games = deadlines // DEADLINES_PER_GAME
+    n_players = max(10, n_games * DEADLINES_PER_GAME // GAMES_PER_PLAYER)
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        with served(Path(tmp) / "calibration", lambda v: MixBench(v, 40)) as (calibration, _):
+            started = time.monotonic()
+            for _ in range(CALIBRATION_GAMES):
+                calibration.create(int(time.time() * 1000) + 3600_000)
+            per_game = (time.monotonic() - started) / CALIBRATION_GAMES
+        with served(Path(tmp) / "data", lambda v: MixBench(v, n_players)) as (bench, workers):
+            client = bench.client
+            started = time.time()
+            due_ms = (math.ceil(started + per_game * n_games * SAFETY) + MARGIN_SECONDS) * 1000
+            print(
+                f"mix: {n_games} games, {n_players} players, {per_game * 1000:.1f} ms per "
+                f"game; deadlines due {(due_ms / 1000 - started):.0f} s from now",
+                file=sys.stderr,
+                flush=True,
+            )
+            game_ids = [bench.create(due_ms) for _ in range(n_games)]
+            armed = time.time()
+            away = (due_ms - VACATION_LEAD_S * 1000, due_ms + VACATION_S * 1000)
+            bench.vacation(*away)
+            vacationers = set(bench.vacationers)
+
+            def away_seats(snap) -> list[int]:
+                return [s for s, r in enumerate(snap["seats"]) if r["player_id"] in vacationers]
+
+            while True:  # until every game of a player on vacation holds its copy
+                snaps = bench.store.snapshots(game_ids)
+                if all(
+                    snap["calendars"][s]["vacations"] for snap in snaps for s in away_seats(snap)
+                ):
+                    break
+                if time.time() * 1000 >= away[0]:
+                    raise RuntimeError("the vacations began before the games had them")
+                time.sleep(POLL_SECONDS)
+            copied = time.time()
+            seat_deadline, group = {}, {}
+            wanted = []
+            cutoff_ms = due_ms + limit * 1000
+            for snap in snaps:
+                in_run = 0
+                for seat in snap["active_seats"]:
+                    key = snap["id"], seat
+                    seat_deadline[key] = snap["deadlines"][seat]
+                    in_run += seat_deadline[key] <= cutoff_ms
+                    group[key] = (
+                        "on vacation"
+                        if seat in away_seats(snap)
+                        else "weekends off"
+                        if snap["time_control"]["weekends_off"]
+                        else snap["time_control"]["kind"]
+                    )
+                wanted.append(CREATED_EVENTS + len(away_seats(snap)) + 2 * in_run)
+            assert len(seat_deadline) == deadlines, len(seat_deadline)
+            if armed * 1000 >= due_ms:
+                raise RuntimeError("the first deadline came before every game was armed")
+            wait_done(client, game_ids, wanted, cutoff_ms / 1000)
+            ended = time.time()
+            stop_workers(workers)  # the logs are read with nothing running
+            timeouts: dict[tuple[str, int], int] = {}
+            for game_id in game_ids:
+                for event in bench.store.events(game_id, after=CREATED_EVENTS, count=16):
+                    key = game_id, event.get("seat")
+                    if event["type"] == "TurnTimedOut" and key not in timeouts:
+                        timeouts[key] = event["at"]
+    rows = []
+    for name in ("per_move", "bank", "weekends off", "on vacation", "all"):
+        keys_ = [k for k in seat_deadline if name in ("all", group[k])]
+        due = [k for k in keys_ if seat_deadline[k] <= cutoff_ms]
+        late = sorted(
+            (timeouts[k] - seat_deadline[k], False)
+            if k in timeouts
+            else (int(ended * 1000) - seat_deadline[k], True)
+            for k in due
+        )
+        rows.append(
+            {
+                "group": name,
+                "deadlines": len(keys_),
+                "due": len(due),
+                "recorded": sum(k in timeouts for k in due),
+                "p50": quantile(late, 0.50) if late else "-",
+                "p99": quantile(late, 0.99) if late else "-",
+                "max": quantile(late, 1.0) if late else "-",
+                "within_target": sum(1 for v, c in late if not c and 0 <= v <= TARGET_MS),
+                "early": sum(1 for v, c in late if not c and v < 0),
+                "after_run": len(keys_) - len(due),
+                "after_run_fired": sum(k in timeouts for k in keys_ if k not in due),
+            }
+        )
+    on_vacation = [k for k in seat_deadline if group[k] == "on vacation" and k in timeouts]
+    return {
+        "deadlines": deadlines,
+        "games": n_games,
+        "players": n_players,
+        "vacationers": len(vacationers),
+        "arming_s": armed - started,
+        "copies_s": copied - armed,
+        "copied_ahead_s": away[0] / 1000 - copied,
+        "during_vacation": sum(1 for k in on_vacation if timeouts[k] < away[1]),
+        "rows": rows,
+        "load": (load_before, os.getloadavg()[0]),
+        "limit": limit,
+    }
+
+
+def mix_table(r: dict) -> str:
+    rows = [
+        f"| {g['group']} | {g['deadlines']:,} | {g['after_run']:,} ({g['after_run_fired']} "
+        f"timed out) | {g['recorded']:,} of {g['due']:,} | {g['p50']} | {g['p99']} | "
+        f"{g['max']} | {g['within_target']:,} | {g['early']} |"
+        for g in r["rows"]
+    ]
+    return (
+        "| seats | deadlines | after the run (timed out in it) | timeouts recorded | median ms "
+        "| p99 ms | max ms | within 1.5 s | early |\n"
+        "|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
+
+
+def mix_section(r: dict, command: str) -> str:
+    run_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return f"""
+### {MIX}
+
+`{command}` ({run_at}; {machine}, shared with other engineers' work: load average
+{r["load"][0]:.1f} before and {r["load"][1]:.1f} after the run). Issue 33's clocks under
+`on_timeout: auto`: {r["deadlines"]:,} deadlines in {r["games"]:,} games of The Nine Domains
+between {r["players"]:,} absent players (about {GAMES_PER_PLAYER} games each, each player in a
+time zone of {", ".join(MIX_ZONES)}, in turn), created as a tournament's are; every other game
+a clock per move, the others a bank with a {INCREMENT_S} s increment; a tenth of the games
+with weekends off (in each player's zone). Every deadline falls in the same second without
+the calendars; then {r["vacationers"]:,} players (a tenth) go on a vacation from
+{VACATION_LEAD_S} s before that second to {VACATION_S} s after it, copied to their games by
+the workers in {r["copies_s"]:.1f} s, {r["copied_ahead_s"]:.1f} s before it began (arming took
+{r["arming_s"]:.1f} s). A seat's deadline is read once the copies are made: a vacation's
+moves it {VACATION_LEAD_S + VACATION_S} s later; a weekend in its player's zone, when one
+falls in the run, past the run ("after the run": those must not time out in it). Rows by the
+seat: on vacation, else weekends off, else the game's kind of clock. "early": recorded before
+the seat's deadline (there must be none); timeouts of seats on vacation recorded during
+their vacation: {r["during_vacation"]}. All figures from one run; the workers stopped when
+every game held its timeouts and replacement moves, or {r["limit"]} s after the deadlines.
+
+{mix_table(r)}"""
 
 
 def quantile(late: list[tuple[int, bool]], q: float) -> str:
@@ -341,16 +585,25 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--limit", type=int, default=DRAIN_LIMIT, help="seconds to wait after the deadlines' second"
     )
+    parser.add_argument(
+        "--mix", action="store_true", help="issue 33's clocks, vacations and weekends off (auto)"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
-    if set(args.policies) - set(POLICIES):
-        parser.error(f"a policy is one of: {', '.join(POLICIES)}")
+    if set(args.policies) - set(POLICIES) or (args.mix and args.policies):
+        parser.error(f"a policy is one of: {', '.join(POLICIES)}; none with --mix")
+    command = " ".join(["python -m bench.timers", *argv])
+    if args.mix:
+        text = mix_section(measure_mix(args.deadlines, args.limit), command)
+        if not args.no_write:
+            replace_subsection(SECTION, MIX, text)
+        print(text)
+        return
     load_before = os.getloadavg()[0]
     results = [measure(p, args.deadlines, args.limit) for p in args.policies or POLICIES]
-    command = " ".join(["python -m bench.timers", *argv])
     text = section(results, command, (load_before, os.getloadavg()[0]))
     if not args.no_write:
-        replace_section("Turn timers", text)
+        replace_section(SECTION, text + subsection(SECTION, MIX))  # the --mix run's kept
     print(text)
 
 

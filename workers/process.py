@@ -154,13 +154,27 @@ class WorkerProcess:
             )
         batch = self._begin(entries)
         with self.deliveries.held():  # the batch's emails share jobs, queued before the ack
-            done = [entry for entry in entries if self._carry_out(entry, batch)]
+            done = []
+            for entry in entries:
+                self._wait_for_the_clock()
+                if self._carry_out(entry, batch):
+                    done.append(entry)
             if batch is not None and not self._finish(batch):
                 done = [entry for entry in done if self._carry_out(entry, None)]
         self.outbox.done(done)
         if 0 < len(entries) < BATCH:
             self.stop.wait(OUTBOX_LINGER_SECONDS)
         return bool(entries)
+
+    def _wait_for_the_clock(self) -> None:
+        """Wait while the clock carries out due items. A batch's entries may take
+        seconds of CPU (the computer's moves under `on_timeout: auto`), and a thread that
+        holds the GIL so makes the clock wait up to the switch interval (5 ms) at each of its
+        round trips: a deadline that fell due during such a batch was recorded 12 s late under
+        load (bench/RESULTS.md, Turn timers). An entry this waits for stays leased; past the
+        outbox lease another worker may take it over, which the consequences allow."""
+        while self.clock_busy.is_set() and not self.stop.is_set():
+            self.stop.wait(CLOCK_TICK_SECONDS)
 
     def _begin(self, entries: list[Entry]) -> Batch | None:
         """What the entries share, read at once; None (each entry reads its own, and one

@@ -318,9 +318,9 @@ class GameService:
         """A game whose players agreed to play it already, with the id its maker gave it: a
         tournament's game (its players signed up) or matchmaking's (they asked for one). The
         seats are player ids, seated at once (no invitation), or bots (`bot:<name>`); it starts
-        at once. False, and nothing written, if a game has that id already: the worker that
-        makes it did so before (its work carried out again), so such a game is created once
-        however often it tries."""
+        at once, each player's calendar copied in as `create` does. False, and nothing
+        written, if a game has that id already: the worker that makes it did so before (its
+        work carried out again), so such a game is created once however often it tries."""
         if self.games.snapshot(game_id) is not None:
             return False
         game = registry.GAMES[game_name]
@@ -329,6 +329,9 @@ class GameService:
         for record in records:
             if record["kind"] == "invited":
                 record["kind"] = "player"
+        calendars = self._calendars(
+            [r["player_id"] if r["kind"] == "player" else None for r in records]
+        )
         created = {
             "type": EventType.GAME_CREATED,
             "game_id": game_id,
@@ -343,6 +346,7 @@ class GameService:
             "if_declined": "cancel",
             "rated": rated,
             **({"tournament": tournament} if tournament else {}),
+            **({"calendars": calendars} if any(calendars) else {}),
         }
         return self.commits.run(
             None, lambda draft: bool(_create(draft, created)), attempts=1, quiet=False

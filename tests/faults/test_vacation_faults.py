@@ -1,5 +1,6 @@
-"""A vacation starting while Valkey is killed (SIGKILL) or the process taking it dies: every
-game of the player is re-armed once, none is lost and none doubled."""
+"""A vacation starting while Valkey is killed (SIGKILL: as it is taken, or while the worker
+copies it to the games) or the process taking it dies: every game of the player is re-armed
+once, none is lost and none doubled."""
 
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ def services(place: World):
     return assemble(connect(place.url), settings)
 
 
-def three_games_waiting_for_ada(api):
+def games_waiting_for_ada(api, count=3):
     a = api.players.register("Ada")["id"]
     b = api.players.register("Bo")["id"]
     api.players.set_friends(b, [a])
     game_ids = []
-    for _ in range(3):
+    for _ in range(count):
         game_id = api.games.create(a, "nautilus", [a, b], time_control={"per_move_seconds": HOUR})[
             "id"
         ]
@@ -85,7 +86,7 @@ def _readable(api, player_id):
 def test_valkey_killed_as_a_vacation_starts(world):  # noqa: F811 (the fixture)
     world.start_worker()
     api = services(world)
-    a, game_ids = three_games_waiting_for_ada(api)
+    a, game_ids = games_waiting_for_ada(api)
     today = datetime.now(UTC).date().isoformat()
     api.vacations.take(a, today, today)
     world.kill_valkey_and_restart(1.0)  # as the worker copies it to the games
@@ -94,12 +95,41 @@ def test_valkey_killed_as_a_vacation_starts(world):  # noqa: F811 (the fixture)
 
 
 @pytest.mark.slow
+def test_valkey_killed_while_the_worker_copies_a_vacation_to_the_games(world):  # noqa: F811
+    """Ada sits in sixty games; Valkey is killed once the worker has begun to copy her new
+    vacation to them (at least one game has it; most likely not all yet). The item that
+    copies it, leased and not done, comes due again after the restart: every game gets it
+    once, with the deadline it re-arms in the schedule."""
+    world.start_worker()
+    api = services(world)
+    a, game_ids = games_waiting_for_ada(api, 60)
+    client = connect(world.url)
+    before = log_lengths(client, game_ids)
+    today = datetime.now(UTC).date().isoformat()
+    api.vacations.take(a, today, today)
+    copied = wait_for(
+        lambda: sum(n > m for n, m in zip(log_lengths(client, game_ids), before)), 20, 0.001
+    )
+    world.kill_valkey_and_restart(1.0)
+    assert copied >= 1
+    assert once_each(world, a, game_ids)
+    assert services(world).vacations.state(a)["used_days"] == 1
+
+
+def log_lengths(client, game_ids) -> list[int]:
+    with client.pipeline(transaction=False) as pipe:
+        for game_id in game_ids:
+            pipe.xlen(keys.game_log(game_id))
+        return pipe.execute()
+
+
+@pytest.mark.slow
 def test_the_process_taking_a_vacation_dies_between_its_writes(world):  # noqa: F811
     """The calendar is written and the process dies before it schedules the copying: the item
     scheduled a lease ahead before the write does it."""
     world.start_worker()
     api = services(world)
-    a, game_ids = three_games_waiting_for_ada(api)
+    a, game_ids = games_waiting_for_ada(api)
     added = []
     real_add = api.vacations.schedule.add
 

@@ -3,6 +3,7 @@
 would, bots' moves included; and its stop."""
 
 import threading
+import time
 
 import pytest
 from redis.connection import Connection
@@ -180,3 +181,35 @@ def test_a_stop_signal_before_rqs_loop_listens_stops_it_at_once(worker, redis_cl
     rq.process_stop.set()  # as the process's handler does
     rq.work(burst=True, logging_level="WARNING")  # burst: without the stop, it runs the job
     assert jobs.count == 1, "RQ's loop took a job after the stop"
+
+
+def test_a_batch_waits_between_its_entries_while_the_clock_works(services, worker, redis_client):
+    """The clock takes due items while the outbox consumer is in the middle of a batch: the
+    batch waits before its next entry until the clock is done, as a new batch does."""
+    players, games = services
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])
+    while worker.outbox_step():  # what the sign-ups caused
+        pass
+    for _ in range(3):
+        games.create(a, "nautilus", [a, b])
+    carried = []
+    carry_out = worker.consequences.carry_out
+
+    def clock_takes_items_meanwhile(entry, batch=None):
+        if not carried:
+            worker.clock_busy.set()
+        carried.append(entry)
+        return carry_out(entry, batch)
+
+    worker.consequences.carry_out = clock_takes_items_meanwhile
+    step = threading.Thread(target=worker.outbox_step)
+    step.start()
+    while not carried:
+        time.sleep(0.01)
+    time.sleep(0.5)
+    assert len(carried) == 1, "the batch went on while the clock worked"
+    worker.clock_busy.clear()
+    step.join(10)
+    assert not step.is_alive() and len(carried) == 3
+    assert pending(redis_client) == 0

@@ -10,6 +10,8 @@ in a loss, so each result is the test's choice."""
 from __future__ import annotations
 
 import time
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -17,7 +19,9 @@ from api.schemas import GameSummarySchema
 from api.tournament_schemas import WebhookTournamentRoundSchema
 from service.assembly import assemble
 from service.errors import ServiceError
+from service.play import clock
 from service.settings import Settings
+from service.timefmt import iso
 from service.tournaments.events import replay
 from store import keys
 from store.outbox import OutboxStore
@@ -435,3 +439,44 @@ def test_a_round_told_by_email_and_webhook_as_documented(redis_client, smtp):
     assert "The tournament Cup (The Nine Domains, round-robin) is over." in text_of(
         letters["tournament.round_ended"]
     )
+
+
+def test_a_tournament_game_keeps_each_players_calendar(world, redis_client):
+    """A round's games are created with each player's calendar copied in, as any game is: the
+    time zone their weekends off are counted in and the vacation they took ahead (their clock
+    stands still until it ends)."""
+    services, worker = world
+    people = register(services, 3)
+    zones = dict(zip(people, ["Asia/Kolkata", "America/New_York", "Europe/London"]))
+    for p, zone in zones.items():
+        services.players.update(p, {"time_zone": zone})
+    away = people[0]
+    today = datetime.now(ZoneInfo(zones[away])).date().isoformat()
+    vacations = assemble(redis_client, Settings(vacation_days_a_year=30)).vacations
+    until = vacations.take(away, today, today)["on_vacation_until"]
+    bank = {
+        "kind": "bank",
+        "initial_seconds": 86400,
+        "increment_seconds": 3600,
+        "max_seconds": 2 * 86400,
+        "on_timeout": "forfeit",
+        "weekends_off": True,
+    }
+    t = services.tournaments.create(away, "ninedomains", "round_robin", 3, bank)
+    for p in people:
+        services.tournaments.sign_up(t["id"], p)
+    drain(worker)
+    games = services.tournaments.get(t["id"])["pairings"][0]["games"]
+    game_id = next(g["game_id"] for g in games if away in seats_of(services, g["game_id"]))
+    snap = services.games.load(game_id)
+    seat = seats_of(services, game_id).index(away)
+    other = seats_of(services, game_id)[1 - seat]
+    copies = snap["calendars"]
+    assert (copies[1 - seat]["zone"], copies[1 - seat]["vacations"]) == (zones[other], [])
+    assert copies[seat]["zone"] == zones[away]
+    [(start, end)] = copies[seat]["vacations"]
+    assert iso(end) == until
+    assert services.games.summary(game_id)["seats"][seat]["clock"]["paused"] == "vacation"
+    cal = clock.Calendar(zones[away], True, ((start, end),))
+    assert snap["deadlines"][seat] == clock.advance(snap["created_at"], 86400_000, cal)
+    assert snap["deadlines"][seat] > end  # her bank runs from her return
