@@ -179,6 +179,12 @@ class Settings(FromEnvironment):
     email_delay_seconds: float = setting(
         30.0, "a turn email waits this long: a quick move makes it moot"
     )
+    email_attempts: int = setting(
+        8, "how many times an email is tried while the mail server is away or refuses it"
+    )
+    email_retry_seconds: float = setting(
+        30.0, "an email's first retry; each next doubles (8 attempts: given up after about 1 h)"
+    )
     email_throttle_seconds: float = setting(
         300.0, "at most one turn email per player and game per window"
     )

@@ -54,6 +54,22 @@ class NotificationStore:
         ]
         return [d for d in every if d.get("seq", 0) < before][:limit]
 
+    # -- deliveries being retried ----------------------------------------------------------
+
+    def retrying(self, channel: str, delivery_id: str, at_ms: int) -> None:
+        """A delivery failed and is tried again at `at_ms`."""
+        self.r.zadd(keys.deliveries_retrying(channel), {delivery_id: at_ms})
+
+    def settled(self, channel: str, delivery_id: str) -> None:
+        """A delivery is no longer retried: delivered, given up or moot."""
+        self.r.zrem(keys.deliveries_retrying(channel), delivery_id)
+
+    def retrying_counts(self, channels: tuple[str, ...]) -> dict[str, int]:
+        pipe = self.r.pipeline(transaction=False)
+        for channel in channels:
+            pipe.zcard(keys.deliveries_retrying(channel))
+        return dict(zip(channels, pipe.execute()))
+
     # -- at most once ------------------------------------------------------------------------
 
     def claim(self, name: str, holder: str = "") -> bool:

@@ -271,11 +271,17 @@ class NotificationService:
     # -- email -------------------------------------------------------------------------------
 
     def email(
-        self, notice: Notice, fallback: bool = False, holder: Claimant | None = None
+        self,
+        notice: Notice,
+        fallback: bool = False,
+        holder: Claimant | None = None,
+        attempt: int = 1,
     ) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
-        (the throttle window is open for `seconds` more: ask again then), or a reason nothing
-        was sent ("off", "superseded", "duplicate", "gone", "unconfirmed": the player's
+        (the throttle window is open for `seconds` more: ask again then), "retry" (the mail
+        server was away or refused it: attempt again after `seconds`, see `_send_failed`),
+        "failed" (given up), or a reason nothing was sent ("off", "superseded", "duplicate",
+        "gone", "unconfirmed": the player's
         address was not confirmed by its owner, or "throttled": an invitation from a player
         who had one emailed to this person within INVITATION_EMAIL_SECONDS, or past the
         INVITATIONS_PER_ADDRESS_PER_HOUR of the address). A `fallback` email stands in for a
@@ -284,7 +290,7 @@ class NotificationService:
         the same when the run tries again after Redis was away; it remembers that it sent the
         email, so that a try after the send only records it."""
         if notice.event in tournament_letters.EVENTS:
-            return self._tournament_email(notice, fallback)
+            return self._tournament_email(notice, fallback, attempt)
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -305,9 +311,9 @@ class NotificationService:
             )
             return "unconfirmed", 0
         if notice.event == CHAT_MESSAGE:
-            return self._chat_email(snap, notice, player_id, profile)
+            return self._chat_email(snap, notice, player_id, profile, attempt)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
-            return self._proposal_email(snap, notice, player_id, profile)
+            return self._proposal_email(snap, notice, player_id, profile, attempt)
         if not (wanted(prefs, notice.event, "email") or fallback):
             return "off", 0
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
@@ -390,16 +396,7 @@ class NotificationService:
             if holder is not None:
                 holder.sent = True
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id,
-                notice,
-                "email",
-                delivery_id,
-                "failed",
-                f"{type(err).__name__}: {err}",
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt, fallback)
         self._record(
             player_id,
             notice,
@@ -780,7 +777,7 @@ class NotificationService:
             "sent_at": iso(int(self.clock() * 1000)),
         }
 
-    def _tournament_email(self, notice: Notice, fallback: bool) -> tuple[str, float]:
+    def _tournament_email(self, notice: Notice, fallback: bool, attempt: int) -> tuple[str, float]:
         """A round's start or end, by email: never throttled (one a round), never stale (the
         round began or ended whatever happened since)."""
         state = self.tournaments.state(notice.game_id) if self.tournaments else None
@@ -819,11 +816,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt, fallback)
         self._record(
             player_id,
             notice,
@@ -925,7 +918,7 @@ class NotificationService:
         return self.players.blocked(player_id) if player_id else set()
 
     def _chat_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """An email of the messages the player has not been told yet, sent once the table has
         been quiet CHAT_EMAIL_DELAY_SECONDS: a later message to them supersedes this notice
@@ -979,11 +972,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         self.notes.emailed(player_id, game_id, table.version)
         return "sent", 0
@@ -1059,7 +1048,7 @@ class NotificationService:
         return event if event is not None and event["type"] == wanted else None
 
     def _proposal_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """A proposal to answer, or the end of one, told from the reader's table (its open
         proposals and its log line); a proposal answered before the email went is moot."""
@@ -1112,11 +1101,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         return "sent", 0
 
@@ -1293,6 +1278,34 @@ class NotificationService:
         }
 
     # -- the delivery log ------------------------------------------------------------------------
+
+    def _send_failed(
+        self,
+        player_id: str,
+        notice: Notice,
+        delivery_id: str,
+        err: Exception,
+        attempt: int,
+        fallback: bool = False,
+    ) -> tuple[str, float]:
+        """An email whose send failed (the mail server away, refusing, silent past its
+        timeout): its claim given back, and ("retry", seconds) after EMAIL_RETRY_SECONDS,
+        doubling at each attempt, until EMAIL_ATTEMPTS are used; then ("failed", 0), given
+        up. The player's deliveries say which, and why. A `fallback` email raises `err`
+        instead: its webhook's job runs again (RQ's retries)."""
+        self.notes.release(delivery_id)
+        reason = f"{type(err).__name__}: {err}"
+        if fallback:
+            self._record(player_id, notice, "email", delivery_id, "failed", reason, attempt)
+            raise err
+        if attempt < self.settings.email_attempts:
+            delay = self.settings.email_retry_seconds * 2 ** (attempt - 1)
+            detail = f"{reason}; next attempt in {delay:g} s"
+            self._record(player_id, notice, "email", delivery_id, "retrying", detail, attempt)
+            return "retry", delay
+        detail = f"{reason}; given up after {attempt} attempts"
+        self._record(player_id, notice, "email", delivery_id, "failed", detail, attempt)
+        return "failed", 0
 
     def _record(
         self,

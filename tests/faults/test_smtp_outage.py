@@ -1,0 +1,164 @@
+"""Emails that survive the mail server's outage: turn emails due while the SMTP server is down
+(connection refused) or refusing for now (451) are tried again with backoff and arrive once
+each when it is back; kept down past the last attempt, each is given up with a delivery record
+saying why, and `turnpost status` counts the deliveries retrying and given up per channel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+
+from store.connection import connect
+from store.notifications import NotificationStore
+from store.players import PlayerStore
+from tests.addresses import ConfirmedPlayers
+from tests.faults.test_faults import World
+from tests.peers import SmtpInbox
+
+pytestmark = pytest.mark.slow
+
+RETRIES = {"EMAIL_RETRY_SECONDS": "0.5", "EMAIL_ATTEMPTS": "4"}
+"""Attempts after 0.5, 1 and 2 s: given up 3.5 s after the first."""
+
+
+class RefusingInbox(SmtpInbox):
+    """An SMTP server that answers 451 (try again later) to every message while `refusing`."""
+
+    refusing = False
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.refusing:
+            return "451 4.3.0 mailbox busy, try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+@pytest.fixture
+def world(tmp_path):
+    built = World(tmp_path)
+    built.smtp.__exit__(None, None, None)
+    built.smtp = RefusingInbox().__enter__()
+    yield built
+    built.close()
+
+
+def _games_with_people(world: World, count: int) -> dict[str, tuple[str, str]]:
+    """`count` games of a person (their address confirmed) against a bot, the person to move:
+    game id -> (player id, address)."""
+    service = world.service()
+    players = ConfirmedPlayers(PlayerStore(connect(world.url)))
+    people = {}
+    for i in range(count):
+        address = f"p{i}@example.org"
+        person = players.register(f"P{i}", email=address)["id"]
+        game_id = service.create(person, "nautilus", [person, "bot:heuristic"])["id"]
+        people[game_id] = (person, address)
+    return people
+
+
+def _turn_emails(world: World) -> Counter:
+    return Counter(
+        (message["X-Turnpost-Game"], to)
+        for recipients, message, _ in list(world.smtp.messages)
+        for to in recipients
+        if message["X-Turnpost-Event"] == "turn.started"
+    )
+
+
+def _status(world: World) -> dict:
+    printed = subprocess.run(
+        [sys.executable, "-m", "turnpost.cli", "status"],
+        text=True,
+        capture_output=True,
+        env={**os.environ, "REDIS_URL": world.url},
+        check=True,
+        timeout=30,
+    ).stdout
+    return json.loads(printed)["deliveries"]
+
+
+def _records(world: World, player_id: str) -> list[dict]:
+    return NotificationStore(connect(world.url)).deliveries(player_id, 50)
+
+
+def _wait(what: str, check, seconds: float):
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("outage", ["down", "refusing"])
+def test_turn_emails_due_while_smtp_is_away_arrive_once_when_it_is_back(world, outage):
+    """The server is stopped (connection refused), or answers 451, while 12 turn emails are
+    due; 2.5 s later it is back: every email arrives exactly once, the records said
+    `retrying` meanwhile, and status counted them."""
+    if outage == "down":
+        world.smtp.down()
+    else:
+        world.smtp.refusing = True
+    people = _games_with_people(world, 12)
+    world.start_worker(EMAIL_RETRY_SECONDS="0.5", EMAIL_ATTEMPTS="8")  # up to 63.5 s
+    player_id, _ = next(iter(people.values()))
+    retrying = _wait(
+        "no email was recorded as retrying",
+        lambda: [r for r in _records(world, player_id) if r["status"] == "retrying"],
+        20,
+    )
+    assert retrying[0]["channel"] == "email" and "next attempt in" in retrying[0]["detail"]
+    counted = _wait(
+        "status never counted the retrying emails",
+        lambda: _status(world)["retrying"].get("email"),
+        20,
+    )
+    assert 0 < counted <= len(people)
+    time.sleep(2.5)
+    if outage == "down":
+        world.smtp.up()
+    else:
+        world.smtp.refusing = False
+    wanted = {(game_id, address) for game_id, (_, address) in people.items()}
+    _wait(
+        f"emails missing: {sorted(wanted - set(_turn_emails(world)))}",
+        lambda: wanted <= set(_turn_emails(world)),
+        30,
+    )
+    time.sleep(1.0)  # a duplicate would come now
+    sent = _turn_emails(world)
+    assert max(sent.values()) == 1, [k for k, n in sent.items() if n > 1]
+    assert _records(world, player_id)[0]["status"] == "sent"
+    assert _wait(
+        "the delivered emails are still counted as retrying",
+        lambda: _status(world)["retrying"].get("email", 0) == 0,
+        10,
+    )
+    assert _status(world)["given_up"].get("email", 0) == 0
+
+
+def test_turn_emails_are_given_up_with_the_reason_when_smtp_stays_down(world):
+    world.smtp.down()
+    people = _games_with_people(world, 5)
+    world.start_worker(**RETRIES)
+    _wait(
+        "status never counted 5 emails given up",
+        lambda: _status(world)["given_up"].get("email") == 5,
+        30,
+    )
+    for player_id, _ in people.values():
+        records = [r for r in _records(world, player_id) if r["channel"] == "email"]
+        assert [r["status"] for r in records] == ["failed", "retrying", "retrying", "retrying"]
+        assert [r["attempt"] for r in records] == [4, 3, 2, 1]
+        assert "ConnectionRefusedError" in records[0]["detail"]
+        assert "given up after 4 attempts" in records[0]["detail"]
+    assert _status(world)["retrying"].get("email", 0) == 0
+    world.smtp.up()
+    time.sleep(2.0)  # nothing given up is sent after all
+    assert not _turn_emails(world)
