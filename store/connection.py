@@ -55,7 +55,7 @@ def _sentinel_primary(url: str, **options: Any) -> redis.Redis:
     sentinels = []
     for address in parts.netloc.rpartition("@")[2].split(","):
         host, _, port = address.rpartition(":") if ":" in address else (address, "", "")
-        sentinels.append((host, int(port) if port else SENTINEL_PORT))
+        sentinels.append((host.strip("[]"), int(port) if port else SENTINEL_PORT))
     group = Sentinel(
         sentinels,
         sentinel_kwargs={
