@@ -117,6 +117,14 @@ class NotificationStore:
         left = self.r.pttl(key)
         return max(left, 1) / 1000 if left and left > 0 else 0.001
 
+    def free_window(self, player_id: str, game_id: str, about: str = "turns") -> None:
+        """Give the window `throttle` took back: its email was not sent after all."""
+        self.r.delete(
+            keys.chat_email_throttle(player_id, game_id)
+            if about == "messages"
+            else keys.email_throttle(player_id, game_id)
+        )
+
     def take_invitation_window(
         self, invitee: str, inviter: str, delivery_id: str, seconds: float
     ) -> bool:

@@ -335,7 +335,8 @@ class NotificationService:
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
-        if notice.event == TURN_STARTED and not fallback and not continues:
+        windowed = notice.event == TURN_STARTED and not fallback and not continues
+        if windowed:
             wait = self.notes.throttle(
                 player_id, notice.game_id, self.settings.email_throttle_seconds
             )
@@ -396,6 +397,8 @@ class NotificationService:
             if holder is not None:
                 holder.sent = True
         except Exception as err:
+            if windowed:  # the retry may go as soon as the mail server is back
+                self.notes.free_window(player_id, notice.game_id)
             return self._send_failed(player_id, notice, delivery_id, err, attempt, fallback)
         self._record(
             player_id,
@@ -972,6 +975,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
+            self.notes.free_window(player_id, game_id, about="messages")
             return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         self.notes.emailed(player_id, game_id, table.version)
