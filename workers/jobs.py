@@ -177,7 +177,11 @@ def _webhook(event: str, game_id: str, seat: int, version: int, tag: str, attemp
         later().later(replace(delivery, attempt=attempt + 1), wait)
     elif outcome == "busy":
         later().later(delivery, wait)
-    return _counted(delivery, outcome, wait)
+    elif outcome == "failed" and wait:  # the email standing in for it is tried again
+        stand_in = Delivery("email", delivery.notice, 2)
+        later().later(stand_in, wait)
+        _counted(stand_in, "retry", wait)
+    return _counted(delivery, outcome)
 
 
 def push_notice(

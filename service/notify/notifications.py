@@ -286,7 +286,7 @@ class NotificationService:
         who had one emailed to this person within INVITATION_EMAIL_SECONDS, or past the
         INVITATIONS_PER_ADDRESS_PER_HOUR of the address). A `fallback` email stands in for a
         failed webhook: it ignores the email preference and the throttle, never the
-        confirmation. `holder`: the job's run that claims it (see NotificationStore.claim),
+        confirmation; so does its retry (`_stands_in`). `holder`: the job's run that claims it (see NotificationStore.claim),
         the same when the run tries again after Redis was away; it remembers that it sent the
         email, so that a try after the send only records it."""
         if notice.event in tournament_letters.EVENTS:
@@ -315,7 +315,9 @@ class NotificationService:
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
             return self._proposal_email(snap, notice, player_id, profile, attempt)
         if not (wanted(prefs, notice.event, "email") or fallback):
-            return "off", 0
+            if not self._stands_in(player_id, attempt):
+                return "off", 0
+            fallback = True
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
@@ -399,7 +401,7 @@ class NotificationService:
         except Exception as err:
             if windowed:  # the retry may go as soon as the mail server is back
                 self.notes.free_window(player_id, notice.game_id)
-            return self._send_failed(player_id, notice, delivery_id, err, attempt, fallback)
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(
             player_id,
             notice,
@@ -639,7 +641,8 @@ class NotificationService:
         "retry" after `seconds`; "busy" (the player has WEBHOOK_IN_FLIGHT_PER_PLAYER
         deliveries under way: ask again after `seconds`, the attempt not used); "failed"
         (attempts used up: the webhook is marked failing and the player gets the email
-        instead); or "off" / "superseded" / "gone".
+        instead; `seconds` > 0 when that email's send failed: its second attempt is due
+        then); or "off" / "superseded" / "gone".
 
         A receiver that leaves a delivery unanswered past the timeout is not called again for
         WEBHOOK_SLOW_SECONDS: meanwhile its attempts fail at once, so that it holds no worker
@@ -750,7 +753,9 @@ class NotificationService:
             attempt,
         )
         if notice.event != CHAT_MESSAGE:  # messages have emails of their own (gathered)
-            self.email(notice, fallback=True)
+            outcome, wait = self.email(notice, fallback=True)
+            if outcome == "retry":
+                return "failed", wait
         return "failed", 0
 
     def _body(
@@ -793,7 +798,9 @@ class NotificationService:
         if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
             return "unconfirmed", 0
         if not (preferences(profile)["email"] or fallback):
-            return "off", 0
+            if not self._stands_in(player_id, attempt):
+                return "off", 0
+            fallback = True
         delivery_id = notice.delivery_id("email")
         message = emails.layout(
             tournament_letters.letter(
@@ -819,7 +826,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            return self._send_failed(player_id, notice, delivery_id, err, attempt, fallback)
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(
             player_id,
             notice,
@@ -1283,25 +1290,20 @@ class NotificationService:
 
     # -- the delivery log ------------------------------------------------------------------------
 
+    def _stands_in(self, player_id: str, attempt: int) -> bool:
+        """Whether an email the player does not want is a retry of one that stood in for
+        their failed webhook (`fallback`): a webhook still failing says so."""
+        return attempt > 1 and self.notes.webhook_failing(player_id)
+
     def _send_failed(
-        self,
-        player_id: str,
-        notice: Notice,
-        delivery_id: str,
-        err: Exception,
-        attempt: int,
-        fallback: bool = False,
+        self, player_id: str, notice: Notice, delivery_id: str, err: Exception, attempt: int
     ) -> tuple[str, float]:
         """An email whose send failed (the mail server away, refusing, silent past its
         timeout): its claim given back, and ("retry", seconds) after EMAIL_RETRY_SECONDS,
         doubling at each attempt, until EMAIL_ATTEMPTS are used; then ("failed", 0), given
-        up. The player's deliveries say which, and why. A `fallback` email raises `err`
-        instead: its webhook's job runs again (RQ's retries)."""
+        up. The player's deliveries say which, and why."""
         self.notes.release(delivery_id)
         reason = f"{type(err).__name__}: {err}"
-        if fallback:
-            self._record(player_id, notice, "email", delivery_id, "failed", reason, attempt)
-            raise err
         if attempt < self.settings.email_attempts:
             delay = self.settings.email_retry_seconds * 2 ** (attempt - 1)
             detail = f"{reason}; next attempt in {delay:g} s"

@@ -19,7 +19,8 @@ from store.notifications import NotificationStore
 from store.players import PlayerStore
 from tests.addresses import ConfirmedPlayers
 from tests.faults.test_faults import World
-from tests.peers import SmtpInbox
+from tests.peers import SmtpInbox, WebhookReceiver
+from transports.safe_urls import UrlPolicy
 
 pytestmark = pytest.mark.slow
 
@@ -164,3 +165,44 @@ def test_turn_emails_are_given_up_with_the_reason_when_smtp_stays_down(world):
     world.smtp.up()
     time.sleep(2.0)  # nothing given up is sent after all
     assert not _turn_emails(world)
+
+
+def test_a_failed_webhooks_email_due_while_smtp_is_down_arrives_when_it_is_back(world):
+    """A player who takes turns by webhook only (email off): the webhook fails for good, so
+    the email stands in for it, while the mail server is down; it is retried like any email
+    and arrives once when the server is back."""
+    world.smtp.down()
+    client = connect(world.url)
+    with WebhookReceiver(statuses=[500] * 100) as receiver:
+        players = ConfirmedPlayers(
+            PlayerStore(client), webhook_urls=UrlPolicy(allow_http=True, allow_loopback=True)
+        )
+        ada = players.register("Ada", email="ada@example.org", webhook_url=receiver.url)["id"]
+        players.update(ada, {"notifications": {"email": False}})
+        game_id = world.service().create(ada, "nautilus", [ada, "bot:heuristic"])["id"]
+        world.start_worker(
+            WEBHOOK_ATTEMPTS="1",
+            WEBHOOK_ALLOW_HTTP="1",
+            WEBHOOK_ALLOW_LOOPBACK="1",
+            EMAIL_RETRY_SECONDS="0.5",
+            EMAIL_ATTEMPTS="8",
+        )
+        _wait(
+            "the stand-in email was not recorded as retrying",
+            lambda: [
+                r
+                for r in _records(world, ada)
+                if r["channel"] == "email" and r["status"] == "retrying"
+            ],
+            20,
+        )
+        assert receiver.requests, "the webhook was tried"
+        time.sleep(2.5)
+        world.smtp.up()
+        world.smtp.wait_for(
+            lambda m, rcpt: "ada@example.org" in rcpt and m["X-Turnpost-Game"] == game_id,
+            timeout=30,
+        )
+        time.sleep(1.0)  # a duplicate would come now
+    assert len(world.smtp.to("ada@example.org")) == 1
+    assert _records(world, ada)[0]["status"] == "fallback"
