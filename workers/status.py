@@ -39,6 +39,9 @@ def status(data: redis.Redis, queues: redis.Redis) -> dict[str, Any]:
 
 
 CHANNELS = ("email", "webhook", "push", "digest")
+LETTERS = "sign_in"
+"""Sign-in and confirmation letters: items of the clock's schedule, not RQ jobs; counted
+when given up (the worker's log says when one is retried)."""
 
 
 def deliveries(data: redis.Redis) -> dict[str, dict[str, int]]:
@@ -55,7 +58,7 @@ def deliveries(data: redis.Redis) -> dict[str, dict[str, int]]:
                     0,
                 )
             )
-            for channel in CHANNELS
+            for channel in (*CHANNELS, LETTERS)
         },
     }
 

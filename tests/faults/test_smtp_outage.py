@@ -18,6 +18,7 @@ from store.connection import connect
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 from tests.addresses import ConfirmedPlayers
+from tests.e2e.server import Client
 from tests.faults.test_faults import World
 from tests.peers import SmtpInbox, WebhookReceiver
 from transports.safe_urls import UrlPolicy
@@ -206,3 +207,25 @@ def test_a_failed_webhooks_email_due_while_smtp_is_down_arrives_when_it_is_back(
         time.sleep(1.0)  # a duplicate would come now
     assert len(world.smtp.to("ada@example.org")) == 1
     assert _records(world, ada)[0]["status"] == "fallback"
+
+
+def test_a_confirmation_letter_due_while_smtp_is_down_is_retried_then_given_up(world):
+    """The letter that confirms a new address is the clock's, not a job's: while the mail
+    server is down it is tried again with backoff (the clock's other items go on), arrives
+    once when the server is back, and is given up, counted, when it stays down."""
+    world.smtp.down()
+    server = world.start_server()
+    world.start_worker(**RETRIES)
+    Client(server.url, "Ada", email="ada@example.org")
+    _wait(
+        "status never counted the letter given up",
+        lambda: _status(world)["given_up"].get("sign_in") == 1,
+        30,
+    )
+    Client(server.url, "Bo", email="bo@example.org")
+    time.sleep(1.2)  # the first two attempts of Bo's letter fail; the third is due at 1.5 s
+    world.smtp.up()
+    world.smtp.wait_for(lambda m, rcpt: "bo@example.org" in rcpt, timeout=20)
+    time.sleep(2.0)  # a duplicate, or Ada's letter given up, would come now
+    assert [len(world.smtp.to(a)) for a in ("ada@example.org", "bo@example.org")] == [0, 1]
+    assert _status(world)["given_up"].get("sign_in") == 1
