@@ -1,5 +1,5 @@
-"""No single point of failure in the queue: RQ's Redis is a Valkey Sentinel group (a primary,
-its replica, three sentinels; QUEUE_REDIS_URL=redis+sentinel://...). Its primary is SIGKILLed
+"""No single point of failure: RQ's Redis, and the games', as a Valkey Sentinel group (a
+primary, its replica, three sentinels; redis+sentinel://... URLs). Its primary is SIGKILLed
 while people play against bots and their turn emails are queued; after the failover every
 acknowledged move is in the log, no game is stuck, every queued job has run (the queue and
 RQ's registries empty, each game's latest turn emailed) and no email went twice."""
@@ -11,12 +11,15 @@ import time
 import pytest
 import redis
 
+from service.play.games import GameService
 from store.connection import connect
 from store.embedded import EmbeddedSentinelGroup
+from store.games import GameStore
+from store.players import PlayerStore
 from tests.addresses import confirm
 from tests.checks import Mover
 from tests.e2e.server import Client, LiveServer
-from tests.faults.test_faults import World
+from tests.faults.test_faults import FAST, World
 from workers.queue import queue
 
 pytestmark = pytest.mark.slow
@@ -113,3 +116,40 @@ def test_the_queues_primary_killed_under_load_loses_no_job(world, group):
             key = (to, message["X-Turnpost-Delivery"])
             sent[key] = sent.get(key, 0) + 1
     assert [k for k, n in sent.items() if n > 1] == []
+
+
+def test_games_on_a_sentinel_group_play_on_after_its_primary_is_killed(world, group):
+    """REDIS_URL and RQ's both on the group (`turnpost serve` with its worker): people play
+    against bots, the primary is SIGKILLed, and play goes on through the new primary: every
+    acknowledged move is in the log and every bot answers."""
+    server = LiveServer(redis_url=group.url, env={"SMTP_URL": world.smtp.url, **FAST})
+    world.servers.append(server.wait_ready())
+    movers = []
+    for i in range(4):
+        person = Client(server.url, f"P{i}")
+        game = person.post("/v1/games", {"game": "nautilus", "seats": [person.id, "bot:heuristic"]})
+        movers.append((person, game.json()["id"]))
+    mover = Mover(server.url, movers)
+    mover.start()
+    time.sleep(3)
+    before = len(mover.acknowledged)
+    group.primary.kill()
+    _wait("no failover", lambda: group.primary_port() == group.replica.port, 20)
+    _wait("no move after the failover", lambda: len(mover.acknowledged) > before + 4, 30)
+    mover.stop.set()
+    mover.join(15)
+    service = GameService(GameStore(connect(group.url)), PlayerStore(connect(group.url)))
+    for game_id, version, move in mover.acknowledged:
+        assert any(
+            e["type"] == "ActionTaken" and e["seat"] == 0
+            for e in service.games.events(game_id, after=version - 2, count=2)
+        ), (game_id, version, move)
+
+    def answered() -> bool:
+        return all(
+            service.load(game_id)["active_seats"] == [0]
+            or service.load(game_id)["status"] == "finished"
+            for _, game_id in movers
+        )
+
+    _wait("a bot never answered", answered, 30)
