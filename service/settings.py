@@ -169,6 +169,9 @@ class Settings(FromEnvironment):
     smtp_url: str | None = setting(
         None, "smtp://user:pass@host:587[?starttls=true], smtps://...; unset: .eml files"
     )
+    smtp_timeout_seconds: float = setting(
+        30.0, "the mail server's connect, and each answer; a silent one fails the send then"
+    )
     outbox_dir: str = setting("data/outbox", "where emails go when there is no SMTP server")
     mail_domain: str | None = setting(
         None, "replies to move+TOKEN.VERSION@MAIL_DOMAIN play moves; unset: no play by email"

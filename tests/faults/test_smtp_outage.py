@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 
@@ -229,3 +231,54 @@ def test_a_confirmation_letter_due_while_smtp_is_down_is_retried_then_given_up(w
     time.sleep(2.0)  # a duplicate, or Ada's letter given up, would come now
     assert [len(world.smtp.to(a)) for a in ("ada@example.org", "bo@example.org")] == [0, 1]
     assert _status(world)["given_up"].get("sign_in") == 1
+
+
+class SilentServer:
+    """A TCP server that accepts connections and never answers: a mail server that hangs."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_server(("127.0.0.1", port))
+        self.held: list[socket.socket] = []
+        self.stopping = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.held.append(self.sock.accept()[0])
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.sock.shutdown(socket.SHUT_RDWR)  # wakes the accept() under way, freeing the port
+        self.sock.close()
+        for held in self.held:
+            held.close()
+
+
+def test_turn_emails_due_while_smtp_hangs_are_retried_after_its_timeout(world):
+    """The mail server accepts connections and says nothing: each attempt ends after
+    SMTP_TIMEOUT_SECONDS and is tried again; when a real server is back, every email arrives
+    once."""
+    world.smtp.down()
+    silent = SilentServer(world.smtp.port)
+    people = _games_with_people(world, 3)
+    world.start_worker(SMTP_TIMEOUT_SECONDS="0.5", EMAIL_RETRY_SECONDS="0.5", EMAIL_ATTEMPTS="8")
+    player_id, _ = next(iter(people.values()))
+    retrying = _wait(
+        "no email was recorded as retrying",
+        lambda: [r for r in _records(world, player_id) if r["status"] == "retrying"],
+        20,
+    )
+    assert "timed out" in retrying[0]["detail"]
+    silent.close()
+    world.smtp.up()
+    wanted = {(game_id, address) for game_id, (_, address) in people.items()}
+    _wait(
+        f"emails missing: {sorted(wanted - set(_turn_emails(world)))}",
+        lambda: wanted <= set(_turn_emails(world)),
+        30,
+    )
+    time.sleep(1.0)  # a duplicate would come now
+    assert max(_turn_emails(world).values()) == 1
