@@ -83,7 +83,9 @@ def assemble(
     cache_tokens: bool = False,
 ) -> Services:
     settings = settings or Settings()
-    mailer = mailer or mailer_for(settings.smtp_url, settings.outbox_dir)
+    mailer = mailer or mailer_for(
+        settings.smtp_url, settings.outbox_dir, settings.smtp_timeout_seconds
+    )
     token_cache = TokenCache.for_client(client) if cache_tokens else None
     game_store, player_store = GameStore(client), PlayerStore(client, token_cache)
     notes = NotificationStore(client)

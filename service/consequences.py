@@ -614,7 +614,11 @@ class Consequences:
                 self.vacations.copy_to_games(player_id)
         if self.sign_in is not None:
             for item in by_kind.get("sign_in", []):
-                self.sign_in.send_links(item["email"], item.get("why", "sign_in"))
+                self._count(
+                    "turnpost_deliveries_total",
+                    channel="sign_in",
+                    outcome=self.sign_in.send_due(item),
+                )
         self.schedule.done(taken)
 
     def _digests(self, due: list[dict[str, Any]]) -> None:

@@ -169,6 +169,9 @@ class Settings(FromEnvironment):
     smtp_url: str | None = setting(
         None, "smtp://user:pass@host:587[?starttls=true], smtps://...; unset: .eml files"
     )
+    smtp_timeout_seconds: float = setting(
+        30.0, "the mail server's connect, and each answer; a silent one fails the send then"
+    )
     outbox_dir: str = setting("data/outbox", "where emails go when there is no SMTP server")
     mail_domain: str | None = setting(
         None, "replies to move+TOKEN.VERSION@MAIL_DOMAIN play moves; unset: no play by email"
@@ -178,6 +181,12 @@ class Settings(FromEnvironment):
     )
     email_delay_seconds: float = setting(
         30.0, "a turn email waits this long: a quick move makes it moot"
+    )
+    email_attempts: int = setting(
+        8, "how many times an email is tried while the mail server is away or refuses it"
+    )
+    email_retry_seconds: float = setting(
+        30.0, "an email's first retry; each next doubles (8 attempts: given up after about 1 h)"
     )
     email_throttle_seconds: float = setting(
         300.0, "at most one turn email per player and game per window"

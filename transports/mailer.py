@@ -139,5 +139,5 @@ class OutboxMailer:
         return contextlib.nullcontext()
 
 
-def mailer_for(smtp_url: str | None, outbox_dir: str | Path) -> Mailer:
-    return SmtpMailer(smtp_url) if smtp_url else OutboxMailer(outbox_dir)
+def mailer_for(smtp_url: str | None, outbox_dir: str | Path, timeout: float = 30.0) -> Mailer:
+    return SmtpMailer(smtp_url, timeout) if smtp_url else OutboxMailer(outbox_dir)

@@ -25,8 +25,6 @@ from service.settings import Settings
 from store.connection import connect, data_url
 from store.request_ids import REQUEST_ID
 
-EMAIL_RETRY_SECONDS = (30, 120, 600)
-"""After a failed send, the next attempts wait this long; then the job fails for good."""
 STORE_AWAY_SECONDS = 300
 """How long a delivery waits, inside its job, for Redis to come back (a dropped connection, a
 restart): while Redis is away the delivery can neither be done nor put off to later, and a job
@@ -94,8 +92,9 @@ def later() -> Consequences:
 def email_notices(batch: list[list]) -> list[str]:
     """Email each notice of a batch (as workers.queue writes them: `email_notice`'s
     arguments and the id of the request that caused it), over one SMTP session. A notice
-    that fails is delivered again later by the clock, as `email_notice` says, and the batch
-    goes on; one that failed for good fails the job at the end."""
+    whose send fails is tried again later by the clock (`_email`); one that raises (a fault
+    of ours, or Redis away for good) is logged, the batch goes on, and it fails the job at
+    the end."""
     outcomes, gave_up = [], None
     with services().notifications.mailer.session():
         for *notice, request_id in batch:
@@ -137,26 +136,17 @@ def _email(
     attempt: int,
     holder: Claimant | None = None,
 ) -> str:
-    """Email a notice. When the player's throttle window is open, or the send failed, the
-    clock delivers it again later; after the last of EMAIL_RETRY_SECONDS it raises."""
+    """Email a notice. When the player's throttle window is open, or the send failed (the
+    mail server away or refusing), the clock delivers it again later, until the send's
+    attempts are used up (NotificationService.email)."""
     delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
-    again = later().later
     log.info(
         "email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
     )
-    try:
-        outcome, wait = services().notifications.email(delivery.notice, holder=holder)
-    except (redis.ConnectionError, redis.TimeoutError):
-        raise  # Redis away: until_the_store_answers runs it again
-    except Exception:
-        failures = attempt - 1
-        if failures >= len(EMAIL_RETRY_SECONDS):
-            raise
-        again(replace(delivery, attempt=attempt + 1), EMAIL_RETRY_SECONDS[failures])
-        return _counted("email", "failed")
-    if outcome == "deferred":
-        again(replace(delivery, attempt=attempt + 1), wait)
-    return _counted("email", outcome)
+    outcome, wait = services().notifications.email(delivery.notice, holder=holder, attempt=attempt)
+    if outcome in ("deferred", "retry"):
+        later().later(replace(delivery, attempt=attempt + 1), wait)
+    return _counted(delivery, outcome, wait)
 
 
 def webhook_notice(
@@ -187,7 +177,11 @@ def _webhook(event: str, game_id: str, seat: int, version: int, tag: str, attemp
         later().later(replace(delivery, attempt=attempt + 1), wait)
     elif outcome == "busy":
         later().later(delivery, wait)
-    return _counted("webhook", outcome)
+    elif outcome == "failed" and wait:  # the email standing in for it is tried again
+        stand_in = Delivery("email", delivery.notice, 2)
+        later().later(stand_in, wait)
+        _counted(stand_in, "retry", wait)
+    return _counted(delivery, outcome)
 
 
 def push_notice(
@@ -213,31 +207,49 @@ def _push(event: str, game_id: str, seat: int, version: int, tag: str, attempt: 
         later().later(replace(delivery, attempt=attempt + 1), wait)
     elif outcome == "deferred":  # a reminder moved since it was scheduled: at its new time
         later().later(delivery, wait)
-    return _counted("push", outcome)
+    return _counted(delivery, outcome, wait)
 
 
 def digest_email(
     event: str, player_id: str, seat: int, day: int, tag: str = "", attempt: int = 1
 ) -> str:
     """Email a player's digest of a day (service.notify.digest); a failed send is tried
-    again by the clock, as a turn email's is."""
+    again by the clock, as a turn email's is, and given up ("failed") after EMAIL_ATTEMPTS."""
     delivery = Delivery("digest", Notice(event, player_id, seat, day, tag), attempt)
     _follow_the_job()
     log.info("digest: %s of day %d, attempt %d", player_id, day, attempt)
     try:
-        outcome = services().notifications.digest(player_id, day)
+        outcome, wait = services().notifications.digest(player_id, day), 0.0
+    except (redis.ConnectionError, redis.TimeoutError):
+        raise  # Redis away: the job fails and RQ runs it again (workers.queue)
     except Exception:
-        failures = attempt - 1
-        if failures >= len(EMAIL_RETRY_SECONDS):
-            raise
-        later().later(replace(delivery, attempt=attempt + 1), EMAIL_RETRY_SECONDS[failures])
-        return _counted("digest", "failed")
-    return _counted("digest", outcome)
+        settings = services().settings
+        if attempt >= settings.email_attempts:
+            log.exception("digest: %s of day %d given up", player_id, day)
+            return _counted(delivery, "failed")
+        outcome, wait = "retry", settings.email_retry_seconds * 2 ** (attempt - 1)
+        log.warning("digest: %s of day %d failed; again in %g s", player_id, day, wait)
+        later().later(replace(delivery, attempt=attempt + 1), wait)
+    return _counted(delivery, outcome, wait)
 
 
-def _counted(channel: str, outcome: str) -> str:
-    """Count a delivery's outcome for /metrics (store.tallies) and answer it."""
-    tallies = later().tallies
-    if tallies is not None:
-        tallies.count("turnpost_deliveries_total", channel=channel, outcome=outcome)
+WAITING = ("deferred", "busy")
+"""Outcomes that put a delivery off without deciding it (a throttle, a receiver's cap)."""
+
+
+def _counted(delivery: Delivery, outcome: str, wait: float = 0) -> str:
+    """Count a delivery's outcome for /metrics (store.tallies), keep the set of deliveries
+    being retried after a failure (`turnpost status`: "retry" adds one, and its attempt that
+    is delivered, given up ("failed") or moot takes it out), and answer the outcome."""
+    consequences = later()
+    if consequences.tallies is not None:
+        consequences.tallies.count(
+            "turnpost_deliveries_total", channel=delivery.channel, outcome=outcome
+        )
+    notes = services().notifications.notes
+    delivery_id = delivery.notice.delivery_id(delivery.channel)
+    if outcome == "retry":
+        notes.retrying(delivery.channel, delivery_id, consequences.now_ms() + int(wait * 1000))
+    elif delivery.attempt > 1 and outcome not in WAITING:
+        notes.settled(delivery.channel, delivery_id)
     return outcome

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 
 import redis
 from rq import SimpleWorker, Worker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 
 from service.assembly import assemble
 from service.consequences import Batch
@@ -92,9 +94,18 @@ def keep_running(
 
 class _StopsTheProcess:
     """An RQ worker whose stop signal (SIGINT, SIGTERM: RQ installs its own handlers while it
-    works) stops the whole process, the outbox consumer and the clock too."""
+    works) stops the whole process, the outbox consumer and the clock too; and which knows the
+    job it runs (for `_queue_again`)."""
 
     process_stop: threading.Event
+    running: str | None = None
+    """The id of the job this worker runs, until RQ is done with it, its bookkeeping in Redis
+    included; still set when RQ's loop quit inside it."""
+
+    def execute_job(self, job, queue):
+        self.running = job.id
+        super().execute_job(job, queue)  # type: ignore[misc]
+        self.running = None
 
     def request_stop(self, signum, frame):
         self.process_stop.set()
@@ -115,6 +126,28 @@ class _InProcessWorker(_StopsTheProcess, SimpleWorker):
 
 class _ForkingWorker(_StopsTheProcess, Worker):
     pass
+
+
+def _queue_again(client: redis.Redis, job_ids: list[str]) -> None:
+    """The jobs RQ's loop was running when it quit (its Redis went away: a restart, a
+    failover), queued again now that Redis answers, their executions ended. RQ's maintenance
+    would do so only once their heartbeat ran out (90 s). A job that runs twice does its
+    deliveries once (an email is claimed; a webhook carries its delivery id). One that is no
+    longer STARTED there (it finished, or its start was lost with the old primary), or has no
+    retry left (workers.queue.ABANDONED_RETRIES), is left to RQ."""
+    jobs = queue(client)
+    for job_id in job_ids:
+        try:
+            job = Job.fetch(job_id, connection=client)
+        except NoSuchJobError:
+            continue
+        if job.get_status() != JobStatus.STARTED or not job.retries_left:
+            continue  # RQ's maintenance fails one without retries left
+        with client.pipeline() as pipe:
+            jobs.started_job_registry.remove_executions(job, pipeline=pipe)
+            job.retry(jobs, pipe)
+            pipe.execute()
+        log.warning("rq: job %s was running when Redis went away: queued again", job.id)
 
 
 class WorkerProcess:
@@ -245,9 +278,13 @@ class WorkerProcess:
         """RQ's loop, started again whenever it quits on an error (not on a stop request)."""
         backoff = Backoff(self.stop)
         worker_class = _ForkingWorker if self.fork else _InProcessWorker
+        interrupted: list[str] = []
         while not self.stop.is_set():
             client = connect(self.queue_url)
+            worker = None
             try:
+                _queue_again(client, interrupted)
+                interrupted = []
                 worker = worker_class(
                     [queue(client)], connection=client, maintenance_interval=RQ_MAINTENANCE_SECONDS
                 )
@@ -261,6 +298,8 @@ class WorkerProcess:
             except (redis.ConnectionError, redis.TimeoutError) as err:
                 error = err
             finally:
+                if worker is not None and worker.running:
+                    interrupted.append(worker.running)
                 client.close()
                 self._install_signal_handlers()  # RQ's own replace them while it works
             backoff.wait("rq", error)

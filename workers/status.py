@@ -1,6 +1,6 @@
 """What an operator sees of the background work (`turnpost status`): outbox entries waiting
 and how old the oldest is, deadlines and other scheduled items (and how many are overdue),
-leased ones, RQ's queue and its workers."""
+leased ones, RQ's queue and its workers, the deliveries retrying and given up."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from typing import Any
 import redis
 from rq import Worker
 
+from store.notifications import NotificationStore
 from store.outbox import OutboxStore
 from store.schedule import ScheduleStore
+from store.tallies import WorkerTallies, field
 
 from .queue import queue
 
@@ -32,6 +34,32 @@ def status(data: redis.Redis, queues: redis.Redis) -> dict[str, Any]:
             "failed": jobs.failed_job_registry.count,
         },
         "workers": len(Worker.all(connection=queues)),
+        "deliveries": deliveries(data),
+    }
+
+
+CHANNELS = ("email", "webhook", "push", "digest")
+LETTERS = "sign_in"
+"""Sign-in and confirmation letters: items of the clock's schedule, not RQ jobs; counted
+when given up (the worker's log says when one is retried)."""
+
+
+def deliveries(data: redis.Redis) -> dict[str, dict[str, int]]:
+    """Per channel, the deliveries waiting to be tried again after a failed attempt, and those
+    given up since the workers' tallies began (their last attempt failed; the player's
+    deliveries say why)."""
+    tallies = WorkerTallies(data).read()
+    return {
+        "retrying": NotificationStore(data).retrying_counts(CHANNELS),
+        "given_up": {
+            channel: int(
+                tallies.get(
+                    field("turnpost_deliveries_total", {"channel": channel, "outcome": "failed"}),
+                    0,
+                )
+            )
+            for channel in (*CHANNELS, LETTERS)
+        },
     }
 
 

@@ -275,20 +275,26 @@ class NotificationService:
     # -- email -------------------------------------------------------------------------------
 
     def email(
-        self, notice: Notice, fallback: bool = False, holder: Claimant | None = None
+        self,
+        notice: Notice,
+        fallback: bool = False,
+        holder: Claimant | None = None,
+        attempt: int = 1,
     ) -> tuple[str, float]:
         """Send the notice by email. Returns (outcome, seconds): outcome is "sent", "deferred"
-        (the throttle window is open for `seconds` more: ask again then), or a reason nothing
-        was sent ("off", "superseded", "duplicate", "gone", "unconfirmed": the player's
+        (the throttle window is open for `seconds` more: ask again then), "retry" (the mail
+        server was away or refused it: attempt again after `seconds`, see `_send_failed`),
+        "failed" (given up), or a reason nothing was sent ("off", "superseded", "duplicate",
+        "gone", "unconfirmed": the player's
         address was not confirmed by its owner, or "throttled": an invitation from a player
         who had one emailed to this person within INVITATION_EMAIL_SECONDS, or past the
         INVITATIONS_PER_ADDRESS_PER_HOUR of the address). A `fallback` email stands in for a
         failed webhook: it ignores the email preference and the throttle, never the
-        confirmation. `holder`: the job's run that claims it (see NotificationStore.claim),
+        confirmation; so does its retry (`_stands_in`). `holder`: the job's run that claims it (see NotificationStore.claim),
         the same when the run tries again after Redis was away; it remembers that it sent the
         email, so that a try after the send only records it."""
         if notice.event in tournament_letters.EVENTS:
-            return self._tournament_email(notice, fallback)
+            return self._tournament_email(notice, fallback, attempt)
         snap = self.games.snapshot(notice.game_id)
         if snap is None:
             return "gone", 0
@@ -309,11 +315,13 @@ class NotificationService:
             )
             return "unconfirmed", 0
         if notice.event == CHAT_MESSAGE:
-            return self._chat_email(snap, notice, player_id, profile)
+            return self._chat_email(snap, notice, player_id, profile, attempt)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
-            return self._proposal_email(snap, notice, player_id, profile)
+            return self._proposal_email(snap, notice, player_id, profile, attempt)
         if not (wanted(prefs, notice.event, "email") or fallback):
-            return "off", 0
+            if not self._stands_in(player_id, attempt):
+                return "off", 0
+            fallback = True
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
@@ -333,7 +341,8 @@ class NotificationService:
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
         continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
-        if notice.event == TURN_STARTED and not fallback and not continues:
+        windowed = notice.event == TURN_STARTED and not fallback and not continues
+        if windowed:
             wait = self.notes.throttle(
                 player_id, notice.game_id, self.settings.email_throttle_seconds
             )
@@ -394,16 +403,9 @@ class NotificationService:
             if holder is not None:
                 holder.sent = True
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id,
-                notice,
-                "email",
-                delivery_id,
-                "failed",
-                f"{type(err).__name__}: {err}",
-            )
-            raise
+            if windowed:  # the retry may go as soon as the mail server is back
+                self.notes.free_window(player_id, notice.game_id)
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(
             player_id,
             notice,
@@ -643,7 +645,8 @@ class NotificationService:
         "retry" after `seconds`; "busy" (the player has WEBHOOK_IN_FLIGHT_PER_PLAYER
         deliveries under way: ask again after `seconds`, the attempt not used); "failed"
         (attempts used up: the webhook is marked failing and the player gets the email
-        instead); or "off" / "superseded" / "gone".
+        instead; `seconds` > 0 when that email's send failed: its second attempt is due
+        then); or "off" / "superseded" / "gone".
 
         A receiver that leaves a delivery unanswered past the timeout is not called again for
         WEBHOOK_SLOW_SECONDS: meanwhile its attempts fail at once, so that it holds no worker
@@ -759,7 +762,9 @@ class NotificationService:
             attempt,
         )
         if notice.event != CHAT_MESSAGE:  # messages have emails of their own (gathered)
-            self.email(notice, fallback=True)
+            outcome, wait = self.email(notice, fallback=True)
+            if outcome == "retry":
+                return "failed", wait
         return "failed", 0
 
     def _body(
@@ -789,7 +794,7 @@ class NotificationService:
             "sent_at": iso(int(self.clock() * 1000)),
         }
 
-    def _tournament_email(self, notice: Notice, fallback: bool) -> tuple[str, float]:
+    def _tournament_email(self, notice: Notice, fallback: bool, attempt: int) -> tuple[str, float]:
         """A round's start or end, by email: never throttled (one a round), never stale (the
         round began or ended whatever happened since)."""
         state = self.tournaments.state(notice.game_id) if self.tournaments else None
@@ -802,7 +807,9 @@ class NotificationService:
         if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
             return "unconfirmed", 0
         if not (preferences(profile)["email"] or fallback):
-            return "off", 0
+            if not self._stands_in(player_id, attempt):
+                return "off", 0
+            fallback = True
         delivery_id = notice.delivery_id("email")
         message = emails.layout(
             tournament_letters.letter(
@@ -828,11 +835,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(
             player_id,
             notice,
@@ -938,7 +941,7 @@ class NotificationService:
         return self.players.blocked(player_id) if player_id else set()
 
     def _chat_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """An email of the messages the player has not been told yet, sent once the table has
         been quiet CHAT_EMAIL_DELAY_SECONDS: a later message to them supersedes this notice
@@ -977,11 +980,8 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            self.notes.free_window(player_id, game_id, about="messages")
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         self.notes.emailed(player_id, game_id, table.version)
         return "sent", 0
@@ -1117,7 +1117,7 @@ class NotificationService:
         return event if event is not None and event["type"] == wanted else None
 
     def _proposal_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict
+        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """A proposal to answer, or the end of one, told from the reader's table (its open
         proposals and its log line); a proposal answered before the email went is moot."""
@@ -1178,11 +1178,7 @@ class NotificationService:
         try:
             self.mailer.send(message)
         except Exception as err:
-            self.notes.release(delivery_id)
-            self._record(
-                player_id, notice, "email", delivery_id, "failed", f"{type(err).__name__}: {err}"
-            )
-            raise
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
         self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
         return "sent", 0
 
@@ -1364,6 +1360,29 @@ class NotificationService:
         }
 
     # -- the delivery log ------------------------------------------------------------------------
+
+    def _stands_in(self, player_id: str, attempt: int) -> bool:
+        """Whether an email the player does not want is a retry of one that stood in for
+        their failed webhook (`fallback`): a webhook still failing says so."""
+        return attempt > 1 and self.notes.webhook_failing(player_id)
+
+    def _send_failed(
+        self, player_id: str, notice: Notice, delivery_id: str, err: Exception, attempt: int
+    ) -> tuple[str, float]:
+        """An email whose send failed (the mail server away, refusing, silent past its
+        timeout): its claim given back, and ("retry", seconds) after EMAIL_RETRY_SECONDS,
+        doubling at each attempt, until EMAIL_ATTEMPTS are used; then ("failed", 0), given
+        up. The player's deliveries say which, and why."""
+        self.notes.release(delivery_id)
+        reason = f"{type(err).__name__}: {err}"
+        if attempt < self.settings.email_attempts:
+            delay = self.settings.email_retry_seconds * 2 ** (attempt - 1)
+            detail = f"{reason}; next attempt in {delay:g} s"
+            self._record(player_id, notice, "email", delivery_id, "retrying", detail, attempt)
+            return "retry", delay
+        detail = f"{reason}; given up after {attempt} attempts"
+        self._record(player_id, notice, "email", delivery_id, "failed", detail, attempt)
+        return "failed", 0
 
     def _record(
         self,

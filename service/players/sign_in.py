@@ -24,6 +24,7 @@ player it names.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.notify import emails
 from service.settings import Settings
+from store.connection import StoreUnavailable
 from store.players import PlayerStore, address_hash
 from store.quota import AddressQuota
 from store.schedule import ScheduleStore
@@ -43,6 +45,7 @@ LISTED_ACCOUNTS = 20
 """The most accounts one letter names (those confirmed for the address, then the oldest)."""
 _LINK = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+log = logging.getLogger(__name__)
 
 
 class SignIn:
@@ -95,6 +98,27 @@ class SignIn:
         # any id places an item in a bucket of the schedule: the address's own is as good
         item = {"kind": "sign_in", "email": address, "why": why}
         self.schedule.add(address, int(self.clock() * 1000), item)
+
+    def send_due(self, item: dict) -> str:
+        """Send the letter of a schedule item (`_schedule`'s): "sent", "none" (no player has
+        the address), "retry" (the send failed: the mail server away, refusing or silent; the
+        item comes due again after EMAIL_RETRY_SECONDS, doubling at each attempt) or "failed"
+        (given up after EMAIL_ATTEMPTS). It raises only when Redis does: a failed send must
+        not fail the clock's batch, whose other items would be carried out again."""
+        attempt, why = item.get("attempt", 1), item.get("why", "sign_in")
+        try:
+            return "sent" if self.send_links(item["email"], why) else "none"
+        except StoreUnavailable:
+            raise
+        except Exception as err:
+            if attempt >= self.settings.email_attempts:
+                log.warning("a %s letter given up after %d attempts: %s", why, attempt, err)
+                return "failed"
+            delay = self.settings.email_retry_seconds * 2 ** (attempt - 1)
+            log.warning("a %s letter failed (%s); again in %g s", why, err, delay)
+            again = {**item, "attempt": attempt + 1}
+            self.schedule.add(item["email"], int((self.clock() + delay) * 1000), again)
+            return "retry"
 
     def send_links(self, email: str, why: str = "sign_in") -> int:
         """Email the address one letter with a fresh link for each player registered with it
