@@ -91,3 +91,6 @@ class Snapshot(TypedDict):
     its deadlines)."""
     hidden_messages: NotRequired[list[int]]
     """The versions of the messages an operator hid (absent while there is none)."""
+    deleted_players: NotRequired[list[str]]
+    """The players of the game who deleted their account (absent while there is none): their
+    seats' and refusals' names read `history.DELETED_NAME`, and no list of theirs is written."""
