@@ -177,5 +177,14 @@ def assemble(
         vacations=vacations,
         tournaments=tournaments,
         matchmaking=matchmaking,
-        own_data=OwnData(players, games, talk, push, vacations, ratings, RatingStore(client)),
+        own_data=OwnData(
+            players,
+            games,
+            talk,
+            push,
+            vacations,
+            ratings,
+            RatingStore(client),
+            MatchmakingStore(client),
+        ),
     )

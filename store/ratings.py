@@ -122,6 +122,19 @@ class RatingStore:
                     change["name"] = name
             self.keep_game_ratings(game_id, json.dumps(record))
 
+    def rename_in_results(self, players: list[str], game_id: str, gone: str, name: str) -> None:
+        """In the other `players`' records of a finished game (written once, by the worker),
+        the player `gone` is named `name`."""
+        for player_id in players:
+            raw = self.r.hget(keys.player_result_records(player_id), game_id)
+            if raw is None:
+                continue
+            record = json.loads(raw)
+            for other in record["others"]:
+                if other["player"] == gone:
+                    other["name"] = name
+            self.r.hset(keys.player_result_records(player_id), game_id, json.dumps(record))
+
     def game_ratings(self, game_id: str) -> dict[str, Any] | None:
         raw = self.r.get(keys.game_ratings(game_id))
         return None if raw is None else json.loads(raw)

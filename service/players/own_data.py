@@ -25,6 +25,7 @@ from service.play.talk import Talk
 from service.players.accounts import PlayerService
 from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
+from store.matchmaking import MatchmakingStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
 
@@ -41,6 +42,7 @@ class OwnData:
         vacations: VacationService,
         ratings: Ratings,
         rating_store: RatingStore,
+        matchmaking: MatchmakingStore,
     ):
         self.players = players
         self.store: PlayerStore = players.players
@@ -50,6 +52,7 @@ class OwnData:
         self.vacations = vacations
         self.ratings = ratings
         self.rating_store = rating_store
+        self.matchmaking = matchmaking
 
     def export(self, player_id: str) -> dict[str, Any]:
         """Everything the server holds about the player, as JSON; secrets (token, webhook
@@ -128,6 +131,12 @@ class OwnData:
         resolved = [g for g in game_ids if self._leave(g, player_id)]
         forgotten = [g for g in game_ids if self.games.forget_player(g, player_id)]
         self.rating_store.forget_player(player_id, sorted(registry.GAMES), game_ids, DELETED_NAME)
+        for game_id in game_ids:
+            seats = self.games.load(game_id)["seats"]
+            others = [str(r["player_id"]) for r in seats if r["player_id"] not in (None, player_id)]
+            self.rating_store.rename_in_results(others, game_id, player_id, DELETED_NAME)
+        for title in sorted(registry.GAMES):  # never paired again
+            self.matchmaking.cancel(title, player_id)
         self.store.delete_player(player_id, profile["name"], profile.get("email"))
         return {"deleted": True, "games": resolved, "renamed": forgotten}
 

@@ -12,6 +12,7 @@ import requests
 from service.play.history import replay
 from store.connection import connect
 from store.games import GameStore
+from store.matchmaking import MatchmakingStore
 from store.ratings import RatingStore
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
@@ -58,6 +59,11 @@ def test_a_deleted_players_address_gets_nothing_more_and_their_games_forget_thei
                 assert time.monotonic() < deadline, "the game was not rated"
                 time.sleep(0.2)
             outgoing.wait_for(lambda m, rcpt: ADA in rcpt and m["X-Turnpost-Game"] == rated)
+            while not bo.get(f"/v1/players/{bo.id}").json()["recent"]:  # Bo's record of it
+                assert time.monotonic() < deadline, "Bo's result was not recorded"
+                time.sleep(0.2)
+            asked = ada.post("/v1/matchmaking/buttons", {"bot_after_seconds": 3600})
+            assert asked.status_code == 201, asked.text
 
             r = requests.delete(
                 f"{server.url}/v1/players/me",
@@ -92,6 +98,9 @@ def test_a_deleted_players_address_gets_nothing_more_and_their_games_forget_thei
             page = requests.get(f"{server.url}/games/{rated}", timeout=30).text
             assert "a deleted player" in page
             assert "Adaline" not in str(ratings.game_ratings(rated))
+            # Bo's own record of the game, and the lobby's pool, no longer hold her
+            assert "Adaline" not in bo.get(f"/v1/players/{bo.id}").text
+            assert MatchmakingStore(connect(valkey.url)).waiting("buttons") == 0
             assert ada.get("/v1/players/me").status_code == 401
         finally:
             server.stop()
