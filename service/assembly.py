@@ -186,5 +186,6 @@ def assemble(
             ratings,
             RatingStore(client),
             MatchmakingStore(client),
+            tournaments,
         ),
     )

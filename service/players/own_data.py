@@ -13,6 +13,7 @@ every page, view and answer names seats from); the log itself is never rewritten
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +26,7 @@ from service.play.talk import Talk
 from service.players.accounts import PlayerService
 from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
+from service.tournaments.tournaments import TournamentService
 from store.matchmaking import MatchmakingStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
@@ -43,6 +45,7 @@ class OwnData:
         ratings: Ratings,
         rating_store: RatingStore,
         matchmaking: MatchmakingStore,
+        tournaments: TournamentService,
     ):
         self.players = players
         self.store: PlayerStore = players.players
@@ -53,6 +56,7 @@ class OwnData:
         self.ratings = ratings
         self.rating_store = rating_store
         self.matchmaking = matchmaking
+        self.tournaments = tournaments
 
     def export(self, player_id: str) -> dict[str, Any]:
         """Everything the server holds about the player, as JSON; secrets (token, webhook
@@ -128,6 +132,11 @@ class OwnData:
         game_ids = self._game_ids(player_id)
         self.store.revoke_token(player_id)  # signed out first: nothing new starts meanwhile
         self.players.sessions.end_all(player_id)
+        for tournament in self.tournaments.of_player(player_id, limit=1000):
+            if tournament["status"] in ("signup", "running"):
+                # off the list before it starts; withdrawn after (its games by the policy)
+                with contextlib.suppress(ServiceError):  # withdrawn already, or just over
+                    self.tournaments.leave(tournament["id"], player_id)
         resolved = [g for g in game_ids if self._leave(g, player_id)]
         forgotten = [g for g in game_ids if self.games.forget_player(g, player_id)]
         self.rating_store.forget_player(player_id, sorted(registry.GAMES), game_ids, DELETED_NAME)

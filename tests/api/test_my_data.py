@@ -12,6 +12,7 @@ from store.games import GameStore
 from store.players import PlayerStore
 from tests.api.conftest import befriend
 from tests.api.test_talk_api import valid
+from tests.api.test_tournaments_api import BODY as TOURNAMENT
 
 DELETED = "a deleted player"
 
@@ -122,3 +123,13 @@ def test_deleting_my_account(client, register, redis_client):
     assert client.get(f"/v1/games/{unclocked}", headers=bo).json["status"] == "finished"
     log = client.get(f"/v1/games/{clocked}/log?limit=1000", headers=bo).json["entries"]
     assert log[-1]["type"] in ("TurnTimedOut", "PlayerDeleted")
+
+
+def test_a_deleted_player_leaves_the_tournaments_they_signed_up_to(client, register):
+    (ada_id, ada), (_, bo) = people(client, register)
+    made = client.post("/v1/tournaments", json=TOURNAMENT, headers=bo).json
+    assert client.post(f"/v1/tournaments/{made['id']}/signup", headers=ada).status_code == 200
+    r = client.delete(f"/v1/players/me?confirm={ada_id}", headers=ada)
+    assert r.status_code == 200, r.json
+    players = client.get(f"/v1/tournaments/{made['id']}", headers=bo).json["players"]
+    assert players == []
