@@ -144,6 +144,8 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
     elif event["type"] == EventType.MESSAGE_HIDDEN:
         snap["hidden_messages"] = [*snap.get("hidden_messages", []), event["message"]]
     elif event["type"] == EventType.PLAYER_DELETED:
+        if snap["status"] in ("finished", "cancelled"):
+            snap.setdefault("closed_version", snap["version"])
         gone = event["player_id"]
         snap["deleted_players"] = [*deleted_players(snap), gone]
         for record in snap["seats"]:

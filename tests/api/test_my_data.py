@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from service.notify.notifications import notices
 from service.play.history import replay
 from store.games import GameStore
 from store.players import PlayerStore
@@ -133,3 +134,23 @@ def test_a_deleted_player_leaves_the_tournaments_they_signed_up_to(client, regis
     assert r.status_code == 200, r.json
     players = client.get(f"/v1/tournaments/{made['id']}", headers=bo).json["players"]
     assert players == []
+
+
+def test_a_deletion_after_the_end_tells_nobody_the_game_ended_again(client, register, redis_client):
+    """The consequences of the PlayerDeleted commit on a finished game call for no notice (Bo
+    got his "game finished" once), while a worker late with the commit that ended it still
+    tells everyone."""
+    (ada_id, ada), (bo_id, bo) = people(client, register)
+    game_id = new_game(client, ada, [ada_id, bo_id])
+    move(client, game_id, ada)
+    client.post(f"/v1/games/{game_id}/resign", headers=bo)
+    ended = GameStore(redis_client).snapshot(game_id)["version"]
+    client.delete(f"/v1/players/me?confirm={ada_id}", headers=ada)
+    snap = GameStore(redis_client).snapshot(game_id)
+    assert snap["version"] == ended + 1
+    assert notices(snap, ended + 1, ended + 1) == []
+    told = notices(snap, ended, ended)
+    assert [(n.event, n.seat, n.version) for n in told] == [
+        ("game.finished", 0, ended),
+        ("game.finished", 1, ended),
+    ]

@@ -30,7 +30,10 @@ def move(player: Client, game_id: str) -> None:
     assert r.status_code == 201, r.text
 
 
-def test_a_deleted_players_address_gets_nothing_more_and_their_games_forget_their_name(valkey):
+def test_a_deleted_players_address_gets_nothing_more_and_their_games_forget_their_name(
+    valkey,
+    redis_client,  # a database of its own: no earlier test's Bo on bo@example.org
+):
     with SmtpInbox() as outgoing:
         server = LiveServer(redis_url=valkey.url, env={"SMTP_URL": outgoing.url, **FAST})
         server.wait_ready()
