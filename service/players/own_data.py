@@ -129,14 +129,17 @@ class OwnData:
                 "says it)",
             )
         profile = self.players.profile(player_id)
-        game_ids = self._game_ids(player_id)
-        self.store.revoke_token(player_id)  # signed out first: nothing new starts meanwhile
+        # signed out and out of every pairing first, so that no game starts meanwhile
+        self.store.revoke_token(player_id)
         self.players.sessions.end_all(player_id)
+        for title in sorted(registry.GAMES):
+            self.matchmaking.cancel(title, player_id)
         for tournament in self.tournaments.of_player(player_id, limit=1000):
             if tournament["status"] in ("signup", "running"):
                 # off the list before it starts; withdrawn after (its games by the policy)
                 with contextlib.suppress(ServiceError):  # withdrawn already, or just over
                     self.tournaments.leave(tournament["id"], player_id)
+        game_ids = self._game_ids(player_id)
         resolved = [g for g in game_ids if self._leave(g, player_id)]
         forgotten = [g for g in game_ids if self.games.forget_player(g, player_id)]
         self.rating_store.forget_player(player_id, sorted(registry.GAMES), game_ids, DELETED_NAME)
@@ -144,8 +147,6 @@ class OwnData:
             seats = self.games.load(game_id)["seats"]
             others = [str(r["player_id"]) for r in seats if r["player_id"] not in (None, player_id)]
             self.rating_store.rename_in_results(others, game_id, player_id, DELETED_NAME)
-        for title in sorted(registry.GAMES):  # never paired again
-            self.matchmaking.cancel(title, player_id)
         self.store.delete_player(player_id, profile["name"], profile.get("email"))
         return {"deleted": True, "games": resolved, "renamed": forgotten}
 

@@ -9,8 +9,12 @@ import json
 
 from service.notify.notifications import notices
 from service.play.history import replay
+from service.play.results import result_of
+from service.ratings.ratings import Ratings
+from service.settings import Settings
 from store.games import GameStore
 from store.players import PlayerStore
+from store.ratings import RatingStore
 from tests.api.conftest import befriend
 from tests.api.test_talk_api import valid
 from tests.api.test_tournaments_api import BODY as TOURNAMENT
@@ -124,6 +128,10 @@ def test_deleting_my_account(client, register, redis_client):
     assert client.get(f"/v1/games/{unclocked}", headers=bo).json["status"] == "finished"
     log = client.get(f"/v1/games/{clocked}/log?limit=1000", headers=bo).json["entries"]
     assert log[-1]["type"] in ("TurnTimedOut", "PlayerDeleted")
+    # the worker records the game her leaving ended: nothing of hers is written again
+    Ratings(RatingStore(redis_client), Settings()).record(result_of(store.snapshot(unclocked)))
+    assert not list(redis_client.scan_iter(match=f"tp:player:{{{ada_id}}}*"))
+    assert "Adaline" not in client.get(f"/v1/players/{bo_id}", headers=bo).get_data(as_text=True)
 
 
 def test_a_deleted_player_leaves_the_tournaments_they_signed_up_to(client, register):
