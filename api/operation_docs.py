@@ -188,7 +188,8 @@ DESCRIPTIONS: dict[str, str] = {
     "session stop working, and your profile, address, webhook, devices, calendar, deliveries "
     "and lists are gone (no email, webhook or push goes to you again). Your unfinished games "
     "go on by their timeout policy, as a suspension's do (you leave a game without a clock, or "
-    'not started; an invitation is declined). Every game you sat in names you "a deleted '
+    "not started; an invitation is declined), and you leave every matchmaking pool and every "
+    'tournament not over. Every game you sat in names you "a deleted '
     'player" from then on (a PlayerDeleted event in its log; the log is never rewritten, and '
     "finished games still replay). Download your data first (`exportMe`): nothing of the "
     "account can be restored.",
