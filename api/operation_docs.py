@@ -176,6 +176,23 @@ DESCRIPTIONS: dict[str, str] = {
     "them all). It applies to games created from now on.",
     "rotateWebhookSecret": "The new secret signs every delivery from now on, retries of "
     "earlier ones included.",
+    "exportMe": "Your profile, friends and blocked players, calendar, every game you sit in, "
+    "sat in or are invited to (its summary, your seat's view as `getView` gives it, and the "
+    "messages you wrote: never another seat's hidden facts), your ratings and record, your "
+    "latest deliveries, your devices with Web Push on and your web sessions. Secrets are left "
+    "out: no token, webhook secret, push key or endpoint, or session cookie. Also a download "
+    "from the settings page.",
+    "deleteMe": "`confirm` is your own player id: without it the answer is 422 "
+    "request/invalid, with another id 422 player/confirm_mismatch, and nothing is deleted. "
+    "At once: your token and every web "
+    "session stop working, and your profile, address, webhook, devices, calendar, deliveries "
+    "and lists are gone (no email, webhook or push goes to you again). Your unfinished games "
+    "go on by their timeout policy, as a suspension's do (you leave a game without a clock, or "
+    "not started; an invitation is declined), and you leave every matchmaking pool and every "
+    'tournament not over. Every game you sat in names you "a deleted '
+    'player" from then on (a PlayerDeleted event in its log; the log is never rewritten, and '
+    "finished games still replay). Download your data first (`exportMe`): nothing of the "
+    "account can be restored.",
     "rotateToken": "The new token is shown only in this answer; the one you called with "
     "stops working at once. Lost your token? Ask for a sign-in link "
     "(`requestSignIn`).",

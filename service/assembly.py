@@ -19,6 +19,7 @@ from service.play.table import Tables
 from service.play.talk import Talk, TalkLimits
 from service.players.accounts import PlayerService
 from service.players.moderation import Moderation
+from service.players.own_data import OwnData
 from service.players.sessions import WebSessions
 from service.players.sign_in import SignIn
 from service.players.vacations import VacationService
@@ -71,6 +72,8 @@ class Services:
     """Tournaments: the requests record intent, the worker runs them."""
     matchmaking: Matchmaking
     """Rated games against someone near one's rating: the requests ask, the worker pairs."""
+    own_data: OwnData
+    """A player's export of their data, and the deletion of their account."""
     vacations: VacationService | None = None
 
 
@@ -177,4 +180,15 @@ def assemble(
         vacations=vacations,
         tournaments=tournaments,
         matchmaking=matchmaking,
+        own_data=OwnData(
+            players,
+            games,
+            talk,
+            push,
+            vacations,
+            ratings,
+            RatingStore(client),
+            MatchmakingStore(client),
+            tournaments,
+        ),
     )

@@ -523,7 +523,7 @@ class Consequences:
         )
         for notice in found:
             player_id = snap["seats"][notice.seat]["player_id"]
-            if not player_id:
+            if not player_id or player_id in history.deleted_players(snap):
                 continue
             kind = notice.event
             if kind == TURN_STARTED and goes_on(snap, notice, began.get(notice.version)):

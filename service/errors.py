@@ -201,6 +201,11 @@ class ErrorCode(Enum):
         "/legal-moves lists them",
     )
     PLAYER_INVALID = "player/invalid", 422, "a player needs a name"
+    PLAYER_CONFIRM_MISMATCH = (
+        "player/confirm_mismatch",
+        422,
+        "deleting an account is confirmed with its own player id (`confirm`)",
+    )
     PLAYER_UNSAFE_WEBHOOK = (
         "player/unsafe_webhook",
         422,

@@ -395,6 +395,15 @@ class PlayerStore:
         found = pipe.execute()
         return [bool(a or b) for a, b in zip(found[0::2], found[1::2])]
 
+    def delete_player(self, player_id: str, name: str, email: str | None) -> None:
+        """Every key of the player's (all share their hash tag), and their entries in the
+        indexes of names and addresses."""
+        self.r.zrem(keys.PLAYER_NAMES, _name_entry(name, player_id))
+        if email:
+            self.r.srem(keys.email_players(address_hash(email)), player_id)
+        for key in self.r.scan_iter(match=keys.player(player_id) + "*", count=1000):
+            self.r.delete(key)
+
     def revoke_token(self, player_id: str) -> None:
         """The player's API token stops working (no new one is made)."""
         old = self.r.getdel(keys.player_token(player_id))

@@ -102,6 +102,39 @@ class RatingStore:
         """The game's own copy of its rating changes (the same whenever it is written)."""
         self.r.set(keys.game_ratings(game_id), record)
 
+    def forget_player(
+        self, player_id: str, titles: list[str], game_ids: list[str], name: str
+    ) -> None:
+        """A player deleted their account: off every leaderboard, and named `name` where their
+        name was kept (the titles' names, their games' rating changes). Key by key: each of
+        these keys has a slot of its own."""
+        for title in titles:
+            self.r.zrem(keys.rating_board(title), player_id)
+            self.r.zrem(keys.rating_active(title), player_id)
+            if self.r.hexists(keys.rating_names(title), player_id):
+                self.r.hset(keys.rating_names(title), player_id, name)
+        for game_id in game_ids:
+            record = self.game_ratings(game_id)
+            if record is None:
+                continue
+            for change in record["changes"]:
+                if change["player"] == player_id:
+                    change["name"] = name
+            self.keep_game_ratings(game_id, json.dumps(record))
+
+    def rename_in_results(self, players: list[str], game_id: str, gone: str, name: str) -> None:
+        """In the other `players`' records of a finished game (written once, by the worker),
+        the player `gone` is named `name`."""
+        for player_id in players:
+            raw = self.r.hget(keys.player_result_records(player_id), game_id)
+            if raw is None:
+                continue
+            record = json.loads(raw)
+            for other in record["others"]:
+                if other["player"] == gone:
+                    other["name"] = name
+            self.r.hset(keys.player_result_records(player_id), game_id, json.dumps(record))
+
     def game_ratings(self, game_id: str) -> dict[str, Any] | None:
         raw = self.r.get(keys.game_ratings(game_id))
         return None if raw is None else json.loads(raw)

@@ -44,6 +44,8 @@ class EventType(StrEnum):
     PROPOSAL_ANSWERED = "ProposalAnswered"
     PROPOSAL_CLOSED = "ProposalClosed"
     CALENDAR_SET = "CalendarSet"
+    # a player deleted their account (service/players/own_data.py): their name goes
+    PLAYER_DELETED = "PlayerDeleted"
 
 
 class UnreadableRecord(Exception):
@@ -217,6 +219,15 @@ class MessageHidden(Stamp):
     reason: str
 
 
+class PlayerDeleted(Stamp):
+    """A player of the game deleted their account: from then on every seat they held or
+    declined reads as "a deleted player" (the events before keep what they said: the log is
+    never rewritten; every reader names seats from the snapshot)."""
+
+    type: Literal[EventType.PLAYER_DELETED]
+    player_id: str
+
+
 ProposalKind = Literal["takeback", "pause", "draw", "abort"]
 ProposalResult = Literal["accepted", "declined", "withdrawn", "lapsed", "void"]
 
@@ -275,6 +286,7 @@ Event = (
     | ProposalAnswered
     | ProposalClosed
     | CalendarSet
+    | PlayerDeleted
 )
 
 

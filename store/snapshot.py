@@ -91,3 +91,10 @@ class Snapshot(TypedDict):
     its deadlines)."""
     hidden_messages: NotRequired[list[int]]
     """The versions of the messages an operator hid (absent while there is none)."""
+    closed_version: NotRequired[int]
+    """A finished or cancelled game's version when a player of it first deleted their account
+    (absent before): the commit that ended it is told of (service.notify.notifications.notices),
+    never the deletions after."""
+    deleted_players: NotRequired[list[str]]
+    """The players of the game who deleted their account (absent while there is none): their
+    seats' and refusals' names read `history.DELETED_NAME`, and no list of theirs is written."""

@@ -1,9 +1,10 @@
 """The `turnpost` command: serve, worker, mail-in, status, settings, upgrade-secrets,
-rotate-push-keys, reports, openapi, examples."""
+rotate-push-keys, reports, backup, restore, openapi, examples."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -131,6 +132,27 @@ def main(argv: list[str] | None = None) -> int:
     restore = acts.add_parser("restore", help="lift a player's suspension")
     restore.add_argument("player")
     restore.add_argument("--reason", default="")
+
+    backup = commands.add_parser(
+        "backup",
+        help="write every turnpost key of REDIS_URL (or of the embedded server's --data folder, "
+        "when it is not running) to FILE; safe while the server runs",
+    )
+    backup.add_argument("file")
+    backup.add_argument("--data", default="data", help="the embedded server's folder (./data)")
+    restore = commands.add_parser(
+        "restore",
+        help="write a backup's keys into REDIS_URL (or into the embedded server's --data "
+        "folder, when it is not running), which must hold no turnpost key",
+    )
+    restore.add_argument("file")
+    restore.add_argument("--data", default="data", help="the embedded server's folder (./data)")
+    restore.add_argument(
+        "--replace",
+        action="store_true",
+        help="restore into a database that holds turnpost keys: each key in the file replaces "
+        "its namesake, the others stay",
+    )
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", default=str(DEFAULT_OPENAPI), help="'-' for stdout")
@@ -462,6 +484,77 @@ def mail_in_command(args) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _data_redis(command: str, data: str):
+    """A client to REDIS_URL; without it, to the embedded Valkey started on `data` for the
+    command's length (refused while a `turnpost serve` runs on that folder: two servers must
+    never share one append-only file)."""
+    from store.connection import connect, data_url
+    from store.embedded import EmbeddedValkey
+
+    if os.environ.get("REDIS_URL"):
+        yield connect(data_url(os.environ))
+        return
+    pid_file = Path(data) / "valkey.pid"
+    if pid_file.exists() and _running(int(pid_file.read_text() or 0)):
+        raise SystemExit(
+            f"turnpost {command}: the embedded Valkey in {data}/ is running: set REDIS_URL to "
+            "the URL `turnpost serve` printed (redis://127.0.0.1:PORT/0)"
+        )
+    server = EmbeddedValkey(data).start()
+    try:
+        yield connect(server.url)
+    finally:
+        server.stop()
+
+
+def _running(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def backup_command(args) -> int:
+    from store.backup import backup
+
+    target = Path(args.file)
+    partial = target.with_name(target.name + ".partial")
+    with _data_redis("backup", args.data) as client, partial.open("w") as out:
+        written = backup(client, out)
+    partial.replace(target)  # a file named FILE is always a whole backup
+    print(json.dumps({"file": str(target), "keys": written}))
+    return 0
+
+
+def restore_command(args) -> int:
+    from store.backup import BackupError, check, has_turnpost_keys, restore
+
+    try:
+        with open(args.file) as lines:
+            check(lines)
+        with _data_redis("restore", args.data) as client:
+            if not args.replace and has_turnpost_keys(client):
+                print(
+                    "turnpost restore: this database holds turnpost keys already: restore into "
+                    "an empty one, or give --replace",
+                    file=sys.stderr,
+                )
+                return 1
+            with open(args.file) as lines:
+                restored = restore(client, lines)
+    except (OSError, BackupError) as error:
+        print(f"turnpost restore: {args.file}: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"file": args.file, "keys": restored}))
+    return 0
+
+
 def openapi_command(args) -> int:
     from api.app import create_app, openapi_document
 
@@ -516,6 +609,8 @@ COMMANDS = {
     "worker": worker_command,
     "mail-in": mail_in_command,
     "reports": reports_command,
+    "backup": backup_command,
+    "restore": restore_command,
     "openapi": openapi_command,
     "examples": examples_command,
     "status": status_command,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
-from flask import abort, flash, redirect, request, session
+from flask import Response, abort, flash, redirect, request, session
 from markupsafe import Markup
 from marshmallow import ValidationError
 from marshmallow.validate import Email
@@ -324,6 +325,42 @@ def sign_out_everywhere():
     services().sessions.end_all(you())
     web_session.sign_out(services())
     flash("You are signed out everywhere: on every browser and device, this one too.")
+    return redirect("/", 303)
+
+
+@pages.get("/settings/export")
+@signed_in
+def export_my_data():
+    """The same document as GET /v1/players/me/export, as a file to keep."""
+    player = you()
+    return Response(
+        json.dumps(services().own_data.export(player), ensure_ascii=False, indent=1),
+        mimetype="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="turnpost-{player}.json"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@pages.get("/settings/delete")
+@signed_in
+def delete_account_form():
+    return page("delete_account.html", "Delete your account?")
+
+
+@pages.post("/settings/delete")
+@signed_in
+def delete_account():
+    """The account goes (service/players/own_data.py); the browser, signed out with every
+    other, lands on the home page."""
+    player = you()
+    services().own_data.delete(player, player)
+    web_session.sign_out(services())
+    flash(
+        'Your account is deleted: your games name you "a deleted player", and turnpost '
+        "sends you nothing more."
+    )
     return redirect("/", 303)
 
 

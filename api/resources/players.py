@@ -14,6 +14,8 @@ from service.errors import ErrorCode
 from .. import context
 from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
+from ..json_answers import json_answer
+from ..own_data_schemas import AccountDeletedSchema, AccountDeleteQuerySchema, PlayerExportSchema
 from ..schemas import (
     NEXT_PAGE,
     BlockedSchema,
@@ -94,6 +96,14 @@ class Me(MethodView):
         """Your profile and notification settings"""
         return context.players().profile(context.caller())
 
+    @blp.doc(operationId="deleteMe")
+    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_CONFIRM_MISMATCH)
+    @blp.arguments(AccountDeleteQuerySchema, location="query")
+    @blp.response(200, AccountDeletedSchema)
+    def delete(self, query):
+        """Delete your account, confirmed with your player id"""
+        return context.services().own_data.delete(context.caller(), query["confirm"])
+
     @blp.doc(operationId="updateMe")
     @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
     @blp.arguments(PlayerPatchSchema, required=False)
@@ -102,6 +112,30 @@ class Me(MethodView):
         """Change your name, email, webhook or notification settings (a first webhook gets
         its secret in this answer)"""
         return context.players().update(context.caller(), changes)
+
+
+@blp.route("/me/export")
+class Export(MethodView):
+    @blp.doc(operationId="exportMe")
+    @raises(ErrorCode.PLAYER_NOT_FOUND)
+    @blp.response(
+        200,
+        PlayerExportSchema,
+        headers={
+            "Content-Disposition": {
+                "description": "attachment; filename=turnpost-<your id>.json",
+                "schema": {"type": "string"},
+            }
+        },
+    )
+    def get(self):
+        """Everything the server holds about you, as one JSON document"""
+        player = context.caller()
+        return json_answer(
+            context.services().own_data.export(player),
+            200,
+            {"Content-Disposition": f'attachment; filename="turnpost-{player}.json"'},
+        )
 
 
 @blp.route("/me/friends")

@@ -144,12 +144,13 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
     turn email before they accept."""
     game_id = snapshot["id"]
     people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
+    closed = snapshot.get("closed_version", snapshot["version"])
     if snapshot["status"] == "cancelled" and snapshot["match"] is not None:
         return []  # aborted by its players: the proposal's end tells them (proposal_notices)
     if snapshot["status"] == "cancelled":
         told = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] in NOTIFIED_KINDS]
-        if first <= snapshot["version"] <= last:
-            return [Notice(GAME_CANCELLED, game_id, s, snapshot["version"]) for s in told]
+        if first <= closed <= last:
+            return [Notice(GAME_CANCELLED, game_id, s, closed) for s in told]
         return []
     if snapshot["status"] == "open":
         return [
@@ -158,8 +159,8 @@ def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
             if r["kind"] == "invited" and first <= INVITED_AT <= last
         ]
     if snapshot["status"] == "finished":
-        if first <= snapshot["version"] <= last:
-            return [Notice(GAME_FINISHED, game_id, s, snapshot["version"]) for s in people]
+        if first <= closed <= last:
+            return [Notice(GAME_FINISHED, game_id, s, closed) for s in people]
         return []
     if snapshot["status"] != "active":
         return []

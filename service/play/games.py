@@ -164,7 +164,7 @@ class GameService:
         events = self.games.events(game_id, after=after, count=limit)
         muted, hidden = self.unseen(snap, player_id)
         entries = [
-            logview.render(game, snap["seats"], e, seat)
+            logview.render(game, snap["seats"], e, seat, deleted=history.deleted_players(snap))
             for e in events
             if logview.readable(e, seat, muted, hidden)
         ]
@@ -235,6 +235,12 @@ class GameService:
         when `suspension_due` says nothing is owed (run twice, it writes once). The outbox
         runs it again whenever one of their turns begins (service.consequences)."""
         return self.commits.run(game_id, lambda draft: _suspended(draft, player_id), quiet=False)
+
+    def forget_player(self, game_id: str, player_id: str) -> bool:
+        """The player deleted their account: a PlayerDeleted event, after which the game names
+        them "a deleted player" everywhere (the log before it is left as it was written).
+        Whether it was appended (not when the game had them already, or never had them)."""
+        return self.commits.run(game_id, lambda draft: _forget(draft, player_id), quiet=False)
 
     # -- writing: each use case is a decision (below the class) run by the one commit loop ----
 
@@ -559,7 +565,7 @@ class GameService:
             snap = self.load(game_id)
         muted, hidden = self.unseen(snap, player_id)
         entries = [
-            logview.render(game, snap["seats"], e, seat)
+            logview.render(game, snap["seats"], e, seat, deleted=history.deleted_players(snap))
             for e in events
             if logview.readable(e, seat, muted, hidden)
         ]
@@ -857,6 +863,15 @@ def _suspended(draft: Draft, player_id: str) -> bool:
         if control["on_timeout"] == "forfeit":
             _leave(draft, seat, "forfeit")
         void_moot_proposals(draft)
+    return True
+
+
+def _forget(draft: Draft, player_id: str) -> bool:
+    snap = draft.snap
+    sat = [r["player_id"] for r in snap["seats"]] + [d["player_id"] for d in snap["declined"]]
+    if player_id not in sat or player_id in history.deleted_players(snap):
+        return False
+    draft.add({"type": EventType.PLAYER_DELETED, "player_id": player_id})
     return True
 
 

@@ -20,6 +20,7 @@ from engine import match as runner
 from engine import registry
 from engine.core import Game
 from service.play import agreements, clock
+from service.play.logview import DELETED_NAME
 from service.timefmt import iso
 from store.record import Event, EventType, SeatCalendar, TimeControl
 from store.snapshot import Snapshot
@@ -27,6 +28,10 @@ from store.snapshot import Snapshot
 
 def game_of(snapshot: Snapshot) -> Game:
     return registry.GAMES[snapshot["game"]]
+
+
+def deleted_players(snap: Snapshot) -> list[str]:
+    return snap.get("deleted_players", [])
 
 
 def seat_view(snap: Snapshot, seat: int | None) -> dict[str, Any]:
@@ -138,6 +143,17 @@ def fold(snapshot: Snapshot | None, event: Event, computed: dict | None = None) 
         agreements.fold(snap, event, computed)
     elif event["type"] == EventType.MESSAGE_HIDDEN:
         snap["hidden_messages"] = [*snap.get("hidden_messages", []), event["message"]]
+    elif event["type"] == EventType.PLAYER_DELETED:
+        if snap["status"] in ("finished", "cancelled"):
+            snap.setdefault("closed_version", snap["version"])
+        gone = event["player_id"]
+        snap["deleted_players"] = [*deleted_players(snap), gone]
+        for record in snap["seats"]:
+            if record["player_id"] == gone:
+                record["name"] = DELETED_NAME
+        snap["declined"] = [
+            {**d, "name": DELETED_NAME} if d["player_id"] == gone else d for d in snap["declined"]
+        ]
     snap["version"] = version
     snap["updated_at"] = event["at"]
     agreements.note(snap, event, None if snapshot is None else snapshot["match"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from service.play import history
 from store.games import GameStore, run_pipeline
 from store.players import PlayerStore
 from store.snapshot import Snapshot
@@ -17,13 +18,17 @@ from store.snapshot import Snapshot
 def write(games: GameStore, players: PlayerStore, snaps: Sequence[Snapshot]) -> None:
     """Write the lists of these games' snapshots, in one round trip. A seat reserved for an
     invited player puts the game in their invitations (not in their games); a player who
-    declined has it in no list of theirs."""
+    declined has it in no list of theirs; one who deleted their account has no lists at all
+    (their keys are gone and must stay gone)."""
     if not snaps:
         return
     pipe = games.r.pipeline(transaction=False)
     for snap in snaps:
         game_id, version, now = snap["id"], snap["version"], snap["updated_at"]
+        gone = history.deleted_players(snap)
         for seat, record in enumerate(snap["seats"]):
+            if record["player_id"] in gone:
+                continue
             if record["kind"] == "invited":
                 invited = snap["created_at"] if snap["status"] == "open" else None
                 players.project(
@@ -37,6 +42,8 @@ def write(games: GameStore, players: PlayerStore, snaps: Sequence[Snapshot]) -> 
                 awaiting = deadline if deadline is not None else now
             players.project(record["player_id"], game_id, version, now, awaiting, pipe=pipe)
         for refused in snap.get("declined", []):
+            if refused["player_id"] in gone:
+                continue
             players.project(refused["player_id"], game_id, version, None, None, pipe=pipe)
         games.lobby_entry(
             game_id, version, snap["created_at"] if has_open_seat(snap) else None, pipe

@@ -8,12 +8,16 @@ notation, and the log lines the game wrote for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from engine.core import Game, LogEntry
 from service.timefmt import iso
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
+
+DELETED_NAME = "a deleted player"
+"""How a player who deleted their account is named in their games (a PlayerDeleted event)."""
 
 
 def seat_name(seat_record: SeatRecord) -> str:
@@ -226,10 +230,16 @@ def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> 
 
 
 def render(
-    game: Game, seats: list[SeatRecord], event: Event, reader: int | None, first_seat: int = 0
+    game: Game,
+    seats: list[SeatRecord],
+    event: Event,
+    reader: int | None,
+    first_seat: int = 0,
+    deleted: Collection[str] = (),
 ) -> dict[str, Any]:
     """One event as `reader` (None: a spectator) may read it. The lines name a seat by its
-    number from `first_seat`: 0 as the API counts (its `seat` fields), 1 for people."""
+    number from `first_seat`: 0 as the API counts (its `seat` fields), 1 for people. The
+    `deleted` players (the snapshot's) are not named, though their events hold their name."""
     item: dict[str, Any] = {
         "version": event["version"],
         "type": event["type"],
@@ -247,13 +257,13 @@ def render(
     elif event["type"] == EventType.PLAYER_JOINED:
         item["seat"] = event["seat"]
         number = event["seat"] + first_seat
-        item["lines"] = [{"text": f"{event['name']} took seat {number}", "data": {}}]
+        who = DELETED_NAME if event["player_id"] in deleted else event["name"]
+        item["lines"] = [{"text": f"{who} took seat {number}", "data": {}}]
     elif event["type"] == EventType.INVITATION_DECLINED:
         item["seat"] = event["seat"]
         number = event["seat"] + first_seat
-        item["lines"] = [
-            {"text": f"{event['name']} declined the invitation to seat {number}", "data": {}}
-        ]
+        who = DELETED_NAME if event["player_id"] in deleted else event["name"]
+        item["lines"] = [{"text": f"{who} declined the invitation to seat {number}", "data": {}}]
     elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
@@ -282,6 +292,8 @@ def render(
         if event.get("reason") == "withdrawn":
             text = f"{who} has withdrawn from the tournament: the computer plays for them"
         item["lines"] = [{"text": text, "data": {}}]
+    elif event["type"] == EventType.PLAYER_DELETED:
+        item["lines"] = [{"text": "a player deleted their account", "data": {}}]
     elif event["type"] == EventType.MESSAGE_HIDDEN:  # for the message's readers only
         item["lines"] = [{"text": "a message was hidden by the moderators", "data": {}}]
     elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)

@@ -22,9 +22,11 @@ def result_of(snap: Snapshot) -> Result | None:
         return None
     found = places(len(snap["seats"]), outcome["winners"], outcome["scores"], match["resigned"])
     seats = []
+    gone = history.deleted_players(snap)  # rated still, but with no record of theirs to keep
     for seat, record in enumerate(snap["seats"]):
         if record["kind"] == "player":
-            seats.append(ResultSeat(seat, record["player_id"], record["name"], True, found[seat]))
+            person = record["player_id"] not in gone
+            seats.append(ResultSeat(seat, record["player_id"], record["name"], person, found[seat]))
         elif record["kind"] == "bot":
             seats.append(ResultSeat(seat, record["name"], record["name"], False, found[seat]))
         else:  # a finished game has every seat taken

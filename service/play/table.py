@@ -13,7 +13,7 @@ Seats are numbered from 1 where people read them (`SeatLine.number`); `SeatLine.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -351,7 +351,9 @@ def build(
         for (n, a), w in zip(notated, words)
     )
     legal = [dict(m.action) for m in moves]
-    since = since_last_move(game, snap["seats"], recent, seat, told_until)
+    since = since_last_move(
+        game, snap["seats"], recent, seat, told_until, history.deleted_players(snap)
+    )
     muted, hidden = logview.unseen(snap, blocked)
     chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
     chat_since = _chat_since(chat, recent, seat, told_until)
@@ -411,7 +413,10 @@ def build(
             size=page_size,
             total=snap["version"],
             entries=tuple(
-                Happening(e["version"], happening(game, snap["seats"], e, seat))
+                Happening(
+                    e["version"],
+                    happening(game, snap["seats"], e, seat, history.deleted_players(snap)),
+                )
                 for e in log_events
                 if logview.readable(e, seat, muted, hidden)
             ),
@@ -552,11 +557,15 @@ def log_pages(version: int, page_size: int = LOG_PAGE) -> int:
 
 
 def happening(
-    game: Game, seats: list[SeatRecord], event: Event, reader: int | None
+    game: Game,
+    seats: list[SeatRecord],
+    event: Event,
+    reader: int | None,
+    deleted: Collection[str] = (),
 ) -> tuple[str, ...]:
     """What `reader` may read of one event, seats numbered from 1: a move whose every line is
     hidden from them (a choice made face down) still says that its player moved."""
-    rendered = logview.render(game, seats, event, reader, first_seat=1)
+    rendered = logview.render(game, seats, event, reader, first_seat=1, deleted=deleted)
     lines = tuple(line["text"] for line in rendered["lines"])
     if not lines and event["type"] == EventType.ACTION_TAKEN:
         lines = (f"{logview.seat_name(seats[event['seat']])} moved",)
@@ -586,6 +595,7 @@ def since_last_move(
     recent: Sequence[Event],
     seat: int | None,
     told_until: int | None = None,
+    deleted: Collection[str] = (),
 ) -> tuple[str, tuple[str, ...]]:
     """(heading, lines): the lines of `recent` from the seat's last move on (all of them if it
     has not moved among them), as the seat reads them: the opponents' moves and what they
@@ -599,7 +609,7 @@ def since_last_move(
         for e in recent[start:]
         if e["type"] not in (EventType.GAME_CREATED, EventType.GAME_ENDED)
         and e["type"] not in talk.TALK_EVENTS
-        for line in happening(game, seats, e, seat)
+        for line in happening(game, seats, e, seat, deleted)
     ]
     if len(lines) > SINCE_LINES:
         earlier = len(lines) - SINCE_LINES

@@ -13,8 +13,9 @@ pytestmark = pytest.mark.slow  # replays every recorded game
 RECORDED = load()
 
 
-EVENTS_ADDED_SINCE = {EventType.CALENDAR_SET.value}
-"""Kinds of event the recording is older than (issue 33's vacations)."""
+EVENTS_ADDED_SINCE = {EventType.CALENDAR_SET.value, EventType.PLAYER_DELETED.value}
+"""Kinds of event the recording is older than (issue 33's vacations, issue 37's deleted
+accounts)."""
 SNAPSHOT_ADDED_SINCE = {"calendars", "clocks", "agreements", "rated"}
 """Snapshot fields added since the recording (issue 33's clocks; what proposals keep of a
 started game, service/play/agreements.py; whether a game is rated, service/ratings): a replay adds them, and never changes or drops
