@@ -11,6 +11,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
+from store.embedded import EmbeddedValkey
 from tests.e2e.server import Client, LiveServer
 from tests.peers import SmtpInbox
 
@@ -30,8 +31,10 @@ def play_a_round(server: LiveServer, request_id: str | None = None, outgoing=Non
     """A round of The Nine Domains: Ada lays her cards, then Bo (with `request_id`), which
     fights the round and starts the next: turn emails follow Bo's move (to the addresses
     given, confirmed first through the letters sent to `outgoing`)."""
-    ada = Client(server.url, "Ada", emails.get("ada"))
-    bo = Client(server.url, "Bo", emails.get("bo"))
+    # names and addresses of this module alone: the session's Valkey holds other modules' Ada
+    # and Bo, and a letter to an address names every account on it
+    ada = Client(server.url, "Ada Ops", emails.get("ada"))
+    bo = Client(server.url, "Bo Ops", emails.get("bo"))
     if outgoing is not None:
         for person in (ada, bo):
             person.confirm(outgoing)
@@ -84,12 +87,15 @@ def test_metrics_count_a_move_summed_over_the_gunicorn_processes(live_server):
 
 
 @pytest.fixture
-def traced(valkey, tmp_path):
+def traced(tmp_path):
+    """A server on a Valkey of its own: the workers it counts alive are its own."""
+    (tmp_path / "valkey").mkdir()
+    own = EmbeddedValkey(tmp_path / "valkey", appendonly=False).start()
     with SmtpInbox() as smtp:
         server = LiveServer(
             "--log-level",
             "info",
-            redis_url=valkey.url,
+            redis_url=own.url,
             env={
                 "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
                 "EMAIL_DELAY_SECONDS": "0",
@@ -97,14 +103,17 @@ def traced(valkey, tmp_path):
                 "HOME": str(tmp_path),
             },
         ).wait_ready()
-        yield server, smtp
-        server.stop()
+        try:
+            yield server, smtp
+        finally:
+            server.stop()
+            own.stop()
 
 
 def test_a_moves_request_id_reaches_the_worker_and_its_email_job(traced):
     server, smtp = traced
     ada, bo, answer = play_a_round(
-        server, "trace-the-move-0001", smtp, ada="ada@example.org", bo="bo@example.org"
+        server, "trace-the-move-0001", smtp, ada="ada.ops@example.org", bo="bo.ops@example.org"
     )
     assert answer.headers["X-Request-Id"] == "trace-the-move-0001"
     # the worker's log line comes before its email is sent and counted: wait for all three

@@ -96,8 +96,8 @@ def sign_in(page, server, outgoing, name, email):
 
 def test_a_person_turns_notifications_on_and_gets_their_turn_pushed(site):
     server, outgoing, push = site
-    ada = Client(server.url, "Ada", "ada@example.org")
-    bo = Client(server.url, "Bo", "bo@example.org")
+    ada = Client(server.url, "Ada Push", "ada.push@example.org")  # names of this module alone
+    bo = Client(server.url, "Bo Push", "bo.push@example.org")
     bo.befriend(ada)
     key = bo.get("/v1/players/me/push-subscriptions").json()["application_server_key"]
     push.application_server_key = key
@@ -111,7 +111,7 @@ def test_a_person_turns_notifications_on_and_gets_their_turn_pushed(site):
         context.add_init_script(STAND_IN)
         page = context.new_page()
         page.set_default_timeout(20_000)
-        sign_in(page, server, outgoing, "Bo", "bo@example.org")
+        sign_in(page, server, outgoing, "Bo Push", "bo.push@example.org")
         page.goto(server.url + "/settings")
         page.evaluate("made => { window.__subscription = made; }", browser_keys.subscription)
         section = page.locator("#push")
@@ -154,4 +154,4 @@ def test_a_person_turns_notifications_on_and_gets_their_turn_pushed(site):
     assert message["vapid_key"] == key
     assert message["json"]["event"] in ("turn.started", "turn.continues")
     assert message["json"]["url"] == f"{PUBLIC_URL}/play/{game_id}"
-    assert message["json"]["title"].startswith("Nautilus with Ada: ")
+    assert message["json"]["title"].startswith("Nautilus with Ada Push: ")

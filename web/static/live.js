@@ -10,8 +10,35 @@
   let version = Number(main.dataset.version);
   let touched = false; // the player has started to choose a move: never redraw under them
   main.addEventListener("change", () => { touched = true; });
-  const stream = new EventSource(main.dataset.stream + "?after=" + version);
-  window.turnpostStream = stream; // shared with the page's other scripts (chat.js): one stream
+  // The page's one event stream, shared with its other scripts (chat.js listens on it). It
+  // stays while the connection under it is made again: the server refuses a stream when the
+  // player has the most open (those of pages just left count until their next keep-alive),
+  // and EventSource gives up on a refusal; a new one a few seconds later, from the version
+  // shown, misses nothing.
+  const stream = new EventTarget();
+  window.turnpostStream = stream;
+  const types = new Set([...main.dataset.events.split(" "), "MessageSent", "GameEnded"]);
+  let source = null;
+  let over = false;
+  function follow() {
+    if (over) return;
+    source = new EventSource(main.dataset.stream + "?after=" + version);
+    for (const type of types) {
+      source.addEventListener(type, (event) => {
+        stream.dispatchEvent(
+          new MessageEvent(type, { data: event.data, lastEventId: event.lastEventId })
+        );
+      });
+    }
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+    });
+  }
+  stream.close = () => {
+    over = true;
+    if (source) source.close();
+  };
+  follow();
   // a move sent: the page is going, and the next one says what was played (a fetch of the
   // page now, on the event of that very move, would take that message from the session)
   const leaving = new AbortController();

@@ -183,7 +183,7 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # about 640 bytes an entry (a part per seat and cell)
 def cell_html(colour: str, mark: str, part: str | None = None, marked: bool = False) -> Html:
     """One space of a board: its printed colour, with a button or a star on it; `part`: its
     name as a board part."""
