@@ -247,7 +247,10 @@ def ada_and_bo(browser, site):
     return ada, bo
 
 
-@pytest.mark.parametrize("game", sorted(TITLES))
+# Through the forms alone (the page without its board's clicks), in a browser: one title.
+# tests/e2e/test_board_clicks.py plays a whole game of every title on the page's board, and
+# tests/web/test_game_pages.py one of every title through its forms (Flask's test client).
+@pytest.mark.parametrize("game", ["nautilus"])
 def test_two_people_play_a_whole_game_through_the_pages(ada_and_bo, game):
     ada, bo = ada_and_bo
     # Con Sonar! ends when two submarines are left (the site's English page): a shorter game

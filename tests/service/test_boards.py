@@ -21,7 +21,7 @@ from tests.engine import conformance
 from tests.service.boards_positions import NAMES, TITLES, perturbed, positions, snapshot
 
 GOLDEN = Path(__file__).parent / "golden_boards"
-RANDOM_GAMES = 200
+RANDOM_GAMES = 100  # every position of each: some thousands a title
 RANDOM_PARTS = 4
 GOLDEN_SEEDS = {"nautilus": 11, "consonar": 12, "buttons": 13, "ninedomains": 14}
 GOLDEN_PLAYERS = {"nautilus": 0, "consonar": 1, "buttons": 1, "ninedomains": 0}  # index

@@ -99,7 +99,7 @@ def play_until_over(players: list, game_id: str, rnd: random.Random, limit: int 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["nautilus", "ninedomains"])
+@pytest.mark.parametrize("game", ["buttons", "consonar", "nautilus", "ninedomains"])
 def test_a_game_against_a_friend_found_by_name_is_played_to_the_end(ada_and_bo, services, game):
     ada, bo = ada_and_bo
     game_id = new_game(ada, game, **{"seat.1": "player", "seat.1.name": "bo"})
