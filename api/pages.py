@@ -166,9 +166,10 @@ def _turn(page):
     )
 
 
-INVITATION_STATUS_CODES = {
+ONE_CLICK_STATUS_CODES = {
     "ready": 200,
     "refused": 200,
+    "declined": 200,
     "answered": 409,
     "failed": 409,
     "expired": 410,
@@ -179,72 +180,55 @@ INVITATION_STATUS_CODES = {
 @pages.get("/i/<token>")
 def confirm_invitation(token: str):
     state = _services().one_click.inspect_invitation(token)
-    if state.status != "ready":
-        return _invitation_result(state)
-    accept = state.answer == "accept"
-    return _page(
-        "one_click.html",
-        "Accept the invitation?" if accept else "Refuse the invitation?",
-        message=state.message,
-        button="Accept the invitation" if accept else "Refuse the invitation",
-        danger=not accept,
-        game_url=f"/games/{state.game_id}",
-        game_link="See the game first",
-    )
+    return _one_click_question(state, "invitation", "Refuse")
 
 
 @pages.post("/i/<token>")
 def answer_invitation(token: str):
     """Accepted: on to the game's page, which a signed-in invited player sees from their seat."""
     state = _services().one_click.answer_invitation(token)
-    if state.status == "accepted":
-        flash(state.message)
-        return redirect(f"/games/{state.game_id}", 303)
-    return _invitation_result(state)
-
-
-def _invitation_result(state):
-    title = "Invitation refused" if state.status == "refused" else "Invitation not answered"
-    return _message(title, state.message, INVITATION_STATUS_CODES[state.status], state.game_id)
-
-
-PROPOSAL_STATUS_CODES = {
-    "ready": 200,
-    "declined": 200,
-    "answered": 409,
-    "failed": 409,
-    "expired": 410,
-    "invalid": 404,
-}
+    return _one_click_answered(state, "invitation", "refused")
 
 
 @pages.get("/p/<token>")
 def confirm_proposal(token: str):
     state = _services().one_click.inspect_proposal(token)
-    if state.status != "ready":
-        return _proposal_result(state)
-    accept = state.answer == "accept"
-    return _page(
-        "one_click.html",
-        "Accept the proposal?" if accept else "Decline the proposal?",
-        message=state.message,
-        button="Accept the proposal" if accept else "Decline the proposal",
-        danger=not accept,
-        game_url=f"/games/{state.game_id}",
-        game_link="See the game first",
-    )
+    return _one_click_question(state, "proposal", "Decline")
 
 
 @pages.post("/p/<token>")
 def answer_proposal(token: str):
     """Accepted: on to the game's page, which shows where the proposal stands."""
     state = _services().one_click.answer_proposal(token)
+    return _one_click_answered(state, "proposal", "declined")
+
+
+def _one_click_question(state, what: str, no: str):
+    """A signed link's page (an invitation's, a proposal's): its question and one button, for
+    the GET of a link (a mail scanner's too) answers nothing."""
+    if state.status != "ready":
+        return _one_click_result(state, what, f"{no.lower()}d")
+    accept = state.answer == "accept"
+    verb = "Accept" if accept else no
+    return _page(
+        "one_click.html",
+        f"{verb} the {what}?",
+        message=state.message,
+        button=f"{verb} the {what}",
+        danger=not accept,
+        game_url=f"/games/{state.game_id}",
+        game_link="See the game first",
+    )
+
+
+def _one_click_answered(state, what: str, no_status: str):
     if state.status == "accepted":
         flash(state.message)
         return redirect(f"/games/{state.game_id}", 303)
-    return _proposal_result(state)
+    return _one_click_result(state, what, no_status)
 
 
-def _proposal_result(state):
-    title = "Proposal declined" if state.status == "declined" else "Proposal not answered"
-    return _message(title, state.message, PROPOSAL_STATUS_CODES[state.status], state.game_id)
+def _one_click_result(state, what: str, no_status: str):
+    outcome = no_status if state.status == no_status else "not answered"
+    title = f"{what.capitalize()} {outcome}"
+    return _message(title, state.message, ONE_CLICK_STATUS_CODES[state.status], state.game_id)
