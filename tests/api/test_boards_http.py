@@ -3,6 +3,8 @@ page /play/<id> with the spectator's board, the score, the winner and the whole 
 
 import re
 
+import pytest
+
 from api import pages
 from engine.rng import Rng
 from tests.api.conftest import befriend
@@ -89,6 +91,7 @@ def test_text_errors_stay_json(client, register):
     assert r.status_code == 404 and r.json["code"] == "game/not_found"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_the_game_page_shows_the_board_score_winner_and_the_whole_log_in_pages(
     client, register, monkeypatch
 ):

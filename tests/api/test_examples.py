@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from openapi_schema_validator import OAS30Validator, validate
 
 from api import examples
@@ -48,6 +49,7 @@ def shape(recorded: dict) -> dict:
     }
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_the_committed_examples_fit_the_document_and_are_in_it():
     doc, recorded = document(), examples.load()
     assert check_examples(doc, recorded) > 40
@@ -73,6 +75,7 @@ def test_every_game_has_its_examples():
         assert games == {"buttons", "consonar", "nautilus", "ninedomains"}, operation_id
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_recording_them_again_gives_the_same_kinds_of_example(redis_client):
     """`turnpost examples` still works, and what it records now fits the document too."""
     fresh = examples.record(create_app(redis_client).test_client())

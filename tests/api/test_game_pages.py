@@ -2,10 +2,13 @@
 every game once, in order, however many; a cursor the server did not make is refused.
 Real Valkey, the app over WSGI."""
 
+import pytest
+
 from api.app import create_app
 from api.front_door import FrontDoor
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_following_next_reads_every_game_once(redis_client):
     app = create_app(redis_client, front_door=FrontDoor(rate_limits=False))
     services = app.extensions["turnpost"]["services"]

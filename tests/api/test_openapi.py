@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from openapi_spec_validator import validate
 
 from api.app import create_app, openapi_document
@@ -66,6 +67,7 @@ def test_a_schema_change_without_regenerating_is_caught(monkeypatch):
     assert "column one to five" in drift(COMMITTED.read_text(), generated())
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_document_is_valid_openapi():
     validate(json.loads(generated()))
 

@@ -136,6 +136,7 @@ def test_what_an_older_version_kept_in_clear_is_upgraded(redis_client, smtp, tes
     assert services.sign_in.send_links("ada@example.org") == 1, "the address was indexed"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_sign_in_link_expires(redis_client, smtp):
     client, services = app_with(redis_client, smtp, sign_in_link_seconds=1)
     client.post("/v1/players", json={"name": "Ada", "email": "ada@example.org"})

@@ -107,6 +107,7 @@ def test_what_is_not_a_page_may_load_nothing_and_the_docs_allow_their_own_script
     assert script_src[1].startswith("'sha256-") and "'unsafe-inline'" not in script_src
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_hsts_follows_https_as_the_deployment_sees_it(redis_client):
     plain = create_app(redis_client, settings=Settings(public_url=SITE)).test_client()
     assert "Strict-Transport-Security" not in plain.get("/").headers

@@ -98,6 +98,7 @@ def test_a_tournament_from_creation_to_its_first_games(client, register, worker)
         ({"rated": "yes"}, 422, "request/invalid"),
     ],
 )
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_bad_settings_are_refused_with_a_code(client, register, change, status, code):
     _, headers = register("Ada")
     r = client.post("/v1/tournaments", json={**BODY, **change}, headers=headers)

@@ -623,6 +623,7 @@ def test_the_game_ends_after_round_six_with_every_domain_decided():
     assert GAME.outcome(g).scores == (3, 2) and GAME.outcome(g).winners == (0,)
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_random_games_end_within_six_rounds():
     for i in range(30):
         m, _ = conformance.play(GAME, 2, None, seed_of(500 + i))

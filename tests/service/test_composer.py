@@ -6,11 +6,14 @@ send it, is found again; a combination that is not legal is found as none."""
 import json
 import random
 
+import pytest
+
 from engine import match as runner
 from engine import registry
 from service.play import composer
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_forms_offer_exactly_the_legal_actions_in_the_games_words():
     rnd = random.Random(5)
     for name, game in sorted(registry.GAMES.items()):

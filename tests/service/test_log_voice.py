@@ -4,6 +4,8 @@ told once; checked on every line of random games of every title, for every seat.
 import random
 import re
 
+import pytest
+
 from engine import match as runner
 from engine import registry
 from engine.core import LogEntry
@@ -30,6 +32,7 @@ def played(game, n, seed):
         yield [e.to_json() for e in entries]
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_each_reader_is_you_and_the_others_are_names():
     said = set(YOUR_VERB.values()) | SAME_VERB
     for name, game in sorted(registry.GAMES.items()):

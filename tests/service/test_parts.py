@@ -129,6 +129,7 @@ def test_a_spectator_and_a_game_without_parts_have_no_marks_nor_picks():
     assert parts.picks({"game": "unknown"}, {"type": "x"}) == ()
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_buttons_marks_the_others_gold_dice_buttons_told_with_the_readers_own_choice():
     """The placements on a roll are told when the last player decides: when that is the
     reader, the others' buttons are news to the reader all the same."""

@@ -60,6 +60,7 @@ def world(redis_client, smtp):
     return players, games, talk, notify, devices, clock
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_pause_agreed_after_the_reminders_were_scheduled_moves_them(world, smtp):
     players, games, talk, notify, devices, clock = world
     with WebhookReceiver() as hook, PushService() as pushed:

@@ -89,6 +89,7 @@ def test_delivery_checks_the_address_again():
         assert deliver(receiver.url).detail == "delivered"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_redirects_are_not_followed():
     with (
         WebhookReceiver() as inside,

@@ -235,6 +235,7 @@ def test_seats_of_one_game_due_in_one_batch_time_out_in_one_commit(
     assert games.replay(game_id) == games.load(game_id)
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_bot_expert_plays_its_moves_in_the_workers_within_its_time(services, start_workers):
     players, games = services
     start_workers(EXPERT_SECONDS="0.05")

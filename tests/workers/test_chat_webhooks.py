@@ -261,6 +261,7 @@ def test_a_chat_post_to_a_loopback_address_is_not_made_in_production():
     assert receiver.requests == []
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_chat_post_follows_no_redirect():
     """A chat app's address that answers a redirect to the server's own network is not
     followed there (the SSRF guard of every webhook)."""

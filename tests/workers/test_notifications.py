@@ -155,6 +155,7 @@ def test_every_turn_change_of_a_whole_game_emails_the_right_player_once(
     assert len({(m["To"], m["X-Turnpost-Version"]) for m in turn_emails}) == expected
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_webhook_is_signed_with_the_players_secret_as_documented(services, start_workers):
     players, games = services
     with WebhookReceiver() as receiver:
@@ -184,6 +185,7 @@ def test_webhook_is_signed_with_the_players_secret_as_documented(services, start
     assert wrong != signature
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_every_delivery_verifies_with_the_standard_webhooks_and_the_stripe_libraries(
     services, start_workers
 ):
@@ -299,6 +301,7 @@ def test_emails_are_throttled_per_game_and_the_later_one_waits(services, start_w
     assert arrivals[1] - arrivals[0] >= 2.0, "the second email waited for the window"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_the_next_step_of_a_turn_is_emailed_at_once_as_your_turn_goes_on(
     services, start_workers, smtp
 ):
@@ -328,6 +331,7 @@ def test_the_next_step_of_a_turn_is_emailed_at_once_as_your_turn_goes_on(
     assert "goes on" in text_of(message)
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_no_email_when_the_player_turned_emails_off(services, start_workers, smtp):
     players, games = services
     start_workers(SMTP_URL=smtp.url)
@@ -380,6 +384,7 @@ def test_reminders_at_half_and_nine_tenths_of_the_clock(services, start_workers,
     assert not [m for m in smtp.to("bo@example.org") if m["X-Turnpost-Event"] == "turn.reminder"]
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers, tmp_path):
     players, games = services
     outbox = tmp_path / "outbox"
@@ -401,6 +406,7 @@ def test_without_smtp_the_emails_are_files_in_the_outbox(services, start_workers
     assert "It is your turn in The Nine Domains against Bo" in text_of(message)
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_workers):
     """Con Sonar!: after a fleet move the same player goes on; their webhook hears
     `turn.continues`, signed like every delivery."""
@@ -435,6 +441,7 @@ def test_the_next_step_of_a_turn_is_posted_as_turn_continues(services, start_wor
         assert [b["event"] for b in bodies if b["version"] == first["version"]] == ["turn.started"]
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_turn_emails_deadline_is_written_in_the_players_time_zone(services, start_workers, smtp):
     players, games = services
     start_workers(SMTP_URL=smtp.url, PUBLIC_URL="http://turnpost.test")
@@ -451,6 +458,7 @@ def test_a_turn_emails_deadline_is_written_in_the_players_time_zone(services, st
     assert games.load(game_id)["status"] == "active"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_emails_due_together_go_out_in_few_jobs_over_one_connection_each(
     services, start_workers, smtp
 ):

@@ -48,6 +48,7 @@ def pending(redis_client):
     return OutboxStore(redis_client).backlog()["waiting"]
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_batch_of_turns_shares_its_reads_and_its_email_jobs(
     services, worker, redis_client, round_trips
 ):
@@ -140,6 +141,7 @@ def test_a_bot_that_moves_in_a_batch_moves_once_and_the_game_goes_on(
         assert versions == list(range(1, len(versions) + 1))
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_client):
     """A key of the wrong type (a bug, a hand edit) makes one person's stream of events
     refuse its write: the batch's last writes fail, its entries are carried out again one by
@@ -183,6 +185,7 @@ def test_a_stop_signal_before_rqs_loop_listens_stops_it_at_once(worker, redis_cl
     assert jobs.count == 1, "RQ's loop took a job after the stop"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_batch_waits_between_its_entries_while_the_clock_works(services, worker, redis_client):
     """The clock takes due items while the outbox consumer is in the middle of a batch: the
     batch waits before its next entry until the clock is done, as a new batch does."""

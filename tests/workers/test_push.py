@@ -95,6 +95,7 @@ def test_a_turn_is_pushed_signed_and_encrypted_for_the_browser_alone(
     )
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 @pytest.mark.parametrize("status", [404, 410])
 def test_a_push_service_answering_404_or_410_removes_the_subscription(
     services, start_workers, redis_client, status
@@ -120,6 +121,7 @@ def test_a_push_service_answering_404_or_410_removes_the_subscription(
     assert len(service.requests) == 1, "never tried again"
 
 
+@pytest.mark.slow  # over a second: not in make test-fast
 def test_a_push_is_checked_again_at_delivery_and_follows_no_redirect():
     """The SSRF guard of webhooks, for push services: an endpoint that is no longer allowed
     (here: loopback, in production) is not connected to, and a push service answering a
