@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
@@ -831,21 +832,15 @@ class NotificationService:
                 "X-Turnpost-Event": notice.event,
             },
         )
-        if not self.notes.claim(delivery_id):
-            return "duplicate", 0
-        try:
-            self.mailer.send(message)
-        except Exception as err:
-            return self._send_failed(player_id, notice, delivery_id, err, attempt)
-        self._record(
+        return self._send_once(
             player_id,
             notice,
-            "email",
             delivery_id,
+            message,
+            profile,
+            attempt,
             "fallback" if fallback else "sent",
-            f"to {profile['email']}",
         )
-        return "sent", 0
 
     def _payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         base = f"{self.settings.public_url}/v1/games/{snap['id']}"
@@ -976,16 +971,18 @@ class NotificationService:
             return "deferred", wait
         table = self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told)
         message = self._chat_letter(table, notice, profile, delivery_id)
-        if not self.notes.claim(delivery_id):
-            return "duplicate", 0
-        try:
-            self.mailer.send(message)
-        except Exception as err:
-            self.notes.free_window(player_id, game_id, about="messages")
-            return self._send_failed(player_id, notice, delivery_id, err, attempt)
-        self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
-        self.notes.emailed(player_id, game_id, table.version)
-        return "sent", 0
+        outcome = self._send_once(
+            player_id,
+            notice,
+            delivery_id,
+            message,
+            profile,
+            attempt,
+            on_failure=lambda: self.notes.free_window(player_id, game_id, about="messages"),
+        )
+        if outcome[0] == "sent":
+            self.notes.emailed(player_id, game_id, table.version)
+        return outcome
 
     def _newer(self, snap: Snapshot, notice: Notice, table_only: bool = False) -> Event | None:
         """What makes a chat notice moot, if anything came since: a later message its reader
@@ -1174,14 +1171,7 @@ class NotificationService:
                 "X-Turnpost-Event": notice.event,
             },
         )
-        if not self.notes.claim(delivery_id):
-            return "duplicate", 0
-        try:
-            self.mailer.send(message)
-        except Exception as err:
-            return self._send_failed(player_id, notice, delivery_id, err, attempt)
-        self._record(player_id, notice, "email", delivery_id, "sent", f"to {profile['email']}")
-        return "sent", 0
+        return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
 
     def _proposal_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
         """A proposal's webhook body: which proposal, of what kind, and where it stands."""
@@ -1366,6 +1356,30 @@ class NotificationService:
         """Whether an email the player does not want is a retry of one that stood in for
         their failed webhook (`fallback`): a webhook still failing says so."""
         return attempt > 1 and self.notes.webhook_failing(player_id)
+
+    def _send_once(
+        self,
+        player_id: str,
+        notice: Notice,
+        delivery_id: str,
+        message: EmailMessage,
+        profile: dict,
+        attempt: int,
+        recorded: str = "sent",
+        on_failure: Callable[[], None] | None = None,
+    ) -> tuple[str, float]:
+        """Send an email of a delivery at most once (its claim first), recording it; a failed
+        send is retried or given up (_send_failed), after `on_failure`."""
+        if not self.notes.claim(delivery_id):
+            return "duplicate", 0
+        try:
+            self.mailer.send(message)
+        except Exception as err:
+            if on_failure is not None:
+                on_failure()
+            return self._send_failed(player_id, notice, delivery_id, err, attempt)
+        self._record(player_id, notice, "email", delivery_id, recorded, f"to {profile['email']}")
+        return "sent", 0
 
     def _send_failed(
         self, player_id: str, notice: Notice, delivery_id: str, err: Exception, attempt: int
