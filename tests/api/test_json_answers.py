@@ -53,38 +53,39 @@ def positions(game, n, seed):
 
 
 @pytest.mark.slow
-def test_views_and_legal_moves_are_what_their_schemas_dump():
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
+def test_views_and_legal_moves_are_what_their_schemas_dump(name):
     views, legal = GameViewSchema(), LegalMovesSchema()
-    for name, game in sorted(registry.GAMES.items()):
-        view_schema = GameViewSchema.type_schemas[name]()
-        counts = range(game.info.min_players, game.info.max_players + 1)
-        checked, played = 0, 0
-        while played < GAMES_PER_COUNT * len(counts) or checked < POSITIONS_PER_GAME:
-            n = counts[played % len(counts)]
-            played += 1
-            for m, version in positions(game, n, 1000 * n + played):
-                snap = {
+    game = registry.GAMES[name]
+    view_schema = GameViewSchema.type_schemas[name]()
+    counts = range(game.info.min_players, game.info.max_players + 1)
+    checked, played = 0, 0
+    while played < GAMES_PER_COUNT * len(counts) or checked < POSITIONS_PER_GAME:
+        n = counts[played % len(counts)]
+        played += 1
+        for m, version in positions(game, n, 1000 * n + played):
+            snap = {
+                "game": name,
+                "version": version,
+                "match": m,
+                "active_seats": sorted(runner.active_seats(game, m)),
+            }
+            for seat in [*range(n), None]:
+                view = history.seat_view(snap, seat)
+                assert plain(view) == plain(views.dump(view)), (name, n, played, seat)
+                assert not required_fields_missing(view_schema, view), (name, seat)
+            for seat in snap["active_seats"]:
+                moves = {
                     "game": name,
                     "version": version,
-                    "match": m,
-                    "active_seats": sorted(runner.active_seats(game, m)),
+                    "seat": seat,
+                    "moves": [
+                        {"notation": game.format(a), "action": a}
+                        for a in runner.legal_actions(game, m, seat)
+                    ],
                 }
-                for seat in [*range(n), None]:
-                    view = history.seat_view(snap, seat)
-                    assert plain(view) == plain(views.dump(view)), (name, n, played, seat)
-                    assert not required_fields_missing(view_schema, view), (name, seat)
-                for seat in snap["active_seats"]:
-                    moves = {
-                        "game": name,
-                        "version": version,
-                        "seat": seat,
-                        "moves": [
-                            {"notation": game.format(a), "action": a}
-                            for a in runner.legal_actions(game, m, seat)
-                        ],
-                    }
-                    assert plain(moves) == plain(legal.dump(moves)), (name, n, played, seat)
-                checked += 1
+                assert plain(moves) == plain(legal.dump(moves)), (name, n, played, seat)
+            checked += 1
 
 
 def test_summaries_lists_and_move_answers_are_what_their_schemas_dump(redis_client):

@@ -417,10 +417,11 @@ def play_a_whole_game(ada: Person, bo: Person, game: str) -> tuple[int, int, int
     raise AssertionError(f"{game}: not over after {MOVES_AT_MOST} moves")
 
 
-def test_a_whole_game_of_each_title_played_by_clicking_the_board(ada_and_bo):
-    """One test for the four games, so that one server and one browser serve them all."""
+@pytest.mark.parametrize("game", TITLES)
+def test_a_whole_game_played_by_clicking_the_board(ada_and_bo, game):
+    """A title a test, so that the parallel workers share the four games (a worker that runs
+    several shares one server and one browser between them)."""
     ada, bo = ada_and_bo
-    for game in TITLES:
-        played, arrivals, with_marks = play_a_whole_game(ada, bo, game)
-        assert played >= 4 and arrivals >= 2, (game, played, arrivals)
-        assert with_marks >= arrivals // 2, f"{game}: marks on {with_marks} of {arrivals}"
+    played, arrivals, with_marks = play_a_whole_game(ada, bo, game)
+    assert played >= 4 and arrivals >= 2, (game, played, arrivals)
+    assert with_marks >= arrivals // 2, f"{game}: marks on {with_marks} of {arrivals}"

@@ -7,6 +7,7 @@ tests/engine/conformance/<name>.py: a title registered without one fails here.""
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -39,7 +40,22 @@ def runs(check: str) -> list:
     ]
 
 
-@pytest.mark.parametrize("name, run", runs("PLAYS"))
+SHARD = 250  # random games a test at most: the parallel workers share a title's many evenly
+
+
+def sharded(check: str) -> list:
+    """`runs(check)` with each run cut into consecutive parts of at most SHARD games (the
+    same seeds, the same checks), so that no single test holds the whole suite up."""
+    return [
+        pytest.param(name, part, id=f"{name}-{run}-games {start}-{start + part.games - 1}")
+        for name in TITLES
+        for run in getattr(hooks_of(name), check)
+        for start in range(run.first, run.first + run.games, SHARD)
+        for part in [replace(run, first=start, games=min(SHARD, run.first + run.games - start))]
+    ]
+
+
+@pytest.mark.parametrize("name, run", sharded("PLAYS"))
 def test_random_games_keep_the_invariants(name, run):
     hooks = hooks_of(name)
     for i, seed in run.seeds():

@@ -33,21 +33,22 @@ def near_misses(action, rnd):
     return misses
 
 
-def test_is_legal_is_membership_in_the_legal_list():
-    rnd = random.Random(11)
-    for name, game in sorted(registry.GAMES.items()):
-        pool = []
-        for m, n in random_positions(game, rnd, POSITIONS_PER_GAME):
-            g = m["state"]
-            for seat in range(n):
-                legal = game.legal_actions(g, seat)
-                candidates = legal[:50] + rnd.sample(pool, min(len(pool), 30))
-                for action in legal[:5]:
-                    candidates += near_misses(action, rnd)
-                for action in candidates:
-                    assert game.is_legal(g, seat, action) == (action in legal), (
-                        name,
-                        seat,
-                        action,
-                    )
-                pool += rnd.sample(legal, min(len(legal), 3))
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
+def test_is_legal_is_membership_in_the_legal_list(name):
+    rnd = random.Random(f"11 {name}")
+    game = registry.GAMES[name]
+    pool = []
+    for m, n in random_positions(game, rnd, POSITIONS_PER_GAME):
+        g = m["state"]
+        for seat in range(n):
+            legal = game.legal_actions(g, seat)
+            candidates = legal[:50] + rnd.sample(pool, min(len(pool), 30))
+            for action in legal[:5]:
+                candidates += near_misses(action, rnd)
+            for action in candidates:
+                assert game.is_legal(g, seat, action) == (action in legal), (
+                    name,
+                    seat,
+                    action,
+                )
+            pool += rnd.sample(legal, min(len(legal), 3))
