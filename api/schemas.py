@@ -97,6 +97,14 @@ class CatalogGameSchema(Schema):
             "where its bots can search"
         },
     )
+    how_to_play = fields.Url(
+        required=True,
+        metadata={
+            "description": "The web page that teaches this title to a person who never played "
+            "it: the goal, a turn, the end and the scoring, with pictures of a real game, and "
+            "these options in plain words"
+        },
+    )
 
 
 class ClockFieldSchema(Schema):

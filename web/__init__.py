@@ -12,6 +12,7 @@ from service.assembly import Services
 from . import (  # noqa: F401  (their routes register on the blueprint)
     account,
     feeds,
+    how_to_play,
     matchmaking,
     play,
     push,

@@ -5,6 +5,7 @@ from flask_smorest import Blueprint
 
 from engine import registry
 from service.play.games import bots_of, clock_catalog
+from service.play.how_to_play import page_path
 from service.play.table import TIMEOUT_WORDS
 
 from .. import context
@@ -25,6 +26,7 @@ class Catalog(MethodView):
     def get(self):
         """The games this server hosts"""
         games = []
+        site = context.services().settings.public_url
         for _, game in sorted(registry.GAMES.items()):
             info = game.info
             games.append(
@@ -37,6 +39,7 @@ class Catalog(MethodView):
                     "options": {k: o.to_json() for k, o in info.options.items()},
                     "notation": list(info.notation),
                     "bots": list(bots_of(game)),
+                    "how_to_play": site + page_path(info.name),
                 }
             )
         days = context.services().settings.vacation_days_a_year

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import agreements, history, logview, talk
+from service.play import agreements, history, how_to_play, logview, talk
 from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -450,7 +450,10 @@ class NotificationService:
             raise ValueError("a turn email is for a seat")
         others = [s.name for s in table.seats if not s.you]
         against = f" against {', '.join(others)}" if others else ""
-        links = [("See the game", f"{self.settings.public_url}/games/{game_id}")]
+        links = [
+            ("See the game", f"{self.settings.public_url}/games/{game_id}"),
+            (f"How to play {title}", self.settings.public_url + how_to_play.page_path(table.game)),
+        ]
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if table.since:
             sections.append((f"{table.since_heading}:", table.since))

@@ -184,6 +184,15 @@ def test_open_game_join_over_http(client, register, test_game):
     assert r.status_code == 200 and r.json["status"] == "active"
 
 
+def test_the_catalog_links_each_title_to_its_how_to_play_page(app, client):
+    site = app.extensions["turnpost"]["services"].settings.public_url
+    for entry in client.get("/v1/catalog").json["games"]:
+        url = entry["how_to_play"]
+        assert url == f"{site}/how-to-play/{entry['name']}"
+        page = client.get(url.removeprefix(site), headers={"Accept": "text/html"})
+        assert page.status_code == 200 and "The goal" in page.get_data(as_text=True)
+
+
 def test_catalog_is_public_and_lists_only_real_games(client):
     from engine import registry
 

@@ -50,6 +50,7 @@ PHOTOGRAPHED = {
     "invitation-email",
     "invitation-accept",
     "not-found",
+    *(f"how-to-play-{title}" for title in ("nautilus", "consonar", "buttons", "ninedomains")),
 }
 GAMES = ("nautilus", "consonar", "buttons", "ninedomains")
 MIDDLE = {"nautilus": 14, "consonar": 14, "buttons": 14, "ninedomains": 3}  # moves played
@@ -288,6 +289,16 @@ def test_a_game_page_fits_a_phone_with_the_readers_part_on_screen(ada, site, kin
     page = open_at_both_widths(ada, f"{site.server.url}/games/{site.games[kind]}", kind)
     yours_on_screen(page, kind)
     photograph(page, f"game-{kind}")
+    page.close()
+
+
+@pytest.mark.parametrize("title", GAMES)
+def test_the_how_to_play_page_fits_a_phone_and_passes_axe(stranger, site, title):
+    url = f"{site.server.url}/how-to-play/{title}"
+    page = open_at_both_widths(stranger, url, f"how to play {title}")
+    expect(page.locator("figure.picture .board-frame")).to_have_count(3)
+    look(page, f"how to play {title}")  # axe-core: no serious or critical violation
+    photograph(page, f"how-to-play-{title}")
     page.close()
 
 

@@ -85,3 +85,17 @@ def test_a_turn_email_shows_the_board_and_hand_of_the_readers_seat_only(table, s
     other_hand = " ".join(map(str, snap["match"]["state"]["hands"][1 - seat]))
     assert other_hand not in text and other_hand not in board_html
     assert "<img" not in html and "&lt;img src=x" in html
+
+
+def test_a_turn_email_links_to_the_how_to_play_page_of_its_title(table, smtp):
+    players, games, notify = table
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])
+    game_id = games.create(ada, "buttons", [ada, bo])["id"]
+    seat = games.load(game_id)["active_seats"][0]
+    address = ["ada@example.org", "bo@example.org"][seat]
+    message = turn_email(notify, smtp, games, game_id, seat, address)
+    page = f"{Settings().public_url}/how-to-play/buttons"
+    assert f"How to play Buttons: {page}" in text_of(message)
+    assert f'<a href="{page}">How to play Buttons</a>' in html_of(message)
