@@ -189,7 +189,7 @@ DESCRIPTIONS: dict[str, str] = {
     "and lists are gone (no email, webhook or push goes to you again). Your unfinished games "
     "go on by their timeout policy, as a suspension's do (you leave a game without a clock, or "
     "not started; an invitation is declined), and you leave every matchmaking pool and every "
-    'tournament not over. Every game you sat in names you "a deleted '
+    'tournament not over. Every game and tournament you were in names you "a deleted '
     'player" from then on (a PlayerDeleted event in its log; the log is never rewritten, and '
     "finished games still replay). Download your data first (`exportMe`): nothing of the "
     "account can be restored.",

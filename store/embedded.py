@@ -130,11 +130,20 @@ class EmbeddedValkey:
 
 
 class EmbeddedCluster:
-    """A Redis Cluster of `masters` valkey-server processes (no replicas) on loopback ports,
-    joined by the wheel's valkey-cli; its URL is `redis+cluster://` (store.connection)."""
+    """A Redis Cluster of `masters` valkey-server processes, each with `replicas` replicas, on
+    loopback ports, joined by the wheel's valkey-cli; its URL is `redis+cluster://`
+    (store.connection). With replicas, a master that stops answering for `node_timeout_ms` is
+    replaced by its replica (`kill_master`)."""
 
-    def __init__(self, data_dir: str | os.PathLike, masters: int = 3):
+    def __init__(
+        self,
+        data_dir: str | os.PathLike,
+        masters: int = 3,
+        replicas: int = 0,
+        node_timeout_ms: int = 5000,
+    ):
         base = Path(data_dir).resolve()
+        self.replicas = replicas
         self.nodes = [
             EmbeddedValkey(
                 base / f"node{i}",
@@ -145,15 +154,16 @@ class EmbeddedCluster:
                     "--cluster-config-file",
                     str(base / f"node{i}.conf"),
                     "--cluster-node-timeout",
-                    "5000",
+                    str(node_timeout_ms),
                 ),
             )
-            for i in range(masters)
+            for i in range(masters * (1 + replicas))
         ]
 
     @property
     def url(self) -> str:
-        return f"redis+cluster://127.0.0.1:{self.nodes[0].port}/0"
+        """Through a node alive (a client keeps the whole map, and follows a failover)."""
+        return f"redis+cluster://127.0.0.1:{(self._alive() or self.nodes)[0].port}/0"
 
     def start(self, timeout: float = 30.0) -> EmbeddedCluster:
         for node in self.nodes:
@@ -166,7 +176,7 @@ class EmbeddedCluster:
                 "create",
                 *(f"127.0.0.1:{n.port}" for n in self.nodes),
                 "--cluster-replicas",
-                "0",
+                str(self.replicas),
                 "--cluster-yes",
             ],
             check=True,
@@ -174,16 +184,74 @@ class EmbeddedCluster:
             stderr=subprocess.PIPE,
             timeout=timeout,
         )
-        deadline = time.monotonic() + timeout
-        for node in self.nodes:
-            client = redis.Redis(host="127.0.0.1", port=node.port)
-            while client.cluster("info").get("cluster_state") != "ok":
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("the cluster did not come up in time")
-                time.sleep(0.05)
-            client.close()
+        self.wait_ok(timeout)
         return self
+
+    def _alive(self) -> list[EmbeddedValkey]:
+        return [n for n in self.nodes if n.process is not None and n.process.poll() is None]
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Until every node alive says the cluster is ok and every replica alive has its
+        master's data (a replica still syncing could not take over)."""
+        deadline = time.monotonic() + timeout
+        for node in self._alive():
+            client = redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=1)
+            try:
+                while not self._ready(client):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the cluster did not come up in time")
+                    time.sleep(0.05)
+            finally:
+                client.close()
+
+    @staticmethod
+    def _ready(client: redis.Redis) -> bool:
+        try:
+            if client.cluster("info").get("cluster_state") != "ok":
+                return False
+            replication = client.info("replication")
+        except redis.RedisError:
+            return False
+        return replication["role"] == "master" or replication["master_link_status"] == "up"
+
+    def kill_master(self, timeout: float = 30.0) -> None:
+        """SIGKILL a master (one that has a replica alive), then wait until its replica has
+        taken over and the cluster is ok again."""
+        for node in self._alive():
+            client = redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=1)
+            try:
+                replication = client.info("replication")
+                victim = client.cluster("myid")
+            finally:
+                client.close()
+            if replication["role"] == "master" and replication["connected_slaves"]:
+                node.kill()
+                break
+        else:
+            raise RuntimeError("no master with a replica to kill")
+        deadline = time.monotonic() + timeout
+        witness = redis.Redis(host="127.0.0.1", port=self._alive()[0].port, socket_timeout=1)
+        try:
+            while not self._failed(witness, victim):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the killed master was not failed over in time")
+                time.sleep(0.05)
+        finally:
+            witness.close()
+        self.wait_ok(max(0.1, deadline - time.monotonic()))
+
+    @staticmethod
+    def _failed(client: redis.Redis, node_id) -> bool:
+        """Whether the cluster agrees that the node failed (`fail`, not a lone `fail?`)."""
+        node_id = node_id.decode() if isinstance(node_id, bytes) else node_id
+        try:
+            nodes = client.cluster("nodes")
+        except redis.RedisError:
+            return False
+        return any(
+            info.get("node_id") == node_id and "fail" in str(info.get("flags", "")).split(",")
+            for info in nodes.values()
+        )
 
     def stop(self) -> None:
         for node in self.nodes:

@@ -11,6 +11,8 @@
 --   bot    ARGV[3] the request's time (ms), ARGV[4] the bot, ARGV[5] a new game's id: a
 --          player still waiting since that request gets a game against the bot
 --   cancel stop waiting
+--   forget ARGV[3] the name to give them: the player deleted their account; their request
+--          is gone (and they from the pool), and a request matched with theirs names them so
 -- Returns the player's request as it is then (JSON), or false when there is none.
 local op, player = ARGV[1], ARGV[2]
 local raw = redis.call('HGET', KEYS[2], player)
@@ -27,6 +29,21 @@ if op == 'ask' then
   redis.call('XADD', KEYS[3], '*', 'kind', 'seek', 'game', ARGV[6], 'player', player,
              'from', 1, 'version', 0)
   return cjson.encode(request)
+end
+if op == 'forget' then
+  if not mine then return false end
+  redis.call('HDEL', KEYS[2], player)
+  redis.call('ZREM', KEYS[1], player)
+  local other = type(mine.opponent) == 'table' and mine.opponent.player_id
+  local theirs = type(other) == 'string' and redis.call('HGET', KEYS[2], other)
+  if theirs then
+    theirs = cjson.decode(theirs)
+    if type(theirs.opponent) == 'table' and theirs.opponent.player_id == player then
+      theirs.opponent.name = ARGV[3]
+      save(theirs)
+    end
+  end
+  return raw
 end
 if not mine or mine.status ~= 'waiting' then return raw or false end
 if op == 'pair' then

@@ -60,6 +60,11 @@ class MatchmakingStore:
     def cancel(self, title: str, player: str) -> dict[str, Any] | None:
         return self._call(title, "cancel", player)
 
+    def forget(self, title: str, player: str, name: str) -> None:
+        """The player deleted their account: their request is gone, and a player matched with
+        them reads them as `name`."""
+        self._call(title, "forget", player, name)
+
     def request(self, title: str, player: str) -> dict[str, Any] | None:
         raw = self.r.hget(keys.matchmaking_requests(title), player)
         return None if raw is None else json.loads(raw)

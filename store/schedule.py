@@ -23,11 +23,31 @@ def member(item: dict[str, Any]) -> str:
     return json.dumps(item, sort_keys=True, separators=(",", ":"))
 
 
+def shares(due: list[int], limit: int, first: int = 0) -> list[int]:
+    """How many of its `due` items each bucket gives a pass of at most `limit`: an equal part
+    each, what a bucket cannot use shared among the others (so one busy bucket alone gets the
+    whole limit), and the parts left over by the division to the buckets from `first` on."""
+    share = [0] * len(due)
+    order = [(first + i) % len(due) for i in range(len(due))]
+    left = min(limit, sum(due))
+    while left:
+        wanting = [b for b in order if share[b] < due[b]]
+        part = max(1, left // len(wanting))
+        for bucket in wanting:
+            given = min(part, due[bucket] - share[bucket], left)
+            share[bucket] += given
+            left -= given
+            if not left:
+                break
+    return share
+
+
 class ScheduleStore:
     def __init__(self, client: redis.Redis):
         self.r = client
         self._take_due = Script(client, "take_due.lua")
         self.last_lateness_ms: list[int] = []
+        self._turn = 0  # the bucket first served in a pass's share, one further each pass
 
     def add(self, game_id: str, at_ms: int, item: dict[str, Any], pipe=None) -> None:
         """Schedule an item of a game (in the game's bucket); adding it twice keeps one."""
@@ -36,18 +56,32 @@ class ScheduleStore:
     def take_due(
         self, now_ms: int, limit: int, lease_ms: int = LEASE_MS
     ) -> list[tuple[int, dict[str, Any]]]:
-        """Lease up to `limit` due items in each bucket, in one round trip: (bucket, item).
-        How late each was taken (ms) is kept in `self.last_lateness_ms` for the worker's metrics."""
+        """Lease up to `limit` due items over all buckets: (bucket, item). How many each bucket
+        has due is read first (one round trip), the limit shared out fairly among those
+        (`shares`), and the shares leased in one more; an idle clock makes the first only.
+        How late each was taken (ms) is kept in `self.last_lateness_ms` for the worker's
+        metrics."""
         pipe = self.r.pipeline(transaction=False)
         for bucket in range(keys.BUCKETS):
+            pipe.zcount(keys.schedule(bucket), "-inf", now_ms)
+            pipe.zcount(keys.schedule_leased(bucket), "-inf", now_ms)
+        found = pipe.execute()
+        due = [a + b for a, b in zip(found[0::2], found[1::2])]
+        self._turn = (self._turn + 1) % keys.BUCKETS
+        share = shares(due, limit, self._turn)
+        self.last_lateness_ms = []
+        if not any(share):
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        buckets = [bucket for bucket, n in enumerate(share) if n]
+        for bucket in buckets:
             self._take_due(
                 keys=[keys.schedule(bucket), keys.schedule_leased(bucket)],
-                args=[now_ms, lease_ms, limit],
+                args=[now_ms, lease_ms, share[bucket]],
                 client=pipe,
             )
         taken: list[tuple[int, dict[str, Any]]] = []
-        self.last_lateness_ms = []
-        for bucket, answer in enumerate(run_pipeline(pipe)):
+        for bucket, answer in zip(buckets, run_pipeline(pipe)):
             half = len(answer) // 2  # the members, then how late each was taken
             taken += [(bucket, json.loads(raw)) for raw in answer[:half]]
             self.last_lateness_ms += [int(ms) for ms in answer[half:]]

@@ -39,6 +39,9 @@ class TournamentEventType(StrEnum):
     ROUND_ENDED = "RoundEnded"
     ENDED = "TournamentEnded"
     CANCELLED = "TournamentCancelled"
+    PLAYER_DELETED = "PlayerDeleted"
+    """A player deleted their account: from then on the tournament names them "a deleted
+    player" (the log before it is left as it was written, and read so)."""
 
 
 class Entrant(TypedDict):
@@ -97,6 +100,8 @@ class TournamentState(TypedDict):
     """In sign-up order, then from the start in seed order."""
     round_list: list[Round]
     cancelled_because: str | None
+    deleted_players: NotRequired[list[str]]
+    """The players who deleted their account (PlayerDeleted), named "a deleted player"."""
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ Three loops share the process:
 - the outbox consumer (a thread) reads the outbox streams in the consumer group, carries each
   entry out (service.consequences) and only then acknowledges it; every few seconds it also
   takes over entries another worker read and never finished (that worker died);
-- the clock (a thread) leases the schedule's due items in batches, carries them out and ends
-  their leases; a batch whose clock died comes due again when its lease runs out;
+- the clock (a thread) leases the schedule's due items in passes of at most CLOCK_PASS_ITEMS,
+  carries them out and ends their leases; a pass whose clock died comes due again when its
+  lease runs out;
 - RQ's worker loop (the main thread) runs the deliveries: emails and webhooks.
 
 None of them exits when Redis goes away (a restart, a failover, a dropped connection): each
@@ -44,7 +45,12 @@ from .queue import RQDeliveries, queue
 log = logging.getLogger("turnpost.worker")
 
 BATCH = 200
-"""Entries or due items taken at once (per bucket, for the schedule)."""
+"""Outbox entries taken at once."""
+CLOCK_PASS_ITEMS = 200
+"""Due items a clock pass takes at most, over all buckets (shared fairly among them), so that
+it is carried out well within its lease (SCHEDULE_LEASE_SECONDS): at load 15 a pass of 5,843
+items took 22.9 s, longer than the 15 s lease, and another clock took them again (bench/
+RESULTS.md, Turn timers). More due items than this are taken by the next passes, at once."""
 OUTBOX_BLOCK_MS = 1000
 OUTBOX_LINGER_SECONDS = 0.1
 """After a batch smaller than BATCH, the consumer waits this long before it reads again, so
@@ -255,11 +261,14 @@ class WorkerProcess:
     # -- the clock ---------------------------------------------------------------------------
 
     def clock_step(self) -> bool:
+        """One pass: lease up to CLOCK_PASS_ITEMS due items and carry them out. Answers whether
+        it took any: then the clock's loop takes its next pass at once, until none are due."""
         now = self.consequences.now_ms()
         if now >= self._next_beat:
             self.heartbeats.beat(self.name, now)
             self._next_beat = now + int(HEARTBEAT_SECONDS * 1000)
-        taken = self.schedule.take_due(now, BATCH, int(self.settings.schedule_lease_seconds * 1000))
+        lease_ms = int(self.settings.schedule_lease_seconds * 1000)
+        taken = self.schedule.take_due(now, CLOCK_PASS_ITEMS, lease_ms)
         if taken:
             self.clock_busy.set()
             if self.consequences.tallies is not None:
@@ -267,7 +276,15 @@ class WorkerProcess:
                     "turnpost_schedule_lateness_seconds",
                     [ms / 1000 for ms in self.schedule.last_lateness_ms],
                 )
+            started = time.monotonic()
             self.consequences.run_due(taken)
+            if time.monotonic() - started > self.settings.schedule_lease_seconds:
+                log.warning(
+                    "clock: a pass of %d items outlived its lease (%.0f s): another clock may "
+                    "have taken them again",
+                    len(taken),
+                    self.settings.schedule_lease_seconds,
+                )
         else:
             self.clock_busy.clear()
         return bool(taken)

@@ -7,9 +7,11 @@ wrote), never through a snapshot: another seat's hidden facts and the seed stay 
 A deletion ends the account at once (token, web sessions, address, webhook, devices, every key
 of the player's), resolves the player's unfinished games as a suspension does (their clock's
 timeout policy; they leave a game without a clock or not yet started; an invitation is
-declined), then appends a PlayerDeleted event to every game they sat in: from then on those
-games name them "a deleted player" (service.play.history folds it into the snapshot, which
-every page, view and answer names seats from); the log itself is never rewritten."""
+declined), then appends a PlayerDeleted event to every game they sat in and every tournament
+they entered: from then on those name them "a deleted player" (service.play.history and
+service.tournaments.events fold it into the snapshot or state, which every page, view, letter
+and answer names people from, and a tournament's stream shows its earlier events so); the logs
+themselves are never rewritten."""
 
 from __future__ import annotations
 
@@ -132,9 +134,10 @@ class OwnData:
         # signed out and out of every pairing first, so that no game starts meanwhile
         self.store.revoke_token(player_id)
         self.players.sessions.end_all(player_id)
-        for title in sorted(registry.GAMES):
-            self.matchmaking.cancel(title, player_id)
-        for tournament in self.tournaments.of_player(player_id, limit=1000):
+        for title in sorted(registry.GAMES):  # out of the pool; named so by whom they met
+            self.matchmaking.forget(title, player_id, DELETED_NAME)
+        entered = self.tournaments.of_player(player_id, limit=1000)
+        for tournament in entered:
             if tournament["status"] in ("signup", "running"):
                 # off the list before it starts; withdrawn after (its games by the policy)
                 with contextlib.suppress(ServiceError):  # withdrawn already, or just over
@@ -147,6 +150,8 @@ class OwnData:
             seats = self.games.load(game_id)["seats"]
             others = [str(r["player_id"]) for r in seats if r["player_id"] not in (None, player_id)]
             self.rating_store.rename_in_results(others, game_id, player_id, DELETED_NAME)
+        for tournament in entered:  # their standings, pairings, letters and stream
+            self.tournaments.forget_player(tournament["id"], player_id)
         self.store.delete_player(player_id, profile["name"], profile.get("email"))
         return {"deleted": True, "games": resolved, "renamed": forgotten}
 

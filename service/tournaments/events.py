@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from service.play.logview import DELETED_NAME
 from store.tournaments import Round, TournamentEventType, TournamentState
 
 T = TournamentEventType
@@ -92,9 +93,30 @@ def fold(state: TournamentState | None, event: dict[str, Any]) -> TournamentStat
     elif kind == T.CANCELLED:
         new["status"] = "cancelled"
         new["cancelled_because"] = event["reason"]
+    elif kind == T.PLAYER_DELETED:
+        new["deleted_players"] = [*new.get("deleted_players", []), event["player_id"]]
+        for p in new["players"]:
+            if p["player_id"] == event["player_id"]:
+                p["name"] = DELETED_NAME
     new["version"] = event["version"]
     new["updated_at"] = event["at"]
     return new
+
+
+def as_read(event: dict[str, Any], state: TournamentState) -> dict[str, Any]:
+    """An event of the log as it is shown now: a player who deleted their account since is
+    named "a deleted player" in it (as in the state)."""
+    gone = state.get("deleted_players", [])
+    if not gone:
+        return event
+    if event["type"] == T.SIGNED_UP and event["player_id"] in gone:
+        return {**event, "name": DELETED_NAME}
+    if event["type"] == T.STARTED:
+        players = [
+            {**p, "name": DELETED_NAME} if p["player_id"] in gone else p for p in event["players"]
+        ]
+        return {**event, "players": players}
+    return event
 
 
 def _round(state: TournamentState, number: int) -> Round:

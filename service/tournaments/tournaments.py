@@ -243,6 +243,11 @@ class TournamentService:
             self._run(tournament_id, lambda draft: _leave(draft, player_id)), player_id
         )
 
+    def forget_player(self, tournament_id: str, player_id: str) -> bool:
+        """The player deleted their account: the tournament names them "a deleted player"
+        from now on (a PlayerDeleted event); whether it was appended."""
+        return self._run(tournament_id, lambda draft: _forget(draft, player_id), quiet=True)
+
     # -- reading -----------------------------------------------------------------------------
 
     def get(self, tournament_id: str, reader: str | None = None) -> dict[str, Any]:
@@ -267,7 +272,11 @@ class TournamentService:
 
     def events_after(self, tournament_id: str, after: int, block_ms: int) -> list[dict]:
         self._load(tournament_id)
-        return self.store.wait_events(tournament_id, after, block_ms)
+        found = self.store.wait_events(tournament_id, after, block_ms)
+        if not found:
+            return found
+        state = self._load(tournament_id)  # as of the events read, or later
+        return [events.as_read(e, state) for e in found]
 
     def _load(self, tournament_id: str) -> TournamentState:
         state = self.store.state(tournament_id)
@@ -542,6 +551,13 @@ def _leave(draft: Draft, player_id: str) -> TournamentState:
     else:
         draft.add({"type": T.WITHDREW, "player_id": player_id, "reason": "withdrew"})
     return draft.state
+
+
+def _forget(draft: Draft, player_id: str) -> bool:
+    if player_id in draft.state.get("deleted_players", []):
+        return False
+    draft.add({"type": T.PLAYER_DELETED, "player_id": player_id})
+    return True
 
 
 def _start(draft: Draft, ratings: dict[str, int]) -> None:

@@ -4,6 +4,9 @@ from marshmallow import Schema, fields
 from api.app import create_app
 from api.game_views import GameViewSchema, LegalMovesSchema, ViewEnvelopeSchema, legal_moves_schema
 from engine import registry
+from service.assembly import assemble
+from service.settings import Settings
+from store.outbox import OutboxStore
 from tests.engine.hidden_bid import GAME as HIDDEN_BID
 
 
@@ -61,3 +64,28 @@ def befriend(client, headers, *friends):
     tests about playing, not inviting)."""
     r = client.put("/v1/players/me/friends", json={"friends": list(friends)}, headers=headers)
     assert r.status_code == 200, r.json
+
+
+class Kept:
+    def queue(self, deliveries):
+        self.last = deliveries
+
+
+@pytest.fixture
+def worker(redis_client):
+    """The worker's part, carried out in this process: `worker()` carries out every entry in
+    the outbox (and what they cause); its deliveries are kept, not made."""
+    consequences = assemble(redis_client, Settings(), deliveries=Kept()).consequences
+    outbox = OutboxStore(redis_client)
+    outbox.ensure_groups()
+
+    def run():
+        for _ in range(50):
+            entries = outbox.read("test", 100, 5)
+            if not entries:
+                return
+            for entry in entries:
+                consequences.carry_out(entry)
+            outbox.done(entries)
+
+    return run

@@ -6,7 +6,11 @@ by my id): tokens refused, my name gone from my games' answers, finished games r
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
+import pytest
+
+from service.notify import tournament_letters
 from service.notify.notifications import notices
 from service.play.history import replay
 from service.play.results import result_of
@@ -15,6 +19,7 @@ from service.settings import Settings
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
+from store.tournaments import TournamentStore
 from tests.api.conftest import befriend
 from tests.api.test_talk_api import valid
 from tests.api.test_tournaments_api import BODY as TOURNAMENT
@@ -162,3 +167,86 @@ def test_a_deletion_after_the_end_tells_nobody_the_game_ended_again(client, regi
         ("game.finished", 0, ended),
         ("game.finished", 1, ended),
     ]
+
+
+def stream_text(client, path, headers):
+    """What a server-sent-events stream sends at once (its log so far), up to the keep-alive
+    wait: the first chunks, read until one holds the last version asked for."""
+    stream = client.get(path, headers=headers, buffered=False)
+    assert stream.status_code == 200, stream.get_data(as_text=True)
+    text = ""
+    for chunk in stream.response:
+        text += chunk.decode()
+        if "TournamentStarted" in text and "RoundStarted" in text:
+            break
+    stream.close()
+    return text
+
+
+@pytest.mark.slow
+def test_a_deleted_players_name_is_gone_from_their_tournaments_and_leaderboards(
+    client, register, worker, redis_client
+):
+    """Ada plays in a running tournament, stands on a leaderboard and was matched with Bo,
+    then deletes her account: no answer, page, stream, feed or letter names her afterwards."""
+    (ada_id, ada), (bo_id, bo), (_, cy) = people(client, register, 3)
+    for _ in range(Settings().leaderboard_min_games):  # enough rated games for the board
+        rated = new_game(client, ada, [ada_id, bo_id])
+        move(client, rated, ada)
+        client.post(f"/v1/games/{rated}/resign", headers=bo)
+    made = client.post("/v1/tournaments", json=TOURNAMENT, headers=bo).json
+    for headers in (ada, bo, cy):
+        assert (
+            client.post(f"/v1/tournaments/{made['id']}/signup", headers=headers).status_code == 200
+        )
+    worker()  # the rated game's ratings; the tournament starts, its games are created
+    shown = client.get(f"/v1/tournaments/{made['id']}", headers=bo).json
+    assert shown["status"] == "running" and "Adaline" in str(shown)
+    board = client.get("/v1/leaderboards/ninedomains", headers=bo).get_data(as_text=True)
+    assert "Adaline" in board
+    feed = client.post("/v1/players/me/feeds", headers=bo).json
+    for headers in (ada, bo):  # a rated game of Buttons, the two matched
+        asked = client.post("/v1/matchmaking/buttons", json={}, headers=headers)
+        assert asked.status_code == 201, asked.json
+        worker()
+    assert client.get("/v1/matchmaking/buttons", headers=bo).json["opponent"]["name"] == "Adaline"
+
+    r = client.delete(f"/v1/players/me?confirm={ada_id}", headers=ada)
+    assert r.status_code == 200, r.json
+    worker()  # what her leaving causes: her games resolved, the tournament's notices
+
+    tournament = f"/v1/tournaments/{made['id']}"
+    answers = [
+        client.get(tournament, headers=bo),
+        client.get(tournament, headers=cy),
+        client.get("/v1/tournaments?entered=me", headers=bo),
+        client.get(f"/tournaments/{made['id']}"),
+        client.get("/v1/leaderboards/ninedomains", headers=bo),
+        client.get("/leaderboards/ninedomains"),
+        client.get("/leaderboards"),
+        client.get(f"/players/{bo_id}"),
+        client.get(f"/v1/players/{bo_id}", headers=bo),
+        client.get(urlsplit(feed["atom_url"]).path),
+        client.get("/v1/matchmaking/buttons", headers=bo),
+    ]
+    for game in client.get(tournament, headers=bo).json["pairings"][0]["games"]:
+        answers += [
+            client.get(f"/v1/games/{game['game_id']}", headers=bo),
+            client.get(f"/v1/games/{game['game_id']}/log?limit=1000", headers=bo),
+            client.get(f"/games/{game['game_id']}"),
+        ]
+    for answer in answers:
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 200, (answer.request.path, text)
+        assert "Adaline" not in text, (answer.request.path, text)
+    shown = client.get(tournament, headers=bo).json
+    assert DELETED in [p["name"] for p in shown["players"]]
+    assert "Adaline" not in stream_text(client, f"{tournament}/stream?after=0", bo)
+    state = TournamentStore(redis_client).state(made["id"])
+    bo_profile = {"id": bo_id, "name": "Bo"}
+    for event in tournament_letters.EVENTS:  # the round's letters and webhooks, to Bo
+        letter = tournament_letters.letter(state, event, 1, bo_profile, "https://t.test")
+        assert "Adaline" not in str(letter), letter
+        assert "Adaline" not in str(
+            tournament_letters.payload(state, event, 1, bo_id, "https://t.test")
+        )

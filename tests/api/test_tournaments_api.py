@@ -7,35 +7,9 @@ from __future__ import annotations
 import pytest
 
 from api.tournament_schemas import TournamentListSchema, TournamentSchema
-from service.assembly import assemble
-from service.settings import Settings
-from store.outbox import OutboxStore
 
 CLOCK = {"per_move_seconds": 86400, "on_timeout": "forfeit"}
 BODY = {"game": "ninedomains", "format": "round_robin", "size": 3, "time_control": CLOCK}
-
-
-class Kept:
-    def queue(self, deliveries):
-        self.last = deliveries
-
-
-@pytest.fixture
-def worker(redis_client):
-    consequences = assemble(redis_client, Settings(), deliveries=Kept()).consequences
-    outbox = OutboxStore(redis_client)
-    outbox.ensure_groups()
-
-    def run():
-        for _ in range(50):
-            entries = outbox.read("test", 100, 5)
-            if not entries:
-                return
-            for entry in entries:
-                consequences.carry_out(entry)
-            outbox.done(entries)
-
-    return run
 
 
 def test_a_tournament_from_creation_to_its_first_games(client, register, worker):
