@@ -27,11 +27,9 @@ JSON_BODY_CODES = (
 QUERY_CODES = (ErrorCode.REQUEST_INVALID,)
 #: What an operation that needs a bearer token may always answer with.
 AUTH_CODES = (ErrorCode.AUTH_UNAUTHORIZED, ErrorCode.AUTH_BAD_TOKEN)
-#: What any operation may answer with.
-ANY_CODES = (ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR)
-#: What a write of a game (an operation that runs the commit loop: it may answer game/busy)
-#: may also answer with: the outcome unknown (service.play.commit).
-WRITE_CODES = (ErrorCode.SERVER_UNAVAILABLE,)
+#: What any operation may answer with (its database away for now: api/errors.py; a write
+#: whose outcome is unknown: service.play.commit).
+ANY_CODES = (ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR, ErrorCode.SERVER_UNAVAILABLE)
 
 EXTENSION = "x-error-codes"
 

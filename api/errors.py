@@ -17,6 +17,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from service.errors import ErrorCode, OutcomeUnknown, ServiceError, TooMany
+from store.connection import STORE_AWAY
 from web.blueprint import error_page, wants_a_page
 
 from . import context
@@ -99,6 +100,11 @@ def _summarize(errors, prefix="") -> str:
 
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+STORE_AWAY_RETRY_SECONDS = 2
+STORE_AWAY_MESSAGE = (
+    "the server could not reach its database just now. Send the same request again after "
+    "Retry-After seconds (a move with the same Idempotency-Key: it is applied once)"
+)
 SECURED_BLUEPRINTS = ("games", "players")
 
 
@@ -130,6 +136,20 @@ def register(app: Flask) -> None:
         if isinstance(err, (TooMany, OutcomeUnknown)):
             response.headers["Retry-After"] = str(err.retry_after)
         return response
+
+    def store_away(err: Exception):
+        """The database away for now (restarting, failing over): 503 with Retry-After, told in
+        the log in one line (redis-py reconnects on the next call)."""
+        log.warning("the database is away: %s: %s", type(err).__name__, err)
+        headers = {"Retry-After": str(STORE_AWAY_RETRY_SECONDS)}
+        if wants_a_page():
+            html, status, page_headers = error_page(503, STORE_AWAY_MESSAGE)
+            return html, status, {**page_headers, **headers}
+        payload = {"code": ErrorCode.SERVER_UNAVAILABLE.code, "message": STORE_AWAY_MESSAGE}
+        return problem(503, payload, headers)
+
+    for away in STORE_AWAY:
+        app.register_error_handler(away, store_away)
 
     @app.before_request
     def authenticate_first():

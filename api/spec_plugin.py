@@ -37,7 +37,6 @@ from .error_codes import (
     EXTENSION,
     JSON_BODY_CODES,
     QUERY_CODES,
-    WRITE_CODES,
 )
 from .http_conventions import CONDITIONAL_OPERATIONS
 from .operation_docs import DESCRIPTIONS
@@ -115,8 +114,6 @@ class ContractPlugin(BasePlugin):
             codes += QUERY_CODES
         if operation.get("security", self.spec.options.get("security")):
             codes += AUTH_CODES
-        if ErrorCode.GAME_BUSY in codes:
-            codes += WRITE_CODES
         return codes
 
     def _add_examples(self, operation: dict) -> None:
@@ -189,8 +186,8 @@ def error_response(status: int, errors: list[ErrorCode]) -> dict:
     if status == 503:
         response["headers"] = {
             "Retry-After": {
-                "description": "Seconds to wait before sending the same request again, with "
-                "the same Idempotency-Key, to learn the outcome",
+                "description": "Seconds to wait before sending the same request again (a write "
+                "with the same Idempotency-Key, to learn its outcome)",
                 "schema": {"type": "integer", "minimum": 0},
             }
         }

@@ -300,10 +300,10 @@ class ErrorCode(Enum):
     SERVER_UNAVAILABLE = (
         "server/unavailable",
         503,
-        "the server lost its database after it sent your write and could not learn in time "
-        "whether it was applied: the outcome is unknown. After Retry-After seconds send the "
-        "same request with the same Idempotency-Key (it answers what happened, or applies it "
-        "now, once), or read the game: its version tells",
+        "the server could not reach its database just now (a restart, a failover): try again "
+        "after Retry-After seconds. For a write the outcome may be unknown: send the same "
+        "request with the same Idempotency-Key (it answers what happened, or applies it now, "
+        "once), or read the game: its version tells",
     )
 
 

@@ -130,3 +130,14 @@ def queue_url(env: Mapping[str, str]) -> str:
 StoreUnavailable = redis.RedisError
 """What a store call raises when Redis cannot be reached or fails (for the layers above, which
 do not import redis)."""
+
+STORE_AWAY = (
+    redis.ConnectionError,  # refused, reset, still loading its data
+    redis.TimeoutError,
+    redis.exceptions.ClusterDownError,  # a cluster's slots without a master, for a while
+    redis.exceptions.TryAgainError,  # a slot moving during a reshard
+    redis.exceptions.MasterDownError,
+    redis.exceptions.ReadOnlyError,  # a write that reached a replica being promoted
+)
+"""The store errors that mean "away for now" (a restart, a failover), not a fault of the
+request or of the code: the API answers them 503 with Retry-After."""

@@ -12,6 +12,7 @@ import logging
 import sys
 from datetime import UTC, datetime
 
+from store.connection import STORE_AWAY
 from store.request_ids import REQUEST_ID
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -30,7 +31,12 @@ class JsonLines(logging.Formatter):
             line["request_id"] = request_id
         line.update(getattr(record, "fields", {}))
         if record.exc_info:
-            line["error"] = self.formatException(record.exc_info)
+            error = record.exc_info[1]
+            line["error"] = (
+                f"{type(error).__name__}: {error}"  # a restart or a failover: a line, no trace
+                if isinstance(error, STORE_AWAY)
+                else self.formatException(record.exc_info)
+            )
         return json.dumps(line, ensure_ascii=False, default=str)
 
 

@@ -2,9 +2,13 @@
 the site's layout and navigation and plain words, for 404, 405, 429 and 500 alike; programs,
 and every address under /v1, keep the API's problem details (code and message)."""
 
+import logging
+
 import pytest
+import redis
 
 from api.app import create_app
+from turnpost.logs import JsonLines
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
@@ -49,3 +53,30 @@ def test_programs_and_the_api_keep_json(app):
         assert answer.json["code"] == "not_found" and answer.json["message"]
     boom = client.get("/boom", headers={"Accept": "application/json"})
     assert boom.status_code == 500 and boom.json["code"] == "server/error"
+
+
+def test_a_database_away_is_503_with_retry_after_in_a_line_of_the_log(redis_client, caplog):
+    """A store that cannot be reached (a restart, a failover) is "try again", for a program
+    and a browser alike: 503 server/unavailable with Retry-After, and one log line without a
+    traceback (turnpost.logs formats it)."""
+    away = redis.Redis(port=1, socket_connect_timeout=0.2)  # nothing listens on port 1
+    app = create_app(redis_client)
+
+    @app.get("/away")
+    def read_while_away():
+        return str(away.get("x"))
+
+    client = app.test_client()
+    answer = client.get("/away", headers={"Accept": "application/json"})
+    assert answer.status_code == 503 and answer.json["code"] == "server/unavailable"
+    assert int(answer.headers["Retry-After"]) >= 1 and "again" in answer.json["message"]
+    page = client.get("/away", headers=BROWSER)
+    assert page.status_code == 503 and page.mimetype == "text/html"
+    assert page.headers["Retry-After"] == answer.headers["Retry-After"]
+    told = [r for r in caplog.records if "database is away" in r.getMessage()]
+    assert told and all("\n" not in JsonLines().format(r) for r in told)
+    with pytest.raises(redis.ConnectionError) as lost:  # any logger's line about it too
+        away.get("x")
+    error = (lost.type, lost.value, lost.tb)
+    record = logging.LogRecord("flask-limiter", logging.ERROR, "f", 1, "lost", (), error)
+    assert "Traceback" not in JsonLines().format(record)

@@ -3,7 +3,8 @@ through `turnpost serve --no-worker` on a 3-master Valkey cluster with a replica
 queue on a plain Valkey) while two masters in turn are killed and their replicas take over.
 As under a single Valkey's SIGKILLs (tests/faults/test_outcomes.py, whose players these are):
 no move answered 500 "nothing was changed" is in the log, and every 503 (outcome unknown) is
-resolved by sending the same Idempotency-Key again."""
+resolved by sending the same Idempotency-Key again; a database away answers 503, never 500,
+and the API's log tells it in a line per error, without tracebacks."""
 
 from __future__ import annotations
 
@@ -70,6 +71,9 @@ def test_cluster_masters_killed_under_load_no_500_is_in_the_log_and_every_503_re
         assert not [u for p in players for u in p.unresolved]
         codes = {(status, code) for _, _, _, status, code in answers if status >= 500}
         print(f"{len(answers)} answers; 5xx: {codes}; 500s believed: {len(believed)}")
+        assert not believed, "a database away is 503 server/unavailable: try again, not a 500"
+        printed = server.printed()
+        assert "Traceback" not in printed, "a failover is told in a line per error, no traceback"
     finally:
         if server is not None:
             server.stop()
