@@ -32,6 +32,7 @@ from service.play import (
     talk,
 )
 from service.play.boards import Html
+from service.play.facts import GameFacts
 from service.play.games import clock_record, invitation_of, refused_by, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
@@ -686,12 +687,23 @@ class Tables:
         none (or are not signed in). `page` of the log: the latest when None or out of range."""
         snap = self.load(game_id)
         invited = player_id is not None and invitation_of(snap, player_id) is not None
-        return self.of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
+        return self._of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
 
     def for_seat(self, game_id: str, seat: int | None, zone: str | None = None) -> SeatTable:
-        return self.of(self.load(game_id), seat, zone)
+        return self._of(self.load(game_id), seat, zone)
 
     def of(
+        self,
+        game: GameFacts,
+        seat: int | None,
+        zone: str | None = None,
+        told_until: int | None = None,
+    ) -> SeatTable:
+        """The table of a game whose facts were read already (service/play/facts.py): what a
+        notice tells its reader (see `build` for `told_until`)."""
+        return self._of(game._snapshot, seat, zone, told_until=told_until)
+
+    def _of(
         self,
         snap: Snapshot,
         seat: int | None,
