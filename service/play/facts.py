@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.errors import ErrorCode, ServiceError
 from service.play import agreements, history, lists, logview, results, talk
 from service.play.games import invitation_of, seat_of, suspension_due
 from service.play.results import TournamentGameResult
@@ -197,6 +198,14 @@ def read(games: GameStore, game_id: str) -> GameFacts | None:
     """The game's facts now (None: there is no such game)."""
     snap = games.snapshot(game_id)
     return None if snap is None else GameFacts.of(snap)
+
+
+def load(games: GameStore, game_id: str) -> GameFacts:
+    """The game's facts now; 404 `game/not_found` when there is no such game."""
+    found = read(games, game_id)
+    if found is None:
+        raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+    return found
 
 
 def read_many(games: GameStore, game_ids: list[str]) -> list[GameFacts | None]:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import match as runner
-from engine.core import Game, LogEntry
+from engine import registry
+from engine.core import Game, GameError, LogEntry
 from service.errors import ErrorCode, ServiceError
 from service.play import (
     agreements,
@@ -284,6 +285,24 @@ class SeatTable:
     @property
     def your_turn(self) -> bool:
         return self.seat is not None and self.status == "active" and self.seat in self.active_seats
+
+    def action_from(self, fields: Mapping[str, str]) -> dict[str, Any] | None:
+        """The reader's legal move that a submitted form's fields describe (`forms`); None when
+        they describe none of them (a combination not allowed, or fields tampered with)."""
+        return composer.action_from(fields, [dict(m.action) for m in self.moves])
+
+    def steps_of(self, lines: Sequence[str]) -> list[str]:
+        """The notations of a turn written in lines: each line split into its steps as the
+        title writes several steps of one turn on a line; a line it cannot split stays whole
+        (and is refused as a move, with the title's own words)."""
+        game = registry.GAMES[self.game]
+        steps: list[str] = []
+        for line in lines:
+            try:
+                steps += runner.split_steps(game, line)
+            except GameError:
+                steps.append(line)
+        return steps
 
     @property
     def players(self) -> str:
