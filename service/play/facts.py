@@ -51,8 +51,6 @@ class GameFacts:
     id: str
     game: str
     """The title's name (`ninedomains`)."""
-    title: str
-    """The title as people read it (The Nine Domains)."""
     version: int
     status: str
     """open, active, finished or cancelled."""
@@ -87,7 +85,6 @@ class GameFacts:
         return cls(
             id=snap["id"],
             game=snap["game"],
-            title=history.game_of(snap).info.title,
             version=snap["version"],
             status=snap["status"],
             started=match is not None,
@@ -113,6 +110,11 @@ class GameFacts:
             deleted_players=frozenset(history.deleted_players(snap)),
             _snapshot=snap,
         )
+
+    @property
+    def title(self) -> str:
+        """The title as people read it (The Nine Domains)."""
+        return history.game_of(self._snapshot).info.title
 
     @property
     def on_timeout(self) -> str | None:
