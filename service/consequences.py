@@ -3,11 +3,12 @@
 A commit is one atomic fact in Redis: the events, the snapshot, the game's deadlines and an
 outbox entry saying the commit's consequences are due (store/append.lua). Nothing that
 happens next is decided in the request. A worker reads the entry and asks `due_after_commit`,
-a pure function of the game's snapshot, the commit's versions, the players' contacts, the
-settings and the time, what is due; `Consequences.carry_out` does it and only then is the
-entry acknowledged. Every step is idempotent (lists are version-guarded, deliveries have
-deterministic ids and emails are claimed before sending, a bot or the computer moves only if
-the game is still where it was), so an entry carried out twice, or late, has its effect once.
+a pure function of the game's facts now (service/play/facts.py), the commit's versions, the
+players' contacts, the settings and the time, what is due; `Consequences.carry_out` does it
+and only then is the entry acknowledged. Every step is idempotent (lists are version-guarded,
+deliveries have deterministic ids and emails are claimed before sending, a bot or the computer
+moves only if the game is still where it was), so an entry carried out twice, or late, has its
+effect once.
 
 The outbox consumer reads entries in batches: `begin` reads and writes what a batch's entries
 share at once, `carry_out` does each entry, `finish` writes what waited for the batch's end.
@@ -41,8 +42,8 @@ from service.notify.notifications import (
     proposal_notices,
     tournament_notices,
 )
-from service.play import agreements, history, lists, results
-from service.play.games import GameService, suspension_due
+from service.play.facts import GameFacts, keep_lists, read, read_many
+from service.play.games import GameService
 from service.play.talk import Talk
 from service.players.sign_in import SignIn
 from service.players.vacations import VacationService
@@ -55,7 +56,6 @@ from store.players import PlayerStore
 from store.push import PushStore
 from store.record import Event
 from store.schedule import ScheduleStore
-from store.snapshot import Snapshot
 from store.tallies import WorkerTallies
 from store.tournaments import TournamentEventType, TournamentState
 
@@ -128,7 +128,7 @@ class Due:
 
 
 def due_after_commit(
-    snap: Snapshot,
+    game: GameFacts,
     first: int,
     last: int,
     contacts: dict[int, Contact],
@@ -150,7 +150,7 @@ def due_after_commit(
     Only what still holds now is asked for: a turn that moved on since the commit is left to
     the later commit's own entry."""
     deliveries: list[tuple[int, Delivery]] = []
-    for notice in notices(snap, first, last):
+    for notice in notices(game, first, last):
         contact = contacts.get(notice.seat, Contact())
         email_at = now_ms
         if notice.event == TURN_STARTED:
@@ -164,30 +164,29 @@ def due_after_commit(
             if notice.event == TURN_STARTED:
                 push_at += int(settings.push_delay_seconds * 1000)
             deliveries.append((push_at, Delivery("push", notice)))
-        deadline = snap["deadlines"][notice.seat]
+        deadline = game.seats[notice.seat].deadline
         if notice.event == TURN_STARTED and deadline is not None:
-            deliveries += _reminders(snap, notice, deadline, contact)
-    if snap["status"] != "active":
+            deliveries += _reminders(game, notice, deadline, contact)
+    if game.status != "active":
         return Due(deliveries)
-    bots = [s for s in snap["active_seats"] if snap["seats"][s]["kind"] == "bot"]
-    bots_from = snap["updated_at"] + int(settings.bot_delay_seconds * 1000)
+    bots = [s for s in game.active_seats if game.seats[s].kind == "bot"]
+    bots_from = game.updated_at + int(settings.bot_delay_seconds * 1000)
     on_time = now_ms >= bots_from
-    policy = snap["time_control"]["on_timeout"] if snap["time_control"] else None
     return Due(
         deliveries=deliveries,
         bot_seats=bots if on_time else [],
         wake_at=None if on_time or not bots else bots_from,
-        replacements=list(snap["timed_out"]) if policy == "auto" else [],
+        replacements=list(game.timed_out) if game.on_timeout == "auto" else [],
         suspended=[
-            str(snap["seats"][seat]["player_id"])
+            str(game.seats[seat].player_id)
             for seat, contact in sorted(contacts.items())
-            if contact.suspended and suspension_due(snap, seat)
+            if contact.suspended and game.suspension_due(seat)
         ],
     )
 
 
 def due_for_messages(
-    snap: Snapshot,
+    game: GameFacts,
     events: Iterable[Event],
     contacts: dict[int, Contact],
     settings: Settings,
@@ -201,7 +200,7 @@ def due_for_messages(
     email after `email_delay_seconds`, as a turn's."""
     delay = int(settings.chat_email_delay_seconds * 1000)
     found: list[tuple[int, Delivery]] = []
-    for notice in message_notices(snap, events):
+    for notice in message_notices(game, events):
         contact = contacts.get(notice.seat, Contact())
         if contact.webhook:
             found.append((now_ms, Delivery("webhook", notice)))
@@ -212,7 +211,7 @@ def due_for_messages(
                     Delivery("email", notice),
                 )
             )
-    for notice in proposal_notices(snap, events):
+    for notice in proposal_notices(game, events):
         contact = contacts.get(notice.seat, Contact())
         if contact.webhook:
             found.append((now_ms, Delivery("webhook", notice)))
@@ -227,14 +226,14 @@ def _written_at(events: Iterable[Event], version: int) -> int:
 
 
 def _reminders(
-    snap: Snapshot, turn: Notice, deadline: int, contact: Contact
+    game: GameFacts, turn: Notice, deadline: int, contact: Contact
 ) -> list[tuple[int, Delivery]]:
     """The turn's reminders at REMINDER_PERCENTS of the time the seat had when it began (its
     bank, or the time per move), weekends off and vacations left out; a reminder that comes
     due after a vacation moved it waits again (NotificationService.reminder_wait)."""
     found = []
     for percent in REMINDER_PERCENTS:
-        at = history.reminder_at(snap, turn.seat, percent)
+        at = game.reminder_at(turn.seat, percent)
         if at is None or at >= deadline:
             continue
         notice = Notice(TURN_REMINDER, turn.game_id, turn.seat, turn.version, f"-{percent}")
@@ -254,8 +253,9 @@ def _reminders(
 class Batch:
     """What the entries of one outbox read share (Consequences.begin, .finish)."""
 
-    snapshots: dict[str, Snapshot | None]
-    """By game; a game a move of the batch changed is dropped (read again when needed)."""
+    games: dict[str, GameFacts | None]
+    """By game, what it is now (service/play/facts.py); a game a move of the batch changed is
+    dropped (read again when needed)."""
     contacts: dict[str, dict[int, Contact]]
     """By game, then seat."""
     began: dict[tuple[str, int], dict[int, Event]]
@@ -325,14 +325,14 @@ class Consequences:
     # -- the outbox ------------------------------------------------------------------------
 
     def begin(self, entries: list[Entry]) -> Batch:
-        """What a batch of entries shares, read and written together: their games' snapshots
+        """What a batch of entries shares, read and written together: their games' facts
         (one read), the games' lists (one round trip) and the seated people's contacts (one
         read). Raises if that could not be done: then every entry stays pending."""
         entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
-        snapshots = dict(zip(game_ids, self.game_store.snapshots(game_ids)))
-        found = [snap for snap in snapshots.values() if snap is not None]
-        lists.write(self.game_store, self.players, found)
+        games = dict(zip(game_ids, read_many(self.game_store, game_ids)))
+        found = [game for game in games.values() if game is not None]
+        keep_lists(self.game_store, self.players, found)
         commits = [  # a wake names no events of its own
             (e.game_id, e.first - 1, e.version - e.first + 1)
             for e in entries
@@ -343,7 +343,7 @@ class Consequences:
             for (game_id, after, _), events in zip(commits, self.game_store.events_of(commits))
         }
         writes = self.game_store.r.pipeline(transaction=False)
-        return Batch(snapshots, self._contacts(found), began, writes)
+        return Batch(games, self._contacts(found), began, writes)
 
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
@@ -369,77 +369,83 @@ class Consequences:
             if self.matchmaking is not None:
                 self._matched(self.matchmaking.pair(entry.game_id, entry.player), batch.writes)
             return
-        snap = batch.snapshots.get(entry.game_id)
-        if entry.game_id not in batch.snapshots:  # a move of this batch changed the game
-            snap = self.game_store.snapshot(entry.game_id)
-            if snap is not None:
-                lists.write(self.game_store, self.players, [snap])
-        if snap is None:
+        game = batch.games.get(entry.game_id)
+        if entry.game_id not in batch.games:  # a move of this batch changed the game
+            game = read(self.game_store, entry.game_id)
+            if game is not None:
+                keep_lists(self.game_store, self.players, [game])
+        if game is None:
             return
         due = due_after_commit(
-            snap,
+            game,
             entry.first,
             entry.version,
-            batch.contacts.get(snap["id"], {}),
+            batch.contacts.get(game.id, {}),
             self.settings,
             self.now_ms(),
         )
-        if snap["status"] == "finished" and entry.version == snap["version"]:
-            self._record_result(snap)  # before the end's notices, which show the ratings
+        ended = game.status == "finished" and entry.version == game.version
+        if ended:
+            self._record_result(game)  # before the end's notices, which show the ratings
         self.send(due.deliveries, batch.writes)
         events = list(batch.began.get((entry.game_id, entry.first), {}).values())
         contacts = batch.contacts.get(entry.game_id, {})
         self.send(
-            due_for_messages(snap, events, contacts, self.settings, self.now_ms()), batch.writes
+            due_for_messages(game, events, contacts, self.settings, self.now_ms()), batch.writes
         )
-        self._tell_players(snap, entry, batch)
+        self._tell_players(game, entry, batch)
         if due.wake_at is not None:
             self.schedule.add(
-                snap["id"],
+                game.id,
                 due.wake_at,
-                {"kind": "wake", "game": snap["id"], "version": snap["version"]},
+                {"kind": "wake", "game": game.id, "version": game.version},
             )
         for seat in due.bot_seats:
-            if self.games.bot_move(snap["id"], seat, snap["version"]):
-                self._count("turnpost_computer_moves_total", game=snap["game"], why="bot")
-                batch.snapshots.pop(snap["id"], None)
+            if self.games.bot_move(game.id, seat, game.version):
+                self._count("turnpost_computer_moves_total", game=game.game, why="bot")
+                batch.games.pop(game.id, None)
         for seat in due.replacements:
-            if self.games.play_for_timed_out(snap["id"], seat):
-                self._count("turnpost_computer_moves_total", game=snap["game"], why="timeout")
-                batch.snapshots.pop(snap["id"], None)
+            if self.games.play_for_timed_out(game.id, seat):
+                self._count("turnpost_computer_moves_total", game=game.game, why="timeout")
+                batch.games.pop(game.id, None)
         for player_id in due.suspended:
-            if self.games.apply_timeout_policy(snap["id"], player_id):
-                batch.snapshots.pop(snap["id"], None)
-        if self._withdrawn_turns(snap):
-            batch.snapshots.pop(entry.game_id, None)
-        if snap["status"] == "finished" and entry.version == snap["version"]:
-            self._count("turnpost_games_finished_total", game=snap["game"])
+            if self.games.apply_timeout_policy(game.id, player_id):
+                batch.games.pop(game.id, None)
+        if self._withdrawn_turns(game):
+            batch.games.pop(entry.game_id, None)
+        if ended:
+            self._count("turnpost_games_finished_total", game=game.game)
             self.schedule.add(
-                snap["id"],
+                game.id,
                 self.now_ms() + int(self.settings.finished_log_days * 86_400_000),
-                {"kind": "compact", "game": snap["id"]},
+                {"kind": "compact", "game": game.id},
             )
 
-    def _record_result(self, snap: Snapshot) -> None:
+    def _record_result(self, game: GameFacts) -> None:
         """The finished game in its players' ratings (if rated) and records: once, however
         often the entry that ended it is carried out (service.ratings.ratings.Ratings.record)."""
-        result = results.result_of(snap)
+        result = game.result()
         if self.ratings is not None and result is not None:
             self.ratings.record(result)
-        in_tournament = results.tournament_result_of(snap)
+        in_tournament = game.tournament_result()
         if self.tournaments is not None and in_tournament is not None:
             self.tournaments.record_game(in_tournament)
 
-    def _withdrawn_turns(self, snap: Snapshot) -> bool:
+    def _withdrawn_turns(self, game: GameFacts) -> bool:
         """In a tournament's game under `on_timeout: auto`, the turn of a player who left the
         tournament is timed out at once (the computer then plays it, as the consequence of
         that commit): so their game goes on to its end without waiting for their clock.
         Whether a turn was timed out."""
-        tournament = results.tournament_under_auto(snap)
+        tournament = game.tournament_under_auto()
         if self.tournaments is None or tournament is None:
             return False
         gone = self.tournaments.withdrawn(tournament)
-        return bool(gone) and self.games.time_out_withdrawn(snap, gone)
+        timed_out = False
+        for seat in game.active_seats:
+            player_id = game.seats[seat].player_id
+            if player_id in gone and seat not in game.timed_out:
+                timed_out |= self.games.withdraw_seat(game.id, player_id)
+        return timed_out
 
     def _matched(self, request: dict[str, Any] | None, pipe) -> None:
         """Tell a player matched by matchmaking (and their opponent) on their stream of
@@ -511,48 +517,48 @@ class Consequences:
             )
         self.send(deliveries, batch.writes)
 
-    def _tell_players(self, snap: Snapshot, entry: Entry, batch: Batch) -> None:
+    def _tell_players(self, game: GameFacts, entry: Entry, batch: Batch) -> None:
         """Each person's stream of events (GET /v1/players/me/stream): the notices this commit
         calls for, a turn that goes on named `turn.continues`. Once each, however often the
         entry is carried out."""
         began = batch.began.get((entry.game_id, entry.first), {})
         found = (
-            notices(snap, entry.first, entry.version)
-            + message_notices(snap, began.values())
-            + proposal_notices(snap, began.values())
+            notices(game, entry.first, entry.version)
+            + message_notices(game, began.values())
+            + proposal_notices(game, began.values())
         )
         for notice in found:
-            player_id = snap["seats"][notice.seat]["player_id"]
-            if not player_id or player_id in history.deleted_players(snap):
+            player_id = game.seats[notice.seat].player_id
+            if not player_id or player_id in game.deleted_players:
                 continue
             kind = notice.event
-            if kind == TURN_STARTED and goes_on(snap, notice, began.get(notice.version)):
+            if kind == TURN_STARTED and goes_on(game, notice, began.get(notice.version)):
                 kind = TURN_CONTINUES
             self.players.add_event(
                 player_id,
                 notice.delivery_id("stream"),
                 {
                     "event": kind,
-                    "game_id": snap["id"],
-                    "game": snap["game"],
+                    "game_id": game.id,
+                    "game": game.game,
                     "version": notice.version,
                     "seat": notice.seat,
                 },
                 pipe=batch.writes,
             )
 
-    def _contacts(self, snaps: list[Snapshot]) -> dict[str, dict[int, Contact]]:
+    def _contacts(self, games: list[GameFacts]) -> dict[str, dict[int, Contact]]:
         """Each game's seated people by seat, as they can be told."""
         people = [
-            (snap["id"], seat, record["player_id"])
-            for snap in snaps
-            for seat, record in enumerate(snap["seats"])
-            if record["kind"] in NOTIFIED_KINDS
+            (game.id, seat.seat, seat.player_id)
+            for game in games
+            for seat in game.seats
+            if seat.kind in NOTIFIED_KINDS and seat.player_id is not None
         ]
         player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
         by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
         devices = dict(zip(player_ids, self.push.counts(player_ids))) if self.push else {}
-        found: dict[str, dict[int, Contact]] = {snap["id"]: {} for snap in snaps}
+        found: dict[str, dict[int, Contact]] = {game.id: {} for game in games}
         for game_id, seat, player_id in people:
             profile = by_id[player_id]
             if profile:
@@ -588,18 +594,19 @@ class Consequences:
             )
             for item, verdict in zip(timeouts, verdicts):
                 if verdict == "early":  # this clock runs ahead of the one that set the deadline
-                    snap = self.game_store.snapshot(item["game"])
-                    if snap is not None:
-                        self.schedule.add(item["game"], snap["deadlines"][item["seat"]], item)
+                    game = read(self.game_store, item["game"])
+                    deadline = game.seats[item["seat"]].deadline if game is not None else None
+                    if deadline is not None:
+                        self.schedule.add(item["game"], deadline, item)
         self.deliveries.queue([Delivery.from_item(i) for i in by_kind.get("notify", [])])
         for item in by_kind.get("wake", []):
             self.outbox.add(item["game"], item["version"])
         for item in by_kind.get("lapse", []):  # a proposal unanswered at its deadline
             if self.talk is not None and self.talk.lapse(item["game"], item["proposal"]) == "early":
-                snap = self.game_store.snapshot(item["game"])
-                proposal = agreements.find(snap, item["proposal"]) if snap else None
-                if proposal is not None:
-                    self.schedule.add(item["game"], proposal["deadline"], item)
+                game = read(self.game_store, item["game"])
+                lapses = game.proposal_deadline(item["proposal"]) if game else None
+                if lapses is not None:
+                    self.schedule.add(item["game"], lapses, item)
         for item in by_kind.get("tournament", []):  # its start date: the worker looks at it
             self.outbox.add(item["tournament"], 0, kind="tournament")
         if self.matchmaking is not None:

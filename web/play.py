@@ -13,7 +13,6 @@ from flask import g as per_request
 
 from engine import registry
 from service.errors import ErrorCode, ServiceError, TooMany
-from service.play import composer
 from service.play.games import CLOCK_PRESETS, IF_DECLINED, bots_of
 from service.play.logview import seat_name as record_name
 from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
@@ -473,7 +472,7 @@ def play_move(game_id: str):
             table = services().tables.for_player(game_id, player)
             if table.version != int(version):
                 raise ServiceError(ErrorCode.MOVE_STALE_VERSION, "stale")
-            action = composer.action_from(fields, [dict(m.action) for m in table.moves])
+            action = table.action_from(fields)
             if action is None:
                 return _game_page(
                     game_id, 422, "That combination is not one of your legal moves: choose again."

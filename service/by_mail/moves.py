@@ -20,8 +20,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 
-from engine import match as runner
-from engine import registry
 from engine.core import GameError
 from service.by_mail.replies import Reply, parse_reply
 from service.errors import ServiceError, TooMany
@@ -139,7 +137,7 @@ class MailMoves:
                 "address of the player this game emailed. Nothing was "
                 "played. Reply from the address the turn email was sent to.",
             )
-        steps = self._steps(table.game, reply.move_lines)
+        steps = table.steps_of(reply.move_lines)
         if not steps and reply.message is None:
             return self._answer(
                 reply,
@@ -235,17 +233,6 @@ class MailMoves:
         except ServiceError as err:
             return None, f"Your message was not sent: {err.message}."
         return reply.message, ""
-
-    @staticmethod
-    def _steps(game_name: str, lines: list[str]) -> list[str]:
-        game = registry.GAMES[game_name]
-        steps: list[str] = []
-        for line in lines:
-            try:
-                steps += runner.split_steps(game, line)
-            except GameError:
-                steps.append(line)
-        return steps
 
     # -- answers ---------------------------------------------------------------------------
 

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
 from service.notify.reply_addresses import reply_address
-from service.play import agreements, history, how_to_play, logview, talk
+from service.play import how_to_play
+from service.play.facts import GameFacts, SeatFacts, read, read_many
 from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -27,8 +28,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
 from store.quota import AddressQuota
-from store.record import Event, EventType, MessageSent, SeatRecord
-from store.snapshot import Snapshot
+from store.record import Event, EventType, MessageSent
 from store.tournaments import TournamentEventType, TournamentState, TournamentStore
 from transports.mailer import Mailer
 
@@ -135,59 +135,58 @@ class Notice:
         return f"{channel}-{self.game_id}-{self.seat}-{self.version}-{event}{self.tag}"
 
 
-def notices(snapshot: Snapshot, first: int, last: int) -> list[Notice]:
+def notices(game: GameFacts, first: int, last: int) -> list[Notice]:
     """The notices that the commit of versions `first`..`last` calls for and that still hold in
-    `snapshot` (the game now, which may be later than the commit): every seated person when
+    `game` (the game now, which may be later than the commit): every seated person when
     that commit ended the game; every person seated or invited when it cancelled the game; an
     invitation for each seat still reserved when the commit created the game; otherwise each
     person whose turn began with that commit (their legal moves changed then) and who may
     still act. Nothing about turns comes before the game starts, so an invited player gets no
     turn email before they accept."""
-    game_id = snapshot["id"]
-    people = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] == "player"]
-    closed = snapshot.get("closed_version", snapshot["version"])
-    if snapshot["status"] == "cancelled" and snapshot["match"] is not None:
+    people = [s.seat for s in game.seats if s.kind == "player"]
+    closed = game.closed_version
+    if game.status == "cancelled" and game.started:
         return []  # aborted by its players: the proposal's end tells them (proposal_notices)
-    if snapshot["status"] == "cancelled":
-        told = [s for s, r in enumerate(snapshot["seats"]) if r["kind"] in NOTIFIED_KINDS]
+    if game.status == "cancelled":
+        told = [s.seat for s in game.seats if s.kind in NOTIFIED_KINDS]
         if first <= closed <= last:
-            return [Notice(GAME_CANCELLED, game_id, s, closed) for s in told]
+            return [Notice(GAME_CANCELLED, game.id, s, closed) for s in told]
         return []
-    if snapshot["status"] == "open":
+    if game.status == "open":
         return [
-            Notice(GAME_INVITED, game_id, s, INVITED_AT)
-            for s, r in enumerate(snapshot["seats"])
-            if r["kind"] == "invited" and first <= INVITED_AT <= last
+            Notice(GAME_INVITED, game.id, s.seat, INVITED_AT)
+            for s in game.seats
+            if s.kind == "invited" and first <= INVITED_AT <= last
         ]
-    if snapshot["status"] == "finished":
+    if game.status == "finished":
         if first <= closed <= last:
-            return [Notice(GAME_FINISHED, game_id, s, closed) for s in people]
+            return [Notice(GAME_FINISHED, game.id, s, closed) for s in people]
         return []
-    if snapshot["status"] != "active":
+    if game.status != "active":
         return []
-    since = history.match_of(snapshot)["seat_since"]
+    since = game.seat_since
     return [
-        Notice(TURN_STARTED, game_id, s, since[s])
+        Notice(TURN_STARTED, game.id, s, since[s])
         for s in people
-        if s in snapshot["active_seats"] and first <= since[s] <= last
+        if s in game.active_seats and first <= since[s] <= last
     ]
 
 
-def proposal_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+def proposal_notices(game: GameFacts, events: Iterable[Event]) -> list[Notice]:
     """The notices of the proposals among a commit's `events` (talk.told_of_proposals)."""
     kinds = {"made": PROPOSAL_MADE, "closed": PROPOSAL_CLOSED}
     return [
-        Notice(kinds[kind], snap["id"], seat, version)
-        for kind, seat, version in talk.told_of_proposals(snap, list(events))
+        Notice(kinds[kind], game.id, seat, version)
+        for kind, seat, version in game.told_of_proposals(list(events))
     ]
 
 
-def message_notices(snap: Snapshot, events: Iterable[Event]) -> list[Notice]:
+def message_notices(game: GameFacts, events: Iterable[Event]) -> list[Notice]:
     """A notice of each message among `events` for each person who may read it but did not
     write it (talk.told_of_messages)."""
     return [
-        Notice(CHAT_MESSAGE, snap["id"], seat, version)
-        for seat, version in talk.told_of_messages(snap, list(events))
+        Notice(CHAT_MESSAGE, game.id, seat, version)
+        for seat, version in game.told_of_messages(list(events))
     ]
 
 
@@ -224,14 +223,14 @@ def tournament_notices(state: TournamentState, events: list[dict]) -> list[Notic
     return found
 
 
-def goes_on(snap: Snapshot, notice: Notice, began: Event | None) -> bool:
+def goes_on(game: GameFacts, notice: Notice, began: Event | None) -> bool:
     """Whether the turn of `notice` continues one: the event that began it (`began`, at the
     notice's version) is the seat's own step, and the seat alone may act."""
     return (
         began is not None
         and began["type"] == EventType.ACTION_TAKEN
         and began["seat"] == notice.seat
-        and snap["active_seats"] == [notice.seat]
+        and game.active_seats == (notice.seat,)
     )
 
 
@@ -297,10 +296,10 @@ class NotificationService:
         email, so that a try after the send only records it."""
         if notice.event in tournament_letters.EVENTS:
             return self._tournament_email(notice, fallback, attempt)
-        snap = self.games.snapshot(notice.game_id)
-        if snap is None:
+        game = read(self.games, notice.game_id)
+        if game is None:
             return "gone", 0
-        player_id = _person(snap["seats"][notice.seat])
+        player_id = _person(game.seats[notice.seat])
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("email"):
             return "off", 0
@@ -317,9 +316,9 @@ class NotificationService:
             )
             return "unconfirmed", 0
         if notice.event == CHAT_MESSAGE:
-            return self._chat_email(snap, notice, player_id, profile, attempt)
+            return self._chat_email(game, notice, player_id, profile, attempt)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
-            return self._proposal_email(snap, notice, player_id, profile, attempt)
+            return self._proposal_email(game, notice, player_id, profile, attempt)
         if not (wanted(prefs, notice.event, "email") or fallback):
             if not self._stands_in(player_id, attempt):
                 return "off", 0
@@ -327,7 +326,7 @@ class NotificationService:
         if notice.event == TURN_STARTED and prefs["digest_at"] and not fallback:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
-        if not _still_current(snap, notice):
+        if not _still_current(game, notice):
             self._record(
                 player_id,
                 notice,
@@ -337,12 +336,12 @@ class NotificationService:
                 f"{_moved_on(notice)} before the email went",
             )
             return "superseded", 0
-        wait = self.reminder_wait(snap, notice)
+        wait = self.reminder_wait(game, notice)
         if wait:
             return "deferred", wait
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
-        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
         windowed = notice.event == TURN_STARTED and not fallback and not continues
         if windowed:
             wait = self.notes.throttle(
@@ -350,7 +349,7 @@ class NotificationService:
             )
             if wait:
                 return "deferred", wait
-        inviter = snap["created_by"]  # every game with an invitation records who created it
+        inviter = game.created_by  # every game with an invitation records who created it
         if (
             notice.event == GAME_INVITED
             and inviter is not None
@@ -372,7 +371,7 @@ class NotificationService:
                 "in GET /v1/games?invited=me",
             )
             return "throttled", 0
-        if _invitation_news(snap, notice):
+        if _invitation_news(game, notice):
             wait = self.quota.take(
                 "invitations",
                 profile["email"],
@@ -392,7 +391,7 @@ class NotificationService:
                     "/v1/games?invited=me",
                 )
                 return "throttled", 0
-        message = self._letter(snap, notice, player_id, profile, delivery_id, continues)
+        message = self._letter(game, notice, player_id, profile, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if holder is not None and holder.sent:
@@ -417,12 +416,12 @@ class NotificationService:
             f"to {profile['email']}",
         )
         if notice.event != GAME_INVITED:
-            self.notes.emailed(player_id, snap["id"], snap["version"])
+            self.notes.emailed(player_id, game.id, game.version)
         return "sent", 0
 
     def _letter(
         self,
-        snap: Snapshot,
+        game: GameFacts,
         notice: Notice,
         player_id: str,
         profile: dict,
@@ -431,10 +430,10 @@ class NotificationService:
     ):
         """The email for the notice; `continues`: a turn that goes on (see _goes_on)."""
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            return self._invitation_letter(snap, notice, profile, delivery_id)
-        told_until = self.notes.last_emailed(player_id, snap["id"])
+            return self._invitation_letter(game, notice, profile, delivery_id)
+        told_until = self.notes.last_emailed(player_id, game.id)
         return self._turn_letter(
-            self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told_until),
+            self.tables.of(game, notice.seat, profile.get("time_zone"), told_until=told_until),
             notice,
             profile,
             delivery_id,
@@ -572,42 +571,36 @@ class NotificationService:
             },
         )
 
-    def _invitation_letter(self, snap: Snapshot, notice: Notice, profile: dict, delivery_id: str):
+    def _invitation_letter(self, game: GameFacts, notice: Notice, profile: dict, delivery_id: str):
         """An invitation, or the news that a game was cancelled: names, the game's title and
         its settings only (the game has not started: there is no hand to show)."""
-        game = history.game_of(snap)
-        creator = _creator(self.players, snap) or {"name": "a player"}
-        others = [
-            logview.seat_name(r)
-            for s, r in enumerate(snap["seats"])
-            if s != notice.seat and r["player_id"] != snap["created_by"]
-        ]
+        creator = _creator(self.players, game) or {"name": "a player"}
+        others = _others(game, notice.seat)
         if notice.event == GAME_INVITED:
             letter = emails.invitation(
                 reader=profile["name"],
-                title=game.info.title,
-                game_id=snap["id"],
+                title=game.title,
+                game_id=game.id,
                 inviter=creator["name"],
                 others=others,
-                time_control=snap["time_control"],
-                cancel_if_declined=snap["if_declined"] == "cancel",
-                api_url=f"{self.settings.public_url}/v1/games/{snap['id']}",
-                game_url=f"{self.settings.public_url}/games/{snap['id']}",
-                answer_links=self.invitation_links(snap["id"], notice.seat)
+                time_control=game.time_control,
+                cancel_if_declined=game.if_declined == "cancel",
+                api_url=f"{self.settings.public_url}/v1/games/{game.id}",
+                game_url=f"{self.settings.public_url}/games/{game.id}",
+                answer_links=self.invitation_links(game.id, notice.seat)
                 if self.invitation_links is not None
                 else None,
                 settings_url=f"{self.settings.public_url}/settings#friends",
             )
         else:
-            refused = [d["name"] for d in snap.get("declined", [])]
             letter = emails.cancellation(
                 reader=profile["name"],
-                title=game.info.title,
-                game_id=snap["id"],
+                title=game.title,
+                game_id=game.id,
                 inviter=None
-                if snap["created_by"] == snap["seats"][notice.seat]["player_id"]
+                if game.created_by == game.seats[notice.seat].player_id
                 else creator["name"],
-                declined_by=refused[-1] if refused else "an invited player",
+                declined_by=game.refused[-1] if game.refused else "an invited player",
             )
         return emails.layout(
             letter,
@@ -617,31 +610,31 @@ class NotificationService:
             delivery_id,
             None,
             {
-                "X-Turnpost-Game": snap["id"],
-                "X-Turnpost-Version": str(snap["version"]),
+                "X-Turnpost-Game": game.id,
+                "X-Turnpost-Version": str(game.version),
                 "X-Turnpost-Event": notice.event,
             },
         )
 
-    def reminder_wait(self, snap: Snapshot, notice: Notice) -> float:
+    def reminder_wait(self, game: GameFacts, notice: Notice) -> float:
         """Seconds until a reminder is due, when a weekend, a vacation or a pause the table
         agreed to moved it after it was scheduled (0: it is due). Every channel asks it."""
         if notice.event != TURN_REMINDER or not notice.tag.lstrip("-").isdecimal():
             return 0
-        due = history.reminder_at(snap, notice.seat, int(notice.tag.lstrip("-")))
+        due = game.reminder_at(notice.seat, int(notice.tag.lstrip("-")))
         now = self.clock() * 1000
         # a job may run a little before its time (RQ's schedules are in whole seconds)
         return 0 if due is None or due <= now + REMINDER_EARLY_MS else (due - now) / 1000
 
-    def _goes_on(self, snap: Snapshot, notice: Notice) -> bool:
+    def _goes_on(self, game: GameFacts, notice: Notice) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
         seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
         delay or end). A step that ends a round in which others act too (The Nine Domains'
         last card laid) starts a new turn instead."""
         if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1:
             return False
-        began = self.games.events(snap["id"], after=notice.version - 1, count=1)
-        return goes_on(snap, notice, began[0] if began else None)
+        began = self.games.events(game.id, after=notice.version - 1, count=1)
+        return goes_on(game, notice, began[0] if began else None)
 
     # -- webhooks ------------------------------------------------------------------------------
 
@@ -657,17 +650,17 @@ class NotificationService:
         WEBHOOK_SLOW_SECONDS: meanwhile its attempts fail at once, so that it holds no worker
         and delays no one else's notices, only its owner's."""
         delivery_id = notice.delivery_id("webhook")
-        snap, state = None, None
+        game, state = None, None
         if notice.event in tournament_letters.EVENTS:
             state = self.tournaments.state(notice.game_id) if self.tournaments else None
             if state is None or notice.seat >= len(state["players"]):
                 return "gone", 0
             player_id: str | None = state["players"][notice.seat]["player_id"]
         else:
-            snap = self.games.snapshot(notice.game_id)
-            if snap is None:
+            game = read(self.games, notice.game_id)
+            if game is None:
                 return "gone", 0
-            player_id = _person(snap["seats"][notice.seat])
+            player_id = _person(game.seats[notice.seat])
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile or not profile.get("webhook_url"):
             return "off", 0
@@ -677,20 +670,20 @@ class NotificationService:
         stored = self.notes.webhook_secret(player_id)
         if stored is None and kind == "signed":
             return "off", 0
-        if snap is None and kind != "signed":
+        if game is None and kind != "signed":
             return "off", 0  # a tournament's notices go to signed webhooks only
-        if notice.event == CHAT_MESSAGE and snap is not None:
-            message = self._message(snap, notice)
+        if notice.event == CHAT_MESSAGE and game is not None:
+            message = self._message(game, notice)
             if message is None:
                 return "gone", 0  # hidden since, or its writer blocked by this player
             held = (
                 None
                 if kind == "signed"
-                else self._chat_line_held(snap, notice, message, player_id, delivery_id)
+                else self._chat_line_held(game, notice, message, player_id, delivery_id)
             )
             if held is not None:
                 return held
-        if snap is not None and not _still_current(snap, notice):
+        if game is not None and not _still_current(game, notice):
             self._record(
                 player_id,
                 notice,
@@ -700,7 +693,7 @@ class NotificationService:
                 f"{_moved_on(notice)} before the webhook went",
             )
             return "superseded", 0
-        wait = self.reminder_wait(snap, notice) if snap is not None else 0
+        wait = self.reminder_wait(game, notice) if game is not None else 0
         if wait:
             return "busy", wait
         timeout = self.settings.webhook_timeout_seconds
@@ -722,16 +715,16 @@ class NotificationService:
                         self.keys.unseal(stored),
                         notice.event,
                         delivery_id,
-                        self._body(snap, state, notice, delivery_id),
+                        self._body(game, state, notice, delivery_id),
                         int(self.clock()),
                         timeout,
                         self.settings.webhook_urls,
                     )
-                elif snap is not None:  # a chat app's incoming webhook: one line of what
+                elif game is not None:  # a chat app's incoming webhook: one line of what
                     # everyone may know
                     result = chat_apps.post(
                         profile["webhook_url"],
-                        self._chat_body(kind, snap, notice, profile),
+                        self._chat_body(kind, game, notice, profile),
                         timeout,
                         self.settings.webhook_urls,
                     )
@@ -774,14 +767,14 @@ class NotificationService:
 
     def _body(
         self,
-        snap: Snapshot | None,
+        game: GameFacts | None,
         state: TournamentState | None,
         notice: Notice,
         delivery_id: str,
     ) -> dict[str, Any]:
-        """A webhook's body: a game's notice's (from its snapshot) or a tournament's."""
-        if snap is not None:
-            return self._payload(snap, notice, delivery_id)
+        """A webhook's body: a game's notice's (from its facts) or a tournament's."""
+        if game is not None:
+            return self._payload(game, notice, delivery_id)
         if state is None:
             raise ValueError(f"{notice} names neither a game nor a tournament")
         return self._tournament_payload(state, notice, delivery_id)
@@ -845,55 +838,55 @@ class NotificationService:
             "fallback" if fallback else "sent",
         )
 
-    def _payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
-        base = f"{self.settings.public_url}/v1/games/{snap['id']}"
+    def _payload(self, game: GameFacts, notice: Notice, delivery_id: str) -> dict[str, Any]:
+        base = f"{self.settings.public_url}/v1/games/{game.id}"
         if notice.event == CHAT_MESSAGE:
-            return self._chat_payload(snap, notice, delivery_id)
+            return self._chat_payload(game, notice, delivery_id)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
-            return self._proposal_payload(snap, notice, delivery_id)
+            return self._proposal_payload(game, notice, delivery_id)
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            creator = _creator(self.players, snap) or {"name": None}
+            creator = _creator(self.players, game) or {"name": None}
             payload: dict[str, Any] = {
                 "event": notice.event,
                 "delivery_id": delivery_id,
-                "game_id": snap["id"],
-                "game": snap["game"],
-                "version": snap["version"],
+                "game_id": game.id,
+                "game": game.game,
+                "version": game.version,
                 "seat": notice.seat,
-                "status": snap["status"],
-                "invited_by": {"id": snap["created_by"], "name": creator["name"]},
+                "status": game.status,
+                "invited_by": {"id": game.created_by, "name": creator["name"]},
                 "sent_at": iso(int(self.clock() * 1000)),
                 "links": {"game": base},
             }
             if notice.event == GAME_INVITED:
-                payload["if_declined"] = snap["if_declined"]
+                payload["if_declined"] = game.if_declined
                 payload["links"] |= {"join": f"{base}/join", "decline": f"{base}/decline"}
             return payload
-        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
         return self._turn_payload(
-            self.tables.of(snap, notice.seat),
+            self.tables.of(game, notice.seat),
             TURN_CONTINUES if continues else notice.event,  # a multi-step turn goes on
             delivery_id,
         )
 
-    def _chat_body(self, kind: str, snap: Snapshot, notice: Notice, profile: dict) -> dict:
+    def _chat_body(self, kind: str, game: GameFacts, notice: Notice, profile: dict) -> dict:
         """A chat app's line for the notice (service.notify.chat_apps), from a spectator's table:
         a channel may be read by others than the player."""
-        url = f"{self.settings.public_url}/play/{snap['id']}"
+        url = f"{self.settings.public_url}/play/{game.id}"
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            creator = _creator(self.players, snap) or {"name": "a player"}
+            creator = _creator(self.players, game) or {"name": "a player"}
             words = chat_apps.invitation_words(
-                notice.event, profile["name"], history.game_of(snap).info.title, creator["name"]
+                notice.event, profile["name"], game.title, creator["name"]
             )
-            return chat_apps.body(kind, words, (), url, snap["id"])
-        spectator = self.tables.of(snap, None, profile.get("time_zone"))
+            return chat_apps.body(kind, words, (), url, game.id)
+        spectator = self.tables.of(game, None, profile.get("time_zone"))
         if notice.event == CHAT_MESSAGE:
             return chat_apps.body(
-                kind, chat_apps.message_words(spectator, notice.seat), (), url, snap["id"]
+                kind, chat_apps.message_words(spectator, notice.seat), (), url, game.id
             )
-        continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+        continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
         words, last = chat_apps.turn_words(notice.event, spectator, notice.seat, continues)
-        return chat_apps.body(kind, words, last, url, snap["id"])
+        return chat_apps.body(kind, words, last, url, game.id)
 
     def _turn_payload(self, table: SeatTable, event: str, delivery_id: str) -> dict[str, Any]:
         """A turn's or a finished game's webhook body, from the seat's table (the field names
@@ -927,20 +920,20 @@ class NotificationService:
 
     # -- messages (service/play/talk.py) --------------------------------------------------------
 
-    def _message(self, snap: Snapshot, notice: Notice) -> MessageSent | None:
+    def _message(self, game: GameFacts, notice: Notice) -> MessageSent | None:
         """The message a chat notice is about, if its seat may read it (and did not write it,
         nor blocked its writer; and no operator hid it)."""
         found = self.games.events(notice.game_id, after=notice.version - 1, count=1)
-        return talk.message_for(
-            snap, notice.seat, found[0] if found else None, self._blocked(snap, notice.seat)
+        return game.message_for(
+            notice.seat, found[0] if found else None, self._blocked(game, notice.seat)
         )
 
-    def _blocked(self, snap: Snapshot, seat: int) -> set[str]:
-        player_id = talk.reader_of(snap, seat)
+    def _blocked(self, game: GameFacts, seat: int) -> set[str]:
+        player_id = game.seats[seat].player_id
         return self.players.blocked(player_id) if player_id else set()
 
     def _chat_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
+        self, game: GameFacts, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """An email of the messages the player has not been told yet, sent once the table has
         been quiet CHAT_EMAIL_DELAY_SECONDS: a later message to them supersedes this notice
@@ -951,12 +944,12 @@ class NotificationService:
         prefs = preferences(profile)
         if not (prefs["chat"] and wanted(prefs, CHAT_MESSAGE, "email")):
             return "off", 0
-        if self._message(snap, notice) is None:
+        if self._message(game, notice) is None:
             return "gone", 0
         delivery_id = notice.delivery_id("email")
         game_id = notice.game_id
         told = self.notes.last_emailed(player_id, game_id)
-        newer = self._newer(snap, notice)
+        newer = self._newer(game, notice)
         if newer is not None or (told is not None and told >= notice.version):
             why = (
                 "you were told by email since"
@@ -972,7 +965,7 @@ class NotificationService:
         )
         if wait:
             return "deferred", wait
-        table = self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told)
+        table = self.tables.of(game, notice.seat, profile.get("time_zone"), told_until=told)
         message = self._chat_letter(table, notice, profile, delivery_id)
         outcome = self._send_once(
             player_id,
@@ -987,12 +980,12 @@ class NotificationService:
             self.notes.emailed(player_id, game_id, table.version)
         return outcome
 
-    def _newer(self, snap: Snapshot, notice: Notice, table_only: bool = False) -> Event | None:
+    def _newer(self, game: GameFacts, notice: Notice, table_only: bool = False) -> Event | None:
         """What makes a chat notice moot, if anything came since: a later message its reader
         may read (to the table, with `table_only`), which gathers this one, or the reader's
         own message or move (they were at the table)."""
         later = self.games.events(notice.game_id, after=notice.version, count=SINCE_WINDOW)
-        blocked = self._blocked(snap, notice.seat)
+        blocked = self._blocked(game, notice.seat)
         return next(
             (
                 e
@@ -1003,7 +996,7 @@ class NotificationService:
                         e["seat"] == notice.seat
                         or (
                             not (table_only and e["private"])
-                            and talk.message_for(snap, notice.seat, e, blocked)
+                            and game.message_for(notice.seat, e, blocked)
                         )
                     )
                 )
@@ -1014,7 +1007,7 @@ class NotificationService:
 
     def _chat_line_held(
         self,
-        snap: Snapshot,
+        game: GameFacts,
         notice: Notice,
         message: MessageSent,
         player_id: str,
@@ -1029,7 +1022,7 @@ class NotificationService:
         by others than the player."""
         if message["private"]:
             return "off", 0
-        if self._newer(snap, notice, table_only=True) is not None:
+        if self._newer(game, notice, table_only=True) is not None:
             self._record(
                 player_id,
                 notice,
@@ -1091,9 +1084,9 @@ class NotificationService:
             },
         )
 
-    def _chat_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
+    def _chat_payload(self, game: GameFacts, notice: Notice, delivery_id: str) -> dict[str, Any]:
         """A message's webhook body: the message as its reader may read it."""
-        event = self._message(snap, notice)
+        event = self._message(game, notice)
         if event is None:
             raise ValueError(f"no message for seat {notice.seat} at version {notice.version}")
         base = f"{self.settings.public_url}/v1/games/{notice.game_id}"
@@ -1102,7 +1095,7 @@ class NotificationService:
             "delivery_id": delivery_id,
             "game_id": notice.game_id,
             "seat": notice.seat,
-            **talk.message_payload(snap, event),
+            **game.message_payload(event),
             "sent_at": iso(int(self.clock() * 1000)),
             "links": {"game": base, "chat": f"{base}/chat?after={notice.version - 1}"},
         }
@@ -1118,7 +1111,7 @@ class NotificationService:
         return event if event is not None and event["type"] == wanted else None
 
     def _proposal_email(
-        self, snap: Snapshot, notice: Notice, player_id: str, profile: dict, attempt: int
+        self, game: GameFacts, notice: Notice, player_id: str, profile: dict, attempt: int
     ) -> tuple[str, float]:
         """A proposal to answer, or the end of one, told from the reader's table (its open
         proposals and its log line); a proposal answered before the email went is moot."""
@@ -1128,13 +1121,13 @@ class NotificationService:
         if event is None:
             return "gone", 0
         delivery_id = notice.delivery_id("email")
-        if notice.event == PROPOSAL_MADE and not _still_asked(snap, notice):
+        if notice.event == PROPOSAL_MADE and not _still_asked(game, notice):
             self._record(
                 player_id, notice, "email", delivery_id, "superseded", "answered before the email"
             )
             return "superseded", 0
-        table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
-        said = talk.proposal_words(snap, event, notice.seat)
+        table = self.tables.of(game, notice.seat, profile.get("time_zone"))
+        said = game.proposal_words(event, notice.seat)
         others = [s.name for s in table.seats if not s.you]
         page = f"{self.settings.public_url}/games/{table.game_id}"
         links = [("See the game", page)]
@@ -1146,10 +1139,10 @@ class NotificationService:
                 "or on the game's page"
                 + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
             )
-            asked = agreements.find(snap, notice.version)
-            if self.proposal_links is not None and asked is not None:
+            lapses = game.proposal_deadline(notice.version)
+            if self.proposal_links is not None and lapses is not None:
                 accept, decline = self.proposal_links(
-                    table.game_id, notice.seat, notice.version, asked["deadline"]
+                    table.game_id, notice.seat, notice.version, lapses
                 )
                 links = [("Accept the proposal", accept), ("Decline it", decline), *links]
         else:
@@ -1176,10 +1169,12 @@ class NotificationService:
         )
         return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
 
-    def _proposal_payload(self, snap: Snapshot, notice: Notice, delivery_id: str) -> dict[str, Any]:
+    def _proposal_payload(
+        self, game: GameFacts, notice: Notice, delivery_id: str
+    ) -> dict[str, Any]:
         """A proposal's webhook body: which proposal, of what kind, and where it stands."""
         event = self._proposal_event(notice)
-        found = None if event is None else talk.proposal_payload(snap, event)
+        found = None if event is None else game.proposal_payload(event)
         if found is None:
             raise ValueError(f"no proposal event at version {notice.version}")
         base = f"{self.settings.public_url}/v1/games/{notice.game_id}"
@@ -1208,11 +1203,11 @@ class NotificationService:
         waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
         listed = waiting[: digest.MAX_GAMES]
         tables = []
-        for snap in self.games.snapshots(listed):
-            seat = _seat_of(snap, player_id) if snap is not None else None
-            if snap is None or seat is None or seat not in snap["active_seats"]:
+        for game in read_many(self.games, listed):
+            seat = game.seat_of(player_id) if game is not None else None
+            if game is None or seat is None or seat not in game.active_seats:
                 continue
-            tables.append(self.tables.of(snap, seat, profile.get("time_zone")))
+            tables.append(self.tables.of(game, seat, profile.get("time_zone")))
         if not tables:
             return "empty"
 
@@ -1274,17 +1269,17 @@ class NotificationService:
         again."""
         if self.push_devices is None:
             return "off", 0
-        snap = self.games.snapshot(notice.game_id)
-        if snap is None:
+        game = read(self.games, notice.game_id)
+        if game is None:
             return "gone", 0
-        player_id = _person(snap["seats"][notice.seat])
+        player_id = _person(game.seats[notice.seat])
         profile = self.players.get(player_id) if player_id else None
         if player_id is None or not profile:
             return "off", 0
         if not wanted(preferences(profile), notice.event, "push"):
             return "off", 0
         delivery_id = notice.delivery_id("push")
-        if not _still_current(snap, notice):
+        if not _still_current(game, notice):
             self._record(
                 player_id,
                 notice,
@@ -1295,11 +1290,11 @@ class NotificationService:
                 attempt,
             )
             return "superseded", 0
-        wait = self.reminder_wait(snap, notice)
+        wait = self.reminder_wait(game, notice)
         if wait:
             return "deferred", wait
-        message = self._push_message(snap, notice, profile)
-        devices = self.push_devices.send(player_id, delivery_id, message, snap["id"])
+        message = self._push_message(game, notice, profile)
+        devices = self.push_devices.send(player_id, delivery_id, message, game.id)
         again = [d for d in devices if d.outcome == "retry"]
         delay = 0.0
         if again and attempt < self.settings.push_attempts:
@@ -1316,31 +1311,24 @@ class NotificationService:
             return "off", 0
         return ("sent" if any(d.outcome == "sent" for d in devices) else "failed"), 0
 
-    def _push_message(self, snap: Snapshot, notice: Notice, profile: dict) -> dict[str, Any]:
+    def _push_message(self, game: GameFacts, notice: Notice, profile: dict) -> dict[str, Any]:
         """The message's JSON: what the notification shows and the page it opens, from the
         reader's table (or, for an invitation, names and the game's title)."""
-        url = f"{self.settings.public_url}/play/{snap['id']}"
-        event, version = notice.event, snap["version"]
+        url = f"{self.settings.public_url}/play/{game.id}"
+        event, version = notice.event, game.version
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            game = history.game_of(snap)
-            creator = _creator(self.players, snap) or {"name": "a player"}
-            others = [
-                logview.seat_name(r)
-                for s, r in enumerate(snap["seats"])
-                if s != notice.seat and r["player_id"] != snap["created_by"]
-            ]
-            refused = [d["name"] for d in snap.get("declined", [])]
+            creator = _creator(self.players, game) or {"name": "a player"}
             shown = push.invitation_message(
                 notice.event,
-                game.info.title,
+                game.title,
                 creator["name"],
-                others,
-                refused[-1] if refused else None,
+                _others(game, notice.seat),
+                game.refused[-1] if game.refused else None,
                 url,
             )
         else:
-            table = self.tables.of(snap, notice.seat, profile.get("time_zone"))
-            continues = notice.event == TURN_STARTED and self._goes_on(snap, notice)
+            table = self.tables.of(game, notice.seat, profile.get("time_zone"))
+            continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
             event = TURN_CONTINUES if continues else notice.event
             version = table.version
             result = _result_words(table) if notice.event == GAME_FINISHED else ""
@@ -1348,9 +1336,9 @@ class NotificationService:
         return {
             **shown,
             "event": event,
-            "game_id": snap["id"],
+            "game_id": game.id,
             "version": version,
-            "tag": snap["id"],
+            "tag": game.id,
         }
 
     # -- the delivery log ------------------------------------------------------------------------
@@ -1435,13 +1423,9 @@ def _messages_section(table: SeatTable) -> tuple[str, list[str]]:
     return f"{heading}:", [str(line) for line in table.chat_since]
 
 
-def _seat_of(snap: Snapshot, player_id: str) -> int | None:
-    found = [
-        s
-        for s, r in enumerate(snap["seats"])
-        if r["kind"] == "player" and r["player_id"] == player_id
-    ]
-    return found[0] if found else None
+def _others(game: GameFacts, seat: int) -> list[str]:
+    """The names an invitation lists beside the reader's and its creator's."""
+    return [s.name for s in game.seats if s.seat != seat and s.player_id != game.created_by]
 
 
 def _device_record(device: push.DeviceResult, delay: float) -> tuple[str | None, str]:
@@ -1483,44 +1467,44 @@ def _moved_on(notice: Notice) -> str:
     return "the invitation was answered" if notice.event == GAME_INVITED else "the turn moved on"
 
 
-def _creator(players: PlayerStore, snap: Snapshot) -> dict | None:
+def _creator(players: PlayerStore, game: GameFacts) -> dict | None:
     """The profile of the player who created the game (a game recorded before `created_by`
     was has none)."""
-    return players.get(snap["created_by"]) if snap["created_by"] else None
+    return players.get(game.created_by) if game.created_by else None
 
 
-def _invitation_news(snap: Snapshot, notice: Notice) -> bool:
+def _invitation_news(game: GameFacts, notice: Notice) -> bool:
     """An invitation, or the cancellation of a game the person was only invited to: what
     anyone can make a player's address receive, so what each address gets only so much of."""
     if notice.event == GAME_INVITED:
         return True
-    return notice.event == GAME_CANCELLED and snap["seats"][notice.seat]["kind"] == "invited"
+    return notice.event == GAME_CANCELLED and game.seats[notice.seat].kind == "invited"
 
 
-def _person(record: SeatRecord) -> str | None:
+def _person(seat: SeatFacts) -> str | None:
     """The player told of this seat: who holds it, or who is invited to it."""
-    return record["player_id"] if record["kind"] in NOTIFIED_KINDS else None
+    return seat.player_id if seat.kind in NOTIFIED_KINDS else None
 
 
-def _still_current(snap: Snapshot, notice: Notice) -> bool:
+def _still_current(game: GameFacts, notice: Notice) -> bool:
     """A turn notice still holds while the seat may act and its turn has not moved on; an
     invitation while the seat is still reserved (not yet joined or declined)."""
     if notice.event in (GAME_FINISHED, GAME_CANCELLED, CHAT_MESSAGE, PROPOSAL_CLOSED):
         return True
     if notice.event == PROPOSAL_MADE:
-        return _still_asked(snap, notice)
+        return _still_asked(game, notice)
     if notice.event == GAME_INVITED:
-        return snap["status"] == "open" and snap["seats"][notice.seat]["kind"] == "invited"
+        return game.status == "open" and game.seats[notice.seat].kind == "invited"
     return (
-        snap["status"] == "active"
-        and notice.seat in snap["active_seats"]
-        and history.match_of(snap)["seat_since"][notice.seat] == notice.version
+        game.status == "active"
+        and notice.seat in game.active_seats
+        and game.seat_since[notice.seat] == notice.version
     )
 
 
-def _still_asked(snap: Snapshot, notice: Notice) -> bool:
+def _still_asked(game: GameFacts, notice: Notice) -> bool:
     """A proposal's notice holds while it is open and the seat still to answer it."""
-    return talk.still_asked(snap, notice.version, notice.seat)
+    return game.still_asked(notice.version, notice.seat)
 
 
 def _result_words(table: SeatTable) -> str:

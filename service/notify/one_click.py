@@ -39,7 +39,6 @@ from service.notify.links import (
     read_link,
     sign_link,
 )
-from service.play import composer
 from service.play.games import GameService
 from service.play.table import SeatTable, Tables
 from service.play.talk import Talk
@@ -227,7 +226,7 @@ class OneClick:
         if page.status != "ready" or page.link is None or page.table is None:
             return page
         link, table = page.link, page.table
-        action = composer.action_from(fields, [dict(m.action) for m in page.moves])
+        action = table.action_from(fields)
         if action is None:
             return replace(
                 page,

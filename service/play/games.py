@@ -358,16 +358,6 @@ class GameService:
             None, lambda draft: bool(_create(draft, created)), attempts=1, quiet=False
         )
 
-    def time_out_withdrawn(self, snap: Snapshot, gone: set[str]) -> bool:
-        """Each seat of the game (as `snap` has it) whose player is in `gone` (they left its
-        tournament) and whose turn it is: resolved now (`withdraw_seat`). Whether one was."""
-        timed_out = False
-        for seat in snap["active_seats"]:
-            player = snap["seats"][seat]["player_id"]
-            if player in gone and seat not in snap["timed_out"]:
-                timed_out |= self.withdraw_seat(snap["id"], player)
-        return timed_out
-
     def withdraw_seat(self, game_id: str, player_id: str) -> bool:
         """The player left the tournament this game is a part of: their seat is resolved as
         the game's clock says a seat that runs out of time is. Under `forfeit` they leave the

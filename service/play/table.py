@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import match as runner
-from engine.core import Game, LogEntry
+from engine import registry
+from engine.core import Game, GameError, LogEntry
 from service.errors import ErrorCode, ServiceError
 from service.play import (
     agreements,
@@ -32,6 +33,7 @@ from service.play import (
     talk,
 )
 from service.play.boards import Html
+from service.play.facts import GameFacts
 from service.play.games import clock_record, invitation_of, refused_by, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
@@ -283,6 +285,24 @@ class SeatTable:
     @property
     def your_turn(self) -> bool:
         return self.seat is not None and self.status == "active" and self.seat in self.active_seats
+
+    def action_from(self, fields: Mapping[str, str]) -> dict[str, Any] | None:
+        """The reader's legal move that a submitted form's fields describe (`forms`); None when
+        they describe none of them (a combination not allowed, or fields tampered with)."""
+        return composer.action_from(fields, [dict(m.action) for m in self.moves])
+
+    def steps_of(self, lines: Sequence[str]) -> list[str]:
+        """The notations of a turn written in lines: each line split into its steps as the
+        title writes several steps of one turn on a line; a line it cannot split stays whole
+        (and is refused as a move, with the title's own words)."""
+        game = registry.GAMES[self.game]
+        steps: list[str] = []
+        for line in lines:
+            try:
+                steps += runner.split_steps(game, line)
+            except GameError:
+                steps.append(line)
+        return steps
 
     @property
     def players(self) -> str:
@@ -686,12 +706,23 @@ class Tables:
         none (or are not signed in). `page` of the log: the latest when None or out of range."""
         snap = self.load(game_id)
         invited = player_id is not None and invitation_of(snap, player_id) is not None
-        return self.of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
+        return self._of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
 
     def for_seat(self, game_id: str, seat: int | None, zone: str | None = None) -> SeatTable:
-        return self.of(self.load(game_id), seat, zone)
+        return self._of(self.load(game_id), seat, zone)
 
     def of(
+        self,
+        game: GameFacts,
+        seat: int | None,
+        zone: str | None = None,
+        told_until: int | None = None,
+    ) -> SeatTable:
+        """The table of a game whose facts were read already (service/play/facts.py): what a
+        notice tells its reader (see `build` for `told_until`)."""
+        return self._of(game._snapshot, seat, zone, told_until=told_until)
+
+    def _of(
         self,
         snap: Snapshot,
         seat: int | None,

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from service.errors import ErrorCode, ServiceError
-from service.play import talk
-from service.play.games import GameService, seat_of
+from service.play.facts import load
+from service.play.games import GameService
 from service.play.talk import Talk, check_text
 from service.timefmt import iso
 from store.moderation import ModerationStore
@@ -76,19 +76,17 @@ class Moderation:
         return {"id": self.store.add_report(report), "status": "received"}
 
     def _reported_message(self, reporter: str, game_id: str, version: int) -> dict[str, Any]:
-        snap = self.games.load(game_id)
-        seat = seat_of(snap, reporter)
+        game = load(self.games.games, game_id)
+        seat = game.seat_of(reporter)
         found = self.games.games.events(game_id, after=version - 1, count=1) if version > 0 else []
         # a message the reporter may read, whoever wrote it (blocked or not)
-        event = (
-            talk.message_for(snap, seat, found[0], set()) if found and seat is not None else None
-        )
+        event = game.message_for(seat, found[0], set()) if found and seat is not None else None
         if event is None:
             raise ServiceError(
                 ErrorCode.REPORT_INVALID, f"there is no message {version} of another player here"
             )
         return {
-            "player": talk.reader_of(snap, event["seat"]),
+            "player": game.seats[event["seat"]].player_id,
             "game": game_id,
             "message": version,
             "text": event["text"],

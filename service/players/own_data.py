@@ -22,7 +22,8 @@ from typing import Any
 from engine import registry
 from service.errors import ErrorCode, ServiceError
 from service.notify.push import PushDevices
-from service.play.games import GameService, invitation_of, seat_of
+from service.play.facts import load
+from service.play.games import GameService
 from service.play.logview import DELETED_NAME
 from service.play.talk import Talk
 from service.players.accounts import PlayerService
@@ -90,10 +91,10 @@ class OwnData:
 
     def _game(self, game_id: str, player_id: str) -> dict[str, Any]:
         summary = self.games.summary(game_id)
-        snap = self.games.load(game_id)
-        seat = seat_of(snap, player_id)
+        game = load(self.games.games, game_id)
+        seat = game.seat_of(player_id)
         view = None
-        if seat is not None and snap["status"] in ("active", "finished"):
+        if seat is not None and game.status in ("active", "finished"):
             view = self.games.view(game_id, player_id)
         return {
             **summary,
@@ -147,8 +148,8 @@ class OwnData:
         forgotten = [g for g in game_ids if self.games.forget_player(g, player_id)]
         self.rating_store.forget_player(player_id, sorted(registry.GAMES), game_ids, DELETED_NAME)
         for game_id in game_ids:
-            seats = self.games.load(game_id)["seats"]
-            others = [str(r["player_id"]) for r in seats if r["player_id"] not in (None, player_id)]
+            seats = load(self.games.games, game_id).seats
+            others = [str(s.player_id) for s in seats if s.player_id not in (None, player_id)]
             self.rating_store.rename_in_results(others, game_id, player_id, DELETED_NAME)
         for tournament in entered:  # their standings, pairings, letters and stream
             self.tournaments.forget_player(tournament["id"], player_id)
@@ -157,14 +158,14 @@ class OwnData:
 
     def _leave(self, game_id: str, player_id: str) -> bool:
         """The game goes on without the player, as it would after a suspension."""
-        snap = self.games.load(game_id)
-        seat = seat_of(snap, player_id)
-        if snap["status"] == "active":
+        game = load(self.games.games, game_id)
+        seat = game.seat_of(player_id)
+        if game.status == "active":
             return self.games.apply_timeout_policy(game_id, player_id)
-        if snap["status"] != "open":
+        if game.status != "open":
             return False
         try:
-            if invitation_of(snap, player_id) is not None:
+            if game.invitation_of(player_id) is not None:
                 self.games.decline(game_id, player_id)
             elif seat is not None:
                 self.games.resign(game_id, player_id)

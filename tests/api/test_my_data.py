@@ -12,6 +12,7 @@ import pytest
 
 from service.notify import tournament_letters
 from service.notify.notifications import notices
+from service.play.facts import GameFacts
 from service.play.history import replay
 from service.play.results import result_of
 from service.ratings.ratings import Ratings
@@ -161,8 +162,8 @@ def test_a_deletion_after_the_end_tells_nobody_the_game_ended_again(client, regi
     client.delete(f"/v1/players/me?confirm={ada_id}", headers=ada)
     snap = GameStore(redis_client).snapshot(game_id)
     assert snap["version"] == ended + 1
-    assert notices(snap, ended + 1, ended + 1) == []
-    told = notices(snap, ended, ended)
+    assert notices(GameFacts.of(snap), ended + 1, ended + 1) == []
+    told = notices(GameFacts.of(snap), ended, ended)
     assert [(n.event, n.seat, n.version) for n in told] == [
         ("game.finished", 0, ended),
         ("game.finished", 1, ended),

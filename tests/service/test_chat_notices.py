@@ -20,6 +20,7 @@ from service.notify.notifications import (
     Notice,
     NotificationService,
 )
+from service.play.facts import GameFacts
 from service.play.games import GameService
 from service.play.talk import Talk, TalkLimits
 from service.settings import Settings
@@ -87,7 +88,7 @@ def test_each_reader_but_the_writer_is_told_by_webhook_at_once_and_email_later(w
     events = games.games.events(game_id, after=table["version"] - 1)
     contacts = {0: Contact(email=True, webhook=True), 1: Contact(email=True, webhook=True)}
     now = events[-1]["at"] + 5
-    due = due_for_messages(games.load(game_id), events, contacts, SETTINGS, now)
+    due = due_for_messages(GameFacts.of(games.load(game_id)), events, contacts, SETTINGS, now)
     told = sorted((d.notice.version, d.notice.seat, d.channel, at) for at, d in due)
     first_at, second_at = events[0]["at"], events[1]["at"]
     assert told == [
@@ -220,7 +221,7 @@ def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
         made = talk.propose(game_id, ids[0], "draw")
         events = games.games.events(game_id, after=made["id"] - 1)
         contacts = {s: Contact(email=True, webhook=True) for s in range(3)}
-        due = due_for_messages(games.load(game_id), events, contacts, SETTINGS, 0)
+        due = due_for_messages(GameFacts.of(games.load(game_id)), events, contacts, SETTINGS, 0)
         assert sorted((d.notice.event, d.notice.seat, d.channel) for _, d in due) == [
             ("proposal.made", seat, channel) for seat in (1, 2) for channel in ("email", "webhook")
         ]
@@ -246,7 +247,7 @@ def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
         talk.answer(game_id, ids[1], made["id"], False)  # Bo declines
         assert notify.email(Notice(PROPOSAL_MADE, game_id, 1, made["id"]))[0] == "superseded"
         closed = games.games.events(game_id)[-1]
-        due = due_for_messages(games.load(game_id), [closed], contacts, SETTINGS, 0)
+        due = due_for_messages(GameFacts.of(games.load(game_id)), [closed], contacts, SETTINGS, 0)
         told = sorted({(d.notice.event, d.notice.seat) for _, d in due})
         assert told == [("proposal.closed", 0), ("proposal.closed", 2)]  # not Bo, who closed it
 

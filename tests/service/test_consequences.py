@@ -19,6 +19,7 @@ from service.notify.notifications import (
     Notice,
 )
 from service.play import history
+from service.play.facts import GameFacts
 from service.play.games import GameService
 from service.players.accounts import PlayerService
 from service.settings import Settings
@@ -103,7 +104,7 @@ def test_turn_starts_and_the_end_of_every_title_ask_for_the_right_notices(redis_
     asked_any = False
     for before, after, first, last in commits:
         contacts = {s: everyone for s in range(count)}
-        due = due_after_commit(after, first, last, contacts, SETTINGS, NOW)
+        due = due_after_commit(GameFacts.of(after), first, last, contacts, SETTINGS, NOW)
         if after["status"] == "finished":
             assert kinds(due) == {
                 (GAME_FINISHED, s, c) for s in range(count) for c in ("email", "webhook")
@@ -127,7 +128,12 @@ def test_simultaneous_seats_one_choice_does_not_restart_the_others_turn(redis_cl
         if after["status"] != "active" or before is None or before["match"] is None:
             continue
         due = due_after_commit(
-            after, first, last, {0: Contact(email=True), 1: Contact(email=True)}, SETTINGS, NOW
+            GameFacts.of(after),
+            first,
+            last,
+            {0: Contact(email=True), 1: Contact(email=True)},
+            SETTINGS,
+            NOW,
         )
         waiting = set(before["active_seats"]) & set(after["active_seats"])
         if waiting and len(before["active_seats"]) == 2:
@@ -141,7 +147,7 @@ def test_a_clock_adds_reminders_at_half_and_nine_tenths(redis_client):
     commits = record_game(redis_client, "nautilus", lambda people: people[:2], clock)
     _, after, first, last = next(c for c in commits if c[1]["status"] == "active")
     due = due_after_commit(
-        after, first, last, {0: Contact(email=True), 1: Contact()}, SETTINGS, NOW
+        GameFacts.of(after), first, last, {0: Contact(email=True), 1: Contact()}, SETTINGS, NOW
     )
     seat = after["active_seats"][0]
     deadline = after["deadlines"][seat]
@@ -157,7 +163,9 @@ def test_a_clock_adds_reminders_at_half_and_nine_tenths(redis_client):
 def test_a_person_without_email_or_webhook_is_asked_nothing(redis_client):
     commits = record_game(redis_client, "buttons", lambda people: people[:2])
     for _, after, first, last in commits:
-        assert due_after_commit(after, first, last, {}, SETTINGS, NOW).deliveries == []
+        assert (
+            due_after_commit(GameFacts.of(after), first, last, {}, SETTINGS, NOW).deliveries == []
+        )
 
 
 def test_a_bot_to_move_moves_after_its_delay_or_wakes_the_game_then(redis_client):
@@ -173,9 +181,13 @@ def test_a_bot_to_move_moves_after_its_delay_or_wakes_the_game_then(redis_client
     assert bot_turns
     for after, first, last in bot_turns:
         bots = [s for s in after["active_seats"] if after["seats"][s]["kind"] == "bot"]
-        later = due_after_commit(after, first, last, {}, SETTINGS, after["updated_at"] + 2000)
+        later = due_after_commit(
+            GameFacts.of(after), first, last, {}, SETTINGS, after["updated_at"] + 2000
+        )
         assert later.bot_seats == bots and later.wake_at is None
-        sooner = due_after_commit(after, first, last, {}, SETTINGS, after["updated_at"] + 500)
+        sooner = due_after_commit(
+            GameFacts.of(after), first, last, {}, SETTINGS, after["updated_at"] + 500
+        )
         assert sooner.bot_seats == [] and sooner.wake_at == after["updated_at"] + 2000
 
 
@@ -200,7 +212,12 @@ def test_a_seat_whose_clock_ran_out_under_auto_gets_the_computers_move(redis_cli
         assert games.expire_turn(game_id, seat, snap["match"]["seat_since"][seat]) == "applied"
         after = games.load(game_id)
         due = due_after_commit(
-            after, after["version"], after["version"], {}, SETTINGS, int(moment[0] * 1000)
+            GameFacts.of(after),
+            after["version"],
+            after["version"],
+            {},
+            SETTINGS,
+            int(moment[0] * 1000),
         )
         assert (due.replacements == [seat]) is expected
         if expected:
@@ -225,20 +242,20 @@ def test_an_invitation_is_told_at_once_and_no_turn_comes_before_it_is_accepted(r
     everyone = {s: Contact(email=True, webhook=True) for s in range(3)}
     game_id = games.create(ada, "buttons", [ada, bo, cy])["id"]
     created = games.load(game_id)
-    due = due_after_commit(created, 1, 1, everyone, SETTINGS, NOW)
+    due = due_after_commit(GameFacts.of(created), 1, 1, everyone, SETTINGS, NOW)
     assert kinds(due) == {(GAME_INVITED, s, c) for s in (1, 2) for c in ("email", "webhook")}
     assert all(at == NOW for at, _ in due.deliveries)  # an invitation does not wait
     games.join(game_id, bo)
     joined = games.load(game_id)
-    assert kinds(due_after_commit(joined, 2, 2, everyone, SETTINGS, NOW)) == set()
+    assert kinds(due_after_commit(GameFacts.of(joined), 2, 2, everyone, SETTINGS, NOW)) == set()
     # the creation's entry read late: only Cy's invitation still holds
-    late = due_after_commit(joined, 1, 1, everyone, SETTINGS, NOW)
+    late = due_after_commit(GameFacts.of(joined), 1, 1, everyone, SETTINGS, NOW)
     assert kinds(late) == {(GAME_INVITED, 2, c) for c in ("email", "webhook")}
     games.join(game_id, cy)
     started = games.load(game_id)
-    turns = due_after_commit(started, 3, started["version"], everyone, SETTINGS, NOW)
+    turns = due_after_commit(GameFacts.of(started), 3, started["version"], everyone, SETTINGS, NOW)
     assert {event for event, _, _ in kinds(turns)} == {TURN_STARTED}
-    assert due_after_commit(started, 1, 1, everyone, SETTINGS, NOW).deliveries == []
+    assert due_after_commit(GameFacts.of(started), 1, 1, everyone, SETTINGS, NOW).deliveries == []
 
 
 def test_a_cancelled_game_tells_everyone_seated_or_invited_once(redis_client):
@@ -249,6 +266,8 @@ def test_a_cancelled_game_tells_everyone_seated_or_invited_once(redis_client):
     game_id = games.create(ada, "buttons", [ada, bo, cy])["id"]
     games.decline(game_id, cy)
     cancelled = games.load(game_id)
-    due = due_after_commit(cancelled, 2, cancelled["version"], everyone, SETTINGS, NOW)
+    due = due_after_commit(
+        GameFacts.of(cancelled), 2, cancelled["version"], everyone, SETTINGS, NOW
+    )
     assert kinds(due) == {(GAME_CANCELLED, 0, "email"), (GAME_CANCELLED, 1, "email")}
-    assert due_after_commit(cancelled, 1, 1, everyone, SETTINGS, NOW).deliveries == []
+    assert due_after_commit(GameFacts.of(cancelled), 1, 1, everyone, SETTINGS, NOW).deliveries == []

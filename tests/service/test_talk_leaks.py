@@ -19,6 +19,7 @@ import pytest
 from api.app import create_app
 from engine import registry
 from service.notify.notifications import CHAT_MESSAGE, TURN_STARTED, Notice
+from service.play.facts import GameFacts
 from service.settings import Settings
 from transports.mailer import SmtpMailer
 
@@ -84,20 +85,20 @@ def surfaces(services, client, game_id, reader_id: str | None, seat: int | None)
         shown.append(client.get(f"/play/{game_id}").get_data(as_text=True))
         return json.dumps(shown, default=str)
     shown.append(services.talk.messages(game_id, reader_id, limit=200))
-    snap = games.load(game_id)
+    game = GameFacts.of(games.load(game_id))
     profile = services.players.players.get(reader_id)
-    table = services.tables.of(snap, seat, told_until=None)
+    table = services.tables.of(game, seat, told_until=None)
     turn_page = services.one_click.turn_url(table).removeprefix("http://turnpost.test")
     shown.append(client.get(turn_page).get_data(as_text=True))
-    notice = Notice(TURN_STARTED, game_id, seat, snap["version"])
+    notice = Notice(TURN_STARTED, game_id, seat, game.version)
     shown.append(notify._turn_letter(table, notice, profile, "d-1", False).as_string())
     shown.append(notify._chat_letter(table, notice, profile, "d-2").as_string())
-    shown.append(notify._push_message(snap, notice, profile))
+    shown.append(notify._push_message(game, notice, profile))
     for event in games.games.events(game_id):
         if event["type"] == "MessageSent" and seat in event["to"] and event["seat"] != seat:
             chat = Notice(CHAT_MESSAGE, game_id, seat, event["version"])
-            shown.append(notify._chat_payload(snap, chat, "d-3"))
-            shown.append(notify._chat_body("slack", snap, chat, profile))
+            shown.append(notify._chat_payload(game, chat, "d-3"))
+            shown.append(notify._chat_body("slack", game, chat, profile))
     return json.dumps(shown, default=str)
 
 
