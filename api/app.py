@@ -33,6 +33,7 @@ from . import (
 )
 from .front_door import BodyDeadline, FrontDoor
 from .health import health
+from .json_answers import OrjsonProvider
 from .pages import pages
 from .resources import (
     catalog,
@@ -87,6 +88,7 @@ def create_app(
     front_door: FrontDoor | None = None,
 ) -> Flask:
     app = Flask("turnpost")
+    app.json = OrjsonProvider(app)
     titles = ", ".join(game.info.title for _, game in sorted(registry.GAMES.items()))
     app.config.update(
         API_TITLE="turnpost",
