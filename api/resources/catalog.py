@@ -1,13 +1,13 @@
 """GET /v1/catalog: the games this server hosts."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from engine import registry
 from service.play.games import bots_of, clock_catalog
 from service.play.table import TIMEOUT_WORDS
 
 from .. import context
+from ..blueprints import Blueprint
 from ..schemas import CatalogSchema
 
 blp = Blueprint(
