@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response as AnyResponse
 
 ORJSON_OPTIONS = (
     orjson.OPT_SORT_KEYS
@@ -45,7 +46,7 @@ class OrjsonProvider(DefaultJSONProvider):
     of debug mode, are left to Flask's own. Reading JSON, and `tojson` in templates, stay
     Flask's."""
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
+    def response(self, *args: Any, **kwargs: Any) -> AnyResponse:
         if self.compact is False or (self.compact is None and self._app.debug):
             return super().response(*args, **kwargs)
         body = self._prepare_response_obj(args, kwargs)
@@ -53,4 +54,4 @@ class OrjsonProvider(DefaultJSONProvider):
             data = orjson.dumps(body, default=self.default, option=ORJSON_OPTIONS)
         except orjson.JSONEncodeError:
             return super().response(*args, **kwargs)
-        return self._app.response_class(data, mimetype=self.mimetype)
+        return Response(data, mimetype=self.mimetype)  # the app's response_class
