@@ -260,7 +260,7 @@ class Turnpost:
         here, emailed = time.process_time(), self.sink.received
         result = fn()
         window_ended = time.monotonic()
-        settled(self.client, quiet_seconds=0.0)
+        settled(self.client, quiet_seconds=0.2)  # a job between queue and worker shows in neither
         result["catch_up_seconds"] = time.monotonic() - window_ended
         for name, pids in self.parts.items():
             cpu = process_cpu(pids) - before[name]
