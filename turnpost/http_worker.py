@@ -52,6 +52,8 @@ class OneWriteResponse(wsgi.Response):
     not send, a chunked one, a first part that is empty or longer than the Content-Length),
     gunicorn's own write does it."""
 
+    headers_sent: bool  # gunicorn's, set in its __init__
+
     def write(self, arg: bytes) -> None:
         if (
             self.headers_sent
