@@ -151,18 +151,24 @@ def register(app: Flask) -> None:
     for away in STORE_AWAY:
         app.register_error_handler(away, store_away)
 
-    @app.before_request
-    def authenticate_first():
-        """A secured operation checks the token before anything in the request is read, so
-        that a caller without a valid token learns nothing from the validation (401 first)."""
-        if request.method != "OPTIONS" and _needs_a_token():
-            context.caller()
+    operations: dict[tuple[str, str], tuple[bool, bool]] = {}
 
     @app.before_request
-    def refuse_a_body_that_is_not_json():
-        """A body sent as anything but JSON is refused (415) before its schema is read: it
+    def check_the_caller_then_the_body():
+        """A secured operation checks the token before anything in the request is read, so
+        that a caller without a valid token learns nothing from the validation (401 first).
+        Then a body sent as anything but JSON is refused (415) before its schema is read: it
         would otherwise read as no body at all ("Missing data")."""
-        if request.content_length and not request.is_json and _reads_a_json_body():
+        asked = request._get_current_object()  # type: ignore[attr-defined]  # once, not per use
+        if asked.endpoint is None:  # no such route: nothing to check
+            return
+        operation = (asked.endpoint, asked.method)
+        if operation not in operations:  # each route's methods, once
+            operations[operation] = (_needs_a_token(), _reads_a_json_body())
+        needs_a_token, reads_a_json_body = operations[operation]
+        if needs_a_token and asked.method != "OPTIONS":
+            context.caller()
+        if reads_a_json_body and asked.content_length and not asked.is_json:
             abort(415, description="the body must be JSON, sent as Content-Type: application/json")
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_cors import CORS
 
+from .errors import SECURED_BLUEPRINTS
+
 #: The endpoints whose GET answers are conditional, with the operationIds that document them.
 CONDITIONAL = {
     "games.Games": "listGames",
@@ -27,6 +29,9 @@ CONDITIONAL = {
     "games.Log": "getLog",
 }
 CONDITIONAL_OPERATIONS = set(CONDITIONAL.values())
+#: The request headers that can make an answer conditional (a 304 or a 412); without any, an
+#: answer is what it is, and werkzeug's make_conditional is not called for nothing.
+CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE")
 #: The headers a cross-origin page may read from an answer.
 EXPOSED_HEADERS = ["ETag", "Location", "WWW-Authenticate", "Allow", "Idempotent-Replayed"]
 
@@ -50,20 +55,25 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
 
     @app.after_request
     def follow_the_conventions(response: Response) -> Response:
-        if request.blueprint in ("games", "players") and "Authorization" in request.headers:
-            if "Cache-Control" not in response.headers:
-                response.headers["Cache-Control"] = "private, no-cache"
-            elif "private" not in response.headers["Cache-Control"]:
-                response.headers["Cache-Control"] = "private, " + response.headers["Cache-Control"]
+        asked = request._get_current_object()  # type: ignore[attr-defined]  # once, not per use
+        environ = asked.environ
+        if asked.blueprint in SECURED_BLUEPRINTS and "HTTP_AUTHORIZATION" in environ:
+            headers = response.headers
+            cache_control = headers.get("Cache-Control")
+            if cache_control is None:
+                headers["Cache-Control"] = "private, no-cache"
+            elif "private" not in cache_control:
+                headers["Cache-Control"] = "private, " + cache_control
             response.vary.add("Authorization")
-        if cors_origins and request.path.startswith("/v1/"):
+        if cors_origins and asked.path.startswith("/v1/"):
             response.vary.add("Origin")
         if (
-            request.method == "GET"
-            and request.endpoint in CONDITIONAL
+            asked.method == "GET"
+            and asked.endpoint in CONDITIONAL
             and response.status_code == 200
             and not response.is_streamed
         ):
             response.add_etag()  # keeps an ETag the operation set itself (the view's version)
-            response.make_conditional(request)
+            if any(header in environ for header in CONDITIONS):
+                response.make_conditional(asked)
         return response

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -37,7 +37,7 @@ from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies, parse
 from store.workers import WorkerHeartbeats
 
-from .request_log import route
+from .request_log import route, started
 
 REQUESTS = Counter(
     "turnpost_http_requests_total", "Requests answered", ["route", "method", "status"]
@@ -54,19 +54,18 @@ WORKER_ALIVE_SECONDS = 10
 
 
 def install(app: Flask, client: redis.Redis) -> None:
+    """Requests are timed from the request log's start (api/request_log.py, installed first)."""
     server = ServerState(client)
-
-    @app.before_request
-    def start_timer() -> None:
-        g.metrics_started = time.perf_counter()
 
     @app.after_request
     def count_request(response: Response) -> Response:
-        started = g.get("metrics_started")
-        if started is not None and request.path != "/metrics":
-            name = route()
-            REQUESTS.labels(name, request.method, str(response.status_code)).inc()
-            LATENCY.labels(name, request.method).observe(time.perf_counter() - started)
+        began = started()
+        if began is not None:
+            asked = request._get_current_object()  # type: ignore[attr-defined]  # once
+            if asked.path != "/metrics":
+                counted(route(), asked.method, response.status_code).observe(
+                    time.perf_counter() - began
+                )
         return response
 
     @app.get("/metrics")
@@ -79,6 +78,31 @@ def install(app: Flask, client: redis.Redis) -> None:
                 registry.register(collector)
         registry.register(server)
         return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+
+
+class Counted:
+    """The counter and the latency histogram of one route, method and status."""
+
+    def __init__(self, route: str, method: str, status: int):
+        self.requests = REQUESTS.labels(route, method, str(status))
+        self.latency = LATENCY.labels(route, method)
+
+    def observe(self, seconds: float) -> None:
+        self.requests.inc()
+        self.latency.observe(seconds)
+
+
+_counted: dict[tuple[str, str, int], Counted] = {}
+
+
+def counted(route: str, method: str, status: int) -> Counted:
+    """Each route's, method's and status's metrics, looked up in prometheus_client once (its
+    `labels` checks the values and takes a lock every time)."""
+    key = (route, method, status)
+    found = _counted.get(key)
+    if found is None:
+        found = _counted[key] = Counted(route, method, status)
+    return found
 
 
 def moved(game: str) -> None:

@@ -24,10 +24,12 @@ SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 def install(app: Flask) -> None:
     @app.before_request
     def start_request() -> None:
-        offered = request.headers.get("X-Request-Id", "")
-        g.request_id = offered if SANE_ID.fullmatch(offered) else uuid.uuid4().hex
-        g.request_token = REQUEST_ID.set(g.request_id)
-        g.request_started = time.perf_counter()
+        offered = request.environ.get("HTTP_X_REQUEST_ID", "")
+        request_id = offered if SANE_ID.fullmatch(offered) else uuid.uuid4().hex
+        kept = g._get_current_object()  # once, not per use
+        kept.request_id = request_id
+        kept.request_token = REQUEST_ID.set(request_id)
+        kept.request_started = time.perf_counter()
 
     @app.after_request
     def log_request(response: Response) -> Response:
@@ -36,15 +38,17 @@ def install(app: Flask) -> None:
             return response
         response.headers["X-Request-Id"] = request_id
         if access.isEnabledFor(logging.INFO):
+            asked = request._get_current_object()  # type: ignore[attr-defined]
+            name = route()
             access.info(
                 "%s %s %s",
-                request.method,
-                route(),
+                asked.method,
+                name,
                 response.status_code,
                 extra={
                     "fields": {
-                        "method": request.method,
-                        "route": route(),
+                        "method": asked.method,
+                        "route": name,
                         "status": response.status_code,
                         "ms": round((time.perf_counter() - g.request_started) * 1000, 2),
                         "player": g.get("caller"),
@@ -61,6 +65,11 @@ def install(app: Flask) -> None:
                 REQUEST_ID.reset(token)
             except ValueError:  # torn down in another context (a streamed answer's end)
                 REQUEST_ID.set("")
+
+
+def started() -> float | None:
+    """When the request began (time.perf_counter), if it was begun here."""
+    return g.get("request_started")
 
 
 def route() -> str:

@@ -73,9 +73,10 @@ def install(app: Flask, public_url: str, hsts_seconds: int) -> None:
 
     @app.after_request
     def security_headers(response: Response) -> Response:
+        asked = request._get_current_object()  # type: ignore[attr-defined]  # once, not per use
         headers = response.headers
         if response.mimetype == "text/html":
-            if request.blueprint == DOCS_BLUEPRINT and not response.is_streamed:
+            if asked.blueprint == DOCS_BLUEPRINT and not response.is_streamed:
                 html = response.get_data(as_text=True)
                 if html not in docs_policies:
                     docs_policies.clear()
@@ -88,6 +89,6 @@ def install(app: Flask, public_url: str, hsts_seconds: int) -> None:
         headers["X-Frame-Options"] = "DENY"
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Referrer-Policy"] = "same-origin"
-        if hsts_seconds > 0 and (request.is_secure or public_https):
+        if hsts_seconds > 0 and (asked.is_secure or public_https):
             headers["Strict-Transport-Security"] = f"max-age={hsts_seconds}"
         return response

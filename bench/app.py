@@ -7,10 +7,10 @@ import json
 import os
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.app import create_app, settle_the_heap
+from api.blueprints import Blueprint
 from api.front_door import FrontDoor
 
 app = create_app(front_door=FrontDoor.from_env(os.environ))

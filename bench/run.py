@@ -14,19 +14,27 @@ Measured from client threads in this process, each alone for SECONDS:
 - GET view, GET legal-moves at The Nine Domains' opening (504 moves), GET summary, the inbox
   (each answer read whole, not parsed: the client's JSON would take the server's cores);
 - POST move alone: the games' moves are computed ahead by the engine from the game's own
-  start (read from Redis, as an operator can), so no read is made between two moves.
-Each measure starts once the worker has settled (no outbox entry, no job): it pays for its
-own requests' consequences, not for the setup's. Server CPU per request comes from /proc: the
-API's processes, the worker and Valkey, each and together, and this process's own (client
-threads and the SMTP server).
+  start (read from Redis, as an operator can), so no read is made between two moves;
+- a turn: POST move, both players' views and the next mover's legal moves, timed as one.
+Each measure starts once the worker has settled (no outbox entry, no job) and runs until the
+worker has caught up with it (outbox and queue empty again): it pays for its own requests'
+consequences, all of them, and not for the setup's. Server CPU per request comes from /proc:
+the API's processes, the worker and Valkey, each and together, and this process's own
+(client threads and the SMTP server); the emails counted are those of the measure.
 
 Then boardgame.io 0.50.2 (bench/boardgameio, from the npm registry) with its in-memory and its
-FlatFile storage: a two-player game played over socket.io by two clients per match, as many
-matches at once as turnpost has client threads, each move timed until both clients have it.
+FlatFile storage: a two-player game played over socket.io, as many matches at once as
+turnpost has client threads, with two drivers (PEER_DRIVERS): two clients a match, and one
+client playing one long match.
+
+`python -m bench.run` runs it all and writes bench/RESULTS.md (not when disturbed: see
+DISTURBED_FLOOR); `--only baseline floor` runs some measures and prints them; with `--before
+TREE --repeat 3` those measures run on another checkout too, in turn, for a before and after.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -54,12 +62,18 @@ from store.players import PlayerStore
 from workers.queue import queue
 
 HERE = Path(__file__).parent
+TREE = HERE.parent
 PEER = HERE / "boardgameio"
 THREADS = 8
 SECONDS = 10.0
 GAME = "ninedomains"
 CLOCK = {"per_move_seconds": 86400, "on_timeout": "auto"}
 GAMES_AHEAD = 200  # per thread: more than it can play in SECONDS
+TURN_GAMES_AHEAD = 60  # per thread, for the turn measure (four requests a move)
+DISTURBED_FLOOR = 0.85
+"""A floor POST above this share of the baseline's requests a second means the baseline was
+slowed by something else on the machine: such a run is reported, not written."""
+MEASURES = ("baseline", "floor", "view", "legal-moves", "summary", "inbox", "move", "turn")
 
 
 # ------------------------------------------------------------------------------ turnpost
@@ -76,9 +90,14 @@ class MailSink:
         return "250 OK"
 
 
-def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess.Popen]:
+def start_turnpost(
+    redis_url: str, smtp_port: int, port: int, tree: Path = TREE
+) -> list[subprocess.Popen]:
+    """The API as `turnpost serve` runs it (gunicorn, 2 of turnpost's gevent workers) with the
+    benchmark's two endpoints, and a `turnpost worker`, both with the code of `tree`."""
     env = {
         **os.environ,
+        "PYTHONPATH": str(tree),
         "REDIS_URL": redis_url,
         "RATE_LIMITS": "off",  # measure, not refuse
         "SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
@@ -91,7 +110,7 @@ def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess
             "-m",
             "gunicorn",
             "-k",
-            "gevent",
+            "turnpost.http_worker.GeventWorker",
             "-w",
             "2",
             "--worker-connections",
@@ -103,10 +122,12 @@ def start_turnpost(redis_url: str, smtp_port: int, port: int) -> list[subprocess
             "bench.app:app",
         ],
         env=env,
+        cwd=tree,
     )
     worker = subprocess.Popen(
         [sys.executable, "-m", "turnpost.cli", "worker"],
         env=env,
+        cwd=tree,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -184,7 +205,7 @@ def children(pid: int) -> list[int]:
     return [int(c) for c in found] + [g for c in found for g in children(int(c))]
 
 
-def settled(client, quiet_seconds: float = 0.5, at_most_seconds: float = 120.0) -> None:
+def settled(client, quiet_seconds: float = 0.5, at_most_seconds: float = 600.0) -> None:
     """Wait until the worker has nothing left to do (no outbox entry waiting, no job queued or
     running) for `quiet_seconds`: a measure pays for its own requests' consequences, not for
     those of the setup before it (creating 1,600 games queues their emails)."""
@@ -201,19 +222,53 @@ def settled(client, quiet_seconds: float = 0.5, at_most_seconds: float = 120.0) 
     raise RuntimeError("the worker did not settle")
 
 
-def measured(fn, client, api: list[int], worker: list[int], valkey: list[int]) -> dict:
-    """fn's requests, with the CPU per request of each part: the API processes, the worker,
-    Valkey, all three, and this process (the client threads and the SMTP server)."""
-    parts = {"api": api, "worker": worker, "valkey": valkey}
-    settled(client)
-    before = {name: process_cpu(pids) for name, pids in parts.items()}
-    here = time.process_time()
-    result = fn()
-    for name, pids in parts.items():
-        result[f"{name}_cpu_ms"] = (process_cpu(pids) - before[name]) * 1000 / result["requests"]
-    result["all_cpu_ms"] = sum(result[f"{name}_cpu_ms"] for name in parts)
-    result["bench_cpu_ms"] = (time.process_time() - here) * 1000 / result["requests"]
-    return result
+class Turnpost:
+    """One turnpost as served, with the code of `tree`: an embedded Valkey (append-only file
+    on), the API, a worker, and the SMTP server it sends its email to."""
+
+    def __init__(self, tree: Path, data: Path):
+        self.tree = tree
+        self.valkey = EmbeddedValkey(data).start()
+        self.sink = MailSink()
+        self.smtp = Controller(self.sink, hostname="127.0.0.1", port=free_port())
+        self.smtp.start()
+        self.port = free_port()
+        self.processes = start_turnpost(self.valkey.url, self.smtp.port, self.port, tree)
+        self.client = connect(self.valkey.url)
+        self.store = GameStore(self.client)
+        self.parts = {
+            "api": [self.processes[0].pid],
+            "worker": [self.processes[1].pid],
+            "valkey": [self.valkey.process.pid],
+        }
+
+    def stop(self) -> None:
+        for p in self.processes:
+            p.terminate()
+        for p in self.processes:
+            p.wait()
+        self.smtp.stop()
+        self.valkey.stop()
+
+    def measured(self, fn) -> dict:
+        """fn's requests, counted until the worker has caught up with them (outbox and queue
+        empty): the CPU per request of the API processes, the worker, Valkey and all three,
+        this process's (the client threads and the SMTP server), and the emails sent for them.
+        The worker is settled first, so that no consequence of the setup is counted."""
+        settled(self.client)
+        before = {name: process_cpu(pids) for name, pids in self.parts.items()}
+        here, emailed = time.process_time(), self.sink.received
+        result = fn()
+        window_ended = time.monotonic()
+        settled(self.client, quiet_seconds=0.2)  # a job between queue and worker shows in neither
+        result["catch_up_seconds"] = time.monotonic() - window_ended
+        for name, pids in self.parts.items():
+            cpu = process_cpu(pids) - before[name]
+            result[f"{name}_cpu_ms"] = cpu * 1000 / result["requests"]
+        result["all_cpu_ms"] = sum(result[f"{name}_cpu_ms"] for name in self.parts)
+        result["bench_cpu_ms"] = (time.process_time() - here) * 1000 / result["requests"]
+        result["emails"] = self.sink.received - emailed
+        return result
 
 
 def timed_calls(port, calls: list[tuple[str, str]], method: str = "GET", body=None, status=200):
@@ -234,24 +289,41 @@ def timed_calls(port, calls: list[tuple[str, str]], method: str = "GET", body=No
     return run
 
 
-def timed_moves(port, games: list[list[tuple[dict, list, tuple, tuple]]]):
+Ahead = list[list[tuple[dict, list, tuple, tuple]]]
+"""Per client thread, its games: (the game, its moves computed ahead, player a, player b)."""
+
+
+def timed_moves(port, games: Ahead, turns: bool = False):
+    """Each thread plays its games' moves, one POST a move; with `turns`, a whole turn as the
+    players' clients see it: the POST, both players' views, and the legal moves of the seat
+    that moves next, timed as one."""
+
+    unplayed = [iter(each) for each in games]  # a later run goes on with the next games
+
     def run():
         def worker(i, stop_at, timings):
-            for game, moves, a, b in games[i]:
+            for game, moves, a, b in unplayed[i]:
                 conns = [Conn(port, a[1]), Conn(port, b[1])]
-                version = game["version"]
-                for seat, notation in moves:
+                path, version = f"/v1/games/{game['id']}", game["version"]
+                for n, (seat, notation) in enumerate(moves):
                     if time.monotonic() >= stop_at:
                         return
                     t = time.monotonic()
                     status, body = conns[seat].call(
                         "POST",
-                        f"/v1/games/{game['id']}/moves",
+                        f"{path}/moves",
                         {"notation": notation, "expected_version": version},
                     )
-                    timings.append(time.monotonic() - t)
                     assert status == 201, body
                     version = body["version"]
+                    if turns:
+                        for conn in conns:
+                            assert conn.call("GET", f"{path}/view", parse=False)[0] == 200
+                        if n + 1 < len(moves):
+                            following = conns[moves[n + 1][0]]
+                            answered = following.call("GET", f"{path}/legal-moves", parse=False)
+                            assert answered[0] == 200
+                    timings.append(time.monotonic() - t)
             raise RuntimeError("a thread ran out of games: raise GAMES_AHEAD")
 
         return run_threads(worker, THREADS, SECONDS)
@@ -259,62 +331,83 @@ def timed_moves(port, games: list[list[tuple[dict, list, tuple, tuple]]]):
     return run
 
 
-def bench_turnpost() -> dict:
+def games_ahead(t: Turnpost, per_thread: int, name: str) -> Ahead:
+    """Per client thread, two players of their own and `per_thread` new games between them,
+    with their moves computed ahead."""
+    games = []
+    for i in range(THREADS):
+        x = register(t.port, f"{name}A{i}", t.client)
+        y = register(t.port, f"{name}B{i}", t.client)
+        befriend(t.port, y, x)
+        ahead = []
+        for j in range(per_thread):
+            game = new_game(t.port, x, y)
+            seed = f"{name}-{i}-{j}".encode()
+            ahead.append((game, moves_ahead(t.store, game["id"], seed), x, y))
+        games.append(ahead)
+    return games
+
+
+def prepare(t: Turnpost, names: tuple[str, ...]) -> dict:
+    """What each of the measures `names` runs, set up on `t`: {name: the run's function}."""
+    port = t.port
+    a, b = register(port, "Ada", t.client), register(port, "Bo", t.client)
+    befriend(port, b, a)
+    opening = new_game(port, a, b)["id"]
+    running = new_game(port, a, b)["id"]
+    for seat, notation in moves_ahead(t.store, running, b"running")[:3]:
+        player = (a, b)[seat]
+        version = Conn(port, player[1]).call("GET", f"/v1/games/{running}")[1]["version"]
+        Conn(port, player[1]).call(
+            "POST",
+            f"/v1/games/{running}/moves",
+            {"notation": notation, "expected_version": version},
+        )
+    floor_body = {"notation": "a move", "expected_version": 7}
+    runs = {
+        "baseline": lambda: timed_calls(port, [("", "/bench/baseline")]),
+        "floor": lambda: timed_calls(port, [("", "/bench/append")], "POST", floor_body, 201),
+        "view": lambda: timed_calls(port, [(a[1], f"/v1/games/{running}/view")]),
+        "legal-moves": lambda: timed_calls(port, [(a[1], f"/v1/games/{opening}/legal-moves")]),
+        "summary": lambda: timed_calls(port, [(a[1], f"/v1/games/{running}")]),
+        "inbox": lambda: timed_calls(port, [(a[1], "/v1/games?awaiting=me")]),
+        "move": lambda: timed_moves(port, games_ahead(t, GAMES_AHEAD, "M")),
+        "turn": lambda: timed_moves(port, games_ahead(t, TURN_GAMES_AHEAD, "T"), turns=True),
+    }
+    return {name: runs[name]() for name in names}
+
+
+def bench_turnpost(names: tuple[str, ...] = MEASURES) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        valkey = EmbeddedValkey(Path(tmp) / "data").start()
-        sink = MailSink()
-        smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
-        smtp.start()
-        port = free_port()
-        processes = start_turnpost(valkey.url, smtp.port, port)
-        client = connect(valkey.url)
-        store = GameStore(client)
-        parts = client, [processes[0].pid], [processes[1].pid], [valkey.process.pid]
+        t = Turnpost(TREE, Path(tmp) / "data")
         try:
-            a, b = register(port, "Ada", client), register(port, "Bo", client)
-            befriend(port, b, a)
-            opening = new_game(port, a, b)["id"]
-            running = new_game(port, a, b)["id"]
-            for seat, notation in moves_ahead(store, running, b"running")[:3]:
-                player = (a, b)[seat]
-                version = Conn(port, player[1]).call("GET", f"/v1/games/{running}")[1]["version"]
-                Conn(port, player[1]).call(
-                    "POST",
-                    f"/v1/games/{running}/moves",
-                    {"notation": notation, "expected_version": version},
-                )
-            results = {"baseline": measured(timed_calls(port, [("", "/bench/baseline")]), *parts)}
-            move = {"notation": "a move", "expected_version": 7}
-            floor = timed_calls(port, [("", "/bench/append")], "POST", move, 201)
-            results["floor"] = measured(floor, *parts)
-            for name, path in [
-                ("view", f"/v1/games/{running}/view"),
-                ("legal-moves at the opening", f"/v1/games/{opening}/legal-moves"),
-                ("summary", f"/v1/games/{running}"),
-                ("inbox", "/v1/games?awaiting=me"),
-            ]:
-                results[name] = measured(timed_calls(port, [(a[1], path)]), *parts)
-            games = []
-            for i in range(THREADS):
-                x, y = register(port, f"A{i}", client), register(port, f"B{i}", client)
-                befriend(port, y, x)
-                ahead = []
-                for j in range(GAMES_AHEAD):
-                    game = new_game(port, x, y)
-                    ahead.append((game, moves_ahead(store, game["id"], f"{i}-{j}".encode()), x, y))
-                games.append(ahead)
-            emailed = sink.received
-            results["move"] = measured(timed_moves(port, games), *parts)
-            results["move"]["emails"] = sink.received - emailed
-            results["memory"] = memory_per_game(port, store, valkey.url)
-            results["emails"] = sink.received
+            results = {name: t.measured(run) for name, run in prepare(t, names).items()}
+            if names == MEASURES:
+                results["memory"] = memory_per_game(t.port, t.store, t.valkey.url)
+                results["emails"] = t.sink.received
         finally:
-            for p in processes:
-                p.terminate()
-            for p in processes:
-                p.wait()
-            smtp.stop()
-            valkey.stop()
+            t.stop()
+    return results
+
+
+def compare(before: Path, names: tuple[str, ...], repeat: int) -> dict:
+    """The measures `names` on this tree and on `before` (another checkout), both served at
+    once and measured in turn, `repeat` times: {tree: {name: [result of each round]}}."""
+    trees = {"before": before, "this tree": TREE}
+    results: dict = {tree: {name: [] for name in names} for tree in trees}
+    with tempfile.TemporaryDirectory() as tmp:
+        served = {}
+        try:
+            for tree, path in trees.items():
+                served[tree] = Turnpost(path, Path(tmp) / tree.replace(" ", "-"))
+            runs = {tree: prepare(t, names) for tree, t in served.items()}
+            for _ in range(repeat):
+                for name in names:
+                    for tree, t in served.items():
+                        results[tree][name].append(t.measured(runs[tree][name]))
+        finally:
+            for t in served.values():
+                t.stop()
     return results
 
 
@@ -367,45 +460,57 @@ def key_families(client) -> list[tuple[str, int, int]]:
 # ------------------------------------------------------------------------------ boardgame.io
 
 
-def bench_boardgameio() -> dict:
+PEER_DRIVERS = {
+    "two": "two clients a match, a new match every 40 moves, a move timed until both have it",
+    "one": "one client in one long match, making every move, timed until it has the new state",
+}
+
+
+def bench_boardgameio(drivers: tuple[str, ...] = ("two", "one")) -> dict:
+    """{(storage, driver): the peer's moves, a second, latencies and server CPU per move}."""
     subprocess.run(
         ["npm", "ci", "--prefix", str(PEER), "--no-audit", "--no-fund", "--loglevel=error"],
         check=True,
     )
     results = {}
     for storage in ("memory", "flatfile"):
-        with tempfile.TemporaryDirectory() as tmp:
-            port, lobby = free_port(), free_port()
-            server = subprocess.Popen(
-                ["node", "server.js", str(port), str(lobby), storage, tmp],
+        for driver in drivers:
+            results[storage, driver] = peer_run(storage, driver)
+    return results
+
+
+def peer_run(storage: str, driver: str) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        port, lobby = free_port(), free_port()
+        server = subprocess.Popen(
+            ["node", "server.js", str(port), str(lobby), storage, tmp],
+            cwd=PEER,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            ready = threading.Event()
+            threading.Thread(
+                target=announce_ready, args=(server.stdout, ready), daemon=True
+            ).start()
+            if not ready.wait(60):
+                raise RuntimeError("boardgame.io did not start")
+            time.sleep(0.5)
+            before = process_cpu([server.pid])
+            drive = subprocess.run(
+                ["node", "drive.js", str(port), str(lobby), str(THREADS), str(SECONDS), driver],
                 cwd=PEER,
-                stdout=subprocess.PIPE,
+                check=True,
+                capture_output=True,
                 text=True,
             )
-            try:
-                assert server.stdout is not None
-                ready = threading.Event()
-                threading.Thread(
-                    target=announce_ready, args=(server.stdout, ready), daemon=True
-                ).start()
-                if not ready.wait(60):
-                    raise RuntimeError("boardgame.io did not start")
-                time.sleep(0.5)
-                before = process_cpu([server.pid])
-                drive = subprocess.run(
-                    ["node", "drive.js", str(port), str(lobby), str(THREADS), str(SECONDS)],
-                    cwd=PEER,
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                )
-                result = json.loads(drive.stdout.strip().splitlines()[-1])
-                result["cpu_ms"] = (process_cpu([server.pid]) - before) * 1000 / result["moves"]
-                results[storage] = result
-            finally:
-                server.terminate()
-                server.wait()
-    return results
+            result = json.loads(drive.stdout.strip().splitlines()[-1])
+            result["cpu_ms"] = (process_cpu([server.pid]) - before) * 1000 / result["moves"]
+            return result
+        finally:
+            server.terminate()
+            server.wait()
 
 
 def announce_ready(lines, ready: threading.Event) -> None:
@@ -421,11 +526,73 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
+def disturbed(t: dict) -> bool:
+    """Whether the floor POST came out too close to the baseline (see DISTURBED_FLOOR)."""
+    return t["floor"]["per_second"] > DISTURBED_FLOOR * t["baseline"]["per_second"]
+
+
+def cpu_columns(r: dict) -> str:
+    return (
+        f"{r['api_cpu_ms']:.2f} | {r['worker_cpu_ms']:.2f} | {r['valkey_cpu_ms']:.2f} | "
+        f"{r['all_cpu_ms']:.2f}"
+    )
+
+
+def print_comparison(results: dict) -> None:
+    """Each measure's rounds on both trees: requests a second and CPU per request."""
+    print("| measure | tree | per second | API CPU ms | worker | Valkey | all | emails |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in next(iter(results.values())):
+        for tree, measures in results.items():
+            for r in measures[name]:
+                print(
+                    f"| {name} | {tree} | {r['per_second']:.0f} | {cpu_columns(r)} | "
+                    f"{r['emails']} |"
+                )
+    for name in next(iter(results.values())):
+        cpu = {tree: [r["api_cpu_ms"] for r in m[name]] for tree, m in results.items()}
+        before, after = (sum(v) / len(v) for v in cpu.values())
+        print(
+            f"{name}: API CPU a request {before:.3f} -> {after:.3f} ms ({after / before - 1:+.0%})"
+        )
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=MEASURES,
+        help="run these measures of turnpost alone and print them (nothing is written)",
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="with --only: measure them on this checkout too (e.g. `git worktree add`), both "
+        "served at once and measured in turn",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --before: rounds")
+    args = parser.parse_args()
+    if args.before is not None:
+        print_comparison(compare(args.before, tuple(args.only or MEASURES), args.repeat))
+        return
+    if args.only:
+        for name, r in bench_turnpost(tuple(args.only)).items():
+            print(name, json.dumps(r))
+        return
     started = datetime.now(UTC)
     load_before = load()
     turnpost = bench_turnpost()
     peer = bench_boardgameio()
+    if disturbed(turnpost):
+        print(
+            f"Disturbed: the floor POST made {turnpost['floor']['per_second']:.0f} requests a "
+            f"second, above {DISTURBED_FLOOR} of the baseline's "
+            f"{turnpost['baseline']['per_second']:.0f}: something else slowed the baseline. "
+            "Nothing written; run again on a quiet machine."
+        )
+        print(json.dumps({"turnpost": turnpost, "peer": {" ".join(k): v for k, v in peer.items()}}))
+        sys.exit(1)
     write_results(turnpost, peer, started, load_before, load())
 
 
@@ -438,71 +605,72 @@ def write_results(
     def row(name, r, target=""):
         return (
             f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
-            f"{r['api_cpu_ms']:.2f} | {r['all_cpu_ms']:.2f} | "
+            f"{cpu_columns(r)} | {r['bench_cpu_ms']:.2f} | {r['emails']} | "
             f"**{r['per_second'] / base['per_second']:.2f}** | {target} |"
         )
 
-    def parts_row(name, r):
+    move, turn = t["move"], t["turn"]
+
+    def peer_row(storage, driver, target=""):
+        r = peer[storage, driver]
+        name = {"memory": "in-memory storage", "flatfile": "FlatFile storage (durable)"}[storage]
         return (
-            f"| {name} | {r['api_cpu_ms']:.2f} | {r['worker_cpu_ms']:.2f} | "
-            f"{r['valkey_cpu_ms']:.2f} | {r['all_cpu_ms']:.2f} | {r['bench_cpu_ms']:.2f} |"
+            f"| boardgame.io, {name}, {driver} | {r['per_second']:.0f} | {r['p50_ms']:.2f} | "
+            f"{r['p99_ms']:.2f} | {r['cpu_ms']:.2f} | "
+            f"**{move['per_second'] / r['per_second']:.2f}** {target} | "
+            f"**{turn['per_second'] / r['per_second']:.2f}** |"
         )
 
-    move = t["move"]
     families = "\n".join(
         f"| `{f}` | {n} | {b / 1024:.0f} |" for f, n, b in t["memory"]["families"][:10]
     )
-    mem, ff = peer["memory"], peer["flatfile"]
+    drivers = "\n".join(f"- {driver}: {what};" for driver, what in PEER_DRIVERS.items())
     text = f"""
 ## The request path against a baseline and against boardgame.io (`make bench`: `python -m bench.run`)
 
 {started:%Y-%m-%d %H:%M} UTC; {machine}; load average {load_before} before and {load_after}
-after (the machine is shared). turnpost as served: gunicorn, 2 gevent workers, the embedded
-Valkey with its append-only file on, a `turnpost worker` sending real email (an SMTP server
-in the benchmark: {t["emails"]} emails received); every player has an email address and every
-game a clock ({CLOCK["per_move_seconds"]} s, `auto`). {THREADS} client threads, {SECONDS:.0f} s per
-measure, each request alone. POST move: The Nine Domains, moves computed ahead by the engine,
-so nothing but the POST is made; a timed GET's answer is read whole but not parsed (the client
-shares the machine's two cores; before 2026-11-26 17:10 it parsed every answer, 1.4 ms of its
-CPU for each 42 KB legal-moves answer). Each measure starts once the worker has settled (no
-outbox entry, no job; before 2026-11-26 18:20 the POST measure began 2 s after creating its
-1,600 games, while their emails still went out). CPU per request from /proc: the API
-processes, and the API with the worker and Valkey. All figures below come from this one run.
+after (the machine is shared). turnpost as served: gunicorn, 2 of turnpost's gevent workers,
+the embedded Valkey with its append-only file on, a `turnpost worker` sending real email (an
+SMTP server in the benchmark: {t["emails"]} emails received in the whole run, setup included);
+every player has an email address and every game a clock ({CLOCK["per_move_seconds"]} s,
+`auto`). {THREADS} client threads, {SECONDS:.0f} s per measure, each request alone. POST move:
+The Nine Domains, moves computed ahead by the engine, so nothing but the POST is made; a turn:
+the POST, both players' views and the next mover's legal moves. A timed GET's answer is read
+whole but not parsed. Each measure starts once the worker has settled (no outbox entry, no
+job) and is counted until the worker has caught up with it: the CPU of the API processes, the
+worker (outbox, clock and email jobs) and Valkey from /proc, in the window and the catch-up
+after it, per request; the emails are those sent for the measure's requests. A run whose floor
+POST comes out above {DISTURBED_FLOOR} of the baseline is not written (disturbed).
 
-| request | per second | p50 ms | p99 ms | API CPU ms | all CPU ms | ratio to the baseline | target |
-|---|---|---|---|---|---|---|---|
+| request | per second | p50 ms | p99 ms | CPU ms: API | worker | Valkey | all three | benchmark process | emails | ratio to the baseline | target |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 {row("baseline: one Redis GET through the same stack", base)}
 {row("the floor of a move: a POST with one append, nothing else", t["floor"])}
 {row("GET view (The Nine Domains)", t["view"], "0.8")}
-{row("GET legal-moves at The Nine Domains' opening (504 moves)", t["legal-moves at the opening"], "0.4")}
+{row("GET legal-moves at The Nine Domains' opening (504 moves)", t["legal-moves"], "0.4")}
 {row("GET summary", t["summary"])}
 {row("GET the inbox (`/v1/games?awaiting=me`)", t["inbox"], "0.7")}
 {row("POST move (email players, a clock)", move, "0.5")}
+{row("a turn: POST move, both views, the next legal moves", turn)}
 
-Where the CPU went, per request (ms): the API processes, the worker (outbox, clock and
-email jobs), Valkey, and the benchmark's own process (its client threads and the SMTP server).
-During the POST move measure the worker sent {move["emails"]} emails for {move["requests"]}
-moves (the others were held back by the throttle, one turn email per player and game in
-five minutes, or sent after the measure).
+The worker caught up {move["catch_up_seconds"]:.1f} s after the POST move measure's window and
+{turn["catch_up_seconds"]:.1f} s after the turn's; it sent {move["emails"]} emails for
+{move["requests"]} moves (the others held back by the throttle, one turn email per player and
+game in five minutes).
 
-| request | API | worker | Valkey | all three | benchmark process |
-|---|---|---|---|---|---|
-{parts_row("baseline", base)}
-{parts_row("the floor of a move", t["floor"])}
-{parts_row("GET view", t["view"])}
-{parts_row("GET legal-moves", t["legal-moves at the opening"])}
-{parts_row("GET summary", t["summary"])}
-{parts_row("GET the inbox", t["inbox"])}
-{parts_row("POST move", move)}
+boardgame.io 0.50.2 with the same {THREADS} matches at once over socket.io, with two drivers
+(moves played on the server only; its figure includes delivering the new state to the
+clients, as a turn does and POST move does not):
+{drivers}
 
-boardgame.io 0.50.2 with the same {THREADS} matches at once over socket.io (two clients per
-match; a move timed until both clients have it; moves played on the server only):
-
-| server | moves per second | p50 ms | p99 ms | server CPU ms per move | turnpost POST move per second / this |
-|---|---|---|---|---|---|
-| boardgame.io, in-memory storage | {mem["per_second"]:.0f} | {mem["p50_ms"]:.2f} | {mem["p99_ms"]:.2f} | {mem["cpu_ms"]:.2f} | **{move["per_second"] / mem["per_second"]:.2f}** (target 0.5) |
-| boardgame.io, FlatFile storage (durable) | {ff["per_second"]:.0f} | {ff["p50_ms"]:.2f} | {ff["p99_ms"]:.2f} | {ff["cpu_ms"]:.2f} | **{move["per_second"] / ff["per_second"]:.2f}** (target 1.5) |
-| turnpost POST move (above) | {move["per_second"]:.0f} | {move["p50_ms"]:.2f} | {move["p99_ms"]:.2f} | {move["all_cpu_ms"]:.2f} (all) | 1.00 |
+| server, driver | moves per second | p50 ms | p99 ms | server CPU ms per move | turnpost POST move per second / this | turnpost turns per second / this |
+|---|---|---|---|---|---|---|
+{peer_row("memory", "two", "(target 0.5)")}
+{peer_row("memory", "one")}
+{peer_row("flatfile", "two", "(target 1.5)")}
+{peer_row("flatfile", "one")}
+| turnpost POST move (above) | {move["per_second"]:.0f} | {move["p50_ms"]:.2f} | {move["p99_ms"]:.2f} | {move["all_cpu_ms"]:.2f} (all three) | 1.00 | |
+| turnpost turn (above) | {turn["per_second"]:.0f} | {turn["p50_ms"]:.2f} | {turn["p99_ms"]:.2f} | {turn["all_cpu_ms"]:.2f} (all three) | | 1.00 |
 
 Redis memory per active game ({t["memory"]["games"]} Nine Domains games four moves in, between
 email players with a clock, consequences carried out): **{t["memory"]["bytes_per_game"] / 1024:.1f} KB**

@@ -1,7 +1,6 @@
 """GET /v1/catalog: the games this server hosts."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from engine import registry
 from service.play.games import bots_of, clock_catalog
@@ -9,6 +8,7 @@ from service.play.how_to_play import page_path
 from service.play.table import TIMEOUT_WORDS
 
 from .. import context
+from ..blueprints import Blueprint
 from ..schemas import CatalogSchema
 
 blp = Blueprint(

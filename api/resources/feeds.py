@@ -1,11 +1,11 @@
 """Your calendar of deadlines and feed of turns: their secret addresses, and new ones."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..schemas import FeedsSchema
 

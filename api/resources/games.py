@@ -7,13 +7,13 @@ from urllib.parse import urlencode
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError
 from service.play.games import ReplayedAnswer
 from store.record import EventType
 
 from .. import context, metrics
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema

@@ -4,10 +4,10 @@ import hmac
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError
 
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..schemas import InboundResultSchema
 

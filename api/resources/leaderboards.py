@@ -3,11 +3,11 @@
 from urllib.parse import urlencode
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..json_answers import json_answer
 from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema

@@ -2,11 +2,11 @@
 your request stands, stop waiting. The worker pairs (service/matchmaking)."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..json_answers import json_answer
 from ..matchmaking_schemas import MatchAskSchema, MatchRequestSchema

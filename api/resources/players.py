@@ -7,11 +7,11 @@ from urllib.parse import urlencode
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer

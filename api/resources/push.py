@@ -2,11 +2,11 @@
 you turned notifications on."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..schemas import PushSubscriptionCreateSchema, PushSubscriptionSchema, PushSubscriptionsSchema
 

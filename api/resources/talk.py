@@ -2,11 +2,11 @@
 other players accept or decline (service/play/talk.py, service/play/agreements.py)."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode, ServiceError
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..schemas import (
     NEXT_PAGE,

@@ -6,12 +6,12 @@ import re
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.errors import ErrorCode
 from store.tournaments import TournamentEventType
 
 from .. import context
+from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
