@@ -33,8 +33,7 @@ TRANSLATIONS = Path(__file__).parent / "translations"
 
 
 def install(app: Flask, services: Services) -> None:
-    compile_catalogues()
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compile_catalogues())
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT
     Babel(app, locale_selector=lambda: page_language(services), timezone_selector=reader_zone)
     # whitespace inside {% trans %} is folded, as babel.cfg extracts it (trimmed = true)
@@ -130,17 +129,30 @@ def in_words(deadline_ms: int, now_ms: int) -> str:
 # -- the catalogues ------------------------------------------------------------------------------
 
 
-def compile_catalogues(directory: Path = TRANSLATIONS) -> None:
+def compile_catalogues(directory: Path = TRANSLATIONS) -> Path:
     """Compile each catalogue whose .mo is missing or older than its .po (fuzzy entries are
-    left out, as `pybabel compile` does). The .mo is written whole, then renamed, so that
-    processes starting together never read half of one."""
-    for po in directory.glob("*/LC_MESSAGES/*.po"):
-        mo = po.with_suffix(".mo")
+    left out, as `pybabel compile` does), and return the folder that holds them. The .mo is
+    written whole, then renamed, so that processes starting together never read half of
+    one. Where the catalogues' folder cannot be written (an installed package), they are
+    compiled into a folder of the temporary directory instead."""
+    try:
+        _compile(directory, directory)
+        return directory
+    except PermissionError:
+        elsewhere = Path(tempfile.gettempdir()) / "turnpost-translations"
+        _compile(directory, elsewhere)
+        return elsewhere
+
+
+def _compile(source: Path, target: Path) -> None:
+    for po in source.glob("*/LC_MESSAGES/*.po"):
+        mo = target / po.relative_to(source).with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
-        with po.open("rb") as source:
-            catalogue = read_po(source, locale=po.parent.parent.name)
-        handle, temporary = tempfile.mkstemp(dir=po.parent, suffix=".mo.tmp")
-        with os.fdopen(handle, "wb") as target:
-            write_mo(target, catalogue)
+        with po.open("rb") as text:
+            catalogue = read_po(text, locale=po.parent.parent.name)
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=mo.parent, suffix=".mo.tmp")
+        with os.fdopen(handle, "wb") as compiled:
+            write_mo(compiled, catalogue)
         os.replace(temporary, mo)

@@ -2,6 +2,7 @@
 translation in each catalogue, no word of a page is left outside them, and a page is in the
 language of its reader (their setting, else their browser's Accept-Language, else English)."""
 
+import os
 import re
 import subprocess
 import sys
@@ -191,3 +192,27 @@ def test_no_words_of_a_template_are_left_outside_the_catalogue():
     assert words_outside_the_catalogue('<p>Sign in to see this page.</p>{{ _("Play") }}') == [
         "Sign in to see this page"
     ], "the check itself finds a sentence left out"
+
+
+def test_a_fresh_clone_compiles_its_catalogues_when_the_app_starts(tmp_path):
+    """No .mo is kept in git: the app compiles a missing one, and one older than its .po."""
+    from babel.support import Translations
+
+    from web.i18n import compile_catalogues
+
+    for language in TRANSLATED:
+        folder = tmp_path / language / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        po = ROOT / "web/translations" / language / "LC_MESSAGES/messages.po"
+        (folder / "messages.po").write_bytes(po.read_bytes())
+    assert compile_catalogues(tmp_path) == tmp_path
+    russian = Translations.load(str(tmp_path), ["ru"])
+    assert russian.gettext("Sign in") == "Войти"
+    assert russian.ngettext("%(num)d day", "%(num)d days", 3) == "%(num)d дня"
+
+    po = tmp_path / "it/LC_MESSAGES/messages.po"
+    po.write_text(po.read_text().replace('msgstr "Accedi"', 'msgstr "Entra"'))
+    mo = po.with_suffix(".mo")
+    os.utime(mo, (0, 0))  # older than its .po, as after an edit
+    compile_catalogues(tmp_path)
+    assert Translations.load(str(tmp_path), ["it"]).gettext("Sign in") == "Entra"
