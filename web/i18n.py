@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def install(app: Flask, services: Services) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals.update(page_language=lambda: str(get_locale() or DEFAULT))
     app.jinja_env.filters["and_list"] = and_list
+    app.jinja_env.filters["deadline"] = deadline_words
 
 
 def page_language(services: Services) -> str:
@@ -104,6 +106,11 @@ UNITS = (  # the largest two are said: "in 2 days and 3 hours"
     (60, lambda n: ngettext("%(num)d minute", "%(num)d minutes", n)),
     (1, lambda n: ngettext("%(num)d second", "%(num)d seconds", n)),
 )
+
+
+def deadline_words(deadline_ms: int | None) -> str | None:
+    """A deadline from now in words ("in 2 days and 3 hours (...)"), None without one."""
+    return None if deadline_ms is None else in_words(deadline_ms, int(time.time() * 1000))
 
 
 def in_words(deadline_ms: int, now_ms: int) -> str:

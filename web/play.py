@@ -22,7 +22,7 @@ from service.play.talk import TALK_EVENTS
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
-from .i18n import and_list, in_words, stamp
+from .i18n import and_list, deadline_words, in_words, stamp
 
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
@@ -501,7 +501,7 @@ def _turn_words(table: SeatTable) -> tuple[str, str | None]:
     if table.result is not None:
         return table.result, None
     if table.your_turn and table.you is not None:
-        return gettext("Your move"), table.you.deadline
+        return gettext("Your move"), deadline_words(table.you.deadline_ms)
     to_move = [s for s in table.seats if s.to_move]
     first = min(
         (s for s in to_move if s.deadline_ms is not None),
@@ -509,7 +509,7 @@ def _turn_words(table: SeatTable) -> tuple[str, str | None]:
         default=None,
     )
     waiting_for = gettext("Waiting for %(names)s", names=_and([s.name for s in to_move]))
-    return waiting_for, first.deadline if first else None
+    return waiting_for, deadline_words(first.deadline_ms) if first else None
 
 
 @pages.post("/games/<game_id>/move")

@@ -41,7 +41,6 @@ def _words(vacation: dict[str, Any]) -> str:
     values = {
         "start": stamp(_ms(vacation["starts_at"])),
         "end": stamp(_ms(vacation["ends_at"])),
-        "num": vacation["days"],
     }
     if vacation["automatic"]:
         return ngettext(

@@ -216,3 +216,36 @@ def test_a_fresh_clone_compiles_its_catalogues_when_the_app_starts(tmp_path):
     os.utime(mo, (0, 0))  # older than its .po, as after an edit
     compile_catalogues(tmp_path)
     assert Translations.load(str(tmp_path), ["it"]).gettext("Sign in") == "Entra"
+
+
+def test_a_games_deadlines_are_in_the_readers_language_and_time_zone(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    ada = services.players.named("Ada", 1)[0]["id"]
+    bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])
+    clock = {"kind": "per_move", "per_move_seconds": 3 * 86400, "on_timeout": "auto"}
+    game = services.games.create(ada, "nautilus", [ada, bo], time_control=clock)["id"]
+    english = browser.text(f"/games/{game}")
+    assert "deadline in 2 days and 23 hours (" in english
+
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "Europe/Moscow"}
+    browser.post("/settings", {**settings, "language": "ru"})
+    russian = browser.text(f"/games/{game}")
+    assert "срок через 2 дня и 23 часа (" in russian
+    assert re.search(rf"\d+ ({MONTHS['ru']}) \d{{4}}\s*г\., \d\d:\d\d Europe/Moscow\)", russian)
+    assert "/games" in browser.text("/games") and "через 2 дня и 23 часа" in browser.text("/games")
+
+
+def test_a_vacation_is_told_in_the_readers_language(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    browser.get("/settings")  # a form of the new session's
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "Europe/Rome"}
+    browser.post("/settings", {**settings, "language": "it"})
+    r = browser.post("/settings/vacation", {"from": "2026-12-24", "to": "2026-12-27"})
+    assert r.status_code == 303
+    page = browser.text("/settings")
+    assert "La tua vacanza è presa" in page and "Ti restano 26 giorni di vacanza" in page
+    assert "dal giovedì 24 dicembre 2026, 00:00 Europe/Rome al " in page
+    assert "(4 giorni)</li>" in page
