@@ -26,9 +26,16 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(SERVER_STAMP) $@
 
+# The web client's catalogues (web/translations), compiled from their .po files; the app also
+# compiles one that is missing or out of date when it starts (web/i18n.py).
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard web/translations/*/LC_MESSAGES/*.po))
+
+%.mo: %.po $(SERVER_STAMP)
+	$(BIN)/pybabel compile --input-file $< --output-file $@
+
 PORT ?= 8000
 
-serve: $(SERVER_STAMP)
+serve: $(SERVER_STAMP) $(CATALOGUES)
 	$(BIN)/turnpost serve --port $(PORT)
 
 lint: $(DEV_STAMP) lint-openapi
@@ -72,14 +79,14 @@ $(AXE_STAMP): $(AXE)/package.json $(AXE)/package-lock.json
 # where the environment says not to write them: a run then starts in seconds, not half a minute.
 unexport PYTHONDONTWRITEBYTECODE
 
-test: $(DEV_STAMP) lint $(BROWSER) $(AXE_STAMP)
+test: $(DEV_STAMP) $(CATALOGUES) lint $(BROWSER) $(AXE_STAMP)
 	$(BIN)/python -m pytest -n 3 --dist worksteal -q --durations=25
 
 # The loop while working: every test but the slow, end-to-end, browser, fault and cluster ones
 # (their markers: pyproject.toml), in parallel, no linters; `make test` stays the whole suite.
 FAST := not (slow or e2e or browser or faults or cluster)
 
-test-fast: $(DEV_STAMP)
+test-fast: $(DEV_STAMP) $(CATALOGUES)
 	$(BIN)/python -m pytest -n 2 -q -m "$(FAST)" --ignore=tests/e2e --ignore=tests/faults \
 		--ignore=tests/cluster
 

@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 from service.errors import ErrorCode
+from service.languages import LANGUAGES
 from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
 from service.players.accounts import MAX_FRIENDS, WEBHOOK_KINDS
 from store.record import EventType
@@ -161,6 +162,15 @@ WEBHOOK_KIND = {
 }
 
 
+LANGUAGE = {
+    "description": "The language of your web pages: en (English), ru (Russian) or it "
+    "(Italian); null: none chosen, so each page follows the browser's Accept-Language, "
+    "and English where it asks for none of these. Error codes and the notation of moves "
+    "are the same in every language",
+    "example": "it",
+}
+
+
 class PlayerCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     email = fields.Email(allow_none=True, load_default=None)
@@ -169,6 +179,9 @@ class PlayerCreateSchema(Schema):
     )
     webhook_kind = fields.String(
         load_default=None, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
+    )
+    language = fields.String(
+        allow_none=True, load_default=None, validate=validate.OneOf(LANGUAGES), metadata=LANGUAGE
     )
 
 
@@ -250,6 +263,7 @@ class PlayerPatchSchema(Schema):
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"}, require_tld=False)
     webhook_kind = fields.String(validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND)
     time_zone = fields.String(allow_none=True, validate=validate.Length(max=64), metadata=TIME_ZONE)
+    language = fields.String(allow_none=True, validate=validate.OneOf(LANGUAGES), metadata=LANGUAGE)
     notifications = fields.Nested(NotificationPreferencesSchema)
 
 
@@ -279,6 +293,9 @@ class PlayerSchema(Schema):
         required=True, validate=validate.OneOf(WEBHOOK_KINDS), metadata=WEBHOOK_KIND
     )
     time_zone = fields.String(allow_none=True, metadata=TIME_ZONE)
+    language = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(LANGUAGES), metadata=LANGUAGE
+    )
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
     webhook_status = fields.String(
         required=True,

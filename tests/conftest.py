@@ -19,6 +19,7 @@ BROWSER_MODULES = {
     "test_web_client.py",
     "test_web_clocks.py",
     "test_pages_on_a_phone.py",
+    "test_languages_in_a_browser.py",
 }
 
 

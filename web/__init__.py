@@ -21,9 +21,11 @@ from . import (  # noqa: F401  (their routes register on the blueprint)
     vacation,
 )
 from .blueprint import pages
+from .i18n import install as install_languages
 from .session import install as install_session
 
 
 def install(app: Flask, services: Services) -> None:
     install_session(app, services)
+    install_languages(app, services)
     app.register_blueprint(pages)

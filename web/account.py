@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from flask import Response, abort, flash, redirect, request, session
+from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 from marshmallow import ValidationError
 from marshmallow.validate import Email
@@ -15,7 +16,7 @@ from engine import registry
 from service.errors import ErrorCode, ServiceError
 from service.play.boards import opening_html
 from service.players.sessions import TOUCH_SECONDS, browser_of
-from service.timefmt import stamp, time_zones
+from service.timefmt import time_zones
 
 from . import session as web_session
 from .blueprint import (
@@ -31,23 +32,32 @@ from .blueprint import (
     signed_in,
     you,
 )
+from .i18n import browser_language, language_choices, stamp
 from .push import devices as push_devices
 
 GAME_SUMMARIES = {
-    "nautilus": "Two divers bid for five undersea domains, round after round. You lay your "
-    "diver cards face down before the domains, then reveal them: the higher sum wins each "
-    "column, and six special cards (the Kraken, the Anchor, the Eye...) turn the odds. The "
-    "player who wins the most domains wins the game.",
-    "consonar": "Two to six captains hunt submarines on a ladder of depths. Play a fleet card "
-    "to move a submarine up or down, or a torpedo card when its symbols line up with the "
-    "fleet's arrows; the last nation with a submarine afloat wins.",
-    "buttons": "Two to four players roll dice and sew buttons onto a board of six rows and six "
-    "columns. Keep rolling to add more, or stop while you are ahead: a roll with nowhere to "
-    "go loses the round's buttons. Lines of five and full colours score stars.",
-    "ninedomains": "Two lords fight over nine domains in three rounds. Both lay one card before "
-    "each of three domains at the same time, then reveal: the stronger side takes the "
-    "domain. Gather all four elements to win at once, or the most victory points after the "
-    "third round.",
+    "nautilus": lazy_gettext(
+        "Two divers bid for five undersea domains, round after round. You lay your "
+        "diver cards face down before the domains, then reveal them: the higher sum wins each "
+        "column, and six special cards (the Kraken, the Anchor, the Eye...) turn the odds. The "
+        "player who wins the most domains wins the game."
+    ),
+    "consonar": lazy_gettext(
+        "Two to six captains hunt submarines on a ladder of depths. Play a fleet card "
+        "to move a submarine up or down, or a torpedo card when its symbols line up with the "
+        "fleet's arrows; the last nation with a submarine afloat wins."
+    ),
+    "buttons": lazy_gettext(
+        "Two to four players roll dice and sew buttons onto a board of six rows and six "
+        "columns. Keep rolling to add more, or stop while you are ahead: a roll with nowhere to "
+        "go loses the round's buttons. Lines of five and full colours score stars."
+    ),
+    "ninedomains": lazy_gettext(
+        "Two lords fight over nine domains in three rounds. Both lay one card before "
+        "each of three domains at the same time, then reveal: the stronger side takes the "
+        "domain. Gather all four elements to win at once, or the most victory points after the "
+        "third round."
+    ),
 }
 NAME_LENGTH = 64
 
@@ -64,11 +74,13 @@ def home():
         }
         for name, game in sorted(registry.GAMES.items())
     ]
-    return page("home.html", "Board games by correspondence", games=games)
+    return page("home.html", gettext("Board games by correspondence"), games=games)
 
 
 def _player_count(low: int, high: int) -> str:
-    return f"{low} players" if low == high else f"{low} to {high} players"
+    if low == high:
+        return ngettext("%(num)d player", "%(num)d players", low)
+    return gettext("%(low)d to %(high)d players", low=low, high=high)
 
 
 # -- signing up and in ---------------------------------------------------------------------
@@ -77,7 +89,7 @@ def _player_count(low: int, high: int) -> str:
 @pages.get("/sign-up")
 def sign_up_form():
     remember_next()
-    return page("sign_up.html", "Sign up", values={}, problems={})
+    return page("sign_up.html", gettext("Sign up"), values={}, problems={})
 
 
 @pages.post("/sign-up")
@@ -86,19 +98,28 @@ def sign_up():
     email = request.form.get("email", "").strip()
     problems = {}
     if not name:
-        problems["name"] = "Write the name other players will see."
+        problems["name"] = gettext("Write the name other players will see.")
     elif len(name) > NAME_LENGTH:
-        problems["name"] = f"A name has at most {NAME_LENGTH} characters."
+        problems["name"] = _too_long()
     try:
         Email()(email)
     except ValidationError:
-        problems["email"] = "Write an email address such as ada@example.org."
+        problems["email"] = gettext("Write an email address such as ada@example.org.")
     if problems:
         return page(
-            "sign_up.html", "Sign up", 422, values={"name": name, "email": email}, problems=problems
+            "sign_up.html",
+            gettext("Sign up"),
+            422,
+            values={"name": name, "email": email},
+            problems=problems,
         )
-    services().players.register(name, email)  # which emails the address its confirmation
-    return page("check_email.html", "Check your email", email=email, new=True)
+    # which emails the address its confirmation; the player speaks the browser's language
+    services().players.register(name, email, language=browser_language())
+    return page("check_email.html", gettext("Check your email"), email=email, new=True)
+
+
+def _too_long() -> str:
+    return gettext("A name has at most %(num)d characters.", num=NAME_LENGTH)
 
 
 @pages.get("/sign-in")
@@ -107,7 +128,7 @@ def sign_in_form():
     if me() is not None:
         return redirect(safe_next(session.pop(NEXT, None)), 303)
     signed_out = request.args.get("why") == "signed-out"
-    return page("sign_in.html", "Sign in", signed_out=signed_out, problem=None)
+    return page("sign_in.html", gettext("Sign in"), signed_out=signed_out, problem=None)
 
 
 @pages.post("/sign-in")
@@ -120,18 +141,24 @@ def ask_sign_in_link():
             raise
         return page(
             "sign_in.html",
-            "Sign in",
+            gettext("Sign in"),
             422,
             signed_out=False,
-            problem="Write the email address you signed up with, such as ada@example.org.",
+            problem=gettext("Write the email address you signed up with, such as ada@example.org."),
         )
-    return page("check_email.html", "Check your email", email=email, new=False)
+    return page("check_email.html", gettext("Check your email"), email=email, new=False)
 
 
-LINK_NOT_VALID = (
-    "This sign-in link is not valid: it was used already, it expired, or it was not copied "
-    "whole. Ask for a new one on the sign-in page."
-)
+def _link_not_valid():
+    return message(
+        gettext("Sign-in link not valid"),
+        gettext(
+            "This sign-in link is not valid: it was used already, it expired, or it was not "
+            "copied whole. Ask for a new one on the sign-in page."
+        ),
+        404,
+        ("/sign-in", gettext("Sign in")),
+    )
 
 
 @pages.get("/sign-in/<link>")
@@ -140,11 +167,11 @@ def sign_in_link(link: str):
     its button signs in."""
     player_id = services().sign_in.link_player(link)
     if player_id is None:
-        return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
+        return _link_not_valid()
     profile = services().players.profile(player_id)
     return page(
         "sign_in_link.html",
-        "Sign in",
+        gettext("Sign in"),
         name=profile["name"],
         confirms=profile["email"] if not profile["email_confirmed"] else None,
     )
@@ -154,10 +181,11 @@ def sign_in_link(link: str):
 def follow_sign_in_link(link: str):
     player_id = services().sign_in.redeem_link(link)
     if player_id is None:
-        return message("Sign-in link not valid", LINK_NOT_VALID, 404, ("/sign-in", "Sign in"))
+        return _link_not_valid()
     after = safe_next(session.get(NEXT))
     web_session.sign_in(services(), player_id)
-    flash(f"You are signed in as {services().players.profile(player_id)['name']}.")
+    name = services().players.profile(player_id)["name"]
+    flash(gettext("You are signed in as %(name)s.", name=name))
     return redirect(after, 303)
 
 
@@ -165,23 +193,31 @@ def follow_sign_in_link(link: str):
 def sign_out():
     """Sign this browser out (its session ends: a copy of its cookie is refused too)."""
     web_session.sign_out(services())
-    flash("You are signed out.")
+    flash(gettext("You are signed out."))
     return redirect("/", 303)
 
 
 # -- settings ------------------------------------------------------------------------------
 
 NOTIFICATIONS = [
-    ("email", "Email me when it is my turn and when a game ends"),
-    ("chat", "Email me the players' messages (when the table is quiet, at most one an hour)"),
-    ("reminders", "Remind me at half and nine tenths of a clock"),
-    ("webhook", "Send my webhook the same news (for programs, or a chat channel)"),
-    ("push", "Send the same news to my devices with notifications on (below)"),
-    ("replies_from_any_address", "Take a reply with a move from any address, not only mine"),
+    ("email", lazy_gettext("Email me when it is my turn and when a game ends")),
+    (
+        "chat",
+        lazy_gettext(
+            "Email me the players' messages (when the table is quiet, at most one an hour)"
+        ),
+    ),
+    ("reminders", lazy_gettext("Remind me at half and nine tenths of a clock")),
+    ("webhook", lazy_gettext("Send my webhook the same news (for programs, or a chat channel)")),
+    ("push", lazy_gettext("Send the same news to my devices with notifications on (below)")),
+    (
+        "replies_from_any_address",
+        lazy_gettext("Take a reply with a move from any address, not only mine"),
+    ),
 ]
 
 
-def _sessions(player: str, zone: str | None) -> list[dict[str, Any]]:
+def _sessions(player: str) -> list[dict[str, Any]]:
     """The player's web sessions as the settings show them."""
     now = int(time.time() * 1000)
     return [
@@ -189,7 +225,7 @@ def _sessions(player: str, zone: str | None) -> list[dict[str, Any]]:
             "id": found["id"],
             "browser": browser_of(found["agent"]),
             "agent": found["agent"],
-            "signed_in": stamp(found["signed_in"], zone),
+            "signed_in": stamp(found["signed_in"]),
             "seen": _seen(now - found["seen"]),
             "current": found["current"],
         }
@@ -201,22 +237,30 @@ def _seen(ago_ms: int) -> str:
     """When a session was last seen, roughly (it is written down every few minutes)."""
     minutes = ago_ms // 60000
     if minutes < TOUCH_SECONDS // 60:
-        return f"within the last {TOUCH_SECONDS // 60} minutes"
+        return ngettext(
+            "within the last %(num)d minute",
+            "within the last %(num)d minutes",
+            TOUCH_SECONDS // 60,
+        )
     if minutes < 120:
-        return f"about {minutes} minutes ago"
+        return ngettext("about %(num)d minute ago", "about %(num)d minutes ago", minutes)
     if minutes < 48 * 60:
-        return f"about {minutes // 60} hours ago"
-    return f"about {minutes // 1440} days ago"
+        return ngettext("about %(num)d hour ago", "about %(num)d hours ago", minutes // 60)
+    return ngettext("about %(num)d day ago", "about %(num)d days ago", minutes // 1440)
 
 
 NOTICE_CHOICES = [
-    ("turn", "My turn"),
-    ("reminder", "Reminders"),
-    ("invitation", "Invitations"),
-    ("game_over", "A game ends"),
-    ("chat", "Chat messages"),
+    ("turn", lazy_gettext("My turn")),
+    ("reminder", lazy_gettext("Reminders")),
+    ("invitation", lazy_gettext("Invitations")),
+    ("game_over", lazy_gettext("A game ends")),
+    ("chat", lazy_gettext("Chat messages")),
 ]
-CHANNEL_WORDS = [("email", "Email"), ("push", "This device and my others"), ("webhook", "Webhook")]
+CHANNEL_WORDS = [
+    ("email", lazy_gettext("Email")),
+    ("push", lazy_gettext("This device and my others")),
+    ("webhook", lazy_gettext("Webhook")),
+]
 
 
 def _settings_page(status: int = 200, problem: str | None = None, shown: dict | None = None):
@@ -224,7 +268,7 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
     profile = services().players.profile(player)
     return page(
         "settings.html",
-        "Settings",
+        gettext("Settings"),
         status,
         profile=profile,
         notifications=[(key, text, profile["notifications"][key]) for key, text in NOTIFICATIONS],
@@ -232,8 +276,9 @@ def _settings_page(status: int = 200, problem: str | None = None, shown: dict | 
         digest_times=[f"{hour:02d}:00" for hour in range(24)],
         channels=CHANNEL_WORDS,
         zones=sorted(time_zones()),
+        languages=language_choices(),
         friends=services().players.friends(player)["friends"],
-        sessions=_sessions(player, profile.get("time_zone")),
+        sessions=_sessions(player),
         push=push_devices(player),
         feeds=services().feeds.addresses(player),
         problem=problem,
@@ -257,6 +302,7 @@ def save_settings():
         "webhook_url": form.get("webhook_url", "").strip() or None,
         "webhook_kind": form.get("webhook_kind") or "signed",
         "time_zone": form.get("time_zone") or None,
+        "language": form.get("language") or None,
         "notifications": {
             **{key: f"notify.{key}" in form for key, _ in NOTIFICATIONS},
             "digest_at": form.get("digest_at") or None,
@@ -270,20 +316,25 @@ def save_settings():
         try:
             Email()(changes["email"])
         except ValidationError:
-            return _settings_page(422, "That is not an email address: nothing was saved.")
+            return _settings_page(422, gettext("That is not an email address: nothing was saved."))
     if len(changes["name"]) > NAME_LENGTH:
-        return _settings_page(422, f"A name has at most {NAME_LENGTH} characters.")
+        return _settings_page(422, _too_long())
     try:
         answer = services().players.update(you(), changes)
     except ServiceError as err:
-        return _settings_page(err.error.status, f"Nothing was saved: {err.message}.")
+        return _settings_page(
+            err.error.status, gettext("Nothing was saved: %(why)s.", why=err.message)
+        )
     if "webhook_secret" in answer:
-        return _settings_page(shown={"Your webhook secret": answer["webhook_secret"]})
-    flash("Your settings are saved.")
+        return _settings_page(shown={gettext("Your webhook secret"): answer["webhook_secret"]})
+    flash(gettext("Your settings are saved."))
     if answer["email"] and not answer["email_confirmed"]:
         flash(
-            f"{answer['email']} is not confirmed yet: open the link emailed to it. Until then "
-            "turnpost emails it nothing else."
+            gettext(
+                "%(email)s is not confirmed yet: open the link emailed to it. Until then "
+                "turnpost emails it nothing else.",
+                email=answer["email"],
+            )
         )
     return redirect("/settings", 303)
 
@@ -301,10 +352,10 @@ def save_friends():
     if wanted:
         friend, problem = find_player(wanted)
         if friend is None or friend == player:
-            return _settings_page(422, problem or "You always take your own seat.")
+            return _settings_page(422, problem or gettext("You always take your own seat."))
         kept.append(friend)
     services().players.set_friends(player, kept)
-    flash("Your friends are saved.")
+    flash(gettext("Your friends are saved."))
     return redirect("/settings#friends", 303)
 
 
@@ -316,7 +367,7 @@ def new_api_token():
     player = you()
     token = services().players.new_token(player)["token"]
     web_session.sign_in(services(), player)
-    return _settings_page(shown={"Your new API token": token})
+    return _settings_page(shown={gettext("Your new API token"): token})
 
 
 @pages.post("/settings/sign-out-everywhere")
@@ -324,7 +375,7 @@ def new_api_token():
 def sign_out_everywhere():
     services().sessions.end_all(you())
     web_session.sign_out(services())
-    flash("You are signed out everywhere: on every browser and device, this one too.")
+    flash(gettext("You are signed out everywhere: on every browser and device, this one too."))
     return redirect("/", 303)
 
 
@@ -346,7 +397,7 @@ def export_my_data():
 @pages.get("/settings/delete")
 @signed_in
 def delete_account_form():
-    return page("delete_account.html", "Delete your account?")
+    return page("delete_account.html", gettext("Delete your account?"))
 
 
 @pages.post("/settings/delete")
@@ -358,8 +409,10 @@ def delete_account():
     services().own_data.delete(player, player)
     web_session.sign_out(services())
     flash(
-        'Your account is deleted: your games name you "a deleted player", and turnpost '
-        "sends you nothing more."
+        gettext(
+            "Your account is deleted: your games name you “a deleted player”, and turnpost "
+            "sends you nothing more."
+        )
     )
     return redirect("/", 303)
 
@@ -368,8 +421,8 @@ def delete_account():
 @signed_in
 def sign_out_session(session_id: str):
     if not services().sessions.end_one(you(), session_id):
-        abort(404, "you have no such session: it may have ended already")
-    flash("That session is signed out.")
+        abort(404, gettext("you have no such session: it may have ended already"))
+    flash(gettext("That session is signed out."))
     return redirect("/settings#sessions", 303)
 
 
@@ -377,4 +430,4 @@ def sign_out_session(session_id: str):
 @signed_in
 def new_webhook_secret():
     secret = services().players.rotate_webhook_secret(you())["webhook_secret"]
-    return _settings_page(shown={"Your new webhook secret": secret})
+    return _settings_page(shown={gettext("Your new webhook secret"): secret})

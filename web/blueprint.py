@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session
+from flask_babel import gettext, lazy_gettext, ngettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -55,18 +56,29 @@ def message(title: str, text: str, status: int, link: tuple[str, str] | None = N
     return page("message.html", title, status, text=text, link=link)
 
 
+NOT_DONE = lazy_gettext("Not done")
 ERROR_PAGES = {  # status -> the page's title and what it says, in plain words
-    404: ("Page not found", "There is no page at this address. Was it copied whole?"),
-    405: (
-        "Not done",
-        "This page cannot be used that way: nothing was done. Go back and try again.",
+    404: (
+        lazy_gettext("Page not found"),
+        lazy_gettext("There is no page at this address. Was it copied whole?"),
     ),
-    429: ("Too many requests", "Too many requests came from here: wait a minute, then try again."),
+    405: (
+        NOT_DONE,
+        lazy_gettext("This page cannot be used that way: nothing was done. Go back and try again."),
+    ),
+    429: (
+        lazy_gettext("Too many requests"),
+        lazy_gettext("Too many requests came from here: wait a minute, then try again."),
+    ),
     500: (
-        "Something went wrong",
-        "The server failed, and nothing was changed. Try again in a moment.",
+        lazy_gettext("Something went wrong"),
+        lazy_gettext("The server failed, and nothing was changed. Try again in a moment."),
     ),
 }
+
+
+def _not_done_or_error(status: int) -> str:
+    return str(NOT_DONE) if status < 500 else gettext("Error")
 
 
 def wants_a_page() -> bool:
@@ -83,9 +95,10 @@ def wants_a_page() -> bool:
 def error_page(status: int, text: str | None = None):
     """An error as a page in the site's layout, with its navigation: `text` says what went
     wrong (for a status without words of its own)."""
-    title, said = ERROR_PAGES.get(status, ("Not done" if status < 500 else "Error", ""))
-    words = said or _sentence(text or "") or "That could not be done."
-    link = ("/", "Go to the front page")
+    title, said = ERROR_PAGES.get(status, (_not_done_or_error(status), ""))
+    title, said = str(title), str(said)
+    words = said or _sentence(text or "") or gettext("That could not be done.")
+    link = ("/", gettext("Go to the front page"))
     try:
         html, status, headers = message(title, words, status, link)
     except Exception:  # the failure may be Redis's: the page then names no one
@@ -105,10 +118,14 @@ def find_player(text: str) -> tuple[str | None, str | None]:
     if len(found) == 1:
         return found[0]["id"], None
     if not found:
-        return None, f"No player is called {text}."
-    return None, (
-        f"{len(found)} players are called {text}: write the id of the one you mean instead "
-        "(it starts with p_; each player finds theirs on their settings page)."
+        return None, gettext("No player is called %(name)s.", name=text)
+    return None, ngettext(
+        "%(num)d player is called %(name)s: write the id of the one you mean instead "
+        "(it starts with p_; each player finds theirs on their settings page).",
+        "%(num)d players are called %(name)s: write the id of the one you mean instead "
+        "(it starts with p_; each player finds theirs on their settings page).",
+        len(found),
+        name=text,
     )
 
 
@@ -185,8 +202,10 @@ def remember_next() -> None:
         if place is None:
             abort(
                 400,
-                "the page to come back to after signing in (next=) must be a page of this "
-                "site, such as /games; this link named another place, so nothing was done",
+                gettext(
+                    "the page to come back to after signing in (next=) must be a page of this "
+                    "site, such as /games; this link named another place, so nothing was done"
+                ),
             )
         session[NEXT] = place
 
@@ -200,15 +219,17 @@ def check_forms():
 
 @pages.errorhandler(ServiceError)
 def service_error(err: ServiceError):
-    return message("Not done", _sentence(err.message), err.error.status)
+    return message(str(NOT_DONE), _sentence(err.message), err.error.status)
 
 
 @pages.errorhandler(CSRFError)
 def csrf_error(err: CSRFError):
     return message(
-        "Not done",
-        "This form is out of date or came from another site, so nothing was done. Go back, "
-        "reload the page and try again.",
+        str(NOT_DONE),
+        gettext(
+            "This form is out of date or came from another site, so nothing was done. Go "
+            "back, reload the page and try again."
+        ),
         400,
     )
 
@@ -218,9 +239,7 @@ def http_error(err: HTTPException):
     status = err.code or 500
     if status in ERROR_PAGES:
         return error_page(status)
-    return message(
-        "Not done" if status < 500 else "Error", _sentence(err.description or err.name), status
-    )
+    return message(_not_done_or_error(status), _sentence(err.description or err.name), status)
 
 
 def _sentence(text: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 600, 200
@@ -29,10 +30,16 @@ def rating_chart(points: Sequence[int], label: str, start: int | None = 1500) ->
 
     line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     last = values[-1]
-    description = (
-        f"{len(points)} rated game{'s' if len(points) != 1 else ''}: from {values[0]} to {last}, "
-        f"lowest {min(values)}, highest {max(values)}."
+    description = ngettext(
+        "%(num)d rated game: from %(first)d to %(last)d, lowest %(low)d, highest %(high)d.",
+        "%(num)d rated games: from %(first)d to %(last)d, lowest %(low)d, highest %(high)d.",
+        len(points),
+        first=values[0],
+        last=last,
+        low=min(values),
+        high=max(values),
     )
+    first = gettext("first game") if start else gettext("earlier")
     ticks = "".join(
         f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>'
         f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
@@ -44,8 +51,8 @@ def rating_chart(points: Sequence[int], label: str, start: int | None = 1500) ->
         f'aria-label="{escape(label)}: {escape(description)}" focusable="false">'
         f"<title>{escape(label)}</title><desc>{escape(description)}</desc>"
         f"{ticks}"
-        f'<text x="{LEFT}" y="{HEIGHT - 6}">{"first game" if start else "earlier"}</text>'
-        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">latest</text>'
+        f'<text x="{LEFT}" y="{HEIGHT - 6}">{escape(first)}</text>'
+        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{escape(gettext("latest"))}</text>'
         f'<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2"/>'
         f'<g class="dots">{dots}</g></svg>'
     )

@@ -4,16 +4,19 @@ apps and feed readers, which cannot sign in), and making new addresses from the 
 from __future__ import annotations
 
 from flask import abort, flash, redirect
+from flask_babel import gettext, lazy_gettext
 
 from .blueprint import pages, services, signed_in, you
 
-NOT_FOUND = "No feed has this address: it was mistyped, or its player made new addresses."
+NOT_FOUND = lazy_gettext(
+    "No feed has this address: it was mistyped, or its player made new addresses."
+)
 
 
 def _player(token: str) -> str:
     player_id = services().feeds.player_of(token)
     if player_id is None:
-        abort(404, NOT_FOUND)
+        abort(404, str(NOT_FOUND))
     return player_id
 
 
@@ -37,5 +40,5 @@ def turns(token: str):
 @signed_in
 def new_feed_addresses():
     services().feeds.rotate(you())
-    flash("Your calendar and feed have new addresses: the old ones no longer work.")
+    flash(gettext("Your calendar and feed have new addresses: the old ones no longer work."))
     return redirect("/settings#feeds", 303)

@@ -7,6 +7,7 @@ the templates' (templates/how_to_play/<title>.html), whole sentences, ready for 
 from __future__ import annotations
 
 from flask import abort
+from flask_babel import gettext
 from markupsafe import Markup
 
 from engine import registry
@@ -19,7 +20,7 @@ from .blueprint import page, pages
 def how_to_play_index():
     return page(
         "how_to_play_index.html",
-        "How to play",
+        gettext("How to play"),
         games=[(page_path(name), game.info.title) for name, game in sorted(registry.GAMES.items())],
     )
 
@@ -33,7 +34,7 @@ def how_to_play(game: str):
     opening, turn, end = positions(game)
     return page(
         f"how_to_play/{game}.html",
-        f"How to play {info.title}",
+        gettext("How to play %(title)s", title=info.title),
         game=game,
         info=info,
         you=lesson.names[READER],

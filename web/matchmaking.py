@@ -4,6 +4,7 @@ rating" form (web/templates/lobby.html), and stopping the wait."""
 from __future__ import annotations
 
 from flask import flash, redirect, request
+from flask_babel import gettext
 
 from engine import registry
 
@@ -16,13 +17,17 @@ def ask_for_a_match():
     title = request.form.get("game", "")
     wait = request.form.get("bot_after", "")
     if title not in registry.GAMES or not (wait == "" or wait.isdecimal()):
-        flash("Choose a game and how long to wait.")
+        flash(gettext("Choose a game and how long to wait."))
         return redirect("/lobby#matchmaking", 303)
     found, made = services().matchmaking.ask(you(), title, int(wait) if wait else None)
     flash(
-        f"Looking for an opponent near your rating ({found['rating']}) at {found['title']}."
+        gettext(
+            "Looking for an opponent near your rating (%(rating)s) at %(title)s.",
+            rating=found["rating"],
+            title=found["title"],
+        )
         if made
-        else f"You are already looking for an opponent at {found['title']}."
+        else gettext("You are already looking for an opponent at %(title)s.", title=found["title"])
     )
     return redirect("/lobby#matchmaking", 303)
 
@@ -31,5 +36,5 @@ def ask_for_a_match():
 @signed_in
 def stop_waiting(title: str):
     services().matchmaking.cancel(you(), title)
-    flash("You stopped looking for an opponent.")
+    flash(gettext("You stopped looking for an opponent."))
     return redirect("/lobby#matchmaking", 303)

@@ -10,61 +10,86 @@ from typing import Any
 
 from flask import flash, redirect, request
 from flask import g as per_request
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from engine import registry
 from service.errors import ErrorCode, ServiceError, TooMany
 from service.play.games import CLOCK_PRESETS, IF_DECLINED, bots_of
 from service.play.logview import seat_name as record_name
-from service.play.table import TIMEOUT_WORDS, SeatTable, won_words
+from service.play.table import SeatTable
 from service.play.talk import TALK_EVENTS
-from service.timefmt import in_words
-from service.tournaments.tournaments import start_words
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
+from .i18n import and_list, deadline_words, in_words, stamp
 
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
 RATED_WORDS = {
-    "usual": "Rated if every seat is a person (bots are rated as players of their own)",
-    "yes": "Rated: the game counts for everyone's rating, bots' too",
-    "no": "Not rated: a friendly game",
+    "usual": lazy_gettext(
+        "Rated if every seat is a person (bots are rated as players of their own)"
+    ),
+    "yes": lazy_gettext("Rated: the game counts for everyone's rating, bots' too"),
+    "no": lazy_gettext("Not rated: a friendly game"),
 }
 IF_DECLINED_WORDS = {
-    "cancel": "the game is cancelled",
-    "open": "their seat opens to anyone in the lobby",
+    "cancel": lazy_gettext("the game is cancelled"),
+    "open": lazy_gettext("their seat opens to anyone in the lobby"),
 }
 BOT_WORDS = {
-    "bot:heuristic": "a bot that plays well (bot:heuristic)",
-    "bot:random": "a bot that plays at random (bot:random)",
-    "bot:expert": "a bot that thinks ahead (bot:expert)",
+    "bot:heuristic": lazy_gettext("a bot that plays well (bot:heuristic)"),
+    "bot:random": lazy_gettext("a bot that plays at random (bot:random)"),
+    "bot:expert": lazy_gettext("a bot that thinks ahead (bot:expert)"),
 }
 PROPOSAL_WORDS = {
-    "takeback": "Take back my last move",
-    "pause": "Pause the clocks",
-    "draw": "End with a shared result",
-    "abort": "Abort the game (no result)",
+    "takeback": lazy_gettext("Take back my last move"),
+    "pause": lazy_gettext("Pause the clocks"),
+    "draw": lazy_gettext("End with a shared result"),
+    "abort": lazy_gettext("Abort the game (no result)"),
 }
-PER_MOVE_CLOCKS = [  # per_move_seconds, in words: a tournament's clocks
-    (control["per_move_seconds"], words)
-    for _, words, control in CLOCK_PRESETS
+CLOCK_WORDS = {  # service.play.games.CLOCK_PRESETS in the page's language, by key
+    "none": lazy_gettext("No clock: take as long as you like"),
+    "day": lazy_gettext("1 day per move"),
+    "3days": lazy_gettext("3 days per move"),
+    "week": lazy_gettext("1 week per move"),
+    "2weeks": lazy_gettext("2 weeks per move"),
+    "bank10": lazy_gettext("10 days, +1 day a move, at most 10 days"),
+    "bank3": lazy_gettext("3 days, +12 h a move, at most 5 days"),
+}
+TIMEOUT_WORDS = {
+    "auto": lazy_gettext("the server plays a move for them (the game goes on)"),
+    "forfeit": lazy_gettext("they lose the game"),
+}
+OPTION_LABELS = {  # each title's options (engine/games), as the new-game form names them
+    "two_player_aside": lazy_gettext("Two player aside"),
+    "end_subs_left": lazy_gettext("End subs left"),
+    "delay_any_card": lazy_gettext("Delay any card"),
+    "own_colour_wild": lazy_gettext("Own colour wild"),
+    "anchor_placed_card": lazy_gettext("Anchor placed card"),
+    "hidden_domains": lazy_gettext("Hidden domains"),
+    "specials": lazy_gettext("Specials"),
+    "full_purple": lazy_gettext("Full purple"),
+}
+PER_MOVE_CLOCKS = [  # per_move_seconds and the preset's key: a tournament's clocks
+    (control["per_move_seconds"], key)
+    for key, _, control in CLOCK_PRESETS
     if control is not None and control["kind"] == "per_move"
 ]
 STREAM_EVENTS = " ".join(sorted(set(EventType) - TALK_EVENTS))
 """The events that redraw a game's page (static/live.js); messages only add to its table talk
 (static/chat.js)."""
 BOT_WAITS = [  # matchmaking's bot_after_seconds, in words
-    ("", "no: only a person"),
-    ("60", "after a minute"),
-    ("600", "after 10 minutes"),
-    ("3600", "after an hour"),
-    ("86400", "after a day"),
+    ("", lazy_gettext("no: only a person")),
+    ("60", lazy_gettext("after a minute")),
+    ("600", lazy_gettext("after 10 minutes")),
+    ("3600", lazy_gettext("after an hour")),
+    ("86400", lazy_gettext("after a day")),
 ]
 TOURNAMENT_STATUS_WORDS = {
-    "signup": "Taking sign-ups",
-    "running": "Being played",
-    "finished": "Over",
-    "cancelled": "Cancelled",
+    "signup": lazy_gettext("Taking sign-ups"),
+    "running": lazy_gettext("Being played"),
+    "finished": lazy_gettext("Over"),
+    "cancelled": lazy_gettext("Cancelled"),
 }
 
 
@@ -88,7 +113,7 @@ def seat_name(seat: dict[str, Any]) -> str:
     """A summary's seat in words; an open seat whose invited player refused reads "Ben
     (refused)", as on the game's page."""
     if seat.get("refused_by"):
-        return f"{seat['refused_by']} (refused)"
+        return gettext("%(name)s (refused)", name=seat["refused_by"])
     return record_name(seat)  # type: ignore[arg-type]  # a summary's seat has its fields
 
 
@@ -103,40 +128,49 @@ def describe(game: dict[str, Any], player: str | None) -> dict[str, Any]:
     deadline = None
     if status == "open":
         waiting = [
-            "you"
+            gettext("you")
             if s["player_id"] == player
-            else f"anyone from the lobby ({s['refused_by']} refused)"
+            else gettext("anyone from the lobby (%(name)s refused)", name=s["refused_by"])
             if s.get("refused_by")
             else seat_name(s)
             for s in seats
             if s["kind"] in ("open", "invited")
         ]
-        turn = f"Waiting for {_and(waiting)} to join"
+        turn = gettext("Waiting for %(names)s to join", names=_and(waiting))
     elif status == "cancelled":
         turn = (
-            "Aborted by the players: no result"
+            gettext("Aborted by the players: no result")
             if game["outcome"] is not None
-            else "Cancelled: an invited player declined"
+            else gettext("Cancelled: an invited player declined")
         )
     elif status == "finished":
-        turn = "Game over: " + won_words([seat_name(s) for s in seats], game["outcome"] or {}, mine)
+        turn = gettext(
+            "Game over: %(result)s",
+            result=won_words([seat_name(s) for s in seats], game["outcome"] or {}, mine),
+        )
     elif mine in active:
-        turn = "Your move"
+        turn = gettext("Your move")
         deadline = seats[mine]["deadline"]
     else:
-        turn = "Waiting for " + _and([seat_name(seats[s]) for s in active])
+        turn = gettext("Waiting for %(names)s", names=_and([seat_name(seats[s]) for s in active]))
         deadline = game["deadline"]
     away = [
-        f"{seat_name(s)} is on vacation"
+        seat_name(s)
         for s in seats
         if s["seat"] != mine and (s.get("clock") or {}).get("paused") == "vacation"
     ]
     if away and status == "active":
-        turn += " (" + _and(away) + ")"
+        turn = ngettext(
+            "%(turn)s (%(names)s is on vacation)",
+            "%(turn)s (%(names)s are on vacation)",
+            len(away),
+            turn=turn,
+            names=_and(away),
+        )
     return {
         "id": game["id"],
         "title": info.title,
-        "against": _and(others) or "nobody",
+        "against": _and(others) or gettext("nobody"),
         "turn": turn,
         "mine": mine in active and status == "active",
         "deadline": _deadline_words(deadline),
@@ -147,17 +181,23 @@ def _deadline_words(iso_time: str | None) -> str | None:
     if iso_time is None:
         return None
     ms = int(datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp() * 1000)
-    return in_words(ms, _now(), _zone())
+    return in_words(ms, _now())
 
 
-def _and(names: list[str]) -> str:
-    return (
-        names[0]
-        if len(names) == 1
-        else ", ".join(names[:-1]) + " and " + names[-1]
-        if names
-        else ""
-    )
+_and = and_list
+
+
+def won_words(names: list[str], outcome: dict[str, Any], seat: int | None) -> str:
+    """ "you won", "Ada won", "you and Bo share the win", "nobody won": `seat` is "you"."""
+    winners = outcome.get("winners") or []
+    if not winners:
+        return gettext("nobody won")
+    if winners == [seat]:
+        return gettext("you won")
+    said = [gettext("you") if s == seat else names[s] for s in winners]
+    if len(said) == 1:
+        return gettext("%(name)s won", name=said[0])
+    return gettext("%(names)s share the win", names=_and(said))
 
 
 @pages.get("/games")
@@ -174,7 +214,7 @@ def my_games():
     finished = [g for g in everything if g["status"] in ("finished", "cancelled")]
     return page(
         "my_games.html",
-        "My games",
+        gettext("My games"),
         invitations=[describe(g, player) for g in games.invitations(player)],
         yours=[describe(g, player) for g in inbox],
         waiting=[describe(g, player) for g in waiting],
@@ -185,15 +225,24 @@ def my_games():
 def tournament_line(t: dict[str, Any]) -> dict[str, Any]:
     """A tournament's summary with its settings in words."""
     seconds = t["time_control"]["per_move_seconds"]
-    kind = "Round-robin" if t["format"] == "round_robin" else f"Swiss, {t['rounds']} rounds"
-    start = None
+    kind = (
+        gettext("Round-robin")
+        if t["format"] == "round_robin"
+        else ngettext("Swiss, %(num)d round", "Swiss, %(num)d rounds", t["rounds"])
+    )
+    start = gettext("when full")
     if t["start_at"] is not None:
-        start = int(datetime.fromisoformat(t["start_at"].replace("Z", "+00:00")).timestamp() * 1000)
+        start = stamp(
+            int(datetime.fromisoformat(t["start_at"].replace("Z", "+00:00")).timestamp() * 1000)
+        )
+    preset = dict(PER_MOVE_CLOCKS).get(seconds)
     return {
         **t,
         "kind": kind,
-        "clock": dict(PER_MOVE_CLOCKS).get(seconds) or f"{seconds} seconds per move",
-        "start": start_words(start),
+        "clock": str(CLOCK_WORDS[preset])
+        if preset
+        else ngettext("%(num)d second per move", "%(num)d seconds per move", seconds),
+        "start": start,
         "state": TOURNAMENT_STATUS_WORDS[t["status"]],
     }
 
@@ -205,7 +254,7 @@ def lobby():
     mine = {t["id"] for t in services().tournaments.of_player(player)} if player else set()
     return page(
         "lobby.html",
-        "Lobby: games looking for players",
+        gettext("Lobby: games looking for players"),
         games=[
             {**describe(g, player), "seated": any(s["player_id"] == player for s in g["seats"])}
             for g in found
@@ -230,7 +279,7 @@ def new_game_form():
     if name not in registry.GAMES:
         return page(
             "choose_game.html",
-            "New game: choose the game",
+            gettext("New game: choose the game"),
             games=[(n, g.info.title) for n, g in sorted(registry.GAMES.items())],
         )
     return _new_game_page(name, {}, {})
@@ -240,13 +289,15 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
     info = registry.GAMES[name].info
     return page(
         "new_game.html",
-        f"New game of {info.title}",
+        gettext("New game of %(title)s", title=info.title),
         status,
         game=name,
         info=info,
         seats=range(1, info.max_players),
         bots={b: BOT_WORDS[b] for b in bots_of(registry.GAMES[name])},
-        clocks=CLOCK_PRESETS,
+        clocks=[
+            (key, CLOCK_WORDS.get(key, words), control) for key, words, control in CLOCK_PRESETS
+        ],
         timeouts=TIMEOUT_WORDS,
         if_declined=IF_DECLINED_WORDS,
         rated=RATED_WORDS,
@@ -255,7 +306,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
         options=[
             {
                 "key": key,
-                "label": key.replace("_", " ").capitalize(),
+                "label": OPTION_LABELS.get(key) or key.replace("_", " ").capitalize(),
                 "description": spec.description,
                 "choices": [_json_text(c) for c in _choices(spec)],
                 "value": values.get(f"option.{key}", _json_text(spec.default)),
@@ -292,13 +343,13 @@ def create_game():
         who = form.get(f"seat.{n}.name", "").strip()
         if kind == "player" or (kind == "none" and who):
             if not who:
-                problems[f"seat.{n}"] = "Write the player's name."
+                problems[f"seat.{n}"] = gettext("Write the player's name.")
                 continue
             found, problem = find_player(who)
             if found is None:
                 problems[f"seat.{n}"] = problem or ""
             elif found == player:
-                problems[f"seat.{n}"] = "You already have the first seat."
+                problems[f"seat.{n}"] = gettext("You already have the first seat.")
             else:
                 seats.append(found)
         elif kind == "open":
@@ -306,9 +357,14 @@ def create_game():
         elif kind in bots_of(registry.GAMES[name]):
             seats.append(kind)
         elif kind != "none":
-            problems[f"seat.{n}"] = "Choose who sits here."
+            problems[f"seat.{n}"] = gettext("Choose who sits here.")
     if len(seats) < info.min_players and not problems:
-        problems["seats"] = f"{info.title} needs at least {info.min_players} players."
+        problems["seats"] = ngettext(
+            "%(title)s needs at least %(num)d player.",
+            "%(title)s needs at least %(num)d players.",
+            info.min_players,
+            title=info.title,
+        )
     options = {}
     for key, spec in info.options.items():
         raw = form.get(f"option.{key}", _json_text(spec.default))
@@ -316,7 +372,7 @@ def create_game():
     time_control = _time_control(form, problems)
     if_declined = form.get("if_declined", "cancel")
     if if_declined not in IF_DECLINED:
-        problems["if_declined"] = "Choose what happens when an invited player says no."
+        problems["if_declined"] = gettext("Choose what happens when an invited player says no.")
     rated = {"yes": True, "no": False}.get(form.get("rated", "usual"))
     if problems:
         return _new_game_page(name, dict(form), problems, 422)
@@ -325,7 +381,9 @@ def create_game():
             player, name, seats, options, time_control, if_declined, rated=rated
         )
     except ServiceError as err:
-        return _new_game_page(name, dict(form), {"seats": f"Not created: {err.message}."}, 422)
+        return _new_game_page(
+            name, dict(form), {"seats": gettext("Not created: %(why)s.", why=err.message)}, 422
+        )
     return redirect(f"/games/{game['id']}", 303)
 
 
@@ -339,7 +397,7 @@ def _time_control(form, problems: dict) -> dict[str, Any] | None:
     elif chosen in presets:
         control = presets[chosen]
     else:
-        problems["clock"] = "Choose one of the clocks."
+        problems["clock"] = gettext("Choose one of the clocks.")
         return None
     if control is None:
         return None
@@ -381,7 +439,7 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
         "game.html",
         heading,
         status,
-        tab_title=f"Your turn \u2014 {heading}" if table.your_turn else None,
+        tab_title=gettext("Your turn — %(heading)s", heading=heading) if table.your_turn else None,
         table=table,
         turn=turn,
         deadline=deadline,
@@ -428,28 +486,29 @@ def _turn_words(table: SeatTable) -> tuple[str, str | None]:
     if table.status == "open":
         player = me()
         waiting = [
-            "you" if s.player_id == player else s.name
+            gettext("you") if s.player_id == player else s.name
             for s in table.seats
             if s.kind in ("open", "invited")
         ]
-        return f"Waiting for {_and(waiting)} to join", None
+        return gettext("Waiting for %(names)s to join", names=_and(waiting)), None
     if table.status == "cancelled":
         return (
-            "Aborted by the players: no result"
+            gettext("Aborted by the players: no result")
             if table.view is not None
-            else "Cancelled: an invited player declined"
+            else gettext("Cancelled: an invited player declined")
         ), None
     if table.result is not None:
         return table.result, None
     if table.your_turn and table.you is not None:
-        return "Your move", table.you.deadline
+        return gettext("Your move"), deadline_words(table.you.deadline_ms)
     to_move = [s for s in table.seats if s.to_move]
     first = min(
         (s for s in to_move if s.deadline_ms is not None),
         key=lambda s: s.deadline_ms or 0,
         default=None,
     )
-    return "Waiting for " + _and([s.name for s in to_move]), first.deadline if first else None
+    waiting_for = gettext("Waiting for %(names)s", names=_and([s.name for s in to_move]))
+    return waiting_for, deadline_words(first.deadline_ms) if first else None
 
 
 @pages.post("/games/<game_id>/move")
@@ -459,7 +518,9 @@ def play_move(game_id: str):
     form = request.form
     version = form.get("version", "")
     if not version.isdecimal():
-        return _game_page(game_id, 400, "The form was not sent whole: choose your move again.")
+        return _game_page(
+            game_id, 400, gettext("The form was not sent whole: choose your move again.")
+        )
     fields = {k: v for k, v in form.items() if k not in ("csrf_token", "version")}
     key = "web-" + hashlib.sha256(repr((version, sorted(fields.items()))).encode()).hexdigest()[:32]
     games = services().games
@@ -475,7 +536,9 @@ def play_move(game_id: str):
             action = table.action_from(fields)
             if action is None:
                 return _game_page(
-                    game_id, 422, "That combination is not one of your legal moves: choose again."
+                    game_id,
+                    422,
+                    gettext("That combination is not one of your legal moves: choose again."),
                 )
             answer = games.play(game_id, player, int(version), action=action, idempotency_key=key)
     except ServiceError as err:
@@ -483,11 +546,15 @@ def play_move(game_id: str):
             return _game_page(
                 game_id,
                 409,
-                "The game moved on since this page was shown, so nothing was played. Here is "
-                "the game now: choose again if it is still your move.",
+                gettext(
+                    "The game moved on since this page was shown, so nothing was played. Here "
+                    "is the game now: choose again if it is still your move."
+                ),
             )
-        return _game_page(game_id, err.error.status, f"Nothing was played: {err.message}.")
-    flash(f"You played {answer['move']}.")
+        return _game_page(
+            game_id, err.error.status, gettext("Nothing was played: %(why)s.", why=err.message)
+        )
+    flash(gettext("You played %(move)s.", move=answer["move"]))
     return redirect(f"/games/{game_id}#since", 303)
 
 
@@ -501,10 +568,12 @@ def send_message(game_id: str):
             game_id, you(), request.form.get("text", ""), int(to) if to.isdecimal() else None
         )
     except TooMany as err:
-        html, status, headers = _game_page(game_id, 429, f"Not sent: {err.message}.")
+        html, status, headers = _game_page(
+            game_id, 429, gettext("Not sent: %(why)s.", why=err.message)
+        )
         return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(game_id, err.error.status, f"Not sent: {err.message}.")
+        return _game_page(game_id, err.error.status, gettext("Not sent: %(why)s.", why=err.message))
     return redirect(f"/games/{game_id}#chat", 303)
 
 
@@ -520,7 +589,7 @@ def make_proposal(game_id: str):
             request.form.get("kind", ""),
             int(days) if days.isdecimal() and len(days) < 4 else None,
         ),
-        "Your proposal is made: the others are asked.",
+        gettext("Your proposal is made: the others are asked."),
     )
 
 
@@ -531,7 +600,7 @@ def answer_proposal(game_id: str, proposal: int):
     return _talk(
         game_id,
         lambda: services().talk.answer(game_id, you(), proposal, accept),
-        "You accepted the proposal." if accept else "You declined the proposal.",
+        gettext("You accepted the proposal.") if accept else gettext("You declined the proposal."),
     )
 
 
@@ -541,7 +610,7 @@ def withdraw_proposal(game_id: str, proposal: int):
     return _talk(
         game_id,
         lambda: services().talk.withdraw(game_id, you(), proposal),
-        "You withdrew your proposal.",
+        gettext("You withdrew your proposal."),
     )
 
 
@@ -551,12 +620,14 @@ def _talk(game_id: str, call, done: str, anchor: str = "proposals"):
     try:
         answer = call()
     except TooMany as err:
-        html, status, headers = _game_page(game_id, 429, f"Not done: {err.message}.")
+        html, status, headers = _game_page(
+            game_id, 429, gettext("Not done: %(why)s.", why=err.message)
+        )
         return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(game_id, err.error.status, f"Not done: {err.message}.")
+        return _game_page(game_id, err.error.status, gettext("Not done: %(why)s.", why=err.message))
     if answer.get("status") == "void":
-        done = "The proposal no longer held (the game moved on): nothing changed."
+        done = gettext("The proposal no longer held (the game moved on): nothing changed.")
     flash(done)
     return redirect(f"/games/{game_id}#{anchor}", 303)
 
@@ -567,7 +638,7 @@ def resign_form(game_id: str):
     game = services().games.summary(game_id)["game"]
     return page(
         "resign.html",
-        "Resign?",
+        gettext("Resign?"),
         game_id=game_id,
         title_of_game=registry.GAMES[game].info.title,
     )
@@ -577,7 +648,7 @@ def resign_form(game_id: str):
 @signed_in
 def resign(game_id: str):
     services().games.resign(game_id, you())
-    flash("You resigned from the game.")
+    flash(gettext("You resigned from the game."))
     return redirect(f"/games/{game_id}", 303)
 
 
@@ -585,7 +656,11 @@ def resign(game_id: str):
 @signed_in
 def join(game_id: str):
     game = services().games.join(game_id, you())
-    flash("You took your seat." + (" The game has begun." if game["status"] == "active" else ""))
+    flash(
+        gettext("You took your seat. The game has begun.")
+        if game["status"] == "active"
+        else gettext("You took your seat.")
+    )
     return redirect(f"/games/{game_id}", 303)
 
 
@@ -593,7 +668,7 @@ def join(game_id: str):
 @signed_in
 def decline(game_id: str):
     services().games.decline(game_id, you())
-    flash("You refused the invitation.")
+    flash(gettext("You refused the invitation."))
     return redirect("/games", 303)
 
 
@@ -601,7 +676,11 @@ def decline(game_id: str):
 @signed_in
 def rematch(game_id: str):
     game, created = services().games.rematch(game_id, you())
-    flash("The rematch is created: the others are invited." if created else "Here is the rematch.")
+    flash(
+        gettext("The rematch is created: the others are invited.")
+        if created
+        else gettext("Here is the rematch.")
+    )
     return redirect(f"/games/{game['id']}", 303)
 
 
@@ -613,6 +692,6 @@ def report_message(game_id: str, version: int):
         lambda: services().moderation.report(
             you(), request.form.get("reason", ""), game_id=game_id, message=version
         ),
-        "Your report is sent to the moderators.",
+        gettext("Your report is sent to the moderators."),
         "chat",
     )

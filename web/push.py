@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from flask import flash, jsonify, redirect, request, send_from_directory
+from flask_babel import gettext
 
 from service.errors import ErrorCode, ServiceError
 
@@ -50,7 +51,7 @@ def keep_push_subscription():
         kept = services().push.add(you(), endpoint, p256dh, auth, request.form.get("device"))
     except ServiceError as err:
         return _problem(err)
-    flash(f"Notifications are on on this device ({kept['device']}).")
+    flash(gettext("Notifications are on on this device (%(device)s).", device=kept["device"]))
     return jsonify(kept), 201
 
 
@@ -61,9 +62,9 @@ def remove_push_device():
     try:
         services().push.remove(you(), wanted)
     except ServiceError:
-        flash("That device was removed already.")
+        flash(gettext("That device was removed already."))
     else:
-        flash("That device gets no more notifications.")
+        flash(gettext("That device gets no more notifications."))
     return redirect("/settings#push", 303)
 
 

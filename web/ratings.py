@@ -5,6 +5,7 @@ person reading."""
 from __future__ import annotations
 
 from flask import flash, redirect, request
+from flask_babel import get_locale, gettext
 
 from engine import registry
 from service.errors import ServiceError
@@ -17,16 +18,23 @@ PER_PAGE = 50
 
 @pages.app_template_filter("ordinal")
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st in English; ORDINALS' forms in the
+    other languages (a place: the Russian "1-e", the Italian "1º")."""
+    locale = get_locale()
+    if locale is not None and locale.language in ORDINALS:
+        return ORDINALS[locale.language].format(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+ORDINALS = {"ru": "{}-е", "it": "{}º"}  # noqa: RUF001
 
 
 @pages.get("/leaderboards")
 def leaderboards():
     return page(
         "leaderboards.html",
-        "Leaderboards",
+        gettext("Leaderboards"),
         games=[(name, game.info.title) for name, game in sorted(registry.GAMES.items())],
     )
 
@@ -36,7 +44,12 @@ def leaderboard(game: str):
     wanted = request.args.get("page", "")
     number = int(wanted) if wanted.isdecimal() and 0 < int(wanted) <= 100_000 else 1
     board = services().ratings.leaderboard(game, number, PER_PAGE)
-    return page("leaderboard.html", f"Leaderboard: {board['title']}", board=board, reader=me())
+    return page(
+        "leaderboard.html",
+        gettext("Leaderboard: %(title)s", title=board["title"]),
+        board=board,
+        reader=me(),
+    )
 
 
 @pages.get("/players/<player_id>")
@@ -48,7 +61,7 @@ def player_page(player_id: str, status: int = 200, problem: str | None = None):
     charts = {
         r["game"]: rating_chart(
             [p["rating"] for p in r["history"]],
-            f"{profile['name']}'s rating at {r['title']}",
+            gettext("%(name)s's rating at %(title)s", name=profile["name"], title=r["title"]),
             1500 if r["games"] <= len(r["history"]) else None,  # the history from the start
         )
         for r in record["ratings"]
@@ -77,8 +90,10 @@ def block_player(player_id: str):
     try:
         services().players.set_blocked(player, sorted(wanted))
     except ServiceError as err:
-        return player_page(player_id, err.error.status, f"Not done: {err.message}.")
-    flash("Blocked." if player_id in wanted else "Unblocked.")
+        return player_page(
+            player_id, err.error.status, gettext("Not done: %(why)s.", why=err.message)
+        )
+    flash(gettext("Blocked.") if player_id in wanted else gettext("Unblocked."))
     return redirect(f"/players/{player_id}", 303)
 
 
@@ -88,6 +103,8 @@ def report_player(player_id: str):
     try:
         services().moderation.report(you(), request.form.get("reason", ""), player_id=player_id)
     except ServiceError as err:
-        return player_page(player_id, err.error.status, f"Not sent: {err.message}.")
-    flash("Your report is sent to the moderators.")
+        return player_page(
+            player_id, err.error.status, gettext("Not sent: %(why)s.", why=err.message)
+        )
+    flash(gettext("Your report is sent to the moderators."))
     return redirect(f"/players/{player_id}", 303)

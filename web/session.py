@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from flask import Flask, Request, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
 
 from service.assembly import Services
@@ -142,4 +143,7 @@ def check_form(form_request: Request) -> None:
         raise CSRFError(str(err)) from err
     for value in form_request.form.values():
         if any(c in FORBIDDEN_CHARACTERS for c in value):
-            abort(400, "a field holds a control character (a line break, a tab...): remove it")
+            abort(
+                400,
+                gettext("a field holds a control character (a line break, a tab...): remove it"),
+            )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask import flash, redirect, request
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from engine import registry
 from service.errors import ServiceError
@@ -14,11 +15,11 @@ from service.tournaments.tournaments import FORMATS, SIZES, default_rounds
 from store.tournaments import TournamentEventType
 
 from .blueprint import me, page, pages, services, signed_in, you
-from .play import PER_MOVE_CLOCKS, TIMEOUT_WORDS, tournament_line
+from .play import CLOCK_WORDS, PER_MOVE_CLOCKS, TIMEOUT_WORDS, tournament_line
 
 FORMAT_WORDS = {
-    "round_robin": "Round-robin: everyone plays everyone once, all the games at once",
-    "swiss": "Swiss: rounds in which players with the same points meet, never twice",
+    "round_robin": lazy_gettext("Round-robin: everyone plays everyone once, all the games at once"),
+    "swiss": lazy_gettext("Swiss: rounds in which players with the same points meet, never twice"),
 }
 STREAM_EVENTS = " ".join(sorted(TournamentEventType))
 
@@ -68,8 +69,9 @@ def tournament_sign_up(tournament_id: str):
     shown = services().tournaments.sign_up(tournament_id, you())
     full = shown["signed_up"] >= shown["size"] and shown["start_at"] is None
     flash(
-        "You are signed up."
-        + (" The tournament is full: its games begin in a moment." if full else "")
+        gettext("You are signed up. The tournament is full: its games begin in a moment.")
+        if full
+        else gettext("You are signed up.")
     )
     return redirect(f"/tournaments/{tournament_id}", 303)
 
@@ -78,7 +80,7 @@ def tournament_sign_up(tournament_id: str):
 @signed_in
 def tournament_withdraw_form(tournament_id: str):
     shown = services().tournaments.get(tournament_id, you())
-    return page("withdraw.html", "Leave the tournament?", t=shown)
+    return page("withdraw.html", gettext("Leave the tournament?"), t=shown)
 
 
 @pages.post("/tournaments/<tournament_id>/withdraw")
@@ -86,9 +88,11 @@ def tournament_withdraw_form(tournament_id: str):
 def tournament_withdraw(tournament_id: str):
     shown = services().tournaments.leave(tournament_id, you())
     flash(
-        "You left the tournament."
+        gettext("You left the tournament.")
         if shown["status"] == "signup"
-        else "You withdrew from the tournament: your games still being played are resolved."
+        else gettext(
+            "You withdrew from the tournament: your games still being played are resolved."
+        )
     )
     return redirect(f"/tournaments/{tournament_id}", 303)
 
@@ -102,7 +106,7 @@ def new_tournament_form():
 def _form(values: dict, problems: dict, status: int = 200):
     return page(
         "new_tournament.html",
-        "New tournament",
+        gettext("New tournament"),
         status,
         games=[
             (n, g.info.title)
@@ -111,7 +115,7 @@ def _form(values: dict, problems: dict, status: int = 200):
         ],
         formats=FORMAT_WORDS,
         sizes=SIZES,
-        clocks=PER_MOVE_CLOCKS,
+        clocks=[(seconds, CLOCK_WORDS[key]) for seconds, key in PER_MOVE_CLOCKS],
         timeouts=TIMEOUT_WORDS,
         values=values,
         problems=problems,
@@ -125,25 +129,27 @@ def create_tournament():
     problems: dict[str, str] = {}
     game = form.get("game", "")
     if game not in registry.GAMES:
-        problems["game"] = "Choose the game."
+        problems["game"] = gettext("Choose the game.")
     format = form.get("format", "")
     if format not in FORMATS:
-        problems["format"] = "Choose round-robin or Swiss."
+        problems["format"] = gettext("Choose round-robin or Swiss.")
     size_text = form.get("size", "").strip()
     size = int(size_text) if size_text.isdecimal() else 0
     fewest, most = SIZES.get(format, (3, 64))
     if not fewest <= size <= most:
-        problems["size"] = f"Write a number of players from {fewest} to {most}."
+        problems["size"] = gettext(
+            "Write a number of players from %(low)d to %(high)d.", low=fewest, high=most
+        )
     rounds_text = form.get("rounds", "").strip()
     rounds = int(rounds_text) if rounds_text.isdecimal() else None
     if format == "swiss" and rounds_text and rounds is None:
-        problems["rounds"] = "Write a number of rounds, or leave it empty."
+        problems["rounds"] = gettext("Write a number of rounds, or leave it empty.")
     clock = form.get("clock", "")
     start_at = None
     if form.get("start") == "date":
         start_at = _date(form.get("start_at", ""))
         if start_at is None:
-            problems["start_at"] = "Write the date and time it starts (UTC)."
+            problems["start_at"] = gettext("Write the date and time it starts (UTC).")
     if problems:
         return _form(dict(form), problems, 422)
     try:
@@ -162,8 +168,8 @@ def create_tournament():
             start_at=start_at,
         )
     except ServiceError as err:
-        return _form(dict(form), {"form": f"Not created: {err.message}."}, 422)
-    flash("The tournament is created: sign up to play in it, and tell your friends.")
+        return _form(dict(form), {"form": gettext("Not created: %(why)s.", why=err.message)}, 422)
+    flash(gettext("The tournament is created: sign up to play in it, and tell your friends."))
     return redirect(f"/tournaments/{made['id']}", 303)
 
 
@@ -179,7 +185,15 @@ def _date(text: str) -> int | None:
 
 
 def default_rounds_words() -> str:
-    return ", ".join(f"{n} players: {default_rounds(n)}" for n in (8, 16, 32, 64))
+    return ", ".join(
+        ngettext(
+            "%(players)d players: %(num)d round",
+            "%(players)d players: %(num)d rounds",
+            default_rounds(n),
+            players=n,
+        )
+        for n in (8, 16, 32, 64)
+    )
 
 
 pages.add_app_template_global(default_rounds_words, "default_rounds_words")

@@ -7,11 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from flask import flash, redirect, request
+from flask_babel import gettext, ngettext
 
 from service.errors import ServiceError
-from service.timefmt import stamp
 
 from .blueprint import me, pages, services, signed_in, you
+from .i18n import stamp
 
 
 @pages.app_context_processor
@@ -25,19 +26,35 @@ def _state() -> dict[str, Any] | None:
     if player is None or vacations is None:
         return None
     state = vacations.state(player)
-    zone = state["time_zone"]
     return {
         **state,
-        "words": [
-            ("a day used when a clock ran out: " if v["automatic"] else "")
-            + f"from {stamp(_ms(v['starts_at']), zone)} to {stamp(_ms(v['ends_at']), zone)}"
-            + f" ({v['days']} day{'s' if v['days'] != 1 else ''})"
-            for v in state["vacations"]
-        ],
+        "words": [_words(v) for v in state["vacations"]],
         "until": None
         if state["on_vacation_until"] is None
-        else stamp(_ms(state["on_vacation_until"]), zone),
+        else stamp(_ms(state["on_vacation_until"])),
     }
+
+
+def _words(vacation: dict[str, Any]) -> str:
+    """A vacation in words, its dates in the reader's language and time zone (the player's:
+    the one the vacation's days are counted in)."""
+    values = {
+        "start": stamp(_ms(vacation["starts_at"])),
+        "end": stamp(_ms(vacation["ends_at"])),
+    }
+    if vacation["automatic"]:
+        return ngettext(
+            "a day used when a clock ran out: from %(start)s to %(end)s (%(num)d day)",
+            "a day used when a clock ran out: from %(start)s to %(end)s (%(num)d days)",
+            vacation["days"],
+            **values,
+        )
+    return ngettext(
+        "from %(start)s to %(end)s (%(num)d day)",
+        "from %(start)s to %(end)s (%(num)d days)",
+        vacation["days"],
+        **values,
+    )
 
 
 def _ms(iso_time: str) -> int:
@@ -53,11 +70,16 @@ def take_vacation():
     try:
         state = vacations.take(you(), request.form.get("from", ""), request.form.get("to", ""))
     except ServiceError as err:
-        flash(f"No vacation taken: {err.message}.")
+        flash(gettext("No vacation taken: %(why)s.", why=err.message))
         return redirect("/settings#vacation", 303)
     flash(
-        f"Your vacation is taken: your clocks stand still then. {state['left_days']} "
-        "vacation days are left this year."
+        ngettext(
+            "Your vacation is taken: your clocks stand still then. %(num)d vacation day is "
+            "left this year.",
+            "Your vacation is taken: your clocks stand still then. %(num)d vacation days are "
+            "left this year.",
+            state["left_days"],
+        )
     )
     return redirect("/settings#vacation", 303)
 
@@ -68,5 +90,5 @@ def end_vacation():
     vacations = services().vacations
     if vacations is not None:
         vacations.end(you())
-    flash("Welcome back: your clocks run again.")
+    flash(gettext("Welcome back: your clocks run again."))
     return redirect("/settings#vacation", 303)

@@ -13,6 +13,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
+from service.languages import LANGUAGES
 from service.notify import digest
 from service.notify.notifications import merged, preferences
 from service.players.sessions import WebSessions
@@ -25,7 +26,7 @@ from store.schedule import ScheduleStore
 from store.sessions import SessionStore
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
-PROFILE_FIELDS = ("name", "email", "webhook_url", "webhook_kind", "time_zone")
+PROFILE_FIELDS = ("name", "email", "webhook_url", "webhook_kind", "time_zone", "language")
 WEBHOOK_KINDS = ("signed", "discord", "slack")
 """signed: the JSON documented in docs/notifications.md, signed with the player's secret;
 discord, slack: a line of text in that chat app's incoming-webhook JSON (service.notify.chat_apps)."""
@@ -81,13 +82,16 @@ class PlayerService:
         email: str | None = None,
         webhook_url: str | None = None,
         webhook_kind: str | None = None,
+        language: str | None = None,
     ) -> dict[str, Any]:
         """A new player and their API token, which is shown only in this answer (and the
         webhook secret, when a webhook is given). An address is emailed nothing but the
-        letter that confirms it until its owner follows that letter's link."""
+        letter that confirms it until its owner follows that letter's link. `language` is
+        one of service.languages.LANGUAGES, or None (the browser's choice, page by page)."""
         name = (name or "").strip()
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
+        _check_language(language)
         self._check_webhook(webhook_url)
         _check_kind(webhook_kind)
         token = new_token()
@@ -96,6 +100,7 @@ class PlayerService:
             "email": email,
             "webhook_url": webhook_url,
             "webhook_kind": webhook_kind or "signed",
+            "language": language,
             "created_at": int(self.clock() * 1000),
             PROOF_FIELD: True,
         }
@@ -229,6 +234,7 @@ class PlayerService:
                 f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
                 "or America/New_York",
             )
+        _check_language(profile.get("language"))
         digest_at = preferences(profile)["digest_at"]
         if digest_at is not None and not digest.TIME_OF_DAY.match(str(digest_at)):
             raise ServiceError(
@@ -371,6 +377,14 @@ def _check_kind(kind: str | None) -> None:
         raise ServiceError(
             ErrorCode.PLAYER_INVALID,
             f"a webhook's kind is one of {', '.join(WEBHOOK_KINDS)}, not {kind!r}",
+        )
+
+
+def _check_language(language: str | None) -> None:
+    if language is not None and language not in LANGUAGES:
+        raise ServiceError(
+            ErrorCode.PLAYER_INVALID,
+            f"a language is one of {', '.join(LANGUAGES)}, not {language!r}",
         )
 
 

@@ -52,8 +52,8 @@ class Browser:
             self.token = found.group(1)
         return r
 
-    def text(self, path):
-        return self.get(path).get_data(as_text=True)
+    def text(self, path, **kw):
+        return self.get(path, **kw).get_data(as_text=True)
 
 
 def sign_up(browser, services, smtp, name, email):

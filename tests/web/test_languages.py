@@ -1,0 +1,251 @@
+"""The web client in English, Russian and Italian (issue 38): every message of the pages has a
+translation in each catalogue, no word of a page is left outside them, and a page is in the
+language of its reader (their setting, else their browser's Accept-Language, else English)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from tests.web.conftest import Browser, sign_up
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = ("ru", "it")
+MONTHS = {  # a date on a page is written in the page's language
+    "ru": "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря",
+    "it": "gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|"
+    "novembre|dicembre",
+}
+
+
+def catalogue(language):
+    with open(ROOT / "web/translations" / language / "LC_MESSAGES/messages.po", "rb") as f:
+        return read_po(f, locale=language)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_of_the_pages_is_translated_whole(language):
+    found = catalogue(language)
+    messages = [m for m in found if m.id]
+    assert len(messages) > 100
+    untranslated = [
+        m.id
+        for m in messages
+        if m.fuzzy or not (all(m.string) if isinstance(m.string, tuple) else m.string)
+    ]
+    assert untranslated == [], f"{len(untranslated)} messages have no {language} translation"
+    plurals = [m for m in messages if m.pluralizable]
+    assert plurals and all(len(m.string) == found.num_plurals for m in plurals)
+    # each translation keeps the placeholders of its message (python-format), and no fuzzy
+    problems = [(m.id, [str(e) for e in errors]) for m, errors in found.check()]
+    assert problems == []
+
+
+def test_an_extraction_finds_no_message_outside_the_catalogues(tmp_path):
+    extracted = tmp_path / "messages.pot"
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from babel.messages.frontend import main; main()",
+            "--quiet",
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-o",
+            str(extracted),
+            ".",
+        ],
+        cwd=ROOT,
+        check=True,
+    )
+    with open(extracted, "rb") as f:
+        wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+    assert len(wanted) > 100
+    for language in TRANSLATED:
+        known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogue(language)}
+        assert sorted(wanted - known) == [], f"messages missing from the {language} catalogue"
+        assert sorted(known - wanted - {""}) == [], f"stale messages in the {language} catalogue"
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "words"),
+    [
+        ("ru-RU,ru;q=0.9,en;q=0.5", "ru", ["Игры", "Войти", "Как играть в Buttons"]),
+        ("it", "it", ["I giochi", "Accedi", "Come si gioca a Con Sonar!"]),
+        ("de-DE,fr;q=0.8", "en", ["The games", "Sign in", "How to play Buttons"]),
+        ("de, it;q=0.4, ru;q=0.3", "it", ["I giochi"]),
+        ("", "en", ["The games"]),
+    ],
+)
+def test_a_page_is_in_the_language_the_browser_asks_for(app, accept, lang, words):
+    html = Browser(app).text("/", headers={"Accept-Language": accept} if accept else {})
+    assert f'<html lang="{lang}">' in html
+    for text in words:
+        assert text in html
+
+
+def test_signing_up_keeps_the_browsers_language_and_the_setting_wins_over_the_header(
+    app, services, smtp
+):
+    browser = Browser(app)
+    russian = {"Accept-Language": "ru,en;q=0.5"}
+    browser.get("/sign-up", headers=russian)
+    r = browser.post("/sign-up", {"name": "Anya", "email": "anya@example.org"}, headers=russian)
+    assert r.status_code == 200 and "Проверьте почту" in r.get_data(as_text=True)
+    sign_up_done = sign_up_link(browser, services, smtp, "anya@example.org", russian)
+    assert sign_up_done.status_code == 303
+    player = services.players.named("Anya", 1)[0]["id"]
+    assert services.players.profile(player)["language"] == "ru"
+
+    settings = browser.text("/settings", headers={"Accept-Language": "it"})
+    assert '<html lang="ru">' in settings, "her setting, not the browser's header of the moment"
+    assert re.search(r'<option value="ru" lang="ru" selected>', settings)
+    assert re.search(MONTHS["ru"], settings), "the date she signed in, in Russian"
+
+    browser.post("/settings", {"name": "Anya", "email": "anya@example.org", "language": "it"})
+    page = browser.text("/settings", headers=russian)
+    assert '<html lang="it">' in page and "Impostazioni" in page
+    assert re.search(MONTHS["it"], page)
+    assert services.players.profile(player)["language"] == "it"
+
+    browser.post("/settings", {"name": "Anya", "email": "anya@example.org", "language": ""})
+    assert '<html lang="ru">' in browser.text("/games", headers=russian), "no setting: the browser"
+
+
+def sign_up_link(browser, services, smtp, email, headers):
+    from tests.peers import text_of
+
+    assert services.sign_in.send_links(email) == 1
+    message = smtp.wait_for(lambda m, rcpt: email in rcpt)
+    link = re.search(r"http://turnpost\.test(/sign-in/[A-Za-z0-9_-]+)", text_of(message)).group(1)
+    browser.get(link, headers=headers)
+    return browser.post(link, headers=headers)
+
+
+def test_the_api_keeps_a_players_language_and_refuses_one_it_does_not_speak(app):
+    client = app.test_client()
+    made = client.post("/v1/players", json={"name": "Lia", "language": "it"})
+    assert made.status_code == 201
+    auth = {"Authorization": f"Bearer {made.json['token']}"}
+    assert client.get("/v1/players/me", headers=auth).json["language"] == "it"
+    assert (
+        client.patch("/v1/players/me", json={"language": "ru"}, headers=auth).json["language"]
+        == "ru"
+    )
+    refused = client.patch("/v1/players/me", json={"language": "de"}, headers=auth)
+    assert refused.status_code == 422
+    assert client.get("/v1/players/me", headers=auth).json["language"] == "ru"
+    assert (
+        client.patch("/v1/players/me", json={"language": None}, headers=auth).json["language"]
+        is None
+    )
+
+
+def test_an_english_player_keeps_english_pages_whatever_the_browser_says(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")  # no Accept-Language: English
+    page = browser.text("/games", headers={"Accept-Language": "ru"})
+    assert '<html lang="en">' in page and "My games" in page
+
+
+TRANS = re.compile(r"\{%-?\s*trans\b.*?\{%-?\s*endtrans\s*-?%\}", re.S)
+NOT_WORDS = [
+    r"\{#.*?#\}",  # comments
+    r"\{\{.*?\}\}",  # expressions: _() and ngettext() are their words, the rest are values
+    r"\{%.*?%\}",  # statements
+    r"<script\b.*?</script>",
+]
+SAID_IN_ATTRIBUTES = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
+NEUTRAL = {"turnpost", "UTC"}  # the site's name and the time zone's
+
+
+def words_outside_the_catalogue(template: str) -> list[str]:
+    """The text of a template that a reader sees but no {% trans %}, _() or ngettext() wraps."""
+    text = TRANS.sub(" ", template)
+    for pattern in NOT_WORDS:
+        text = re.sub(pattern, " ", text, flags=re.S)
+    found = [said for said in SAID_IN_ATTRIBUTES.findall(text) if re.search("[A-Za-z]{2}", said)]
+    text = re.sub(r"<[^>]*>", " ", text)
+    text = re.sub(r'[\w-]+="[^"]*"', " ", text)  # attributes a block adds to a tag
+    found += [
+        words
+        for words in re.findall(r"[A-Za-z][A-Za-z' ]*[A-Za-z]", text)
+        if words.strip() not in NEUTRAL
+    ]
+    return found
+
+
+def test_no_words_of_a_template_are_left_outside_the_catalogue():
+    templates = sorted((ROOT / "web/templates").rglob("*.html"))
+    assert len(templates) > 30
+    left = {
+        str(path.relative_to(ROOT)): found
+        for path in templates
+        if (found := words_outside_the_catalogue(path.read_text()))
+    }
+    assert left == {}
+    assert words_outside_the_catalogue('<p>Sign in to see this page.</p>{{ _("Play") }}') == [
+        "Sign in to see this page"
+    ], "the check itself finds a sentence left out"
+
+
+def test_a_fresh_clone_compiles_its_catalogues_when_the_app_starts(tmp_path):
+    """No .mo is kept in git: the app compiles a missing one, and one older than its .po."""
+    from babel.support import Translations
+
+    from web.i18n import compile_catalogues
+
+    for language in TRANSLATED:
+        folder = tmp_path / language / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        po = ROOT / "web/translations" / language / "LC_MESSAGES/messages.po"
+        (folder / "messages.po").write_bytes(po.read_bytes())
+    assert compile_catalogues(tmp_path) == tmp_path
+    russian = Translations.load(str(tmp_path), ["ru"])
+    assert russian.gettext("Sign in") == "Войти"
+    assert russian.ngettext("%(num)d day", "%(num)d days", 3) == "%(num)d дня"
+
+    po = tmp_path / "it/LC_MESSAGES/messages.po"
+    po.write_text(po.read_text().replace('msgstr "Accedi"', 'msgstr "Entra"'))
+    mo = po.with_suffix(".mo")
+    os.utime(mo, (0, 0))  # older than its .po, as after an edit
+    compile_catalogues(tmp_path)
+    assert Translations.load(str(tmp_path), ["it"]).gettext("Sign in") == "Entra"
+
+
+def test_a_games_deadlines_are_in_the_readers_language_and_time_zone(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    ada = services.players.named("Ada", 1)[0]["id"]
+    bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])
+    clock = {"kind": "per_move", "per_move_seconds": 3 * 86400, "on_timeout": "auto"}
+    game = services.games.create(ada, "nautilus", [ada, bo], time_control=clock)["id"]
+    english = browser.text(f"/games/{game}")
+    assert "deadline in 2 days and 23 hours (" in english
+
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "Europe/Moscow"}
+    browser.post("/settings", {**settings, "language": "ru"})
+    russian = browser.text(f"/games/{game}")
+    assert "срок через 2 дня и 23 часа (" in russian
+    assert re.search(rf"\d+ ({MONTHS['ru']}) \d{{4}}\s*г\., \d\d:\d\d Europe/Moscow\)", russian)
+    assert "/games" in browser.text("/games") and "через 2 дня и 23 часа" in browser.text("/games")
+
+
+def test_a_vacation_is_told_in_the_readers_language(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    browser.get("/settings")  # a form of the new session's
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "Europe/Rome"}
+    browser.post("/settings", {**settings, "language": "it"})
+    r = browser.post("/settings/vacation", {"from": "2026-12-24", "to": "2026-12-27"})
+    assert r.status_code == 303
+    page = browser.text("/settings")
+    assert "La tua vacanza è presa" in page and "Ti restano 26 giorni di vacanza" in page
+    assert "dal giovedì 24 dicembre 2026, 00:00 Europe/Rome al " in page
+    assert "(4 giorni)</li>" in page
