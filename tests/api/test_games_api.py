@@ -21,6 +21,7 @@ def test_register_and_read_my_profile(client, register):
         "email_confirmed": False,
         "webhook_url": None,
         "time_zone": None,
+        "language": None,
         "webhook_kind": "signed",
         "webhook_status": "none",
         "notifications": {
