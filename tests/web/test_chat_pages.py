@@ -91,7 +91,10 @@ def test_hostile_text_is_refused_in_words_or_shown_as_text(app, services, smtp):
     assert "&lt;script&gt;alert(&#39;chat&#39;)&lt;/script&gt;" in page
     assert "&amp;lt;not a tag&amp;gt;" in page
     assert 'href="https://evil.example' not in page and 'href="javascript' not in page
-    assert "{{ 7*7 }} {seat0}" in page and "49" not in chat_section(page)
+    # shown as written, never evaluated as a template ("49 ...") or a format ("{ 7*7 } ...")
+    shown = chat_section(page)
+    assert "{{ 7*7 }} {seat0}" in shown and "49 {seat0}" not in shown
+    assert "{ 7*7 }" not in shown.replace("{{ 7*7 }}", "")
 
 
 def test_the_turn_page_shows_the_table_talk(app, services, smtp):
