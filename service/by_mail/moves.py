@@ -18,7 +18,6 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 
 from engine import match as runner
 from engine import registry
@@ -330,7 +329,7 @@ class MailMoves:
             headers.update(
                 {"In-Reply-To": f"<{reply.message_id}>", "References": f"<{reply.message_id}>"}
             )
-        message: EmailMessage = emails.layout(
+        message = emails.layout(
             letter,
             name,
             to,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
@@ -30,7 +29,7 @@ from store.quota import AddressQuota
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
 from store.tournaments import TournamentEventType, TournamentState, TournamentStore
-from transports.mailer import Mailer
+from transports.mailer import Mail, Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
     from service.notify.one_click import TurnLinks
@@ -1362,7 +1361,7 @@ class NotificationService:
         player_id: str,
         notice: Notice,
         delivery_id: str,
-        message: EmailMessage,
+        message: Mail,
         profile: dict,
         attempt: int,
         recorded: str = "sent",
