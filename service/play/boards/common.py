@@ -164,7 +164,7 @@ def _attribute(key: str) -> str:
 
 def _inner(children) -> str:
     """The children's markup, escaped where they are not Html already, in order."""
-    out = []
+    out: list[str] = []
     for child in children:
         if child is None:
             continue
