@@ -414,9 +414,8 @@ class NotificationService:
             delivery_id,
             "fallback" if fallback else "sent",
             f"to {profile['email']}",
+            emailed=None if notice.event == GAME_INVITED else snap["version"],
         )
-        if notice.event != GAME_INVITED:
-            self.notes.emailed(player_id, snap["id"], snap["version"])
         return "sent", 0
 
     def _letter(
@@ -1407,7 +1406,10 @@ class NotificationService:
         status: str,
         detail: str,
         attempt: int = 1,
+        emailed: int | None = None,
     ) -> None:
+        """Record a delivery in the player's list; `emailed`: the version of the game an email
+        was written at, kept for the next one's "since" (in the same round trip)."""
         self.notes.record(
             player_id,
             {
@@ -1421,6 +1423,7 @@ class NotificationService:
                 "attempt": attempt,
                 "detail": detail,
             },
+            emailed=None if emailed is None else (notice.game_id, emailed),
         )
 
 
