@@ -14,7 +14,7 @@ The caches of the boards live as long as their process, and the background worke
 workers draw boards for every turn email and page all day: each cache is bounded by what it
 holds full, about a MiB at most (the bytes an entry takes are noted at each), and only a cache
 whose keys are a few dozen (a die, a cell, a card) has no bound. A miss costs a fraction of a
-millisecond, against some 9 ms for an email. tests/service/test_board_caches.py measures them.
+millisecond, against some 5 ms for an email. tests/service/test_board_caches.py measures them.
 """
 
 from __future__ import annotations
