@@ -432,7 +432,9 @@ class NotificationService:
             return self._invitation_letter(snap, notice, profile, delivery_id)
         told_until = self.notes.last_emailed(player_id, snap["id"])
         return self._turn_letter(
-            self.tables.of(snap, notice.seat, profile.get("time_zone"), told_until=told_until),
+            self.tables.of(
+                snap, notice.seat, profile.get("time_zone"), told_until=told_until, pickable=False
+            ),
             notice,
             profile,
             delivery_id,

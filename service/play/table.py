@@ -311,13 +311,17 @@ def build(
     told_until: int | None = None,
     ratings: GameRatings | None = None,
     blocked: frozenset[str] = frozenset(),
+    pickable: bool = True,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
     messages the reader does not read). `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game;
-    `ratings`: a finished rated game's rating changes (public once it is over)."""
+    `ratings`: a finished rated game's rating changes (public once it is over); `pickable`:
+    whether the moves carry the board parts that pick them and preview them, with their labels
+    (a page's table; an email's has nothing to pick, and a hundred moves' parts are a good
+    part of a turn email's CPU)."""
     game = history.game_of(snap)
     match = snap["match"]
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
@@ -346,7 +350,7 @@ def build(
     )
     moves = tuple(
         Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
-        if view is not None
+        if view is not None and pickable
         else Move(n, a, w)
         for (n, a), w in zip(notated, words)
     )
@@ -700,8 +704,10 @@ class Tables:
         invited: bool = False,
         page_size: int = LOG_PAGE,
         told_until: int | None = None,
+        pickable: bool = True,
     ) -> SeatTable:
-        """The table of a snapshot already read (see `build` for `told_until`)."""
+        """The table of a snapshot already read (see `build` for `told_until` and
+        `pickable`)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
         recent, log_events = self.games.events_of(
@@ -738,4 +744,5 @@ class Tables:
             told_until,
             ratings,
             blocked,
+            pickable,
         )
