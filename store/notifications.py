@@ -12,6 +12,7 @@ from typing import Any
 import redis
 
 from . import keys
+from .games import Script
 from .players import token_hash
 
 DELIVERY_LOG_LENGTH = 200
@@ -25,18 +26,24 @@ EMAILED_DAYS = 90
 class NotificationStore:
     def __init__(self, client: redis.Redis):
         self.r = client
+        self._record = Script(client, "record_delivery.lua")
 
     # -- the delivery log ------------------------------------------------------------------
 
-    def record(self, player_id: str, delivery: dict[str, Any]) -> None:
+    def record(
+        self, player_id: str, delivery: dict[str, Any], emailed: tuple[str, int] | None = None
+    ) -> None:
         """Keep the delivery at the head of the player's list, numbered (`seq`, which pages
-        the list: it only grows)."""
-        key = keys.player_deliveries(player_id)
-        seq = self.r.incr(keys.player_deliveries_count(player_id))
-        pipe = self.r.pipeline(transaction=False)
-        pipe.lpush(key, json.dumps({**delivery, "seq": seq}))
-        pipe.ltrim(key, 0, DELIVERY_LOG_LENGTH - 1)
-        pipe.execute()
+        the list: it only grows: `{**delivery, "seq": seq}` as JSON); with `emailed` (a game
+        and its version), the sent email's `emailed` too, in the same round trip."""
+        if not delivery:
+            raise ValueError("a delivery has fields")
+        found = [keys.player_deliveries(player_id), keys.player_deliveries_count(player_id)]
+        args: list = [json.dumps(delivery)[:-1], DELIVERY_LOG_LENGTH]
+        if emailed is not None:
+            found.append(keys.emailed_versions(player_id))
+            args += [emailed[0], emailed[1], EMAILED_DAYS * 86400]
+        self._record(found, args)
 
     def deliveries(
         self, player_id: str, limit: int, before: int | None = None

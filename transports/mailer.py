@@ -9,6 +9,7 @@ import ssl
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from email.message import EmailMessage
 from functools import cached_property
 from pathlib import Path
@@ -16,8 +17,21 @@ from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 
+@dataclass(frozen=True)
+class Mail:
+    """A message laid out already (service/notify/emails.layout): its envelope and its bytes as
+    they go on the wire (ASCII, CRLF line ends), sent as they are, without the standard
+    library's flattening of an EmailMessage."""
+
+    sender: str
+    recipients: tuple[str, ...]
+    data: bytes
+    name: str
+    """What the message is (its delivery id), for an .eml file's name."""
+
+
 class Mailer(Protocol):
-    def send(self, message: EmailMessage) -> None: ...
+    def send(self, message: Mail | EmailMessage) -> None: ...
 
     def session(self) -> contextlib.AbstractContextManager[None]:
         """Sends inside the block may share one connection (a batch of emails)."""
@@ -69,10 +83,10 @@ class SmtpMailer:
             self._open.active = False
             self._drop()
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: Mail | EmailMessage) -> None:
         if not getattr(self._open, "active", False):
             with self._connected() as alone:
-                alone.send_message(message)
+                _deliver(alone, message)
             return
         if self._open.smtp is not None and (
             time.monotonic() - self._open.used > self.IDLE_CHECK_SECONDS
@@ -85,7 +99,7 @@ class SmtpMailer:
             self._open.smtp = self._connected()
         smtp: smtplib.SMTP = self._open.smtp
         try:
-            smtp.send_message(message)
+            _deliver(smtp, message)
         except BaseException:
             self._drop()  # the connection's state is unknown: the next send opens another
             raise
@@ -121,18 +135,29 @@ class SmtpMailer:
         return smtp
 
 
+def _deliver(smtp: smtplib.SMTP, message: Mail | EmailMessage) -> None:
+    if isinstance(message, Mail):
+        smtp.sendmail(message.sender, list(message.recipients), message.data)
+    else:
+        smtp.send_message(message)
+
+
 class OutboxMailer:
     """Writes each message as <time>-<id>.eml into a folder."""
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: Mail | EmailMessage) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        name = message.get("X-Turnpost-Delivery", "message").replace("/", "_")
+        name = (
+            message.name
+            if isinstance(message, Mail)
+            else message.get("X-Turnpost-Delivery", "message")
+        ).replace("/", "_")
         path = self.folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}.eml"
         temporary = path.with_suffix(".part")
-        temporary.write_bytes(bytes(message))
+        temporary.write_bytes(message.data if isinstance(message, Mail) else bytes(message))
         temporary.rename(path)
 
     def session(self) -> contextlib.AbstractContextManager[None]:

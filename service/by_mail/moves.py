@@ -18,7 +18,6 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 
 from engine.core import GameError
 from service.by_mail.replies import Reply, parse_reply
@@ -317,7 +316,7 @@ class MailMoves:
             headers.update(
                 {"In-Reply-To": f"<{reply.message_id}>", "References": f"<{reply.message_id}>"}
             )
-        message: EmailMessage = emails.layout(
+        message = emails.layout(
             letter,
             name,
             to,

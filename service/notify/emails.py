@@ -4,16 +4,22 @@ their own redacted log, their own legal moves, public names."""
 
 from __future__ import annotations
 
+import binascii
 import html
+import re
+import socket
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.utils import formataddr, make_msgid
+from email.header import Header
+from email.utils import formataddr, make_msgid, parseaddr
+from functools import cache
 
 from service.play import composer
 from service.play.boards import Html
 from service.play.table import Move
 from store.record import TimeControl
+from transports.mailer import Mail
 
 LISTED_MOVES = 60
 
@@ -88,21 +94,105 @@ def layout(
     delivery_id: str,
     reply_to: str | None = None,
     headers: dict[str, str] | None = None,
-) -> EmailMessage:
-    message = EmailMessage()
-    message["Subject"] = letter.subject
-    message["From"] = mail_from
-    message["To"] = formataddr((to_name, to_address))
-    message["Message-ID"] = make_msgid("turnpost")
-    message["Auto-Submitted"] = "auto-generated"
-    message["X-Turnpost-Delivery"] = delivery_id
+) -> Mail:
+    """The letter as a message ready to send: a text part and its HTML twin
+    (multipart/alternative), with its headers, written here as they go on the wire (RFC 5322
+    and 2045-2047: ASCII lines ending in CRLF, headers folded at their spaces, non-ASCII words
+    and names as encoded words, a part that is not short plain ASCII quoted-printable) rather
+    than through the header registry of `email.policy` and its generator, which cost a turn
+    email more than its letter did (bench/RESULTS.md, "Email deliveries"). A header value
+    with a line break is refused (ValueError), as the standard library refuses it."""
+    sender_name, sender = parseaddr(mail_from)
+    lines = [
+        _header("Subject", letter.subject),
+        _mailbox("From", sender_name, sender),
+        _mailbox("To", to_name, to_address),
+        _header("Message-ID", make_msgid("turnpost", _host())),
+        _header("Auto-Submitted", "auto-generated"),
+        _header("X-Turnpost-Delivery", delivery_id),
+    ]
     if reply_to:
-        message["Reply-To"] = reply_to
-    for name, value in (headers or {}).items():
-        message[name] = value
-    message.set_content(_text(letter))
-    message.add_alternative(_html(letter), subtype="html")
-    return message
+        lines.append(_header("Reply-To", reply_to))
+    lines += [_header(name, value) for name, value in (headers or {}).items()]
+    boundary = f"=_{uuid.uuid4().hex}"  # never in a quoted-printable part ("=" starts "=XX")
+    lines += [
+        "MIME-Version: 1.0",
+        _header("Content-Type", f'multipart/alternative; boundary="{boundary}"'),
+        "",
+        f"--{boundary}",
+        _part("plain", _text(letter)),
+        f"--{boundary}",
+        _part("html", _html(letter)),
+        f"--{boundary}--",
+        "",
+    ]
+    return Mail(sender, (to_address,), CRLF.join(lines).encode("ascii"), delivery_id)
+
+
+CRLF = "\r\n"
+HEADER_WIDTH = 78
+"""RFC 5322's width of a line (2.1.1), to which a header is folded where it has spaces."""
+_NOT_7BIT = re.compile(r"[^\t\n\x20-\x7e]|[^\n]{%d}" % (HEADER_WIDTH + 1))
+"""What a part may not hold to go as it is (7bit): a character other than printable ASCII, a
+tab and a line break, or a line longer than 78."""
+
+
+def _header(name: str, value: str) -> str:
+    """`name: value` as it goes on the wire: folded before its spaces when it is long (which
+    unfolding undoes exactly), or, when it is not plain ASCII or holds what a reader would take
+    for an encoded word ("=?"), as encoded words (RFC 2047)."""
+    if "\r" in value or "\n" in value:
+        raise ValueError(f"a header's value may not break its line ({name})")
+    if value.isascii() and "=?" not in value:
+        return _folded(f"{name}: {value}")
+    return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}"
+
+
+def _mailbox(name: str, display_name: str, address: str) -> str:
+    """An address header: the display name quoted when it must be, or as encoded words."""
+    if "\r" in display_name + address or "\n" in display_name + address:
+        raise ValueError(f"a header's value may not break its line ({name})")
+    if display_name.isascii() and "=?" not in display_name:
+        return _folded(f"{name}: {formataddr((display_name, address))}")
+    words = Header(display_name, "utf-8", header_name=name).encode(linesep=CRLF)
+    return f"{name}: {words} <{address}>"
+
+
+def _folded(line: str) -> str:
+    """A header line longer than HEADER_WIDTH broken before some of its spaces (RFC 5322
+    2.2.3); a word longer than the width stays whole (the limit of a line is 998)."""
+    if len(line) <= HEADER_WIDTH:
+        return line
+    words = line.split(" ")
+    out, current = [], words[0]
+    for word in words[1:]:
+        if len(current) + 1 + len(word) > HEADER_WIDTH and current.strip():
+            out.append(current)
+            current = " " + word
+        else:
+            current += " " + word
+    out.append(current)
+    return CRLF.join(out)
+
+
+def _part(subtype: str, text: str) -> str:
+    """A text part in UTF-8: as it is when
+    it is short plain ASCII lines, else quoted-printable (binascii's, in C)."""
+    if _NOT_7BIT.search(text):
+        encoding = "quoted-printable"
+        body = binascii.b2a_qp(text.encode("utf-8"), istext=True).decode("ascii")
+    else:
+        encoding, body = "7bit", text
+    return (
+        f'Content-Type: text/{subtype}; charset="utf-8"{CRLF}'
+        f"Content-Transfer-Encoding: {encoding}{CRLF}{CRLF}" + body.replace("\n", CRLF)
+    )
+
+
+@cache
+def _host() -> str:
+    """This host's name for Message-IDs, asked once (make_msgid would ask at every email)."""
+    return socket.getfqdn()
 
 
 def _text(letter: Letter) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, Final
 
 from service.notify import chat_apps, digest, emails, push, tournament_letters, webhooks
@@ -30,7 +29,7 @@ from store.players import PlayerStore
 from store.quota import AddressQuota
 from store.record import Event, EventType, MessageSent
 from store.tournaments import TournamentEventType, TournamentState, TournamentStore
-from transports.mailer import Mailer
+from transports.mailer import Mail, Mailer
 
 if TYPE_CHECKING:  # one_click plays moves through the games service; only its type is here
     from service.notify.one_click import TurnLinks
@@ -414,9 +413,8 @@ class NotificationService:
             delivery_id,
             "fallback" if fallback else "sent",
             f"to {profile['email']}",
+            emailed=None if notice.event == GAME_INVITED else game.version,
         )
-        if notice.event != GAME_INVITED:
-            self.notes.emailed(player_id, game.id, game.version)
         return "sent", 0
 
     def _letter(
@@ -433,7 +431,9 @@ class NotificationService:
             return self._invitation_letter(game, notice, profile, delivery_id)
         told_until = self.notes.last_emailed(player_id, game.id)
         return self._turn_letter(
-            self.tables.of(game, notice.seat, profile.get("time_zone"), told_until=told_until),
+            self.tables.of(
+                game, notice.seat, profile.get("time_zone"), told_until=told_until, pickable=False
+            ),
             notice,
             profile,
             delivery_id,
@@ -1353,7 +1353,7 @@ class NotificationService:
         player_id: str,
         notice: Notice,
         delivery_id: str,
-        message: EmailMessage,
+        message: Mail,
         profile: dict,
         attempt: int,
         recorded: str = "sent",
@@ -1399,7 +1399,10 @@ class NotificationService:
         status: str,
         detail: str,
         attempt: int = 1,
+        emailed: int | None = None,
     ) -> None:
+        """Record a delivery in the player's list; `emailed`: the version of the game an email
+        was written at, kept for the next one's "since" (in the same round trip)."""
         self.notes.record(
             player_id,
             {
@@ -1413,6 +1416,7 @@ class NotificationService:
                 "attempt": attempt,
                 "detail": detail,
             },
+            emailed=None if emailed is None else (notice.game_id, emailed),
         )
 
 

@@ -59,9 +59,21 @@ def _choices(actions: list[Action], words: Mapping[str, str]) -> tuple[Choice, .
     return tuple(choices)
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""Values equal with the same type only when their JSON is the same."""
+
+
 def _choice(name: str, label: str, values: list[Any]) -> Choice:
+    """A field's options, each once, in the order of the legal moves: its JSON and its words.
+    A plain value met before is passed over without writing its JSON again (a field of a
+    hundred moves has a handful of values)."""
     seen: dict[str, str] = {}
+    met: set[tuple[type, Any]] = set()
     for value in values:
+        if type(value) in _PLAIN:
+            if (type(value), value) in met:
+                continue
+            met.add((type(value), value))
         seen.setdefault(json.dumps(value), "none" if value is None else str(value))
     return Choice(name, label, tuple(seen.items()))
 

@@ -331,13 +331,17 @@ def build(
     told_until: int | None = None,
     ratings: GameRatings | None = None,
     blocked: frozenset[str] = frozenset(),
+    pickable: bool = True,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
     messages the reader does not read). `recent` are the game's
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game;
-    `ratings`: a finished rated game's rating changes (public once it is over)."""
+    `ratings`: a finished rated game's rating changes (public once it is over); `pickable`:
+    whether the moves carry the board parts that pick them and preview them, with their labels
+    (a page's table; an email's has nothing to pick, and a hundred moves' parts are a good
+    part of a turn email's CPU)."""
     game = history.game_of(snap)
     match = snap["match"]
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
@@ -366,7 +370,7 @@ def build(
     )
     moves = tuple(
         Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
-        if view is not None
+        if view is not None and pickable
         else Move(n, a, w)
         for (n, a), w in zip(notated, words)
     )
@@ -717,10 +721,11 @@ class Tables:
         seat: int | None,
         zone: str | None = None,
         told_until: int | None = None,
+        pickable: bool = True,
     ) -> SeatTable:
         """The table of a game whose facts were read already (service/play/facts.py): what a
-        notice tells its reader (see `build` for `told_until`)."""
-        return self._of(game._snapshot, seat, zone, told_until=told_until)
+        notice tells its reader (see `build` for `told_until` and `pickable`)."""
+        return self._of(game._snapshot, seat, zone, told_until=told_until, pickable=pickable)
 
     def _of(
         self,
@@ -731,8 +736,10 @@ class Tables:
         invited: bool = False,
         page_size: int = LOG_PAGE,
         told_until: int | None = None,
+        pickable: bool = True,
     ) -> SeatTable:
-        """The table of a snapshot already read (see `build` for `told_until`)."""
+        """The table of a snapshot already read (see `build` for `told_until` and
+        `pickable`)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
         recent, log_events = self.games.events_of(
@@ -769,4 +776,5 @@ class Tables:
             told_until,
             ratings,
             blocked,
+            pickable,
         )

@@ -180,6 +180,29 @@ def test_the_moves_of_the_seat_to_move_have_notation_action_and_description():
     assert told.you is not None and told.you.deadline and "Europe/Rome" in told.you.deadline
 
 
+def test_a_letters_table_has_the_same_moves_without_the_board_parts_a_page_picks():
+    name = "ninedomains"
+    _, positions = game_record(name, 2)
+    match, events = positions[1]
+    seat = sorted(runner.active_seats(registry.GAMES[name], match))[0]
+    version = len(events)
+    snap = stored_snapshot(name, match, version)
+    recent, page = events[-table.SINCE_WINDOW :], table.log_pages(version)
+    log = [e for e in events if e["version"] > (page - 1) * table.LOG_PAGE]
+    page_table = table.build(snap, seat, recent, log, page, NOW)
+    letter_table = table.build(snap, seat, recent, log, page, NOW, pickable=False)
+    assert page_table.moves and all(m.parts for m in page_table.moves)
+    assert [(m.notation, m.description) for m in letter_table.moves] == [
+        (m.notation, m.description) for m in page_table.moves
+    ]
+    assert not any(m.parts or m.changes for m in letter_table.moves)
+    assert letter_table.part_labels == {}
+    assert (letter_table.board_html, letter_table.forms) == (
+        page_table.board_html,
+        page_table.forms,
+    )
+
+
 def test_since_starts_at_the_last_email_when_that_came_first():
     name = "ninedomains"
     _, positions = game_record(name, 1)

@@ -15,6 +15,8 @@ hand, then the used card it takes back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import chain
 from typing import Any
 
 from engine.games.ninedomains import SLOT_WORDS, SLOTS
@@ -46,9 +48,7 @@ def picks(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ...]
     kind = action["type"]
     you = view["you"]
     if kind == "play":
-        return tuple(
-            p for i, card in enumerate(action["cards"]) for p in (hand(card), slot(you, i))
-        )
+        return _laying(you, action["cards"])
     if kind == "swap-domain":
         return (domain(action["mine"]), domain(action["theirs"]))
     if kind == "swap-card":
@@ -56,10 +56,26 @@ def picks(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ...]
     return (PASS,)
 
 
+def _laying(you: int, cards: Sequence[str]) -> tuple[str, ...]:
+    """The parts that pick a laying of `cards`: a turn has a hundred such moves, and a turn
+    email or page asks them all; each card's pair of parts is made once."""
+    return tuple(chain.from_iterable(_laid(you, i, card) for i, card in enumerate(cards)))
+
+
+@cache  # a seat, a slot and a kind of card: 2 x 3 x 15 keys
+def _laid(you: int, index: int, card: str) -> tuple[str, str]:
+    return hand(card), slot(you, index)
+
+
 def changes(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ...]:
     if action["type"] == "play":
-        return tuple(slot(view["you"], i) for i in range(len(SLOTS)))
+        return _own_slots(view["you"])
     return () if action["type"] == "pass" else picks(view, action)
+
+
+@cache  # a key a seat
+def _own_slots(you: int) -> tuple[str, ...]:
+    return tuple(slot(you, i) for i in range(len(SLOTS)))
 
 
 def label(view: Mapping[str, Any], part: str) -> str:
