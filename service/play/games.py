@@ -537,6 +537,12 @@ class GameService:
         Each answer is "applied"; "moot" if the seat's turn has moved on since (so a deadline
         met late, twice or by two clocks has its effect once); or "early" if the deadline has
         not come yet (the caller asks again at the deadline)."""
+        return self._expire_turns(due, batched_retries=1)
+
+    def _expire_turns(self, due: list[tuple[str, int, int]], batched_retries: int) -> list[str]:
+        """expire_turns; the timeouts whose games changed between the read and the append (a
+        move, or another clock with the game's other seats) are decided again on the games as
+        they are now, all at once, `batched_retries` times, then one at a time."""
         now_ms = int(self.clock() * 1000)
         answers: list[str] = ["moot"] * len(due)  # a game that is gone stays moot
         by_game: dict[str, list[int]] = {}
@@ -561,10 +567,16 @@ class GameService:
             if draft.events:
                 drafts.append(([i for i in items if answers[i] == "applied"], draft))
         appended = self.commits.append_many([draft for _, draft in drafts])
-        for (applied, _), done in zip(drafts, appended):
-            if not done:  # a move or another clock just now: one at a time
-                for i in applied:
-                    answers[i] = self.expire_turn(*due[i])
+        stale = [i for (applied, _), done in zip(drafts, appended) if not done for i in applied]
+        if stale:  # a move or another clock just now
+            again = [due[i] for i in stale]
+            answers_again = (
+                self._expire_turns(again, batched_retries - 1)
+                if batched_retries
+                else [self.expire_turn(*item) for item in again]
+            )
+            for i, answer in zip(stale, answers_again):
+                answers[i] = answer
         return answers
 
     def wait_log(
