@@ -115,7 +115,7 @@ def assemble(
     push = PushDevices(PushStore(client), notes, keys, settings)
     sign_in = SignIn(player_store, ScheduleStore(client), mailer, settings)
     vacations = VacationService(player_store, games, ScheduleStore(client), settings)
-    games.vacation_day = vacations.use_day
+    games.vacation_days = vacations.days_for
     games.came_back = vacations.come_back
     sessions = WebSessions(SessionStore(client))
     players = PlayerService(

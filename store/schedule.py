@@ -91,9 +91,12 @@ class ScheduleStore:
         """The items are carried out: end their leases."""
         if not taken:
             return
-        pipe = self.r.pipeline(transaction=False)
+        by_bucket: dict[int, list[str]] = {}
         for bucket, item in taken:
-            pipe.zrem(keys.schedule_leased(bucket), member(item))
+            by_bucket.setdefault(bucket, []).append(member(item))
+        pipe = self.r.pipeline(transaction=False)
+        for bucket, members in by_bucket.items():
+            pipe.zrem(keys.schedule_leased(bucket), *members)
         pipe.execute()
 
     def counts(self, now_ms: int, late_ms: int) -> dict[str, int]:

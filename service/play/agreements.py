@@ -238,7 +238,7 @@ def note(snap: Snapshot, event: Event, before: dict[str, Any] | None) -> None:
     elif of(snap) is None:
         return
     elif event["type"] == EventType.ACTION_TAKEN and before is not None:
-        found = _own(snap)
+        found = _own_keys(snap)
         seat = event["seat"]
         game = registry.GAMES[snap["game"]]
         after = snap["match"]
@@ -252,7 +252,7 @@ def note(snap: Snapshot, event: Event, before: dict[str, Any] | None) -> None:
             found["turns"] = [t + (s == seat) for s, t in enumerate(found["turns"])]
             found["last_actor"] = seat
     elif event["type"] in ENDS_A_MOVE:
-        _own(snap)["last_move"] = None
+        _own_keys(snap)["last_move"] = None
 
 
 def taken_back(event: Event, before_last_move: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -267,6 +267,18 @@ def taken_back(event: Event, before_last_move: dict[str, Any] | None) -> dict[st
     if before_last_move is None:
         raise ValueError(f"the takeback at version {event['version']} follows no move")
     return runner.take_back(before_last_move, event["proposer"], event["version"])
+
+
+def _own_keys(snap: Snapshot) -> Agreements:
+    """The snapshot's agreements as a shallow copy of its own, for `note`, which gives its
+    keys new values and never changes a value in place (a deep copy was a sixth of the fold
+    of a timeout)."""
+    found = of(snap)
+    if found is None:
+        raise ValueError(f"game {snap['id']} keeps no proposals")
+    mine = found.copy()
+    snap["agreements"] = mine
+    return mine
 
 
 def _own(snap: Snapshot) -> Agreements:

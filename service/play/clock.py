@@ -173,11 +173,19 @@ def frozen(calendar: Calendar, after: int) -> Iterator[Span]:
         yield current
 
 
+def _never_frozen(calendar: Calendar) -> bool:
+    """Whether the calendar has no frozen span at all (most have none: then charging a clock
+    and finding its deadline need not look for any)."""
+    return not (calendar.weekends_off or calendar.vacations or calendar.pauses)
+
+
 def running_ms(start: int, end: int, calendar: Calendar) -> int:
     """How long the seat's clock runs from `start` to `end` (ms): the time less its frozen
     spans."""
     if end <= start:
         return 0
+    if _never_frozen(calendar):
+        return end - start
     stopped = 0
     for a, b in frozen(calendar, start):
         if a >= end:
@@ -191,6 +199,8 @@ def advance(start: int, bank: int, calendar: Calendar) -> int:
     An empty bank at the start of a frozen span, or inside one, runs out when the span ends
     (a vacation day used when a clock ran out covers that very moment)."""
     t, left = start, max(0, bank)
+    if _never_frozen(calendar):
+        return t + left
     for a, b in frozen(calendar, start):
         if t + left < a or (left > 0 and t + left == a):
             return t + left

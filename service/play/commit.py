@@ -253,12 +253,12 @@ class Commits:
         return self.games.snapshot_and_answer(game_id, idempotency.player_id, idempotency.key)
 
     def append_many(self, drafts: Sequence[Draft]) -> list[bool]:
-        """Several games' drafts appended in one round trip (each atomic on its own), and the
-        lists of those appended written in one more: whether each was appended."""
+        """Several games' drafts appended in one round trip (each atomic on its own): whether
+        each was appended. The clock's (GameService.expire_turns): no request waits to read
+        its own write, so the lists are left to the worker that carries out the commits'
+        outbox entries (Consequences.begin writes them), off the clock's pass."""
         results = self.games.append_many([draft.commit() for draft in drafts])
-        appended = [isinstance(result, Appended) for result in results]
-        self.write_lists(*(draft.snap for draft, done in zip(drafts, appended) if done))
-        return appended
+        return [isinstance(result, Appended) for result in results]
 
     def write_lists(self, *snaps: Snapshot) -> None:
         """Bring the players' game lists, inboxes and the lobby up to the committed snapshots

@@ -97,10 +97,11 @@ class GameService:
         self.clock = clock
         self.commits = Commits(games, players, lambda: self.clock())  # read at each commit
         self.moves_json = MovesJson()
-        self.vacation_day: Callable[[str, int], bool] | None = None
-        """(player, deadline) -> whether a vacation day of the player's now covers the
-        deadline (service/players/vacations.py, wired by the assembly): then the seat's clock
-        stops a day instead of running out."""
+        self.vacation_days: Callable[[list[str]], Callable[[str, int], bool]] | None = None
+        """Given the players whose clocks a pass may find run out, (player, deadline) ->
+        whether a vacation day of the player's now covers the deadline (VacationService.
+        days_for, wired by the assembly): then the seat's clock stops a day instead of running
+        out."""
         self.came_back: Callable[[str], None] | None = None
         """Called with a player who moved while on vacation: their vacation ends."""
 
@@ -493,21 +494,29 @@ class GameService:
     def expire_turn(self, game_id: str, seat: int, since: int) -> str:
         """The seat's clock, started at version `since`, has run out. See expire_turns."""
         snap = self.games.snapshot(game_id)
-        if snap is not None and self._vacation_day_used(snap, seat, since, self._now_ms()):
-            return "vacation"
+        now_ms = self._now_ms()
+        if snap is not None:
+            use_day = self._vacation_days([(snap, [(seat, since)])], now_ms)
+            if _vacation_day_used(use_day, snap, seat, since, now_ms):
+                return "vacation"
         return self.commits.run(game_id, lambda draft: _expire(draft, seat, since), quiet="moot")
 
-    def _vacation_day_used(self, snap: Snapshot, seat: int, since: int, now_ms: int) -> bool:
-        """Whether the seat's timeout, due now, is put off by a vacation day of its player's
-        (a day at a time, while they have days left): the vacation's re-arming of the game's
-        deadlines follows through the player's calendar."""
-        if self.vacation_day is None or _timeout_verdict(snap, seat, since, now_ms) != "applied":
-            return False
-        record = snap["seats"][seat]
-        deadline = snap["deadlines"][seat]
-        if record["kind"] != "player" or deadline is None:
-            return False
-        return self.vacation_day(str(record["player_id"]), deadline)
+    def _vacation_days(
+        self, found: list[tuple[Snapshot, list[tuple[int, int]]]], now_ms: int
+    ) -> Callable[[str, int], bool] | None:
+        """The vacation days of the players whose seats' timeouts are due now in these games
+        (a snapshot and its (seat, since) pairs): their calendars read at once
+        (VacationService.days_for)."""
+        if self.vacation_days is None:
+            return None
+        players = {
+            str(snap["seats"][seat]["player_id"]): None
+            for snap, seats in found
+            for seat, since in seats
+            if snap["seats"][seat]["kind"] == "player"
+            and _timeout_verdict(snap, seat, since, now_ms) == "applied"
+        }
+        return self.vacation_days(list(players)) if players else None
 
     def expire_turns(self, due: list[tuple[str, int, int]]) -> list[str]:
         """Record that these seats' clocks (game, seat, the version their turn started at) ran
@@ -518,28 +527,46 @@ class GameService:
         Each answer is "applied"; "moot" if the seat's turn has moved on since (so a deadline
         met late, twice or by two clocks has its effect once); or "early" if the deadline has
         not come yet (the caller asks again at the deadline)."""
+        return self._expire_turns(due, batched_retries=1)
+
+    def _expire_turns(self, due: list[tuple[str, int, int]], batched_retries: int) -> list[str]:
+        """expire_turns; the timeouts whose games changed between the read and the append (a
+        move, or another clock with the game's other seats) are decided again on the games as
+        they are now, all at once, `batched_retries` times, then one at a time."""
         now_ms = int(self.clock() * 1000)
         answers: list[str] = ["moot"] * len(due)  # a game that is gone stays moot
         by_game: dict[str, list[int]] = {}
         for i, (game_id, _, _) in enumerate(due):
             by_game.setdefault(game_id, []).append(i)
+        found = [
+            (snap, items)
+            for items, snap in zip(by_game.values(), self.games.snapshots(list(by_game)))
+            if snap is not None
+        ]
+        use_day = self._vacation_days(
+            [(snap, [due[i][1:] for i in items]) for snap, items in found], now_ms
+        )
         drafts: list[tuple[list[int], Draft]] = []
-        for items, snap in zip(by_game.values(), self.games.snapshots(list(by_game))):
-            if snap is None:
-                continue
+        for snap, items in found:
             draft = Draft(snap, now_ms)
             for i in items:  # each seat's timeout on the game as the earlier ones left it
-                if self._vacation_day_used(draft.snap, *due[i][1:], now_ms):
+                if _vacation_day_used(use_day, draft.snap, *due[i][1:], now_ms):
                     answers[i] = "vacation"
                     continue
                 answers[i] = _expire(draft, *due[i][1:])
             if draft.events:
                 drafts.append(([i for i in items if answers[i] == "applied"], draft))
         appended = self.commits.append_many([draft for _, draft in drafts])
-        for (applied, _), done in zip(drafts, appended):
-            if not done:  # a move or another clock just now: one at a time
-                for i in applied:
-                    answers[i] = self.expire_turn(*due[i])
+        stale = [i for (applied, _), done in zip(drafts, appended) if not done for i in applied]
+        if stale:  # a move or another clock just now
+            again = [due[i] for i in stale]
+            answers_again = (
+                self._expire_turns(again, batched_retries - 1)
+                if batched_retries
+                else [self.expire_turn(*item) for item in again]
+            )
+            for i, answer in zip(stale, answers_again):
+                answers[i] = answer
         return answers
 
     def wait_log(
@@ -885,6 +912,21 @@ def _withdraw(draft: Draft, player_id: str) -> bool:
         {"type": EventType.TURN_TIMED_OUT, "seat": seat, "policy": "auto", "reason": "withdrawn"}
     )
     return True
+
+
+def _vacation_day_used(
+    use_day: Callable[[str, int], bool] | None, snap: Snapshot, seat: int, since: int, now_ms: int
+) -> bool:
+    """Whether the seat's timeout, due now, is put off by a vacation day of its player's
+    (`use_day`: GameService._vacation_days; a day at a time, while they have days left): the
+    vacation's re-arming of the game's deadlines follows through the player's calendar."""
+    if use_day is None or _timeout_verdict(snap, seat, since, now_ms) != "applied":
+        return False
+    record = snap["seats"][seat]
+    deadline = snap["deadlines"][seat]
+    if record["kind"] != "player" or deadline is None:
+        return False
+    return use_day(str(record["player_id"]), deadline)
 
 
 def _expire(draft: Draft, seat: int, since: int) -> str:

@@ -2,9 +2,11 @@
 snapshots the server kept for them: a change to the record or to the fold that would read an
 old game differently fails here."""
 
+import copy
+
 import pytest
 
-from service.play import history
+from service.play import agreements, history
 from store.record import EVENT_SCHEMA, EventType, read_event
 from tests.service.recorded_games import load
 
@@ -48,3 +50,19 @@ def test_a_recorded_log_replays_to_the_snapshot_that_was_kept(game):
     state, kept_state = match["state"], kept_match["state"]
     assert {k: state[k] for k in kept_state if k in state} == kept_state
     assert set(state) - set(kept_state) <= ADDED_SINCE.get(kept["game"], set())
+
+
+def test_the_fold_leaves_the_snapshot_it_folds_on_as_it_was():
+    """Every event of every recorded game (proposals, takebacks, pauses, timeouts included)
+    folds on a snapshot that is the same before and after: the fold's copies of what it
+    changes are its own."""
+    for game in RECORDED:
+        snap = None
+        before_last_move = None
+        for event in (read_event(dict(e)) for e in game["events"]):
+            if event["type"] == EventType.ACTION_TAKEN and snap is not None:
+                before_last_move = snap["match"]
+            kept = copy.deepcopy(snap)
+            after = history.fold(snap, event, agreements.taken_back(event, before_last_move))
+            assert snap == kept, (game["snapshot"]["id"], event["version"], event["type"])
+            snap = after

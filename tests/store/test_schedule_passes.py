@@ -46,3 +46,6 @@ def test_a_pass_leases_at_most_its_limit_over_all_buckets(redis_client):
     schedule.done(second)
     lapsed = schedule.take_due(7_000, 200, lease_ms=5_000)  # the first pass's clock died
     assert sorted(item["version"] for _, item in lapsed) == sorted(i["version"] for _, i in first)
+    schedule.done(lapsed)  # two buckets' items at once
+    assert schedule.counts(7_000, 0)["leased"] == 0
+    assert [item["version"] for _, item in schedule.take_due(9_000, 200)] == [99]
