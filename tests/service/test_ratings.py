@@ -4,6 +4,8 @@ leaderboard's rules; what the finished game's table, email and webhook show."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 
 import pytest
@@ -17,6 +19,7 @@ from service.settings import Settings
 from store import keys
 from store.outbox import Entry
 from store.ratings import Entrant, RatingStore
+from tests.peers import text_of
 
 
 class Kept:
@@ -235,7 +238,7 @@ def test_the_end_email_and_webhook_show_the_rating_changes(world, redis_client):
         "x",
         False,
     )
-    text = letter.get_body(("plain",)).get_content()
+    text = text_of(email.message_from_bytes(letter.data, policy=email.policy.default))
     assert "Ratings:" in text and table.rating_lines[0] in text
     payload = notifications._turn_payload(table, "game.finished", "x")
     change = payload["ratings"][1]

@@ -10,9 +10,12 @@ TALK_LEAK_GAMES)."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import os
 import random
+from email.message import EmailMessage
 
 import pytest
 
@@ -21,12 +24,25 @@ from engine import registry
 from service.notify.notifications import CHAT_MESSAGE, TURN_STARTED, Notice
 from service.play.facts import GameFacts
 from service.settings import Settings
-from transports.mailer import SmtpMailer
+from transports.mailer import Mail, SmtpMailer
 
 pytestmark = pytest.mark.slow  # 80 games with their messages, every surface of every reader
 
 GAMES_PER_TITLE = int(os.environ.get("TALK_LEAK_GAMES", "20"))
 MOVES_PER_GAME = 15
+
+
+def read(letter: Mail | EmailMessage) -> str:
+    """What a reader reads of an email: its headers and every text part, decoded (a part sent
+    quoted-printable would hide a leaked word from a search of its bytes)."""
+    message = (
+        email.message_from_bytes(letter.data, policy=email.policy.default)
+        if isinstance(letter, Mail)
+        else letter
+    )
+    headers = "".join(f"{name}: {value}\n" for name, value in message.items())
+    texts = [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
+    return headers + "\n".join(texts)
 
 
 @pytest.fixture
@@ -91,8 +107,8 @@ def surfaces(services, client, game_id, reader_id: str | None, seat: int | None)
     turn_page = services.one_click.turn_url(table).removeprefix("http://turnpost.test")
     shown.append(client.get(turn_page).get_data(as_text=True))
     notice = Notice(TURN_STARTED, game_id, seat, game.version)
-    shown.append(notify._turn_letter(table, notice, profile, "d-1", False).as_string())
-    shown.append(notify._chat_letter(table, notice, profile, "d-2").as_string())
+    shown.append(read(notify._turn_letter(table, notice, profile, "d-1", False)))
+    shown.append(read(notify._chat_letter(table, notice, profile, "d-2")))
     shown.append(notify._push_message(game, notice, profile))
     for event in games.games.events(game_id):
         if event["type"] == "MessageSent" and seat in event["to"] and event["seat"] != seat:
