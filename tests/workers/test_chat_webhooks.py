@@ -15,13 +15,14 @@ from engine.core import LogEntry
 from engine.rng import Rng
 from service.assembly import assemble
 from service.notify import chat_apps
-from service.notify.notifications import CHAT_MESSAGE, Notice
+from service.notify.notifications import CHAT_MESSAGE, TURN_STARTED, Notice
 from service.play import logview
 from service.play.talk import Talk, TalkLimits
 from service.settings import Settings
 from store.players import PlayerStore
 from tests.peers import WebhookReceiver
 from tests.service.test_safe_urls import INTERNAL
+from tests.workers.test_bots_and_timers import wait_for
 from transports.safe_urls import UrlPolicy
 
 # Discord, "Execute Webhook" (JSON params): content at most 2,000 characters; username 1 to 80,
@@ -92,16 +93,27 @@ def private_to(games, game_id, seat):
     } - public
 
 
-def play_to_the_end(games, game_id, people, receiver, picker):
+def play_to_the_end(games, game_id, people, players, picker):
     """Random moves to the end; Ada (seat 0) moves last of those who may (so that her own
     face-down card is the last event she is told of), once her turn was posted (a turn moved
     on before its post would be dropped as superseded)."""
     while (summary := games.summary(game_id))["status"] != "finished":
         seat = summary["active_seats"][-1]
         if seat == 0:
-            receiver.wait_count(len(receiver.requests) + 1)
+            turn = games.load(game_id)["match"]["seat_since"][0]
+            wait_for(lambda: turn_posted(players, people[0], game_id, turn), 20)
         move = picker.choice(games.legal_moves(game_id, people[seat])["moves"])
         games.play(game_id, people[seat], summary["version"], action=move["action"])
+
+
+def turn_posted(players, player_id, game_id, turn):
+    """Whether the player's webhook was sent their turn that began at version `turn`, as
+    their deliveries log tells (it is written once the receiver answered the post)."""
+    return any(
+        (d["channel"], d["event"], d["game_id"], d["version"], d["status"])
+        == ("webhook", TURN_STARTED, game_id, turn, "sent")
+        for d in players.deliveries(player_id)["deliveries"]
+    )
 
 
 @pytest.mark.slow
@@ -116,7 +128,7 @@ def test_a_chat_webhook_gets_a_line_in_the_apps_shape(services, start_workers, k
         people = [ada, bo]
         game_id = games.create(ada, "ninedomains", people)["id"]
         picker = Rng(b"chat webhooks" + bytes(32))
-        play_to_the_end(games, game_id, people, receiver, picker)
+        play_to_the_end(games, game_id, people, players, picker)
         calls = receiver.wait_until(
             lambda got: any("is over" in str(c["json"]) for c in got), timeout=30
         )
