@@ -221,6 +221,11 @@ class TournamentStore:
     def open_ids(self, limit: int) -> list[str]:
         return [t.decode() for t in self.r.zrevrange(keys.OPEN_TOURNAMENTS, 0, limit - 1)]
 
+    def ever_entered(self, player_id: str) -> list[str]:
+        """Every tournament the player signed up to, those they left before it began too (its
+        list forgets those; the versions written to it remember them)."""
+        return sorted(t.decode() for t in self.r.hkeys(keys.player_tournaments_seen(player_id)))
+
     def of_player(self, player_id: str, limit: int) -> list[str]:
         return [
             t.decode() for t in self.r.zrevrange(keys.player_tournaments(player_id), 0, limit - 1)

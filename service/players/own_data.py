@@ -151,8 +151,9 @@ class OwnData:
             seats = load(self.games.games, game_id).seats
             others = [str(s.player_id) for s in seats if s.player_id not in (None, player_id)]
             self.rating_store.rename_in_results(others, game_id, player_id, DELETED_NAME)
-        for tournament in entered:  # their standings, pairings, letters and stream
-            self.tournaments.forget_player(tournament["id"], player_id)
+        # their standings, pairings, letters and stream; a sign-up they withdrew, too
+        for tournament_id in self.tournaments.ever_entered(player_id):
+            self.tournaments.forget_player(tournament_id, player_id)
         self.store.delete_player(player_id, profile["name"], profile.get("email"))
         return {"deleted": True, "games": resolved, "renamed": forgotten}
 

@@ -243,6 +243,10 @@ class TournamentService:
             self._run(tournament_id, lambda draft: _leave(draft, player_id)), player_id
         )
 
+    def ever_entered(self, player_id: str) -> list[str]:
+        """The ids of every tournament the player signed up to, left ones too."""
+        return self.store.ever_entered(player_id)
+
     def forget_player(self, tournament_id: str, player_id: str) -> bool:
         """The player deleted their account: the tournament names them "a deleted player"
         from now on (a PlayerDeleted event); whether it was appended."""

@@ -17,6 +17,7 @@ from service.play.history import replay
 from service.play.results import result_of
 from service.ratings.ratings import Ratings
 from service.settings import Settings
+from service.tournaments import events as tournament_events
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
@@ -148,6 +149,25 @@ def test_a_deleted_player_leaves_the_tournaments_they_signed_up_to(client, regis
     assert r.status_code == 200, r.json
     players = client.get(f"/v1/tournaments/{made['id']}", headers=bo).json["players"]
     assert players == []
+
+
+def test_a_sign_up_withdrawn_before_the_deletion_no_longer_names_them(
+    client, register, redis_client
+):
+    """A tournament's log keeps a withdrawn sign-up (its stream shows it): once its player
+    deletes the account, it names "a deleted player" too, although the tournament is no
+    longer on their list."""
+    (ada_id, ada), (_, bo) = people(client, register)
+    made = client.post("/v1/tournaments", json=TOURNAMENT, headers=bo).json
+    assert client.post(f"/v1/tournaments/{made['id']}/signup", headers=ada).status_code == 200
+    assert client.post(f"/v1/tournaments/{made['id']}/withdraw", headers=ada).status_code == 200
+    name = client.get("/v1/players/me", headers=ada).json["name"]
+    assert client.delete(f"/v1/players/me?confirm={ada_id}", headers=ada).status_code == 200
+    store = TournamentStore(redis_client)
+    state = store.state(made["id"])
+    shown = [tournament_events.as_read(e, state) for e in store.events(made["id"])]
+    assert any(e["type"] == "PlayerSignedUp" and e["player_id"] == ada_id for e in shown)
+    assert name not in json.dumps(shown) and name not in json.dumps(state)
 
 
 def test_a_deletion_after_the_end_tells_nobody_the_game_ended_again(client, register, redis_client):
