@@ -260,8 +260,10 @@ def test_two_people_play_a_whole_game_through_the_pages(ada_and_bo, game):
     page = bo.open("/games")
     look(page, "my-games-invited")
     invitation = page.locator("li", has=page.locator(f'a[href="/games/{game_id}"]'))
-    invitation.get_by_role("button", name="Accept").click()
-    expect(page.locator(".flash")).to_contain_text("The game has begun")
+    accept = invitation.get_by_role("button", name="Accept")
+    if accept.count():  # not when an earlier test on this worker made Ada his friend
+        accept.click()
+        expect(page.locator(".flash")).to_contain_text("The game has begun")
     look(page, f"game-{game}")
     moves = play_to_the_end([ada, bo], game_id, random.Random(game))
     assert moves >= 4
@@ -283,8 +285,7 @@ def test_two_people_play_a_whole_game_through_the_pages(ada_and_bo, game):
 def test_the_board_changes_without_a_reload_when_the_other_moves(ada_and_bo):
     ada, bo = ada_and_bo
     game_id = ada.new_game("nautilus", {1: ("player", "Bo Web")})
-    page = bo.open("/games")
-    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    take_the_seat(bo, game_id)
     rnd = random.Random(7)
     waiting, mover = (ada, bo)
     if not bo.open(f"/games/{game_id}").locator("#your-move").count():
@@ -306,8 +307,7 @@ def test_the_board_changes_without_a_reload_when_the_other_moves(ada_and_bo):
 def test_a_form_sent_after_the_turn_moved_on_is_refused_in_words(ada_and_bo):
     ada, bo = ada_and_bo
     game_id = ada.new_game("ninedomains", {1: ("player", "Bo Web")})
-    page = bo.open("/games")
-    page.locator(f'form[action="/games/{game_id}/join"]').get_by_role("button").click()
+    take_the_seat(bo, game_id)
     # a second tab of Ada's, where she starts to choose before she plays from the first
     second = ada.context.new_page()
     second.goto(ada.server.url + f"/games/{game_id}")
