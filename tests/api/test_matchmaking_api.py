@@ -4,35 +4,7 @@ pairing, the game) is carried out in this process."""
 
 from __future__ import annotations
 
-import pytest
-
 from api.matchmaking_schemas import MatchRequestSchema
-from service.assembly import assemble
-from service.settings import Settings
-from store.outbox import OutboxStore
-
-
-class Kept:
-    def queue(self, deliveries):
-        pass
-
-
-@pytest.fixture
-def worker(redis_client):
-    consequences = assemble(redis_client, Settings(), deliveries=Kept()).consequences
-    outbox = OutboxStore(redis_client)
-    outbox.ensure_groups()
-
-    def run():
-        for _ in range(50):
-            entries = outbox.read("test", 100, 5)
-            if not entries:
-                return
-            for entry in entries:
-                consequences.carry_out(entry)
-            outbox.done(entries)
-
-    return run
 
 
 def test_ask_wait_and_get_a_game(client, register, worker):
