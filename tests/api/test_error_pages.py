@@ -6,6 +6,8 @@ import logging
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from api.app import create_app
 from turnpost.logs import JsonLines
@@ -59,7 +61,8 @@ def test_a_database_away_is_503_with_retry_after_in_a_line_of_the_log(redis_clie
     """A store that cannot be reached (a restart, a failover) is "try again", for a program
     and a browser alike: 503 server/unavailable with Retry-After, and one log line without a
     traceback (turnpost.logs formats it)."""
-    away = redis.Redis(port=1, socket_connect_timeout=0.2)  # nothing listens on port 1
+    # nothing listens on port 1; no retries, so each call fails at once
+    away = redis.Redis(port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
     app = create_app(redis_client)
 
     @app.get("/away")

@@ -4,6 +4,8 @@ on a real Valkey."""
 
 import threading
 
+import pytest
+
 from service.secrets import upgrade_secrets
 from store import keys
 from tests.api.conftest import befriend
@@ -42,6 +44,7 @@ def test_finding_players_needs_a_token_and_a_name(client, register):
     assert r.status_code == 422 and r.json["code"] == "request/invalid"
 
 
+@pytest.mark.slow  # over a second
 def test_players_registered_before_the_name_index_are_found_after_the_upgrade(
     app, client, register, redis_client
 ):

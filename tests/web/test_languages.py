@@ -45,6 +45,7 @@ def test_every_message_of_the_pages_is_translated_whole(language):
     assert problems == []
 
 
+@pytest.mark.slow  # over a second
 def test_an_extraction_finds_no_message_outside_the_catalogues(tmp_path):
     extracted = tmp_path / "messages.pot"
     subprocess.run(
