@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
+from apispec import APISpec
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -199,22 +200,7 @@ def create_app(
         matchmaking.blp,
     ):
         api.register_blueprint(blueprint)
-    # flask-smorest registers its page-based pagination's schema whether or not an operation
-    # pages that way; none does here (pages follow `after`), so the document leaves it out.
-    api.spec.components.schemas.pop("PaginationMetadata", None)
-    # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
-    # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
-    for event_body in (
-        WebhookTurnStartedSchema,
-        WebhookGameFinishedSchema,
-        WebhookGameInvitedSchema,
-        WebhookGameCancelledSchema,
-        WebhookChatMessageSchema,
-        WebhookProposalSchema,
-        PushMessageSchema,
-        WebhookTournamentRoundSchema,
-    ):
-        api.spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
+    api.document_when_read(_finish_the_document)
     app.register_blueprint(pages)
     install_web_client(app, services)
     app.register_blueprint(health)
@@ -243,16 +229,37 @@ def create_app(
     return app
 
 
-def settle_the_heap() -> None:
+def _finish_the_document(spec: APISpec) -> None:
+    """What the document holds beside the views of the blueprints."""
+    # flask-smorest registers its page-based pagination's schema whether or not an operation
+    # pages that way; none does here (pages follow `after`), so the document leaves it out.
+    spec.components.schemas.pop("PaginationMetadata", None)
+    # What the server POSTs to a player's webhook_url: no operation of the API answers with it,
+    # so each event's body is a component of its own (OpenAPI 3.0 has no `webhooks`).
+    for event_body in (
+        WebhookTurnStartedSchema,
+        WebhookGameFinishedSchema,
+        WebhookGameInvitedSchema,
+        WebhookGameCancelledSchema,
+        WebhookChatMessageSchema,
+        WebhookProposalSchema,
+        PushMessageSchema,
+        WebhookTournamentRoundSchema,
+    ):
+        spec.components.schema(event_body.__name__.removesuffix("Schema"), schema=event_body)
+
+
+def settle_the_heap(app: Flask) -> None:
     """Called by a serving process once its app is built, to tune the garbage collector for
-    serving. What is on the heap then (the app, its routes, schemas and OpenAPI document, the
-    libraries) lives as long as the process, so it is moved out of the collector's sight
+    serving. Its OpenAPI document is put together first. What is on the heap then (the app,
+    its routes, schemas and OpenAPI document, the libraries) lives as long as the process, so it is moved out of the collector's sight
     (`gc.freeze`): otherwise every full collection walks those ~90,000 objects again. And a
     young collection runs when 5,000 more containers are alive than at the last one, not 700:
     The Nine Domains' 504 legal moves hold about 1,500 at once, so with 700 every such answer
     set off two young collections and, now and then, a full one (a tenth of its CPU); the
     answer's containers are freed before the next one counts. Not for create_app itself: the
     tests build many apps in one process, and a frozen app is never collected."""
+    openapi_document(app)
     gc.collect()
     gc.freeze()
     gc.set_threshold(5000, *gc.get_threshold()[1:])

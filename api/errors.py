@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from http import HTTPStatus
+from typing import Any
 
+from apispec import APISpec
 from flask import Flask, Response, abort, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -45,8 +48,52 @@ HTTP_ERRORS = {
 
 
 class TurnpostApi(Api):
+    """flask-smorest's Api, with our errors, and an OpenAPI document put together when it is
+    first read (GET /openapi.json, `turnpost openapi`, a serving process before it settles its
+    heap) rather than while the app is made: documenting every view is half the cost of
+    `create_app`, which a serving process pays once but the tests pay for each of a thousand
+    apps that never read their document."""
+
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None  # each error status is documented: see spec_plugin.py
+
+    def __init__(self, app: Flask, *, spec_kwargs: dict) -> None:
+        self._to_document: list[tuple[Any, str, list | None]] = []
+        self._finish_document: Callable[[APISpec], None] | None = None
+        self._document_on_read = False
+        super().__init__(app, spec_kwargs=spec_kwargs)
+
+    @property
+    def spec(self) -> APISpec:
+        """The document, with every blueprint registered so far documented once the app is
+        made (before that, as flask-smorest and create_app build it up)."""
+        if self._document_on_read:
+            while self._to_document:
+                blueprint, name, parameters = self._to_document.pop(0)
+                blueprint.register_views_in_doc(
+                    self, self._app, self._spec, name=name, parameters=parameters
+                )
+                self._spec.tag({"name": name, "description": blueprint.description})
+            finish, self._finish_document = self._finish_document, None
+            if finish:
+                finish(self._spec)
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: APISpec) -> None:
+        self._spec = spec
+
+    def register_blueprint(self, blp: Any, *, parameters: list | None = None, **options: Any):
+        """As flask-smorest's, but its views are documented when the document is read."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+        self._to_document.append((blp, name, parameters))
+
+    def document_when_read(self, finish: Callable[[APISpec], None]) -> None:
+        """The app is made: its document is put together when first read, then `finish`ed."""
+        self._finish_document = finish
+        self._document_on_read = True
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500

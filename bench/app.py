@@ -45,4 +45,4 @@ class Append(MethodView):
 
 
 app.extensions["turnpost"]["api"].register_blueprint(baseline)
-settle_the_heap()  # as turnpost.wsgi does
+settle_the_heap(app)  # as turnpost.wsgi does

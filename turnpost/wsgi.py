@@ -19,4 +19,4 @@ def build_app():
 
 
 app = build_app()
-settle_the_heap()
+settle_the_heap(app)
