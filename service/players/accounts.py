@@ -14,7 +14,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from service.errors import ErrorCode, ServiceError
 from service.ids import new_id
 from service.languages import LANGUAGES
-from service.notify import digest
+from service.notify import digest, emails
 from service.notify.notifications import merged, preferences
 from service.players.sessions import WebSessions
 from service.secrets import ServerKeys
@@ -92,6 +92,7 @@ class PlayerService:
         if not name:
             raise ServiceError(ErrorCode.PLAYER_INVALID, "a player needs a name")
         _check_language(language)
+        email = _mailable(email)
         self._check_webhook(webhook_url)
         _check_kind(webhook_kind)
         token = new_token()
@@ -221,6 +222,8 @@ class PlayerService:
         _check_kind(changes.get("webhook_kind"))
         digest_before = preferences(profile)["digest_at"]
         before = _address(profile.get("email"))
+        if "email" in changes:
+            changes = {**changes, "email": _mailable(changes["email"])}
         for key in PROFILE_FIELDS:
             if key in changes:
                 profile[key] = changes[key]
@@ -386,6 +389,16 @@ def _check_language(language: str | None) -> None:
             ErrorCode.PLAYER_INVALID,
             f"a language is one of {', '.join(LANGUAGES)}, not {language!r}",
         )
+
+
+def _mailable(email: str | None) -> str | None:
+    """The address as it is kept and mailed (emails.mailable); None and "" as they are."""
+    if not email:
+        return email
+    try:
+        return emails.mailable(email)
+    except ValueError as err:
+        raise ServiceError(ErrorCode.PLAYER_INVALID, str(err)) from err
 
 
 def _address(email: str | None) -> str:

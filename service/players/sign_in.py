@@ -71,6 +71,10 @@ class SignIn:
         address = (email or "").strip().lower()
         if not _ADDRESS.fullmatch(address) or len(address) > 254:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "that is not an email address")
+        try:
+            address = emails.mailable(address)
+        except ValueError as err:
+            raise ServiceError(ErrorCode.REQUEST_INVALID, str(err)) from err
         wait = self._take(address)
         if wait:
             raise TooMany(
@@ -85,7 +89,10 @@ class SignIn:
         """A player gave `email` (registering, or changing their address): send it the letter
         that confirms it, within the address's quota; past it, nothing (the owner can ask
         for a sign-in link later). Whether a letter was asked for."""
-        address = (email or "").strip().lower()
+        try:
+            address = emails.mailable((email or "").strip().lower())
+        except ValueError:
+            return False
         if not _ADDRESS.fullmatch(address) or len(address) > 254 or self._take(address):
             return False
         self._schedule(address, "confirm")
