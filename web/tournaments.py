@@ -53,6 +53,7 @@ def tournament_page(tournament_id: str):
         shown["name"],
         t=t,
         reader=reader,
+        deleted=services().tournaments.deleted_players(tournament_id),
         yours=yours,
         your_bye=bool(reader and current and (current["bye"] or {}).get("player_id") == reader),
         stream=f"/v1/tournaments/{tournament_id}/stream"

@@ -71,7 +71,8 @@ class SeatLine:
     kind: str
     """player, bot, invited (reserved for a player who has not answered) or open."""
     player_id: str | None
-    """The player who holds the seat, or is invited to it (None for a bot or an open seat)."""
+    """The player who holds the seat, or is invited to it (None for a bot, an open seat, and
+    a player who deleted their account: no page is theirs any more)."""
     you: bool
     to_move: bool
     deadline: str | None
@@ -375,9 +376,8 @@ def build(
         for (n, a), w in zip(notated, words)
     )
     legal = [dict(m.action) for m in moves]
-    since = since_last_move(
-        game, snap["seats"], recent, seat, told_until, history.deleted_players(snap)
-    )
+    deleted = history.deleted_players(snap)
+    since = since_last_move(game, snap["seats"], recent, seat, told_until, deleted)
     muted, hidden = logview.unseen(snap, blocked)
     chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
     chat_since = _chat_since(chat, recent, seat, told_until)
@@ -386,7 +386,7 @@ def build(
             seat=s,
             name=names[s],
             kind=record["kind"],
-            player_id=record["player_id"],
+            player_id=None if record["player_id"] in deleted else record["player_id"],
             you=s == seat,
             to_move=snap["status"] == "active" and s in snap["active_seats"],
             deadline=_deadline_words(snap, s, now_ms, zone),

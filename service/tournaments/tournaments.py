@@ -257,6 +257,11 @@ class TournamentService:
     def get(self, tournament_id: str, reader: str | None = None) -> dict[str, Any]:
         return self.shown(self._load(tournament_id), reader)
 
+    def deleted_players(self, tournament_id: str) -> frozenset[str]:
+        """The players of the tournament who deleted their account: named "a deleted player",
+        they have no page to link to."""
+        return frozenset(self._load(tournament_id).get("deleted_players", []))
+
     def version(self, tournament_id: str) -> int:
         return self._load(tournament_id)["version"]
 

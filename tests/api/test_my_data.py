@@ -131,6 +131,7 @@ def test_deleting_my_account(client, register, redis_client):
             text = answer.get_data(as_text=True)
             assert answer.status_code == 200, (answer.request.path, text)
             assert "Adaline" not in text, (answer.request.path, text)
+            assert f"/players/{ada_id}" not in text, (answer.request.path, text)  # a 404
         assert DELETED in answers[0].get_data(as_text=True)
     assert client.get(f"/v1/games/{unclocked}", headers=bo).json["status"] == "finished"
     log = client.get(f"/v1/games/{clocked}/log?limit=1000", headers=bo).json["entries"]

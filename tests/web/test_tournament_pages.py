@@ -89,6 +89,11 @@ def test_create_sign_up_from_the_lobby_and_play(app, services, smtp):
     assert "You withdrew (withdrew)" in text(bo, page)
     work(services)
     assert "withdrawn" in text(ada, page)
+    assert f'href="/players/{cy}"' in text(ada, page)
+    services.own_data.delete(cy, confirm=cy)
+    work(services)
+    shown = text(ada, page)
+    assert "a deleted player" in shown and f"/players/{cy}" not in shown  # no page is theirs
 
 
 def test_a_tournament_nobody_may_find(app, services, smtp):
