@@ -5,6 +5,8 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 from service.errors import ErrorCode
 from service.languages import LANGUAGES
+from service.notify import notifications as notice
+from service.notify.digest import DIGEST
 from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
 from service.players.accounts import MAX_FRIENDS, WEBHOOK_KINDS
 from store.record import EventType
@@ -23,6 +25,12 @@ LOG_EVENT_TYPES = [kind.value for kind in EventType]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
+GAME_NOTICES = [notice.GAME_FINISHED, notice.GAME_INVITED, notice.GAME_CANCELLED]
+"""The events about a game as a whole, which every way of telling a player carries."""
+TALK_NOTICES = [notice.CHAT_MESSAGE, notice.PROPOSAL_MADE, notice.PROPOSAL_CLOSED]
+"""The events of the players' messages and proposals."""
+DELIVERY_EVENTS = [notice.TURN_STARTED, notice.TURN_REMINDER, *GAME_NOTICES, *TALK_NOTICES, DIGEST]
+PUSH_EVENTS = [notice.TURN_STARTED, notice.TURN_CONTINUES, notice.TURN_REMINDER, *GAME_NOTICES]
 
 
 class JsonInteger(fields.Integer):
@@ -407,22 +415,7 @@ class DeliverySchema(Schema):
     id = string("The delivery id: the same on every retry (header Turnpost-Delivery)")
     at = fields.String(required=True, metadata=ISO_TIME)
     channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook", "push"]))
-    event = fields.String(
-        required=True,
-        validate=validate.OneOf(
-            [
-                "turn.started",
-                "turn.reminder",
-                "game.finished",
-                "game.invited",
-                "game.cancelled",
-                "chat.message",
-                "proposal.made",
-                "proposal.closed",
-                "digest",
-            ]
-        ),
-    )
+    event = fields.String(required=True, validate=validate.OneOf(DELIVERY_EVENTS))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     status = string(
@@ -496,19 +489,7 @@ class PushMessageSchema(Schema):
     title = fields.String(required=True)
     body = fields.String(required=True)
     url = string("The game's page: open it")
-    event = fields.String(
-        required=True,
-        validate=validate.OneOf(
-            [
-                "turn.started",
-                "turn.continues",
-                "turn.reminder",
-                "game.finished",
-                "game.invited",
-                "game.cancelled",
-            ]
-        ),
-    )
+    event = fields.String(required=True, validate=validate.OneOf(PUSH_EVENTS))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     tag = string("The game's id: a newer notification replaces the older")

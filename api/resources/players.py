@@ -9,6 +9,8 @@ from flask import current_app
 from flask.views import MethodView
 
 from service.errors import ErrorCode
+from service.notify import notifications as notice
+from service.notify import tournament_letters
 
 from .. import context
 from ..blueprints import Blueprint
@@ -17,7 +19,9 @@ from ..event_streams import Event, event_schema, event_stream, resume_parameters
 from ..json_answers import json_answer
 from ..own_data_schemas import AccountDeletedSchema, AccountDeleteQuerySchema, PlayerExportSchema
 from ..schemas import (
+    GAME_NOTICES,
     NEXT_PAGE,
+    TALK_NOTICES,
     BlockedSchema,
     BlockedUpdateSchema,
     DeliveryListSchema,
@@ -284,16 +288,11 @@ class StreamTicket(MethodView):
 
 ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}")
 PLAYER_EVENT_TYPES = [
-    "turn.started",
-    "turn.continues",
-    "game.finished",
-    "game.invited",
-    "game.cancelled",
-    "chat.message",
-    "proposal.made",
-    "proposal.closed",
-    "tournament.round_started",
-    "tournament.round_ended",
+    notice.TURN_STARTED,
+    notice.TURN_CONTINUES,
+    *GAME_NOTICES,
+    *TALK_NOTICES,
+    *tournament_letters.EVENTS,
     "matchmaking.matched",
 ]
 PLAYER_EVENT = event_schema(
