@@ -5,20 +5,17 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 
 from .described import boolean, integer, string
-from .schemas import JsonInteger
+from .schemas import optional_integer
 
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 
 
 class MatchAskSchema(Schema):
-    bot_after_seconds = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(0, 7 * 86400),
-        metadata={
-            "description": "After this long without an opponent near your rating, a game against "
-            "the bot nearest your rating (0: at once); null: wait for a person only"
-        },
+    bot_after_seconds = optional_integer(
+        "After this long without an opponent near your rating, a game against "
+        "the bot nearest your rating (0: at once); null: wait for a person only",
+        0,
+        7 * 86400,
     )
 
 

@@ -26,15 +26,20 @@ PROVISIONAL = {
 BOT_OR_PLAYER = {"description": "The player's id; null for a bot (rated as a player of its own)"}
 
 
+class TitleSchema(Schema):
+    """The head of a row about one title: its name (`game`) and its title."""
+
+    game = fields.String(required=True, metadata=GAME_NAME)
+    title = fields.String(required=True)
+
+
 class RatingPointSchema(Schema):
     game_id = fields.String(required=True)
     at = fields.String(required=True, metadata=ISO_TIME)
     rating = integer("The rating after the game")
 
 
-class TitleRatingSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class TitleRatingSchema(TitleSchema):
     rating = fields.Integer(required=True, metadata=RATING)
     uncertainty = fields.Integer(required=True, metadata=UNCERTAINTY)
     provisional = fields.Boolean(required=True, metadata=PROVISIONAL)
@@ -52,9 +57,7 @@ class PlaceCountSchema(Schema):
     games = fields.Integer(required=True)
 
 
-class TitleRecordSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class TitleRecordSchema(TitleSchema):
     games = integer("Finished games of the title")
     rated_games = fields.Integer(required=True)
     wins = integer("Games finished first (or tied)")
@@ -83,9 +86,7 @@ class ResultSchema(Schema):
     others = fields.List(fields.Nested(ResultOtherSchema), required=True)
 
 
-class HeadToHeadGameSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class HeadToHeadGameSchema(TitleSchema):
     won = fields.Integer(required=True)
     lost = fields.Integer(required=True)
     drawn = fields.Integer(required=True)
@@ -128,9 +129,7 @@ class LeaderboardRowSchema(Schema):
     games = fields.Integer(required=True)
 
 
-class LeaderboardSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class LeaderboardSchema(TitleSchema):
     page = fields.Integer(required=True)
     per_page = fields.Integer(required=True)
     pages = fields.Integer(required=True)

@@ -51,6 +51,16 @@ class JsonBoolean(fields.Boolean):
         return value
 
 
+def optional_integer(description: str, least: int, most: int) -> JsonInteger:
+    """A whole number from `least` to `most` that a request may leave out or send as null."""
+    return JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(least, most),
+        metadata={"description": description},
+    )
+
+
 class ProblemSchema(Schema):
     """An error answer: RFC 9457 problem details, with `code` and `message` as extension
     members (the two fields clients have always read)."""
@@ -377,11 +387,8 @@ class ReportPostSchema(Schema):
         validate=validate.Length(1, 64),
         metadata={"description": "With `message`: the game of the message you report"},
     )
-    message = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, MAX_VERSION),
-        metadata={"description": "The message's version (as /chat lists it), one you may read"},
+    message = optional_integer(
+        "The message's version (as /chat lists it), one you may read", 1, MAX_VERSION
     )
 
 
@@ -533,6 +540,14 @@ class DeliveryQuerySchema(Schema):
     )
 
 
+EIGHT_WEEKS = 8 * 7 * 86400
+
+
+def clock_seconds(description: str, least: int = 1, most: int = EIGHT_WEEKS) -> JsonInteger:
+    """A time control's seconds, in a request (which names those of its kind only)."""
+    return JsonInteger(validate=validate.Range(least, most), metadata={"description": description})
+
+
 class TimeControlSchema(Schema):
     """A game's clock. `kind` per_move (the default, and every game created before kinds):
     `per_move_seconds` for each move; `bank`: a time bank of `initial_seconds`, charged while
@@ -545,27 +560,16 @@ class TimeControlSchema(Schema):
         validate=validate.OneOf(["none", "per_move", "bank"]),
         metadata={"description": "per_move, bank, or none"},
     )
-    per_move_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={
-            "description": "per_move: seconds per move, from the server's minimum (a minute "
-            "unless its MIN_MOVE_SECONDS says otherwise) to eight weeks"
-        },
+    per_move_seconds = clock_seconds(
+        "per_move: seconds per move, from the server's minimum (a minute "
+        "unless its MIN_MOVE_SECONDS says otherwise) to eight weeks"
     )
-    initial_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={"description": "bank: the bank at the start, from the minimum to eight weeks"},
+    initial_seconds = clock_seconds("bank: the bank at the start, from the minimum to eight weeks")
+    increment_seconds = clock_seconds(
+        "bank: added after each of your moves, up to two weeks", least=0, most=14 * 86400
     )
-    increment_seconds = JsonInteger(
-        validate=validate.Range(0, 14 * 86400),
-        metadata={"description": "bank: added after each of your moves, up to two weeks"},
-    )
-    max_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={
-            "description": "bank: the most the bank holds (at least initial_seconds), up to "
-            "eight weeks"
-        },
+    max_seconds = clock_seconds(
+        "bank: the most the bank holds (at least initial_seconds), up to eight weeks"
     )
     weekends_off = JsonBoolean(
         load_default=False,
@@ -815,14 +819,11 @@ class ChatPostSchema(Schema):
         validate=validate.Length(1, MAX_MESSAGE_CHARS),
         metadata={"example": "Good luck, have fun!"},
     )
-    to = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(0, 5),
-        metadata={
-            "description": "A private message to the player at this seat (games of three "
-            "seats or more); absent or null: to the whole table"
-        },
+    to = optional_integer(
+        "A private message to the player at this seat (games of three "
+        "seats or more); absent or null: to the whole table",
+        0,
+        5,
     )
 
 
@@ -863,12 +864,7 @@ class ProposalPostSchema(Schema):
         "abort: end the game with no result (in its first two rounds)",
         validate=validate.OneOf(PROPOSAL_KINDS),
     )
-    days = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, 30),
-        metadata={"description": "For a pause: how many days (1 to 30)"},
-    )
+    days = optional_integer("For a pause: how many days (1 to 30)", 1, 30)
 
 
 class ProposalAnswerSchema(Schema):

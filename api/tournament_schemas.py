@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 
 from .described import boolean, described, integer, listed, nested, string
-from .schemas import JsonBoolean, JsonInteger, TimeControlSchema
+from .schemas import JsonBoolean, JsonInteger, TimeControlSchema, optional_integer
 
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "ninedomains"}
@@ -50,15 +50,12 @@ class TournamentCreateSchema(Schema):
     rated = JsonBoolean(
         load_default=True, metadata={"description": "Whether its games count for ratings"}
     )
-    rounds = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, 63),
-        metadata={
-            "description": "A Swiss's rounds, fewer than its size (by default log2 of the size, "
-            "rounded up); at the start, at most one fewer than the players signed up. A "
-            "round-robin has one round of all its games"
-        },
+    rounds = optional_integer(
+        "A Swiss's rounds, fewer than its size (by default log2 of the size, "
+        "rounded up); at the start, at most one fewer than the players signed up. A "
+        "round-robin has one round of all its games",
+        1,
+        63,
     )
     start_at = fields.AwareDateTime(
         load_default=None,
