@@ -273,9 +273,14 @@ WEBHOOK_SECRET = {
 }
 
 
-class PlayerSchema(Schema):
+class PlayerNameSchema(Schema):
+    """A player as others name them: the id (which tells them apart) and the name."""
+
     id = fields.String(required=True)
     name = fields.String(required=True)
+
+
+class PlayerSchema(PlayerNameSchema):
     email = fields.String(allow_none=True)
     email_confirmed = boolean(
         "Whether the owner of `email` followed a link emailed to it for you. "
@@ -300,26 +305,30 @@ class PlayerSchema(Schema):
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
-class PlayerCreatedSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class PlayerCreatedSchema(PlayerNameSchema):
     token = string("The API token: send it as 'Authorization: Bearer <token>'. Shown once.")
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
-class FriendsUpdateSchema(Schema):
-    friends = listed(
+def player_ids(description: str) -> fields.List:
+    """A request's whole list of player ids (friends, blocked players)."""
+    return listed(
         fields.String(validate=validate.Length(min=1, max=64)),
-        "Player ids: each may seat you in a game directly; "
-        "anyone else who names you in a game's seats "
-        "invites you (you join or decline)",
+        description,
         validate=validate.Length(max=MAX_FRIENDS),
     )
 
 
-class FriendSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class FriendsUpdateSchema(Schema):
+    friends = player_ids(
+        "Player ids: each may seat you in a game directly; "
+        "anyone else who names you in a game's seats "
+        "invites you (you join or decline)",
+    )
+
+
+class FriendSchema(PlayerNameSchema):
+    """A friend, or a player you blocked."""
 
 
 class PlayerSearchQuerySchema(Schema):
@@ -327,9 +336,8 @@ class PlayerSearchQuerySchema(Schema):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
-class PlayerFoundSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class PlayerFoundSchema(PlayerNameSchema):
+    """A player whose name starts with the one searched for."""
 
 
 class PlayerSearchSchema(Schema):
@@ -340,9 +348,7 @@ class PlayerSearchSchema(Schema):
     )
 
 
-class PublicPlayerSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class PublicPlayerSchema(PlayerNameSchema):
     games_played = integer("The games the player has a seat in or had, finished or not")
     ratings = listed(
         fields.Nested(TitleRatingSchema), "A rating per game the player played rated games of"
@@ -359,11 +365,9 @@ class FriendsSchema(Schema):
 
 
 class BlockedUpdateSchema(Schema):
-    blocked = listed(
-        fields.String(validate=validate.Length(min=1, max=64)),
+    blocked = player_ids(
         "Player ids: none of them invites you or is seated with you from "
         "the lobby, and their messages are hidden from you",
-        validate=validate.Length(max=MAX_FRIENDS),
     )
 
 
