@@ -18,6 +18,7 @@ from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
+from ..paging import next_page
 from ..schemas import (
     LOG_EVENT_TYPES,
     NEXT_PAGE,
@@ -131,17 +132,15 @@ class Games(MethodView):
         games, following = context.games().list_games(
             player, awaiting, query["limit"], read_cursor(query.get("cursor"))
         )
-        if following is None:
-            return json_answer({"games": games, "next": None})
-        args = {
-            **({"awaiting": "me"} if awaiting else {}),
-            "limit": query["limit"],
-            "cursor": make_cursor(following),
-        }
-        url = f"{blp.url_prefix}?{urlencode(args)}"
-        answer = json_answer({"games": games, "next": url})
-        answer.headers["Link"] = f'<{url}>; rel="next"'
-        return answer
+        url = None
+        if following is not None:
+            args = {
+                **({"awaiting": "me"} if awaiting else {}),
+                "limit": query["limit"],
+                "cursor": make_cursor(following),
+            }
+            url = f"{blp.url_prefix}?{urlencode(args)}"
+        return json_answer(*next_page({"games": games}, url))
 
 
 @blp.route("/<game_id>")
@@ -330,8 +329,7 @@ class Log(MethodView):
             following = (
                 f"{blp.url_prefix}/{game_id}/log?after={log['read_to']}&limit={query['limit']}"
             )
-        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
-        return {**log, "next": following}, 200, headers
+        return next_page(log, following)
 
 
 @blp.route("/<game_id>/resign")

@@ -18,6 +18,7 @@ from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
 from ..own_data_schemas import AccountDeletedSchema, AccountDeleteQuerySchema, PlayerExportSchema
+from ..paging import next_page
 from ..schemas import (
     GAME_NOTICES,
     NEXT_PAGE,
@@ -263,17 +264,13 @@ class Deliveries(MethodView):
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
         found = context.players().deliveries(context.caller(), query["limit"], query.get("before"))
-        if found["next_before"] is None:
-            return {"deliveries": found["deliveries"], "next": None}
-        url = (
-            f"{blp.url_prefix}/me/deliveries?"
-            f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}"
-        )
-        return (
-            {"deliveries": found["deliveries"], "next": url},
-            200,
-            {"Link": f'<{url}>; rel="next"'},
-        )
+        url = None
+        if found["next_before"] is not None:
+            url = (
+                f"{blp.url_prefix}/me/deliveries?"
+                f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}"
+            )
+        return next_page({"deliveries": found["deliveries"]}, url)
 
 
 @blp.route("/me/stream-ticket")

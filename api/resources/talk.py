@@ -8,6 +8,7 @@ from service.errors import ErrorCode, ServiceError
 from .. import context
 from ..blueprints import Blueprint
 from ..error_codes import raises
+from ..paging import next_page
 from ..schemas import (
     NEXT_PAGE,
     ChatListSchema,
@@ -66,8 +67,7 @@ class Chat(MethodView):
             following = (
                 f"{blp.url_prefix}/{game_id}/chat?after={found['read_to']}&limit={query['limit']}"
             )
-        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
-        return {**found, "next": following}, 200, headers
+        return next_page(found, following)
 
 
 @blp.route("/<game_id>/proposals")

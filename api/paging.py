@@ -1,0 +1,13 @@
+"""One page of a longer list: where the next page is, said twice (the `next` field, and the
+`Link` header of RFC 8288 that the operation documents as NEXT_PAGE)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def next_page(answer: dict[str, Any], following: str | None) -> tuple[dict, int, dict[str, str]]:
+    """`answer` with its `next`: the next page's address (relative), or None on the last page;
+    and the same address in a `Link: <...>; rel="next"` header while there is one."""
+    headers = {"Link": f'<{following}>; rel="next"'} if following else {}
+    return {**answer, "next": following}, 200, headers
