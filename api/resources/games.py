@@ -14,7 +14,7 @@ from store.record import EventType
 
 from .. import context, metrics
 from ..blueprints import Blueprint
-from ..error_codes import raises
+from ..error_codes import SEATED_WRITE_CODES, raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
@@ -176,13 +176,7 @@ class Join(MethodView):
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
     @blp.doc(operationId="rematchGame")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.GAME_NOT_FINISHED,
-        ErrorCode.GAME_INVALID_SEATS,
-        ErrorCode.GAME_BUSY,
-    )
+    @raises(*SEATED_WRITE_CODES, ErrorCode.GAME_NOT_FINISHED, ErrorCode.GAME_INVALID_SEATS)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     @blp.alt_response(200, schema=GameSummarySchema, description="The rematch asked for before")
     def post(self, game_id):
@@ -273,8 +267,7 @@ class LegalMoves(MethodView):
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
     @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
+        *SEATED_WRITE_CODES,
         ErrorCode.GAME_NOT_STARTED,
         ErrorCode.GAME_CANCELLED,
         ErrorCode.MOVE_STALE_VERSION,
@@ -282,7 +275,6 @@ class Moves(MethodView):
         ErrorCode.MOVE_ILLEGAL,
         ErrorCode.MOVE_GAME_OVER,
         ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.GAME_BUSY,
         ErrorCode.MOVE_MALFORMED,
         ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
     )
@@ -336,11 +328,9 @@ class Log(MethodView):
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
     @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
+        *SEATED_WRITE_CODES,
         ErrorCode.MOVE_GAME_OVER,
         ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.GAME_BUSY,
         ErrorCode.GAME_CANCELLED,
     )
     @blp.response(200, GameSummarySchema)
