@@ -11,3 +11,10 @@ def next_page(answer: dict[str, Any], following: str | None) -> tuple[dict, int,
     and the same address in a `Link: <...>; rel="next"` header while there is one."""
     headers = {"Link": f'<{following}>; rel="next"'} if following else {}
     return {**answer, "next": following}, 200, headers
+
+
+def log_page(answer: dict[str, Any], address: str, limit: int, more: bool) -> tuple:
+    """A page of a game's log as one reader sees it (the log, the chat): the next page reads on
+    after the last entry this one read (`read_to`), `limit` at a time, while there is `more`."""
+    following = f"{address}?after={answer['read_to']}&limit={limit}" if more else None
+    return next_page(answer, following)

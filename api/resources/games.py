@@ -18,7 +18,7 @@ from ..error_codes import SEATED_WRITE_CODES, raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
-from ..paging import next_page
+from ..paging import log_page, next_page
 from ..schemas import (
     LOG_EVENT_TYPES,
     NEXT_PAGE,
@@ -316,12 +316,8 @@ class Log(MethodView):
     def get(self, query, game_id):
         """The event log as you may see it; page with after=<last version you have>"""
         log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
-        following = None
-        if log["read_to"] > query["after"] and log["read_to"] < log["version"]:
-            following = (
-                f"{blp.url_prefix}/{game_id}/log?after={log['read_to']}&limit={query['limit']}"
-            )
-        return next_page(log, following)
+        more = query["after"] < log["read_to"] < log["version"]
+        return log_page(log, f"{blp.url_prefix}/{game_id}/log", query["limit"], more)
 
 
 @blp.route("/<game_id>/resign")

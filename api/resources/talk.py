@@ -8,7 +8,7 @@ from service.errors import ErrorCode, ServiceError
 from .. import context
 from ..blueprints import Blueprint
 from ..error_codes import SEATED_WRITE_CODES, raises
-from ..paging import next_page
+from ..paging import log_page
 from ..schemas import (
     NEXT_PAGE,
     ChatListSchema,
@@ -60,12 +60,8 @@ class Chat(MethodView):
         found = context.services().talk.messages(
             game_id, context.caller(), query["after"], query["limit"]
         )
-        following = None
-        if found["read_to"] < found["version"]:
-            following = (
-                f"{blp.url_prefix}/{game_id}/chat?after={found['read_to']}&limit={query['limit']}"
-            )
-        return next_page(found, following)
+        more = found["read_to"] < found["version"]
+        return log_page(found, f"{blp.url_prefix}/{game_id}/chat", query["limit"], more)
 
 
 @blp.route("/<game_id>/proposals")
