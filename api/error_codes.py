@@ -31,6 +31,13 @@ AUTH_CODES = (ErrorCode.AUTH_UNAUTHORIZED, ErrorCode.AUTH_BAD_TOKEN)
 #: whose outcome is unknown: service.play.commit).
 ANY_CODES = (ErrorCode.RATE_LIMITED, ErrorCode.SERVER_ERROR, ErrorCode.SERVER_UNAVAILABLE)
 
+#: What a write to a game by one of its players may answer with: no such game, the caller
+#: holds no seat in it, or another write to it is under way (each operation adds its own).
+SEATED_WRITE_CODES = (ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER, ErrorCode.GAME_BUSY)
+#: What a write to a tournament may answer with: no such tournament, or another write to it
+#: is under way.
+TOURNAMENT_WRITE_CODES = (ErrorCode.TOURNAMENT_NOT_FOUND, ErrorCode.TOURNAMENT_BUSY)
+
 EXTENSION = "x-error-codes"
 
 

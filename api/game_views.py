@@ -20,37 +20,26 @@ from marshmallow_oneofschema import OneOfSchema
 
 from engine import registry
 
+from .described import described, integer, listed, string
 from .schemas import MAX_VERSION, JsonInteger, SeatClockSchema
 
 
 class ViewEnvelopeSchema(Schema):
-    game = fields.String(required=True, metadata={"description": "The game's name"})
-    version = fields.Integer(
-        required=True, metadata={"description": "The game's version; also the ETag"}
-    )
-    seat = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Your seat, or null when you watch as a spectator"},
-    )
-    active_seats = fields.List(
-        fields.Integer(), required=True, metadata={"description": "The seats that may act now"}
-    )
-    clocks = fields.List(
+    game = string("The game's name")
+    version = integer("The game's version; also the ETag")
+    seat = integer("Your seat, or null when you watch as a spectator", allow_none=True)
+    active_seats = listed(fields.Integer(), "The seats that may act now")
+    clocks = listed(
         fields.Nested(SeatClockSchema),
-        required=True,
+        "Each seat's clock, by seat (null in a game without a clock)",
         allow_none=True,
-        metadata={"description": "Each seat's clock, by seat (null in a game without a clock)"},
     )
 
 
 class LegalMovesEnvelopeSchema(Schema):
-    game = fields.String(required=True, metadata={"description": "The game's name"})
-    version = fields.Integer(
-        required=True,
-        metadata={"description": "The version these moves are for: send it as expected_version"},
-    )
-    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    game = string("The game's name")
+    version = integer("The version these moves are for: send it as expected_version")
+    seat = integer("Your seat")
 
 
 def game_schema_module(name: str):
@@ -157,12 +146,10 @@ def _is_object(value) -> bool:
 
 
 class MoveSchema(Schema):
-    expected_version = JsonInteger(
-        required=True,
+    expected_version = described(
+        JsonInteger,
+        "The version you read; a stale one answers 409 move/stale_version",
         validate=validate.Range(0, MAX_VERSION),
-        metadata={
-            "description": "The version you read; a stale one answers 409 move/stale_version"
-        },
     )
     notation = fields.String(
         validate=validate.Length(min=1, max=500),

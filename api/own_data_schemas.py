@@ -3,6 +3,7 @@
 
 from marshmallow import Schema, fields
 
+from .described import integer, listed, nested, string
 from .game_views import GameViewSchema
 from .rating_schemas import HeadToHeadSchema, ResultSchema, TitleRatingSchema, TitleRecordSchema
 from .schemas import (
@@ -17,25 +18,14 @@ from .schemas import (
 
 
 class ExportedGameSchema(GameSummarySchema):
-    seat = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Your seat; null while you are invited, or after you left"},
-    )
-    view = fields.Nested(
+    seat = integer("Your seat; null while you are invited, or after you left", allow_none=True)
+    view = nested(
         GameViewSchema,
-        required=True,
+        "Your seat's view (as GET /v1/games/{id}/view gives it); null "
+        "before the game started or without a seat",
         allow_none=True,
-        metadata={
-            "description": "Your seat's view (as GET /v1/games/{id}/view gives it); null "
-            "before the game started or without a seat"
-        },
     )
-    messages = fields.List(
-        fields.Nested(ChatMessageSchema),
-        required=True,
-        metadata={"description": "The messages you wrote in the game"},
-    )
+    messages = listed(fields.Nested(ChatMessageSchema), "The messages you wrote in the game")
 
 
 class ExportedRatingsSchema(Schema):
@@ -46,9 +36,9 @@ class ExportedRatingsSchema(Schema):
 
 
 class ExportedSessionSchema(Schema):
-    agent = fields.String(required=True, metadata={"description": "The browser"})
-    signed_in = fields.Integer(required=True, metadata={"description": "Epoch ms"})
-    seen = fields.Integer(required=True, metadata={"description": "Epoch ms"})
+    agent = string("The browser")
+    signed_in = integer("Epoch ms")
+    seen = integer("Epoch ms")
 
 
 class PlayerExportSchema(Schema):
@@ -60,40 +50,25 @@ class PlayerExportSchema(Schema):
     friends = fields.List(fields.Nested(FriendSchema), required=True)
     blocked = fields.List(fields.Nested(FriendSchema), required=True)
     calendar = fields.Nested(VacationStateSchema, required=True)
-    games = fields.List(
-        fields.Nested(ExportedGameSchema),
-        required=True,
-        metadata={"description": "Every game you sit in, sat in or are invited to"},
+    games = listed(
+        fields.Nested(ExportedGameSchema), "Every game you sit in, sat in or are invited to"
     )
     ratings = fields.Nested(ExportedRatingsSchema, required=True)
-    deliveries = fields.List(
-        fields.Nested(DeliverySchema),
-        required=True,
-        metadata={"description": "The deliveries kept (the latest), newest first"},
+    deliveries = listed(
+        fields.Nested(DeliverySchema), "The deliveries kept (the latest), newest first"
     )
     push_subscriptions = fields.List(fields.Nested(PushSubscriptionSchema), required=True)
     sessions = fields.List(fields.Nested(ExportedSessionSchema), required=True)
 
 
 class AccountDeleteQuerySchema(Schema):
-    confirm = fields.String(
-        required=True,
-        metadata={"description": "Your own player id: that you mean it, and this account"},
-    )
+    confirm = string("Your own player id: that you mean it, and this account")
 
 
 class AccountDeletedSchema(Schema):
     deleted = fields.Boolean(required=True)
-    games = fields.List(
+    games = listed(
         fields.String(),
-        required=True,
-        metadata={
-            "description": "Your unfinished games that went on by their timeout policy "
-            "(or that you left)"
-        },
+        "Your unfinished games that went on by their timeout policy (or that you left)",
     )
-    renamed = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": 'The games that now name you "a deleted player"'},
-    )
+    renamed = listed(fields.String(), 'The games that now name you "a deleted player"')

@@ -5,6 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 
+from .described import described, integer, listed, string
+
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
 RATING = {
@@ -24,31 +26,29 @@ PROVISIONAL = {
 BOT_OR_PLAYER = {"description": "The player's id; null for a bot (rated as a player of its own)"}
 
 
+class TitleSchema(Schema):
+    """The head of a row about one title: its name (`game`) and its title."""
+
+    game = fields.String(required=True, metadata=GAME_NAME)
+    title = fields.String(required=True)
+
+
 class RatingPointSchema(Schema):
     game_id = fields.String(required=True)
     at = fields.String(required=True, metadata=ISO_TIME)
-    rating = fields.Integer(required=True, metadata={"description": "The rating after the game"})
+    rating = integer("The rating after the game")
 
 
-class TitleRatingSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class TitleRatingSchema(TitleSchema):
     rating = fields.Integer(required=True, metadata=RATING)
     uncertainty = fields.Integer(required=True, metadata=UNCERTAINTY)
     provisional = fields.Boolean(required=True, metadata=PROVISIONAL)
-    games = fields.Integer(required=True, metadata={"description": "Rated games of the title"})
-    rank = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The place on the title's leaderboard; null when not on it"},
-    )
-    ranked_players = fields.Integer(
-        required=True, metadata={"description": "How many players the leaderboard has"}
-    )
-    history = fields.List(
+    games = integer("Rated games of the title")
+    rank = integer("The place on the title's leaderboard; null when not on it", allow_none=True)
+    ranked_players = integer("How many players the leaderboard has")
+    history = listed(
         fields.Nested(RatingPointSchema),
-        required=True,
-        metadata={"description": "The rating after each of the last 100 rated games, oldest first"},
+        "The rating after each of the last 100 rated games, oldest first",
     )
 
 
@@ -57,12 +57,10 @@ class PlaceCountSchema(Schema):
     games = fields.Integer(required=True)
 
 
-class TitleRecordSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
-    games = fields.Integer(required=True, metadata={"description": "Finished games of the title"})
+class TitleRecordSchema(TitleSchema):
+    games = integer("Finished games of the title")
     rated_games = fields.Integer(required=True)
-    wins = fields.Integer(required=True, metadata={"description": "Games finished first (or tied)"})
+    wins = integer("Games finished first (or tied)")
     places = fields.List(fields.Nested(PlaceCountSchema), required=True)
 
 
@@ -77,35 +75,28 @@ class ResultSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
     title = fields.String(required=True)
     ended_at = fields.String(required=True, metadata=ISO_TIME)
-    place = fields.Integer(
-        required=True,
-        metadata={
-            "description": "1 is first; tied seats share a place (1, 2, 2, 4); who resigned or "
-            "forfeited on time comes after everyone still playing"
-        },
+    place = integer(
+        "1 is first; tied seats share a place (1, 2, 2, 4); who resigned or "
+        "forfeited on time comes after everyone still playing"
     )
     seats = fields.Integer(required=True)
     rated = fields.Boolean(required=True)
-    rating = fields.Integer(required=True, allow_none=True, metadata={"description": "After it"})
+    rating = integer("After it", allow_none=True)
     change = fields.Integer(required=True, allow_none=True)
     others = fields.List(fields.Nested(ResultOtherSchema), required=True)
 
 
-class HeadToHeadGameSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class HeadToHeadGameSchema(TitleSchema):
     won = fields.Integer(required=True)
     lost = fields.Integer(required=True)
     drawn = fields.Integer(required=True)
 
 
 class HeadToHeadSchema(Schema):
-    player_id = fields.String(required=True, metadata={"description": "You (the caller)"})
-    won = fields.Integer(
-        required=True, metadata={"description": "Finished games the player placed above you"}
-    )
-    lost = fields.Integer(required=True, metadata={"description": "... below you"})
-    drawn = fields.Integer(required=True, metadata={"description": "... level with you"})
+    player_id = string("You (the caller)")
+    won = integer("Finished games the player placed above you")
+    lost = integer("... below you")
+    drawn = integer("... level with you")
     games = fields.List(fields.Nested(HeadToHeadGameSchema), required=True)
 
 
@@ -115,7 +106,7 @@ class RatingChangeSchema(Schema):
     seat = fields.Integer(required=True)
     player_id = fields.String(required=True, allow_none=True, metadata=BOT_OR_PLAYER)
     name = fields.String(required=True)
-    place = fields.Integer(required=True, metadata={"description": "1 is first; ties share"})
+    place = integer("1 is first; ties share")
     rating_before = fields.Integer(required=True)
     rating = fields.Integer(required=True, metadata=RATING)
     change = fields.Integer(required=True)
@@ -131,34 +122,21 @@ class LeaderboardQuerySchema(Schema):
 class LeaderboardRowSchema(Schema):
     rank = fields.Integer(required=True)
     player_id = fields.String(required=True, allow_none=True, metadata=BOT_OR_PLAYER)
-    name = fields.String(
-        required=True, metadata={"description": "The name of their last rated game"}
-    )
+    name = string("The name of their last rated game")
     rating = fields.Integer(required=True, metadata=RATING)
     uncertainty = fields.Integer(required=True, metadata=UNCERTAINTY)
     provisional = fields.Boolean(required=True, metadata=PROVISIONAL)
     games = fields.Integer(required=True)
 
 
-class LeaderboardSchema(Schema):
-    game = fields.String(required=True, metadata=GAME_NAME)
-    title = fields.String(required=True)
+class LeaderboardSchema(TitleSchema):
     page = fields.Integer(required=True)
     per_page = fields.Integer(required=True)
     pages = fields.Integer(required=True)
-    total = fields.Integer(required=True, metadata={"description": "Players on the leaderboard"})
-    min_games = fields.Integer(
-        required=True, metadata={"description": "Rated games a player needs to be on it"}
-    )
-    active_days = fields.Float(
-        required=True,
-        metadata={"description": "A player leaves it when their last rated game is older"},
-    )
+    total = integer("Players on the leaderboard")
+    min_games = integer("Rated games a player needs to be on it")
+    active_days = described(fields.Float, "A player leaves it when their last rated game is older")
     players = fields.List(fields.Nested(LeaderboardRowSchema), required=True)
-    next = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "The next page's path (also in the Link header); null on the last"
-        },
+    next = string(
+        "The next page's path (also in the Link header); null on the last", allow_none=True
     )

@@ -5,10 +5,13 @@ from marshmallow import Schema, fields, validate
 from engine import registry
 from service.errors import ErrorCode
 from service.languages import LANGUAGES
+from service.notify import notifications as notice
+from service.notify.digest import DIGEST
 from service.play.talk import MAX_CHARS as MAX_MESSAGE_CHARS
 from service.players.accounts import MAX_FRIENDS, WEBHOOK_KINDS
 from store.record import EventType
 
+from .described import boolean, described, integer, listed, nested, string
 from .rating_schemas import (
     HeadToHeadSchema,
     RatingChangeSchema,
@@ -22,6 +25,12 @@ LOG_EVENT_TYPES = [kind.value for kind in EventType]
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 #: The games' names, documented as an enum (an unknown one answers 422 game/unknown).
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "nautilus"}
+GAME_NOTICES = [notice.GAME_FINISHED, notice.GAME_INVITED, notice.GAME_CANCELLED]
+"""The events about a game as a whole, which every way of telling a player carries."""
+TALK_NOTICES = [notice.CHAT_MESSAGE, notice.PROPOSAL_MADE, notice.PROPOSAL_CLOSED]
+"""The events of the players' messages and proposals."""
+DELIVERY_EVENTS = [notice.TURN_STARTED, notice.TURN_REMINDER, *GAME_NOTICES, *TALK_NOTICES, DIGEST]
+PUSH_EVENTS = [notice.TURN_STARTED, notice.TURN_CONTINUES, notice.TURN_REMINDER, *GAME_NOTICES]
 
 
 class JsonInteger(fields.Integer):
@@ -42,31 +51,33 @@ class JsonBoolean(fields.Boolean):
         return value
 
 
+def optional_integer(description: str, least: int, most: int) -> JsonInteger:
+    """A whole number from `least` to `most` that a request may leave out or send as null."""
+    return JsonInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(least, most),
+        metadata={"description": description},
+    )
+
+
 class ProblemSchema(Schema):
     """An error answer: RFC 9457 problem details, with `code` and `message` as extension
     members (the two fields clients have always read)."""
 
-    type = fields.String(
-        required=True,
-        metadata={
-            "description": "A URI naming the kind of problem: `about:blank`, the status says it",
-            "example": "about:blank",
-        },
+    type = string(
+        "A URI naming the kind of problem: `about:blank`, the status says it",
+        metadata={"example": "about:blank"},
     )
-    title = fields.String(
-        required=True, metadata={"description": "The status's phrase, e.g. Conflict"}
-    )
-    status = fields.Integer(required=True, metadata={"description": "The HTTP status code"})
-    detail = fields.String(required=True, metadata={"description": "The same words as `message`"})
-    code = fields.String(
-        required=True,
+    title = string("The status's phrase, e.g. Conflict")
+    status = integer("The HTTP status code")
+    detail = string("The same words as `message`")
+    code = string(
+        "Stable machine-readable code, e.g. move/stale_version; each error "
+        "response lists those it may carry",
         validate=validate.OneOf([error.code for error in ErrorCode]),
-        metadata={
-            "description": "Stable machine-readable code, e.g. move/stale_version; each error "
-            "response lists those it may carry"
-        },
     )
-    message = fields.String(required=True, metadata={"description": "What went wrong, in words"})
+    message = string("What went wrong, in words")
     errors = fields.Dict(metadata={"description": "Field-by-field validation errors"})
     current_version = fields.Integer(
         metadata={"description": "With move/stale_version: the game's version now"}
@@ -98,13 +109,11 @@ class CatalogGameSchema(Schema):
             "where its bots can search"
         },
     )
-    how_to_play = fields.Url(
-        required=True,
-        metadata={
-            "description": "The web page that teaches this title to a person who never played "
-            "it: the goal, a turn, the end and the scoring, with pictures of a real game, and "
-            "these options in plain words"
-        },
+    how_to_play = described(
+        fields.Url,
+        "The web page that teaches this title to a person who never played "
+        "it: the goal, a turn, the end and the scoring, with pictures of a real game, and "
+        "these options in plain words",
     )
 
 
@@ -117,40 +126,29 @@ class ClockFieldSchema(Schema):
 class CatalogClockSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["none", "per_move", "bank"]))
     description = fields.String(required=True)
-    fields_ = fields.Dict(
+    fields_ = described(
+        fields.Dict,
+        "Each field of this kind's time_control, in seconds",
         data_key="fields",
         attribute="fields",
         keys=fields.String(),
         values=fields.Nested(ClockFieldSchema),
-        required=True,
-        metadata={"description": "Each field of this kind's time_control, in seconds"},
     )
-    presets = fields.List(
-        fields.Dict(),
-        required=True,
-        metadata={"description": "time_controls offered on the web form, with their words"},
-    )
+    presets = listed(fields.Dict(), "time_controls offered on the web form, with their words")
 
 
 class VacationRulesSchema(Schema):
-    days_a_year = fields.Integer(
-        required=True, metadata={"description": "Vacation days each player has a calendar year"}
-    )
+    days_a_year = integer("Vacation days each player has a calendar year")
     description = fields.String(required=True)
 
 
 class CatalogSchema(Schema):
     games = fields.List(fields.Nested(CatalogGameSchema), required=True)
-    clocks = fields.List(
-        fields.Nested(CatalogClockSchema),
-        required=True,
-        metadata={"description": "The kinds of clock a game may have (time_control.kind)"},
+    clocks = listed(
+        fields.Nested(CatalogClockSchema), "The kinds of clock a game may have (time_control.kind)"
     )
-    on_timeout = fields.Dict(
-        keys=fields.String(),
-        values=fields.String(),
-        required=True,
-        metadata={"description": "What each timeout policy does"},
+    on_timeout = described(
+        fields.Dict, "What each timeout policy does", keys=fields.String(), values=fields.String()
     )
     vacation = fields.Nested(VacationRulesSchema, required=True)
 
@@ -275,18 +273,20 @@ WEBHOOK_SECRET = {
 }
 
 
-class PlayerSchema(Schema):
+class PlayerNameSchema(Schema):
+    """A player as others name them: the id (which tells them apart) and the name."""
+
     id = fields.String(required=True)
     name = fields.String(required=True)
+
+
+class PlayerSchema(PlayerNameSchema):
     email = fields.String(allow_none=True)
-    email_confirmed = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "Whether the owner of `email` followed a link emailed to it for you. "
-            "Until then it gets nothing but the letters with those links: no turn email, "
-            "reminder or invitation. A new address is sent one at once; POST /v1/sign-in "
-            "sends another"
-        },
+    email_confirmed = boolean(
+        "Whether the owner of `email` followed a link emailed to it for you. "
+        "Until then it gets nothing but the letters with those links: no turn email, "
+        "reminder or invitation. A new address is sent one at once; POST /v1/sign-in "
+        "sends another"
     )
     webhook_url = fields.String(allow_none=True)
     webhook_kind = fields.String(
@@ -297,135 +297,87 @@ class PlayerSchema(Schema):
         required=True, allow_none=True, validate=validate.OneOf(LANGUAGES), metadata=LANGUAGE
     )
     notifications = fields.Nested(NotificationPreferencesSchema, required=True)
-    webhook_status = fields.String(
-        required=True,
+    webhook_status = string(
+        "failing: deliveries kept failing, so you get emails instead until "
+        "one succeeds or you change webhook_url",
         validate=validate.OneOf(["none", "ok", "failing"]),
-        metadata={
-            "description": "failing: deliveries kept failing, so you get emails instead until "
-            "one succeeds or you change webhook_url"
-        },
     )
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
 
 
-class PlayerCreatedSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    token = fields.String(
-        required=True,
-        metadata={
-            "description": "The API token: send it as 'Authorization: Bearer <token>'. Shown once."
-        },
-    )
+class PlayerCreatedSchema(PlayerNameSchema):
+    token = string("The API token: send it as 'Authorization: Bearer <token>'. Shown once.")
     webhook_secret = fields.String(metadata=WEBHOOK_SECRET)
+
+
+def player_ids(description: str) -> fields.List:
+    """A request's whole list of player ids (friends, blocked players)."""
+    return listed(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        description,
+        validate=validate.Length(max=MAX_FRIENDS),
+    )
 
 
 class FriendsUpdateSchema(Schema):
-    friends = fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
-        required=True,
-        validate=validate.Length(max=MAX_FRIENDS),
-        metadata={
-            "description": "Player ids: each may seat you in a game directly; "
-            "anyone else who names you in a game's seats "
-            "invites you (you join or decline)"
-        },
+    friends = player_ids(
+        "Player ids: each may seat you in a game directly; "
+        "anyone else who names you in a game's seats "
+        "invites you (you join or decline)",
     )
 
 
-class FriendSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class FriendSchema(PlayerNameSchema):
+    """A friend, or a player you blocked."""
 
 
 class PlayerSearchQuerySchema(Schema):
-    name = fields.String(
-        required=True,
-        validate=validate.Length(min=1, max=64),
-        metadata={"description": "The start of the name, in any case"},
-    )
+    name = string("The start of the name, in any case", validate=validate.Length(min=1, max=64))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
-class PlayerFoundSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
+class PlayerFoundSchema(PlayerNameSchema):
+    """A player whose name starts with the one searched for."""
 
 
 class PlayerSearchSchema(Schema):
-    players = fields.List(
+    players = listed(
         fields.Nested(PlayerFoundSchema),
-        required=True,
-        metadata={
-            "description": "The players whose name starts with the given one, by name "
-            "(names are not unique: the id tells them apart)"
-        },
+        "The players whose name starts with the given one, by name "
+        "(names are not unique: the id tells them apart)",
     )
 
 
-class PublicPlayerSchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    games_played = fields.Integer(
-        required=True,
-        metadata={"description": "The games the player has a seat in or had, finished or not"},
+class PublicPlayerSchema(PlayerNameSchema):
+    games_played = integer("The games the player has a seat in or had, finished or not")
+    ratings = listed(
+        fields.Nested(TitleRatingSchema), "A rating per game the player played rated games of"
     )
-    ratings = fields.List(
-        fields.Nested(TitleRatingSchema),
-        required=True,
-        metadata={"description": "A rating per game the player played rated games of"},
-    )
-    record = fields.List(
-        fields.Nested(TitleRecordSchema),
-        required=True,
-        metadata={"description": "Per game: finished games, wins and places"},
-    )
-    recent = fields.List(
-        fields.Nested(ResultSchema),
-        required=True,
-        metadata={"description": "The last 10 finished games, latest first"},
-    )
-    head_to_head = fields.Nested(
-        HeadToHeadSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "The player's finished games with you; null on your own"},
+    record = listed(fields.Nested(TitleRecordSchema), "Per game: finished games, wins and places")
+    recent = listed(fields.Nested(ResultSchema), "The last 10 finished games, latest first")
+    head_to_head = nested(
+        HeadToHeadSchema, "The player's finished games with you; null on your own", allow_none=True
     )
 
 
 class FriendsSchema(Schema):
-    friends = fields.List(
-        fields.Nested(FriendSchema),
-        required=True,
-        metadata={"description": "The players who may seat you directly, by id"},
-    )
+    friends = listed(fields.Nested(FriendSchema), "The players who may seat you directly, by id")
 
 
 class BlockedUpdateSchema(Schema):
-    blocked = fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
-        required=True,
-        validate=validate.Length(max=MAX_FRIENDS),
-        metadata={
-            "description": "Player ids: none of them invites you or is seated with you from "
-            "the lobby, and their messages are hidden from you"
-        },
+    blocked = player_ids(
+        "Player ids: none of them invites you or is seated with you from "
+        "the lobby, and their messages are hidden from you",
     )
 
 
 class BlockedSchema(Schema):
-    blocked = fields.List(
-        fields.Nested(FriendSchema),
-        required=True,
-        metadata={"description": "The players you have blocked, by id"},
-    )
+    blocked = listed(fields.Nested(FriendSchema), "The players you have blocked, by id")
 
 
 class ReportPostSchema(Schema):
-    reason = fields.String(
-        required=True,
-        validate=validate.Length(1, MAX_MESSAGE_CHARS),
-        metadata={"description": "Why, in a line (checked as a message is)"},
+    reason = string(
+        "Why, in a line (checked as a message is)", validate=validate.Length(1, MAX_MESSAGE_CHARS)
     )
     player_id = fields.String(
         load_default=None,
@@ -439,11 +391,8 @@ class ReportPostSchema(Schema):
         validate=validate.Length(1, 64),
         metadata={"description": "With `message`: the game of the message you report"},
     )
-    message = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, MAX_VERSION),
-        metadata={"description": "The message's version (as /chat lists it), one you may read"},
+    message = optional_integer(
+        "The message's version (as /chat lists it), one you may read", 1, MAX_VERSION
     )
 
 
@@ -457,20 +406,15 @@ class WebhookSecretSchema(Schema):
 
 
 class TokenSchema(Schema):
-    token = fields.String(
-        required=True,
-        metadata={
-            "description": "Your new API token: send it as 'Authorization: Bearer <token>'. Shown "
-            "once; the one before no longer works."
-        },
+    token = string(
+        "Your new API token: send it as 'Authorization: Bearer <token>'. Shown "
+        "once; the one before no longer works."
     )
 
 
 class SignInRequestSchema(Schema):
-    email = fields.Email(
-        required=True,
-        validate=validate.Length(max=254),
-        metadata={"description": "The address you registered with"},
+    email = described(
+        fields.Email, "The address you registered with", validate=validate.Length(max=254)
     )
 
 
@@ -479,43 +423,20 @@ class SignInAcceptedSchema(Schema):
 
 
 class DeliverySchema(Schema):
-    id = fields.String(
-        required=True,
-        metadata={
-            "description": "The delivery id: the same on every retry (header Turnpost-Delivery)"
-        },
-    )
+    id = string("The delivery id: the same on every retry (header Turnpost-Delivery)")
     at = fields.String(required=True, metadata=ISO_TIME)
     channel = fields.String(required=True, validate=validate.OneOf(["email", "webhook", "push"]))
-    event = fields.String(
-        required=True,
-        validate=validate.OneOf(
-            [
-                "turn.started",
-                "turn.reminder",
-                "game.finished",
-                "game.invited",
-                "game.cancelled",
-                "chat.message",
-                "proposal.made",
-                "proposal.closed",
-                "digest",
-            ]
-        ),
-    )
+    event = fields.String(required=True, validate=validate.OneOf(DELIVERY_EVENTS))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(
-        required=True,
+    status = string(
+        "fallback: an email sent because the webhook failed; superseded: "
+        "not sent, the turn had moved on (or the invitation was answered); "
+        "throttled: an invitation not emailed, because another from the same "
+        "player was (INVITATION_EMAIL_SECONDS)",
         validate=validate.OneOf(
             ["sent", "fallback", "retrying", "failed", "superseded", "throttled"]
         ),
-        metadata={
-            "description": "fallback: an email sent because the webhook failed; superseded: "
-            "not sent, the turn had moved on (or the invitation was answered); "
-            "throttled: an invitation not emailed, because another from the same "
-            "player was (INVITATION_EMAIL_SECONDS)"
-        },
     )
     attempt = fields.Integer(required=True)
     detail = fields.String(required=True)
@@ -525,15 +446,13 @@ BASE64URL = r"^[A-Za-z0-9_-]+={0,2}$"
 
 
 class PushKeysSchema(Schema):
-    p256dh = fields.String(
-        required=True,
+    p256dh = string(
+        "The browser's P-256 public key, base64url (65 bytes)",
         validate=[validate.Length(min=80, max=100), validate.Regexp(BASE64URL)],
-        metadata={"description": "The browser's P-256 public key, base64url (65 bytes)"},
     )
-    auth = fields.String(
-        required=True,
+    auth = string(
+        "The browser's 16-byte authentication secret, base64url",
         validate=[validate.Length(min=20, max=30), validate.Regexp(BASE64URL)],
-        metadata={"description": "The browser's 16-byte authentication secret, base64url"},
     )
 
 
@@ -541,12 +460,12 @@ class PushSubscriptionCreateSchema(Schema):
     """A browser's PushSubscription as `JSON.stringify(subscription)` writes it, and the
     device's name as you want to see it in your list."""
 
-    endpoint = fields.Url(
-        required=True,
+    endpoint = described(
+        fields.Url,
+        "The push service's URL for this browser (https)",
         schemes={"http", "https"},
         require_tld=False,
         validate=validate.Length(max=1024),
-        metadata={"description": "The push service's URL for this browser (https)"},
     )
     keys = fields.Nested(PushKeysSchema, required=True)
     expirationTime = fields.Integer(
@@ -563,19 +482,14 @@ class PushSubscriptionCreateSchema(Schema):
 class PushSubscriptionSchema(Schema):
     id = fields.String(required=True)
     device = fields.String(required=True)
-    push_service = fields.String(
-        required=True, metadata={"description": "The host of the push service it goes through"}
-    )
+    push_service = string("The host of the push service it goes through")
     created_at = fields.String(required=True, metadata=ISO_TIME)
 
 
 class PushSubscriptionsSchema(Schema):
-    application_server_key = fields.String(
-        required=True,
-        metadata={
-            "description": "The server's VAPID public key, base64url: subscribe with it "
-            "(`pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`)"
-        },
+    application_server_key = string(
+        "The server's VAPID public key, base64url: subscribe with it "
+        "(`pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`)"
     )
     subscriptions = fields.List(fields.Nested(PushSubscriptionSchema), required=True)
 
@@ -585,70 +499,38 @@ class PushMessageSchema(Schema):
 
     title = fields.String(required=True)
     body = fields.String(required=True)
-    url = fields.String(required=True, metadata={"description": "The game's page: open it"})
-    event = fields.String(
-        required=True,
-        validate=validate.OneOf(
-            [
-                "turn.started",
-                "turn.continues",
-                "turn.reminder",
-                "game.finished",
-                "game.invited",
-                "game.cancelled",
-            ]
-        ),
-    )
+    url = string("The game's page: open it")
+    event = fields.String(required=True, validate=validate.OneOf(PUSH_EVENTS))
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    tag = fields.String(
-        required=True,
-        metadata={"description": "The game's id: a newer notification replaces the older"},
-    )
+    tag = string("The game's id: a newer notification replaces the older")
     delivery_id = fields.String(required=True)
 
 
 class FeedsSchema(Schema):
-    calendar_url = fields.String(
-        required=True,
-        metadata={
-            "description": "iCalendar (text/calendar): a VEVENT per game waiting for you with "
-            "a clock, ending at its deadline (UTC). No token needed: the address is the secret"
-        },
+    calendar_url = string(
+        "iCalendar (text/calendar): a VEVENT per game waiting for you with "
+        "a clock, ending at its deadline (UTC). No token needed: the address is the secret"
     )
-    atom_url = fields.String(
-        required=True,
-        metadata={"description": "Atom: an entry per game waiting for your move"},
-    )
+    atom_url = string("Atom: an entry per game waiting for your move")
 
 
 class StreamTicketSchema(Schema):
-    ticket = fields.String(
-        required=True,
-        metadata={
-            "description": "Add it to an event stream's address as `?ticket=`, in place of the "
-            "Authorization header (which a browser's EventSource cannot send); it opens one "
-            "stream, once"
-        },
+    ticket = string(
+        "Add it to an event stream's address as `?ticket=`, in place of the "
+        "Authorization header (which a browser's EventSource cannot send); it opens one "
+        "stream, once"
     )
-    expires_in = fields.Integer(
-        required=True,
-        metadata={
-            "description": "Seconds during which the ticket opens a stream, once; an open "
-            "stream lasts"
-        },
+    expires_in = integer(
+        "Seconds during which the ticket opens a stream, once; an open stream lasts"
     )
 
 
 class DeliveryListSchema(Schema):
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
-    next = fields.String(
-        required=True,
+    next = string(
+        "The next page's address (relative) when older deliveries are kept; null on the last page",
         allow_none=True,
-        metadata={
-            "description": "The next page's address (relative) when older deliveries are kept; "
-            "null on the last page"
-        },
     )
 
 
@@ -660,6 +542,14 @@ class DeliveryQuerySchema(Schema):
             "description": "Where the page starts: the `before` in the previous page's `next`"
         },
     )
+
+
+EIGHT_WEEKS = 8 * 7 * 86400
+
+
+def clock_seconds(description: str, least: int = 1, most: int = EIGHT_WEEKS) -> JsonInteger:
+    """A time control's seconds, in a request (which names those of its kind only)."""
+    return JsonInteger(validate=validate.Range(least, most), metadata={"description": description})
 
 
 class TimeControlSchema(Schema):
@@ -674,27 +564,16 @@ class TimeControlSchema(Schema):
         validate=validate.OneOf(["none", "per_move", "bank"]),
         metadata={"description": "per_move, bank, or none"},
     )
-    per_move_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={
-            "description": "per_move: seconds per move, from the server's minimum (a minute "
-            "unless its MIN_MOVE_SECONDS says otherwise) to eight weeks"
-        },
+    per_move_seconds = clock_seconds(
+        "per_move: seconds per move, from the server's minimum (a minute "
+        "unless its MIN_MOVE_SECONDS says otherwise) to eight weeks"
     )
-    initial_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={"description": "bank: the bank at the start, from the minimum to eight weeks"},
+    initial_seconds = clock_seconds("bank: the bank at the start, from the minimum to eight weeks")
+    increment_seconds = clock_seconds(
+        "bank: added after each of your moves, up to two weeks", least=0, most=14 * 86400
     )
-    increment_seconds = JsonInteger(
-        validate=validate.Range(0, 14 * 86400),
-        metadata={"description": "bank: added after each of your moves, up to two weeks"},
-    )
-    max_seconds = JsonInteger(
-        validate=validate.Range(1, 8 * 7 * 86400),
-        metadata={
-            "description": "bank: the most the bank holds (at least initial_seconds), up to "
-            "eight weeks"
-        },
+    max_seconds = clock_seconds(
+        "bank: the most the bank holds (at least initial_seconds), up to eight weeks"
     )
     weekends_off = JsonBoolean(
         load_default=False,
@@ -714,65 +593,44 @@ class VacationSpanSchema(Schema):
 class SeatClockSchema(Schema):
     """A seat's clock, as the game's last event left it."""
 
-    bank_seconds = fields.Integer(
-        required=True,
-        metadata={
-            "description": "What the bank held (whole seconds) when the clock last started or "
-            "was charged, at `since`; under per_move, the time for the move"
-        },
+    bank_seconds = integer(
+        "What the bank held (whole seconds) when the clock last started or "
+        "was charged, at `since`; under per_move, the time for the move"
     )
-    since = fields.String(
-        required=True,
+    since = string("Since when the clock runs; null: stopped", allow_none=True, metadata=ISO_TIME)
+    deadline = string(
+        "When the bank is used up, weekends off and vacations left out",
         allow_none=True,
-        metadata={**ISO_TIME, "description": "Since when the clock runs; null: stopped"},
+        metadata=ISO_TIME,
     )
-    deadline = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={
-            **ISO_TIME,
-            "description": "When the bank is used up, weekends off and vacations left out",
-        },
-    )
-    vacation = fields.Nested(
+    vacation = nested(
         VacationSpanSchema,
-        required=True,
+        "The player's vacation now, or the next one: the clock stands "
+        "still from starts_at to ends_at",
         allow_none=True,
-        metadata={
-            "description": "The player's vacation now, or the next one: the clock stands "
-            "still from starts_at to ends_at"
-        },
     )
 
 
 class SeatClockNowSchema(SeatClockSchema):
     """A seat's clock, with what it holds now."""
 
-    left_seconds = fields.Integer(
-        required=True, metadata={"description": "What the bank holds now (whole seconds)"}
-    )
-    paused = fields.String(
-        required=True,
+    left_seconds = integer("What the bank holds now (whole seconds)")
+    paused = string(
+        "Why the running clock stands still now: the player's weekend "
+        "(weekends_off) or vacation; null when it runs or is stopped",
         allow_none=True,
         validate=validate.OneOf(["weekend", "vacation"]),
-        metadata={
-            "description": "Why the running clock stands still now: the player's weekend "
-            "(weekends_off) or vacation; null when it runs or is stopped"
-        },
     )
 
 
 class GameCreateSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
-    seats = fields.List(
+    seats = listed(
         fields.String(allow_none=True),
-        required=True,
+        "One entry per seat: a player id, one of the title's bots (its "
+        "`bots` in the catalog: 'bot:random', 'bot:heuristic', 'bot:expert'), or null for "
+        "an open seat",
         validate=validate.Length(min=1, max=6),
-        metadata={
-            "description": "One entry per seat: a player id, one of the title's bots (its "
-            "`bots` in the catalog: 'bot:random', 'bot:heuristic', 'bot:expert'), or null for "
-            "an open seat"
-        },
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, allow_none=True, load_default=None)
@@ -797,13 +655,9 @@ class GameCreateSchema(Schema):
 
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(
-        required=True,
+    kind = string(
+        "invited: reserved for the player named, who has not accepted (join) or declined yet",
         validate=validate.OneOf(["player", "bot", "open", "invited"]),
-        metadata={
-            "description": "invited: reserved for the player named, who has not accepted (join) "
-            "or declined yet"
-        },
     )
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
@@ -829,23 +683,18 @@ class OutcomeSchema(Schema):
 
 
 class GameTournamentSchema(Schema):
-    id = fields.String(
-        required=True, metadata={"description": "The tournament (GET /v1/tournaments/{id})"}
-    )
+    id = string("The tournament (GET /v1/tournaments/{id})")
     round = fields.Integer(required=True)
-    board = fields.Integer(required=True, metadata={"description": "The game's place in its round"})
+    board = integer("The game's place in its round")
 
 
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
-    status = fields.String(
-        required=True,
+    status = string(
+        "open: waiting for players to take its seats; cancelled: an invited "
+        "player declined, and the game never started",
         validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
-        metadata={
-            "description": "open: waiting for players to take its seats; cancelled: an invited "
-            "player declined, and the game never started"
-        },
     )
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -935,15 +784,9 @@ class LogLineSchema(Schema):
 
 
 class LogMessageSchema(Schema):
-    text = fields.String(required=True, metadata={"description": "The message, as written"})
-    private = fields.Boolean(
-        required=True, metadata={"description": "To one other player only (`to`)"}
-    )
-    to = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The seat a private message is for; null: the whole table"},
-    )
+    text = string("The message, as written")
+    private = boolean("To one other player only (`to`)")
+    to = integer("The seat a private message is for; null: the whole table", allow_none=True)
 
 
 class LogEntrySchema(Schema):
@@ -966,51 +809,36 @@ class LogSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
-    next = fields.String(
-        required=True,
+    next = string(
+        "The next page's address (relative) while the log has more entries "
+        "after this page; null on the last page",
         allow_none=True,
-        metadata={
-            "description": "The next page's address (relative) while the log has more entries "
-            "after this page; null on the last page"
-        },
     )
 
 
 class ChatPostSchema(Schema):
-    text = fields.String(
-        required=True,
+    text = string(
+        "Plain text on one line (no control characters, line breaks or "
+        "characters that turn the direction of the text), trimmed",
         validate=validate.Length(1, MAX_MESSAGE_CHARS),
-        metadata={
-            "description": "Plain text on one line (no control characters, line breaks or "
-            "characters that turn the direction of the text), trimmed",
-            "example": "Good luck, have fun!",
-        },
+        metadata={"example": "Good luck, have fun!"},
     )
-    to = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(0, 5),
-        metadata={
-            "description": "A private message to the player at this seat (games of three "
-            "seats or more); absent or null: to the whole table"
-        },
+    to = optional_integer(
+        "A private message to the player at this seat (games of three "
+        "seats or more); absent or null: to the whole table",
+        0,
+        5,
     )
 
 
 class ChatMessageSchema(Schema):
-    version = fields.Integer(
-        required=True, metadata={"description": "The message's place in the game's log"}
-    )
+    version = integer("The message's place in the game's log")
     at = fields.String(required=True, metadata=ISO_TIME)
-    seat = fields.Integer(required=True, metadata={"description": "The writer's seat"})
-    name = fields.String(required=True, metadata={"description": "The writer's name"})
+    seat = integer("The writer's seat")
+    name = string("The writer's name")
     text = fields.String(required=True)
     private = fields.Boolean(required=True)
-    to = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The seat a private message is for; null: the whole table"},
-    )
+    to = integer("The seat a private message is for; null: the whole table", allow_none=True)
 
 
 class ChatQuerySchema(Schema):
@@ -1019,16 +847,13 @@ class ChatQuerySchema(Schema):
 
 
 class ChatListSchema(Schema):
-    version = fields.Integer(required=True, metadata={"description": "The game's version"})
-    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    version = integer("The game's version")
+    seat = integer("Your seat")
     messages = fields.List(fields.Nested(ChatMessageSchema), required=True)
-    next = fields.String(
-        required=True,
+    next = string(
+        "The next page's address (relative) while the log goes on after "
+        "this page; null on the last page",
         allow_none=True,
-        metadata={
-            "description": "The next page's address (relative) while the log goes on after "
-            "this page; null on the last page"
-        },
     )
 
 
@@ -1036,51 +861,32 @@ PROPOSAL_KINDS = ["takeback", "pause", "draw", "abort"]
 
 
 class ProposalPostSchema(Schema):
-    kind = fields.String(
-        required=True,
+    kind = string(
+        "takeback: take back your last move (while it is the game's last "
+        "and showed nothing hidden, drew no card or die); pause: pause the clocks for "
+        "`days`; draw: end the game with a result shared by every player still in it; "
+        "abort: end the game with no result (in its first two rounds)",
         validate=validate.OneOf(PROPOSAL_KINDS),
-        metadata={
-            "description": "takeback: take back your last move (while it is the game's last "
-            "and showed nothing hidden, drew no card or die); pause: pause the clocks for "
-            "`days`; draw: end the game with a result shared by every player still in it; "
-            "abort: end the game with no result (in its first two rounds)"
-        },
     )
-    days = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, 30),
-        metadata={"description": "For a pause: how many days (1 to 30)"},
-    )
+    days = optional_integer("For a pause: how many days (1 to 30)", 1, 30)
 
 
 class ProposalAnswerSchema(Schema):
-    accept = JsonBoolean(required=True, metadata={"description": "true: yes; false: no"})
+    accept = described(JsonBoolean, "true: yes; false: no")
 
 
 class ProposalSchema(Schema):
-    id = fields.Integer(
-        required=True, metadata={"description": "The proposal's id: its version in the log"}
-    )
+    id = integer("The proposal's id: its version in the log")
     kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
-    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
-    name = fields.String(required=True, metadata={"description": "The proposer's name"})
-    words = fields.String(required=True, metadata={"description": "What it asks, in words"})
-    deadline = fields.String(
-        required=True, metadata={**ISO_TIME, "description": "It lapses unanswered then"}
-    )
-    waiting = fields.List(
-        fields.Integer(), required=True, metadata={"description": "The seats still to answer"}
-    )
-    accepted = fields.List(
-        fields.Integer(), required=True, metadata={"description": "The seats that said yes"}
-    )
-    status = fields.String(
-        required=True,
+    seat = integer("The proposer's seat")
+    name = string("The proposer's name")
+    words = string("What it asks, in words")
+    deadline = string("It lapses unanswered then", metadata=ISO_TIME)
+    waiting = listed(fields.Integer(), "The seats still to answer")
+    accepted = listed(fields.Integer(), "The seats that said yes")
+    status = string(
+        "void: what it was about changed first (the game moved on or ended)",
         validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
-        metadata={
-            "description": "void: what it was about changed first (the game moved on or ended)"
-        },
     )
     move = fields.Integer(metadata={"description": "A takeback's move: its version in the log"})
     days = fields.Integer(metadata={"description": "A pause's days"})
@@ -1088,43 +894,33 @@ class ProposalSchema(Schema):
 
 class ProposalListSchema(Schema):
     version = fields.Integer(required=True)
-    seat = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "Your seat (null: none)"}
-    )
+    seat = integer("Your seat (null: none)", allow_none=True)
     proposals = fields.List(fields.Nested(ProposalSchema), required=True)
-    may_propose = fields.List(
+    may_propose = listed(
         fields.String(validate=validate.OneOf(PROPOSAL_KINDS)),
-        required=True,
-        metadata={"description": "What you may propose now (a pause of 1 to 30 days)"},
+        "What you may propose now (a pause of 1 to 30 days)",
     )
 
 
 class WebhookProposalInfoSchema(Schema):
     id = fields.Integer(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(PROPOSAL_KINDS))
-    seat = fields.Integer(required=True, metadata={"description": "The proposer's seat"})
+    seat = integer("The proposer's seat")
     status = fields.String(
         required=True,
         validate=validate.OneOf(["open", "accepted", "declined", "withdrawn", "lapsed", "void"]),
     )
-    by = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The seat that closed it; null while open, or by the clock"},
-    )
+    by = integer("The seat that closed it; null while open, or by the clock", allow_none=True)
     words = fields.String(required=True)
 
 
 class InboundResultSchema(Schema):
-    status = fields.String(
-        required=True,
+    status = string(
+        "played: at least one move was played; said: no move, but the "
+        "message after `say:` was sent to the table; refused: nothing was played "
+        "and the sender got an answer saying why; ignored: an automatic "
+        "message, or one already read (same Message-ID)",
         validate=validate.OneOf(["played", "said", "refused", "ignored"]),
-        metadata={
-            "description": "played: at least one move was played; said: no move, but the "
-            "message after `say:` was sent to the table; refused: nothing was played "
-            "and the sender got an answer saying why; ignored: an automatic "
-            "message, or one already read (same Message-ID)"
-        },
     )
     code = fields.String(required=True, metadata={"example": "mail/played"})
 
@@ -1140,20 +936,17 @@ class WebhookDeliverySchema(Schema):
     and `status` to its own values (a field it declares again keeps its place here)."""
 
     event = fields.String(required=True)
-    delivery_id = fields.String(
-        required=True,
-        metadata={"description": "The same on every retry, and in the webhook-id header"},
-    )
+    delivery_id = string("The same on every retry, and in the webhook-id header")
     game_id = fields.String(required=True)
     game = fields.String(required=True, metadata=GAME_NAME)
     version = fields.Integer(required=True)
-    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    seat = integer("Your seat")
     status = fields.String(required=True)
 
 
 class WebhookVacationSchema(Schema):
     seat = fields.Integer(required=True)
-    until = fields.String(required=True, metadata={"description": "Until when, in words, in UTC"})
+    until = string("Until when, in words, in UTC")
 
 
 class WebhookTurnStartedSchema(WebhookDeliverySchema):
@@ -1167,15 +960,12 @@ class WebhookTurnStartedSchema(WebhookDeliverySchema):
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     active_seats = fields.List(fields.Integer(), required=True)
     deadline = fields.String(required=True, allow_none=True, metadata=ISO_TIME)
-    bank_seconds = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "What your bank holds now (whole seconds); null without a clock"},
+    bank_seconds = integer(
+        "What your bank holds now (whole seconds); null without a clock", allow_none=True
     )
-    on_vacation = fields.List(
+    on_vacation = listed(
         fields.Nested(WebhookVacationSchema),
-        required=True,
-        metadata={"description": "The seats whose player is on vacation: their clocks stand still"},
+        "The seats whose player is on vacation: their clocks stand still",
     )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookLinksSchema, required=True)
@@ -1186,11 +976,10 @@ class WebhookGameFinishedSchema(WebhookTurnStartedSchema):
 
     event = fields.String(required=True, validate=validate.OneOf(["game.finished"]))
     outcome = fields.Nested(OutcomeSchema, required=True)
-    ratings = fields.List(
+    ratings = listed(
         fields.Nested(RatingChangeSchema),
-        required=True,
+        "A rated game's rating change for each seat; null if unrated",
         allow_none=True,
-        metadata={"description": "A rated game's rating change for each seat; null if unrated"},
     )
 
 
@@ -1201,14 +990,10 @@ class WebhookInviterSchema(Schema):
 
 class WebhookInvitationLinksSchema(Schema):
     game = fields.Url(required=True, require_tld=False)
-    join = fields.Url(
-        required=True,
-        require_tld=False,
-        metadata={"description": "POST here to accept (take the seat reserved for you)"},
+    join = described(
+        fields.Url, "POST here to accept (take the seat reserved for you)", require_tld=False
     )
-    decline = fields.Url(
-        required=True, require_tld=False, metadata={"description": "POST here to refuse"}
-    )
+    decline = described(fields.Url, "POST here to refuse", require_tld=False)
 
 
 class WebhookGameInvitedSchema(WebhookDeliverySchema):
@@ -1216,15 +1001,12 @@ class WebhookGameInvitedSchema(WebhookDeliverySchema):
     seats. You are not seated until you join; decline refuses."""
 
     event = fields.String(required=True, validate=validate.OneOf(["game.invited"]))
-    seat = fields.Integer(required=True, metadata={"description": "The seat reserved for you"})
+    seat = integer("The seat reserved for you")
     status = fields.String(required=True, validate=validate.OneOf(["open"]))
     invited_by = fields.Nested(WebhookInviterSchema, required=True)
-    if_declined = fields.String(
-        required=True,
+    if_declined = string(
+        "What your refusal does: cancel the game, or open your seat to anyone",
         validate=validate.OneOf(["cancel", "open"]),
-        metadata={
-            "description": "What your refusal does: cancel the game, or open your seat to anyone"
-        },
     )
     sent_at = fields.String(required=True, metadata=ISO_TIME)
     links = fields.Nested(WebhookInvitationLinksSchema, required=True)
@@ -1232,10 +1014,8 @@ class WebhookGameInvitedSchema(WebhookDeliverySchema):
 
 class WebhookChatLinksSchema(Schema):
     game = fields.Url(required=True, require_tld=False)
-    chat = fields.Url(
-        required=True,
-        require_tld=False,
-        metadata={"description": "The game's messages from this one on (GET, your token)"},
+    chat = described(
+        fields.Url, "The game's messages from this one on (GET, your token)", require_tld=False
     )
 
 
@@ -1308,45 +1088,26 @@ def location_header(made: str) -> dict[str, dict]:
 
 
 class VacationTakeSchema(Schema):
-    from_date = fields.Date(
-        required=True,
+    from_date = described(
+        fields.Date,
+        "The first day of the vacation, in your time zone (today or later)",
         data_key="from",
-        metadata={
-            "description": "The first day of the vacation, in your time zone (today or later)"
-        },
     )
-    to_date = fields.Date(
-        required=True,
-        data_key="to",
-        metadata={"description": "The last day of the vacation, included"},
-    )
+    to_date = described(fields.Date, "The last day of the vacation, included", data_key="to")
 
 
 class VacationSchema(Schema):
     starts_at = fields.String(required=True, metadata=ISO_TIME)
     ends_at = fields.String(required=True, metadata=ISO_TIME)
-    days = fields.Integer(required=True, metadata={"description": "The vacation days it counts"})
-    automatic = fields.Boolean(
-        required=True,
-        metadata={"description": "A day used when one of your clocks would have run out"},
-    )
+    days = integer("The vacation days it counts")
+    automatic = boolean("A day used when one of your clocks would have run out")
 
 
 class VacationStateSchema(Schema):
     days_a_year = fields.Integer(required=True)
-    year = fields.Integer(required=True, metadata={"description": "The year counted (UTC)"})
+    year = integer("The year counted (UTC)")
     used_days = fields.Integer(required=True)
     left_days = fields.Integer(required=True)
-    time_zone = fields.String(
-        required=True, allow_none=True, metadata={"description": "Whose days the dates are"}
-    )
-    vacations = fields.List(
-        fields.Nested(VacationSchema),
-        required=True,
-        metadata={"description": "Your vacations now and ahead"},
-    )
-    on_vacation_until = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={**ISO_TIME, "description": "While you are away: until when"},
-    )
+    time_zone = string("Whose days the dates are", allow_none=True)
+    vacations = listed(fields.Nested(VacationSchema), "Your vacations now and ahead")
+    on_vacation_until = string("While you are away: until when", allow_none=True, metadata=ISO_TIME)

@@ -4,7 +4,8 @@ from marshmallow import Schema, fields, validate
 
 from engine import registry
 
-from .schemas import JsonBoolean, JsonInteger, TimeControlSchema
+from .described import boolean, described, integer, listed, nested, string
+from .schemas import JsonBoolean, JsonInteger, TimeControlSchema, optional_integer
 
 ISO_TIME = {"description": "ISO 8601 time in UTC", "example": "2026-11-21T12:00:00Z"}
 GAME_NAME = {"enum": sorted(registry.GAMES), "example": "ninedomains"}
@@ -24,21 +25,16 @@ POINTS = {"description": "A win 1, a draw 1/2, a loss 0, a bye 1", "example": 2.
 class TournamentCreateSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
     format = fields.String(required=True, validate=validate.OneOf(FORMAT["enum"]), metadata=FORMAT)
-    size = JsonInteger(
-        required=True,
+    size = described(
+        JsonInteger,
+        "The most players; without `start_at` it starts when this many signed up",
         validate=validate.Range(3, 64),
-        metadata={
-            "description": "The most players; without `start_at` it starts when this many signed up"
-        },
     )
-    time_control = fields.Nested(
+    time_control = nested(
         TimeControlSchema,
-        required=True,
-        metadata={
-            "description": "Every game's clock. A player who runs out of time under `forfeit` "
-            "loses that game and is withdrawn from the tournament; under `auto` the computer "
-            "plays that move"
-        },
+        "Every game's clock. A player who runs out of time under `forfeit` "
+        "loses that game and is withdrawn from the tournament; under `auto` the computer "
+        "plays that move",
     )
     name = fields.String(
         load_default=None,
@@ -54,15 +50,12 @@ class TournamentCreateSchema(Schema):
     rated = JsonBoolean(
         load_default=True, metadata={"description": "Whether its games count for ratings"}
     )
-    rounds = JsonInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(1, 63),
-        metadata={
-            "description": "A Swiss's rounds, fewer than its size (by default log2 of the size, "
-            "rounded up); at the start, at most one fewer than the players signed up. A "
-            "round-robin has one round of all its games"
-        },
+    rounds = optional_integer(
+        "A Swiss's rounds, fewer than its size (by default log2 of the size, "
+        "rounded up); at the start, at most one fewer than the players signed up. A "
+        "round-robin has one round of all its games",
+        1,
+        63,
     )
     start_at = fields.AwareDateTime(
         load_default=None,
@@ -94,15 +87,11 @@ class TournamentSummarySchema(Schema):
     rounds = fields.Integer(required=True)
     rated = fields.Boolean(required=True)
     time_control = fields.Nested(TimeControlSchema, required=True)
-    start_at = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={**ISO_TIME, "description": "Its start date; null: it starts when full"},
+    start_at = string(
+        "Its start date; null: it starts when full", allow_none=True, metadata=ISO_TIME
     )
     created_at = fields.String(required=True, metadata=ISO_TIME)
-    version = fields.Integer(
-        required=True, metadata={"description": "The number of events in its log"}
-    )
+    version = integer("The number of events in its log")
 
 
 class TournamentListSchema(Schema):
@@ -112,28 +101,20 @@ class TournamentListSchema(Schema):
 class EntrantSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    rating = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "At the start (the seed order); null before"},
-    )
-    withdrawn = fields.String(
-        required=True,
+    rating = integer("At the start (the seed order); null before", allow_none=True)
+    withdrawn = string(
+        "Why the player left the running tournament; null: playing",
         allow_none=True,
         validate=validate.OneOf(["withdrew", "timed out"]),
-        metadata={"description": "Why the player left the running tournament; null: playing"},
     )
 
 
 class StandingSchema(Schema):
-    place = fields.Integer(required=True, metadata={"description": "Ties share (1, 2, 2, 4)"})
+    place = integer("Ties share (1, 2, 2, 4)")
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     points = fields.Float(required=True, metadata=POINTS)
-    tiebreak = fields.Float(
-        required=True,
-        metadata={"description": "Sonneborn-Berger (round-robin) or Buchholz (Swiss)"},
-    )
+    tiebreak = described(fields.Float, "Sonneborn-Berger (round-robin) or Buchholz (Swiss)")
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
     draws = fields.Integer(required=True)
@@ -149,13 +130,11 @@ class PlayerRefSchema(Schema):
 
 class BoardSchema(Schema):
     board = fields.Integer(required=True)
-    game_id = fields.String(required=True, metadata={"description": "GET /v1/games/{id}"})
-    first = fields.Nested(PlayerRefSchema, required=True, metadata={"description": "Seat 0"})
+    game_id = string("GET /v1/games/{id}")
+    first = nested(PlayerRefSchema, "Seat 0")
     second = fields.Nested(PlayerRefSchema, required=True)
-    first_score = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The first seat's score (1, 0.5, 0); null while it is played"},
+    first_score = described(
+        fields.Float, "The first seat's score (1, 0.5, 0); null while it is played", allow_none=True
     )
     result = fields.String(
         required=True, allow_none=True, validate=validate.OneOf(["1-0", "½-½", "0-1"])
@@ -164,14 +143,9 @@ class BoardSchema(Schema):
 
 class PairedRoundSchema(Schema):
     round = fields.Integer(required=True)
-    started = fields.Boolean(required=True, metadata={"description": "Its games are created"})
+    started = boolean("Its games are created")
     ended = fields.Boolean(required=True)
-    bye = fields.Nested(
-        PlayerRefSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "Who sits this round out, with a point"},
-    )
+    bye = nested(PlayerRefSchema, "Who sits this round out, with a point", allow_none=True)
     games = fields.List(fields.Nested(BoardSchema), required=True)
 
 
@@ -188,15 +162,9 @@ class TournamentSchema(TournamentSummarySchema):
     created_by = fields.String(required=True)
     current_round = fields.Integer(required=True)
     cancelled_because = fields.String(required=True, allow_none=True)
-    players = fields.List(
-        fields.Nested(EntrantSchema),
-        required=True,
-        metadata={"description": "In sign-up order; from the start in seed order"},
-    )
-    standings = fields.List(
-        fields.Nested(StandingSchema),
-        required=True,
-        metadata={"description": "By points, then the tiebreak; empty before the start"},
+    players = listed(fields.Nested(EntrantSchema), "In sign-up order; from the start in seed order")
+    standings = listed(
+        fields.Nested(StandingSchema), "By points, then the tiebreak; empty before the start"
     )
     pairings = fields.List(fields.Nested(PairedRoundSchema), required=True)
     you = fields.Nested(YouInTournamentSchema, required=True, allow_none=True)
@@ -227,12 +195,11 @@ class WebhookTournamentRoundSchema(Schema):
     game = fields.String(required=True, metadata=GAME_NAME)
     round = fields.Integer(required=True)
     status = fields.String(required=True, metadata=STATUS)
-    games = fields.List(
+    games = listed(
         fields.Nested(TournamentGameRefSchema),
-        required=True,
-        metadata={"description": "round_started: your games of the round (empty otherwise)"},
+        "round_started: your games of the round (empty otherwise)",
     )
-    bye = fields.Boolean(required=True, metadata={"description": "You have the round's bye"})
+    bye = boolean("You have the round's bye")
     place = fields.Integer(required=True, allow_none=True)
     points = fields.Float(required=True, allow_none=True)
     sent_at = fields.String(required=True, metadata=ISO_TIME)

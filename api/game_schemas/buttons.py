@@ -3,7 +3,7 @@
 from marshmallow import fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-from api.game_schemas.described import ClosedSchema, boolean, integer, listed, nested, string
+from api.described import ClosedSchema, boolean, integer, listed, nested, string
 from engine.games.buttons import (
     ACTION_TYPES,
     COLOURS,

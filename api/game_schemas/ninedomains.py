@@ -3,7 +3,7 @@
 from marshmallow import fields
 from marshmallow.validate import Length, OneOf
 
-from api.game_schemas.described import ClosedSchema, boolean, integer, listed, nested, pair, string
+from api.described import ClosedSchema, boolean, integer, listed, nested, pair, string
 from engine.games.ninedomains import (
     ACTION_TYPES,
     EFFECT_KINDS,

@@ -14,10 +14,11 @@ from store.record import EventType
 
 from .. import context, metrics
 from ..blueprints import Blueprint
-from ..error_codes import raises
+from ..error_codes import SEATED_WRITE_CODES, raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
+from ..paging import log_page, next_page
 from ..schemas import (
     LOG_EVENT_TYPES,
     NEXT_PAGE,
@@ -131,17 +132,15 @@ class Games(MethodView):
         games, following = context.games().list_games(
             player, awaiting, query["limit"], read_cursor(query.get("cursor"))
         )
-        if following is None:
-            return json_answer({"games": games, "next": None})
-        args = {
-            **({"awaiting": "me"} if awaiting else {}),
-            "limit": query["limit"],
-            "cursor": make_cursor(following),
-        }
-        url = f"{blp.url_prefix}?{urlencode(args)}"
-        answer = json_answer({"games": games, "next": url})
-        answer.headers["Link"] = f'<{url}>; rel="next"'
-        return answer
+        url = None
+        if following is not None:
+            args = {
+                **({"awaiting": "me"} if awaiting else {}),
+                "limit": query["limit"],
+                "cursor": make_cursor(following),
+            }
+            url = f"{blp.url_prefix}?{urlencode(args)}"
+        return json_answer(*next_page({"games": games}, url))
 
 
 @blp.route("/<game_id>")
@@ -177,13 +176,7 @@ class Join(MethodView):
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
     @blp.doc(operationId="rematchGame")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.GAME_NOT_FINISHED,
-        ErrorCode.GAME_INVALID_SEATS,
-        ErrorCode.GAME_BUSY,
-    )
+    @raises(*SEATED_WRITE_CODES, ErrorCode.GAME_NOT_FINISHED, ErrorCode.GAME_INVALID_SEATS)
     @blp.response(201, GameSummarySchema, headers=LOCATION)
     @blp.alt_response(200, schema=GameSummarySchema, description="The rematch asked for before")
     def post(self, game_id):
@@ -274,8 +267,7 @@ class LegalMoves(MethodView):
 class Moves(MethodView):
     @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
     @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
+        *SEATED_WRITE_CODES,
         ErrorCode.GAME_NOT_STARTED,
         ErrorCode.GAME_CANCELLED,
         ErrorCode.MOVE_STALE_VERSION,
@@ -283,7 +275,6 @@ class Moves(MethodView):
         ErrorCode.MOVE_ILLEGAL,
         ErrorCode.MOVE_GAME_OVER,
         ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.GAME_BUSY,
         ErrorCode.MOVE_MALFORMED,
         ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
     )
@@ -325,24 +316,17 @@ class Log(MethodView):
     def get(self, query, game_id):
         """The event log as you may see it; page with after=<last version you have>"""
         log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
-        following = None
-        if log["read_to"] > query["after"] and log["read_to"] < log["version"]:
-            following = (
-                f"{blp.url_prefix}/{game_id}/log?after={log['read_to']}&limit={query['limit']}"
-            )
-        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
-        return {**log, "next": following}, 200, headers
+        more = query["after"] < log["read_to"] < log["version"]
+        return log_page(log, f"{blp.url_prefix}/{game_id}/log", query["limit"], more)
 
 
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.doc(operationId="resignGame")
     @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
+        *SEATED_WRITE_CODES,
         ErrorCode.MOVE_GAME_OVER,
         ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.GAME_BUSY,
         ErrorCode.GAME_CANCELLED,
     )
     @blp.response(200, GameSummarySchema)

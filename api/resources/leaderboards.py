@@ -10,6 +10,7 @@ from .. import context
 from ..blueprints import Blueprint
 from ..error_codes import raises
 from ..json_answers import json_answer
+from ..paging import next_page
 from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
 from ..schemas import NEXT_PAGE
 
@@ -30,10 +31,10 @@ class Leaderboard(MethodView):
     def get(self, query, game):
         """A game's leaderboard: the players with enough rated games who played one lately"""
         board = context.services().ratings.leaderboard(game, query["page"], query["per_page"])
-        if board["page"] >= board["pages"]:
-            return json_answer({**board, "next": None})  # plain values: see json_answers
-        url = (
-            f"{blp.url_prefix}/{game}?"
-            f"{urlencode({'page': board['page'] + 1, 'per_page': board['per_page']})}"
-        )
-        return json_answer({**board, "next": url}, headers={"Link": f'<{url}>; rel="next"'})
+        url = None
+        if board["page"] < board["pages"]:
+            url = (
+                f"{blp.url_prefix}/{game}?"
+                f"{urlencode({'page': board['page'] + 1, 'per_page': board['per_page']})}"
+            )
+        return json_answer(*next_page(board, url))  # plain values: see json_answers

@@ -9,6 +9,8 @@ from flask import current_app
 from flask.views import MethodView
 
 from service.errors import ErrorCode
+from service.notify import notifications as notice
+from service.notify import tournament_letters
 
 from .. import context
 from ..blueprints import Blueprint
@@ -16,8 +18,11 @@ from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
 from ..own_data_schemas import AccountDeletedSchema, AccountDeleteQuerySchema, PlayerExportSchema
+from ..paging import next_page
 from ..schemas import (
+    GAME_NOTICES,
     NEXT_PAGE,
+    TALK_NOTICES,
     BlockedSchema,
     BlockedUpdateSchema,
     DeliveryListSchema,
@@ -259,17 +264,13 @@ class Deliveries(MethodView):
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
         found = context.players().deliveries(context.caller(), query["limit"], query.get("before"))
-        if found["next_before"] is None:
-            return {"deliveries": found["deliveries"], "next": None}
-        url = (
-            f"{blp.url_prefix}/me/deliveries?"
-            f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}"
-        )
-        return (
-            {"deliveries": found["deliveries"], "next": url},
-            200,
-            {"Link": f'<{url}>; rel="next"'},
-        )
+        url = None
+        if found["next_before"] is not None:
+            url = (
+                f"{blp.url_prefix}/me/deliveries?"
+                f"{urlencode({'limit': query['limit'], 'before': found['next_before']})}"
+            )
+        return next_page({"deliveries": found["deliveries"]}, url)
 
 
 @blp.route("/me/stream-ticket")
@@ -284,16 +285,11 @@ class StreamTicket(MethodView):
 
 ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}")
 PLAYER_EVENT_TYPES = [
-    "turn.started",
-    "turn.continues",
-    "game.finished",
-    "game.invited",
-    "game.cancelled",
-    "chat.message",
-    "proposal.made",
-    "proposal.closed",
-    "tournament.round_started",
-    "tournament.round_ended",
+    notice.TURN_STARTED,
+    notice.TURN_CONTINUES,
+    *GAME_NOTICES,
+    *TALK_NOTICES,
+    *tournament_letters.EVENTS,
     "matchmaking.matched",
 ]
 PLAYER_EVENT = event_schema(

@@ -7,7 +7,8 @@ from service.errors import ErrorCode, ServiceError
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
+from ..error_codes import SEATED_WRITE_CODES, raises
+from ..paging import log_page
 from ..schemas import (
     NEXT_PAGE,
     ChatListSchema,
@@ -35,12 +36,10 @@ blp = Blueprint(
 class Chat(MethodView):
     @blp.doc(operationId="sendMessage")
     @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
+        *SEATED_WRITE_CODES,
         ErrorCode.CHAT_CLOSED,
         ErrorCode.CHAT_INVALID,
         ErrorCode.CHAT_BAD_RECIPIENT,
-        ErrorCode.GAME_BUSY,
     )
     @blp.arguments(ChatPostSchema)
     @blp.response(
@@ -61,13 +60,8 @@ class Chat(MethodView):
         found = context.services().talk.messages(
             game_id, context.caller(), query["after"], query["limit"]
         )
-        following = None
-        if found["read_to"] < found["version"]:
-            following = (
-                f"{blp.url_prefix}/{game_id}/chat?after={found['read_to']}&limit={query['limit']}"
-            )
-        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
-        return {**found, "next": following}, 200, headers
+        more = found["read_to"] < found["version"]
+        return log_page(found, f"{blp.url_prefix}/{game_id}/chat", query["limit"], more)
 
 
 @blp.route("/<game_id>/proposals")
@@ -80,12 +74,7 @@ class Proposals(MethodView):
         return context.services().talk.proposals(game_id, context.caller())
 
     @blp.doc(operationId="makeProposal")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.PROPOSAL_NOT_ALLOWED,
-        ErrorCode.GAME_BUSY,
-    )
+    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_ALLOWED)
     @blp.arguments(ProposalPostSchema)
     @blp.response(201, ProposalSchema, headers=location_header("The game's proposals"))
     def post(self, body, game_id):
@@ -106,13 +95,7 @@ def _proposal_id(text: str) -> int:
 @blp.route("/<game_id>/proposals/<proposal>/answer")
 class ProposalAnswer(MethodView):
     @blp.doc(operationId="answerProposal")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.PROPOSAL_NOT_FOUND,
-        ErrorCode.PROPOSAL_NOT_ASKED,
-        ErrorCode.GAME_BUSY,
-    )
+    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED)
     @blp.arguments(ProposalAnswerSchema)
     @blp.response(200, ProposalSchema)
     def post(self, body, game_id, proposal):
@@ -125,13 +108,7 @@ class ProposalAnswer(MethodView):
 @blp.route("/<game_id>/proposals/<proposal>/withdraw")
 class ProposalWithdraw(MethodView):
     @blp.doc(operationId="withdrawProposal")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.PROPOSAL_NOT_FOUND,
-        ErrorCode.PROPOSAL_NOT_ASKED,
-        ErrorCode.GAME_BUSY,
-    )
+    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED)
     @blp.response(200, ProposalSchema)
     def post(self, game_id, proposal):
         """Withdraw a proposal you made"""

@@ -12,7 +12,7 @@ from store.tournaments import TournamentEventType
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
+from ..error_codes import TOURNAMENT_WRITE_CODES, raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
 from ..schemas import location_header
@@ -99,11 +99,10 @@ class Tournament(MethodView):
 class SignUp(MethodView):
     @blp.doc(operationId="signUpToTournament")
     @raises(
-        ErrorCode.TOURNAMENT_NOT_FOUND,
+        *TOURNAMENT_WRITE_CODES,
         ErrorCode.PLAYER_NOT_FOUND,
         ErrorCode.TOURNAMENT_CLOSED,
         ErrorCode.TOURNAMENT_ALREADY_SIGNED_UP,
-        ErrorCode.TOURNAMENT_BUSY,
     )
     @blp.response(200, TournamentSchema)
     def post(self, tournament_id):
@@ -114,12 +113,7 @@ class SignUp(MethodView):
 @blp.route("/<tournament_id>/withdraw")
 class Withdraw(MethodView):
     @blp.doc(operationId="withdrawFromTournament")
-    @raises(
-        ErrorCode.TOURNAMENT_NOT_FOUND,
-        ErrorCode.TOURNAMENT_NOT_ENTERED,
-        ErrorCode.TOURNAMENT_OVER,
-        ErrorCode.TOURNAMENT_BUSY,
-    )
+    @raises(*TOURNAMENT_WRITE_CODES, ErrorCode.TOURNAMENT_NOT_ENTERED, ErrorCode.TOURNAMENT_OVER)
     @blp.response(200, TournamentSchema)
     def post(self, tournament_id):
         """Leave a tournament: off the list before it starts, withdrawn after"""

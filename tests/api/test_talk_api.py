@@ -139,3 +139,20 @@ def test_blocks_and_reports_over_the_api(client, register):
     assert lobby.json["id"] not in [g["id"] for g in listed]
     r = client.post(f"/v1/games/{lobby.json['id']}/join", json={}, headers=ada)
     assert r.status_code == 409 and r.json["code"] == "game/blocked"
+
+
+def test_the_chat_pages_on_by_next_and_link(client, register):
+    """A page of the chat names the next one twice (`next`, and the Link header), reading on
+    after the last message it read; the last page names none."""
+    game_id, [(_, ada), (_, bo)] = a_game(client, register)
+    for text in ("one", "two", "three"):
+        r = client.post(f"/v1/games/{game_id}/chat", json={"text": text}, headers=ada)
+        assert r.status_code == 201, r.json
+    first = client.get(f"/v1/games/{game_id}/chat?limit=2", headers=bo)
+    assert [m["text"] for m in valid(first.json, "ChatList")["messages"]] == ["one", "two"]
+    after = first.json["messages"][-1]["version"]
+    assert first.json["next"] == f"/v1/games/{game_id}/chat?after={after}&limit=2"
+    assert first.headers["Link"] == f'<{first.json["next"]}>; rel="next"'
+    last = client.get(first.json["next"], headers=bo)
+    assert [m["text"] for m in last.json["messages"]] == ["three"]
+    assert last.json["next"] is None and "Link" not in last.headers

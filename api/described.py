@@ -1,8 +1,9 @@
-"""The forms every game's view and action schemas are made of.
+"""The forms the API's schemas are made of: a field with its description, in one line.
 
-A view's field is required (every view carries it, null only where `allow_none=True` says so)
-and has its description in the OpenAPI document; an action's fields pass `required=False`
-unless the action needs them. Each schema refuses fields it does not know.
+A field made here is required (every answer carries it, null only where `allow_none=True`
+says so) and has its description in the OpenAPI document; a request's optional fields pass
+`required=False`. The games' view and action schemas (api/game_schemas/) are made of these
+forms, and each of them refuses fields it does not know (`ClosedSchema`).
 """
 
 from typing import Any, TypeVar
@@ -21,8 +22,10 @@ class ClosedSchema(Schema):
 
 
 def described(kind: type[F], description: str, *args: Any, **options: Any) -> F:
-    """`kind(*args, **options)`, required unless `options` say otherwise, described."""
-    return kind(*args, **{"required": True, **options}, metadata={"description": description})
+    """`kind(*args, **options)`, required unless `options` say otherwise, described (after
+    any other `metadata` the options give, such as an example)."""
+    metadata = {**options.pop("metadata", {}), "description": description}
+    return kind(*args, **{"required": True, **options}, metadata=metadata)
 
 
 def integer(description: str, **options: Any) -> fields.Integer:
