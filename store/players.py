@@ -375,12 +375,7 @@ class PlayerStore:
         return sorted(f.decode() for f in self.r.smembers(keys.player_friends(player_id)))
 
     def set_friends(self, player_id: str, friends: list[str]) -> None:
-        key = keys.player_friends(player_id)
-        pipe = self.r.pipeline(transaction=True)
-        pipe.delete(key)
-        if friends:
-            pipe.sadd(key, *friends)
-        pipe.execute()
+        self._replace_set(keys.player_friends(player_id), friends)
 
     # -- blocks: whom a player will not meet ---------------------------------------------------
 
@@ -388,11 +383,14 @@ class PlayerStore:
         return {b.decode() for b in self.r.smembers(keys.player_blocked(player_id))}
 
     def set_blocked(self, player_id: str, blocked: list[str]) -> None:
-        key = keys.player_blocked(player_id)
+        self._replace_set(keys.player_blocked(player_id), blocked)
+
+    def _replace_set(self, key: str, members: list[str]) -> None:
+        """The set at `key` holds exactly `members` (none: the key is gone), in one step."""
         pipe = self.r.pipeline(transaction=True)
         pipe.delete(key)
-        if blocked:
-            pipe.sadd(key, *blocked)
+        if members:
+            pipe.sadd(key, *members)
         pipe.execute()
 
     def blocks_between(self, player_id: str, others: list[str]) -> list[bool]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
@@ -23,22 +24,14 @@ from store.schedule import member as schedule_member
 MAX_BOT_WAIT_SECONDS = 7 * 86400
 
 
+@dataclass(eq=False)
 class Matchmaking:
-    def __init__(
-        self,
-        store: MatchmakingStore,
-        games: GameService,
-        players: PlayerStore,
-        ratings: Ratings,
-        settings: Settings,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.store = store
-        self.games = games
-        self.players = players
-        self.ratings = ratings
-        self.settings = settings
-        self.clock = clock
+    store: MatchmakingStore
+    games: GameService
+    players: PlayerStore
+    ratings: Ratings
+    settings: Settings
+    clock: Callable[[], float] = time.time
 
     # -- the requests' ---------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import hmac
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from icalendar import Calendar, Event, Timezone, TimezoneStandard
@@ -35,22 +36,14 @@ EVENT_MINUTES = 30
 ATOM = "http://www.w3.org/2005/Atom"
 
 
+@dataclass(eq=False)
 class Feeds:
-    def __init__(
-        self,
-        players: PlayerStore,
-        notes: NotificationStore,
-        tables: Tables,
-        keys: ServerKeys,
-        settings: Settings,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.players = players
-        self.notes = notes
-        self.tables = tables
-        self.keys = keys
-        self.settings = settings
-        self.clock = clock
+    players: PlayerStore
+    notes: NotificationStore
+    tables: Tables
+    keys: ServerKeys
+    settings: Settings
+    clock: Callable[[], float] = time.time
 
     # -- the addresses ---------------------------------------------------------------------------
 

@@ -68,6 +68,8 @@ DEFAULT_PREFERENCES = {
     "digest_at": None,
 }
 CHANNELS: Final = ("email", "push", "webhook")
+CHANNEL_WORDS: Final = {"email": "email", "push": "push message", "webhook": "webhook"}
+"""What a delivery of each channel is called in the player's list of deliveries."""
 EVENT_KINDS: Final = ("turn", "reminder", "invitation", "game_over", "chat")
 """The notices a player chooses channels for (`chat`: messages in a game's chat, where a
 server has one)."""
@@ -326,15 +328,7 @@ class NotificationService:
             return "digest", 0  # the day's digest lists the game
         delivery_id = notice.delivery_id("email")
         if not _still_current(game, notice):
-            self._record(
-                player_id,
-                notice,
-                "email",
-                delivery_id,
-                "superseded",
-                f"{_moved_on(notice)} before the email went",
-            )
-            return "superseded", 0
+            return self._superseded(player_id, notice, "email", delivery_id)
         wait = self.reminder_wait(game, notice)
         if wait:
             return "deferred", wait
@@ -557,18 +551,12 @@ class NotificationService:
             links=links,
             footer=footer,
         )
-        return emails.layout(
+        return self._layout(
             letter,
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             reply_to,
-            {
-                "X-Turnpost-Game": game_id,
-                "X-Turnpost-Version": str(table.version),
-                "X-Turnpost-Event": notice.event,
-            },
+            _game_headers(game_id, table.version, notice.event),
         )
 
     def _invitation_letter(self, game: GameFacts, notice: Notice, profile: dict, delivery_id: str):
@@ -602,18 +590,12 @@ class NotificationService:
                 else creator["name"],
                 declined_by=game.refused[-1] if game.refused else "an invited player",
             )
-        return emails.layout(
+        return self._layout(
             letter,
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             None,
-            {
-                "X-Turnpost-Game": game.id,
-                "X-Turnpost-Version": str(game.version),
-                "X-Turnpost-Event": notice.event,
-            },
+            _game_headers(game.id, game.version, notice.event),
         )
 
     def reminder_wait(self, game: GameFacts, notice: Notice) -> float:
@@ -684,15 +666,7 @@ class NotificationService:
             if held is not None:
                 return held
         if game is not None and not _still_current(game, notice):
-            self._record(
-                player_id,
-                notice,
-                "webhook",
-                delivery_id,
-                "superseded",
-                f"{_moved_on(notice)} before the webhook went",
-            )
-            return "superseded", 0
+            return self._superseded(player_id, notice, "webhook", delivery_id)
         wait = self.reminder_wait(game, notice) if game is not None else 0
         if wait:
             return "busy", wait
@@ -809,7 +783,7 @@ class NotificationService:
                 return "off", 0
             fallback = True
         delivery_id = notice.delivery_id("email")
-        message = emails.layout(
+        message = self._layout(
             tournament_letters.letter(
                 state,
                 notice.event,
@@ -817,9 +791,7 @@ class NotificationService:
                 {"id": player_id, "name": profile["name"]},
                 self.settings.public_url,
             ),
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             None,
             {
@@ -958,8 +930,7 @@ class NotificationService:
                 if newer["type"] == EventType.MESSAGE_SENT and newer["seat"] != notice.seat
                 else "you were at the table since"
             )
-            self._record(player_id, notice, "email", delivery_id, "superseded", why)
-            return "superseded", 0
+            return self._superseded(player_id, notice, "email", delivery_id, why)
         wait = self.notes.throttle(
             player_id, game_id, self.settings.chat_email_every_seconds, about="messages"
         )
@@ -1023,15 +994,13 @@ class NotificationService:
         if message["private"]:
             return "off", 0
         if self._newer(game, notice, table_only=True) is not None:
-            self._record(
+            return self._superseded(
                 player_id,
                 notice,
                 "webhook",
                 delivery_id,
-                "superseded",
                 "a later message gathers it, or you were at the table since",
             )
-            return "superseded", 0
         quiet = message["at"] / 1000 + self.settings.chat_email_delay_seconds - self.clock()
         if quiet > 0:
             return "busy", quiet
@@ -1070,18 +1039,12 @@ class NotificationService:
             + " You get at most one such email an hour for a game; turn them off in your "
             "settings (chat).",
         )
-        return emails.layout(
+        return self._layout(
             letter,
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             reply_to,
-            {
-                "X-Turnpost-Game": table.game_id,
-                "X-Turnpost-Version": str(table.version),
-                "X-Turnpost-Event": CHAT_MESSAGE,
-            },
+            _game_headers(table.game_id, table.version, CHAT_MESSAGE),
         )
 
     def _chat_payload(self, game: GameFacts, notice: Notice, delivery_id: str) -> dict[str, Any]:
@@ -1122,10 +1085,9 @@ class NotificationService:
             return "gone", 0
         delivery_id = notice.delivery_id("email")
         if notice.event == PROPOSAL_MADE and not _still_asked(game, notice):
-            self._record(
-                player_id, notice, "email", delivery_id, "superseded", "answered before the email"
+            return self._superseded(
+                player_id, notice, "email", delivery_id, "answered before the email"
             )
-            return "superseded", 0
         table = self.tables.of(game, notice.seat, profile.get("time_zone"))
         said = game.proposal_words(event, notice.seat)
         others = [s.name for s in table.seats if not s.you]
@@ -1154,18 +1116,12 @@ class NotificationService:
             lead=lead,
             links=links,
         )
-        message = emails.layout(
+        message = self._layout(
             letter,
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             None,
-            {
-                "X-Turnpost-Game": table.game_id,
-                "X-Turnpost-Version": str(table.version),
-                "X-Turnpost-Event": notice.event,
-            },
+            _game_headers(table.game_id, table.version, notice.event),
         )
         return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
 
@@ -1225,11 +1181,9 @@ class NotificationService:
             links,
             self.settings.public_url,
         )
-        message = emails.layout(
+        message = self._layout(
             letter,
-            profile["name"],
-            profile["email"],
-            self.settings.mail_from,
+            profile,
             delivery_id,
             None,
             {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
@@ -1280,16 +1234,7 @@ class NotificationService:
             return "off", 0
         delivery_id = notice.delivery_id("push")
         if not _still_current(game, notice):
-            self._record(
-                player_id,
-                notice,
-                "push",
-                delivery_id,
-                "superseded",
-                f"{_moved_on(notice)} before the push message went",
-                attempt,
-            )
-            return "superseded", 0
+            return self._superseded(player_id, notice, "push", delivery_id, attempt=attempt)
         wait = self.reminder_wait(game, notice)
         if wait:
             return "deferred", wait
@@ -1390,6 +1335,41 @@ class NotificationService:
         self._record(player_id, notice, "email", delivery_id, "failed", detail, attempt)
         return "failed", 0
 
+    def _layout(
+        self,
+        letter: emails.Letter,
+        profile: dict,
+        delivery_id: str,
+        reply_to: str | None,
+        headers: dict[str, str],
+    ) -> Mail:
+        """The letter as a message to the player of `profile`, from MAIL_FROM."""
+        return emails.layout(
+            letter,
+            profile["name"],
+            profile["email"],
+            self.settings.mail_from,
+            delivery_id,
+            reply_to,
+            headers,
+        )
+
+    def _superseded(
+        self,
+        player_id: str,
+        notice: Notice,
+        channel: str,
+        delivery_id: str,
+        detail: str | None = None,
+        attempt: int = 1,
+    ) -> tuple[str, float]:
+        """Record that the delivery is not sent because the game moved on (`detail` says how;
+        by default, that the notice's moment passed before it went), and answer "superseded"."""
+        if detail is None:
+            detail = f"{_moved_on(notice)} before the {CHANNEL_WORDS[channel]} went"
+        self._record(player_id, notice, channel, delivery_id, "superseded", detail, attempt)
+        return "superseded", 0
+
     def _record(
         self,
         player_id: str,
@@ -1483,6 +1463,15 @@ def _invitation_news(game: GameFacts, notice: Notice) -> bool:
     if notice.event == GAME_INVITED:
         return True
     return notice.event == GAME_CANCELLED and game.seats[notice.seat].kind == "invited"
+
+
+def _game_headers(game_id: str, version: int, event: str) -> dict[str, str]:
+    """An email's headers about the game it is from, for the reader's mail filters."""
+    return {
+        "X-Turnpost-Game": game_id,
+        "X-Turnpost-Version": str(version),
+        "X-Turnpost-Event": event,
+    }
 
 
 def _person(seat: SeatFacts) -> str | None:

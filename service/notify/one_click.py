@@ -130,24 +130,15 @@ class LinkState:
         return self.link.game_id if self.link else None
 
 
+@dataclass(eq=False)
 class OneClick:
-    def __init__(
-        self,
-        games: GameService,
-        tables: Tables,
-        notes: NotificationStore,
-        settings: Settings,
-        keys: ServerKeys,
-        talk: Talk,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.games = games
-        self.talk = talk
-        self.tables = tables
-        self.notes = notes
-        self.settings = settings
-        self.keys = keys
-        self.clock = clock
+    games: GameService
+    tables: Tables
+    notes: NotificationStore
+    settings: Settings
+    keys: ServerKeys
+    talk: Talk
+    clock: Callable[[], float] = time.time
 
     def _read(self, token: str, purpose: bytes = MOVE) -> MoveLink:
         """The link, if any of the link keys signed it (the first signs; the others are

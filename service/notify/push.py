@@ -106,22 +106,15 @@ class DeviceResult:
     result: PushResult | None = None
 
 
+@dataclass(eq=False)
 class PushDevices:
     """A player's push subscriptions, and sending a message to each of them."""
 
-    def __init__(
-        self,
-        store: PushStore,
-        notes: NotificationStore,
-        keys: ServerKeys,
-        settings: Settings,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.store = store
-        self.notes = notes
-        self.keys = keys
-        self.settings = settings
-        self.clock = clock
+    store: PushStore
+    notes: NotificationStore
+    keys: ServerKeys
+    settings: Settings
+    clock: Callable[[], float] = time.time
 
     def public_key(self) -> str:
         """The applicationServerKey browsers subscribe with (base64url)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from service.errors import ErrorCode, ServiceError
@@ -29,20 +30,13 @@ GOING = ("open", "active")
 """The games a suspension resolves the player's seat in: not begun, or under way."""
 
 
+@dataclass(eq=False)
 class Moderation:
-    def __init__(
-        self,
-        games: GameService,
-        talk: Talk,
-        players: PlayerStore,
-        store: ModerationStore,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.games = games
-        self.talk = talk
-        self.players = players
-        self.store = store
-        self.clock = clock
+    games: GameService
+    talk: Talk
+    players: PlayerStore
+    store: ModerationStore
+    clock: Callable[[], float] = time.time
 
     def _now(self) -> str | None:
         return iso(int(self.clock() * 1000))

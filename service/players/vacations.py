@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -36,20 +37,13 @@ def calendar_item(player_id: str) -> dict[str, Any]:
     return {"kind": "calendar", "player": player_id}
 
 
+@dataclass(eq=False)
 class VacationService:
-    def __init__(
-        self,
-        players: PlayerStore,
-        games: GameService,
-        schedule: ScheduleStore,
-        settings: Settings,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.players = players
-        self.games = games
-        self.schedule = schedule
-        self.settings = settings
-        self.clock = clock
+    players: PlayerStore
+    games: GameService
+    schedule: ScheduleStore
+    settings: Settings
+    clock: Callable[[], float] = time.time
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)

@@ -117,13 +117,11 @@ def score(skill: Skill) -> float:
     return CENTRE + SCALE * (skill.mu - MU)
 
 
+@dataclass(eq=False)
 class Ratings:
-    def __init__(
-        self, store: RatingStore, settings: Settings, clock: Callable[[], float] = time.time
-    ):
-        self.store = store
-        self.settings = settings
-        self.clock = clock
+    store: RatingStore
+    settings: Settings
+    clock: Callable[[], float] = time.time
 
     # -- a finished game (the worker's) ---------------------------------------------------------
 

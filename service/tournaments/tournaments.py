@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -86,20 +87,13 @@ class Draft:
         self.events.append(event)
 
 
+@dataclass(eq=False)
 class TournamentService:
-    def __init__(
-        self,
-        store: TournamentStore,
-        games: GameService,
-        players: PlayerStore,
-        ratings: Ratings,
-        clock: Callable[[], float] = time.time,
-    ):
-        self.store = store
-        self.games = games
-        self.players = players
-        self.ratings = ratings
-        self.clock = clock
+    store: TournamentStore
+    games: GameService
+    players: PlayerStore
+    ratings: Ratings
+    clock: Callable[[], float] = time.time
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)

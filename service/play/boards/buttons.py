@@ -15,6 +15,7 @@ from service.play.boards.common import (
     card_box,
     cards_in_a_row,
     el,
+    layout_table,
     pad,
     paragraph,
     part_el,
@@ -229,13 +230,8 @@ def board_html(
         "div",
         el("div", label, style="font-weight:bold"),
         el("div", " \u00b7 ".join(player_facts(player)), style=f"font-size:12px;color:{MUTED}"),
-        el(
-            "table",
+        layout_table(
             rows,
-            role="presentation",
-            cellpadding="0",
-            cellspacing="0",
-            border="0",
             # out of the round: a dashed frame (fading it would make its letters hard to read)
             style="border-collapse:separate;margin-top:4px"
             + (";outline:2px dashed #5b6775;outline-offset:2px" if faded else ""),

@@ -157,6 +157,21 @@ def el(tag: str, *children, style: str = "", **attrs) -> Html:
     return Html(f"{head}>{_inner(children)}</{tag}>")
 
 
+def layout_table(*children, style: str = "", **attrs) -> Html:
+    """A table that only lays out its cells (e-mail clients know no other grid): no spacing or
+    border of its own, and screen readers read its cells as text, not as a table."""
+    return el(
+        "table",
+        *children,
+        style=style,
+        role="presentation",
+        cellpadding="0",
+        cellspacing="0",
+        border="0",
+        **attrs,
+    )
+
+
 @cache  # the attribute names of the boards' code: a few dozen
 def _attribute(key: str) -> str:
     return key.rstrip("_").replace("_", "-")
@@ -196,14 +211,9 @@ def board_frame(title: str, subtitle: str, *body) -> Html:
         ),
     )
     rows = [el("tr", el("td", part, style="padding:10px 12px")) for part in body if part]
-    return el(
-        "table",
+    return layout_table(
         head,
         *rows,
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
         style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
         "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
         bgcolor="#ffffff",
@@ -329,13 +339,8 @@ def fluid_grid(rows: list, widest: int, style: str = "", **attrs) -> Html:
     """A grid of equal columns (its first row's cells) that takes the width it is given, up to
     `widest` px: on a phone its columns narrow instead of pushing the board past the screen.
     Rows of one cell spanning every column carry labels."""
-    return el(
-        "table",
+    return layout_table(
         rows,
-        role="presentation",
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
         width="100%",
         style=f"width:100%;max-width:{widest}px;table-layout:fixed;{style}",
         **attrs,
