@@ -37,6 +37,8 @@ def mailable(address: str) -> str:
             "the part of an email address before the @ must be plain ASCII letters, digits "
             "and signs (not every mail server can carry others)"
         )
+    if domain.isascii():
+        return f"{local}@{domain}"  # as it was written
     try:
         ascii_domain = domain.lower().encode("idna").decode("ascii")
     except UnicodeError as err:
