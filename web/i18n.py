@@ -11,11 +11,14 @@ clone (or an edited catalogue) works either way."""
 
 from __future__ import annotations
 
+import ast
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO, Any
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -163,3 +166,26 @@ def _compile(source: Path, target: Path) -> None:
         with os.fdopen(handle, "wb") as compiled:
             write_mo(compiled, catalogue)
         os.replace(temporary, mo)
+
+
+def extract_literals(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, tuple[str | None, ...], list[str]]]:
+    """babel.cfg's extraction of the messages of the API, the services and the engine: the
+    calls of `keywords` (`Words(...)`, `ServiceError(code, ...)`, an engine refusal), with
+    each argument that is a string literal. An argument built at run time (an f-string, a
+    sum, a choice) is no message id: it is not extracted (the API says it in English), where
+    babel's own extractor would take its literal pieces for messages."""
+    calls: list[tuple[int, str, tuple[str | None, ...], list[str]]] = []
+    for node in ast.walk(ast.parse(fileobj.read())):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name: str = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name in keywords:
+            literals = tuple(
+                arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+                for arg in node.args
+            )
+            calls.append((node.lineno, name, literals, []))
+    yield from sorted(calls, key=lambda call: call[0])
