@@ -42,7 +42,9 @@ def install(app: Flask, services: Services) -> None:
     Babel(app, locale_selector=lambda: page_language(services), timezone_selector=reader_zone)
     # whitespace inside {% trans %} is folded, as babel.cfg extracts it (trimmed = true)
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.globals.update(page_language=lambda: str(get_locale() or DEFAULT))
+    app.jinja_env.globals.update(
+        page_language=lambda: str(get_locale() or DEFAULT), script_words=script_words
+    )
     app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.filters["deadline"] = deadline_words
 
@@ -84,6 +86,47 @@ def and_list(names: list[str]) -> str:
 def language_choices() -> list[tuple[str, str]]:
     """(code, name in itself) of each language, for the settings' list."""
     return [(code, NAMES[code]) for code in LANGUAGES]
+
+
+def script_words() -> dict[str, str]:
+    """The words the scripts of web/static write on a page, in the page's language. A page
+    that runs a script gives them as data (`<script type="application/json" id="words">`,
+    _script_words.html), so that no script holds words of its own; the script fills in a
+    `%(name)s` itself."""
+    return {
+        "pick_start": gettext("Pick a highlighted part of the board to start your move."),
+        "pick_start_or_button": gettext(
+            "Pick a highlighted part of the board to start your move, or a button here."
+        ),
+        "pick_next": gettext("Now pick %(parts)s."),
+        "pick_next_or": gettext(", or "),
+        "pick_one": gettext("Now pick one of the highlighted parts."),
+        "chat_sending": gettext("Sending…"),
+        "chat_sent": gettext("Sent."),
+        "chat_not_sent": gettext("Not sent: try again."),
+        "chat_not_reached": gettext("Not sent: the server could not be reached. Try again."),
+        "game_moved_reload": gettext("The game has moved on: reload the page to see it."),
+        "game_moved_shown": gettext("The game has moved on: the page shows it now."),
+        "tournament_moved_reload": gettext(
+            "The tournament has moved on: reload the page to see it."
+        ),
+        "tournament_moved_shown": gettext("The tournament has moved on: the page shows it now."),
+        "push_unable": gettext("This browser cannot show turnpost's notifications."),
+        "push_renewed": gettext(
+            "Notifications are on again on this device (the server's key had changed)."
+        ),
+        "push_blocked": gettext(
+            "This browser blocks turnpost's notifications: allow them in its settings for this "
+            "site, then press the button again."
+        ),
+        "push_not_allowed": gettext(
+            "Notifications were not allowed, so none will come to this device."
+        ),
+        "push_failed": gettext("Notifications could not be turned on here: %(why)s."),
+        "push_no_worker": gettext(
+            "This browser would not start turnpost's notifications: %(why)s."
+        ),
+    }
 
 
 # -- times in words, in the page's language ----------------------------------------------------

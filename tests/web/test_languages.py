@@ -2,6 +2,7 @@
 translation in each catalogue, no word of a page is left outside them, and a page is in the
 language of its reader (their setting, else their browser's Accept-Language, else English)."""
 
+import json
 import os
 import re
 import subprocess
@@ -255,3 +256,38 @@ def test_a_vacation_is_told_in_the_readers_language(app, services, smtp):
     assert "La tua vacanza è presa" in page and "Ti restano 26 giorni di vacanza" in page
     assert "dal giovedì 24 dicembre 2026, 00:00 Europe/Rome al " in page
     assert "(4 giorni)</li>" in page
+
+
+SCRIPTS = ("board.js", "chat.js", "live.js", "push.js")  # the scripts a page runs
+
+
+def test_the_words_a_pages_scripts_write_are_the_pages_in_its_language(app, services, smtp):
+    """The scripts write no English of their own: their words come with the page, as data."""
+    asked = set()
+    for name in SCRIPTS:
+        script = (ROOT / "web/static" / name).read_text()
+        asked |= set(re.findall(r'\bword\("(\w+)"', script))
+        asked |= {
+            f"{subject}_{rest}"
+            for subject in ("game", "tournament")
+            for rest in re.findall(r"\bword\(`\$\{subject\}_(\w+)`", script)
+        }
+        code = re.sub(r"^\s*//.*$", "", script, flags=re.M)  # not its comments
+        sentences = re.findall(r'"[A-Z][a-z]+ [^"]*"|`[A-Z][a-z]+ [^`]*`', code)
+        assert sentences == [], f"{name} writes words of its own"
+    assert {"pick_next", "chat_sent", "game_moved_shown", "push_failed"} <= asked
+
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    browser.get("/settings")
+    said = {}
+    for language in ("en", "ru", "it"):
+        browser.post("/settings", {"name": "Ada", "email": "ada@example.org", "language": language})
+        page = browser.text("/settings")
+        block = re.search(r'<script type="application/json" id="words">(.*?)</script>', page, re.S)
+        said[language] = json.loads(block.group(1))
+        assert asked <= set(said[language]) and all(said[language].values())
+    assert said["en"]["push_failed"] == "Notifications could not be turned on here: %(why)s."
+    assert said["ru"]["push_failed"] == "Здесь не удалось включить уведомления: %(why)s."
+    assert said["it"]["chat_sent"] == "Inviato."
+    assert said["ru"]["game_moved_reload"].startswith("Партия продвинулась")
