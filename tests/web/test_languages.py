@@ -1,6 +1,8 @@
-"""The web client in English, Russian and Italian (issue 38): every message of the pages has a
-translation in each catalogue, no word of a page is left outside them, and a page is in the
-language of its reader (their setting, else their browser's Accept-Language, else English)."""
+"""The web client in English, Russian and Italian (issue 38): every message of the pages, their
+scripts and the API (an extraction with babel.cfg: templates, web/, api/, service/ and the
+engine's refusals and options) has a translation in each catalogue, no word of a page or a
+script is left outside them, and a page is in the language of its reader (their setting, else
+their browser's Accept-Language, else English). The API's answers: tests/api/test_api_languages.py."""
 
 import json
 import os
