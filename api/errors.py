@@ -1,7 +1,8 @@
 """Every error is RFC 9457 problem details (`application/problem+json`):
 {"type": "about:blank", "title", "status", "detail", "code": "<stable code>",
 "message": "<words>", ...details}. `code` and `message` are extension members: the two fields
-clients read before problem details, kept so that they go on working.
+clients read before problem details, kept so that they go on working. The `message` (and
+`detail`) is said in the language the request's Accept-Language asks for (api/languages.py).
 
 But a person's browser, outside the API (not /v1, and asking for HTML before JSON), gets an
 error as a page of the web client, with the site's navigation (web.blueprint.error_page)."""
@@ -16,14 +17,16 @@ from typing import Any
 
 from apispec import APISpec
 from flask import Flask, Response, abort, current_app, request
+from flask_babel import get_locale
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ErrorCode, OutcomeUnknown, ServiceError, TooMany
+from service.errors import ErrorCode, OutcomeUnknown, ServiceError, TooMany, Words
+from service.languages import DEFAULT
 from store.connection import STORE_AWAY
 from web.blueprint import error_page, wants_a_page
 
-from . import context
+from . import context, languages
 from .schemas import ProblemSchema
 
 log = logging.getLogger("turnpost.api")
@@ -44,6 +47,14 @@ HTTP_ERRORS = {
         ErrorCode.RATE_LIMITED,
         ErrorCode.SERVER_ERROR,
     )
+}
+
+
+#: What an error that werkzeug words (in English only) says in another language.
+HTTP_WORDS = {
+    404: Words("no operation has this path (see /openapi.json)"),
+    405: Words("the path does not take this method: Allow lists those it takes"),
+    413: Words("the body is too large"),
 }
 
 
@@ -104,21 +115,26 @@ class TurnpostApi(Api):
             "code": known.code if known else f"http/{status}",
             "message": error.description or error.name,
         }
+        werkzeugs_words = error.description == type(error).description  # English only
+        if status in HTTP_WORDS and werkzeugs_words and languages.asked() != DEFAULT:
+            payload["message"] = HTTP_WORDS[status]
         data = getattr(error, "data", None) or {}
         if "message" in data:
             payload["message"] = data["message"]
         errors = data.get("errors") or data.get("messages")
         if errors:
             payload["errors"] = errors
-            payload["message"] = "the request does not match the schema: " + _summarize(errors)
+            payload["message"] = Words(
+                "the request does not match the schema: %(where)s", where=_summarize(errors)
+            )
         if status == 400:
-            payload["message"] = "the request body is not valid JSON"
+            payload["message"] = Words("the request body is not valid JSON")
         headers = dict(data.get("headers") or {})
         if status == 405:
             headers.update({k: v for k, v in error.get_headers() if k.lower() == "allow"})
         if status == 500:
             log.exception("unhandled error")
-            payload["message"] = "the server failed; the game is unchanged"
+            payload["message"] = Words("the server failed; the game is unchanged")
         return problem(status, payload, headers)
 
 
@@ -148,7 +164,7 @@ def _summarize(errors, prefix="") -> str:
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 STORE_AWAY_RETRY_SECONDS = 2
-STORE_AWAY_MESSAGE = (
+STORE_AWAY_MESSAGE = Words(
     "the server could not reach its database just now. Send the same request again after "
     "Retry-After seconds (a move with the same Idempotency-Key: it is applied once)"
 )
@@ -156,7 +172,10 @@ SECURED_BLUEPRINTS = ("games", "players")
 
 
 def problem(status: int, payload: dict, headers: dict | None = None) -> Response:
-    """The error answer: `payload` ({code, message, ...}) as problem details."""
+    """The error answer: `payload` ({code, message, ...}) as problem details, its message in
+    the language asked for."""
+    message, language = languages.say(payload["message"])
+    payload = {**payload, "message": message}
     body = {
         "type": "about:blank",
         "title": HTTPStatus(status).phrase,
@@ -164,7 +183,7 @@ def problem(status: int, payload: dict, headers: dict | None = None) -> Response
         "detail": payload["message"],
         **payload,
     }
-    headers = dict(headers or {})
+    headers = {**(headers or {}), **languages.headers(language)}
     if status == 401:
         headers["WWW-Authenticate"] = (
             'Bearer realm="turnpost"'
@@ -174,11 +193,15 @@ def problem(status: int, payload: dict, headers: dict | None = None) -> Response
     return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_MEDIA_TYPE)
 
 
+def _in_the_pages_language(message: str) -> str:
+    return languages.said_in(message, str(get_locale() or DEFAULT))
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
         if wants_a_page():
-            return error_page(err.status, err.message)
+            return error_page(err.status, _in_the_pages_language(err.message))
         response = problem(err.status, {"code": err.code, "message": err.message, **err.details})
         if isinstance(err, (TooMany, OutcomeUnknown)):
             response.headers["Retry-After"] = str(err.retry_after)
@@ -190,7 +213,7 @@ def register(app: Flask) -> None:
         log.warning("the database is away: %s: %s", type(err).__name__, err)
         headers = {"Retry-After": str(STORE_AWAY_RETRY_SECONDS)}
         if wants_a_page():
-            html, status, page_headers = error_page(503, STORE_AWAY_MESSAGE)
+            html, status, page_headers = error_page(503, _in_the_pages_language(STORE_AWAY_MESSAGE))
             return html, status, {**page_headers, **headers}
         payload = {"code": ErrorCode.SERVER_UNAVAILABLE.code, "message": STORE_AWAY_MESSAGE}
         return problem(503, payload, headers)
@@ -216,7 +239,10 @@ def register(app: Flask) -> None:
         if needs_a_token and asked.method != "OPTIONS":
             context.caller()
         if reads_a_json_body and asked.content_length and not asked.is_json:
-            abort(415, description="the body must be JSON, sent as Content-Type: application/json")
+            abort(
+                415,
+                description=Words("the body must be JSON, sent as Content-Type: application/json"),
+            )
 
 
 def _apidoc() -> dict:

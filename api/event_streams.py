@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany, Words
 
 from . import context
 
@@ -38,8 +38,10 @@ def event_stream(player: str, after: Any, wait: Waiter) -> Response:
     slot = slots.take(player, door.streams_per_player)
     if slot is None:
         raise TooMany(
-            f"you have {door.streams_per_player} event streams open, the most one player "
-            "may: close one first",
+            Words(
+                "you have %(most)d event streams open, the most one player may: close one first",
+                most=door.streams_per_player,
+            ),
             retry_after=door.stream_retry_ms // 1000 or 1,
             error=ErrorCode.STREAM_TOO_MANY,
         )
@@ -78,7 +80,9 @@ def resume_point(event_id: re.Pattern[str], kind: str) -> str | None:
     must be an event id of this stream (`kind` says what one looks like), else 422."""
     given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
     if any(raw and not event_id.fullmatch(raw) for raw in given):
-        raise ServiceError(ErrorCode.REQUEST_INVALID, f"Last-Event-ID and after must be {kind}")
+        raise ServiceError(
+            ErrorCode.REQUEST_INVALID, Words("Last-Event-ID and after must be %(kind)s", kind=kind)
+        )
     return next((raw for raw in given if raw), None)
 
 

@@ -14,7 +14,7 @@ import re
 
 from flask import request
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 
 MAX_DEPTH = 32
 MAX_INTEGER = 2**53
@@ -31,7 +31,8 @@ def check_json_body() -> None:
     # no deeper than it has brackets: most bodies are not read byte by byte in Python
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth_exceeds(raw, MAX_DEPTH):
         raise ServiceError(
-            ErrorCode.REQUEST_BAD_JSON, f"the JSON body is nested deeper than {MAX_DEPTH} levels"
+            ErrorCode.REQUEST_BAD_JSON,
+            Words("the JSON body is nested deeper than %(most)d levels", most=MAX_DEPTH),
         )
     try:
         body = json.loads(raw)
@@ -44,7 +45,8 @@ def check_json_body() -> None:
     problem = _first_problem(body, "")
     if problem:
         raise ServiceError(
-            ErrorCode.REQUEST_INVALID, f"the request does not match the schema: {problem}"
+            ErrorCode.REQUEST_INVALID,
+            Words("the request does not match the schema: %(where)s", where=problem),
         )
 
 

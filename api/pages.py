@@ -5,11 +5,12 @@ decline (GET only shows them, so a mail scanner that
 fetches a link changes nothing; the button POSTs). The link's
 signed token is what lets its holder act, so these forms carry no CSRF token. They are drawn
 in the web client's layout (its stylesheet and navigation), which has the pages of a
-signed-in player."""
+signed-in player, and in its language (web/i18n.py)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, request
+from flask_babel import gettext, lazy_gettext
 
 from service.errors import ErrorCode, ServiceError
 from web.blueprint import me
@@ -27,9 +28,9 @@ STATUS_CODES = {
     "invalid": 404,
 }
 STATUS_WORDS = {
-    "open": "Waiting for players to take their seats",
-    "active": "Under way",
-    "cancelled": "Cancelled: an invited player declined",
+    "open": lazy_gettext("Waiting for players to take their seats"),
+    "active": lazy_gettext("Under way"),
+    "cancelled": lazy_gettext("Cancelled: an invited player declined"),
 }
 
 
@@ -67,16 +68,20 @@ def game_page(game_id: str):
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:
             raise
-        return _message("No such game", "There is no such game.", 404)
+        return _message(gettext("No such game"), gettext("There is no such game."), 404)
     log = table.log
     if wanted and str(log.page) != wanted:
         return _page(
             "one_click.html",
-            "No such page",
+            gettext("No such page"),
             404,
-            message=f"This game's log has {log.pages} pages of {LOG_PAGE} events.",
+            message=gettext(
+                "This game's log has %(pages)d pages of %(size)d events.",
+                pages=log.pages,
+                size=LOG_PAGE,
+            ),
             game_url=f"/play/{game_id}",
-            game_link="The log's latest page",
+            game_link=gettext("The log's latest page"),
         )
     player = me()
     title = f"{table.title}: {table.players}" + (f" \u2014 {table.won}" if table.won else "")
@@ -84,7 +89,7 @@ def game_page(game_id: str):
         "public_game.html",
         title,
         t=table,
-        state=f"{table.result}." if table.result else STATUS_WORDS.get(table.status, ""),
+        state=f"{table.result}." if table.result else str(STATUS_WORDS.get(table.status, "")),
         seated=player is not None and any(s.player_id == player for s in table.seats),
     )
 
@@ -95,9 +100,9 @@ def confirm_move(token: str):
     if state.status == "ready":
         return _page(
             "one_click.html",
-            "Play this move?",
+            gettext("Play this move?"),
             message=state.message,
-            button=f"Play {state.link.notation}",
+            button=gettext("Play %(move)s", move=state.link.notation),
             game_url=_game_url(state),
         )
     return _result(state)
@@ -109,7 +114,7 @@ def play_move(token: str):
 
 
 def _result(state):
-    title = "Move played" if state.status == "played" else "Move not played"
+    title = gettext("Move played") if state.status == "played" else gettext("Move not played")
     return _page(
         "one_click.html",
         title,
@@ -147,15 +152,20 @@ def play_turn(token: str):
 def _turn(page):
     table, link = page.table, page.link
     if table is None or link is None:
-        return _message("Turn page", page.message, TURN_STATUS_CODES[page.status])
-    title = {"ready": f"Your turn in {table.title}", "played": "Move played"}.get(
-        page.status, f"{table.title}: no move made"
-    )
+        return _message(gettext("Turn page"), page.message, TURN_STATUS_CODES[page.status])
+    if page.status == "ready":
+        title = gettext("Your turn in %(game)s", game=table.title)
+    elif page.status == "played":
+        title = gettext("Move played")
+    else:
+        title = gettext("%(game)s: no move made", game=table.title)
     return _page(
         "turn.html",
         title,
         TURN_STATUS_CODES[page.status],
-        tab_title=f"Your turn \u2014 {table.title}: {table.players}"
+        tab_title=gettext(
+            "Your turn \u2014 %(game)s: %(players)s", game=table.title, players=table.players
+        )
         if page.status == "ready"
         else None,
         message=page.message,
@@ -177,10 +187,38 @@ ONE_CLICK_STATUS_CODES = {
 }
 
 
+# The words of a signed link's page, whole sentences for each kind of link: its question and
+# button for each answer, and its title once answered or refused.
+QUESTIONS = {
+    ("invitation", "accept"): (
+        lazy_gettext("Accept the invitation?"),
+        lazy_gettext("Accept the invitation"),
+    ),
+    ("invitation", "refuse"): (
+        lazy_gettext("Refuse the invitation?"),
+        lazy_gettext("Refuse the invitation"),
+    ),
+    ("proposal", "accept"): (
+        lazy_gettext("Accept the proposal?"),
+        lazy_gettext("Accept the proposal"),
+    ),
+    ("proposal", "decline"): (
+        lazy_gettext("Decline the proposal?"),
+        lazy_gettext("Decline the proposal"),
+    ),
+}
+OUTCOMES = {
+    ("invitation", "refused"): lazy_gettext("Invitation refused"),
+    ("invitation", "not answered"): lazy_gettext("Invitation not answered"),
+    ("proposal", "declined"): lazy_gettext("Proposal declined"),
+    ("proposal", "not answered"): lazy_gettext("Proposal not answered"),
+}
+
+
 @pages.get("/i/<token>")
 def confirm_invitation(token: str):
     state = _services().one_click.inspect_invitation(token)
-    return _one_click_question(state, "invitation", "Refuse")
+    return _one_click_question(state, "invitation", "refused")
 
 
 @pages.post("/i/<token>")
@@ -193,7 +231,7 @@ def answer_invitation(token: str):
 @pages.get("/p/<token>")
 def confirm_proposal(token: str):
     state = _services().one_click.inspect_proposal(token)
-    return _one_click_question(state, "proposal", "Decline")
+    return _one_click_question(state, "proposal", "declined")
 
 
 @pages.post("/p/<token>")
@@ -203,21 +241,20 @@ def answer_proposal(token: str):
     return _one_click_answered(state, "proposal", "declined")
 
 
-def _one_click_question(state, what: str, no: str):
+def _one_click_question(state, what: str, no_status: str):
     """A signed link's page (an invitation's, a proposal's): its question and one button, for
     the GET of a link (a mail scanner's too) answers nothing."""
     if state.status != "ready":
-        return _one_click_result(state, what, f"{no.lower()}d")
-    accept = state.answer == "accept"
-    verb = "Accept" if accept else no
+        return _one_click_result(state, what, no_status)
+    question, button = QUESTIONS[what, state.answer]
     return _page(
         "one_click.html",
-        f"{verb} the {what}?",
+        str(question),
         message=state.message,
-        button=f"{verb} the {what}",
-        danger=not accept,
+        button=str(button),
+        danger=state.answer != "accept",
         game_url=f"/games/{state.game_id}",
-        game_link="See the game first",
+        game_link=gettext("See the game first"),
     )
 
 
@@ -230,5 +267,5 @@ def _one_click_answered(state, what: str, no_status: str):
 
 def _one_click_result(state, what: str, no_status: str):
     outcome = no_status if state.status == no_status else "not answered"
-    title = f"{what.capitalize()} {outcome}"
+    title = str(OUTCOMES[what, outcome])
     return _message(title, state.message, ONE_CLICK_STATUS_CODES[state.status], state.game_id)

@@ -8,6 +8,10 @@ not a member cannot be raised: a typo fails the type checker, not a client.
 
 The engine stays pure and names its refusals by code only (`engine.core.GameError`); each of
 its codes is a member here, and `ServiceError.from_game_error` looks it up.
+
+A message is English. The API says it in the language a client asks for (api/languages.py):
+a message written as a literal is its own gettext message id; one with values is `Words`,
+which keeps its message id (named placeholders) and values. babel.cfg extracts both.
 """
 
 from __future__ import annotations
@@ -307,6 +311,21 @@ class ErrorCode(Enum):
     )
 
 
+class Words(str):
+    """A message with values, in English (`Words("there is no player %(player)s",
+    player=pid)` is "there is no player p_1"), that keeps its gettext message id and values so
+    that it can be said in another language."""
+
+    msgid: str
+    values: dict[str, Any]
+
+    def __new__(cls, msgid: str, **values: Any) -> Words:
+        said = super().__new__(cls, msgid % values if values else msgid)
+        said.msgid = msgid
+        said.values = values
+        return said
+
+
 class ServiceError(Exception):
     """A use case refused: `error` says which (and so the HTTP status), `message` says it to a
     person, `details` are extra fields for clients (for example current_version)."""
@@ -334,8 +353,11 @@ class StaleVersion(ServiceError):
     def __init__(self, current_version: int):
         super().__init__(
             ErrorCode.MOVE_STALE_VERSION,
-            f"the game has moved on to version {current_version}: read it again and "
-            "send your move with that version",
+            Words(
+                "the game has moved on to version %(version)s: read it again and send your "
+                "move with that version",
+                version=current_version,
+            ),
             current_version=current_version,
         )
 
@@ -348,10 +370,14 @@ class OutcomeUnknown(ServiceError):
     def __init__(self, game_id: str, retry_after: int):
         super().__init__(
             ErrorCode.SERVER_UNAVAILABLE,
-            f"the outcome of this write to game {game_id} is unknown: the server lost its "
-            "database after it sent the write. After Retry-After seconds, send the same request "
-            "with the same Idempotency-Key: it answers what happened, or applies it now, once. "
-            "Without a key, read the game: its version and log tell whether it was applied",
+            Words(
+                "the outcome of this write to game %(game)s is unknown: the server lost its "
+                "database after it sent the write. After Retry-After seconds, send the same "
+                "request with the same Idempotency-Key: it answers what happened, or applies "
+                "it now, once. Without a key, read the game: its version and log tell whether "
+                "it was applied",
+                game=game_id,
+            ),
         )
         self.retry_after = retry_after
 

@@ -11,11 +11,14 @@ clone (or an edited catalogue) works either way."""
 
 from __future__ import annotations
 
+import ast
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO, Any
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -39,7 +42,9 @@ def install(app: Flask, services: Services) -> None:
     Babel(app, locale_selector=lambda: page_language(services), timezone_selector=reader_zone)
     # whitespace inside {% trans %} is folded, as babel.cfg extracts it (trimmed = true)
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.globals.update(page_language=lambda: str(get_locale() or DEFAULT))
+    app.jinja_env.globals.update(
+        page_language=lambda: str(get_locale() or DEFAULT), script_words=script_words
+    )
     app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.filters["deadline"] = deadline_words
 
@@ -81,6 +86,47 @@ def and_list(names: list[str]) -> str:
 def language_choices() -> list[tuple[str, str]]:
     """(code, name in itself) of each language, for the settings' list."""
     return [(code, NAMES[code]) for code in LANGUAGES]
+
+
+def script_words() -> dict[str, str]:
+    """The words the scripts of web/static write on a page, in the page's language. A page
+    that runs a script gives them as data (`<script type="application/json" id="words">`,
+    _script_words.html), so that no script holds words of its own; the script fills in a
+    `%(name)s` itself."""
+    return {
+        "pick_start": gettext("Pick a highlighted part of the board to start your move."),
+        "pick_start_or_button": gettext(
+            "Pick a highlighted part of the board to start your move, or a button here."
+        ),
+        "pick_next": gettext("Now pick %(parts)s."),
+        "pick_next_or": gettext(", or "),
+        "pick_one": gettext("Now pick one of the highlighted parts."),
+        "chat_sending": gettext("Sending…"),
+        "chat_sent": gettext("Sent."),
+        "chat_not_sent": gettext("Not sent: try again."),
+        "chat_not_reached": gettext("Not sent: the server could not be reached. Try again."),
+        "game_moved_reload": gettext("The game has moved on: reload the page to see it."),
+        "game_moved_shown": gettext("The game has moved on: the page shows it now."),
+        "tournament_moved_reload": gettext(
+            "The tournament has moved on: reload the page to see it."
+        ),
+        "tournament_moved_shown": gettext("The tournament has moved on: the page shows it now."),
+        "push_unable": gettext("This browser cannot show turnpost's notifications."),
+        "push_renewed": gettext(
+            "Notifications are on again on this device (the server's key had changed)."
+        ),
+        "push_blocked": gettext(
+            "This browser blocks turnpost's notifications: allow them in its settings for this "
+            "site, then press the button again."
+        ),
+        "push_not_allowed": gettext(
+            "Notifications were not allowed, so none will come to this device."
+        ),
+        "push_failed": gettext("Notifications could not be turned on here: %(why)s."),
+        "push_no_worker": gettext(
+            "This browser would not start turnpost's notifications: %(why)s."
+        ),
+    }
 
 
 # -- times in words, in the page's language ----------------------------------------------------
@@ -163,3 +209,26 @@ def _compile(source: Path, target: Path) -> None:
         with os.fdopen(handle, "wb") as compiled:
             write_mo(compiled, catalogue)
         os.replace(temporary, mo)
+
+
+def extract_literals(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, tuple[str | None, ...], list[str]]]:
+    """babel.cfg's extraction of the messages of the API, the services and the engine: the
+    calls of `keywords` (`Words(...)`, `ServiceError(code, ...)`, an engine refusal), with
+    each argument that is a string literal. An argument built at run time (an f-string, a
+    sum, a choice) is no message id: it is not extracted (the API says it in English), where
+    babel's own extractor would take its literal pieces for messages."""
+    calls: list[tuple[int, str, tuple[str | None, ...], list[str]]] = []
+    for node in ast.walk(ast.parse(fileobj.read())):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name: str = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name in keywords:
+            literals = tuple(
+                arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+                for arg in node.args
+            )
+            calls.append((node.lineno, name, literals, []))
+    yield from sorted(calls, key=lambda call: call[0])

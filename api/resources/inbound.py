@@ -5,7 +5,7 @@ import hmac
 from flask import current_app, request
 from flask.views import MethodView
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 
 from ..blueprints import Blueprint
 from ..error_codes import raises
@@ -54,7 +54,8 @@ class InboundEmail(MethodView):
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
             raise ServiceError(
-                ErrorCode.INBOUND_BAD_SECRET, f"the {SECRET_HEADER} header is missing or wrong"
+                ErrorCode.INBOUND_BAD_SECRET,
+                Words("the %(header)s header is missing or wrong", header=SECRET_HEADER),
             )
         raw = request.get_data(cache=False)
         if not raw.strip():

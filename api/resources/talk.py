@@ -3,7 +3,7 @@ other players accept or decline (service/play/talk.py, service/play/agreements.p
 
 from flask.views import MethodView
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 
 from .. import context
 from ..blueprints import Blueprint
@@ -88,7 +88,9 @@ class Proposals(MethodView):
 def _proposal_id(text: str) -> int:
     """A proposal's id from the path: its version in the log (anything else names none)."""
     if not text.isdecimal() or len(text) > 15:
-        raise ServiceError(ErrorCode.PROPOSAL_NOT_FOUND, f"there is no proposal {text!r}")
+        raise ServiceError(
+            ErrorCode.PROPOSAL_NOT_FOUND, Words("there is no proposal %(given)r", given=text)
+        )
     return int(text)
 
 

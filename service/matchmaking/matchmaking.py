@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.ids import new_id
 from service.play.games import GameService, bots_of
 from service.ratings.ratings import Ratings
@@ -49,7 +49,9 @@ class Matchmaking:
             )
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
+            raise ServiceError(
+                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
+            )
         now = int(self.clock() * 1000)
         rating = self.ratings.skills(title, [player_id])[player_id].rating
         request = {
@@ -75,7 +77,8 @@ class Matchmaking:
         found = self.store.request(title, player_id)
         if found is None:
             raise ServiceError(
-                ErrorCode.MATCHMAKING_NOT_FOUND, f"you have not asked for a game of {title}"
+                ErrorCode.MATCHMAKING_NOT_FOUND,
+                Words("you have not asked for a game of %(title)s", title=title),
             )
         return self.shown(found)
 
@@ -90,12 +93,16 @@ class Matchmaking:
         found = self.store.cancel(title, player_id)
         if found is None:
             raise ServiceError(
-                ErrorCode.MATCHMAKING_NOT_FOUND, f"you have not asked for a game of {title}"
+                ErrorCode.MATCHMAKING_NOT_FOUND,
+                Words("you have not asked for a game of %(title)s", title=title),
             )
         if found["status"] == "matched":
             raise ServiceError(
                 ErrorCode.MATCHMAKING_MATCHED,
-                f"your request is matched already: your game is {found['game_id']}",
+                Words(
+                    "your request is matched already: your game is %(game)s",
+                    game=found["game_id"],
+                ),
                 game_id=found["game_id"],
             )
         return self.shown(found)
@@ -177,5 +184,9 @@ def _title(title: str) -> None:
     if title not in registry.GAMES:
         raise ServiceError(
             ErrorCode.MATCHMAKING_NOT_FOUND,
-            f"there is no game {title!r}; the games are: {', '.join(sorted(registry.GAMES))}",
+            Words(
+                "there is no game %(game)r; the games are: %(games)s",
+                game=title,
+                games=", ".join(sorted(registry.GAMES)),
+            ),
         )

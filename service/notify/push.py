@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.play.table import SeatTable
 from service.secrets import ServerKeys
 from service.settings import Settings
@@ -150,15 +150,19 @@ class PushDevices:
         if not self.store.add(player_id, kept, self.settings.push_devices_per_player):
             raise ServiceError(
                 ErrorCode.PUSH_TOO_MANY,
-                f"you have {self.settings.push_devices_per_player} devices with notifications "
-                "on: remove one in your settings first",
+                Words(
+                    "you have %(most)d devices with notifications on: remove one in your "
+                    "settings first",
+                    most=self.settings.push_devices_per_player,
+                ),
             )
         return shown(kept)
 
     def remove(self, player_id: str, subscription_id: str) -> None:
         if not self.store.remove(player_id, subscription_id):
             raise ServiceError(
-                ErrorCode.PUSH_NOT_FOUND, f"you have no push subscription {subscription_id}"
+                ErrorCode.PUSH_NOT_FOUND,
+                Words("you have no push subscription %(id)s", id=subscription_id),
             )
 
     def send(

@@ -11,7 +11,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.ids import new_id
 from service.languages import LANGUAGES
 from service.notify import digest, emails
@@ -234,15 +234,21 @@ class PlayerService:
         if profile.get("time_zone") is not None and profile["time_zone"] not in time_zones():
             raise ServiceError(
                 ErrorCode.PLAYER_INVALID,
-                f"there is no time zone {profile['time_zone']!r}: name one such as Europe/Rome "
-                "or America/New_York",
+                Words(
+                    "there is no time zone %(zone)r: name one such as Europe/Rome or "
+                    "America/New_York",
+                    zone=profile["time_zone"],
+                ),
             )
         _check_language(profile.get("language"))
         digest_at = preferences(profile)["digest_at"]
         if digest_at is not None and not digest.TIME_OF_DAY.match(str(digest_at)):
             raise ServiceError(
                 ErrorCode.PLAYER_INVALID,
-                f"a digest's time of day is written HH:MM, such as 07:30, not {digest_at!r}",
+                Words(
+                    "a digest's time of day is written HH:MM, such as 07:30, not %(given)r",
+                    given=digest_at,
+                ),
             )
         new_address = _address(profile.get("email")) not in ("", before)
         if new_address:
@@ -326,14 +332,16 @@ class PlayerService:
         wanted = sorted(set(blocked))
         if len(wanted) > MAX_FRIENDS:
             raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS, f"at most {MAX_FRIENDS} blocked players"
+                ErrorCode.PLAYER_INVALID_FRIENDS,
+                Words("at most %(most)d blocked players", most=MAX_FRIENDS),
             )
         if player_id in wanted:
             raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot block yourself")
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
             raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}"
+                ErrorCode.PLAYER_INVALID_FRIENDS,
+                Words("there is no player %(player)s", player=", ".join(unknown[:5])),
             )
         self.players.set_blocked(player_id, wanted)
         return self.blocked(player_id)
@@ -343,7 +351,10 @@ class PlayerService:
         self._get(player_id)
         wanted = sorted(set(friends))
         if len(wanted) > MAX_FRIENDS:
-            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, f"at most {MAX_FRIENDS} friends")
+            raise ServiceError(
+                ErrorCode.PLAYER_INVALID_FRIENDS,
+                Words("at most %(most)d friends", most=MAX_FRIENDS),
+            )
         if player_id in wanted:
             raise ServiceError(
                 ErrorCode.PLAYER_INVALID_FRIENDS,
@@ -352,7 +363,8 @@ class PlayerService:
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
             raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS, f"there is no player {', '.join(unknown[:5])}"
+                ErrorCode.PLAYER_INVALID_FRIENDS,
+                Words("there is no player %(player)s", player=", ".join(unknown[:5])),
             )
         self.players.set_friends(player_id, wanted)
         return self.friends(player_id)
@@ -371,7 +383,9 @@ class PlayerService:
     def _get(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
+            raise ServiceError(
+                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
+            )
         return profile
 
 
@@ -379,7 +393,11 @@ def _check_kind(kind: str | None) -> None:
     if kind is not None and kind not in WEBHOOK_KINDS:
         raise ServiceError(
             ErrorCode.PLAYER_INVALID,
-            f"a webhook's kind is one of {', '.join(WEBHOOK_KINDS)}, not {kind!r}",
+            Words(
+                "a webhook's kind is one of %(kinds)s, not %(given)r",
+                kinds=", ".join(WEBHOOK_KINDS),
+                given=kind,
+            ),
         )
 
 
@@ -387,7 +405,11 @@ def _check_language(language: str | None) -> None:
     if language is not None and language not in LANGUAGES:
         raise ServiceError(
             ErrorCode.PLAYER_INVALID,
-            f"a language is one of {', '.join(LANGUAGES)}, not {language!r}",
+            Words(
+                "a language is one of %(languages)s, not %(given)r",
+                languages=", ".join(LANGUAGES),
+                given=language,
+            ),
         )
 
 

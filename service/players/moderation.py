@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.play.facts import load
 from service.play.games import GameService
 from service.play.talk import Talk, check_text
@@ -59,7 +59,10 @@ class Moderation:
             report |= self._reported_message(reporter, game_id, message)
         elif player_id is not None and player_id != reporter:
             if self.players.get(player_id) is None:
-                raise ServiceError(ErrorCode.REPORT_INVALID, f"there is no player {player_id}")
+                raise ServiceError(
+                    ErrorCode.REPORT_INVALID,
+                    Words("there is no player %(player)s", player=player_id),
+                )
             report["player"] = player_id
         else:
             raise ServiceError(
@@ -77,7 +80,8 @@ class Moderation:
         event = game.message_for(seat, found[0], set()) if found and seat is not None else None
         if event is None:
             raise ServiceError(
-                ErrorCode.REPORT_INVALID, f"there is no message {version} of another player here"
+                ErrorCode.REPORT_INVALID,
+                Words("there is no message %(version)s of another player here", version=version),
             )
         return {
             "player": game.seats[event["seat"]].player_id,
@@ -122,7 +126,9 @@ class Moderation:
     def _profile(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
+            raise ServiceError(
+                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
+            )
         return profile
 
     def _audit(self, action: str, operator: str, reason: str, **what: Any) -> dict[str, Any]:

@@ -30,7 +30,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany, Words
 from service.notify import emails
 from service.settings import Settings
 from store.connection import StoreUnavailable
@@ -78,9 +78,11 @@ class SignIn:
         wait = self._take(address)
         if wait:
             raise TooMany(
-                f"too many sign-in links were sent to this address (at most "
-                f"{self.settings.sign_in_per_address_per_hour} an hour, whoever asks); wait "
-                "the Retry-After seconds",
+                Words(
+                    "too many sign-in links were sent to this address (at most %(most)d an "
+                    "hour, whoever asks); wait the Retry-After seconds",
+                    most=self.settings.sign_in_per_address_per_hour,
+                ),
                 retry_after=int(wait),
             )
         self._schedule(address, "sign_in")

@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.play.games import GameService, seat_calendar_copy
 from service.settings import Settings
 from service.timefmt import iso
@@ -98,7 +98,11 @@ class VacationService:
         if start_day < today or end_day < start_day:
             raise ServiceError(
                 ErrorCode.VACATION_INVALID,
-                f"a vacation starts today ({today}) or later and ends on or after its first day",
+                Words(
+                    "a vacation starts today (%(today)s) or later and ends on or after its "
+                    "first day",
+                    today=today,
+                ),
             )
         days = (end_day - start_day).days + 1
         start = max(now, _midnight(start_day, zone))
@@ -115,7 +119,12 @@ class VacationService:
             if days > left:
                 raise ServiceError(
                     ErrorCode.VACATION_NOT_ENOUGH_DAYS,
-                    f"that is {days} days; you have {max(0, left)} vacation days left in {year}",
+                    Words(
+                        "that is %(days)d days; you have %(left)d vacation days left in %(year)d",
+                        days=days,
+                        left=max(0, left),
+                        year=year,
+                    ),
                 )
             vacation = {"start": start, "end": end, "days": days, "first": first}
             return {**calendar, "vacations": [*_kept(calendar, now), vacation]}
@@ -220,7 +229,9 @@ class VacationService:
     def _zone(self, player_id: str) -> str | None:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
+            raise ServiceError(
+                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
+            )
         zone = profile.get("time_zone")
         try:
             return zone if zone and ZoneInfo(zone) else None

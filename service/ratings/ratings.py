@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.ratings.model import CENTRE, MU, SCALE, Skill, combined, rate
 from service.ratings.results import Result, ResultSeat
 from service.settings import Settings
@@ -367,6 +367,10 @@ def _title(title: str):
     if game is None:
         raise ServiceError(
             ErrorCode.LEADERBOARD_NOT_FOUND,
-            f"there is no game {title!r}; the games are: {', '.join(sorted(registry.GAMES))}",
+            Words(
+                "there is no game %(game)r; the games are: %(games)s",
+                game=title,
+                games=", ".join(sorted(registry.GAMES)),
+            ),
         )
     return game.info

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from engine import registry
 from engine.core import InvalidOptions, validate_options
-from service.errors import ErrorCode, ServiceError
+from service.errors import ErrorCode, ServiceError, Words
 from service.ids import new_id
 from service.play.games import GameService
 from service.play.results import TournamentGameResult
@@ -116,7 +116,8 @@ class TournamentService:
                 if quiet:
                     return None  # type: ignore[return-value]
                 raise ServiceError(
-                    ErrorCode.TOURNAMENT_NOT_FOUND, f"there is no tournament {tournament_id}"
+                    ErrorCode.TOURNAMENT_NOT_FOUND,
+                    Words("there is no tournament %(tournament)s", tournament=tournament_id),
                 )
             draft = Draft(before, self.now_ms())
             answer = decide(draft)
@@ -164,22 +165,40 @@ class TournamentService:
         if found is None:
             raise ServiceError(
                 ErrorCode.GAME_UNKNOWN,
-                f"there is no game {game!r}; the games are: {', '.join(sorted(registry.GAMES))}",
+                Words(
+                    "there is no game %(game)r; the games are: %(games)s",
+                    game=game,
+                    games=", ".join(sorted(registry.GAMES)),
+                ),
             )
         info = found.info
         if not info.min_players <= 2 <= info.max_players:
-            raise _invalid(f"{info.title} cannot be played by two: a tournament's games are")
+            raise _invalid(
+                Words(
+                    "%(title)s cannot be played by two: a tournament's games are two-player games",
+                    title=info.title,
+                )
+            )
         if format not in FORMATS:
-            raise _invalid("format must be round_robin or swiss")
+            raise _invalid(Words("format must be round_robin or swiss"))
         fewest, most = SIZES[format]
         if not fewest <= size <= most:
-            raise _invalid(f"a {_format_words(format)} takes {fewest} to {most} players")
+            raise _invalid(
+                Words(
+                    "a %(format)s takes %(fewest)d to %(most)d players",
+                    format=_format_words(format),
+                    fewest=fewest,
+                    most=most,
+                )
+            )
         if format == "round_robin":
             rounds = 1
         elif rounds is None:
             rounds = default_rounds(size)
         elif not 1 <= rounds < size:
-            raise _invalid(f"a Swiss of {size} plays 1 to {size - 1} rounds")
+            raise _invalid(
+                Words("a Swiss of %(size)d plays 1 to %(most)d rounds", size=size, most=size - 1)
+            )
         clock = self.games.check_time_control(time_control)
         if clock is None:  # none asked, {"kind": "none"}, or a clock per move without its time
             raise ServiceError(
@@ -193,10 +212,12 @@ class TournamentService:
             raise ServiceError.from_game_error(err) from None
         now = self.now_ms()
         if start_at is not None and not now < start_at <= now + MAX_START_DAYS * 86_400_000:
-            raise _invalid("start_at must be in the future, within a year")
+            raise _invalid(Words("start_at must be in the future, within a year"))
         title = (name or "").strip() or f"{info.title} {_format_words(format)}"
         if len(title) > MAX_NAME:
-            raise _invalid(f"a tournament's name has at most {MAX_NAME} characters")
+            raise _invalid(
+                Words("a tournament's name has at most %(most)d characters", most=MAX_NAME)
+            )
         created = {
             "type": T.CREATED,
             "game": info.name,
@@ -285,14 +306,17 @@ class TournamentService:
         state = self.store.state(tournament_id)
         if state is None:
             raise ServiceError(
-                ErrorCode.TOURNAMENT_NOT_FOUND, f"there is no tournament {tournament_id}"
+                ErrorCode.TOURNAMENT_NOT_FOUND,
+                Words("there is no tournament %(tournament)s", tournament=tournament_id),
             )
         return state
 
     def _player(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(ErrorCode.PLAYER_NOT_FOUND, f"there is no player {player_id}")
+            raise ServiceError(
+                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
+            )
         return profile
 
     def summary(self, state: TournamentState) -> dict[str, Any]:
@@ -497,12 +521,12 @@ def table(state: TournamentState) -> list[Row]:
     )
 
 
-def _invalid(message: str) -> ServiceError:
+def _invalid(message: Words) -> ServiceError:
     return ServiceError(ErrorCode.TOURNAMENT_INVALID, message)
 
 
 def _format_words(format: str) -> str:
-    return {"round_robin": "round-robin", "swiss": "Swiss"}[format]
+    return {"round_robin": Words("round-robin"), "swiss": Words("Swiss")}[format]
 
 
 def _result_words(score: float | None) -> str | None:

@@ -8,6 +8,11 @@
 (function () {
   "use strict";
   const VERB = "do:";
+  // the page's words, in its language (web.i18n.script_words), their %(name)s filled in
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  function word(key, values) {
+    return (WORDS[key] || "").replace(/%\((\w+)\)s/g, (_, name) => (values || {})[name] ?? "");
+  }
 
   function setUp() {
     const data = document.getElementById("moves");
@@ -108,15 +113,13 @@
       if (chosen) {
         prompt.textContent = "";
       } else if (!picks.length) {
-        prompt.textContent =
-          "Pick a highlighted part of the board to start your move" +
-          (verbs.children.length ? ", or a button here." : ".");
+        prompt.textContent = word(verbs.children.length ? "pick_start_or_button" : "pick_start");
       } else {
         const names = [...next].map((name) => labels[name] || name);
         prompt.textContent =
           names.length <= 6
-            ? "Now pick " + names.join(", or ") + "."
-            : "Now pick one of the " + names.length + " highlighted parts.";
+            ? word("pick_next", { parts: names.join(word("pick_next_or")) })
+            : word("pick_one");
       }
     }
 

@@ -10,6 +10,11 @@
   if (!section || !section.dataset.stream || !window.fetch) return;
   let draft = "";
   let busy = false;
+  // the page's words, in its language (web.i18n.script_words), their %(name)s filled in
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  function word(key, values) {
+    return (WORDS[key] || "").replace(/%\((\w+)\)s/g, (_, name) => (values || {})[name] ?? "");
+  }
 
   // a message being typed is not a move being chosen: live.js keeps redrawing the page
   document.addEventListener("change", (event) => {
@@ -47,7 +52,7 @@
     event.preventDefault();
     if (busy) return;
     busy = true;
-    say("Sending…");
+    say(word("chat_sending"));
     try {
       const answer = await fetch(form.action, {
         method: "POST",
@@ -59,13 +64,13 @@
         draft = "";
         const input = document.getElementById("chat-text");
         if (input) input.value = "";
-        say("Sent.");
+        say(word("chat_sent"));
       } else {
         const problem = fresh.querySelector(".problem");
-        say(problem ? problem.textContent : "Not sent: try again.");
+        say(problem ? problem.textContent : word("chat_not_sent"));
       }
     } catch (error) {
-      say("Not sent: the server could not be reached. Try again.");
+      say(word("chat_not_reached"));
     } finally {
       busy = false;
     }

@@ -7,6 +7,11 @@
   const main = document.querySelector("main[data-stream]");
   if (!main || !window.EventSource || !window.fetch) return;
   const subject = main.dataset.subject || "game";
+  // the page's words, in its language (web.i18n.script_words), their %(name)s filled in
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  function word(key, values) {
+    return (WORDS[key] || "").replace(/%\((\w+)\)s/g, (_, name) => (values || {})[name] ?? "");
+  }
   let version = Number(main.dataset.version);
   let touched = false; // the player has started to choose a move: never redraw under them
   main.addEventListener("change", () => { touched = true; });
@@ -50,7 +55,7 @@
 
   function movedOn() {
     const live = document.getElementById("live");
-    if (live) live.textContent = `The ${subject} has moved on: reload the page to see it.`;
+    if (live) live.textContent = word(`${subject}_moved_reload`);
   }
 
   async function redraw() {
@@ -80,7 +85,7 @@
     version = Number(next.dataset.version || version);
     main.dataset.version = String(version);
     const said = document.getElementById("live");
-    if (said) said.textContent = `The ${subject} has moved on: the page shows it now.`;
+    if (said) said.textContent = word(`${subject}_moved_shown`);
     if (!next.dataset.stream) stream.close(); // the game is over
   }
 

@@ -12,13 +12,18 @@
   const button = document.getElementById("push-enable");
   const state = document.getElementById("push-state");
   const key = section.dataset.pushKey;
+  // the page's words, in its language (web.i18n.script_words), their %(name)s filled in
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  function word(key, values) {
+    return (WORDS[key] || "").replace(/%\((\w+)\)s/g, (_, name) => (values || {})[name] ?? "");
+  }
 
   function say(text) {
     state.textContent = text;
   }
 
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser cannot show turnpost's notifications.");
+    say(word("push_unable"));
     return;
   }
 
@@ -81,7 +86,7 @@
       const current = await registration.pushManager.getSubscription();
       if (Notification.permission === "granted" && current && !madeWithOurKey(current)) {
         await subscribe(registration);
-        say("Notifications are on again on this device (the server's key had changed).");
+        say(word("push_renewed"));
       }
       button.hidden = false;
       button.addEventListener("click", async () => {
@@ -89,22 +94,22 @@
         try {
           const permission = await Notification.requestPermission();
           if (permission === "denied") {
-            say("This browser blocks turnpost's notifications: allow them in its settings for this site, then press the button again.");
+            say(word("push_blocked"));
             return;
           }
           if (permission !== "granted") {
-            say("Notifications were not allowed, so none will come to this device.");
+            say(word("push_not_allowed"));
             return;
           }
           await subscribe(registration);
           location.hash = "push";
           location.reload(); // the list then shows this device
         } catch (err) {
-          say("Notifications could not be turned on here: " + err.message + ".");
+          say(word("push_failed", { why: err.message }));
         } finally {
           button.disabled = false;
         }
       });
     })
-    .catch((err) => say("This browser would not start turnpost's notifications: " + err.message + "."));
+    .catch((err) => say(word("push_no_worker", { why: err.message })));
 })();
