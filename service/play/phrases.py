@@ -44,6 +44,26 @@ def phrase(
     return Phrase(re.compile(pattern + "$"), said, to_you, parts)
 
 
+def exactly(*sentences: str) -> tuple[Phrase, ...]:
+    """Phrases for sentences said always the same (a title's notation help)."""
+    return tuple(phrase(re.escape(sentence), sentence) for sentence in sentences)
+
+
+FIELD_WORDS = {
+    "row": N_("row"),
+    "column": N_("column"),
+    "card": N_("card"),
+    "submarine": N_("submarine"),
+}
+"""The titles' names for their moves' fields (GameInfo.field_words), said in the composer's
+forms."""
+
+
+def field_words(words: Mapping[str, str]) -> dict[str, str]:
+    """A title's field words in the language spoken now."""
+    return {key: gettext(FIELD_WORDS[w]) if w in FIELD_WORDS else w for key, w in words.items()}
+
+
 def translated(
     book: tuple[Phrase, ...], text: str, names: list[str], reader: int | None
 ) -> str | None:
@@ -174,6 +194,14 @@ BUTTONS = (
     phrase(r"a player reached 12 stars", N_("a player reached 12 stars")),
     # its moves, as said to the mover
     phrase(r"Roll the dice", N_("Roll the dice")),
+    # how its moves are written (the notation itself stays, at each line's start)
+    *exactly(
+        N_("roll: on your turn, roll the dice"),
+        N_("optout: on your turn, leave the round keeping your buttons (needs a button placed)"),
+        N_("place 3 5: put a button at row 3 (the white die), column 5 (a black die)"),
+        N_("skip: do not use the gold dice of another player's roll"),
+        N_("star 3 5: turn your button at row 3, column 5 into a star (round end)"),
+    ),
     phrase(
         r"Opt out of the round, keeping your (?P<num>\d+) buttons?",
         N_plural(
@@ -314,6 +342,26 @@ CONSONAR = (
     ),
     # its moves, as said to the mover
     phrase(r"End your turn without a Torpedo card", N_("End your turn without a Torpedo card")),
+    *exactly(
+        N_(
+            "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
+            "moving a submarine (colour and 1 or 2), e.g. fleet r+2@r1"
+        ),
+        N_(
+            "torpedo CARD@SUB: fire the Torpedo card (colour and 1-3 torpedoes) the last arrow "
+            "points to at a submarine, e.g. torpedo b2@y1"
+        ),
+        N_("defuse CARD: remove a Torpedo card of your own colour from the game, e.g. defuse r1"),
+        N_(
+            "delay CARD: put the Torpedo card the last arrow points to at the bottom of the "
+            "Torpedo deck, e.g. delay p3"
+        ),
+        N_("end: end the turn without a Torpedo action (pass-torpedo is the same), e.g. end"),
+        N_(
+            "a whole turn on one line (by email): steps separated by ';', several Fleet cards "
+            "after one 'fleet', e.g. fleet r+2@r1 g-3@g2; torpedo b2@y1"
+        ),
+    ),
     phrase(
         rf"Defuse {NAMED_CARD}: it leaves the game",
         N_("Defuse %(card)s: it leaves the game"),

@@ -30,6 +30,7 @@ from service.play import (
     logview,
     move_words,
     parts,
+    phrases,
     talk,
 )
 from service.play.boards import Html
@@ -466,9 +467,10 @@ def _build(
         since=since[1],
         since_heading=gettext(since[0]),
         moves=moves,
-        forms=tuple(composer.forms(legal, game.info.field_words)),
+        forms=tuple(composer.forms(legal, phrases.field_words(game.info.field_words))),
         notation_help=tuple(
-            composer.notation_lines(game.info.notation, {a["type"] for a in legal})
+            logview.game_words(snap["game"], line, snap["seats"])
+            for line in composer.notation_lines(game.info.notation, {a["type"] for a in legal})
         ),
         turn_since=match["seat_since"][seat]
         if your_turn and match is not None and seat is not None
