@@ -81,6 +81,13 @@ def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
     return said % {"num": num, **params}
 
 
+def pgettext(context: str, message: str, **params: Any) -> str:
+    """`gettext` of a message that the languages may say differently in `context` (English
+    says "sunk" under a ladder and atop a scoring column alike)."""
+    said = str(words(_language.get()).pgettext(context, message))
+    return said % params if params else said
+
+
 def N_(message: str) -> str:
     """A message marked for the catalogue, said later through `gettext` (a table of words)."""
     return message

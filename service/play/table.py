@@ -1,4 +1,6 @@
-"""A seat's table: everything one reader may know of a game, built once per seat and version.
+"""A seat's table: everything one reader may know of a game, built once per seat and version,
+its words in the reader's language (service/words.py; English unless a surface asks for
+another).
 
 Every surface that shows a game to a person (the web game page, the turn page, the public
 page, the turn email, the webhook, the API's text board) renders a `SeatTable` and nothing

@@ -96,6 +96,7 @@ def test_a_russian_reader_reads_buttons_in_russian_and_an_english_one_in_english
         "Your turn",
     ]
     assert [e for e in english if e in words] == []
+    assert "|" not in words, "a word's marks of where it may break stay out of sight"
 
     _, bobs = page_text(bob, game)
     assert re.search(r"(Anya|you) rolled white \d, gold \d, black", bobs)
@@ -150,6 +151,8 @@ def test_an_italian_reader_reads_con_sonar_in_italian(app, services, smtp):
         "a time bank of",
     ]
     assert [e for e in english if e in words] == []
+    assert "|" not in words, "a word's marks of where it may break stay out of sight"
+    assert "Aran\u00adcio\u00adne" in words, "a nation's long name may break on a phone"
 
     _, bobs = page_text(bob, game)
     assert "Torpedo row" in bobs and "Bob (you)" in bobs and "Since your last move" in bobs

@@ -16,18 +16,18 @@ from service.play.boards.common import (
     cards_in_a_row,
     data_table,
     el,
+    escape,
     fluid_grid,
     heading,
     joined,
     paragraph,
     part_el,
-    soft_hyphens,
     table,
     wrap,
 )
 from service.play.boards.table import Table
 from service.play.parts import consonar as named
-from service.words import N_, gettext, ngettext
+from service.words import N_, gettext, ngettext, pgettext
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {
@@ -61,6 +61,12 @@ COLUMN = 7
 
 
 def symbol(name: str | None) -> str:
+    return symbol_word(name).replace("|", "")
+
+
+def symbol_word(name: str | None) -> str:
+    """A ship symbol's name, with "|" where it may break in a card's narrow column (a
+    language's long words: "sotto|ma|ri|no")."""
     return gettext(SYMBOL_WORDS[name]) if name in SYMBOL_WORDS else name or "-"
 
 
@@ -143,12 +149,12 @@ def score_rows(t: Table) -> list[list[str]]:
     v = t.view
     rows = [
         [
-            gettext("Player"),
-            gettext("nation"),
-            gettext("hand"),
-            gettext("sunk"),
-            gettext("missed"),
-            gettext("score"),
+            pgettext("scoring area", "Player"),
+            pgettext("scoring area", "nation"),
+            pgettext("scoring area", "hand"),
+            pgettext("scoring area", "sunk"),
+            pgettext("scoring area", "missed"),
+            pgettext("scoring area", "score"),
         ]
     ]
     for seat in range(len(v["nations"])):
@@ -300,11 +306,31 @@ def sub_chip(sub: str, sunk: bool = False, marked: bool = False) -> Html:
 LABEL_COLUMN = "width:24px;padding:3px 3px 3px 0;font-size:10px;text-align:right;white-space:nowrap"
 
 
-def nation_word(colour: str) -> str:
-    """A nation's name atop its column: a long one may break after three letters on a
-    phone."""
-    word = colour_of(colour).capitalize()
-    return soft_hyphens(word, 3) if len(word) > 5 else word
+NATION_WORDS = {
+    "b": N_("Blue"),
+    "g": N_("Green"),
+    "o": N_("Ora|nge"),
+    "p": N_("Pur|ple"),
+    "r": N_("Red"),
+    "y": N_("Yel|low"),
+}
+"""A nation's name atop its column, where "|" marks where it may break on a phone (each
+language's own syllables: "Оран|же|вый", "Aran|cio|ne")."""
+
+
+def breakable(word: str) -> Html:
+    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup,
+    as `soft_hyphens` does)."""
+    return Html("&shy;".join(escape(part) for part in word.split("|")))
+
+
+def nation_word(colour: str) -> Html:
+    return breakable(gettext(NATION_WORDS[colour]))
+
+
+def neutral_word() -> Html:
+    """ "neutral" under a nation nobody plays ("|" where it may break, as a nation's name)."""
+    return breakable(gettext("neutral"))
 
 
 def ladder_html(t: Table) -> Html:
@@ -322,7 +348,7 @@ def ladder_html(t: Table) -> Html:
                 el("div", nation_word(c), style="font-size:11px;font-weight:bold"),
                 el(
                     "div",
-                    t.name(owner, 12) if owner is not None else gettext("neutral"),
+                    t.name(owner, 12) if owner is not None else neutral_word(),
                     style="font-size:11px",
                 ),
                 style=f"padding:4px 1px;text-align:center;vertical-align:top;"
@@ -385,7 +411,7 @@ def torpedo_card(card: dict, marked: bool = False) -> Html:
     return card_box(
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
-        el("div", symbol(card["symbol"]), style="font-size:12px"),
+        el("div", breakable(symbol_word(card["symbol"])), style="font-size:12px"),
         part=named.torpedo(card["card"]),
         marked=marked,
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
@@ -397,7 +423,7 @@ def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
     """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
     defused cards (defuse)."""
     return card_box(
-        el("div", title, style="font-size:13px;font-weight:bold"),
+        el("div", breakable(title), style="font-size:13px;font-weight:bold"),
         el("div", words, style="font-size:12px"),
         part=part,
         marked=t.marked(part),
@@ -413,7 +439,9 @@ def fleet_card(card: dict, marked: bool = False) -> Html:
         el("div", card["card"], style="font-size:11px"),
         el(
             "div",
-            f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
+            breakable(symbol_word(card["symbol"])),
+            " \u2192 ",
+            breakable(symbol_word(card["arrow"])),
             style="font-size:11px",
         ),
         part=named.hand(card["card"]),

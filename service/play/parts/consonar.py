@@ -70,7 +70,7 @@ def changes(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ..
 
 
 def _symbol(name: str) -> str:
-    return gettext(SYMBOL_WORDS.get(name, name))
+    return gettext(SYMBOL_WORDS.get(name, name)).replace("|", "")  # "|": where a board breaks it
 
 
 def _colour(letter: str) -> str:
