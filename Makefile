@@ -26,9 +26,10 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(SERVER_STAMP) $@
 
-# The web client's catalogues (web/translations), compiled from their .po files; the app also
-# compiles one that is missing or out of date when it starts (web/i18n.py).
-CATALOGUES := $(patsubst %.po,%.mo,$(wildcard web/translations/*/LC_MESSAGES/*.po))
+# The web client's catalogues (web/translations) and the service's (service/translations),
+# compiled from their .po files; the app also compiles one that is missing or out of date when
+# it starts (web/i18n.py), and a worker on its first use of a language (service/words.py).
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard web/translations/*/LC_MESSAGES/*.po service/translations/*/LC_MESSAGES/*.po))
 
 %.mo: %.po $(SERVER_STAMP)
 	$(BIN)/pybabel compile --input-file $< --output-file $@

@@ -15,6 +15,7 @@ from flask_babel import gettext, lazy_gettext
 from service.errors import ErrorCode, ServiceError
 from web.blueprint import me
 from web.blueprint import page as web_page
+from web.i18n import reader_language
 
 pages = Blueprint("pages", __name__)
 
@@ -63,7 +64,11 @@ def game_page(game_id: str):
     wanted = request.args.get("page", "")
     try:
         table = _services().tables.for_player(
-            game_id, None, page=int(wanted) if wanted.isdecimal() else None, page_size=LOG_PAGE
+            game_id,
+            None,
+            page=int(wanted) if wanted.isdecimal() else None,
+            page_size=LOG_PAGE,
+            language=reader_language(),
         )
     except ServiceError as err:
         if err.error is not ErrorCode.GAME_NOT_FOUND:

@@ -1,8 +1,14 @@
-"""Times are stored as epoch milliseconds and shown as ISO 8601 in UTC, or in words."""
+"""Times are stored as epoch milliseconds and shown as ISO 8601 in UTC, or in words: in the
+language spoken now (service/words.py), dates as Babel writes them in that language."""
 
 from datetime import UTC, datetime
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from babel.dates import format_date
+
+from service.languages import DEFAULT
+from service.words import N_plural, gettext, language, ngettext
 
 
 def iso(ms: int | None) -> str | None:
@@ -23,7 +29,15 @@ def stamp(ms: int, zone: str | None = None) -> str:
     """'Monday 23 November 2026, 15:05 Europe/Rome' (UTC when `zone` is None or unknown)."""
     tz = ZoneInfo(zone) if zone in time_zones() else UTC
     when = datetime.fromtimestamp(ms / 1000, tz)
-    return f"{when:%A} {when.day} {when:%B %Y, %H:%M} {zone if tz is not UTC else 'UTC'}"
+    named = zone if tz is not UTC else "UTC"
+    if language() == DEFAULT:
+        return f"{when:%A} {when.day} {when:%B %Y, %H:%M} {named}"
+    return gettext(
+        "%(date)s, %(time)s %(zone)s",
+        date=format_date(when, "full", locale=language()),
+        time=when.strftime("%H:%M"),
+        zone=named,
+    )
 
 
 @cache
@@ -42,20 +56,34 @@ def time_zones() -> frozenset[str]:
 def duration(ms: int) -> str:
     """'10 days and 3 hours' (the two largest units, in days as clocks are told); 'no time' for
     less than a second."""
-    return "no time" if ms < 1000 else _span(ms, weeks=False).removeprefix("in ")
+    return gettext("no time") if ms < 1000 else _spans(ms, weeks=False)
+
+
+UNITS = (  # (seconds, (singular, plural)): the largest two are said
+    (7 * 86400, N_plural("%(num)d week", "%(num)d weeks")),
+    (86400, N_plural("%(num)d day", "%(num)d days")),
+    (3600, N_plural("%(num)d hour", "%(num)d hours")),
+    (60, N_plural("%(num)d minute", "%(num)d minutes")),
+    (1, N_plural("%(num)d second", "%(num)d seconds")),
+)
 
 
 def _span(ms: int, weeks: bool = True) -> str:
+    """ "in 2 days and 3 hours", "now"."""
+    if ms // 1000 <= 0:
+        return gettext("now")
+    return gettext("in %(span)s", span=_spans(ms, weeks))
+
+
+def _spans(ms: int, weeks: bool) -> str:
     seconds = ms // 1000
-    if seconds <= 0:
-        return "now"
-    units = [("week", 7 * 86400)] if weeks else []
-    units += [("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)]
     parts = []
-    for name, size in units:
+    for size, (one, many) in UNITS if weeks else UNITS[1:]:
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {name}{'s' if count != 1 else ''}")
+            parts.append(ngettext(one, many, count))
         if len(parts) == 2:
             break
-    return "in " + " and ".join(parts)
+    if len(parts) == 2:
+        return gettext("%(first)s and %(second)s", first=parts[0], second=parts[1])
+    return parts[0]

@@ -12,8 +12,6 @@ clone (or an edited catalogue) works either way."""
 from __future__ import annotations
 
 import ast
-import os
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -21,12 +19,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from babel.lists import format_list
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 from redis.exceptions import RedisError
 
+from service import words as service_words
 from service.assembly import Services
 from service.languages import DEFAULT, LANGUAGES, NAMES
 from service.timefmt import time_zones
@@ -38,6 +35,7 @@ TRANSLATIONS = Path(__file__).parent / "translations"
 
 def install(app: Flask, services: Services) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compile_catalogues())
+    compile_catalogues(service_words.CATALOGUES)  # the service's words (a table's), ready at once
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT
     Babel(app, locale_selector=lambda: page_language(services), timezone_selector=reader_zone)
     # whitespace inside {% trans %} is folded, as babel.cfg extracts it (trimmed = true)
@@ -65,6 +63,11 @@ def _reader(services: Services) -> dict:
         except RedisError:
             return {}
     return g.web_reader
+
+
+def reader_language() -> str:
+    """The page's language, for the service's words (a game's table: service/words.py)."""
+    return str(get_locale() or DEFAULT)
 
 
 def browser_language() -> str:
@@ -183,32 +186,8 @@ def in_words(deadline_ms: int, now_ms: int) -> str:
 
 
 def compile_catalogues(directory: Path = TRANSLATIONS) -> Path:
-    """Compile each catalogue whose .mo is missing or older than its .po (fuzzy entries are
-    left out, as `pybabel compile` does), and return the folder that holds them. The .mo is
-    written whole, then renamed, so that processes starting together never read half of
-    one. Where the catalogues' folder cannot be written (an installed package), they are
-    compiled into a folder of the temporary directory instead."""
-    try:
-        _compile(directory, directory)
-        return directory
-    except PermissionError:
-        elsewhere = Path(tempfile.gettempdir()) / "turnpost-translations"
-        _compile(directory, elsewhere)
-        return elsewhere
-
-
-def _compile(source: Path, target: Path) -> None:
-    for po in source.glob("*/LC_MESSAGES/*.po"):
-        mo = target / po.relative_to(source).with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        with po.open("rb") as text:
-            catalogue = read_po(text, locale=po.parent.parent.name)
-        mo.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=mo.parent, suffix=".mo.tmp")
-        with os.fdopen(handle, "wb") as compiled:
-            write_mo(compiled, catalogue)
-        os.replace(temporary, mo)
+    """Compile the pages' catalogues (see `service.words.compile_catalogues`)."""
+    return service_words.compile_catalogues(directory)
 
 
 def extract_literals(

@@ -21,7 +21,7 @@ from service.play.talk import TALK_EVENTS
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
-from .i18n import and_list, deadline_words, in_words, stamp
+from .i18n import and_list, deadline_words, in_words, reader_language, stamp
 
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
@@ -430,7 +430,11 @@ def _game_page(game_id: str, status: int = 200, problem: str | None = None):
     player = me()
     wanted = request.args.get("page", "")
     table = services().tables.for_player(
-        game_id, player, _zone(), int(wanted) if wanted.isdecimal() else None
+        game_id,
+        player,
+        _zone(),
+        int(wanted) if wanted.isdecimal() else None,
+        language=reader_language(),
     )
     turn, deadline = _turn_words(table)
     open_seat = table.status == "open" and any(s.kind == "open" for s in table.seats)

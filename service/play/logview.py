@@ -12,20 +12,25 @@ from collections.abc import Collection
 from typing import Any
 
 from engine.core import Game, LogEntry
+from service.languages import DEFAULT
+from service.play import phrases
 from service.timefmt import iso
+from service.words import N_, gettext, language
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
 
-DELETED_NAME = "a deleted player"
-"""How a player who deleted their account is named in their games (a PlayerDeleted event)."""
+DELETED_NAME = N_("a deleted player")
+"""How a player who deleted their account is named in their games (a PlayerDeleted event):
+kept so in English, said in the reader's language."""
 
 
 def seat_name(seat_record: SeatRecord) -> str:
     if seat_record["kind"] == "open":
-        return "an open seat"
+        return gettext("an open seat")
+    name = gettext(DELETED_NAME) if seat_record["name"] == DELETED_NAME else seat_record["name"]
     if seat_record["kind"] == "invited":
-        return f"{seat_record['name']} (invited)"
-    return seat_record["name"]
+        return gettext("%(name)s (invited)", name=name)
+    return name
 
 
 #: The verbs the games write after a seat, as said to that seat ("Ada plays" -> "you play").
@@ -111,10 +116,23 @@ def in_your_voice(text: str, reader: int) -> str:
     return said_to_me.replace(me + "'s", "your").replace(me, "you")
 
 
-def lines(entries: list[dict], reader: int | None, seats: list[SeatRecord]) -> list[dict[str, Any]]:
+def game_words(game: str, text: str, seats: list[SeatRecord], reader: int | None = None) -> str:
+    """One of `game`'s sentences (a log line, a move's description, with seat tokens) as
+    `reader` reads it, in the language spoken now (service/play/phrases.py; English: the
+    engine's own words, in the reader's voice)."""
+    if language() != DEFAULT:
+        found = phrases.say(game, text, [seat_name(r) for r in seats], reader)
+        if found is not None:
+            return found
+    return with_names(text, seats, reader)
+
+
+def lines(
+    entries: list[dict], reader: int | None, seats: list[SeatRecord], game: str = ""
+) -> list[dict[str, Any]]:
     visible = (LogEntry.from_json(e) for e in entries)
     return [
-        {"text": with_names(e.text, seats, reader), "data": e.data}
+        {"text": game_words(game, e.text, seats, reader), "data": e.data}
         for e in visible
         if e.visible_to(reader)
     ]
@@ -168,13 +186,35 @@ def said(event: MessageSent, seats: list[SeatRecord], reader: int | None) -> str
     """A message in one line of the log, as `reader` (one of its readers) reads it: "Ada to
     the table: ...", "you to Bo privately: ..."; the text as it was written."""
     to = recipient(event)
-    who = "you" if event["seat"] == reader else seat_name(seats[event["seat"]])
-    whom = (
-        "the table"
-        if to is None
-        else ("you" if to == reader else seat_name(seats[to])) + " privately"
+    who = gettext("you") if event["seat"] == reader else seat_name(seats[event["seat"]])
+    if to is None:
+        return gettext("%(who)s to the table: %(text)s", who=who, text=event["text"])
+    whom = gettext("you") if to == reader else seat_name(seats[to])
+    return gettext(
+        "%(who)s to %(whom)s privately: %(text)s", who=who, whom=whom, text=event["text"]
     )
-    return f"{who} to {whom}: {event['text']}"
+
+
+REASONS = {
+    "resigned": N_("resigned"),
+    "suspended": N_("suspended"),
+    "forfeit": N_("forfeit"),
+    "withdrawn": N_("withdrawn"),
+    "auto": N_("auto"),
+    "a shared result, agreed by the players": N_("a shared result, agreed by the players"),
+    "aborted by the players: no result": N_("aborted by the players: no result"),
+}
+"""Why a seat left or a game ended, as the service records it (the games' own reasons are
+their phrasebooks')."""
+
+
+def reason_words(game: str, reason: str) -> str:
+    """Why a game ended, in the language spoken now."""
+    if reason in REASONS:
+        return gettext(REASONS[reason])
+    if language() != DEFAULT:
+        return phrases.say(game, reason, [], None) or reason
+    return reason
 
 
 PROPOSAL_EVENTS = frozenset(
@@ -249,53 +289,70 @@ def render(
     if event["type"] == EventType.GAME_CREATED:
         item["lines"] = [
             {
-                "text": f"a game of {game.info.title} was created; the seed's "
-                f"commitment is {event['commitment']}",
+                "text": gettext(
+                    "a game of %(title)s was created; the seed's commitment is %(commitment)s",
+                    title=game.info.title,
+                    commitment=event["commitment"],
+                ),
                 "data": {"commitment": event["commitment"], "options": event["options"]},
             }
         ]
     elif event["type"] == EventType.PLAYER_JOINED:
         item["seat"] = event["seat"]
         number = event["seat"] + first_seat
-        who = DELETED_NAME if event["player_id"] in deleted else event["name"]
-        item["lines"] = [{"text": f"{who} took seat {number}", "data": {}}]
+        who = gettext(DELETED_NAME) if event["player_id"] in deleted else event["name"]
+        item["lines"] = [
+            {"text": gettext("%(who)s took seat %(number)s", who=who, number=number), "data": {}}
+        ]
     elif event["type"] == EventType.INVITATION_DECLINED:
         item["seat"] = event["seat"]
         number = event["seat"] + first_seat
-        who = DELETED_NAME if event["player_id"] in deleted else event["name"]
-        item["lines"] = [{"text": f"{who} declined the invitation to seat {number}", "data": {}}]
+        who = gettext(DELETED_NAME) if event["player_id"] in deleted else event["name"]
+        text = gettext("%(who)s declined the invitation to seat %(number)s", who=who, number=number)
+        item["lines"] = [{"text": text, "data": {}}]
     elif event["type"] == EventType.GAME_CANCELLED:
         item["lines"] = [
             {
-                "text": "the game was aborted by its players: no result"
+                "text": gettext("the game was aborted by its players: no result")
                 if event["reason"] == "aborted"
-                else "the game was cancelled: an invited player declined",
+                else gettext("the game was cancelled: an invited player declined"),
                 "data": {"reason": event["reason"]},
             }
         ]
     elif event["type"] == EventType.GAME_STARTED:
-        item["lines"] = lines(event["entries"], reader, seats)
+        item["lines"] = lines(event["entries"], reader, seats, game.info.name)
     elif event["type"] == EventType.ACTION_TAKEN:
         item["seat"] = event["seat"]
         if reader is not None and reader == event["seat"]:
             item["move"] = game.format(event["action"])
-        item["lines"] = lines(event["entries"], reader, seats)
+        item["lines"] = lines(event["entries"], reader, seats, game.info.name)
     elif event["type"] == EventType.PLAYER_RESIGNED:
         item["seat"] = event["seat"]
         who = seat_name(seats[event["seat"]])
-        item["lines"] = [{"text": f"{who} left the game ({event['reason']})", "data": {}}]
-        item["lines"] += lines(event.get("entries", []), reader, seats)
+        text = gettext(
+            "%(who)s left the game (%(reason)s)",
+            who=who,
+            reason=reason_words(game.info.name, event["reason"]),
+        )
+        item["lines"] = [{"text": text, "data": {}}]
+        item["lines"] += lines(event.get("entries", []), reader, seats, game.info.name)
     elif event["type"] == EventType.TURN_TIMED_OUT:
         item["seat"] = event["seat"]
         who = seat_name(seats[event["seat"]])
-        text = f"{who} ran out of time ({event['policy']})"
+        text = gettext(
+            "%(who)s ran out of time (%(policy)s)",
+            who=who,
+            policy=reason_words(game.info.name, event["policy"]),
+        )
         if event.get("reason") == "withdrawn":
-            text = f"{who} has withdrawn from the tournament: the computer plays for them"
+            text = gettext(
+                "%(who)s has withdrawn from the tournament: the computer plays for them", who=who
+            )
         item["lines"] = [{"text": text, "data": {}}]
     elif event["type"] == EventType.PLAYER_DELETED:
-        item["lines"] = [{"text": "a player deleted their account", "data": {}}]
+        item["lines"] = [{"text": gettext("a player deleted their account"), "data": {}}]
     elif event["type"] == EventType.MESSAGE_HIDDEN:  # for the message's readers only
-        item["lines"] = [{"text": "a message was hidden by the moderators", "data": {}}]
+        item["lines"] = [{"text": gettext("a message was hidden by the moderators"), "data": {}}]
     elif event["type"] == EventType.MESSAGE_SENT:  # for its readers only (`readable`)
         item["seat"] = event["seat"]
         item["message"] = {
@@ -327,9 +384,12 @@ def render(
         winners = [seat_name(seats[s]) for s in event["outcome"]["winners"]]
         item["lines"] = [
             {
-                "text": f"the game ended ({event['outcome']['reason']}); "
-                f"won by {', '.join(winners) or 'nobody'}; the seed was "
-                f"{event['seed']}",
+                "text": gettext(
+                    "the game ended (%(reason)s); won by %(winners)s; the seed was %(seed)s",
+                    reason=reason_words(game.info.name, event["outcome"]["reason"]),
+                    winners=", ".join(winners) or gettext("nobody"),
+                    seed=event["seed"],
+                ),
                 "data": {"outcome": event["outcome"], "seed": event["seed"]},
             }
         ]

@@ -1,7 +1,7 @@
 """A seat's legal moves in words, for the person who may make them: the game's `describe`,
 which reads the seat's view only (so it cannot tell what the seat may not know), with the
-other seats' tokens replaced by their public names as in the log (`logview.with_names`: the
-reader's own seat, should a game name it, is "you"). The one place every surface takes a
+other seats' tokens replaced by their public names as in the log (`logview.game_words`: the
+reader's own seat, should a game name it, is "you"), in the language spoken now. The one place every surface takes a
 move's words from: the API's legal moves and the seat's table (service.play.table), which the
 game page, the turn page, the turn email and its links render."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import Action, Game
 from service.play import history
-from service.play.logview import with_names
+from service.play.logview import game_words
 from store.snapshot import Snapshot
 
 
@@ -22,7 +22,7 @@ def said_to(
     """Each of `actions` (legal for `seat` now, whose view is `view`) in words, as said to
     that seat (`seats`: the game's seat records, for the names)."""
     words = (game.describe(view, action) for action in actions)
-    return [with_names(text, list(seats), seat) if "{" in text else text for text in words]
+    return [game_words(game.info.name, text, list(seats), seat) for text in words]
 
 
 def describe_moves(snap: Snapshot, seat: int, actions: list[Action]) -> list[str]:

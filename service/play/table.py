@@ -1,4 +1,6 @@
-"""A seat's table: everything one reader may know of a game, built once per seat and version.
+"""A seat's table: everything one reader may know of a game, built once per seat and version,
+its words in the reader's language (service/words.py; English unless a surface asks for
+another).
 
 Every surface that shows a game to a person (the web game page, the turn page, the public
 page, the turn email, the webhook, the API's text board) renders a `SeatTable` and nothing
@@ -30,6 +32,7 @@ from service.play import (
     logview,
     move_words,
     parts,
+    phrases,
     talk,
 )
 from service.play.boards import Html
@@ -37,6 +40,7 @@ from service.play.facts import GameFacts
 from service.play.games import clock_record, invitation_of, refused_by, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
+from service.words import N_, gettext, ngettext, speaking
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
@@ -52,12 +56,14 @@ SINCE_LINES = 30
 others)."""
 CHAT_SHOWN = 30
 """The latest messages a table shows (older ones are in the log's pages)."""
-SINCE_MOVE = "Since your last move"
-SINCE_EMAIL = "Since your last email"
+SINCE_MOVE = N_("Since your last move")
+SINCE_EMAIL = N_("Since your last email")
 TIMEOUT_WORDS = {
-    "auto": "the server plays a move for them (the game goes on)",
-    "forfeit": "they lose the game",
+    "auto": N_("the server plays a move for them (the game goes on)"),
+    "forfeit": N_("they lose the game"),
 }
+"""In English (the API's catalog gives them so); said in the reader's language through
+`gettext`."""
 
 
 @dataclass(frozen=True)
@@ -88,28 +94,35 @@ class SeatLine:
     vacation_until: str | None = None
     """While the seat's player is on vacation (their clock is frozen, whether or not it is
     their turn): until when, in words in the reader's time zone."""
+    language: str = "en"
+    """The reader's language, which the words of this line are in."""
 
     @property
     def bank(self) -> str | None:
         """What the bank holds, in words ("4 days and 3 hours")."""
-        return None if self.bank_ms is None else duration(self.bank_ms)
+        if self.bank_ms is None:
+            return None
+        with speaking(self.language):
+            return duration(self.bank_ms)
 
     @property
     def clock_line(self) -> str | None:
         """The seat's clock in a line: "4 days and 3 hours left; deadline in ... (...);
         paused for the weekend"."""
-        parts = []
-        if self.bank is not None and self.to_move:
-            parts.append(f"{self.bank} left")
-        elif self.bank is not None:
-            parts.append(f"{self.bank} in the bank")
-        if self.deadline is not None and self.to_move:
-            parts.append(f"deadline {self.deadline}")
-        if self.vacation_until is not None:
-            parts.append(f"on vacation until {self.vacation_until}")
-        elif self.paused is not None:
-            parts.append(self.paused)
-        return "; ".join(parts) or None
+        bank = self.bank
+        with speaking(self.language):
+            parts = []
+            if bank is not None and self.to_move:
+                parts.append(gettext("%(bank)s left", bank=bank))
+            elif bank is not None:
+                parts.append(gettext("%(bank)s in the bank", bank=bank))
+            if self.deadline is not None and self.to_move:
+                parts.append(gettext("deadline %(when)s", when=self.deadline))
+            if self.vacation_until is not None:
+                parts.append(gettext("on vacation until %(when)s", when=self.vacation_until))
+            elif self.paused is not None:
+                parts.append(self.paused)
+            return "; ".join(parts) or None
 
     @property
     def deadline_at(self) -> str | None:
@@ -234,6 +247,8 @@ class SeatTable:
     """The game counts for its players' ratings."""
     ratings: GameRatings | None = None
     """Once a rated game is over and the worker has applied it: each seat's rating change."""
+    language: str = "en"
+    """The reader's language (service/words.py), which the table's words are in."""
 
     @property
     def ratings_pending(self) -> bool:
@@ -281,7 +296,12 @@ class SeatTable:
         """ "Game over: you won (reason)", or None while the game goes on."""
         if self.won is None or self.outcome is None:
             return None
-        return f"Game over: {self.won} ({self.outcome.get('reason', '')})"
+        with speaking(self.language):
+            return gettext(
+                "Game over: %(won)s (%(reason)s)",
+                won=self.won,
+                reason=logview.reason_words(self.game, self.outcome.get("reason", "")),
+            )
 
     @property
     def your_turn(self) -> bool:
@@ -333,6 +353,32 @@ def build(
     ratings: GameRatings | None = None,
     blocked: frozenset[str] = frozenset(),
     pickable: bool = True,
+    language: str | None = None,
+) -> SeatTable:
+    """The table of `snap` as `seat` (None: a spectator) sees it, its words in `language`
+    (service/words.py; English when None)."""
+    with speaking(language) as spoken:
+        return _build(
+            snap, seat, recent, log_events, log_page, now_ms, zone, invited, page_size,
+            told_until, ratings, blocked, pickable, spoken,
+        )  # fmt: skip
+
+
+def _build(
+    snap: Snapshot,
+    seat: int | None,
+    recent: Sequence[Event],
+    log_events: Sequence[Event],
+    log_page: int,
+    now_ms: int,
+    zone: str | None,
+    invited: bool,
+    page_size: int,
+    told_until: int | None,
+    ratings: GameRatings | None,
+    blocked: frozenset[str],
+    pickable: bool,
+    language: str,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
     messages the reader does not read). `recent` are the game's
@@ -392,12 +438,13 @@ def build(
             deadline=_deadline_words(snap, s, now_ms, zone),
             deadline_ms=_deadline(snap, s),
             **_clock_of(snap, s, now_ms, zone),
+            language=language,
         )
         for s, record in enumerate(snap["seats"])
     )
     labels = (
         {
-            part: logview.with_names(parts.label(view, part), snap["seats"], seat)
+            part: logview.game_words(snap["game"], parts.label(view, part), snap["seats"], seat)
             for part in dict.fromkeys(p for m in moves for p in m.parts)
         }
         if view is not None and seat is not None
@@ -420,11 +467,12 @@ def build(
         board_html=board_html,
         score=score,
         since=since[1],
-        since_heading=since[0],
+        since_heading=gettext(since[0]),
         moves=moves,
-        forms=tuple(composer.forms(legal, game.info.field_words)),
+        forms=tuple(composer.forms(legal, phrases.field_words(game.info.field_words))),
         notation_help=tuple(
-            composer.notation_lines(game.info.notation, {a["type"] for a in legal})
+            logview.game_words(snap["game"], line, snap["seats"])
+            for line in composer.notation_lines(game.info.notation, {a["type"] for a in legal})
         ),
         turn_since=match["seat_since"][seat]
         if your_turn and match is not None and seat is not None
@@ -471,6 +519,7 @@ def build(
         else None,
         marks=marks,
         part_labels=labels,
+        language=language,
     )
 
 
@@ -511,19 +560,25 @@ def _drawn(
 
 def won_words(names: list[str], outcome: Mapping[str, Any], seat: int | None) -> str:
     """ "you won", "Ada won", "you and Bo share the win", "nobody won": `seat` is "you"."""
-    said = ["you" if s == seat else names[s] for s in outcome.get("winners") or []]
+    said = [gettext("you") if s == seat else names[s] for s in outcome.get("winners") or []]
     if not said:
-        return "nobody won"
+        return gettext("nobody won")
     if len(said) == 1:
-        return f"{said[0]} won"
-    return f"{', '.join(said[:-1])} and {said[-1]} share the win"
+        return (
+            gettext("you won")
+            if seat in outcome["winners"]
+            else gettext("%(who)s won", who=said[0])
+        )
+    return gettext("%(some)s and %(last)s share the win", some=", ".join(said[:-1]), last=said[-1])
 
 
 def seat_name(snap: Snapshot, seat: int) -> str:
     """The seat's public name; an open seat whose invited player refused reads "Ben
     (refused)"."""
     refused = refused_by(snap, seat)
-    return f"{refused} (refused)" if refused else logview.seat_name(snap["seats"][seat])
+    if refused:
+        return gettext("%(name)s (refused)", name=refused)
+    return logview.seat_name(snap["seats"][seat])
 
 
 def _deadline(snap: Snapshot, seat: int) -> int | None:
@@ -549,30 +604,36 @@ def _clock_of(snap: Snapshot, seat: int, now_ms: int, zone: str | None) -> dict[
     found["bank_ms"] = clock.remaining_ms(held, now_ms, calendar)
     why = clock.paused(now_ms, calendar) if held.since is not None else None
     if why == "weekend":
-        found["paused"] = "paused for the weekend"
+        found["paused"] = gettext("paused for the weekend")
     elif why == "agreed":
-        found["paused"] = "paused by agreement"
+        found["paused"] = gettext("paused by agreement")
     elif why == "vacation" and vacation is not None:
-        found["paused"] = f"on vacation until {stamp(vacation[1], zone)}"
+        found["paused"] = gettext("on vacation until %(when)s", when=stamp(vacation[1], zone))
     return found
 
 
 def clock_words(snap: Snapshot, now_ms: int) -> str:
     control = clock_record(snap)
     if not control:
-        return "No clock: each player takes as long as they like."
+        return gettext("No clock: each player takes as long as they like.")
     if control["kind"] == "bank":
-        said = (
-            f"a time bank of {duration(control['initial_seconds'] * 1000)}, "
-            f"+{duration(control['increment_seconds'] * 1000)} a move, "
-            f"at most {duration(control['max_seconds'] * 1000)}"
+        said = gettext(
+            "a time bank of %(bank)s, +%(increment)s a move, at most %(most)s",
+            bank=duration(control["initial_seconds"] * 1000),
+            increment=duration(control["increment_seconds"] * 1000),
+            most=duration(control["max_seconds"] * 1000),
         )
     else:
-        said = f"{duration(control['per_move_seconds'] * 1000)} per move"
+        said = gettext("%(time)s per move", time=duration(control["per_move_seconds"] * 1000))
     if control.get("weekends_off"):
-        said += "; weekends off (each player's own Saturday and Sunday)"
-    return f"{said[0].upper()}{said[1:]}; a player who runs out of time: " + (
-        f"{TIMEOUT_WORDS[control['on_timeout']]}."
+        said = gettext(
+            "%(clock)s; weekends off (each player's own Saturday and Sunday)", clock=said
+        )
+    said = said[0].upper() + said[1:]
+    return gettext(
+        "%(clock)s; a player who runs out of time: %(then)s.",
+        clock=said,
+        then=gettext(TIMEOUT_WORDS[control["on_timeout"]]),
     )
 
 
@@ -592,7 +653,7 @@ def happening(
     rendered = logview.render(game, seats, event, reader, first_seat=1, deleted=deleted)
     lines = tuple(line["text"] for line in rendered["lines"])
     if not lines and event["type"] == EventType.ACTION_TAKEN:
-        lines = (f"{logview.seat_name(seats[event['seat']])} moved",)
+        lines = (gettext("%(who)s moved", who=logview.seat_name(seats[event["seat"]])),)
     return lines
 
 
@@ -637,7 +698,14 @@ def since_last_move(
     ]
     if len(lines) > SINCE_LINES:
         earlier = len(lines) - SINCE_LINES
-        lines = [f"... {earlier} earlier lines in the game's log", *lines[-SINCE_LINES:]]
+        lines = [
+            ngettext(
+                "... %(num)d earlier line in the game's log",
+                "... %(num)d earlier lines in the game's log",
+                earlier,
+            ),
+            *lines[-SINCE_LINES:],
+        ]
     return heading, tuple(lines)
 
 
@@ -705,15 +773,21 @@ class Tables:
         zone: str | None = None,
         page: int | None = None,
         page_size: int = LOG_PAGE,
+        language: str | None = None,
     ) -> SeatTable:
         """The table as the player sees it: from their seat, or as a spectator when they have
-        none (or are not signed in). `page` of the log: the latest when None or out of range."""
+        none (or are not signed in). `page` of the log: the latest when None or out of range;
+        its words in `language` (English when None)."""
         snap = self.load(game_id)
         invited = player_id is not None and invitation_of(snap, player_id) is not None
-        return self._of(snap, seat_of(snap, player_id), zone, page, invited, page_size)
+        return self._of(
+            snap, seat_of(snap, player_id), zone, page, invited, page_size, language=language
+        )
 
-    def for_seat(self, game_id: str, seat: int | None, zone: str | None = None) -> SeatTable:
-        return self._of(self.load(game_id), seat, zone)
+    def for_seat(
+        self, game_id: str, seat: int | None, zone: str | None = None, language: str | None = None
+    ) -> SeatTable:
+        return self._of(self.load(game_id), seat, zone, language=language)
 
     def of(
         self,
@@ -722,10 +796,18 @@ class Tables:
         zone: str | None = None,
         told_until: int | None = None,
         pickable: bool = True,
+        language: str | None = None,
     ) -> SeatTable:
         """The table of a game whose facts were read already (service/play/facts.py): what a
-        notice tells its reader (see `build` for `told_until` and `pickable`)."""
-        return self._of(game._snapshot, seat, zone, told_until=told_until, pickable=pickable)
+        notice tells its reader (see `build` for `told_until`, `pickable` and `language`)."""
+        return self._of(
+            game._snapshot,
+            seat,
+            zone,
+            told_until=told_until,
+            pickable=pickable,
+            language=language,
+        )
 
     def _of(
         self,
@@ -737,9 +819,10 @@ class Tables:
         page_size: int = LOG_PAGE,
         told_until: int | None = None,
         pickable: bool = True,
+        language: str | None = None,
     ) -> SeatTable:
-        """The table of a snapshot already read (see `build` for `told_until` and
-        `pickable`)."""
+        """The table of a snapshot already read (see `build` for `told_until`, `pickable`
+        and `language`)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
         recent, log_events = self.games.events_of(
@@ -777,4 +860,5 @@ class Tables:
             ratings,
             blocked,
             pickable,
+            language,
         )

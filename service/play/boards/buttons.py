@@ -19,20 +19,27 @@ from service.play.boards.common import (
     pad,
     paragraph,
     part_el,
-    plural,
     wrap,
 )
 from service.play.boards.table import Table
 from service.play.parts import buttons as named
+from service.words import N_, gettext, language, ngettext
 
-COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
 PAINT = {"R": "#d64545", "Y": "#f2c94c", "G": "#4caf6a", "B": "#3f7fd1"}
-STATUS = {"in": "in the round", "opted_out": "opted out", "bust": "bust", "left": "left the game"}
+STATUS = {
+    "in": N_("in the round"),
+    "opted_out": N_("opted out"),
+    "bust": N_("bust"),
+    "left": N_("left the game"),
+}
 BLOCK = 24  # one board in text: 3 for the row number, 6 cells of 3, then a gap
+# The cached drawings below take the language spoken (service/words.py) as a key: the same
+# board reads differently in each.
 
 
 def colours(letters) -> str:
-    return ", ".join(COLOUR_NAMES[c] for c in letters) or "none"
+    return ", ".join(gettext(COLOUR_NAMES[c]) for c in letters) or gettext("none")
 
 
 def cell_text(colour: str, mark: str) -> str:
@@ -66,18 +73,28 @@ def player_of(t: Table, seat: int) -> tuple:
 def player_facts(player: tuple) -> list[str]:
     """Status, bonus cards, stars and score, stars being picked: short lines for a block."""
     p = dict(zip(PLAYER_FIELDS, player))
+    status = gettext(STATUS[p["status"]])
     facts = [
-        STATUS[p["status"]] + (", five in a line" if p["line"] else ""),
-        f"bonus {colours(p['bonus'])}" if p["bonus"] else "no bonus card",
-        f"{plural(p['stars'], 'star')}, score {p['score']}",
-    ]
+        gettext("%(status)s, five in a line", status=status) if p["line"] else status,
+        gettext("bonus %(colours)s", colours=colours(p["bonus"]))
+        if p["bonus"]
+        else gettext("no bonus card"),
+        ngettext(
+            "%(num)d star, score %(score)s", "%(num)d stars, score %(score)s", p["stars"],
+            score=p["score"],
+        ),
+    ]  # fmt: skip
     if p["stars_due"]:
-        facts.append(f"{p['stars_picked']} of {p['stars_due']} stars picked")
+        facts.append(
+            gettext(
+                "%(picked)s of %(due)s stars picked", picked=p["stars_picked"], due=p["stars_due"]
+            )
+        )
     return facts
 
 
 @lru_cache(maxsize=64)  # about 860 bytes an entry
-def board_block(label: str, player: tuple) -> tuple[str, ...]:
+def board_block(label: str, player: tuple, spoken: str = "en") -> tuple[str, ...]:
     """One player's board in text: name, four lines of facts, the 6 x 6 grid."""
     p = dict(zip(PLAYER_FIELDS, player))
     facts = player_facts(player)
@@ -97,48 +114,70 @@ def situation(t: Table) -> list[str]:
     v = t.view
     lines = []
     if v["phase"] == "over":
-        return [t.result() or "The game is over."]
+        return [t.result() or gettext("The game is over.")]
     if v["phase"] == "turn":
-        lines.append(
-            t.acting(
-                "Your turn: roll, or opt out once you have a button this round.",
-                "rolls or opts out.",
-            )
-        )
+        if t.active and t.active == [t.you]:
+            lines.append(gettext("Your turn: roll, or opt out once you have a button this round."))
+        else:
+            lines.append(gettext("%(who)s rolls or opts out.", who=t.who(t.active)))
     elif v["phase"] == "place":
         roller = v["roller"]
         dice = v["dice"]
-        others = (
-            f"the others may place at row {dice['white']}, column {dice['gold']} (the "
-            "gold die) or skip"
+        others = gettext(
+            "the others may place at row %(row)s, column %(col)s (the gold die) or skip",
+            row=dice["white"],
+            col=dice["gold"],
         )
         if roller == t.you:
             lines.append(
-                f"You rolled: place a button at row {dice['white']} in the column of "
-                f"any black die (the gold one included); {others}."
+                gettext(
+                    "You rolled: place a button at row %(row)s in the column of any black die "
+                    "(the gold one included); %(others)s.",
+                    row=dice["white"],
+                    others=others,
+                )
             )
         else:
             lines.append(
-                f"{t.bare_name(roller)} rolled and places at row {dice['white']} in "
-                f"the column of a black die; {others}."
+                gettext(
+                    "%(who)s rolled and places at row %(row)s in the column of a black die; "
+                    "%(others)s.",
+                    who=t.bare_name(roller),
+                    row=dice["white"],
+                    others=others,
+                )
             )
-        lines.append(f"Still deciding: {t.who(v['waiting'])}.")
+        lines.append(gettext("Still deciding: %(who)s.", who=t.who(v["waiting"])))
     elif v["phase"] == "stars":
         lines.append(
-            f"End of round {v['round']}: those who opted out turn buttons into stars. "
-            f"Still picking: {t.who(v['waiting'])}."
+            gettext(
+                "End of round %(round)s: those who opted out turn buttons into stars. "
+                "Still picking: %(who)s.",
+                round=v["round"],
+                who=t.who(v["waiting"]),
+            )
         )
     if v["my_choice"] is not None:
         choice = v["my_choice"]
         words = (
-            "skip"
+            gettext("skip")
             if choice["type"] == "skip"
-            else f"place at row {choice['row']}, column {choice['col']}"
+            else gettext(
+                "place at row %(row)s, column %(col)s", row=choice["row"], col=choice["col"]
+            )
         )
-        lines.append(f"Your choice: {words} (the others see it when all have decided).")
+        lines.append(
+            gettext(
+                "Your choice: %(words)s (the others see it when all have decided).", words=words
+            )
+        )
     if v["my_star_picks"]:
-        picks = ", ".join(f"row {r} column {c}" for r, c in v["my_star_picks"])
-        lines.append(f"Your stars so far: {picks} (hidden until all are placed).")
+        picks = ", ".join(
+            gettext("row %(row)s column %(col)s", row=r, col=c) for r, c in v["my_star_picks"]
+        )
+        lines.append(
+            gettext("Your stars so far: %(picks)s (hidden until all are placed).", picks=picks)
+        )
     return lines
 
 
@@ -146,18 +185,25 @@ def dice_line(t: Table) -> str:
     v = t.view
     dice = v["dice"]
     if dice is None:
-        return f"No roll yet this round; {v['dice_in_play']} white-pip black dice are in play."
-    black = " ".join(map(str, dice["black"])) or "none"
-    return (
-        f"Dice: white {dice['white']}, gold {dice['gold']}, black {black} "
-        f"({v['dice_in_play']} white-pip black dice in play)."
+        return gettext(
+            "No roll yet this round; %(count)s white-pip black dice are in play.",
+            count=v["dice_in_play"],
+        )
+    black = " ".join(map(str, dice["black"])) or gettext("none")
+    return gettext(
+        "Dice: white %(white)s, gold %(gold)s, black %(black)s "
+        "(%(count)s white-pip black dice in play).",
+        white=dice["white"],
+        gold=dice["gold"],
+        black=black,
+        count=v["dice_in_play"],
     )
 
 
 def text(t: Table) -> str:
     v = t.view
-    turn = f" - {t.name(v['turn'])} to roll" if v["turn"] is not None else ""
-    out = [f"BUTTONS - round {v['round']}{turn}"] + situation(t)
+    turn = gettext(" - %(who)s to roll", who=t.name(v["turn"])) if v["turn"] is not None else ""
+    out = [gettext("BUTTONS - round %(round)s", round=v["round"]) + turn] + situation(t)
     if v["phase"] in ("turn", "place"):
         out.append(dice_line(t))
     out.append("")
@@ -166,17 +212,22 @@ def text(t: Table) -> str:
         seats.remove(t.you)
         seats.insert(0, t.you)
     for first in range(0, len(seats), 2):
-        blocks = [board_block(t.name(s, 20), player_of(t, s)) for s in seats[first : first + 2]]
+        blocks = [
+            board_block(t.name(s, 20), player_of(t, s), language())
+            for s in seats[first : first + 2]
+        ]
         for row in zip(*blocks):
             out.append("".join(pad(part, BLOCK + 2) + "  " for part in row).rstrip())
         out.append("")
-    out.append("Letters are the printed colours: r red, y yellow, g green, b blue;")
-    out.append("(R) a button of this round on red, *R* a star on red.")
+    out.append(gettext("Letters are the printed colours: r red, y yellow, g green, b blue;"))
+    out.append(gettext("(R) a button of this round on red, *R* a star on red."))
     if v["removed_card"]:
-        out.append(f"Bonus card out of the game: {COLOUR_NAMES[v['removed_card']]}.")
+        out.append(removed_card(v["removed_card"]))
     out.append(
-        "Stars: 1 for opting out, +1 per colour with 3 buttons, +1 more if you hold "
-        "that colour's bonus card. 5 stars in a line or 12 stars end the game."
+        gettext(
+            "Stars: 1 for opting out, +1 per colour with 3 buttons, +1 more if you hold "
+            "that colour's bonus card. 5 stars in a line or 12 stars end the game."
+        )
     )
     return "\n".join(wrap(out)) + "\n"
 
@@ -184,8 +235,14 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
+def removed_card(colour: str) -> str:
+    return gettext("Bonus card out of the game: %(colour)s.", colour=gettext(COLOUR_NAMES[colour]))
+
+
 @lru_cache(maxsize=2048)  # about 640 bytes an entry (a part per seat and cell)
-def cell_html(colour: str, mark: str, part: str | None = None, marked: bool = False) -> Html:
+def cell_html(
+    colour: str, mark: str, part: str | None = None, marked: bool = False, spoken: str = "en"
+) -> Html:
     """One space of a board: its printed colour, with a button or a star on it; `part`: its
     name as a board part."""
     if mark == "o":
@@ -199,7 +256,7 @@ def cell_html(colour: str, mark: str, part: str | None = None, marked: bool = Fa
         face,
         part=part,
         marked=marked,
-        title=COLOUR_NAMES[colour],
+        title=gettext(COLOUR_NAMES[colour]),
         style=f"width:28px;height:28px;text-align:center;vertical-align:middle;"
         f"background:{PAINT[colour]};border:1px solid #ffffff;border-radius:4px",
         bgcolor=PAINT[colour],
@@ -213,7 +270,11 @@ ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r
 
 @lru_cache(maxsize=64)  # about 20 KB an entry
 def board_html(
-    label: str, player: tuple, seat: int = 0, marks: frozenset[str] = frozenset()
+    label: str,
+    player: tuple,
+    seat: int = 0,
+    marks: frozenset[str] = frozenset(),
+    spoken: str = "en",
 ) -> Html:
     """Seat `seat`'s board as an HTML table of coloured spaces, with the facts above it;
     `marks`: the parts to mark among its cells."""
@@ -223,7 +284,9 @@ def board_html(
         cells = []
         for c in range(6):
             part = named.cell(seat, r + 1, c + 1)
-            cells.append(cell_html(p["colours"][r][c], p["board"][r][c], part, part in marks))
+            cells.append(
+                cell_html(p["colours"][r][c], p["board"][r][c], part, part in marks, spoken)
+            )
         rows.append(el("tr", ROW_NUMBERS[r], cells))
     faded = p["status"] in ("bust", "left")
     return el(
@@ -248,7 +311,7 @@ def html(t: Table) -> Html:
     grid = cards_in_a_row(
         [
             card_box(
-                board_html(t.name(s, 20), player_of(t, s), s, cell_marks(t, s)),
+                board_html(t.name(s, 20), player_of(t, s), s, cell_marks(t, s), language()),
                 gap=18,
                 style="width:200px",
             )
@@ -260,14 +323,18 @@ def html(t: Table) -> Html:
     if dice is not None:
         white, gold = named.die("white"), named.die("gold")
         dice_cells.append(
-            die_html(dice["white"], "#ffffff", INK, "white (row)", white, t.marked(white))
+            die_html(dice["white"], "#ffffff", INK, gettext("white (row)"), white, t.marked(white))
         )
-        dice_cells.append(die_html(dice["gold"], INK, "#f2c94c", "gold", gold, t.marked(gold)))
+        dice_cells.append(
+            die_html(dice["gold"], INK, "#f2c94c", gettext("gold"), gold, t.marked(gold))
+        )
         for i, d in enumerate(dice["black"], start=1):
             black = named.die("black", i)
-            dice_cells.append(die_html(d, INK, "#ffffff", "black", black, t.marked(black)))
-    subtitle = f"Round {v['round']}" + (
-        f" \u00b7 {t.name(v['turn'])} to roll" if v["turn"] is not None else ""
+            dice_cells.append(die_html(d, INK, "#ffffff", gettext("black"), black, t.marked(black)))
+    subtitle = gettext("Round %(round)s", round=v["round"]) + (
+        " \u00b7 " + gettext("%(who)s to roll", who=t.name(v["turn"]))
+        if v["turn"] is not None
+        else ""
     )
     return board_frame(
         "Buttons",
@@ -284,12 +351,13 @@ def html(t: Table) -> Html:
         el(
             "div",
             paragraph(
-                "\u25cf a button of this round, \u2605 a star; the letters name "
-                "the printed colours (R red, Y yellow, G green, B blue).",
+                gettext(
+                    "\u25cf a button of this round, \u2605 a star; the letters name "
+                    "the printed colours (R red, Y yellow, G green, B blue)."
+                ),
                 style=f"font-size:12px;color:{MUTED}",
             ),
-            v["removed_card"]
-            and paragraph(f"Bonus card out of the game: {COLOUR_NAMES[v['removed_card']]}."),
+            v["removed_card"] and paragraph(removed_card(v["removed_card"])),
             style=f"border-top:1px solid {LINE};padding-top:6px",
         ),
     )
@@ -312,7 +380,7 @@ def die_html(
             str(value),
             part=part,
             marked=marked,
-            title=f"{name} die",
+            title=gettext("%(name)s die", name=name),
             style=f"width:30px;height:30px;line-height:30px;text-align:center;"
             f"font-size:17px;font-weight:bold;border:2px solid #1d2733;"
             f"border-radius:6px;background:{background};color:{colour}",

@@ -24,6 +24,8 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
 
+from service.words import gettext
+
 NAME_LIMIT = 18
 TEXT_WIDTH = 72  # plain-text mail is wrapped near 78 columns; a board stays within this
 
@@ -114,16 +116,21 @@ def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> lis
 
 
 def seat_label(names: list[str], seat: int, you: int | None, limit: int = NAME_LIMIT) -> str:
-    name = short_name(names[seat], limit) if seat < len(names) else f"seat {seat}"
-    return f"{name} (you)" if seat == you else name
+    name = (
+        short_name(names[seat], limit)
+        if seat < len(names)
+        else gettext("seat %(number)s", number=seat)
+    )
+    return gettext("%(name)s (you)", name=name) if seat == you else name
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
+    """ "3 torpedoes" in English (a board's own words in other languages are `ngettext`'s)."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def joined(items: list[str], empty: str = "none") -> str:
-    return ", ".join(items) if items else empty
+def joined(items: list[str], empty: str | None = None) -> str:
+    return ", ".join(items) if items else (empty or gettext("none"))
 
 
 # ------------------------------------------------------------------------------ HTML

@@ -16,21 +16,28 @@ from service.play.boards.common import (
     cards_in_a_row,
     data_table,
     el,
+    escape,
     fluid_grid,
     heading,
     joined,
     paragraph,
     part_el,
-    plural,
-    soft_hyphens,
     table,
     wrap,
 )
 from service.play.boards.table import Table
 from service.play.parts import consonar as named
+from service.words import N_, gettext, ngettext, pgettext
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
-COLOUR_NAMES = {"b": "blue", "g": "green", "o": "orange", "p": "purple", "r": "red", "y": "yellow"}
+COLOUR_NAMES = {
+    "b": N_("blue"),
+    "g": N_("green"),
+    "o": N_("orange"),
+    "p": N_("purple"),
+    "r": N_("red"),
+    "y": N_("yellow"),
+}
 PAINT = {
     "b": "#1f5fbf",
     "g": "#2e7d32",
@@ -41,38 +48,64 @@ PAINT = {
 }
 TEXT_ON = {"y": INK, "o": INK}  # white on yellow or orange is too faint to read
 SYMBOLS = ("destroyer", "carrier", "pt", "frigate", "sub", "transport")
-SYMBOL_WORDS = {"pt": "PT boat"}
+SYMBOL_WORDS = {
+    "destroyer": N_("destroyer"),
+    "carrier": N_("carrier"),
+    "pt": N_("PT boat"),
+    "frigate": N_("frigate"),
+    "sub": N_("sub"),
+    "transport": N_("transport"),
+}
 RUNGS = range(8, 0, -1)
 COLUMN = 7
 
 
 def symbol(name: str | None) -> str:
-    return SYMBOL_WORDS.get(name, name) if name else "-"
+    return symbol_word(name).replace("|", "")
+
+
+def symbol_word(name: str | None) -> str:
+    """A ship symbol's name, with "|" where it may break in a card's narrow column (a
+    language's long words: "sotto|ma|ri|no")."""
+    return gettext(SYMBOL_WORDS[name]) if name in SYMBOL_WORDS else name or "-"
 
 
 def colour_of(seat_or_colour) -> str:
-    return COLOUR_NAMES.get(seat_or_colour, str(seat_or_colour))
+    if seat_or_colour in COLOUR_NAMES:
+        return gettext(COLOUR_NAMES[seat_or_colour])
+    return str(seat_or_colour)
+
+
+def nation(t: Table, seat: int) -> str:
+    """The seat's nation: "red", "red (left)"."""
+    colour = colour_of(t.view["nations"][seat])
+    return gettext("%(colour)s (left)", colour=colour) if seat in t.view["removed"] else colour
 
 
 def nation_label(t: Table, seat: int) -> str:
-    colour = COLOUR_NAMES[t.view["nations"][seat]]
-    gone = " (left)" if seat in t.view["removed"] else ""
-    return f"{t.name(seat)}, {colour}{gone}"
+    return f"{t.name(seat)}, {nation(t, seat)}"
 
 
 def situation(t: Table) -> str:
     v = t.view
     if v["phase"] == "over":
-        return t.result() or f"The game is over: {v['end_reason']}."
+        return t.result() or gettext("The game is over: %(reason)s.", reason=v["end_reason"])
+    mine = bool(t.active) and t.active == [t.you]
+    shown = symbol(v["next_symbol"])
     if v["phase"] == "fleet":
-        return t.acting(
-            "You play a Fleet card to move a submarine of its colour.", "plays a Fleet card."
+        if mine:
+            return gettext("You play a Fleet card to move a submarine of its colour.")
+        return gettext("%(who)s plays a Fleet card.", who=t.who(t.active))
+    if mine:
+        return gettext(
+            "You may queue a Fleet card showing %(symbol)s, or end the turn: fire or defuse a "
+            "Torpedo card showing %(symbol)s, delay one, or end.",
+            symbol=shown,
         )
-    return t.acting(
-        f"You may queue a Fleet card showing {symbol(v['next_symbol'])}, or end "
-        f"the turn: fire or defuse a Torpedo card showing "
-        f"{symbol(v['next_symbol'])}, delay one, or end.",
-        f"goes on: the next card or Torpedo card must show {symbol(v['next_symbol'])}.",
+    return gettext(
+        "%(who)s goes on: the next card or Torpedo card must show %(symbol)s.",
+        who=t.who(t.active),
+        symbol=shown,
     )
 
 
@@ -80,8 +113,17 @@ def played_line(t: Table) -> str | None:
     played = t.view["played"]
     if not played:
         return None
-    moves = [f"{p['card']} moved {p['sub']} from rung {p['from']} to {p['to']}" for p in played]
-    return "Played this turn: " + "; ".join(moves) + "."
+    moves = [
+        gettext(
+            "%(card)s moved %(sub)s from rung %(low)s to %(high)s",
+            card=p["card"],
+            sub=p["sub"],
+            low=p["from"],
+            high=p["to"],
+        )
+        for p in played
+    ]
+    return gettext("Played this turn: %(moves)s.", moves="; ".join(moves))
 
 
 def owners(t: Table) -> dict[str, int]:
@@ -105,12 +147,21 @@ def sunk_by_colour(t: Table) -> list[list[str]]:
 
 def score_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [["Player", "nation", "hand", "sunk", "missed", "score"]]
+    rows = [
+        [
+            pgettext("scoring area", "Player"),
+            pgettext("scoring area", "nation"),
+            pgettext("scoring area", "hand"),
+            pgettext("scoring area", "sunk"),
+            pgettext("scoring area", "missed"),
+            pgettext("scoring area", "score"),
+        ]
+    ]
     for seat in range(len(v["nations"])):
         rows.append(
             [
                 t.name(seat),
-                COLOUR_NAMES[v["nations"][seat]] + (" (left)" if seat in v["removed"] else ""),
+                nation(t, seat),
                 str(v["hand_sizes"][seat]),
                 " ".join(v["sunk"][seat]) or "-",
                 " ".join(v["misses"][seat]) or "-",
@@ -125,73 +176,102 @@ def strike_line(t: Table) -> str | None:
     if strike is None:
         return None
     rolls = ", ".join(map(str, strike["rolls"]))
-    outcome = "hit: sunk" if strike["hit"] else "all missed"
-    return (
-        f"Last torpedo: {t.bare_name(strike['seat'])} fired {strike['card']} at "
-        f"{strike['sub']} on rung {strike['rung']}; rolled {rolls} ({outcome})."
+    outcome = gettext("hit: sunk") if strike["hit"] else gettext("all missed")
+    return gettext(
+        "Last torpedo: %(who)s fired %(card)s at %(sub)s on rung %(rung)s; rolled %(rolls)s "
+        "(%(outcome)s).",
+        who=t.bare_name(strike["seat"]),
+        card=strike["card"],
+        sub=strike["sub"],
+        rung=strike["rung"],
+        rolls=rolls,
+        outcome=outcome,
     )
 
 
 def torpedo_words(card: dict) -> str:
-    return (
-        f"{card['card']}: {COLOUR_NAMES[card['colour']]}, "
-        f"{plural(card['torpedoes'], 'torpedo', 'torpedoes')}, shows "
-        f"{symbol(card['symbol'])}"
+    return ngettext(
+        "%(card)s: %(colour)s, %(num)d torpedo, shows %(symbol)s",
+        "%(card)s: %(colour)s, %(num)d torpedoes, shows %(symbol)s",
+        card["torpedoes"],
+        card=card["card"],
+        colour=colour_of(card["colour"]),
+        symbol=symbol(card["symbol"]),
     )
+
+
+def deck_words(v: dict) -> str:
+    """ "Fleet deck: 20, discard pile: 3." and, with the option, when the game ends."""
+    said = gettext(
+        "Fleet deck: %(deck)s, discard pile: %(discard)s.",
+        deck=v["fleet_deck"],
+        discard=v["fleet_discard"],
+    )
+    if v["end_subs_left"]:
+        said += " " + gettext(
+            "The game ends when %(count)s or fewer submarines are left.", count=v["end_subs_left"]
+        )
+    return said
 
 
 def text(t: Table) -> str:
     v = t.view
-    head = f"CON SONAR! - turn {v['turn']}"
+    head = gettext("CON SONAR! - turn %(turn)s", turn=v["turn"])
     if v["current"] is not None:
-        head += f" - {t.name(v['current'])} to play"
+        head += gettext(" - %(who)s to play", who=t.name(v["current"]))
     out = [head, situation(t)]
     if played := played_line(t):
         out.append(played)
     out.append("")
-    rows = [["Ladder"] + [COLOUR_NAMES[c] for c in COLOURS]]
+    rows = [[gettext("Ladder")] + [colour_of(c) for c in COLOURS]]
     for rung, cells in zip(RUNGS, ladder_rows(t)):
-        rows.append([f"rung {rung}"] + [" ".join(c) or "." for c in cells])
-    rows.append(["sunk"] + [" ".join(c) for c in sunk_by_colour(t)])
+        rows.append([gettext("rung %(rung)s", rung=rung)] + [" ".join(c) or "." for c in cells])
+    rows.append([gettext("sunk")] + [" ".join(c) for c in sunk_by_colour(t)])
     out += table(rows)
     held = owners(t)
-    nations = [f"{COLOUR_NAMES[c]} {t.name(s)}" for c, s in held.items()]
+    nations = [f"{colour_of(c)} {t.name(s)}" for c, s in held.items()]
     out.append(
-        f"Nations: {', '.join(nations)}; neutral: "
-        f"{joined([COLOUR_NAMES[c] for c in v['neutral']])}."
+        gettext(
+            "Nations: %(nations)s; neutral: %(neutral)s.",
+            nations=", ".join(nations),
+            neutral=joined([colour_of(c) for c in v["neutral"]]),
+        )
     )
     out.append(
-        "(rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
-        "rung, so rung 1 is never hit)"
+        gettext(
+            "(rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
+            "rung, so rung 1 is never hit)"
+        )
     )
     out.append("")
-    out.append(f"Torpedo row ({v['torpedo_deck']} more in the deck):")
-    out += [f"  {torpedo_words(c)}" for c in v["torpedo_row"]] or ["  empty"]
+    out.append(gettext("Torpedo row (%(count)s more in the deck):", count=v["torpedo_deck"]))
+    empty = "  " + gettext("empty")
+    out += [f"  {torpedo_words(c)}" for c in v["torpedo_row"]] or [empty]
     out.append(
-        f"Defused: {joined(v['torpedo_removed'])}. Used for a hit: {joined(v['torpedo_discard'])}."
+        gettext(
+            "Defused: %(defused)s. Used for a hit: %(used)s.",
+            defused=joined(v["torpedo_removed"]),
+            used=joined(v["torpedo_discard"]),
+        )
     )
     if strike := strike_line(t):
         out.append(strike)
     out.append("")
     if v["hand"] is not None:
-        out.append("Your hand (card: colour and move, its symbol > the symbol it calls):")
+        out.append(gettext("Your hand (card: colour and move, its symbol > the symbol it calls):"))
         out += [
-            f"  {c['card']}: {COLOUR_NAMES[c['colour']]} {c['value']:+d}, "
+            f"  {c['card']}: {colour_of(c['colour'])} {c['value']:+d}, "
             f"{symbol(c['symbol'])} > {symbol(c['arrow'])}"
             for c in v["hand"]
-        ] or ["  empty"]
+        ] or [empty]
         out.append("")
     out += table(score_rows(t), right=(2, 5))
+    out.append(deck_words(v))
     out.append(
-        f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
-        + (
-            f" The game ends when {v['end_subs_left']} or fewer submarines are left."
-            if v["end_subs_left"]
-            else ""
+        gettext(
+            "Symbols in arrow order: %(symbols)s.",
+            symbols=" > ".join(symbol(s) for s in (*SYMBOLS, SYMBOLS[0])),
         )
-    )
-    out.append(
-        "Symbols in arrow order: " + " > ".join(symbol(s) for s in SYMBOLS) + " > destroyer."
     )
     return "\n".join(wrap(out)) + "\n"
 
@@ -224,29 +304,51 @@ def sub_chip(sub: str, sunk: bool = False, marked: bool = False) -> Html:
 
 
 LABEL_COLUMN = "width:24px;padding:3px 3px 3px 0;font-size:10px;text-align:right;white-space:nowrap"
+
+
 NATION_WORDS = {
-    c: soft_hyphens(COLOUR_NAMES[c].capitalize(), 3)
-    if len(COLOUR_NAMES[c]) > 5
-    else COLOUR_NAMES[c].capitalize()
-    for c in COLOURS
+    "b": N_("Blue"),
+    "g": N_("Green"),
+    "o": N_("Ora|nge"),
+    "p": N_("Pur|ple"),
+    "r": N_("Red"),
+    "y": N_("Yel|low"),
 }
-"""A nation's name atop its column: a long one may break after three letters on a phone."""
+"""A nation's name atop its column, where "|" marks where it may break on a phone (each
+language's own syllables: "Оран|же|вый", "Aran|cio|ne")."""
+
+
+def breakable(word: str) -> Html:
+    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup,
+    as `soft_hyphens` does)."""
+    return Html("&shy;".join(escape(part) for part in word.split("|")))
+
+
+def nation_word(colour: str) -> Html:
+    return breakable(gettext(NATION_WORDS[colour]))
+
+
+def neutral_word() -> Html:
+    """ "neutral" under a nation nobody plays ("|" where it may break, as a nation's name)."""
+    return breakable(gettext("neutral"))
 
 
 def ladder_html(t: Table) -> Html:
     """The ladder: a column per nation sharing the board's width (each nation's owner, the
     reader's "(you)" among them, named at its top), a row per rung."""
     held = owners(t)
-    head_cells = [el("td", "rung", style=f"{LABEL_COLUMN};color:#ffffff;vertical-align:bottom")]
+    head_cells = [
+        el("td", gettext("rung"), style=f"{LABEL_COLUMN};color:#ffffff;vertical-align:bottom")
+    ]
     for c in COLOURS:
         owner = held.get(c)
         head_cells.append(
             el(
                 "td",
-                el("div", NATION_WORDS[c], style="font-size:11px;font-weight:bold"),
+                el("div", nation_word(c), style="font-size:11px;font-weight:bold"),
                 el(
                     "div",
-                    t.name(owner, 12) if owner is not None else "neutral",
+                    t.name(owner, 12) if owner is not None else neutral_word(),
                     style="font-size:11px",
                 ),
                 style=f"padding:4px 1px;text-align:center;vertical-align:top;"
@@ -262,7 +364,7 @@ def ladder_html(t: Table) -> Html:
     rows.append(
         el(
             "tr",
-            el("td", "sunk", style=f"{LABEL_COLUMN};color:#5b6775"),
+            el("td", gettext("sunk"), style=f"{LABEL_COLUMN};color:#5b6775"),
             [
                 el(
                     "td",
@@ -309,7 +411,7 @@ def torpedo_card(card: dict, marked: bool = False) -> Html:
     return card_box(
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
-        el("div", symbol(card["symbol"]), style="font-size:12px"),
+        el("div", breakable(symbol_word(card["symbol"])), style="font-size:12px"),
         part=named.torpedo(card["card"]),
         marked=marked,
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
@@ -321,7 +423,7 @@ def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
     """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
     defused cards (defuse)."""
     return card_box(
-        el("div", title, style="font-size:13px;font-weight:bold"),
+        el("div", breakable(title), style="font-size:13px;font-weight:bold"),
         el("div", words, style="font-size:12px"),
         part=part,
         marked=t.marked(part),
@@ -337,7 +439,9 @@ def fleet_card(card: dict, marked: bool = False) -> Html:
         el("div", card["card"], style="font-size:11px"),
         el(
             "div",
-            f"{symbol(card['symbol'])} \u2192 {symbol(card['arrow'])}",
+            breakable(symbol_word(card["symbol"])),
+            " \u2192 ",
+            breakable(symbol_word(card["arrow"])),
             style="font-size:11px",
         ),
         part=named.hand(card["card"]),
@@ -363,33 +467,46 @@ def players_html(t: Table) -> Html:
 
 def html(t: Table) -> Html:
     v = t.view
-    subtitle = f"Turn {v['turn']}" + (
-        f" \u00b7 {t.name(v['current'])} to play" if v["current"] is not None else ""
+    subtitle = gettext("Turn %(turn)s", turn=v["turn"]) + (
+        " \u00b7 " + gettext("%(who)s to play", who=t.name(v["current"]))
+        if v["current"] is not None
+        else ""
     )
     parts = [
         paragraph(el("strong", situation(t))),
         played_line(t) and paragraph(played_line(t)),
         ladder_html(t),
         paragraph(
-            "Rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
-            "rung, so rung 1 is never hit.",
+            gettext(
+                "Rung 8 is the most exposed; a torpedo hits with a d8 roll below the "
+                "rung, so rung 1 is never hit."
+            ),
             style=f"color:{MUTED};font-size:12px",
         ),
     ]
     torpedoes = el(
         "div",
-        heading(f"Torpedo row \u00b7 {v['torpedo_deck']} in the deck"),
+        heading(gettext("Torpedo row \u00b7 %(count)s in the deck", count=v["torpedo_deck"])),
         cards_in_a_row(
             [torpedo_card(c, t.marked(named.torpedo(c["card"]))) for c in v["torpedo_row"]]
             + [
-                pile_cell(t, named.TORPEDO_DECK, "Deck", f"{v['torpedo_deck']} face down"),
                 pile_cell(
-                    t, named.DEFUSED, "Defused", " ".join(v["torpedo_removed"]) or "none yet"
+                    t,
+                    named.TORPEDO_DECK,
+                    gettext("Deck"),
+                    gettext("%(count)s face down", count=v["torpedo_deck"]),
+                ),
+                pile_cell(
+                    t,
+                    named.DEFUSED,
+                    gettext("Defused"),
+                    " ".join(v["torpedo_removed"]) or gettext("none yet"),
                 ),
             ]
         ),
         paragraph(
-            f"Used for a hit: {joined(v['torpedo_discard'])}.",  # the defused: beside the row
+            # the defused: beside the row
+            gettext("Used for a hit: %(used)s.", used=joined(v["torpedo_discard"])),
             style=f"color:{MUTED}",
         ),
         strike_line(t) and paragraph(strike_line(t)),
@@ -399,28 +516,22 @@ def html(t: Table) -> Html:
         parts.append(
             el(
                 "div",
-                heading("Your hand (symbol \u2192 the symbol it calls)"),
+                heading(gettext("Your hand (symbol \u2192 the symbol it calls)")),
                 cards_in_a_row([fleet_card(c, t.marked(named.hand(c["card"]))) for c in v["hand"]])
                 if v["hand"]
-                else paragraph("empty"),
+                else paragraph(gettext("empty")),
             )
         )
-    parts.append(el("div", heading("Players"), players_html(t)))
+    parts.append(el("div", heading(gettext("Players")), players_html(t)))
     parts.append(
         el(
             "div",
+            paragraph(deck_words(v)),
             paragraph(
-                f"Fleet deck: {v['fleet_deck']}, discard pile: {v['fleet_discard']}."
-                + (
-                    f" The game ends when {v['end_subs_left']} or fewer submarines are left."
-                    if v["end_subs_left"]
-                    else ""
-                )
-            ),
-            paragraph(
-                "Symbols in arrow order: "
-                + " \u2192 ".join(symbol(s) for s in SYMBOLS)
-                + " \u2192 destroyer.",
+                gettext(
+                    "Symbols in arrow order: %(symbols)s.",
+                    symbols=" \u2192 ".join(symbol(s) for s in (*SYMBOLS, SYMBOLS[0])),
+                ),
                 style=f"color:{MUTED};font-size:12px",
             ),
             style=f"border-top:1px solid {LINE};padding-top:6px",

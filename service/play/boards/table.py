@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.play.boards.common import NAME_LIMIT, seat_label, short_name
+from service.play.logview import reason_words
+from service.words import gettext
 
 
 @dataclass(frozen=True)
@@ -37,16 +39,18 @@ class Table:
         return seat_label(self.names, seat, self.you, limit)
 
     def bare_name(self, seat: int) -> str:
-        return short_name(self.names[seat]) if seat < len(self.names) else f"seat {seat}"
+        if seat < len(self.names):
+            return short_name(self.names[seat])
+        return gettext("seat %(number)s", number=seat)
 
     def who(self, seats) -> str:
         """Names joined for a sentence, the reader first: "you", "you and Ada", "Ada, Bo and
         Cy"."""
         seats = sorted(seats, key=lambda s: s != self.you)
-        words = ["you" if s == self.you else self.bare_name(s) for s in seats]
+        words = [gettext("you") if s == self.you else self.bare_name(s) for s in seats]
         if len(words) <= 1:
-            return "".join(words) or "nobody"
-        return ", ".join(words[:-1]) + " and " + words[-1]
+            return "".join(words) or gettext("nobody")
+        return gettext("%(first)s and %(second)s", first=", ".join(words[:-1]), second=words[-1])
 
     def possessive(self, seat: int) -> str:
         return "your" if seat == self.you else f"{self.bare_name(seat)}'s"
@@ -66,9 +70,14 @@ class Table:
             return None
         winners = list(self.outcome.get("winners") or [])
         if not winners:
-            won = "nobody won"
+            won = gettext("nobody won")
         elif len(winners) == 1:
-            won = "you won" if winners[0] == self.you else f"{self.bare_name(winners[0])} won"
+            won = (
+                gettext("you won")
+                if winners[0] == self.you
+                else gettext("%(who)s won", who=self.bare_name(winners[0]))
+            )
         else:
-            won = f"{self.who(winners)} share the win"
-        return f"Game over: {won} ({self.outcome.get('reason', '')})"
+            won = gettext("%(who)s share the win", who=self.who(winners))
+        reason = reason_words(self.view.get("game", ""), self.outcome.get("reason", ""))
+        return gettext("Game over: %(won)s (%(reason)s)", won=won, reason=reason)

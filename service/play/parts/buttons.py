@@ -15,13 +15,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.games.buttons import COLOUR_NAMES
+from service.words import N_, gettext
 
 VERBS = {
-    "roll": "Roll the dice",
-    "optout": "Opt out of the round, keeping your buttons",
-    "skip": "Let the gold dice pass",
+    "roll": N_("Roll the dice"),
+    "optout": N_("Opt out of the round, keeping your buttons"),
+    "skip": N_("Let the gold dice pass"),
 }
-MARK_WORDS = {".": "empty", "o": "a button", "*": "a star"}
+MARK_WORDS = {".": N_("empty"), "o": N_("a button"), "*": N_("a star")}
+DICE_WORDS = {
+    "white": N_("the white die"),
+    "gold": N_("the gold die"),
+    "black": N_("the black die"),
+}
 
 
 def cell(seat: int, row: int, col: int) -> str:
@@ -52,14 +58,24 @@ def label(view: Mapping[str, Any], part: str) -> str:
     if kind == "cell":
         seat, row, col = (int(x) for x in detail.split(":"))
         player = view["players"][seat]
-        whose = "your board" if seat == view["you"] else "{seat%d}'s board" % seat
-        colour = COLOUR_NAMES[player["colours"][row - 1][col - 1]]
-        held = MARK_WORDS[player["board"][row - 1][col - 1]]
-        return f"{whose}, row {row}, column {col} ({colour}): {held}"
+        whose = (
+            gettext("your board")
+            if seat == view["you"]
+            else gettext("%(who)s's board", who="{seat%d}" % seat)
+        )
+        return gettext(
+            "%(whose)s, row %(row)s, column %(col)s (%(colour)s): %(held)s",
+            whose=whose,
+            row=row,
+            col=col,
+            colour=gettext(COLOUR_NAMES[player["colours"][row - 1][col - 1]]),
+            held=gettext(MARK_WORDS[player["board"][row - 1][col - 1]]),
+        )
     if kind == "die":
-        return f"the {detail.split(':')[0]} die"
+        name = detail.split(":")[0]
+        return gettext(DICE_WORDS[name]) if name in DICE_WORDS else f"the {name} die"
     if kind == "do":
-        return VERBS.get(detail, detail)
+        return gettext(VERBS[detail]) if detail in VERBS else detail
     return part
 
 

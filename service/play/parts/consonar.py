@@ -17,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.games.consonar import COLOUR_NAMES, FLEET_INFO, HIGH, LOW, TORPEDO_INFO
+from service.words import gettext, ngettext
 
 END = "do:end"
 TORPEDO_DECK = "torpedo-deck"
 DEFUSED = "defused"
 SYMBOL_WORDS = {"pt": "PT boat"}
+"""The symbols in English; said through the catalogue (the boards' words for them)."""
 
 
 def hand(card: str) -> str:
@@ -68,46 +70,64 @@ def changes(view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, ..
 
 
 def _symbol(name: str) -> str:
-    return SYMBOL_WORDS.get(name, name)
+    return gettext(SYMBOL_WORDS.get(name, name)).replace("|", "")  # "|": where a board breaks it
 
 
-def _owner(view: Mapping[str, Any], name: str) -> str:
+def _colour(letter: str) -> str:
+    return gettext(COLOUR_NAMES[letter])
+
+
+def _submarine(view: Mapping[str, Any], name: str) -> str:
+    """ "your submarine r1", "the neutral submarine b2", "{seat1}'s submarine g1"."""
     colour = name[0]
     if colour == view["my_colour"]:
-        return "your"
+        return gettext("your submarine %(sub)s", sub=name)
     if colour in view["neutral"]:
-        return "the neutral"
-    return "{seat%d}'s" % view["nations"].index(colour)
+        return gettext("the neutral submarine %(sub)s", sub=name)
+    who = "{seat%d}" % view["nations"].index(colour)
+    return gettext("%(who)s's submarine %(sub)s", who=who, sub=name)
 
 
 def label(view: Mapping[str, Any], part: str) -> str:
     kind, _, detail = part.partition(":")
     if kind == "hand":
         info = FLEET_INFO[detail]
-        return (
-            f"your Fleet card {COLOUR_NAMES[info['colour']]} {info['value']:+d} "
-            f"({_symbol(info['symbol'])}, calls {_symbol(info['arrow'])})"
+        value = "%+d" % info["value"]
+        return gettext(
+            "your Fleet card %(colour)s %(value)s (%(symbol)s, calls %(arrow)s)",
+            colour=_colour(info["colour"]),
+            value=value,
+            symbol=_symbol(info["symbol"]),
+            arrow=_symbol(info["arrow"]),
         )
     if kind == "sub":
-        return f"{_owner(view, detail)} submarine {detail} on rung {view['ladder'][detail]}"
+        return gettext(
+            "%(submarine)s on rung %(rung)s",
+            submarine=_submarine(view, detail),
+            rung=view["ladder"][detail],
+        )
     if kind == "sunk":
-        return f"submarine {detail}, sunk"
+        return gettext("submarine %(sub)s, sunk", sub=detail)
     if kind == "rung":
         number, colour = detail.split(":")
-        return f"rung {number} of the {COLOUR_NAMES[colour]} column"
+        return gettext(
+            "rung %(rung)s of the %(colour)s column", rung=number, colour=_colour(colour)
+        )
     if kind == "torpedo":
         card = TORPEDO_INFO[detail]
-        count = card["torpedoes"]
-        return (
-            f"Torpedo card {COLOUR_NAMES[card['colour']]} {count} "
-            f"({count} torpedo{'es' if count > 1 else ''}, shows {_symbol(card['symbol'])})"
+        return ngettext(
+            "Torpedo card %(colour)s %(num)d (%(num)d torpedo, shows %(symbol)s)",
+            "Torpedo card %(colour)s %(num)d (%(num)d torpedoes, shows %(symbol)s)",
+            card["torpedoes"],
+            colour=_colour(card["colour"]),
+            symbol=_symbol(card["symbol"]),
         )
     if part == TORPEDO_DECK:
-        return "the bottom of the Torpedo deck (delay the card)"
+        return gettext("the bottom of the Torpedo deck (delay the card)")
     if part == DEFUSED:
-        return "the defused cards (defuse it: it leaves the game)"
+        return gettext("the defused cards (defuse it: it leaves the game)")
     if part == END:
-        return "End your turn without a Torpedo card"
+        return gettext("End your turn without a Torpedo card")
     return part
 
 
