@@ -197,7 +197,11 @@ def extract_literals(
     calls of `keywords` (`Words(...)`, `ServiceError(code, ...)`, an engine refusal), with
     each argument that is a string literal. An argument built at run time (an f-string, a
     sum, a choice) is no message id: it is not extracted (the API says it in English), where
-    babel's own extractor would take its literal pieces for messages."""
+    babel's own extractor would take its literal pieces for messages. A section's `only`
+    option narrows the keywords to its own (babel adds gettext and the like to every section:
+    in service/ those are the service's own catalogue's, service/words.py)."""
+    if options.get("only"):
+        keywords = set(keywords) & set(options["only"].split())
     calls: list[tuple[int, str, tuple[str | None, ...], list[str]]] = []
     for node in ast.walk(ast.parse(fileobj.read())):
         if not isinstance(node, ast.Call):
