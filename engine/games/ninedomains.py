@@ -139,7 +139,7 @@ INFO = GameInfo(
             True,
             "true: the 6-point domain shows a whole purple element, so both players can reach "
             "all four elements in the same round, as the page foresees, and the four elements "
-            "win about three times as often (31% of random games, against 10%); false: it "
+            "win about three times as often (in 31 random games of 100, against 10); false: it "
             "shows no element (this server's deck until 2026-11-24)",
             choices=(False, True),
             kind=bool,
