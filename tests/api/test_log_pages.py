@@ -3,10 +3,13 @@ and following them reads every entry once, in order. Real Valkey, the app over W
 
 import random
 
+import pytest
+
 from api.app import create_app
 from api.front_door import FrontDoor
 
 
+@pytest.mark.slow  # a long log read page by page, over a second
 def test_following_next_reads_the_whole_log_once(redis_client):
     app = create_app(redis_client, front_door=FrontDoor(rate_limits=False))
     services = app.extensions["turnpost"]["services"]

@@ -54,6 +54,7 @@ def test_committed_document_matches_the_code():
     )
 
 
+@pytest.mark.slow  # builds the app's document twice
 def test_a_schema_change_without_regenerating_is_caught(monkeypatch):
     """The check above compares the whole document: a new field on a shared schema and a
     changed description deep in one game's action both show as drift."""

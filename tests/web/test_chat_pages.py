@@ -3,6 +3,8 @@ what, hostile text shown inert, a refusal in words, the turn page."""
 
 import re
 
+import pytest
+
 from tests.hostile_text import REFUSED, SHOWN
 from tests.web.conftest import Browser, sign_up
 
@@ -109,6 +111,7 @@ def test_the_turn_page_shows_the_table_talk(app, services, smtp):
     assert "<bdi>take your time &lt;3</bdi>" in page
 
 
+@pytest.mark.slow  # a game played to a takeback, over a second
 def test_a_takeback_is_proposed_and_accepted_from_the_pages(app, services, smtp):
     ada, bo = people(app, services, smtp, ["Ada", "Bo"])
     game_id = new_game(ada, "ninedomains", "Bo")

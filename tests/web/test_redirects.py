@@ -101,6 +101,7 @@ def test_a_hostile_next_is_refused_where_it_is_given(app, page):
         assert "page of this site" in r.get_data(as_text=True), value
 
 
+@pytest.mark.slow  # a sign-in a hostile address, over a second
 def test_a_hostile_next_never_leads_away_after_a_genuine_sign_in_link(app, smtp):
     services = app.extensions["turnpost"]["services"]
     services.players.register("Ada", "ada@example.org")

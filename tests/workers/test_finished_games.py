@@ -2,9 +2,12 @@
 
 import time
 
+import pytest
+
 from store import keys
 
 
+@pytest.mark.slow  # starts worker processes
 def test_the_clock_compacts_a_finished_game(services, start_workers, redis_client):
     players, games = services
     me = players.register("Ada")["id"]

@@ -172,6 +172,7 @@ def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_
     assert emailed == sorted(game["id"] for game in made), "each game's turn email once"
 
 
+@pytest.mark.slow  # waits for a process to stop
 def test_a_stop_signal_before_rqs_loop_listens_stops_it_at_once(worker, redis_client):
     """SIGTERM while RQ's loop starts reaches the process's own handler, not RQ's: the loop
     must stop all the same, before it takes another job (rather than wait for jobs until
