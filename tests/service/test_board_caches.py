@@ -26,9 +26,9 @@ from service.play.boards import (
 from tests.engine import conformance
 from tests.service.boards_positions import TITLES, positions, snapshot
 
-pytestmark = pytest.mark.slow  # draws some 2,000 positions under tracemalloc
+pytestmark = pytest.mark.slow  # draws some 1,000 positions under tracemalloc
 
-GAMES = 4  # of each title, every position drawn for one seat in turn or a spectator
+GAMES = 2  # of each title, every position drawn for one seat in turn or a spectator
 FEW_KEYS = 64
 FULL_MIB = 1.5
 MIB = 1024 * 1024
