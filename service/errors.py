@@ -16,6 +16,7 @@ which keeps its message id (named placeholders) and values. babel.cfg extracts b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
@@ -347,6 +348,23 @@ class ServiceError(Exception):
     @classmethod
     def from_game_error(cls, err: GameError) -> ServiceError:
         return cls(ErrorCode.of(err.code), err.message)
+
+
+def no_player(player_id: str, code: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> ServiceError:
+    """The refusal of a player id that names nobody (under the use case's own code)."""
+    return ServiceError(code, Words("there is no player %(player)s", player=player_id))
+
+
+def no_game(title: str, code: ErrorCode, games: Iterable[str]) -> ServiceError:
+    """The refusal of a name that is none of our `games`, naming them."""
+    return ServiceError(
+        code,
+        Words(
+            "there is no game %(game)r; the games are: %(games)s",
+            game=title,
+            games=", ".join(sorted(games)),
+        ),
+    )
 
 
 class StaleVersion(ServiceError):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, ServiceError, Words, no_game, no_player
 from service.ids import new_id
 from service.play.games import GameService, bots_of
 from service.ratings.ratings import Ratings
@@ -49,9 +49,7 @@ class Matchmaking:
             )
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(
-                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
-            )
+            raise no_player(player_id)
         now = int(self.clock() * 1000)
         rating = self.ratings.skills(title, [player_id])[player_id].rating
         request = {
@@ -182,11 +180,4 @@ def bot_item(title: str, player_id: str, asked_at: int) -> dict[str, Any]:
 
 def _title(title: str) -> None:
     if title not in registry.GAMES:
-        raise ServiceError(
-            ErrorCode.MATCHMAKING_NOT_FOUND,
-            Words(
-                "there is no game %(game)r; the games are: %(games)s",
-                game=title,
-                games=", ".join(sorted(registry.GAMES)),
-            ),
-        )
+        raise no_game(title, ErrorCode.MATCHMAKING_NOT_FOUND, registry.GAMES)

@@ -11,7 +11,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, ServiceError, Words, no_player
 from service.ids import new_id
 from service.languages import LANGUAGES
 from service.notify import digest, emails
@@ -339,10 +339,7 @@ class PlayerService:
             raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot block yourself")
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
-            raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS,
-                Words("there is no player %(player)s", player=", ".join(unknown[:5])),
-            )
+            raise no_player(", ".join(unknown[:5]), ErrorCode.PLAYER_INVALID_FRIENDS)
         self.players.set_blocked(player_id, wanted)
         return self.blocked(player_id)
 
@@ -362,10 +359,7 @@ class PlayerService:
             )
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
-            raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS,
-                Words("there is no player %(player)s", player=", ".join(unknown[:5])),
-            )
+            raise no_player(", ".join(unknown[:5]), ErrorCode.PLAYER_INVALID_FRIENDS)
         self.players.set_friends(player_id, wanted)
         return self.friends(player_id)
 
@@ -383,9 +377,7 @@ class PlayerService:
     def _get(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(
-                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
-            )
+            raise no_player(player_id)
         return profile
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, ServiceError, Words, no_player
 from service.play.facts import load
 from service.play.games import GameService
 from service.play.talk import Talk, check_text
@@ -59,10 +59,7 @@ class Moderation:
             report |= self._reported_message(reporter, game_id, message)
         elif player_id is not None and player_id != reporter:
             if self.players.get(player_id) is None:
-                raise ServiceError(
-                    ErrorCode.REPORT_INVALID,
-                    Words("there is no player %(player)s", player=player_id),
-                )
+                raise no_player(player_id, ErrorCode.REPORT_INVALID)
             report["player"] = player_id
         else:
             raise ServiceError(
@@ -126,9 +123,7 @@ class Moderation:
     def _profile(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(
-                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
-            )
+            raise no_player(player_id)
         return profile
 
     def _audit(self, action: str, operator: str, reason: str, **what: Any) -> dict[str, Any]:

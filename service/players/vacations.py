@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, ServiceError, Words, no_player
 from service.play.games import GameService, seat_calendar_copy
 from service.settings import Settings
 from service.timefmt import iso
@@ -229,9 +229,7 @@ class VacationService:
     def _zone(self, player_id: str) -> str | None:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(
-                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
-            )
+            raise no_player(player_id)
         zone = profile.get("time_zone")
         try:
             return zone if zone and ZoneInfo(zone) else None

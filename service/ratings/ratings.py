@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, no_game
 from service.ratings.model import CENTRE, MU, SCALE, Skill, combined, rate
 from service.ratings.results import Result, ResultSeat
 from service.settings import Settings
@@ -365,12 +365,5 @@ def _result_shown(r: dict[str, Any]) -> dict[str, Any]:
 def _title(title: str):
     game = registry.GAMES.get(title)
     if game is None:
-        raise ServiceError(
-            ErrorCode.LEADERBOARD_NOT_FOUND,
-            Words(
-                "there is no game %(game)r; the games are: %(games)s",
-                game=title,
-                games=", ".join(sorted(registry.GAMES)),
-            ),
-        )
+        raise no_game(title, ErrorCode.LEADERBOARD_NOT_FOUND, registry.GAMES)
     return game.info

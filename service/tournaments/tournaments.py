@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from engine import registry
 from engine.core import InvalidOptions, validate_options
-from service.errors import ErrorCode, ServiceError, Words
+from service.errors import ErrorCode, ServiceError, Words, no_game, no_player
 from service.ids import new_id
 from service.play.games import GameService
 from service.play.results import TournamentGameResult
@@ -163,14 +163,7 @@ class TournamentService:
         did (at least the format's fewest: else it is cancelled)."""
         found = registry.GAMES.get(game)
         if found is None:
-            raise ServiceError(
-                ErrorCode.GAME_UNKNOWN,
-                Words(
-                    "there is no game %(game)r; the games are: %(games)s",
-                    game=game,
-                    games=", ".join(sorted(registry.GAMES)),
-                ),
-            )
+            raise no_game(game, ErrorCode.GAME_UNKNOWN, registry.GAMES)
         info = found.info
         if not info.min_players <= 2 <= info.max_players:
             raise _invalid(
@@ -314,9 +307,7 @@ class TournamentService:
     def _player(self, player_id: str) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(
-                ErrorCode.PLAYER_NOT_FOUND, Words("there is no player %(player)s", player=player_id)
-            )
+            raise no_player(player_id)
         return profile
 
     def summary(self, state: TournamentState) -> dict[str, Any]:
