@@ -328,40 +328,41 @@ class PlayerService:
 
     def set_blocked(self, player_id: str, blocked: list[str]) -> dict[str, Any]:
         """Replace the players this one has blocked (all of them players, not the player)."""
-        self._get(player_id)
-        wanted = sorted(set(blocked))
-        if len(wanted) > MAX_FRIENDS:
-            raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS,
-                Words("at most %(most)d blocked players", most=MAX_FRIENDS),
-            )
-        if player_id in wanted:
-            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, "you cannot block yourself")
-        unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
-        if unknown:
-            raise no_player(", ".join(unknown[:5]), ErrorCode.PLAYER_INVALID_FRIENDS)
+        wanted = self._others(
+            player_id,
+            blocked,
+            Words("at most %(most)d blocked players", most=MAX_FRIENDS),
+            Words("you cannot block yourself"),
+        )
         self.players.set_blocked(player_id, wanted)
         return self.blocked(player_id)
 
     def set_friends(self, player_id: str, friends: list[str]) -> dict[str, Any]:
         """Replace the player's friends (all of them players, not the player)."""
+        wanted = self._others(
+            player_id,
+            friends,
+            Words("at most %(most)d friends", most=MAX_FRIENDS),
+            Words("you cannot be your own friend here: you always take your own seat"),
+        )
+        self.players.set_friends(player_id, wanted)
+        return self.friends(player_id)
+
+    def _others(
+        self, player_id: str, others: list[str], too_many: str, self_named: str
+    ) -> list[str]:
+        """`others` (a list of friends or of blocked players), sorted without repeats: at most
+        MAX_FRIENDS players who exist, the player not among them (else refused in words)."""
         self._get(player_id)
-        wanted = sorted(set(friends))
+        wanted = sorted(set(others))
         if len(wanted) > MAX_FRIENDS:
-            raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS,
-                Words("at most %(most)d friends", most=MAX_FRIENDS),
-            )
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, too_many)
         if player_id in wanted:
-            raise ServiceError(
-                ErrorCode.PLAYER_INVALID_FRIENDS,
-                "you cannot be your own friend here: you always take your own seat",
-            )
+            raise ServiceError(ErrorCode.PLAYER_INVALID_FRIENDS, self_named)
         unknown = [i for i, p in zip(wanted, self.players.get_many(wanted)) if p is None]
         if unknown:
             raise no_player(", ".join(unknown[:5]), ErrorCode.PLAYER_INVALID_FRIENDS)
-        self.players.set_friends(player_id, wanted)
-        return self.friends(player_id)
+        return wanted
 
     def deliveries(
         self, player_id: str, limit: int = 50, before: int | None = None
