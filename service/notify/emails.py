@@ -15,9 +15,11 @@ from email.header import Header
 from email.utils import formataddr, make_msgid, parseaddr
 from functools import cache
 
+from service.languages import DEFAULT
 from service.play import composer
 from service.play.boards import Html
 from service.play.table import Move
+from service.words import gettext, language, ngettext
 from store.record import TimeControl
 from transports.mailer import Mail
 
@@ -63,15 +65,25 @@ def moves_section(
             (said(m), links[m.notation]) if m.notation in links else said(m) for m in moves
         ]
     summary: list[str | tuple[str, str]] = [
-        f"{form.action_type} ({form.count} ways): "
-        + "; ".join(
-            f"{choice.label}: {' '.join(text for _, text in choice.options)}"
-            for choice in form.choices
+        ngettext(
+            "%(kind)s (%(num)d way): %(choices)s",
+            "%(kind)s (%(num)d ways): %(choices)s",
+            form.count,
+            kind=form.action_type,
+            choices="; ".join(
+                f"{choice.label}: {' '.join(text for _, text in choice.options)}"
+                for choice in form.choices
+            ),
         )
         for form in forms
     ]
-    summary.append("your turn page (the link below) lets you choose any of them")
-    return f"{title} ({len(moves)}, summed up):", summary
+    summary.append(gettext("your turn page (the link below) lets you choose any of them"))
+    return gettext("%(title)s (%(count)s, summed up):", title=title, count=len(moves)), summary
+
+
+def hello(name: str | None) -> str:
+    """A letter's greeting, to `name` (or to nobody in particular), in the language spoken."""
+    return gettext("Hello %(name)s,", name=name) if name else gettext("Hello,")
 
 
 def said(move: Move) -> str:
@@ -261,8 +273,10 @@ def _html(letter: Letter) -> str:
         parts.append(f"<ul>{items}</ul>")
     if letter.footer:
         parts.append(f"<p><small>{e(letter.footer)}</small></p>")
+    spoken = language()
+    lang = "" if spoken == DEFAULT else f' lang="{spoken}"'  # English letters stay as they were
     return (
-        '<!doctype html><html><head><meta charset="utf-8">'
+        f'<!doctype html><html{lang}><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1"></head>'
         '<body style="font-family: sans-serif; margin: 0; padding: 8px; '
         'overflow-wrap: anywhere">' + "".join(parts) + "</body></html>\n"

@@ -65,7 +65,9 @@ def turn_email(notify, smtp, games, game_id, seat):
     since = snap["match"]["seat_since"][seat]
     assert notify.email(Notice(TURN_STARTED, game_id, seat, since))[0] == "sent"
     return smtp.wait_for(
-        lambda m, rcpt: "ada@example.org" in rcpt and m["X-Turnpost-Version"] == str(snap["version"])
+        lambda m, rcpt: (
+            "ada@example.org" in rcpt and m["X-Turnpost-Version"] == str(snap["version"])
+        )
     )
 
 
@@ -93,8 +95,14 @@ def test_a_russian_players_buttons_turn_email_is_in_russian(table, smtp):
     assert f"Ваш ход в Buttons против Bo (игра {game_id})." in text
     assert "Ваш срок: через 23 часа" in text  # a day's clock, in Russian words and plural
     assert "После него за вас сыграет компьютер." in text
-    assert "Ваши допустимые ходы (2):" in text
-    assert "Пропустить золотой кубик (skip)" in text  # the move's words, its notation as it is
+    ada = games.load(game_id)["seats"][seat]["player_id"]
+    moves = games.legal_moves(game_id, ada)["moves"]
+    assert f"Ваши допустимые ходы ({len(moves)}):" in text
+    words = {"roll": "Бросить кубики", "skip": "Пропустить золотой кубик", "place": "положить"}
+    for move in moves:  # each in Russian words, its notation as it is
+        kind = move["notation"].split()[0]
+        line = next(x for x in text.splitlines() if x.endswith(f"({move['notation']})"))
+        assert words.get(kind, "") in line, line
     assert "После вашего последнего хода:" in text
     assert "Как играть в Buttons:" in text and "Посмотреть игру:" in text
     assert "Чтобы сыграть, ответьте" not in text  # no reply address without a mail domain
