@@ -23,7 +23,7 @@ from service.play.table import SINCE_EMAIL, SINCE_WINDOW, SeatLine, SeatTable, T
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import iso
-from service.words import gettext, speaking
+from service.words import gettext, ngettext, speaking
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -988,8 +988,11 @@ class NotificationService:
         )
         if wait:
             return "deferred", wait
-        table = self.tables.of(game, notice.seat, profile.get("time_zone"), told_until=told)
-        message = self._chat_letter(table, notice, profile, delivery_id)
+        with speaking(profile.get("language")) as language:
+            table = self.tables.of(
+                game, notice.seat, profile.get("time_zone"), told_until=told, language=language
+            )
+            message = self._chat_letter(table, notice, profile, delivery_id)
         outcome = self._send_once(
             player_id,
             notice,
@@ -1064,9 +1067,8 @@ class NotificationService:
     def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
         """The players' latest messages, told from the reader's table alone; replying with
         `say:` answers the table (docs/play-by-email.md)."""
-        others = [s.name for s in table.seats if not s.you]
+        others = ", ".join(s.name for s in table.seats if not s.you)
         count = len([line for line in table.chat_since if not line.yours])
-        new = f"{count} new message{'s' if count != 1 else ''}"
         reply_to = None
         if self.settings.mail_domain and table.seat is not None:
             reply_to = reply_address(
@@ -1074,22 +1076,42 @@ class NotificationService:
                 table.version,
                 self.settings.mail_domain,
             )
+        hourly = gettext(
+            "You get at most one such email an hour for a game; turn them off in your "
+            "settings (chat)."
+        )
         letter = emails.Letter(
-            subject=f"[turnpost] {table.title} with {', '.join(others)}: {new} ({table.game_id})",
-            greeting=f"Hello {profile['name']},",
-            lead=f"The players of {table.title} (game {table.game_id}) wrote to you.",
+            subject="[turnpost] "
+            + ngettext(
+                "%(title)s with %(others)s: %(num)d new message (%(game)s)",
+                "%(title)s with %(others)s: %(num)d new messages (%(game)s)",
+                count,
+                title=table.title,
+                others=others,
+                game=table.game_id,
+            ),
+            greeting=emails.hello(profile["name"]),
+            lead=gettext(
+                "The players of %(title)s (game %(game)s) wrote to you.",
+                title=table.title,
+                game=table.game_id,
+            ),
             sections=[_messages_section(table)],
             links=[
-                ("See the game and answer", f"{self.settings.public_url}/games/{table.game_id}")
+                (
+                    gettext("See the game and answer"),
+                    f"{self.settings.public_url}/games/{table.game_id}",
+                )
             ],
             footer=(
-                "To answer the table, reply to this email with say: and your message (say to "
-                "a name: for them alone)."
+                gettext(
+                    "To answer the table, reply to this email with say: and your message (say "
+                    "to a name: for them alone)."
+                )
                 if reply_to
                 else ""
             )
-            + " You get at most one such email an hour for a game; turn them off in your "
-            "settings (chat).",
+            + f" {hourly}",
         )
         return self._layout(
             letter,
@@ -1140,42 +1162,72 @@ class NotificationService:
             return self._superseded(
                 player_id, notice, "email", delivery_id, "answered before the email"
             )
-        table = self.tables.of(game, notice.seat, profile.get("time_zone"))
-        said = game.proposal_words(event, notice.seat)
-        others = [s.name for s in table.seats if not s.you]
+        with speaking(profile.get("language")) as language:
+            message = self._proposal_letter(game, notice, event, profile, delivery_id, language)
+        return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
+
+    def _proposal_letter(
+        self,
+        game: GameFacts,
+        notice: Notice,
+        event: Event,
+        profile: dict,
+        delivery_id: str,
+        language: str,
+    ) -> Mail:
+        """A proposal's letter, in the reader's `language`."""
+        table = self.tables.of(game, notice.seat, profile.get("time_zone"), language=language)
+        named = {
+            "title": table.title,
+            "others": ", ".join(s.name for s in table.seats if not s.you),
+            "game": table.game_id,
+            "proposal": game.proposal_words(event, notice.seat),
+        }
         page = f"{self.settings.public_url}/games/{table.game_id}"
-        links = [("See the game", page)]
+        links = [(gettext("See the game"), page)]
         if notice.event == PROPOSAL_MADE:
             open_ = next((p for p in table.proposals if p.id == notice.version), None)
-            subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
+            subject = gettext("%(title)s with %(others)s: a proposal to answer", **named)
             lead = (
-                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it here "
-                "or on the game's page"
-                + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+                gettext(
+                    "In %(title)s (game %(game)s), %(proposal)s. Accept or decline it here or "
+                    "on the game's page; unanswered, it lapses %(deadline)s.",
+                    deadline=open_.deadline,
+                    **named,
+                )
+                if open_
+                else gettext(
+                    "In %(title)s (game %(game)s), %(proposal)s. Accept or decline it here or "
+                    "on the game's page.",
+                    **named,
+                )
             )
             lapses = game.proposal_deadline(notice.version)
             if self.proposal_links is not None and lapses is not None:
                 accept, decline = self.proposal_links(
                     table.game_id, notice.seat, notice.version, lapses
                 )
-                links = [("Accept the proposal", accept), ("Decline it", decline), *links]
+                links = [
+                    (gettext("Accept the proposal"), accept),
+                    (gettext("Decline it"), decline),
+                    *links,
+                ]
         else:
-            subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
-            lead = f"In {table.title} (game {table.game_id}): {said}."
+            subject = gettext("%(title)s with %(others)s: a proposal is closed", **named)
+            lead = gettext("In %(title)s (game %(game)s): %(proposal)s.", **named)
         letter = emails.Letter(
             subject=f"[turnpost] {subject} ({table.game_id})",
-            greeting=f"Hello {profile['name']},",
+            greeting=emails.hello(profile["name"]),
             lead=lead,
             links=links,
         )
-        message = self._layout(
+        return self._layout(
             letter,
             profile,
             delivery_id,
             None,
             _game_headers(table.game_id, table.version, notice.event),
         )
-        return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
 
     def _proposal_payload(
         self, game: GameFacts, notice: Notice, delivery_id: str
@@ -1209,37 +1261,13 @@ class NotificationService:
         if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
             return "unconfirmed"
         waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
-        listed = waiting[: digest.MAX_GAMES]
-        tables = []
-        for game in read_many(self.games, listed):
-            seat = game.seat_of(player_id) if game is not None else None
-            if game is None or seat is None or seat not in game.active_seats:
-                continue
-            tables.append(self.tables.of(game, seat, profile.get("time_zone")))
-        if not tables:
+        with speaking(profile.get("language")) as language:
+            told = self._digest_message(player_id, profile, day, waiting, language)
+        if told is None:
             return "empty"
-
-        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
-            if self.one_click is None:
-                return None
-            found = self.one_click(table, [m.notation for m in table.moves])
-            return found.turn_page, found.moves
+        tables, message = told
 
         delivery_id = f"email-{player_id}-{day}-{digest.DIGEST}"
-        letter = digest.letter(
-            profile["name"],
-            tables,
-            max(0, len(waiting) - len(listed)),
-            links,
-            self.settings.public_url,
-        )
-        message = self._layout(
-            letter,
-            profile,
-            delivery_id,
-            None,
-            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
-        )
         if not self.notes.claim(delivery_id):
             return "duplicate"
         try:
@@ -1262,6 +1290,42 @@ class NotificationService:
             },
         )
         return "sent"
+
+    def _digest_message(
+        self, player_id: str, profile: dict, day: int, waiting: list[str], language: str
+    ) -> tuple[list[SeatTable], Mail] | None:
+        """The digest's tables and its letter, in the reader's `language` (None: no game
+        waits)."""
+        listed = waiting[: digest.MAX_GAMES]
+        tables = []
+        for game in read_many(self.games, listed):
+            seat = game.seat_of(player_id) if game is not None else None
+            if game is None or seat is None or seat not in game.active_seats:
+                continue
+            tables.append(self.tables.of(game, seat, profile.get("time_zone"), language=language))
+        if not tables:
+            return None
+
+        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
+            if self.one_click is None:
+                return None
+            found = self.one_click(table, [m.notation for m in table.moves])
+            return found.turn_page, found.moves
+
+        letter = digest.letter(
+            profile["name"],
+            tables,
+            max(0, len(waiting) - len(listed)),
+            links,
+            self.settings.public_url,
+        )
+        return tables, self._layout(
+            letter,
+            profile,
+            f"email-{player_id}-{day}-{digest.DIGEST}",
+            None,
+            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
+        )
 
     # -- web push ------------------------------------------------------------------------------
 
@@ -1604,7 +1668,7 @@ def _clock_words(table: SeatTable, you: SeatLine) -> list[str]:
     return said
 
 
-def _time_left(table: SeatTable, you: SeatLine) -> str:
+def _time_left(table: SeatTable, you: SeatLine) -> list[str]:
     """The reader's time in a turn email: what their bank holds, or under a clock per move
     what is left for this move (a clock per move has no bank to speak of)."""
     if you.bank is None:

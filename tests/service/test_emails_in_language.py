@@ -12,11 +12,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from service.notify import emails
 from service.notify.notifications import TURN_STARTED, Notice, NotificationService
 from service.play import games as games_module
 from service.play.games import GameService
 from service.players.sign_in import SignIn
 from service.settings import Settings
+from service.words import speaking
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -161,3 +163,30 @@ def test_the_sign_in_letter_is_in_the_language_of_its_account(redis_client, smtp
     assert "Войти как Ada:" in text
     for english in ("Hello", "Sign in as", "Each link works once", "ignore this email"):
         assert english not in text, english
+
+
+def test_an_invitation_and_a_cancellation_are_in_the_readers_language():
+    clock = {"kind": "bank", "initial_seconds": 3 * 86400, "increment_seconds": 86400}
+    clock |= {"max_seconds": 5 * 86400, "on_timeout": "forfeit", "weekends_off": True}
+    with speaking("ru"):
+        invited = emails.invitation(
+            "Ada", "Buttons", "g_1", "Bo", [], clock, True, "http://t/v1/games/g_1", "http://t/g"
+        )
+        cancelled = emails.cancellation("Ada", "Buttons", "g_1", "Bo", "Cy")
+    assert invited.subject == "[turnpost] Bo приглашает вас сыграть в Buttons (игра g_1)"
+    assert "запас времени 3 дня, +1 день за ход, не больше 5 дней" in invited.lead
+    assert "выходные не считаются" in invited.lead
+    assert "Cy отклонил(а) приглашение" in cancelled.lead
+    with speaking("it"):
+        invited = emails.invitation(
+            "Ada", "Con Sonar!", "g_1", "Bo", ["Cy"], None, False, "http://t", "http://t/g"
+        )
+    assert invited.greeting == "Ciao Ada,"
+    assert "Bo ti invita a una partita di Con Sonar!, con Cy (partita g_1)." in invited.lead
+    assert "Questa partita non ha orologio." in invited.lead
+    english = emails.invitation("Ada", "Buttons", "g_1", "Bo", [], clock, True, "u", "v")
+    assert english.lead == (
+        "Bo invites you to a game of Buttons (game g_1). It starts once every invited player "
+        "has accepted. Each player has a time bank of 3 days, +1 day a move, at most 5 days; "
+        "weekends off; after that you forfeit the game."
+    )
