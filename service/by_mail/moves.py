@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from engine.core import GameError
 from service.by_mail.replies import Reply, parse_reply
-from service.errors import ServiceError, TooMany
+from service.by_mail.verbs import notation_of
+from service.errors import ServiceError
 from service.notify import emails
 from service.notify.notifications import preferences
 from service.notify.reply_addresses import read_reply_address, reply_address
@@ -30,6 +31,7 @@ from service.play.table import SeatTable, Tables
 from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.words import gettext, speaking
 from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -136,24 +138,42 @@ class MailMoves:
                 "address of the player this game emailed. Nothing was "
                 "played. Reply from the address the turn email was sent to.",
             )
-        steps = table.steps_of(reply.move_lines)
+        with speaking(profile.get("language")) as language:
+            return self._play_as(reply, version, table, player_id, profile, answer_to, language)
+
+    def _play_as(
+        self,
+        reply: Reply,
+        version: int,
+        table: SeatTable,
+        player_id: str,
+        profile: dict,
+        answer_to: str | None,
+        language: str,
+    ) -> MailOutcome:
+        """Play the reply's steps (its words of a move read in the player's `language` too)
+        and answer in that language."""
+        game_id, seat = table.game_id, table.seat
+        steps = table.steps_of([notation_of(table.game, language, x) for x in reply.move_lines])
         if not steps and reply.message is None:
             return self._answer(
                 reply,
                 answer_to,
-                table,
+                self.tables.for_seat(game_id, seat, language=language),
                 profile,
                 [],
                 "mail/unreadable",
-                "No move was found in your reply: write the move on the "
-                "first line, in the game's notation (and a message after say:).",
+                gettext(
+                    "No move was found in your reply: write the move on the first line, in the "
+                    "game's notation (and a message after say:)."
+                ),
             )
         said, problem = self._say(reply, table, game_id, player_id)
         if not steps:
             return self._answer(
                 reply,
                 answer_to,
-                self.tables.for_seat(game_id, seat),
+                self.tables.for_seat(game_id, seat, language=language),
                 profile,
                 [],
                 "mail/said" if said else "chat/refused",
@@ -168,12 +188,12 @@ class MailMoves:
             except (ServiceError, GameError) as err:
                 if played and err.code == "move/malformed":
                     # words after the moves ("thanks!") end the reply; they are no error
-                    note = f"Reading stopped at '{step}', which is not a move."
+                    note = gettext("Reading stopped at '%(step)s', which is not a move.", step=step)
                     break
                 return self._answer(
                     reply,
                     answer_to,
-                    self.tables.for_seat(game_id, seat),
+                    self.tables.for_seat(game_id, seat, language=language),
                     profile,
                     played,
                     err.code,
@@ -189,8 +209,10 @@ class MailMoves:
                         filter(
                             None,
                             [
-                                "Your turn ended there, so the rest was not played: "
-                                f"{'; '.join(rest)}.",
+                                gettext(
+                                    "Your turn ended there, so the rest was not played: %(rest)s.",
+                                    rest="; ".join(rest),
+                                ),
                                 problem,
                             ],
                         )
@@ -199,7 +221,7 @@ class MailMoves:
         return self._answer(
             reply,
             answer_to,
-            self.tables.for_seat(game_id, seat),
+            self.tables.for_seat(game_id, seat, language=language),
             profile,
             played,
             "mail/played",
@@ -220,17 +242,17 @@ class MailMoves:
             found = [s.seat for s in table.seats if s.name.casefold() == wanted and not s.you]
             if len(found) != 1:
                 others = ", ".join(s.name for s in table.seats if not s.you and s.player_id)
-                return None, (
-                    f"Your message was not sent: no other player here is called "
-                    f"{reply.message_to} (the others: {others})."
+                return None, gettext(
+                    "Your message was not sent: no other player here is called %(name)s (the "
+                    "others: %(others)s).",
+                    name=reply.message_to,
+                    others=others,
                 )
             to = found[0]
         try:
             self.talk.say(game_id, player_id, reply.message, to)
-        except TooMany as err:
-            return None, f"Your message was not sent: {err.message}."
-        except ServiceError as err:
-            return None, f"Your message was not sent: {err.message}."
+        except ServiceError as err:  # TooMany too
+            return None, gettext("Your message was not sent: %(why)s.", why=err.message)
         return reply.message, ""
 
     # -- answers ---------------------------------------------------------------------------
@@ -252,36 +274,47 @@ class MailMoves:
         title, game_id = table.title, table.game_id
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if played:
-            sections.append(("Played:", played))
+            sections.append((gettext("Played:"), played))
         if said is not None:
-            sections.append(("Said:", [said]))
+            sections.append((gettext("Said:"), [said]))
         reply_to = None
         mail_domain = self.settings.mail_domain  # set, or no reply would have reached here
         if table.your_turn and table.seat is not None and mail_domain:
-            sections.append(emails.moves_section("Your legal moves now", table.moves, table.forms))
+            sections.append(
+                emails.moves_section(gettext("Your legal moves now"), table.moves, table.forms)
+            )
             reply_to = reply_address(
                 self.keys.reply_token(game_id, table.seat), table.version, mail_domain
             )
         status = "played" if played else "said" if said is not None else "refused"
+        named = {"title": title, "game": game_id}
         if not played and said is not None:
-            lead = f"Your message was sent to the players of {title} (game {game_id}). {problem}"
+            lead = gettext(
+                "Your message was sent to the players of %(title)s (game %(game)s).", **named
+            )
+            lead = f"{lead} {problem}"
         elif played and not problem:
-            lead = f"Your move in {title} (game {game_id}) was played."
+            lead = gettext("Your move in %(title)s (game %(game)s) was played.", **named)
         elif played and code == "mail/played":
-            lead = f"Your move in {title} (game {game_id}) was played. {problem}"
+            lead = gettext("Your move in %(title)s (game %(game)s) was played.", **named)
+            lead = f"{lead} {problem}"
         elif played:
-            lead = f"Part of your reply was played in {title} (game {game_id}). {problem}"
+            lead = gettext("Part of your reply was played in %(title)s (game %(game)s).", **named)
+            lead = f"{lead} {problem}"
         else:
-            lead = f"Nothing was played in {title} (game {game_id}). {problem}"
+            lead = gettext("Nothing was played in %(title)s (game %(game)s).", **named)
+            lead = f"{lead} {problem}"
         if reply_to:
-            footer = "To play, reply to this email with your move on the first line."
+            footer = gettext("To play, reply to this email with your move on the first line.")
         elif table.status == "active":
-            footer = "It is not your turn now: you will get an email when it is."
+            footer = gettext("It is not your turn now: you will get an email when it is.")
         else:
-            footer = f"The game is over: {self.settings.public_url}/play/{game_id}"
+            footer = gettext(
+                "The game is over: %(url)s", url=f"{self.settings.public_url}/play/{game_id}"
+            )
         letter = emails.Letter(
             subject=_re(reply.subject, f"[turnpost] {title}: {_outcome_words(played, said)}"),
-            greeting=f"Hello {profile['name']},",
+            greeting=emails.hello(profile["name"]),
             lead=lead,
             sections=sections,
             footer=footer,
@@ -330,8 +363,8 @@ class MailMoves:
 
 def _outcome_words(played: list[str], said: str | None) -> str:
     if played:
-        return "played"
-    return "message sent" if said is not None else "not played"
+        return gettext("played")
+    return gettext("message sent") if said is not None else gettext("not played")
 
 
 def _re(subject: str, fallback: str) -> str:
@@ -343,13 +376,18 @@ def _re(subject: str, fallback: str) -> str:
 def _explain(err: ServiceError | GameError, step: str, version: int) -> str:
     code = err.code
     if isinstance(err, ServiceError) and code == "move/stale_version":
-        return (
-            f"Your reply answered the email for move {version}, and the game has moved "
-            f"on since (it is at move {err.details['current_version']}), so '{step}' was "
-            "not played. Here is where you stand now."
+        return gettext(
+            "Your reply answered the email for move %(version)s, and the game has moved on "
+            "since (it is at move %(current)s), so '%(step)s' was not played. Here is where "
+            "you stand now.",
+            version=version,
+            current=err.details["current_version"],
+            step=step,
         )
     if code == "move/malformed":
-        return f"'{step}' could not be read as a move: {err.message}"
+        return gettext(
+            "'%(step)s' could not be read as a move: %(why)s", step=step, why=err.message
+        )
     if code == "move/illegal":
-        return f"'{step}' is not a legal move now: {err.message}"
-    return f"'{step}' was not played: {err.message}"
+        return gettext("'%(step)s' is not a legal move now: %(why)s", step=step, why=err.message)
+    return gettext("'%(step)s' was not played: %(why)s", step=step, why=err.message)

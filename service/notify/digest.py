@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from service.notify import emails
 from service.play.table import SeatTable
+from service.words import gettext, ngettext
 
 TIME_OF_DAY = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
 DIGEST: str = "digest"
@@ -66,34 +67,63 @@ def letter(
     .one_click). `more`: games waiting beyond those listed."""
     sections: list = []
     for number, table in enumerate(tables, start=1):
-        others = ", ".join(s.name for s in table.seats if not s.you)
+        named = {
+            "number": number,
+            "title": table.title,
+            "others": ", ".join(s.name for s in table.seats if not s.you),
+            "game": table.game_id,
+        }
         you = table.you
-        deadline = f"deadline {you.deadline}" if you is not None and you.deadline else "no clock"
-        heading = f"{number}. {table.title} with {others} ({table.game_id}), {deadline}"
+        heading = (
+            gettext(
+                "%(number)s. %(title)s with %(others)s (%(game)s), deadline %(deadline)s:",
+                deadline=you.deadline,
+                **named,
+            )
+            if you is not None and you.deadline
+            else gettext("%(number)s. %(title)s with %(others)s (%(game)s), no clock:", **named)
+        )
         if table.board_text is not None and table.board_html is not None:
-            sections.append(emails.BoardSection(heading + ":", table.board_text, table.board_html))
+            sections.append(emails.BoardSection(heading, table.board_text, table.board_html))
         else:
-            sections.append((heading + ":", []))
+            sections.append((heading, []))
         found = links(table)
         sections.append(
             emails.moves_section(
-                "Your legal moves", table.moves, table.forms, found[1] if found else None
+                gettext("Your legal moves"), table.moves, table.forms, found[1] if found else None
             )
         )
         page = found[0] if found else f"{public_url}/play/{table.game_id}"
-        sections.append(("", [("Open your turn page for this game", page)]))
+        sections.append(("", [(gettext("Open your turn page for this game"), page)]))
     if more:
         sections.append(
-            (f"And {more} more games wait for you:", [("My games", f"{public_url}/games")])
+            (
+                ngettext(
+                    "And %(num)d more game waits for you:",
+                    "And %(num)d more games wait for you:",
+                    more,
+                ),
+                [(gettext("My games"), f"{public_url}/games")],
+            )
         )
     count = len(tables) + more
     return emails.Letter(
-        subject=f"[turnpost] Your daily digest: {count} game{'s' if count != 1 else ''} "
-        "wait for your move",
-        greeting=f"Hello {reader},",
-        lead=f"{count} game{'s wait' if count != 1 else ' waits'} for your move, the nearest "
-        "deadline first. Reminders before a deadline still come on their own.",
+        subject=ngettext(
+            "[turnpost] Your daily digest: %(num)d game waits for your move",
+            "[turnpost] Your daily digest: %(num)d games wait for your move",
+            count,
+        ),
+        greeting=emails.hello(reader),
+        lead=ngettext(
+            "%(num)d game waits for your move, the nearest deadline first. Reminders before a "
+            "deadline still come on their own.",
+            "%(num)d games wait for your move, the nearest deadline first. Reminders before a "
+            "deadline still come on their own.",
+            count,
+        ),
         sections=sections,
-        links=[("My games", f"{public_url}/games")],
-        footer="You get this digest instead of an email at each turn; change it in your settings.",
+        links=[(gettext("My games"), f"{public_url}/games")],
+        footer=gettext(
+            "You get this digest instead of an email at each turn; change it in your settings."
+        ),
     )

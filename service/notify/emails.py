@@ -15,9 +15,11 @@ from email.header import Header
 from email.utils import formataddr, make_msgid, parseaddr
 from functools import cache
 
+from service.languages import DEFAULT
 from service.play import composer
 from service.play.boards import Html
 from service.play.table import Move
+from service.words import gettext, language, ngettext
 from store.record import TimeControl
 from transports.mailer import Mail
 
@@ -63,15 +65,25 @@ def moves_section(
             (said(m), links[m.notation]) if m.notation in links else said(m) for m in moves
         ]
     summary: list[str | tuple[str, str]] = [
-        f"{form.action_type} ({form.count} ways): "
-        + "; ".join(
-            f"{choice.label}: {' '.join(text for _, text in choice.options)}"
-            for choice in form.choices
+        ngettext(
+            "%(kind)s (%(num)d way): %(choices)s",
+            "%(kind)s (%(num)d ways): %(choices)s",
+            form.count,
+            kind=form.action_type,
+            choices="; ".join(
+                f"{choice.label}: {' '.join(text for _, text in choice.options)}"
+                for choice in form.choices
+            ),
         )
         for form in forms
     ]
-    summary.append("your turn page (the link below) lets you choose any of them")
-    return f"{title} ({len(moves)}, summed up):", summary
+    summary.append(gettext("your turn page (the link below) lets you choose any of them"))
+    return gettext("%(title)s (%(count)s, summed up):", title=title, count=len(moves)), summary
+
+
+def hello(name: str | None) -> str:
+    """A letter's greeting, to `name` (or to nobody in particular), in the language spoken."""
+    return gettext("Hello %(name)s,", name=name) if name else gettext("Hello,")
 
 
 def said(move: Move) -> str:
@@ -261,8 +273,10 @@ def _html(letter: Letter) -> str:
         parts.append(f"<ul>{items}</ul>")
     if letter.footer:
         parts.append(f"<p><small>{e(letter.footer)}</small></p>")
+    spoken = language()
+    lang = "" if spoken == DEFAULT else f' lang="{spoken}"'  # English letters stay as they were
     return (
-        '<!doctype html><html><head><meta charset="utf-8">'
+        f'<!doctype html><html{lang}><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1"></head>'
         '<body style="font-family: sans-serif; margin: 0; padding: 8px; '
         'overflow-wrap: anywhere">' + "".join(parts) + "</body></html>\n"
@@ -286,64 +300,94 @@ def invitation(
     one-click links to accept and to refuse (`answer_links`; each page asks first), the game's
     page (which shows Accept and Refuse to the invited player signed in), then the API's calls
     for programs. The game has not started, so it shows no board and no hand."""
-    also = f", with {', '.join(others)}" if others else ""
-    clock = (
-        "There is no clock on this game."
-        if time_control is None
-        else (
-            f"Each player has a time bank of {_duration(time_control['initial_seconds'])}, "
-            f"+{_duration(time_control['increment_seconds'])} a move, at most "
-            f"{_duration(time_control['max_seconds'])}"
-            if time_control.get("kind") == "bank"
-            else f"Each move has {_duration(time_control['per_move_seconds'])}"
-        )
-        + ("; weekends off" if time_control.get("weekends_off") else "")
-        + "; after that "
-        + (
-            "the computer plays for you."
-            if time_control["on_timeout"] == "auto"
-            else "you forfeit the game."
-        )
-    )
+    named = {"inviter": inviter, "title": title, "game": game_id, "others": ", ".join(others)}
     if_declined = (
-        "If you refuse, the game is cancelled."
+        gettext("If you refuse, the game is cancelled.")
         if cancel_if_declined
-        else "If you refuse, your seat is offered to anyone in the lobby."
+        else gettext("If you refuse, your seat is offered to anyone in the lobby.")
     )
     answer: list[str | tuple[str, str]] = (
-        [("Accept the invitation", answer_links[0]), ("Refuse it", answer_links[1])]
+        [
+            (gettext("Accept the invitation"), answer_links[0]),
+            (gettext("Refuse it"), answer_links[1]),
+        ]
         if answer_links
         else []
     )
     friends = (
-        f"add them to your friends on your settings page ({settings_url})"
+        gettext(
+            "You get this because %(inviter)s named you in a new game. To let a player seat you "
+            "without asking, add them to your friends on your settings page (%(url)s), or "
+            "through the API (PUT /v1/players/me/friends).",
+            inviter=inviter,
+            url=settings_url,
+        )
         if settings_url
-        else "add them to your friends"
+        else gettext(
+            "You get this because %(inviter)s named you in a new game. To let a player seat you "
+            "without asking, add them to your friends, or through the API "
+            "(PUT /v1/players/me/friends).",
+            inviter=inviter,
+        )
+    )
+    invites = (
+        gettext(
+            "%(inviter)s invites you to a game of %(title)s, with %(others)s (game %(game)s). It "
+            "starts once every invited player has accepted.",
+            **named,
+        )
+        if others
+        else gettext(
+            "%(inviter)s invites you to a game of %(title)s (game %(game)s). It starts once "
+            "every invited player has accepted.",
+            **named,
+        )
     )
     return Letter(
-        subject=f"[turnpost] {inviter} invites you to play {title} (game {game_id})",
-        greeting=f"Hello {reader},",
-        lead=f"{inviter} invites you to a game of {title}{also} (game {game_id}). It starts "
-        f"once every invited player has accepted. {clock}",
+        subject=gettext(
+            "[turnpost] %(inviter)s invites you to play %(title)s (game %(game)s)", **named
+        ),
+        greeting=hello(reader),
+        lead=f"{invites} {_clock(time_control)}",
         sections=[
             (
-                "To answer, open a link (its page asks you to confirm):",
-                [*answer, ("See the game", game_url)],
+                gettext("To answer, open a link (its page asks you to confirm):"),
+                [*answer, (gettext("See the game"), game_url)],
             ),
             (
-                "Nothing happens if you do not answer: you are not seated and get no turn "
-                "emails for this game unless you accept.",
+                gettext(
+                    "Nothing happens if you do not answer: you are not seated and get no turn "
+                    "emails for this game unless you accept."
+                ),
                 [if_declined],
             ),
             (
-                "For programs, with an API token (Authorization: Bearer <token>):",
+                gettext("For programs, with an API token (Authorization: Bearer <token>):"),
                 [f"accept: POST {api_url}/join", f"refuse: POST {api_url}/decline"],
             ),
         ],
-        footer=f"You get this because {inviter} named you in a new game. To let a player "
-        f"seat you without asking, {friends}, or through the API "
-        "(PUT /v1/players/me/friends).",
+        footer=friends,
     )
+
+
+def _clock(time_control: TimeControl | None) -> str:
+    """An invitation's clock in a sentence."""
+    if time_control is None:
+        return gettext("There is no clock on this game.")
+    if time_control.get("kind") == "bank":
+        clock = gettext(
+            "Each player has a time bank of %(bank)s, +%(increment)s a move, at most %(most)s",
+            bank=_duration(time_control["initial_seconds"]),
+            increment=_duration(time_control["increment_seconds"]),
+            most=_duration(time_control["max_seconds"]),
+        )
+    else:
+        clock = gettext("Each move has %(time)s", time=_duration(time_control["per_move_seconds"]))
+    if time_control.get("weekends_off"):
+        clock = gettext("%(clock)s; weekends off", clock=clock)
+    if time_control["on_timeout"] == "auto":
+        return gettext("%(clock)s; after that the computer plays for you.", clock=clock)
+    return gettext("%(clock)s; after that you forfeit the game.", clock=clock)
 
 
 def cancellation(
@@ -351,18 +395,32 @@ def cancellation(
 ) -> Letter:
     """The news that a game that had not started was cancelled because an invitation was
     declined (to the creator: `inviter` None; to the other players: the creator's name)."""
-    which = "the game" if inviter is None else f"the game {inviter} invited you to,"
+    named = {"title": title, "game": game_id, "inviter": inviter, "who": declined_by}
     return Letter(
-        subject=f"[turnpost] {title} (game {game_id}) is cancelled: {declined_by} declined",
-        greeting=f"Hello {reader},",
-        lead=f"{declined_by} declined the invitation, so {which} {title} (game {game_id}), "
-        "is cancelled. It had not started; nothing else happens.",
+        subject=gettext(
+            "[turnpost] %(title)s (game %(game)s) is cancelled: %(who)s declined", **named
+        ),
+        greeting=hello(reader),
+        lead=gettext(
+            "%(who)s declined the invitation, so the game %(title)s (game %(game)s), is "
+            "cancelled. It had not started; nothing else happens.",
+            **named,
+        )
+        if inviter is None
+        else gettext(
+            "%(who)s declined the invitation, so the game %(inviter)s invited you to, %(title)s "
+            "(game %(game)s), is cancelled. It had not started; nothing else happens.",
+            **named,
+        ),
     )
 
 
 def _duration(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} seconds"
+    """A whole number of days, hours, minutes or else seconds, in words."""
+    if seconds % 86400 == 0:
+        return ngettext("%(num)d day", "%(num)d days", seconds // 86400)
+    if seconds % 3600 == 0:
+        return ngettext("%(num)d hour", "%(num)d hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return ngettext("%(num)d minute", "%(num)d minutes", seconds // 60)
+    return ngettext("%(num)d second", "%(num)d seconds", seconds)

@@ -19,10 +19,11 @@ from service.notify import chat_apps, digest, emails, push, tournament_letters, 
 from service.notify.reply_addresses import reply_address
 from service.play import how_to_play
 from service.play.facts import GameFacts, SeatFacts, read, read_many
-from service.play.table import SINCE_WINDOW, SeatLine, SeatTable, Tables
+from service.play.table import SINCE_EMAIL, SINCE_WINDOW, SeatLine, SeatTable, Tables
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import iso
+from service.words import gettext, ngettext, speaking
 from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -420,19 +421,26 @@ class NotificationService:
         delivery_id: str,
         continues: bool,
     ):
-        """The email for the notice; `continues`: a turn that goes on (see _goes_on)."""
-        if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            return self._invitation_letter(game, notice, profile, delivery_id)
-        told_until = self.notes.last_emailed(player_id, game.id)
-        return self._turn_letter(
-            self.tables.of(
-                game, notice.seat, profile.get("time_zone"), told_until=told_until, pickable=False
-            ),
-            notice,
-            profile,
-            delivery_id,
-            continues,
-        )
+        """The email for the notice, in the reader's language; `continues`: a turn that goes
+        on (see _goes_on)."""
+        with speaking(profile.get("language")) as language:
+            if notice.event in (GAME_INVITED, GAME_CANCELLED):
+                return self._invitation_letter(game, notice, profile, delivery_id)
+            told_until = self.notes.last_emailed(player_id, game.id)
+            return self._turn_letter(
+                self.tables.of(
+                    game,
+                    notice.seat,
+                    profile.get("time_zone"),
+                    told_until=told_until,
+                    pickable=False,
+                    language=language,
+                ),
+                notice,
+                profile,
+                delivery_id,
+                continues,
+            )
 
     def _turn_letter(
         self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str, continues: bool
@@ -441,11 +449,13 @@ class NotificationService:
         title, game_id, you = table.title, table.game_id, table.you
         if you is None:
             raise ValueError("a turn email is for a seat")
-        others = [s.name for s in table.seats if not s.you]
-        against = f" against {', '.join(others)}" if others else ""
+        others = ", ".join(s.name for s in table.seats if not s.you)
         links = [
-            ("See the game", f"{self.settings.public_url}/games/{game_id}"),
-            (f"How to play {title}", self.settings.public_url + how_to_play.page_path(table.game)),
+            (gettext("See the game"), f"{self.settings.public_url}/games/{game_id}"),
+            (
+                gettext("How to play %(title)s", title=title),
+                self.settings.public_url + how_to_play.page_path(table.game),
+            ),
         ]
         sections: list[tuple[str, Sequence[str | tuple[str, str]]] | emails.BoardSection] = []
         if table.since:
@@ -455,9 +465,14 @@ class NotificationService:
         if table.proposals:
             sections.append(
                 (
-                    "Proposals (answer on the game's page):",
+                    gettext("Proposals (answer on the game's page):"),
                     [
-                        f"{p.words}; waiting for {', '.join(p.waiting)} (it lapses {p.deadline})"
+                        gettext(
+                            "%(proposal)s; waiting for %(names)s (it lapses %(deadline)s)",
+                            proposal=p.words,
+                            names=", ".join(p.waiting),
+                            deadline=p.deadline,
+                        )
                         for p in table.proposals
                     ],
                 )
@@ -465,67 +480,102 @@ class NotificationService:
         if table.board_text is not None and table.board_html is not None:
             sections.append(
                 emails.BoardSection(
-                    "The game as you see it (with your hand):", table.board_text, table.board_html
+                    gettext("The game as you see it (with your hand):"),
+                    table.board_text,
+                    table.board_html,
                 )
             )
         reply_to = None
+        said = {"title": title, "others": others, "game": game_id}
         if notice.event == GAME_FINISHED:
             result = _result_words(table)
-            subject = f"{title} with {', '.join(others)}: the game is over, {result}"
-            lead = f"The game of {title}{against} (game {game_id}) is over: {result}."
-            if table.rating_lines:
-                sections.insert(0, ("Ratings:", table.rating_lines))
-        else:
-            when = (
-                "There is no clock on this game."
-                if you.deadline is None
-                else f"Your deadline: {you.deadline}. "
-                + _time_left(table, you)
-                + (f"Your clock is {you.paused}. " if you.paused else "")
-                + (
-                    "After it the computer plays for you."
-                    if table.on_timeout == "auto"
-                    else "After it you forfeit the game."
+            subject = gettext(
+                "%(title)s with %(others)s: the game is over, %(result)s", result=result, **said
+            )
+            lead = (
+                gettext(
+                    "The game of %(title)s against %(others)s (game %(game)s) is over: %(result)s.",
+                    result=result,
+                    **said,
+                )
+                if others
+                else gettext(
+                    "The game of %(title)s (game %(game)s) is over: %(result)s.",
+                    result=result,
+                    **said,
                 )
             )
-            away = [
-                f"{s.name} is on vacation until {s.vacation_until}."
-                for s in table.seats
-                if not s.you and s.vacation_until
-            ]
-            if away:
-                when += " " + " ".join(away)
+            if table.rating_lines:
+                sections.insert(0, (gettext("Ratings:"), table.rating_lines))
+        else:
+            when = " ".join(_clock_words(table, you))
             round_ = (table.view or {}).get("round")
-            asked = f"round {round_}: your move" if round_ is not None else "your move"
-            with_whom = f"{title} with {', '.join(others)}" if others else title
+            asked = (
+                gettext("round %(round)s: your move", round=round_)
+                if round_ is not None
+                else gettext("your move")
+            )
+            with_whom = gettext("%(title)s with %(others)s", **said) if others else title
             if notice.event == TURN_REMINDER:
-                subject = f"{with_whom}: reminder, {asked} ({game_id})"
-                lead = f"It is still your turn in {title}{against}. {when}"
-            elif continues:
-                subject = f"{with_whom}: your turn goes on ({game_id})"
+                subject = gettext(
+                    "%(with_whom)s: reminder, %(asked)s (%(game)s)",
+                    with_whom=with_whom,
+                    asked=asked,
+                    game=game_id,
+                )
                 lead = (
-                    f"Your turn in {title}{against} (game {game_id}) goes on: your "
-                    f"last step is played, the next is yours. {when}"
+                    gettext("It is still your turn in %(title)s against %(others)s.", **said)
+                    if others
+                    else gettext("It is still your turn in %(title)s.", **said)
+                )
+            elif continues:
+                subject = gettext(
+                    "%(with_whom)s: your turn goes on (%(game)s)", with_whom=with_whom, game=game_id
+                )
+                lead = (
+                    gettext(
+                        "Your turn in %(title)s against %(others)s (game %(game)s) goes on: "
+                        "your last step is played, the next is yours.",
+                        **said,
+                    )
+                    if others
+                    else gettext(
+                        "Your turn in %(title)s (game %(game)s) goes on: your last step is "
+                        "played, the next is yours.",
+                        **said,
+                    )
                 )
             else:
-                subject = f"{with_whom}: {asked} ({game_id})"
-                lead = f"It is your turn in {title}{against} (game {game_id}). {when}"
+                subject = gettext(
+                    "%(with_whom)s: %(asked)s (%(game)s)",
+                    with_whom=with_whom,
+                    asked=asked,
+                    game=game_id,
+                )
+                lead = (
+                    gettext(
+                        "It is your turn in %(title)s against %(others)s (game %(game)s).", **said
+                    )
+                    if others
+                    else gettext("It is your turn in %(title)s (game %(game)s).", **said)
+                )
+            lead = f"{lead} {when}"
             notations = [m.notation for m in table.moves]
             turn_links = self.one_click(table, notations) if self.one_click is not None else None
             sections.append(
                 emails.moves_section(
-                    "Your legal moves",
+                    gettext("Your legal moves"),
                     table.moves,
                     table.forms,
                     turn_links.moves if turn_links else None,
                 )
             )
             if table.notation_help:
-                sections.append(("How a move is written:", table.notation_help))
+                sections.append((gettext("How a move is written:"), table.notation_help))
             if turn_links is not None:
                 links = [
                     (
-                        "Open your turn page: see the table and choose your move",
+                        gettext("Open your turn page: see the table and choose your move"),
                         turn_links.turn_page,
                     ),
                     *links,
@@ -537,15 +587,17 @@ class NotificationService:
                     self.settings.mail_domain,
                 )
         footer = (
-            "To play, reply to this email with your move on the first line (several "
-            "steps of one turn: one per line); to write to the table too, add a line "
-            "that starts with say: and your message."
+            gettext(
+                "To play, reply to this email with your move on the first line (several "
+                "steps of one turn: one per line); to write to the table too, add a line "
+                "that starts with say: and your message."
+            )
             if reply_to
             else ""
         )
         letter = emails.Letter(
             subject=f"[turnpost] {subject}",
-            greeting=f"Hello {profile['name']},",
+            greeting=emails.hello(profile["name"]),
             lead=lead,
             sections=sections,
             links=links,
@@ -936,8 +988,11 @@ class NotificationService:
         )
         if wait:
             return "deferred", wait
-        table = self.tables.of(game, notice.seat, profile.get("time_zone"), told_until=told)
-        message = self._chat_letter(table, notice, profile, delivery_id)
+        with speaking(profile.get("language")) as language:
+            table = self.tables.of(
+                game, notice.seat, profile.get("time_zone"), told_until=told, language=language
+            )
+            message = self._chat_letter(table, notice, profile, delivery_id)
         outcome = self._send_once(
             player_id,
             notice,
@@ -1012,9 +1067,8 @@ class NotificationService:
     def _chat_letter(self, table: SeatTable, notice: Notice, profile: dict, delivery_id: str):
         """The players' latest messages, told from the reader's table alone; replying with
         `say:` answers the table (docs/play-by-email.md)."""
-        others = [s.name for s in table.seats if not s.you]
+        others = ", ".join(s.name for s in table.seats if not s.you)
         count = len([line for line in table.chat_since if not line.yours])
-        new = f"{count} new message{'s' if count != 1 else ''}"
         reply_to = None
         if self.settings.mail_domain and table.seat is not None:
             reply_to = reply_address(
@@ -1022,22 +1076,42 @@ class NotificationService:
                 table.version,
                 self.settings.mail_domain,
             )
+        hourly = gettext(
+            "You get at most one such email an hour for a game; turn them off in your "
+            "settings (chat)."
+        )
         letter = emails.Letter(
-            subject=f"[turnpost] {table.title} with {', '.join(others)}: {new} ({table.game_id})",
-            greeting=f"Hello {profile['name']},",
-            lead=f"The players of {table.title} (game {table.game_id}) wrote to you.",
+            subject="[turnpost] "
+            + ngettext(
+                "%(title)s with %(others)s: %(num)d new message (%(game)s)",
+                "%(title)s with %(others)s: %(num)d new messages (%(game)s)",
+                count,
+                title=table.title,
+                others=others,
+                game=table.game_id,
+            ),
+            greeting=emails.hello(profile["name"]),
+            lead=gettext(
+                "The players of %(title)s (game %(game)s) wrote to you.",
+                title=table.title,
+                game=table.game_id,
+            ),
             sections=[_messages_section(table)],
             links=[
-                ("See the game and answer", f"{self.settings.public_url}/games/{table.game_id}")
+                (
+                    gettext("See the game and answer"),
+                    f"{self.settings.public_url}/games/{table.game_id}",
+                )
             ],
             footer=(
-                "To answer the table, reply to this email with say: and your message (say to "
-                "a name: for them alone)."
+                gettext(
+                    "To answer the table, reply to this email with say: and your message (say "
+                    "to a name: for them alone)."
+                )
                 if reply_to
                 else ""
             )
-            + " You get at most one such email an hour for a game; turn them off in your "
-            "settings (chat).",
+            + f" {hourly}",
         )
         return self._layout(
             letter,
@@ -1088,42 +1162,72 @@ class NotificationService:
             return self._superseded(
                 player_id, notice, "email", delivery_id, "answered before the email"
             )
-        table = self.tables.of(game, notice.seat, profile.get("time_zone"))
-        said = game.proposal_words(event, notice.seat)
-        others = [s.name for s in table.seats if not s.you]
+        with speaking(profile.get("language")) as language:
+            message = self._proposal_letter(game, notice, event, profile, delivery_id, language)
+        return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
+
+    def _proposal_letter(
+        self,
+        game: GameFacts,
+        notice: Notice,
+        event: Event,
+        profile: dict,
+        delivery_id: str,
+        language: str,
+    ) -> Mail:
+        """A proposal's letter, in the reader's `language`."""
+        table = self.tables.of(game, notice.seat, profile.get("time_zone"), language=language)
+        named = {
+            "title": table.title,
+            "others": ", ".join(s.name for s in table.seats if not s.you),
+            "game": table.game_id,
+            "proposal": game.proposal_words(event, notice.seat),
+        }
         page = f"{self.settings.public_url}/games/{table.game_id}"
-        links = [("See the game", page)]
+        links = [(gettext("See the game"), page)]
         if notice.event == PROPOSAL_MADE:
             open_ = next((p for p in table.proposals if p.id == notice.version), None)
-            subject = f"{table.title} with {', '.join(others)}: a proposal to answer"
+            subject = gettext("%(title)s with %(others)s: a proposal to answer", **named)
             lead = (
-                f"In {table.title} (game {table.game_id}), {said}. Accept or decline it here "
-                "or on the game's page"
-                + (f"; unanswered, it lapses {open_.deadline}." if open_ else ".")
+                gettext(
+                    "In %(title)s (game %(game)s), %(proposal)s. Accept or decline it here or "
+                    "on the game's page; unanswered, it lapses %(deadline)s.",
+                    deadline=open_.deadline,
+                    **named,
+                )
+                if open_
+                else gettext(
+                    "In %(title)s (game %(game)s), %(proposal)s. Accept or decline it here or "
+                    "on the game's page.",
+                    **named,
+                )
             )
             lapses = game.proposal_deadline(notice.version)
             if self.proposal_links is not None and lapses is not None:
                 accept, decline = self.proposal_links(
                     table.game_id, notice.seat, notice.version, lapses
                 )
-                links = [("Accept the proposal", accept), ("Decline it", decline), *links]
+                links = [
+                    (gettext("Accept the proposal"), accept),
+                    (gettext("Decline it"), decline),
+                    *links,
+                ]
         else:
-            subject = f"{table.title} with {', '.join(others)}: a proposal is closed"
-            lead = f"In {table.title} (game {table.game_id}): {said}."
+            subject = gettext("%(title)s with %(others)s: a proposal is closed", **named)
+            lead = gettext("In %(title)s (game %(game)s): %(proposal)s.", **named)
         letter = emails.Letter(
             subject=f"[turnpost] {subject} ({table.game_id})",
-            greeting=f"Hello {profile['name']},",
+            greeting=emails.hello(profile["name"]),
             lead=lead,
             links=links,
         )
-        message = self._layout(
+        return self._layout(
             letter,
             profile,
             delivery_id,
             None,
             _game_headers(table.game_id, table.version, notice.event),
         )
-        return self._send_once(player_id, notice, delivery_id, message, profile, attempt)
 
     def _proposal_payload(
         self, game: GameFacts, notice: Notice, delivery_id: str
@@ -1157,37 +1261,13 @@ class NotificationService:
         if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
             return "unconfirmed"
         waiting = self.players.inbox(player_id, digest.MAX_GAMES + 1000)
-        listed = waiting[: digest.MAX_GAMES]
-        tables = []
-        for game in read_many(self.games, listed):
-            seat = game.seat_of(player_id) if game is not None else None
-            if game is None or seat is None or seat not in game.active_seats:
-                continue
-            tables.append(self.tables.of(game, seat, profile.get("time_zone")))
-        if not tables:
+        with speaking(profile.get("language")) as language:
+            told = self._digest_message(player_id, profile, day, waiting, language)
+        if told is None:
             return "empty"
-
-        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
-            if self.one_click is None:
-                return None
-            found = self.one_click(table, [m.notation for m in table.moves])
-            return found.turn_page, found.moves
+        tables, message = told
 
         delivery_id = f"email-{player_id}-{day}-{digest.DIGEST}"
-        letter = digest.letter(
-            profile["name"],
-            tables,
-            max(0, len(waiting) - len(listed)),
-            links,
-            self.settings.public_url,
-        )
-        message = self._layout(
-            letter,
-            profile,
-            delivery_id,
-            None,
-            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
-        )
         if not self.notes.claim(delivery_id):
             return "duplicate"
         try:
@@ -1210,6 +1290,42 @@ class NotificationService:
             },
         )
         return "sent"
+
+    def _digest_message(
+        self, player_id: str, profile: dict, day: int, waiting: list[str], language: str
+    ) -> tuple[list[SeatTable], Mail] | None:
+        """The digest's tables and its letter, in the reader's `language` (None: no game
+        waits)."""
+        listed = waiting[: digest.MAX_GAMES]
+        tables = []
+        for game in read_many(self.games, listed):
+            seat = game.seat_of(player_id) if game is not None else None
+            if game is None or seat is None or seat not in game.active_seats:
+                continue
+            tables.append(self.tables.of(game, seat, profile.get("time_zone"), language=language))
+        if not tables:
+            return None
+
+        def links(table: SeatTable) -> tuple[str, dict[str, str]] | None:
+            if self.one_click is None:
+                return None
+            found = self.one_click(table, [m.notation for m in table.moves])
+            return found.turn_page, found.moves
+
+        letter = digest.letter(
+            profile["name"],
+            tables,
+            max(0, len(waiting) - len(listed)),
+            links,
+            self.settings.public_url,
+        )
+        return tables, self._layout(
+            letter,
+            profile,
+            f"email-{player_id}-{day}-{digest.DIGEST}",
+            None,
+            {"X-Turnpost-Event": digest.DIGEST, "X-Turnpost-Games": str(len(tables))},
+        )
 
     # -- web push ------------------------------------------------------------------------------
 
@@ -1403,8 +1519,12 @@ class NotificationService:
 def _messages_section(table: SeatTable) -> tuple[str, list[str]]:
     """The messages since the reader's last move (or email), one a line, as they were written
     (an email's text part is plain text; its HTML part escapes them; no link is made)."""
-    heading = table.since_heading.replace("Since", "Messages since")
-    return f"{heading}:", [str(line) for line in table.chat_since]
+    heading = (
+        gettext("Messages since your last email:")
+        if table.since_heading == gettext(SINCE_EMAIL)
+        else gettext("Messages since your last move:")
+    )
+    return heading, [str(line) for line in table.chat_since]
 
 
 def _others(game: GameFacts, seat: int) -> list[str]:
@@ -1506,26 +1626,53 @@ def _result_words(table: SeatTable) -> str:
     winners = list(outcome.get("winners") or [])
     names = {s.seat: s.name for s in table.seats}
     if table.seat in winners and len(winners) == 1:
-        result = "you won"
+        result = gettext("you won")
     elif table.seat in winners:
-        result = (
-            f"you shared the win with {', '.join(names[s] for s in winners if s != table.seat)}"
+        result = gettext(
+            "you shared the win with %(names)s",
+            names=", ".join(names[s] for s in winners if s != table.seat),
         )
     elif winners:
-        result = f"{' and '.join(names[s] for s in winners)} won"
+        together = names[winners[0]]
+        for seat in winners[1:]:
+            together = gettext("%(one)s and %(other)s", one=together, other=names[seat])
+        result = gettext("%(names)s won", names=together)
     else:
-        result = "nobody won"
+        result = gettext("nobody won")
     if outcome.get("scores"):
         scores = ", ".join(f"{s.name} {outcome['scores'][s.seat]:g}" for s in table.seats)
-        result += f" (scores: {scores})"
+        result = gettext("%(result)s (scores: %(scores)s)", result=result, scores=scores)
     return result
 
 
-def _time_left(table: SeatTable, you: SeatLine) -> str:
+def _clock_words(table: SeatTable, you: SeatLine) -> list[str]:
+    """The reader's clock in a turn email, sentence by sentence: their deadline, their time,
+    a pause, what happens after it, and who is on vacation."""
+    if you.deadline is None:
+        said = [gettext("There is no clock on this game.")]
+    else:
+        said = [gettext("Your deadline: %(deadline)s.", deadline=you.deadline)]
+        said += _time_left(table, you)
+        if you.paused:
+            said.append(gettext("Your clock is %(paused)s.", paused=you.paused))
+        said.append(
+            gettext("After it the computer plays for you.")
+            if table.on_timeout == "auto"
+            else gettext("After it you forfeit the game.")
+        )
+    said += [
+        gettext("%(name)s is on vacation until %(date)s.", name=s.name, date=s.vacation_until)
+        for s in table.seats
+        if not s.you and s.vacation_until
+    ]
+    return said
+
+
+def _time_left(table: SeatTable, you: SeatLine) -> list[str]:
     """The reader's time in a turn email: what their bank holds, or under a clock per move
     what is left for this move (a clock per move has no bank to speak of)."""
     if you.bank is None:
-        return ""
+        return []
     if table.clock_kind == "bank":
-        return f"Your bank holds {you.bank}. "
-    return f"You have {you.bank} to move. "
+        return [gettext("Your bank holds %(bank)s.", bank=you.bank)]
+    return [gettext("You have %(bank)s to move.", bank=you.bank)]

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from service.errors import ErrorCode, ServiceError, TooMany, Words
 from service.notify import emails
 from service.settings import Settings
+from service.words import gettext, ngettext, speaking
 from store.connection import StoreUnavailable
 from store.players import PlayerStore, address_hash
 from store.quota import AddressQuota
@@ -153,51 +154,79 @@ class SignIn:
                 link, player_id, address, self.settings.sign_in_link_seconds
             )
             links.append((profile["name"], not unconfirmed, link))
-        self.mailer.send(self._letter(address, links, len(accounts) - len(listed), why))
+        with speaking(listed[0][3].get("language")):  # the first account's language
+            letter = self._letter(address, links, len(accounts) - len(listed), why)
+        self.mailer.send(letter)
         return 1
 
     def _letter(self, address: str, links: list[tuple[str, bool, str]], more: int, why: str):
         minutes = max(1, round(self.settings.sign_in_link_seconds / 60))
         url = f"{self.settings.public_url}/sign-in/"
-        confirmed = [(f"Sign in as {name}", url + link) for name, ok, link in links if ok]
-        unconfirmed = [(f"Sign in as {name}", url + link) for name, ok, link in links if not ok]
+        confirmed = [
+            (gettext("Sign in as %(name)s", name=name), url + link)
+            for name, ok, link in links
+            if ok
+        ]
+        unconfirmed = [
+            (gettext("Sign in as %(name)s", name=name), url + link)
+            for name, ok, link in links
+            if not ok
+        ]
         sections: list[tuple[str, list[str | tuple[str, str]]]] = []
         if confirmed:
-            sections.append(("Accounts with this address:", list(confirmed)))
+            sections.append((gettext("Accounts with this address:"), list(confirmed)))
         if unconfirmed:
             sections.append(
                 (
-                    "Accounts that gave this address, not confirmed yet (following the link "
-                    "confirms that the address is yours for that account; if it is not yours, "
-                    "ignore it: it emails you nothing):",
+                    gettext(
+                        "Accounts that gave this address, not confirmed yet (following the link "
+                        "confirms that the address is yours for that account; if it is not "
+                        "yours, ignore it: it emails you nothing):"
+                    ),
                     list(unconfirmed),
                 )
             )
         if more:
             sections.append(
-                (f"{more} more accounts gave this address; ask again to sign in to them.", [])
+                (
+                    ngettext(
+                        "%(num)d more account gave this address; ask again to sign in to it.",
+                        "%(num)d more accounts gave this address; ask again to sign in to them.",
+                        more,
+                    ),
+                    [],
+                )
             )
         one = links[0][0] if len(links) == 1 and not more else None
         if why == "confirm":
-            subject = "[turnpost] Confirm your email address"
-            lead = (
+            subject = gettext("[turnpost] Confirm your email address")
+            lead = gettext(
                 "Someone, we hope you, gave this address to turnpost. Open the link and press "
                 "its button: that confirms the address and signs you in, in that browser. "
                 "Until then turnpost sends this address nothing else."
             )
         else:
-            subject = "[turnpost] Your sign-in link" + ("" if one else "s")
-            lead = (
+            subject = (
+                gettext("[turnpost] Your sign-in link")
+                if one
+                else gettext("[turnpost] Your sign-in links")
+            )
+            lead = gettext(
                 "Someone, we hope you, asked to sign in to turnpost with this address. Open a "
                 "link and press its button: you are signed in, in that browser. Lost your API "
                 "token? Once in, Settings makes you a new one."
             )
+        works = ngettext(
+            "Each link works once, within %(num)d minute.",
+            "Each link works once, within %(num)d minutes.",
+            minutes,
+        )
         letter = emails.Letter(
             subject=subject,
-            greeting=f"Hello {one}," if one else "Hello,",
-            lead=f"{lead} Each link works once, within {minutes} minutes.",
+            greeting=emails.hello(one),
+            lead=f"{lead} {works}",
             sections=sections,
-            footer="If you did not ask for this, ignore this email: nothing changes.",
+            footer=gettext("If you did not ask for this, ignore this email: nothing changes."),
         )
         delivery_id = "sign-in-" + hashlib.sha256(links[0][2].encode()).hexdigest()[:16]
         return emails.layout(
