@@ -121,7 +121,11 @@ def test_slow_receivers_delay_only_their_owners(stage, valkey):
         confirm_address(outgoing, server.url, "Eve", "eve.honest@example.org")
         hook_id, hook_headers = register(server, "Hal", webhook_url=fast.url)
         delays = []
-        while time.monotonic() - began < ATTACK_SECONDS:
+        # the attack lasts ATTACK_SECONDS, and longer on a loaded machine until the honest
+        # players have six deliveries to judge by (at most three times as long)
+        while time.monotonic() - began < ATTACK_SECONDS or (
+            len(delays) < 6 and time.monotonic() - began < 3 * ATTACK_SECONDS
+        ):
             for player_id, headers in ((email_id, email_headers), (hook_id, hook_headers)):
                 started = time.time()
                 r = requests.post(
