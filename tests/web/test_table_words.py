@@ -212,8 +212,14 @@ def test_a_russian_reader_reads_nautilus_in_russian(app, services, smtp):
         or ("Инже\u00adне\u00adрия" in words)
     ), "a domain's long name may break on a phone"
 
+    # the seats: hers to move, as a whole sentence ("Вы ходит" was "You" + "to move")
+    assert "Ваш ход" in words.split("Стол, каким вы его видите")[1] and "Вы ходит" not in words
+    # what Bob's move changed: marked, in words and on the badge
+    assert 'data-new="новое"' in page and "изменилось после вашего последнего хода" in page
+
     _, bobs = page_text(bob, game)
     assert "Points per domain" in bobs and "Bob (you)" in bobs and "column 1" in bobs
+    assert re.search(r"Anya\s+to move", bobs)
 
 
 def test_an_italian_reader_reads_the_nine_domains_in_italian(app, services, smtp):
