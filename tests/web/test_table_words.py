@@ -181,7 +181,7 @@ def test_a_russian_reader_reads_nautilus_in_russian(app, services, smtp):
     assert re.search(r"(Bob|вы) (кладёте?|берёте? жетон Немо)", words)
     assert "После вашего последнего хода" in words
     # the board: its labels and its domains
-    assert "Очки по Доменам" in words and "колонка 1" in words and "Anya (вы)" in words
+    assert "Очки по Доменам" in words and "кол. 1" in words and "Anya (вы)" in words
     assert re.search(r"Раунд \d из 6 · Немо: ", words) and "Ваша рука" in words
     assert "Рубашкой вверх: в колоде" in words
     # the moves: hers to make now

@@ -462,7 +462,7 @@ def _domain_html(card: tuple[str, int] | None, language: str) -> Html:
         return el("div", "\u2014", style=f"{box};color:#8fb3c9")
     domain, points = card
     colour = DOMAIN_COLOUR[domain]
-    mark = gettext("ink \u22121") if points < 0 else "\u2605" * points
+    mark = hyphenated(gettext("ink \u22121")) if points < 0 else "\u2605" * points
     return el(
         "div",
         el(
