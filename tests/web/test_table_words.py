@@ -186,6 +186,7 @@ def test_a_russian_reader_reads_nautilus_in_russian(app, services, smtp):
     assert "Рубашкой вверх: в колоде" in words
     # the moves: hers to make now
     assert re.search(r"Положить вашу карту \d+ на (вашу сторону|сторону игрока Bob)", words)
+    assert "закрепить Якорем" in words and re.search(r">\s*нет\s*</option>", page)
     english = [
         "Points per domain",
         "column ",
