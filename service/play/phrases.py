@@ -640,6 +640,12 @@ NAUTILUS = (
         to=TO_SEAT,
     ),
     phrase(
+        rf"{WHO} placed {DIVER} on (?P=who)'s side, column (?P<col>\d)",
+        N_("%(who)s placed %(card)s on their own side, column %(col)s"),
+        N_("you placed %(card)s on your own side, column %(col)s"),
+        card=_bare_card,
+    ),
+    phrase(
         rf"{WHO} placed {DIVER} on (?P<side>your|\{{seat\d\}}'s) side, column (?P<col>\d)",
         N_("%(who)s placed %(card)s %(side)s, column %(col)s"),
         N_("you placed %(card)s %(side)s, column %(col)s"),
