@@ -27,6 +27,7 @@ from typing import Any
 
 from engine import match as runner
 from engine import registry
+from service.words import gettext, ngettext
 from store.record import Event, EventType, ProposalKind
 from store.snapshot import Agreements, OpenProposal, Snapshot
 
@@ -152,7 +153,8 @@ WORDS: dict[str, str] = {
 
 
 def in_words(proposal: dict[str, Any]) -> str:
-    """What a proposal asks, after its proposer's name ("proposes to ...")."""
+    """What a proposal asks, after its proposer's name ("proposes to ..."), in English (the
+    API's words; `proposed` says it in the reader's language)."""
     if proposal["kind"] == "takeback":
         return "take back their last move"
     if proposal["kind"] == "pause":
@@ -161,6 +163,43 @@ def in_words(proposal: dict[str, Any]) -> str:
     if proposal["kind"] == "draw":
         return "end the game with a result shared by every player still in it"
     return "abort the game, with no result"
+
+
+def proposed(proposal: dict[str, Any], proposer: str | None) -> str:
+    """The proposal as a sentence in the language spoken now: "you propose to take back your
+    last move" (`proposer` None: the reader's own), "Ada proposes to pause the clocks for 2
+    days"."""
+    kind = proposal["kind"]
+    if kind == "takeback":
+        if proposer is None:
+            return gettext("you propose to take back your last move")
+        return gettext("%(who)s proposes to take back their last move", who=proposer)
+    if kind == "pause":
+        days = proposal.get("days", 0)
+        if proposer is None:
+            return ngettext(
+                "you propose to pause the clocks for %(num)d day",
+                "you propose to pause the clocks for %(num)d days",
+                days,
+            )
+        return ngettext(
+            "%(who)s proposes to pause the clocks for %(num)d day",
+            "%(who)s proposes to pause the clocks for %(num)d days",
+            days,
+            who=proposer,
+        )
+    if kind == "draw":
+        if proposer is None:
+            return gettext(
+                "you propose to end the game with a result shared by every player still in it"
+            )
+        return gettext(
+            "%(who)s proposes to end the game with a result shared by every player still in it",
+            who=proposer,
+        )
+    if proposer is None:
+        return gettext("you propose to abort the game, with no result")
+    return gettext("%(who)s proposes to abort the game, with no result", who=proposer)
 
 
 # -- the fold (service.play.history calls these) ----------------------------------------------

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from service.words import gettext
+
 Action = dict[str, Any]
 
 
@@ -74,7 +76,7 @@ def _choice(name: str, label: str, values: list[Any]) -> Choice:
             if (type(value), value) in met:
                 continue
             met.add((type(value), value))
-        seen.setdefault(json.dumps(value), "none" if value is None else str(value))
+        seen.setdefault(json.dumps(value), gettext("none") if value is None else str(value))
     return Choice(name, label, tuple(seen.items()))
 
 

@@ -15,7 +15,7 @@ from engine.core import Game, LogEntry
 from service.languages import DEFAULT
 from service.play import phrases
 from service.timefmt import iso
-from service.words import N_, gettext, language
+from service.words import N_, gettext, language, ngettext
 from store.record import Event, EventType, MessageSent, SeatRecord
 from store.snapshot import Snapshot
 
@@ -220,53 +220,104 @@ def reason_words(game: str, reason: str) -> str:
 PROPOSAL_EVENTS = frozenset(
     {EventType.PROPOSAL_MADE, EventType.PROPOSAL_ANSWERED, EventType.PROPOSAL_CLOSED}
 )
-_ASKS = {
-    "takeback": "take back {their} last move",
-    "pause": "pause the clocks",
-    "draw": "end the game with a shared result",
-    "abort": "abort the game",
-}
-_DONE = {
-    "takeback": "{whose} last move is taken back",
-    "pause": "the clocks are paused",
-    "draw": "the game ends with a result shared by the players still in it",
-    "abort": "the game is aborted, with no result",
-}
+
+
+def _asks(kind: str, mine: bool, days: int | None = None) -> str:
+    """What a proposal asks, after "propose to" ("take back your last move"; a pause says its
+    days when it is made)."""
+    if kind == "takeback":
+        return gettext("take back your last move") if mine else gettext("take back their last move")
+    if kind == "pause":
+        if days is None:
+            return gettext("pause the clocks")
+        return ngettext(
+            "pause the clocks for %(num)d day", "pause the clocks for %(num)d days", days
+        )
+    if kind == "draw":
+        return gettext("end the game with a shared result")
+    return gettext("abort the game")
+
+
+def _done(kind: str, mine: bool, proposer: str) -> str:
+    """What an accepted proposal did, as a sentence of its own."""
+    if kind == "takeback":
+        if mine:
+            return gettext("Your last move is taken back")
+        return gettext("%(who)s's last move is taken back", who=proposer)
+    if kind == "pause":
+        return gettext("The clocks are paused")
+    if kind == "draw":
+        return gettext("The game ends with a result shared by the players still in it")
+    return gettext("The game is aborted, with no result")
 
 
 def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> str:
-    """A proposal's event in one line, in the reader's voice ("you propose to take back your
-    last move"; "Bo accepts: Ada's last move is taken back")."""
+    """A proposal's event in one line, in the reader's voice and language ("you propose to
+    take back your last move"; "Bo accepts: Ada's last move is taken back")."""
 
     def who(seat: int | None) -> str:
-        return "the clock" if seat is None else "you" if seat == reader else seat_name(seats[seat])
+        return gettext("the clock") if seat is None else seat_name(seats[seat])
 
-    def verb(seat: int | None, third: str, second: str) -> str:
-        return f"{who(seat)} {second if seat == reader else third}"
+    def said(seat: int | None, yours: str, theirs: str, **params: Any) -> str:
+        """`yours` when the reader did it, else `theirs` with the doer as %(who)s."""
+        if seat is not None and seat == reader:
+            return gettext(yours, **params)
+        return gettext(theirs, who=who(seat), **params)
 
     if event["type"] == EventType.PROPOSAL_MADE:
         proposer = event["seat"]
-        asks = _ASKS[event["kind"]].format(their="your" if proposer == reader else "their")
-        if event["kind"] == "pause":
-            asks += f" for {event.get('days', 0)} day{'s' if event.get('days') != 1 else ''}"
-        return f"{verb(proposer, 'proposes', 'propose')} to {asks}"
+        asks = _asks(event["kind"], proposer == reader, event.get("days", 0))
+        return said(
+            proposer, N_("you propose to %(asks)s"), N_("%(who)s proposes to %(asks)s"), asks=asks
+        )
     if event["type"] == EventType.PROPOSAL_ANSWERED:
-        return f"{verb(event['seat'], 'accepts', 'accept')} the proposal; others still to answer"
+        return said(
+            event["seat"],
+            N_("you accept the proposal; others still to answer"),
+            N_("%(who)s accepts the proposal; others still to answer"),
+        )
     if event["type"] != EventType.PROPOSAL_CLOSED:
         return ""
     proposer, kind = event["proposer"], event["kind"]
-    whose = "your" if proposer == reader else f"{who(proposer)}'s"
-    asked = _ASKS[kind].format(their="your" if proposer == reader else "their")
+    mine = proposer == reader
+    asked = _asks(kind, mine)
     if event["result"] == "accepted":
-        done = _DONE[kind].format(whose=whose)
-        return f"{verb(event['by'], 'accepts', 'accept')}: {done[0].upper()}{done[1:]}"
+        done = _done(kind, mine, who(proposer))
+        return said(
+            event["by"], N_("you accept: %(done)s"), N_("%(who)s accepts: %(done)s"), done=done
+        )
     if event["result"] == "declined":
-        return f"{verb(event['by'], 'declines', 'decline')} {whose} proposal to {asked}"
+        proposal = (
+            gettext("your proposal to %(asks)s", asks=asked)
+            if mine
+            else gettext("%(who)s's proposal to %(asks)s", who=who(proposer), asks=asked)
+        )
+        return said(
+            event["by"],
+            N_("you decline %(proposal)s"),
+            N_("%(who)s declines %(proposal)s"),
+            proposal=proposal,
+        )
     if event["result"] == "withdrawn":
-        return f"{verb(proposer, 'withdraws', 'withdraw')} the proposal to {asked}"
+        return said(
+            proposer,
+            N_("you withdraw the proposal to %(asks)s"),
+            N_("%(who)s withdraws the proposal to %(asks)s"),
+            asks=asked,
+        )
     if event["result"] == "lapsed":
-        return f"{whose[0].upper()}{whose[1:]} proposal to {asked} lapsed unanswered"
-    return f"{whose[0].upper()}{whose[1:]} proposal to {asked} is void: the game moved on"
+        return said(
+            proposer,
+            N_("Your proposal to %(asks)s lapsed unanswered"),
+            N_("%(who)s's proposal to %(asks)s lapsed unanswered"),
+            asks=asked,
+        )
+    return said(
+        proposer,
+        N_("Your proposal to %(asks)s is void: the game moved on"),
+        N_("%(who)s's proposal to %(asks)s is void: the game moved on"),
+        asks=asked,
+    )
 
 
 def render(

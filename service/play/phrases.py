@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from service.words import N_, N_plural, gettext, ngettext
+from service.words import N_, N_plural, gettext, ngettext, pgettext
 
 SEAT = r"\{seat\d\}"
 
@@ -34,13 +34,22 @@ class Phrase:
     """The message, a seat's name as %(who)s and each group of the pattern by its name."""
     to_you: Message | None = None
     """The message when the reader is the seat `who`."""
-    parts: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
+    parts: Mapping[str, Part] = field(default_factory=dict)
     """How a group is said (a colour's name, a list of cells), by its name."""
 
 
-def phrase(
-    pattern: str, said: Message, to_you: Message | None = None, **parts: Callable[[str], str]
-) -> Phrase:
+@dataclass(frozen=True)
+class Seated:
+    """A part said knowing the seats' names and the reader: whose side, whose column ("your
+    column 2", "Bo's column 2": the languages put the owner in the words around it)."""
+
+    say: Callable[[str, list[str], int | None], str]
+
+
+Part = Callable[[str], str] | Seated
+
+
+def phrase(pattern: str, said: Message, to_you: Message | None = None, **parts: Part) -> Phrase:
     return Phrase(re.compile(pattern + "$"), said, to_you, parts)
 
 
@@ -54,6 +63,22 @@ FIELD_WORDS = {
     "column": N_("column"),
     "card": N_("card"),
     "submarine": N_("submarine"),
+    # Nautilus
+    "side": N_("side"),
+    "pin with the Anchor": N_("pin with the Anchor"),
+    "Special": N_("Special"),
+    "from side": N_("from side"),
+    "from column": N_("from column"),
+    "to side": N_("to side"),
+    "to column": N_("to column"),
+    # The Nine Domains
+    "left slot": N_("left slot"),
+    "middle slot": N_("middle slot"),
+    "right slot": N_("right slot"),
+    "card from your hand": N_("card from your hand"),
+    "used card": N_("used card"),
+    "your domain": N_("your domain"),
+    "their domain": N_("their domain"),
 }
 """The titles' names for their moves' fields (GameInfo.field_words), said in the composer's
 forms."""
@@ -76,7 +101,7 @@ def translated(
         values = found.groupdict()
         mine = reader is not None and values.get("who") == "{seat%d}" % reader
         said = {
-            name: known.parts[name](value)
+            name: _part(known.parts[name], value, names, reader)
             if name in known.parts
             else _seat(value, names, reader)
             if re.fullmatch(SEAT, value)
@@ -90,6 +115,10 @@ def translated(
             return ngettext(message[0], message[1], num, **said)
         return gettext(message, **said)
     return None
+
+
+def _part(part: Part, value: str, names: list[str], reader: int | None) -> str:
+    return part.say(value, names, reader) if isinstance(part, Seated) else part(value)
 
 
 def _seat(token: str, names: list[str], reader: int | None) -> str:
@@ -423,6 +452,570 @@ def _consonar_special(text: str, names: list[str], reader: int | None) -> str | 
     return None
 
 
+# -- Nautilus (its pages are Japanese and English: Divers, Specials, Domain cards, the Nemo
+# token; the Specials are named as on their cards) ------------------------------------------------
+
+NAUTILUS_SPECIALS = {
+    "anchor": N_("the Anchor"),
+    "eye": N_("the Eye"),
+    "fishbone": N_("the Fishbone"),
+    "harpoon": N_("the Harpoon"),
+    "kraken": N_("the Kraken"),
+    "submarine": N_("the Submarine"),
+}
+"""A Special (or the Kraken or the Fishbone on the board) named in a sentence, with its
+article (the languages' articles and cases differ from card to card)."""
+
+NAUTILUS_CARD_NAMES = {"kraken": N_("Kraken"), "fishbone": N_("Fishbone")}
+
+NAUTILUS_DOMAINS = {
+    "science": N_("science"),
+    "exploration": N_("exploration"),
+    "navigation": N_("navigation"),
+    "engineering": N_("engineering"),
+    "war": N_("war"),
+}
+
+
+def _the_special(name: str) -> str:
+    return gettext(NAUTILUS_SPECIALS[name.lower()])
+
+
+def _the_card(card: str) -> str:
+    """ "the 12", "the Kraken": a card named in a sentence."""
+    if card.lower() in NAUTILUS_SPECIALS:
+        return _the_special(card)
+    return gettext("the %(card)s card", card=card)
+
+
+def _bare_card(card: str) -> str:
+    """A card as a value ("kraken against 4")."""
+    return gettext(NAUTILUS_CARD_NAMES[card]) if card in NAUTILUS_CARD_NAMES else card
+
+
+def _cards_list(cards: str) -> str:
+    return " ".join(_bare_card(c) for c in cards.split(" "))
+
+
+def _domain(name: str) -> str:
+    return gettext(NAUTILUS_DOMAINS[name])
+
+
+def _domain_cards(cards: str) -> str:
+    """ "engineering +1, war -1" in words."""
+    return ", ".join(
+        gettext("%(domain)s %(points)s", domain=_domain(domain), points=points)
+        for domain, points in re.findall(r"(\w+) ([+-]\d)", cards)
+    )
+
+
+def _owner(mine: str, theirs: str) -> Seated:
+    """A seat, a side or a column by its owner, from the group "your", "{seat1}'s" or
+    "{seat1}'s column 2": `mine` when it is the reader's, else `theirs` with the owner's name
+    as %(who)s (and the column as %(col)s)."""
+
+    def said(value: str, names: list[str], reader: int | None) -> str:
+        owner, _, column = value.partition(" column ")
+        seat = owner.removesuffix("'s")
+        more = {"col": column} if column else {}
+        if seat == "your" or (reader is not None and seat == "{seat%d}" % reader):
+            return gettext(mine, **more)
+        return gettext(theirs, who=_seat(seat, names, reader), **more)
+
+    return Seated(said)
+
+
+ON_SIDE = _owner(N_("on your side"), N_("on %(who)s's side"))
+FROM_COLUMN = _owner(N_("from your column %(col)s"), N_("from %(who)s's column %(col)s"))
+TO_COLUMN = _owner(N_("to your column %(col)s"), N_("to %(who)s's column %(col)s"))
+TO_SEAT = _owner(N_("to you"), N_("to %(who)s"))
+FROM_SEAT = _owner(N_("from you"), N_("from %(who)s"))
+DIVERS_OF = _owner(N_("your Divers"), N_("%(who)s's Divers"))
+"""Seats as the objects of a sentence: the languages decline "you" there ("вам", "a te")."""
+DIVER = r"(?P<card>\d+|kraken|fishbone)"
+SPECIAL = r"(?P<special>anchor|eye|fishbone|harpoon|kraken|submarine)"
+MOVED = (
+    r"from (?P<source>(?:your|\{seat\d\}'s) column \d) "
+    r"to (?P<target>(?:your|\{seat\d\}'s) column \d)"
+)
+
+NAUTILUS = (
+    phrase(
+        rf"{WHO} takes the Nemo token",
+        N_("%(who)s takes the Nemo token"),
+        N_("you take the Nemo token"),
+    ),
+    phrase(
+        r"round (?P<round>\d+): five Domain cards are dealt face up",
+        N_("round %(round)s: five Domain cards are dealt face up"),
+    ),
+    phrase(
+        r"round (?P<round>\d+): the Domain cards are (?P<cards>.+)",
+        N_("round %(round)s: the Domain cards are %(cards)s"),
+        cards=_domain_cards,
+    ),
+    phrase(r"you were dealt (?P<cards>.+)", N_("you were dealt %(cards)s"), cards=_cards_list),
+    phrase(
+        rf"{WHO} draws 2 Special cards",
+        N_("%(who)s draws 2 Special cards"),
+        N_("you draw 2 Special cards"),
+    ),
+    phrase(
+        rf"you drew the {SPECIAL} and the (?P<other>\w+)",
+        N_("you drew %(special)s and %(other)s"),
+        special=_the_special,
+        other=_the_special,
+    ),
+    phrase(r"you drew (?P<cards>[\d a-z]+)", N_("you drew %(cards)s"), cards=_cards_list),
+    phrase(rf"you kept the {SPECIAL}", N_("you kept %(special)s"), special=_the_special),
+    phrase(
+        rf"{WHO} gave (?P<to>{SEAT}) the {SPECIAL}",
+        N_("%(who)s gave %(special)s %(to)s"),
+        N_("you gave %(special)s %(to)s"),
+        special=_the_special,
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"{WHO} kept one Special card and gave the other to (?P<to>{SEAT})",
+        N_("%(who)s kept one Special card and gave the other %(to)s"),
+        N_("you kept one Special card and gave the other %(to)s"),
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"{WHO} uses the Eye and looks at (?P<whose>{SEAT})'s Divers",
+        N_("%(who)s uses the Eye and looks at %(whose)s"),
+        N_("you use the Eye and look at %(whose)s"),
+        whose=DIVERS_OF,
+    ),
+    phrase(
+        rf"(?P<whose>{SEAT}) holds (?P<cards>[\d a-z]+)",
+        N_("%(whose)s holds %(cards)s"),
+        cards=_cards_list,
+    ),
+    phrase(
+        rf"{WHO} uses the Submarine and draws 2 Divers from the pile",
+        N_("%(who)s uses the Submarine and draws 2 Divers from the pile"),
+        N_("you use the Submarine and draw 2 Divers from the pile"),
+    ),
+    phrase(
+        rf"{WHO} uses the Harpoon and takes a Diver from (?P<source>{SEAT})",
+        N_("%(who)s uses the Harpoon and takes a Diver %(source)s"),
+        N_("you use the Harpoon and take a Diver %(source)s"),
+        source=FROM_SEAT,
+    ),
+    phrase(
+        rf"{WHO} harpooned the {DIVER} from (?P<source>{SEAT})",
+        N_("%(who)s harpooned %(card)s %(source)s"),
+        N_("you harpooned %(card)s %(source)s"),
+        card=_the_card,
+        source=FROM_SEAT,
+    ),
+    phrase(
+        rf"{WHO} uses no Special now",
+        N_("%(who)s uses no Special now"),
+        N_("you use no Special now"),
+    ),
+    phrase(
+        r"you kept the (?P<card>\d+) and put the (?P<back>\d+) back",
+        N_("you kept %(card)s and put %(back)s back"),
+        card=_the_card,
+        back=_the_card,
+    ),
+    phrase(
+        rf"{WHO} keeps one Diver and puts the other back face down",
+        N_("%(who)s keeps one Diver and puts the other back face down"),
+        N_("you keep one Diver and put the other back face down"),
+    ),
+    phrase(
+        rf"{WHO} gave the {DIVER} to (?P<to>{SEAT})",
+        N_("%(who)s gave %(card)s %(to)s"),
+        N_("you gave %(card)s %(to)s"),
+        card=_the_card,
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"{WHO} gives a Diver to (?P<to>{SEAT})",
+        N_("%(who)s gives a Diver %(to)s"),
+        N_("you give a Diver %(to)s"),
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"{WHO} placed {DIVER} on (?P=who)'s side, column (?P<col>\d)",
+        N_("%(who)s placed %(card)s on their own side, column %(col)s"),
+        N_("you placed %(card)s on your own side, column %(col)s"),
+        card=_bare_card,
+    ),
+    phrase(
+        rf"{WHO} placed {DIVER} on (?P<side>your|\{{seat\d\}}'s) side, column (?P<col>\d)",
+        N_("%(who)s placed %(card)s %(side)s, column %(col)s"),
+        N_("you placed %(card)s %(side)s, column %(col)s"),
+        card=_bare_card,
+        side=ON_SIDE,
+    ),
+    phrase(
+        rf"{WHO} anchors the {DIVER}",
+        N_("%(who)s anchors %(card)s"),
+        N_("you anchor %(card)s"),
+        card=_the_card,
+    ),
+    phrase(
+        r"no card can move: the (?P<card>\d+)'s arrow does nothing",
+        N_("no card can move: the %(card)s's arrow does nothing"),
+    ),
+    phrase(
+        rf"{WHO} moved the {DIVER} {MOVED}",
+        N_("%(who)s moved %(card)s %(source)s %(target)s"),
+        N_("you moved %(card)s %(source)s %(target)s"),
+        card=_the_card,
+        source=FROM_COLUMN,
+        target=TO_COLUMN,
+    ),
+    phrase(
+        rf"{WHO} wins column (?P<col>\d) \((?P<mine>\w+) against (?P<theirs>\w+)\) and takes "
+        r"the (?P<domain>\w+) (?P<points>[+-]\d) card",
+        N_(
+            "%(who)s wins column %(col)s (%(mine)s against %(theirs)s) and takes the "
+            "%(domain)s %(points)s card"
+        ),
+        N_(
+            "you win column %(col)s (%(mine)s against %(theirs)s) and take the "
+            "%(domain)s %(points)s card"
+        ),
+        mine=_bare_card,
+        theirs=_bare_card,
+        domain=_domain,
+    ),
+    phrase(
+        rf"{WHO} wins column (?P<col>\d) \((?P<mine>\w+) against (?P<theirs>\w+)\)",
+        N_("%(who)s wins column %(col)s (%(mine)s against %(theirs)s)"),
+        N_("you win column %(col)s (%(mine)s against %(theirs)s)"),
+        mine=_bare_card,
+        theirs=_bare_card,
+    ),
+    phrase(
+        r"you take the (?P<domain>\w+) (?P<points>[+-]\d) card",
+        N_("you take the %(domain)s %(points)s card"),
+        domain=_domain,
+    ),
+    phrase(
+        rf"{WHO} has won (?P<domain>\w+)",
+        N_("%(who)s has won %(domain)s"),
+        N_("you have won %(domain)s"),
+        domain=_domain,
+    ),
+    phrase(rf"{WHO} took nothing", N_("%(who)s took nothing"), N_("you took nothing")),
+    phrase(
+        rf"{WHO} took (?P<cards>.+)",
+        N_("%(who)s took %(cards)s"),
+        N_("you took %(cards)s"),
+        cards=_domain_cards,
+    ),
+    # its outcomes
+    phrase(r"a player won 3 domains", N_("a player won 3 domains")),
+    phrase(r"six rounds played", N_("six rounds played")),
+    # how its moves are written (the notation itself stays, at each line's start)
+    *exactly(
+        N_(
+            "keep SPECIAL: the Nemo holder keeps one of the two drawn Specials and gives the "
+            "other, e.g. 'keep kraken'"
+        ),
+        N_("eye: use the Eye and see the opponent's Divers, e.g. 'eye'"),
+        N_("submarine: use the Submarine and draw 2 Divers from the pile, e.g. 'submarine'"),
+        N_(
+            "submarine keep N: keep one of the 2 drawn Divers, the other goes back, e.g. "
+            "'submarine keep 4'"
+        ),
+        N_("harpoon: use the Harpoon and take a random Diver from the opponent, e.g. 'harpoon'"),
+        N_("harpoon give N: give the opponent one of your Divers, e.g. 'harpoon give 9'"),
+        N_("pass: do not use your start-of-round Special (or you have none), e.g. 'pass'"),
+        N_(
+            "place CARD SIDE+COLUMN [anchor CARD]: place a Diver (or kraken/fishbone) on side "
+            "me/opp, column 1-5, optionally pinning a card with the Anchor, e.g. 'place 7 opp3' "
+            "or 'place 12 me2 anchor 5'"
+        ),
+        N_(
+            "move SIDE+COLUMN SIDE+COLUMN: the move an arrow card (6, 7, 8, 9) forces, e.g. "
+            "'move me2 opp2'"
+        ),
+    ),
+    # its moves, as said to the mover
+    phrase(
+        rf"Keep the (?P<special>\w+) and give the (?P<other>\w+) to (?P<to>{SEAT})",
+        N_("Keep %(special)s and give %(other)s %(to)s"),
+        special=_the_special,
+        other=_the_special,
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"Use the Eye: see (?P<whose>{SEAT})'s Divers",
+        N_("Use the Eye: see %(whose)s"),
+        whose=DIVERS_OF,
+    ),
+    phrase(
+        r"Use the Submarine: draw 2 Divers from the pile and keep one",
+        N_("Use the Submarine: draw 2 Divers from the pile and keep one"),
+    ),
+    phrase(
+        rf"Use the Harpoon: take a Diver at random from (?P<source>{SEAT})",
+        N_("Use the Harpoon: take a Diver at random %(source)s"),
+        source=FROM_SEAT,
+    ),
+    phrase(r"Use no Special now", N_("Use no Special now")),
+    phrase(
+        r"Keep the (?P<card>\d+) and put the (?P<back>\d+) back",
+        N_("Keep %(card)s and put %(back)s back"),
+        card=_the_card,
+        back=_the_card,
+    ),
+    phrase(
+        rf"Give your (?P<card>\d+) to (?P<to>{SEAT})",
+        N_("Give your %(card)s %(to)s"),
+        card=_the_card,
+        to=TO_SEAT,
+    ),
+    phrase(
+        rf"Move the (?P<card>\w+) {MOVED}",
+        N_("Move %(card)s %(source)s %(target)s"),
+        card=_the_card,
+        source=FROM_COLUMN,
+        target=TO_COLUMN,
+    ),
+)
+"""A card's placing ("Place your 8 on Bo's side, column 3, and pin the Kraken with the
+Anchor") is said by `_nautilus_place`, as it may pin a card or not."""
+
+PLACE = re.compile(
+    r"Place (?:your (?P<diver>\d+)|the (?P<special>Kraken|Fishbone)) on "
+    r"(?P<side>your|\{seat\d\}'s) side, column (?P<col>\d)"
+    r"(?:, and pin (?:(?P<itself>it)|the (?P<pinned>\w+)) with the Anchor)?$"
+)
+
+
+def _nautilus_place(text: str, names: list[str], reader: int | None) -> str | None:
+    found = PLACE.match(text)
+    if found is None:
+        return None
+    side = ON_SIDE.say(found["side"], names, reader)
+    if found["diver"] is not None:
+        card = gettext("your %(card)s", card=found["diver"])
+    else:
+        card = _the_special(found["special"])
+    said = gettext(
+        "Place %(card)s %(side)s, column %(col)s", card=card, side=side, col=found["col"]
+    )
+    if found["itself"] is not None:
+        return gettext("%(place)s, and pin it with the Anchor", place=said)
+    if found["pinned"] is not None:
+        return gettext(
+            "%(place)s, and pin %(card)s with the Anchor",
+            place=said,
+            card=_the_card(found["pinned"]),
+        )
+    return said
+
+
+NAUTILUS_OVER = re.compile(
+    r"the game ends \((?P<reason>.+)\): (?P<mine>\d) domains to (?P<theirs>\d)$"
+)
+
+
+def _nautilus_special(text: str, names: list[str], reader: int | None) -> str | None:
+    found = NAUTILUS_OVER.match(text)
+    if found is not None:
+        reason = translated(NAUTILUS, found["reason"], names, reader) or found["reason"]
+        return gettext(
+            "the game ends (%(reason)s): %(first)s domains to %(second)s",
+            reason=reason,
+            first=found["mine"],
+            second=found["theirs"],
+        )
+    return _nautilus_place(text, names, reader)
+
+
+# -- The Nine Domains (its page is French: domaines, emplacements à gauche, au centre, à droite,
+# force, éléments, points de victoire; domains and cards keep their notation, red4, 3-) ---------
+
+DECIDERS = {
+    "effect": N_("effect"),
+    "strength": N_("strength"),
+    "bonus": N_("bonus"),
+    "identical": N_("identical cards"),
+    "symbol": N_("symbol"),
+}
+"""What decided a slot's fight, as the log names it."""
+
+
+def _slot(slot: str) -> str:
+    """A slot's name at the start of a line ("left: ...")."""
+    return {
+        "left": pgettext("slot", "left"),
+        "middle": pgettext("slot", "middle"),
+        "right": pgettext("slot", "right"),
+    }[slot]
+
+
+def _in_slot(slot: str) -> str:
+    """A card's place in a sentence ("on the left")."""
+    return {
+        "on the left": gettext("on the left"),
+        "in the middle": gettext("in the middle"),
+        "on the right": gettext("on the right"),
+        "left": gettext("on the left"),
+        "middle": gettext("in the middle"),
+        "right": gettext("on the right"),
+    }[slot]
+
+
+def _decider(how: str) -> str:
+    return gettext(DECIDERS[how])
+
+
+NINE_CARD = r"[0-5*][+-]?"
+DOMAIN_ID = r"(?:red|blue|green|purple|plain)\d[ab]?"
+SLOT = r"(?P<slot>left|middle|right)"
+PLACE_WORDS = r"(?:on the left|in the middle|on the right)"
+
+NINEDOMAINS = (
+    phrase(
+        r"the nine domains are dealt face down into three piles of three",
+        N_("the nine domains are dealt face down into three piles of three"),
+    ),
+    phrase(
+        r"both players receive the special cards (?P<cards>.+)",
+        N_("both players receive the special cards %(cards)s"),
+    ),
+    phrase(
+        rf"round (?P<round>\d+): the domains at stake are (?P<left>{DOMAIN_ID}) \(left\), "
+        rf"(?P<middle>{DOMAIN_ID}) \(middle\), (?P<right>{DOMAIN_ID}) \(right\)",
+        N_(
+            "round %(round)s: the domains at stake are %(left)s (left), %(middle)s (middle), "
+            "%(right)s (right)"
+        ),
+    ),
+    phrase(
+        rf"you lay face down (?P<left>{NINE_CARD}) \(left\), (?P<middle>{NINE_CARD}) \(middle\), "
+        rf"(?P<right>{NINE_CARD}) \(right\)",
+        N_("you lay face down %(left)s (left), %(middle)s (middle), %(right)s (right)"),
+    ),
+    phrase(
+        rf"{WHO} has laid their three cards face down",
+        N_("%(who)s has laid their three cards face down"),
+        N_("you have laid your three cards face down"),
+    ),
+    phrase(
+        rf"the cards are revealed: (?P<first>{SEAT}) (?P<mine>[^,]+), (?P<second>{SEAT}) "
+        r"(?P<theirs>.+)",
+        N_("the cards are revealed: %(first)s %(mine)s, %(second)s %(theirs)s"),
+    ),
+    phrase(
+        rf"{SLOT}: (?P<mine>{NINE_CARD}) against (?P<theirs>{NINE_CARD}), identical cards: "
+        rf"(?P<domain>{DOMAIN_ID}) leaves the game",
+        N_("%(slot)s: %(mine)s against %(theirs)s, identical cards: %(domain)s leaves the game"),
+        slot=_slot,
+    ),
+    phrase(
+        rf"{SLOT}: (?P<first>{SEAT}) (?P<mine>{NINE_CARD}) \(strength (?P<one>-?\d+)\) against "
+        rf"(?P<second>{SEAT}) (?P<theirs>{NINE_CARD}) \(strength (?P<two>-?\d+)\), decided by "
+        rf"(?P<how>\w+): {WHO} takes (?P<domain>{DOMAIN_ID})",
+        N_(
+            "%(slot)s: %(first)s %(mine)s (strength %(one)s) against %(second)s %(theirs)s "
+            "(strength %(two)s), decided by %(how)s: %(who)s takes %(domain)s"
+        ),
+        N_(
+            "%(slot)s: %(first)s %(mine)s (strength %(one)s) against %(second)s %(theirs)s "
+            "(strength %(two)s), decided by %(how)s: you take %(domain)s"
+        ),
+        slot=_slot,
+        how=_decider,
+    ),
+    phrase(
+        rf"{WHO}'s 3\+ won by (?P<margin>\d+) or more: (?P<num>\d+) victory points",
+        N_plural(
+            "%(who)s's 3+ won by %(margin)s or more: %(num)d victory point",
+            "%(who)s's 3+ won by %(margin)s or more: %(num)d victory points",
+        ),
+        N_plural(
+            "your 3+ won by %(margin)s or more: %(num)d victory point",
+            "your 3+ won by %(margin)s or more: %(num)d victory points",
+        ),
+    ),
+    phrase(
+        rf"{WHO} does not use the (?P<card>[23]-) of the {SLOT} slot",
+        N_("%(who)s does not use the %(card)s %(slot)s"),
+        N_("you do not use the %(card)s %(slot)s"),
+        slot=_in_slot,
+    ),
+    phrase(
+        rf"{WHO} swaps their (?P<mine>{DOMAIN_ID}) for (?P<owner>{SEAT})'s "
+        rf"(?P<theirs>{DOMAIN_ID})",
+        N_("%(who)s swaps their %(mine)s for %(theirs)s %(owner)s"),
+        N_("you swap your %(mine)s for %(theirs)s %(owner)s"),
+        owner=FROM_SEAT,
+    ),
+    phrase(
+        rf"{WHO} sets (?P<hand>{NINE_CARD}) aside and takes back (?P<used>{NINE_CARD})",
+        N_("%(who)s sets %(hand)s aside and takes back %(used)s"),
+        N_("you set %(hand)s aside and take back %(used)s"),
+    ),
+    phrase(
+        rf"{WHO}'s (?P<card>[23]-) in the {SLOT} slot has nothing to swap",
+        N_("%(who)s's %(card)s %(slot)s has nothing to swap"),
+        N_("your %(card)s %(slot)s has nothing to swap"),
+        slot=_in_slot,
+    ),
+    phrase(
+        r"both players show all four elements: elements are ignored from now on",
+        N_("both players show all four elements: elements are ignored from now on"),
+    ),
+    phrase(
+        rf"{WHO} shows all four elements and wins",
+        N_("%(who)s shows all four elements and wins"),
+        N_("you show all four elements and win"),
+    ),
+    # its outcomes
+    phrase(r"all four elements", N_("all four elements")),
+    phrase(r"most victory points", N_("most victory points")),
+    phrase(r"equal points, more domains", N_("equal points, more domains")),
+    phrase(r"draw: equal points and domains", N_("draw: equal points and domains")),
+    # how its moves are written (the notation itself stays, at each line's start)
+    *exactly(
+        N_("play L M R: your cards for the left, middle and right slots, e.g. play 3+ 0 5"),
+        N_(
+            "swap-domain MINE THEIRS: after a winning 2-, swap domains, e.g. swap-domain red4 blue2"
+        ),
+        N_(
+            "swap-card HAND USED: after a winning 3-, swap a hand card for a used one, e.g. "
+            "swap-card 2 4"
+        ),
+        N_("pass: decline the optional effect of your winning 2- or 3-"),
+    ),
+    # its moves, as said to the mover
+    phrase(
+        rf"Play (?P<left>{NINE_CARD}) on the left \((?P<one>{DOMAIN_ID})\), "
+        rf"(?P<middle>{NINE_CARD}) in the middle \((?P<two>{DOMAIN_ID})\), "
+        rf"(?P<right>{NINE_CARD}) on the right \((?P<three>{DOMAIN_ID})\)",
+        N_(
+            "Play %(left)s on the left (%(one)s), %(middle)s in the middle (%(two)s), "
+            "%(right)s on the right (%(three)s)"
+        ),
+    ),
+    phrase(
+        rf"Swap your (?P<mine>{DOMAIN_ID}) for (?P<owner>{SEAT})'s (?P<theirs>{DOMAIN_ID})",
+        N_("Swap your %(mine)s for %(theirs)s %(owner)s"),
+        owner=FROM_SEAT,
+    ),
+    phrase(
+        rf"Set your (?P<hand>{NINE_CARD}) aside and take back your used (?P<used>{NINE_CARD})",
+        N_("Set your %(hand)s aside and take back your used %(used)s"),
+    ),
+    phrase(
+        rf"Do not use your (?P<card>[23]-) (?P<slot>{PLACE_WORDS})",
+        N_("Do not use your %(card)s %(slot)s"),
+        slot=_in_slot,
+    ),
+)
+
+
 def say(game: str, text: str, names: list[str], reader: int | None) -> str | None:
     """One of `game`'s sentences in the language spoken now, as `reader` reads it (their
     own seat is "you"); None when its phrasebook does not know it (or it has none)."""
@@ -430,4 +1023,8 @@ def say(game: str, text: str, names: list[str], reader: int | None) -> str | Non
         return translated(BUTTONS, text, names, reader)
     if game == "consonar":
         return _consonar_special(text, names, reader) or translated(CONSONAR, text, names, reader)
+    if game == "nautilus":
+        return _nautilus_special(text, names, reader) or translated(NAUTILUS, text, names, reader)
+    if game == "ninedomains":
+        return translated(NINEDOMAINS, text, names, reader)
     return None

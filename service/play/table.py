@@ -527,16 +527,13 @@ def _proposal_line(
     proposal: OpenProposal, names: list[str], seat: int | None, now_ms: int, zone: str | None
 ) -> ProposalLine:
     def who(s: int) -> str:
-        return "you" if s == seat else names[s]
+        return gettext("you") if s == seat else names[s]
 
     mine = proposal["seat"] == seat
-    asks = agreements.in_words(dict(proposal))
-    if mine:
-        asks = asks.replace("their", "your")
     return ProposalLine(
         id=proposal["id"],
         kind=proposal["kind"],
-        words=f"{who(proposal['seat'])} propose{'' if mine else 's'} to {asks}",
+        words=agreements.proposed(dict(proposal), None if mine else names[proposal["seat"]]),
         deadline=in_words(proposal["deadline"], now_ms, zone),
         yours=mine,
         asked=seat in proposal["waiting"],

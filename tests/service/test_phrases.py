@@ -1,9 +1,10 @@
 """The games' own words in the reader's language (service/play/phrases.py): every sentence the
-engine writes for Buttons and Con Sonar! (log lines, outcomes' reasons, moves' descriptions),
-over random games, is known to their phrasebook and said in Russian and Italian, in the
+engine writes for Buttons, Con Sonar!, Nautilus and The Nine Domains (log lines, outcomes'
+reasons, moves' descriptions, notation help), over random games with their options, is known to their phrasebook and said in Russian and Italian, in the
 reader's voice; English readers read the engine's own words."""
 
 import random
+import re
 
 import pytest
 
@@ -13,17 +14,23 @@ from service.play import logview, phrases
 from service.words import speaking
 
 SEED = b"\x07" * 32
-TITLES = {"buttons": (2, 3, 4), "consonar": (2, 3, 6)}
+TITLES = {
+    "buttons": ((2, {}), (3, {}), (4, {})),
+    "consonar": ((2, {}), (3, {}), (6, {})),
+    "nautilus": ((2, {}), (2, {"hidden_domains": True}), (2, {})),
+    "ninedomains": ((2, {}), (2, {"specials": "per_round"}), (2, {"full_purple": False})),
+}
+"""Each title's games: seats and options (the options change what the log says)."""
 
 
-def sentences(name: str, n: int, i: int) -> list[tuple[str, int | None]]:
-    """(text, reader) of one random game of `name` with `n` seats: its log lines as each seat
+def sentences(name: str, n: int, options: dict, i: int) -> list[tuple[str, int | None]]:
+    """(text, reader) of one random game of `name` with `n` seats and `options`: its log lines as each seat
     that may read them reads them, the words of every legal move offered, its reason to end;
     a seat resigns halfway through (its lines too)."""
     game = registry.GAMES[name]
     rnd = random.Random(f"{name}-{n}-{i}")
     seed = bytes([i]) * 32
-    match, entries = runner.start(game, n, {}, seed, 1)
+    match, entries = runner.start(game, n, options, seed, 1)
     found = [(e.text, r) for e in entries for r in [None, *range(n)] if e.visible_to(r)]
     version, resigned = 1, False
     while match["outcome"] is None and version < 600:
@@ -47,8 +54,8 @@ def sentences(name: str, n: int, i: int) -> list[tuple[str, int | None]]:
 @pytest.mark.parametrize("name", sorted(TITLES))
 def test_every_sentence_of_a_game_is_said_in_russian_and_italian(name):
     seen = {(line, None) for line in registry.GAMES[name].info.notation}  # how moves are written
-    for i, n in enumerate(TITLES[name]):
-        seen.update(sentences(name, n, i))
+    for i, (n, options) in enumerate(TITLES[name]):
+        seen.update(sentences(name, n, options, i))
     seats = [{"kind": "player", "name": f"Player{s}", "player_id": f"p_{s}"} for s in range(6)]
     names = [logview.seat_name(s) for s in seats]
     for language in ("ru", "it"):
@@ -60,6 +67,7 @@ def test_every_sentence_of_a_game_is_said_in_russian_and_italian(name):
                     unknown.append(text)
                     continue
                 assert "{seat" not in said and "%(" not in said, said
+                assert language != "ru" or re.search("[а-яё]", said), ("left in English", said)
                 mine = reader is not None and "{seat%d}" % reader in text
                 assert not mine or names[reader] not in said, ("said to them as you", said)
         assert unknown == [], f"{len(unknown)} sentences of {name} have no {language} words"
@@ -97,6 +105,6 @@ def test_a_sentence_is_said_in_the_readers_voice_and_english_is_the_engines_own(
             assert logview.game_words("buttons", rolled, seats, 0) == (
                 "you rolled white 3, gold 5, black 1 2 4"
             )
-    # a sentence its phrasebook does not know (a title without one) stays the engine's
+    # a sentence its phrasebook does not know stays the engine's
     with speaking("it"):
         assert logview.game_words("nautilus", "{seat1} passes", seats, 0) == "Bo passes"

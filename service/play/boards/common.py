@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
 
-from service.words import gettext
+from service.words import N_, gettext
 
 NAME_LIMIT = 18
 TEXT_WIDTH = 72  # plain-text mail is wrapped near 78 columns; a board stays within this
@@ -265,7 +265,9 @@ def chip(
 
 MARK_STYLE = "outline:3px solid #c2185b;outline-offset:1px"
 """A part changed since the reader's last move: a ring that mail clients show too."""
-MARK_WORDS = "changed since your last move"
+MARK_WORDS = N_("changed since your last move")
+BADGE = N_("new")
+"""The badge on a marked part (web/static/turnpost.css shows the element's `data-new`)."""
 
 
 def part_el(
@@ -282,8 +284,10 @@ def part_el(
     reader's last move changed it: the class `changed`, a ring, and the words in its title
     (not the colour alone)."""
     if marked:
+        words = gettext(MARK_WORDS)
         style = f"{style};{MARK_STYLE}" if style else MARK_STYLE
-        title = f"{title}: {MARK_WORDS}" if title else MARK_WORDS
+        title = f"{title}: {words}" if title else words
+        attrs["data_new"] = gettext(BADGE)
     return el(
         tag,
         *children,

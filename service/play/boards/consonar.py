@@ -27,7 +27,7 @@ from service.play.boards.common import (
 )
 from service.play.boards.table import Table
 from service.play.parts import consonar as named
-from service.words import N_, gettext, ngettext, pgettext
+from service.words import N_, gettext, language, ngettext, pgettext
 
 COLOURS = ("b", "g", "o", "p", "r", "y")
 COLOUR_NAMES = {
@@ -279,8 +279,12 @@ def text(t: Table) -> str:
 # ------------------------------------------------------------------------------ HTML
 
 
-@cache
 def sub_chip(sub: str, sunk: bool = False, marked: bool = False) -> Html:
+    return _sub_chip(sub, sunk, marked, language())
+
+
+@cache  # a marked chip's words are the language's
+def _sub_chip(sub: str, sunk: bool, marked: bool, language: str) -> Html:
     colour = sub[0]
     if sunk:
         return part_el(

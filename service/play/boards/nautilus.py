@@ -16,28 +16,33 @@ from service.play.boards.common import (
     chip,
     data_table,
     el,
+    escape,
     fluid_grid,
     heading,
     joined,
     pad,
     paragraph,
     part_el,
-    plural,
-    soft_hyphens,
     table,
     width,
     wrap,
 )
 from service.play.boards.table import Table
 from service.play.parts import nautilus as named
+from service.words import N_, gettext, language, ngettext, pgettext
 
-SHORT = {
-    "science": "Sci",
-    "exploration": "Expl",
-    "navigation": "Nav",
-    "engineering": "Eng",
-    "war": "War",
-}
+
+def short(domain: str) -> str:
+    """A domain's name in a text board's column (with its points: at most 10 letters)."""
+    return {
+        "science": pgettext("domain, short", "Sci"),
+        "exploration": pgettext("domain, short", "Expl"),
+        "navigation": pgettext("domain, short", "Nav"),
+        "engineering": pgettext("domain, short", "Eng"),
+        "war": pgettext("domain, short", "War"),
+    }[domain]
+
+
 DOMAIN_COLOUR = {
     "science": "#2f6db5",
     "exploration": "#26734a",
@@ -46,27 +51,59 @@ DOMAIN_COLOUR = {
     "war": "#b3262e",
 }
 SPECIAL_WORDS = {
-    "anchor": "Anchor",
-    "eye": "Eye",
-    "fishbone": "Fishbone",
-    "harpoon": "Harpoon",
-    "kraken": "Kraken",
-    "submarine": "Submarine",
+    "anchor": N_("Anchor"),
+    "eye": N_("Eye"),
+    "fishbone": N_("Fishbone"),
+    "harpoon": N_("Harpoon"),
+    "kraken": N_("Kraken"),
+    "submarine": N_("Submarine"),
 }
 ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
 COLUMN = 10
 GRID_NAME = 15  # a name beside the grid: 15 + " (you)" + 5 columns of 10 fit in 72
 
 
+def special(name: str) -> str:
+    return gettext(SPECIAL_WORDS[name])
+
+
 def card_words(card) -> str:
     if card is None:
         return "."
-    return {0: "Fishbone", 15: "Kraken"}.get(card, str(card))
+    return special(CARD_NAME[card]) if card in CARD_NAME else str(card)
+
+
+CARD_NAME = {0: "fishbone", 15: "kraken"}
 
 
 def domain_card_words(card: dict) -> str:
     points = card["points"]
-    return f"{SHORT[card['domain']]} {'ink' if points < 0 else f'+{points}'}"
+    value = gettext("ink") if points < 0 else f"+{points}"
+    return f"{short(card['domain'])} {value}"
+
+
+def domain_name(domain: str) -> str:
+    """A domain's name, capitalised (without its marks of where it may break)."""
+    return gettext(DOMAIN_WORDS[domain]).replace("|", "")
+
+
+def acting(t: Table, yours: str, theirs: str, **params) -> str:
+    """`yours` when only the reader may act, else `theirs` with the names as %(who)s."""
+    if t.active and t.active == [t.you]:
+        return gettext(yours, **params)
+    return gettext(theirs, who=t.who(t.active), **params)
+
+
+def divers(count: int) -> str:
+    return ngettext("%(num)d Diver", "%(num)d Divers", count)
+
+
+def specials(count: int) -> str:
+    return ngettext("%(num)d Special", "%(num)d Specials", count)
+
+
+def domain_cards(count: int) -> str:
+    return ngettext("%(num)d Domain card", "%(num)d Domain cards", count)
 
 
 def sides(t: Table) -> tuple[int, int]:
@@ -79,46 +116,96 @@ def situation(t: Table) -> str:
     v = t.view
     phase = v["phase"]
     if phase == "over":
-        return t.result() or "The game is over."
+        return t.result() or gettext("The game is over.")
     if phase == "draft":
-        return t.acting(
-            "You keep one of the two Specials you drew; the other is given.",
-            "keeps one of two Specials; the other is given.",
+        return acting(
+            t,
+            N_("You keep one of the two Specials you drew; the other is given."),
+            N_("%(who)s keeps one of two Specials; the other is given."),
         )
     if phase == "start":
-        return t.acting(
-            "Start of the round: you may use a start-of-round Special or pass.",
-            "may use a start-of-round Special or pass.",
+        return acting(
+            t,
+            N_("Start of the round: you may use a start-of-round Special or pass."),
+            N_("%(who)s may use a start-of-round Special or pass."),
         )
     if phase == "submarine":
-        return t.acting(
-            "You keep one of the two Divers your Submarine drew.",
-            "keeps one of two Divers the Submarine drew.",
+        return acting(
+            t,
+            N_("You keep one of the two Divers your Submarine drew."),
+            N_("%(who)s keeps one of two Divers the Submarine drew."),
         )
     if phase == "harpoon":
-        return t.acting(
-            "You give one Diver back after your Harpoon.", "gives one Diver back after the Harpoon."
+        return acting(
+            t,
+            N_("You give one Diver back after your Harpoon."),
+            N_("%(who)s gives one Diver back after the Harpoon."),
         )
-    placed = f"{v['placements']} of 10 cards placed"
+    placed = gettext("%(num)s of 10 cards placed", num=v["placements"])
     if phase == "move":
         pending = v["pending_move"]
-        how = (
-            "to the space opposite it"
-            if pending["arrow"] == "vertical"
-            else "to another space of that side"
-        )
-        return t.acting(
-            f"You must move a card of {t.possessive(pending['side'])} side {how} "
-            f"(the arrow in column {pending['col']}); {placed}.",
-            f"must move a card of {t.possessive(pending['side'])} side {how} "
-            f"(the arrow in column {pending['col']}); {placed}.",
-        )
-    return t.acting(f"You place a card ({placed}).", f"places a card ({placed}).")
+        mine = pending["side"] == t.you
+        if pending["arrow"] == "vertical":
+            yours, theirs = (
+                (
+                    N_(
+                        "You must move a card of your side to the space opposite it (the arrow "
+                        "in column %(col)s); %(placed)s."
+                    ),
+                    N_(
+                        "%(who)s must move a card of your side to the space opposite it (the "
+                        "arrow in column %(col)s); %(placed)s."
+                    ),
+                )
+                if mine
+                else (
+                    N_(
+                        "You must move a card of %(owner)s's side to the space opposite it (the "
+                        "arrow in column %(col)s); %(placed)s."
+                    ),
+                    N_(
+                        "%(who)s must move a card of %(owner)s's side to the space opposite it "
+                        "(the arrow in column %(col)s); %(placed)s."
+                    ),
+                )
+            )
+        else:
+            yours, theirs = (
+                (
+                    N_(
+                        "You must move a card of your side to another space of that side (the "
+                        "arrow in column %(col)s); %(placed)s."
+                    ),
+                    N_(
+                        "%(who)s must move a card of your side to another space of that side "
+                        "(the arrow in column %(col)s); %(placed)s."
+                    ),
+                )
+                if mine
+                else (
+                    N_(
+                        "You must move a card of %(owner)s's side to another space of that side "
+                        "(the arrow in column %(col)s); %(placed)s."
+                    ),
+                    N_(
+                        "%(who)s must move a card of %(owner)s's side to another space of that "
+                        "side (the arrow in column %(col)s); %(placed)s."
+                    ),
+                )
+            )
+        owner = {} if mine else {"owner": t.bare_name(pending["side"])}
+        return acting(t, yours, theirs, col=pending["col"], placed=placed, **owner)
+    return acting(
+        t,
+        N_("You place a card (%(placed)s)."),
+        N_("%(who)s places a card (%(placed)s)."),
+        placed=placed,
+    )
 
 
 def points_rows(t: Table) -> list[list[str]]:
     v = t.view
-    header = ["Points"] + [SHORT[d] + " " for d in v["domains"]] + ["Won "]
+    header = [gettext("Points")] + [short(d) + " " for d in v["domains"]] + [gettext("Won") + " "]
     rows = [header]
     top, bottom = sides(t)
     for seat in (bottom, top):
@@ -138,21 +225,26 @@ def hand_lines(t: Table) -> list[str]:
     lines = []
     top, bottom = sides(t)
     if t.you is not None:
-        specials = joined([SPECIAL_WORDS[s] for s in v["specials"]])
+        held = joined([special(s) for s in v["specials"]])
         lines.append(
-            f"Your hand: {' '.join(str(c) for c in v['hand']) or 'empty'}"
-            f"   Your Specials: {specials}"
-        )
-        lines.append(
-            f"{t.bare_name(top)} holds {plural(v['hand_sizes'][top], 'Diver')} and "
-            f"{plural(v['special_counts'][top], 'Special')}."
-        )
-    else:
-        for seat in (bottom, top):
-            lines.append(
-                f"{t.bare_name(seat)} holds {plural(v['hand_sizes'][seat], 'Diver')} "
-                f"and {plural(v['special_counts'][seat], 'Special')}."
+            gettext(
+                "Your hand: %(cards)s   Your Specials: %(specials)s",
+                cards=" ".join(str(c) for c in v["hand"]) or gettext("empty"),
+                specials=held,
             )
+        )
+        seats = [top]
+    else:
+        seats = [bottom, top]
+    for seat in seats:
+        lines.append(
+            gettext(
+                "%(who)s holds %(divers)s and %(specials)s.",
+                who=t.bare_name(seat),
+                divers=divers(v["hand_sizes"][seat]),
+                specials=specials(v["special_counts"][seat]),
+            )
+        )
     return lines
 
 
@@ -161,27 +253,41 @@ def reveal_lines(t: Table) -> list[str]:
     v = t.view
     lines = []
     if v["draft"]:
+        first, second = (special(s) for s in v["draft"])
         lines.append(
-            f"You drew {' and '.join(SPECIAL_WORDS[s] for s in v['draft'])}: keep one, "
-            "the other goes to your opponent."
+            gettext(
+                "You drew %(first)s and %(second)s: keep one, the other goes to your opponent.",
+                first=first,
+                second=second,
+            )
         )
     if v["special_given"]:
-        lines.append(f"The Special given this round: {SPECIAL_WORDS[v['special_given']]}.")
-    if v["submarine_drawn"]:
         lines.append(
-            f"Your Submarine drew {' and '.join(map(str, v['submarine_drawn']))}: keep one."
+            gettext(
+                "The Special given this round: %(special)s.", special=special(v["special_given"])
+            )
+        )
+    if v["submarine_drawn"]:
+        first, second = v["submarine_drawn"]
+        lines.append(
+            gettext(
+                "Your Submarine drew %(first)s and %(second)s: keep one.",
+                first=first,
+                second=second,
+            )
         )
     if v["harpoon_taken"] is not None:
-        lines.append(f"The Harpoon took the {v['harpoon_taken']}.")
+        lines.append(gettext("The Harpoon took the %(card)s.", card=v["harpoon_taken"]))
     if v["eye_seen"] is not None:
-        lines.append(f"Your Eye saw their Divers: {' '.join(map(str, v['eye_seen'])) or 'none'}.")
+        seen = " ".join(map(str, v["eye_seen"])) or gettext("none")
+        lines.append(gettext("Your Eye saw their Divers: %(cards)s.", cards=seen))
     if v["specials_used"]:
-        used = [
-            f"{t.bare_name(u['seat'])} {SPECIAL_WORDS[u['special']]}" for u in v["specials_used"]
-        ]
-        lines.append(f"Specials used this round: {', '.join(used)}.")
+        used = [f"{t.bare_name(u['seat'])} {special(u['special'])}" for u in v["specials_used"]]
+        lines.append(gettext("Specials used this round: %(used)s.", used=", ".join(used)))
     if v["anchored"] is not None:
-        lines.append(f"Anchored (cannot move this round): {card_words(v['anchored'])}.")
+        lines.append(
+            gettext("Anchored (cannot move this round): %(card)s.", card=card_words(v["anchored"]))
+        )
     return lines
 
 
@@ -192,11 +298,21 @@ def last_round_lines(t: Table) -> list[str]:
         return []
     board = last["board"]
     columns = [
-        f"column {col} ({domain_card_words(card)}) to {t.bare_name(winner)}, "
-        f"{card_words(board[winner][col - 1])} against {card_words(board[1 - winner][col - 1])}"
+        gettext(
+            "column %(col)s (%(card)s) to %(who)s, %(mine)s against %(theirs)s",
+            col=col,
+            card=domain_card_words(card),
+            who=t.bare_name(winner),
+            mine=card_words(board[winner][col - 1]),
+            theirs=card_words(board[1 - winner][col - 1]),
+        )
         for col, (card, winner) in enumerate(zip(last["domain_row"], last["winners"]), start=1)
     ]
-    return [f"Round {last['round']} ended: " + "; ".join(columns) + "."]
+    return [
+        gettext(
+            "Round %(round)s ended: %(columns)s.", round=last["round"], columns="; ".join(columns)
+        )
+    ]
 
 
 def taken_lines(t: Table) -> list[str]:
@@ -207,15 +323,18 @@ def taken_lines(t: Table) -> list[str]:
         cards = v["taken"][seat]
         if cards is None:
             lines.append(
-                f"{t.bare_name(seat)} has taken "
-                f"{plural(v['taken_counts'][seat], 'Domain card')} (hidden)."
+                gettext(
+                    "%(who)s has taken %(cards)s (hidden).",
+                    who=t.bare_name(seat),
+                    cards=domain_cards(v["taken_counts"][seat]),
+                )
             )
     if v["final_domains"] is not None:
         finals = [
-            f"{d.capitalize()}: {'nobody' if s is None else t.bare_name(s)}"
+            f"{domain_name(d)}: {gettext('nobody') if s is None else t.bare_name(s)}"
             for d, s in zip(v["domains"], v["final_domains"])
         ]
-        lines.append("Domains at the end: " + ", ".join(finals) + ".")
+        lines.append(gettext("Domains at the end: %(domains)s.", domains=", ".join(finals)))
     return lines
 
 
@@ -223,12 +342,18 @@ def text(t: Table) -> str:
     v = t.view
     top, bottom = sides(t)
     out = [
-        f"NAUTILUS - round {v['round']} of {v['rounds']} - Nemo: {t.name(v['nemo'])}"
-        + (" - hidden domains" if v["hidden_domains"] else ""),
+        gettext(
+            "NAUTILUS - round %(round)s of %(rounds)s - Nemo: %(who)s",
+            round=v["round"],
+            rounds=v["rounds"],
+            who=t.name(v["nemo"]),
+        )
+        + (gettext(" - hidden domains") if v["hidden_domains"] else ""),
         situation(t),
         "",
     ]
-    label = max(len("Domains"), *(width(t.name(s, GRID_NAME)) for s in (0, 1))) + 2
+    domains_label = gettext("Domains")
+    label = max(width(domains_label), *(width(t.name(s, GRID_NAME)) for s in (0, 1))) + 2
 
     def row(title, cells):
         return (pad(title, label) + "".join(pad(c, COLUMN) for c in cells)).rstrip()
@@ -240,43 +365,55 @@ def text(t: Table) -> str:
             cells.append(card_words(card) + mark)
         return row(t.name(seat, GRID_NAME), cells)
 
-    out.append(row("", [f"col {c}" for c in range(1, 6)]))
+    out.append(row("", [gettext("col %(col)s", col=c) for c in range(1, 6)]))
     out.append(side(top))
     row_cards = v["domain_row"]
     out.append(
-        row("Domains", [domain_card_words(c) for c in row_cards] if row_cards else ["-"] * 5)
+        row(domains_label, [domain_card_words(c) for c in row_cards] if row_cards else ["-"] * 5)
     )
     out.append(side(bottom))
-    out.append("(+2 two stars, +1 one star, ink = ink blot -1; @ anchored)")
+    out.append(gettext("(+2 two stars, +1 one star, ink = ink blot -1; @ anchored)"))
     out.append("")
     out += table(points_rows(t), right=range(1, 7))
-    out.append("(* = domain won for good; 3 domains win the game)")
+    out.append(gettext("(* = domain won for good; 3 domains win the game)"))
     out.append("")
     out += hand_lines(t)
     out += last_round_lines(t)
     out += reveal_lines(t)
     out += taken_lines(t)
-    out.append(
-        f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
-        f"{plural(v['special_deck_size'], 'Special')}, "
-        f"{plural(v['domain_pile_size'], 'Domain card')}."
-    )
+    out.append(face_down(v))
     return "\n".join(wrap(out)) + "\n"
+
+
+def face_down(v: dict) -> str:
+    return gettext(
+        "Face down: %(divers)s in the pile, %(specials)s, %(cards)s.",
+        divers=divers(v["diver_pile_size"]),
+        specials=specials(v["special_deck_size"]),
+        cards=domain_cards(v["domain_pile_size"]),
+    )
 
 
 # ------------------------------------------------------------------------------ HTML
 
 
-SPECIAL_FACES = {
-    0: (soft_hyphens("Fishbone", 4), "#6b6f76"),
-    15: (soft_hyphens("Kraken", 3), "#4b2a6b"),
-}
-"""The Specials that lie on the grid: their names may break in a phone's narrow column."""
+SPECIAL_FACES = {0: (N_("Fish|bone"), "#6b6f76"), 15: (N_("Kra|ken"), "#4b2a6b")}
+"""The Specials that lie on the grid: their names, with "|" where they may break in a phone's
+narrow column."""
+
+
+def hyphenated(word: str) -> Html:
+    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup)."""
+    return Html("&shy;".join(escape(part) for part in word.split("|")))
+
+
+def card_html(card, anchored=None) -> Html:
+    """A card on the grid: as wide as its column, up to 72 px."""
+    return _card_html(card, anchored, language())
 
 
 @cache
-def card_html(card, anchored=None) -> Html:
-    """A card on the grid: as wide as its column, up to 72 px."""
+def _card_html(card, anchored, language: str) -> Html:
     box = "max-width:72px;margin:0 auto;border-radius:6px;text-align:center"
     if card is None:
         return el(
@@ -285,7 +422,9 @@ def card_html(card, anchored=None) -> Html:
             style=f"{box};height:44px;border:1px dashed #8fb3c9;background:#0d4a6b",
         )
     special = SPECIAL_FACES.get(card)
-    face, background = special or (str(card), "#ffffff")
+    face, background = (
+        (hyphenated(gettext(special[0])), special[1]) if special else (str(card), "#ffffff")
+    )
     colour = "#ffffff" if special else INK
     arrow = {"vertical": "\u2195", "horizontal": "\u2194"}.get(ARROWS.get(card, ""))
     red = card in (1, 14)
@@ -303,29 +442,34 @@ def card_html(card, anchored=None) -> Html:
 
 
 DOMAIN_WORDS = {
-    "science": "Science",
-    "exploration": soft_hyphens("Exploration", 5),
-    "navigation": soft_hyphens("Navigation", 4),
-    "engineering": soft_hyphens("Engineering", 4),
-    "war": "War",
+    "science": N_("Science"),
+    "exploration": N_("Explo|ration"),
+    "navigation": N_("Navi|gation"),
+    "engineering": N_("Engi|neering"),
+    "war": N_("War"),
 }
+"""A domain's name on its card, with "|" where it may break in a phone's narrow column."""
 
 
 def domain_html(card: dict | None) -> Html:
-    return _domain_html(None if card is None else (card["domain"], card["points"]))
+    return _domain_html(None if card is None else (card["domain"], card["points"]), language())
 
 
 @cache
-def _domain_html(card: tuple[str, int] | None) -> Html:
+def _domain_html(card: tuple[str, int] | None, language: str) -> Html:
     box = "max-width:72px;margin:0 auto;text-align:center"
     if card is None:
         return el("div", "\u2014", style=f"{box};color:#8fb3c9")
     domain, points = card
     colour = DOMAIN_COLOUR[domain]
-    mark = "ink \u22121" if points < 0 else "\u2605" * points
+    mark = hyphenated(gettext("ink \u22121")) if points < 0 else "\u2605" * points
     return el(
         "div",
-        el("div", DOMAIN_WORDS[domain], style="font-size:10px;line-height:13px"),
+        el(
+            "div",
+            hyphenated(gettext(DOMAIN_WORDS[domain])),
+            style="font-size:10px;line-height:13px",
+        ),
         el("div", mark, style="font-size:13px;font-weight:bold"),
         style=f"{box};padding:4px 0;border-radius:6px;"
         f"background:{colour};color:#ffffff;border:2px solid #ffffff",
@@ -362,7 +506,11 @@ def grid_html(t: Table) -> Html:
     cols = el(
         "tr",
         [
-            el("td", f"column {c}", style="color:#d6e6f0;font-size:11px;text-align:center")
+            el(
+                "td",
+                gettext("column %(col)s", col=c),
+                style="color:#d6e6f0;font-size:11px;text-align:center",
+            )
             for c in range(1, 6)
         ],
     )
@@ -381,13 +529,13 @@ def points_html(t: Table) -> Html:
     rows = points_rows(t)
     v = t.view
     sides_ = rows[1:]
-    header = ["Points"] + [breakable(row[0]) for row in sides_]
+    header = [gettext("Points")] + [breakable(row[0]) for row in sides_]
     body = []
     for d, domain in enumerate(v["domains"]):
         cells: list = [
             el(
                 "span",
-                domain.capitalize(),
+                domain_name(domain),
                 style=f"color:{DOMAIN_COLOUR[domain]};white-space:nowrap",
             )
         ]
@@ -397,7 +545,7 @@ def points_html(t: Table) -> Html:
                 el("strong", value[:-1] + " \u2714") if value.endswith("*") else value.strip()
             )
         body.append(cells)
-    body.append([el("strong", "Won")] + [el("strong", row[-1].strip()) for row in sides_])
+    body.append([el("strong", gettext("Won"))] + [el("strong", row[-1].strip()) for row in sides_])
     return data_table(header, body, align_right=range(1, len(sides_) + 1))
 
 
@@ -408,7 +556,7 @@ def diver_chip(t: Table, card: int, part: str) -> Html:
 
 
 def special_chip(t: Table, name: str, part: str) -> Html:
-    return chip(SPECIAL_WORDS[name], "#4b2a6b", part=part, marked=t.marked(part))
+    return chip(special(name), "#4b2a6b", part=part, marked=t.marked(part))
 
 
 def hand_html(t: Table) -> Html | None:
@@ -418,30 +566,33 @@ def hand_html(t: Table) -> Html | None:
     if t.you is None:
         return None
     cards = [diver_chip(t, c, named.hand(c)) for c in v["hand"]]
-    specials = [special_chip(t, s, named.special(s)) for s in v["specials"]]
+    held = [special_chip(t, s, named.special(s)) for s in v["specials"]]
     choosing = None
     if v["draft"]:
         choosing = paragraph(
-            "Drawn, keep one: ", [special_chip(t, s, named.draft(s)) for s in v["draft"]]
+            gettext("Drawn, keep one: "), [special_chip(t, s, named.draft(s)) for s in v["draft"]]
         )
     elif v["submarine_drawn"]:
         choosing = paragraph(
-            "Your Submarine drew, keep one: ",
+            gettext("Your Submarine drew, keep one: "),
             [diver_chip(t, c, named.drawn(c)) for c in v["submarine_drawn"]],
         )
     return el(
         "div",
-        heading("Your hand"),
-        paragraph(cards or "no Divers", "\u00a0\u00a0", specials),
+        heading(gettext("Your hand")),
+        paragraph(cards or gettext("no Divers"), "\u00a0\u00a0", held),
         choosing,
     )
 
 
 def html(t: Table) -> Html:
     v = t.view
-    subtitle = f"Round {v['round']} of {v['rounds']} \u00b7 Nemo: {t.name(v['nemo'])}" + (
-        " \u00b7 hidden domains" if v["hidden_domains"] else ""
-    )
+    subtitle = gettext(
+        "Round %(round)s of %(rounds)s \u00b7 Nemo: %(who)s",
+        round=v["round"],
+        rounds=v["rounds"],
+        who=t.name(v["nemo"]),
+    ) + (gettext(" \u00b7 hidden domains") if v["hidden_domains"] else "")
     notes = [
         paragraph(line)
         for line in hand_lines(t)[1 if t.you is not None else 0 :]
@@ -449,14 +600,7 @@ def html(t: Table) -> Html:
         + reveal_lines(t)
         + taken_lines(t)
     ]
-    notes.append(
-        paragraph(
-            f"Face down: {plural(v['diver_pile_size'], 'Diver')} in the pile, "
-            f"{plural(v['special_deck_size'], 'Special')}, "
-            f"{plural(v['domain_pile_size'], 'Domain card')}.",
-            style=f"color:{MUTED}",
-        )
-    )
+    notes.append(paragraph(face_down(v), style=f"color:{MUTED}"))
     return board_frame(
         "Nautilus",
         subtitle,
@@ -464,10 +608,10 @@ def html(t: Table) -> Html:
         grid_html(t),
         el(
             "div",
-            heading("Points per domain"),
+            heading(gettext("Points per domain")),
             points_html(t),
             paragraph(
-                "\u2714 won for good; three domains win the game.",
+                gettext("\u2714 won for good; three domains win the game."),
                 style=f"color:{MUTED};font-size:12px",
             ),
         ),

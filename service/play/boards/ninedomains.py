@@ -22,8 +22,40 @@ from service.play.boards.common import (
 )
 from service.play.boards.table import Table
 from service.play.parts import ninedomains as named
+from service.words import N_, gettext, ngettext, pgettext
 
 SLOTS = ("left", "middle", "right")
+ELEMENTS = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "purple": N_("purple")}
+HOW = {
+    "effect": N_("effect"),
+    "strength": N_("strength"),
+    "bonus": N_("bonus"),
+    "identical": N_("identical"),
+    "symbol": N_("symbol"),
+}
+"""What decided a slot's fight."""
+MODES = {"per_game": N_("per game"), "per_round": N_("per round")}
+
+
+def slot_word(slot: int) -> str:
+    """ "left", "middle", "right" in the language spoken now."""
+    return (
+        pgettext("slot", "left"),
+        pgettext("slot", "middle"),
+        pgettext("slot", "right"),
+    )[slot]
+
+
+def capitalised(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def element_words(d: dict) -> str:
+    if not d["element"]:
+        return gettext("no element")
+    return gettext("half purple") if d["half"] else gettext(ELEMENTS[d["element"]])
+
+
 PAINT = {
     "red": "#c62828",
     "blue": "#1f5fbf",
@@ -40,8 +72,13 @@ def domain_info(t: Table) -> dict[str, dict]:
 def domain_words(t: Table, domain: str) -> str:
     """ "red4 (red, 4 points)", "purple3a (half purple, 3 points)", "plain6 (no element, 6)"."""
     d = domain_info(t)[domain]
-    element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
-    return f"{domain} ({element}, {d['points']} points)"
+    return ngettext(
+        "%(domain)s (%(element)s, %(num)d point)",
+        "%(domain)s (%(element)s, %(num)d points)",
+        d["points"],
+        domain=domain,
+        element=element_words(d),
+    )
 
 
 def other(seat: int) -> int:
@@ -51,32 +88,62 @@ def other(seat: int) -> int:
 def situation(t: Table) -> list[str]:
     v = t.view
     if v["phase"] == "over":
-        return [t.result() or "The game is over."]
+        return [t.result() or gettext("The game is over.")]
     if v["phase"] == "commit":
         waiting = [s for s in (0, 1) if not v["committed"][s]]
-        lines = [
-            t.acting(
-                "You lay three cards face down, one before each domain.",
-                "lays three cards face down.",
-                "lay three cards face down, one before each domain, at the same time.",
-            )
-        ]
+        if t.active and t.active == [t.you]:
+            lines = [gettext("You lay three cards face down, one before each domain.")]
+        elif len(t.active) > 1:
+            lines = [
+                gettext(
+                    "%(who)s lay three cards face down, one before each domain, at the same time.",
+                    who=t.who(t.active),
+                )
+            ]
+        else:
+            lines = [gettext("%(who)s lays three cards face down.", who=t.who(t.active))]
         done = [s for s in (0, 1) if v["committed"][s]]
         if done:
-            lines.append(f"Already laid: {t.who(done)}; still to lay: {t.who(waiting)}.")
+            lines.append(
+                gettext(
+                    "Already laid: %(done)s; still to lay: %(waiting)s.",
+                    done=t.who(done),
+                    waiting=t.who(waiting),
+                )
+            )
         return lines
     decision = v["decision"]
-    what = (
-        "swap one of their domains with one of the opponent's (swap-domain) or pass"
-        if decision["kind"] == "swap-domain"
-        else "swap a card in hand with a used card (swap-card) or pass"
-    )
-    winner = "Your" if decision["seat"] == t.you else f"{t.bare_name(decision['seat'])}'s"
+    mine = decision["seat"] == t.you
     card = "2-" if decision["kind"] == "swap-domain" else "3-"
-    return [
-        f"{winner} {card} won the {SLOTS[decision['slot']]} slot: "
-        + t.acting(f"you may {what.replace('their', 'your')}.", f"may {what}.")
-    ]
+    slot = slot_word(decision["slot"])
+    if decision["kind"] == "swap-domain":
+        said = (
+            N_(
+                "Your %(card)s won the %(slot)s slot: you may swap one of your domains with one "
+                "of the opponent's (swap-domain) or pass."
+            )
+            if mine
+            else N_(
+                "%(owner)s's %(card)s won the %(slot)s slot: %(who)s may swap one of their "
+                "domains with one of the opponent's (swap-domain) or pass."
+            )
+        )
+    else:
+        said = (
+            N_(
+                "Your %(card)s won the %(slot)s slot: you may swap a card in hand with a used "
+                "card (swap-card) or pass."
+            )
+            if mine
+            else N_(
+                "%(owner)s's %(card)s won the %(slot)s slot: %(who)s may swap a card in hand "
+                "with a used card (swap-card) or pass."
+            )
+        )
+    if mine:
+        return [gettext(said, card=card, slot=slot)]
+    owner = t.bare_name(decision["seat"])
+    return [gettext(said, owner=owner, card=card, slot=slot, who=t.who(t.active))]
 
 
 def last_fought(t: Table) -> dict[int, dict] | None:
@@ -92,17 +159,17 @@ def last_fought(t: Table) -> dict[int, dict] | None:
 def fought_card(battle: dict | None, seat: int) -> str:
     if battle is None:
         return "-"
-    return battle["cards"][seat] + (" takes it" if battle["winner"] == seat else "")
+    return battle["cards"][seat] + (" " + gettext("takes it") if battle["winner"] == seat else "")
 
 
 def slot_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [[""] + list(SLOTS)]
+    rows = [[""] + [slot_word(s) for s in range(3)]]
     seats = [t.you, other(t.you)] if t.you is not None else [0, 1]
     fought = last_fought(t)
     if fought is not None:
         rows.append(
-            [f"Round {v['battles'][-1]['round']}"]
+            [gettext("Round %(round)s", round=v["battles"][-1]["round"])]
             + [fought[s]["domain"] if s in fought else "-" for s in range(3)]
         )
         rows += [
@@ -110,25 +177,38 @@ def slot_rows(t: Table) -> list[list[str]]:
             for seat in seats
         ]
         return rows
-    rows.append(["At stake"] + [d or "fought" for d in v["face_up"]])
-    rows.append(["Face down"] + [f"{n} below" for n in v["pile_sizes"]])
+    rows.append([gettext("At stake")] + [d or gettext("fought") for d in v["face_up"]])
+    rows.append([gettext("Face down")] + [gettext("%(num)s below", num=n) for n in v["pile_sizes"]])
     for seat in seats:
         if seat == t.you and v["my_cards"] is not None:
             cards = list(v["my_cards"])
         elif v["committed"][seat]:
-            cards = ["(laid)"] * 3
+            cards = [gettext("(laid)")] * 3
         else:
             cards = ["-"] * 3
         rows.append([t.name(seat, 14)] + cards)
         if any(v["carry"][seat]):
-            rows.append(["  carried"] + [f"{b:+d}" if b else "" for b in v["carry"][seat]])
+            rows.append(
+                ["  " + gettext("carried")] + [f"{b:+d}" if b else "" for b in v["carry"][seat]]
+            )
     return rows
 
 
 def battle_rows(t: Table) -> list[list[str]]:
     """One row per slot fought: the cards with their strength (and bonus), who took it, how."""
     v = t.view
-    rows = [["Round", "slot", "domain", t.name(0, 12), "", t.name(1, 12), "won by", "how"]]
+    rows = [
+        [
+            gettext("Round"),
+            gettext("slot"),
+            gettext("domain"),
+            t.name(0, 12),
+            "",
+            t.name(1, 12),
+            gettext("won by"),
+            gettext("how"),
+        ]
+    ]
     for b in v["battles"]:
         cards = [
             f"{b['cards'][s]} ({b['strengths'][s]}"
@@ -137,22 +217,22 @@ def battle_rows(t: Table) -> list[list[str]]:
             for s in (0, 1)
         ]
         winner = (
-            "nobody"
+            gettext("nobody")
             if b["winner"] is None
-            else "you"
+            else gettext("you")
             if b["winner"] == t.you
             else t.bare_name(b["winner"])[:12]
         )
         rows.append(
             [
                 str(b["round"]),
-                SLOTS[b["slot"]],
+                slot_word(b["slot"]),
                 b["domain"],
                 cards[0],
-                "vs",
+                gettext("vs"),
                 cards[1],
                 winner,
-                b["how"],
+                gettext(HOW[b["how"]]) if b["how"] in HOW else b["how"],
             ]
         )
     return rows
@@ -162,12 +242,20 @@ def battle_lines(t: Table) -> list[str]:
     """The battles as text: the card columns headed by the short names, strength in brackets."""
     rows = battle_rows(t)
     rows[0][3], rows[0][5] = rows[0][3][:10], rows[0][5][:10]
-    return ["Battles (each card with its strength in brackets):"] + table(rows, gap=1)
+    return [gettext("Battles (each card with its strength in brackets):")] + table(rows, gap=1)
 
 
 def player_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [["Player", "points", "bonus", "domains", "elements"]]
+    rows = [
+        [
+            gettext("Player"),
+            gettext("points"),
+            pgettext("victory points", "bonus"),
+            gettext("domains"),
+            gettext("elements"),
+        ]
+    ]
     for seat in (0, 1):
         rows.append(
             [
@@ -175,7 +263,7 @@ def player_rows(t: Table) -> list[list[str]]:
                 str(v["points"][seat]),
                 str(v["bonus_points"][seat]),
                 " ".join(v["domains"][seat]) or "-",
-                joined(v["elements"][seat], "-"),
+                joined([gettext(ELEMENTS[e]) for e in v["elements"][seat]], "-"),
             ]
         )
     return rows
@@ -185,24 +273,38 @@ def card_lines(t: Table) -> list[str]:
     v = t.view
     lines = []
     if v["hand"] is not None:
-        lines.append(f"Your hand: {' '.join(v['hand']) or 'empty'}")
+        lines.append(gettext("Your hand: %(cards)s", cards=" ".join(v["hand"]) or gettext("empty")))
     for seat in (0, 1):
         if seat != t.you:
-            lines.append(f"{t.bare_name(seat)} holds {v['hand_sizes'][seat]} cards.")
-    used = [f"{t.bare_name(s)} {' '.join(v['used'][s]) or 'none'}" for s in (0, 1)]
-    lines.append(f"{PLAYED} {'; '.join(used)}.")
+            lines.append(
+                ngettext(
+                    "%(who)s holds %(num)d card.",
+                    "%(who)s holds %(num)d cards.",
+                    v["hand_sizes"][seat],
+                    who=t.bare_name(seat),
+                )
+            )
+    used = [f"{t.bare_name(s)} {' '.join(v['used'][s]) or gettext('none')}" for s in (0, 1)]
+    lines.append(f"{played()} {'; '.join(used)}.")
+    mode = v["specials_mode"]
     lines.append(
-        f"Special cards dealt: {' '.join(v['specials']) or 'none'} "
-        f"({v['specials_mode'].replace('_', ' ')})."
+        gettext(
+            "Special cards dealt: %(cards)s (%(mode)s).",
+            cards=" ".join(v["specials"]) or gettext("none"),
+            mode=gettext(MODES[mode]) if mode in MODES else mode,
+        )
     )
     if v["discarded"]:
-        lines.append(f"Out of the game: {' '.join(v['discarded'])}.")
+        lines.append(gettext("Out of the game: %(cards)s.", cards=" ".join(v["discarded"])))
     if v["elements_void"]:
-        lines.append("Both players reached all four elements at once: elements no longer count.")
+        lines.append(
+            gettext("Both players reached all four elements at once: elements no longer count.")
+        )
     return lines
 
 
-PLAYED = "Played so far:"
+def played() -> str:
+    return gettext("Played so far:")
 
 
 def card_chip(t: Table, card: str, part: str) -> Html:
@@ -224,11 +326,12 @@ def used_html(t: Table) -> Html:
     v = t.view
     return el(
         "div",
-        paragraph(PLAYED),
+        paragraph(played()),
         [
             paragraph(
                 f"{t.name(seat, 16)}: ",
-                [card_chip(t, card, named.used(seat, card)) for card in v["used"][seat]] or "none",
+                [card_chip(t, card, named.used(seat, card)) for card in v["used"][seat]]
+                or gettext("none"),
             )
             for seat in (0, 1)
         ],
@@ -236,28 +339,46 @@ def used_html(t: Table) -> Html:
 
 
 def stake_lines(t: Table) -> list[str]:
-    return [f"  {slot}: {domain_words(t, d)}" for slot, d in zip(SLOTS, t.view["face_up"]) if d]
+    return [
+        f"  {slot_word(slot)}: {domain_words(t, d)}"
+        for slot, d in enumerate(t.view["face_up"])
+        if d
+    ]
 
 
 def text(t: Table) -> str:
     v = t.view
-    out = [f"THE NINE DOMAINS - round {v['round']} of {v['rounds']}"] + situation(t) + [""]
+    out = (
+        [
+            gettext(
+                "THE NINE DOMAINS - round %(round)s of %(rounds)s",
+                round=v["round"],
+                rounds=v["rounds"],
+            )
+        ]
+        + situation(t)
+        + [""]
+    )
     out += table(slot_rows(t))
     if stake_lines(t):
-        out.append("Domains at stake:")
+        out.append(gettext("Domains at stake:"))
         out += stake_lines(t)
     out.append("")
     out += card_lines(t)
     out.append("")
     out += table(player_rows(t), right=(1, 2))
-    out.append(
-        "All four elements (red, blue, green, both half purples) win at once; else "
-        "most points after round 3."
-    )
+    out.append(goal())
     if v["battles"]:
         out.append("")
         out += battle_lines(t)
     return "\n".join(wrap(out)) + "\n"
+
+
+def goal() -> str:
+    return gettext(
+        "All four elements (red, blue, green, both half purples) win at once; else most points "
+        "after round 3."
+    )
 
 
 # ------------------------------------------------------------------------------ HTML
@@ -271,11 +392,11 @@ def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     if domain is None:
         return el(
             "div",
-            "fought",
+            gettext("fought"),
             style=f"{CARD};padding:16px 0;color:{MUTED};border:1px dashed {LINE};border-radius:8px",
         )
     d = domain_info(t)[domain]
-    element = ("half purple" if d["half"] else d["element"]) if d["element"] else "no element"
+    element = element_words(d)
     paint = PAINT[d["element"]]
     if small:
         part = named.domain(domain)
@@ -291,7 +412,7 @@ def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     return el(
         "div",
         el("div", str(d["points"]), style="font-size:26px;font-weight:bold"),
-        el("div", "points", style="font-size:11px"),
+        el("div", ngettext("point", "points", d["points"]), style="font-size:11px"),
         el("div", element, style="font-size:12px;margin-top:4px"),
         el("div", domain, style="font-size:11px"),
         style=f"{CARD};padding:8px 0;border-radius:8px;"
@@ -304,7 +425,7 @@ def laid_card(text_: str, face_down: bool) -> Html:
     if face_down:
         return el(
             "div",
-            "face down",
+            gettext("face down"),
             style=f"{CARD};padding:9px 0;border-radius:6px;background:#3b4a5a;"
             "color:#cfd8e3;font-size:12px",
         )
@@ -339,7 +460,7 @@ def slots_html(t: Table) -> Html:
                         card,
                         el(
                             "div",
-                            "takes it",
+                            gettext("takes it"),
                             style="font-size:11px;font-weight:bold;text-align:center",
                         )
                         if won
@@ -357,14 +478,19 @@ def slots_html(t: Table) -> Html:
             else:
                 card = el(
                     "div",
-                    "not laid yet",
+                    gettext("not laid yet"),
                     style=f"{CARD};padding:8px 0;font-size:12px;"
                     f"color:{MUTED};border:1px dashed {LINE};"
                     "border-radius:6px",
                 )
             carry = v["carry"][seat][slot]
+            bonus = f"{carry:+d}"
             note = (
-                el("div", f"next card here {carry:+d}", style=f"font-size:11px;color:{MUTED}")
+                el(
+                    "div",
+                    gettext("next card here %(bonus)s", bonus=bonus),
+                    style=f"font-size:11px;color:{MUTED}",
+                )
                 if carry
                 else None
             )
@@ -383,12 +509,16 @@ def slots_html(t: Table) -> Html:
     head = el(
         "tr",
         [
-            el("td", s.capitalize(), style=f"font-size:12px;color:{MUTED};text-align:center")
-            for s in SLOTS
+            el(
+                "td",
+                capitalised(slot_word(s)),
+                style=f"font-size:12px;color:{MUTED};text-align:center",
+            )
+            for s in range(3)
         ],
     )
     if fought is not None:
-        stakes_label = f"Round {v['battles'][-1]['round']}"
+        stakes_label = gettext("Round %(round)s", round=v["battles"][-1]["round"])
         stakes = el(
             "tr",
             [
@@ -403,7 +533,7 @@ def slots_html(t: Table) -> Html:
             ],
         )
     else:
-        stakes_label = "At stake"
+        stakes_label = gettext("At stake")
         stakes = el(
             "tr",
             [
@@ -412,7 +542,7 @@ def slots_html(t: Table) -> Html:
                     domain_card(t, d),
                     el(
                         "div",
-                        f"{n} face down below",
+                        gettext("%(num)s face down below", num=n),
                         style=f"font-size:11px;color:{MUTED};text-align:center",
                     ),
                     part=named.stake(i),
@@ -448,7 +578,11 @@ def html(t: Table) -> Html:
                 [
                     el("div", row[0]),
                     el("div", [domain_card(t, d, small=True) for d in v["domains"][seat]]),
-                    el("div", f"elements: {row[4]}", style=f"font-size:12px;color:{MUTED}"),
+                    el(
+                        "div",
+                        gettext("elements: %(elements)s", elements=row[4]),
+                        style=f"font-size:12px;color:{MUTED}",
+                    ),
                 ],
                 el("strong", row[1]),
                 row[2],
@@ -458,8 +592,8 @@ def html(t: Table) -> Html:
     if v["hand"] is not None:
         hand = el(
             "div",
-            heading("Your hand"),
-            [card_chip(t, card, named.hand(card)) for card in v["hand"]] or "empty",
+            heading(gettext("Your hand")),
+            [card_chip(t, card, named.hand(card)) for card in v["hand"]] or gettext("empty"),
         )
     parts = [
         el("div", [paragraph(el("strong", line)) for line in situation(t)]),
@@ -468,30 +602,30 @@ def html(t: Table) -> Html:
         el(
             "div",
             [
-                used_html(t) if line.startswith(PLAYED) else paragraph(line)
+                used_html(t) if line.startswith(played()) else paragraph(line)
                 for line in card_lines(t)[1 if hand else 0 :]
             ],
         ),
         el(
             "div",
-            heading("Players"),
+            heading(gettext("Players")),
             data_table(rows[0][:3], players, align_right=(1, 2)),
-            paragraph(
-                "All four elements (red, blue, green, both half purples) win at "
-                "once; else most points after round 3.",
-                style=f"font-size:12px;color:{MUTED}",
-            ),
+            paragraph(goal(), style=f"font-size:12px;color:{MUTED}"),
         ),
     ]
     if v["battles"]:
         parts.append(
             el(
                 "div",
-                heading("Battles (strength in brackets)"),
+                heading(gettext("Battles (strength in brackets)")),
                 [paragraph(line) for line in battle_sentences(t)],
             )
         )
-    return board_frame("The Nine Domains", f"Round {v['round']} of {v['rounds']}", *parts)
+    return board_frame(
+        "The Nine Domains",
+        gettext("Round %(round)s of %(rounds)s", round=v["round"], rounds=v["rounds"]),
+        *parts,
+    )
 
 
 def battle_sentences(t: Table) -> list[str]:
@@ -500,11 +634,30 @@ def battle_sentences(t: Table) -> list[str]:
     rows = battle_rows(t)
     first, second = rows[0][3], rows[0][5]
     lines = []
-    for round_, slot, domain, cards0, _, cards1, winner, how in rows[1:]:
-        took = "nobody took it" if winner == "nobody" else f"{winner} took it"
+    for b, (round_, slot, domain, cards0, _, cards1, winner, how) in zip(
+        t.view["battles"], rows[1:]
+    ):
+        took = (
+            gettext("nobody took it")
+            if b["winner"] is None
+            else gettext("you took it")
+            if b["winner"] == t.you
+            else gettext("%(who)s took it", who=winner)
+        )
         lines.append(
-            f"Round {round_}, {slot}, {domain}: {first} {cards0} vs {second} {cards1}; "
-            f"{took} ({how})."
+            gettext(
+                "Round %(round)s, %(slot)s, %(domain)s: %(first)s %(mine)s vs %(second)s "
+                "%(theirs)s; %(took)s (%(how)s).",
+                round=round_,
+                slot=slot,
+                domain=domain,
+                first=first,
+                mine=cards0,
+                second=second,
+                theirs=cards1,
+                took=took,
+                how=how,
+            )
         )
     return lines
 

@@ -18,6 +18,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.games.nautilus import CARD_NAME
+from service.words import N_, gettext
+
+SPECIAL_NAMES = {
+    "anchor": N_("Anchor"),
+    "eye": N_("Eye"),
+    "fishbone": N_("Fishbone"),
+    "harpoon": N_("Harpoon"),
+    "kraken": N_("Kraken"),
+    "submarine": N_("Submarine"),
+}
 
 PASS = "do:pass"
 ANCHOR = "special:anchor"
@@ -106,24 +116,33 @@ def label(view: Mapping[str, Any], part: str) -> str:
     if kind == "space":
         seat, col = (int(x) for x in detail.split(":"))
         card = view["board"][seat][col - 1]
-        whose = "your side" if seat == view["you"] else "{seat%d}'s side" % seat
-        held = "empty" if card is None else f"the {_card_words(card)}"
-        return f"{whose}, column {col}: {held}"
+        held = (
+            gettext("empty")
+            if card is None
+            else gettext("the %(special)s", special=gettext(SPECIAL_NAMES[CARD_NAME[card]]))
+            if card in CARD_NAME
+            else gettext("the %(card)s", card=card)
+        )
+        if seat == view["you"]:
+            return gettext("your side, column %(col)s: %(held)s", col=col, held=held)
+        return gettext(
+            "%(who)s's side, column %(col)s: %(held)s", who="{seat%d}" % seat, col=col, held=held
+        )
     if kind == "hand":
-        return f"your {detail} in hand"
+        return gettext("your %(card)s in hand", card=detail)
     if kind == "special":
-        return f"your {detail.capitalize()}"
+        return gettext("your %(special)s", special=_special(detail))
     if kind == "draft":
-        return f"the {detail.capitalize()} you drew"
+        return gettext("the %(special)s you drew", special=_special(detail))
     if kind == "drawn":
-        return f"the {detail} your Submarine drew"
+        return gettext("the %(card)s your Submarine drew", card=detail)
     if part == PASS:
-        return "Use no Special now"
+        return gettext("Use no Special now")
     return part
 
 
-def _card_words(card: int) -> str:
-    return CARD_NAME[card].capitalize() if card in CARD_NAME else str(card)
+def _special(name: str) -> str:
+    return gettext(SPECIAL_NAMES[name]) if name in SPECIAL_NAMES else name
 
 
 def marks(view: Mapping[str, Any], happened: Sequence[Any]) -> set[str]:

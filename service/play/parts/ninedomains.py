@@ -19,7 +19,11 @@ from functools import cache
 from itertools import chain
 from typing import Any
 
-from engine.games.ninedomains import SLOT_WORDS, SLOTS
+from engine.games.ninedomains import SLOTS
+from service.words import N_, gettext
+
+SLOT_WORDS = (N_("on the left"), N_("in the middle"), N_("on the right"))
+"""A card's place, in words (as the engine's SLOT_WORDS)."""
 
 PASS = "do:pass"
 
@@ -82,27 +86,43 @@ def label(view: Mapping[str, Any], part: str) -> str:
     kind, _, detail = part.partition(":")
     you = view["you"]
     if kind == "hand":
-        return f"your {detail} in hand"
+        return gettext("your %(card)s in hand", card=detail)
     if kind == "slot":
         seat, index = (int(x) for x in detail.split(":"))
-        whose = "your card" if seat == you else "{seat%d}'s card" % seat
+        where = gettext(SLOT_WORDS[index])
         at_stake = view["face_up"][index]
-        return f"{whose} {SLOT_WORDS[index]}" + (f", for {at_stake}" if at_stake else "")
+        if seat == you:
+            if at_stake:
+                return gettext("your card %(slot)s, for %(domain)s", slot=where, domain=at_stake)
+            return gettext("your card %(slot)s", slot=where)
+        who = "{seat%d}" % seat
+        if at_stake:
+            return gettext(
+                "%(who)s's card %(slot)s, for %(domain)s", who=who, slot=where, domain=at_stake
+            )
+        return gettext("%(who)s's card %(slot)s", who=who, slot=where)
     if kind == "stake":
+        where = gettext(SLOT_WORDS[int(detail)])
         at_stake = view["face_up"][int(detail)]
-        return f"the domain {SLOT_WORDS[int(detail)]}" + (f": {at_stake}" if at_stake else "")
+        if at_stake:
+            return gettext("the domain %(slot)s: %(domain)s", slot=where, domain=at_stake)
+        return gettext("the domain %(slot)s", slot=where)
     if kind == "domain":
         owner = next((s for s, held in enumerate(view["domains"]) if detail in held), None)
-        whose = "your" if owner == you else "{seat%d}'s" % owner if owner is not None else "the"
-        return f"{whose} domain {detail}"
+        if owner == you:
+            return gettext("your domain %(domain)s", domain=detail)
+        if owner is not None:
+            return gettext("%(who)s's domain %(domain)s", who="{seat%d}" % owner, domain=detail)
+        return gettext("the domain %(domain)s", domain=detail)
     if kind == "used":
         user, card = detail.split(":", 1)
-        whose = "your" if int(user) == you else "{seat%s}'s" % user
-        return f"{whose} used {card}"
+        if int(user) == you:
+            return gettext("your used %(card)s", card=card)
+        return gettext("%(who)s's used %(card)s", who="{seat%s}" % user, card=card)
     if part == PASS:
         decision = view.get("decision") or {}
         card = "2-" if decision.get("kind") == "swap-domain" else "3-"
-        return f"Do not use your {card}"
+        return gettext("Do not use your %(card)s", card=card)
     return part
 
 
