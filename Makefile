@@ -81,7 +81,7 @@ $(AXE_STAMP): $(AXE)/package.json $(AXE)/package-lock.json
 unexport PYTHONDONTWRITEBYTECODE
 
 test: $(DEV_STAMP) $(CATALOGUES) lint $(BROWSER) $(AXE_STAMP)
-	$(BIN)/python -m pytest -n 3 -q --durations=25
+	$(BIN)/python -m pytest -n 4 -q --durations=25
 
 # The loop while working: every test but the slow, end-to-end, browser, fault and cluster ones
 # (their markers: pyproject.toml), in parallel, no linters; `make test` stays the whole suite.
