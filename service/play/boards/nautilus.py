@@ -50,21 +50,13 @@ DOMAIN_COLOUR = {
     "engineering": "#a4550f",
     "war": "#b3262e",
 }
-SPECIAL_WORDS = {
-    "anchor": N_("Anchor"),
-    "eye": N_("Eye"),
-    "fishbone": N_("Fishbone"),
-    "harpoon": N_("Harpoon"),
-    "kraken": N_("Kraken"),
-    "submarine": N_("Submarine"),
-}
 ARROWS = {6: "vertical", 9: "vertical", 7: "horizontal", 8: "horizontal"}
 COLUMN = 10
 GRID_NAME = 15  # a name beside the grid: 15 + " (you)" + 5 columns of 10 fit in 72
 
 
 def special(name: str) -> str:
-    return gettext(SPECIAL_WORDS[name])
+    return gettext(named.SPECIAL_NAMES[name])
 
 
 def card_words(card) -> str:
