@@ -1,6 +1,6 @@
 """The words of a move a player may write in a reply by email in their own language (issue 38):
 the first word of each step, the verb ("бросить" for Buttons' `roll`, "flotta" for Con Sonar!'s
-`fleet`), read as the notation's verb; the rest of the step (rows, columns, cards) is notation
+`fleet`, "поставить" for Nautilus' `place`, "recupero" for The Nine Domains' `swap-card`), read as the notation's verb; the rest of the step (rows, columns, cards) is notation
 in every language. The words are the `service` catalogue's (a translation may give several,
 separated by commas, each a single word); the notation itself is always read too.
 
@@ -36,9 +36,32 @@ def _consonar() -> list[tuple[str, str]]:
     ]
 
 
+def _nautilus() -> list[tuple[str, str]]:
+    return [
+        (pgettext("words of a Nautilus move, comma-separated", "keep"), "keep"),
+        (pgettext("words of a Nautilus move, comma-separated", "eye"), "eye"),
+        (pgettext("words of a Nautilus move, comma-separated", "submarine"), "submarine"),
+        (pgettext("words of a Nautilus move, comma-separated", "harpoon"), "harpoon"),
+        (pgettext("words of a Nautilus move, comma-separated", "pass"), "pass"),
+        (pgettext("words of a Nautilus move, comma-separated", "place"), "place"),
+        (pgettext("words of a Nautilus move, comma-separated", "move"), "move"),
+    ]
+
+
+def _ninedomains() -> list[tuple[str, str]]:
+    return [
+        (pgettext("words of a Nine Domains move, comma-separated", "play"), "play"),
+        (pgettext("words of a Nine Domains move, comma-separated", "swap-domain"), "swap-domain"),
+        (pgettext("words of a Nine Domains move, comma-separated", "swap-card"), "swap-card"),
+        (pgettext("words of a Nine Domains move, comma-separated", "pass"), "pass"),
+    ]
+
+
 SAID: dict[str, Callable[[], list[tuple[str, str]]]] = {
     "buttons": _buttons,
     "consonar": _consonar,
+    "nautilus": _nautilus,
+    "ninedomains": _ninedomains,
 }
 """Per title, the verbs of its notation as the language spoken says them."""
 

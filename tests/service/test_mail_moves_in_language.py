@@ -82,7 +82,7 @@ def test_the_translated_verbs_are_the_notations_and_never_ambiguous():
     assert notation_of("consonar", "it", "Flotta r+2@r1 g-3@g2; fine") == (
         "fleet r+2@r1 g-3@g2; end"
     )
-    for game in ("buttons", "consonar"):
+    for game in ("buttons", "consonar", "nautilus", "ninedomains"):
         for language in ("ru", "it"):
             said = verbs(game, language)
             assert said and all(" " not in word for word in said)
@@ -94,3 +94,27 @@ def test_the_translated_verbs_are_the_notations_and_never_ambiguous():
 def test_a_word_that_could_mean_two_moves_is_read_as_neither():
     pairs = [("passo", "end"), ("passo", "skip"), ("fine", "end"), ("end", "end")]
     assert unambiguous(pairs, notations={"end", "skip", "fine"}) == {"end": "end"}
+
+
+def test_nautilus_and_the_nine_domains_moves_may_be_written_in_russian_and_italian():
+    assert notation_of("nautilus", "ru", "Поставить 7 opp3") == "place 7 opp3"
+    assert notation_of("nautilus", "ru", "подлодка keep 4") == "submarine keep 4"
+    assert notation_of("nautilus", "ru", "Оставить kraken") == "keep kraken"
+    assert notation_of("nautilus", "it", "Sposto me2 opp2") == "move me2 opp2"
+    assert notation_of("nautilus", "it", "arpione give 9") == "harpoon give 9"
+    assert notation_of("nautilus", "it", "occhio") == "eye"
+    assert notation_of("ninedomains", "ru", "Сыграть 3+ 0 5") == "play 3+ 0 5"
+    assert notation_of("ninedomains", "ru", "поменяться red4 blue2") == "swap-domain red4 blue2"
+    assert notation_of("ninedomains", "ru", "обменять 2 4") == "swap-card 2 4"
+    assert notation_of("ninedomains", "it", "gioco 3+ 0 5") == "play 3+ 0 5"
+    assert notation_of("ninedomains", "it", "recupero 2 4") == "swap-card 2 4"
+    assert notation_of("ninedomains", "it", "passo") == "pass"
+    assert notation_of("ninedomains", "it", "play 3+ 0 5") == "play 3+ 0 5"
+    every = {
+        game: {verb for language in ("ru", "it") for verb in verbs(game, language).values()}
+        for game in ("nautilus", "ninedomains")
+    }
+    assert every == {
+        "nautilus": {"keep", "eye", "submarine", "harpoon", "pass", "place", "move"},
+        "ninedomains": {"play", "swap-domain", "swap-card", "pass"},
+    }, "each move has a word in each language"
