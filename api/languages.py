@@ -7,38 +7,23 @@ a client that says nothing reads English as it always did. Codes, field names an
 the same in every language.
 
 The words are the web client's gettext catalogues (web/translations, one catalogue for the
-whole server): an English message is its own message id, `service.errors.Words` keeps the id
-and values of one with values. A message the catalogues lack (a refusal the engine words with
-values) stays English, and the answer's Content-Language says so.
+whole server), and the service's for the engine's refusals (`web.i18n.said_in`): an English
+message is its own message id, `service.errors.Words` keeps the id and values of one with
+values. A message the catalogues lack stays English, and the answer's Content-Language says
+so.
 """
 
 from __future__ import annotations
 
 from flask import request
-from flask_babel import force_locale, gettext
 
-from service.errors import Words
 from service.languages import DEFAULT, LANGUAGES
+from web.i18n import said_in
 
 
 def asked() -> str:
     """The language the request asks for, among ours; English by default."""
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT
-
-
-def said_in(text: str, language: str) -> str:
-    """`text`, an English message (a literal or `Words`), in `language` (English where the
-    catalogue has no translation)."""
-    if language == DEFAULT:
-        return str(text)
-    if not isinstance(text, Words):
-        text = Words(str(text))  # a literal message is its own id
-    values = {  # a value may be words too (a tournament's format)
-        name: said_in(value, language) if isinstance(value, Words) else value
-        for name, value in text.values.items()
-    }
-    with force_locale(language):
-        return gettext(text.msgid, **values)
 
 
 def say(text: str) -> tuple[str, str]:

@@ -7,7 +7,8 @@ operation's members with their meaning (api/error_codes.py, api/spec_plugin.py).
 not a member cannot be raised: a typo fails the type checker, not a client.
 
 The engine stays pure and names its refusals by code only (`engine.core.GameError`); each of
-its codes is a member here, and `ServiceError.from_game_error` looks it up.
+its codes is a member here, and `service.play.refusals.refused` looks it up (and words the
+refusal for the languages).
 
 A message is English. The API says it in the language a client asks for (api/languages.py):
 a message written as a literal is its own gettext message id; one with values is `Words`,
@@ -19,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 from typing import Any
-
-from engine.core import GameError
 
 
 class ErrorCode(Enum):
@@ -345,14 +344,15 @@ class ServiceError(Exception):
     def status(self) -> int:
         return self.error.status
 
-    @classmethod
-    def from_game_error(cls, err: GameError) -> ServiceError:
-        return cls(ErrorCode.of(err.code), err.message)
-
 
 def no_player(player_id: str, code: ErrorCode = ErrorCode.PLAYER_NOT_FOUND) -> ServiceError:
     """The refusal of a player id that names nobody (under the use case's own code)."""
     return ServiceError(code, Words("there is no player %(player)s", player=player_id))
+
+
+def game_not_found(game_id: str) -> ServiceError:
+    """The refusal of a game id that names no game."""
+    return ServiceError(ErrorCode.GAME_NOT_FOUND, Words("there is no game %(game)s", game=game_id))
 
 
 def no_game(title: str, code: ErrorCode, games: Iterable[str]) -> ServiceError:

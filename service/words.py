@@ -88,6 +88,23 @@ def pgettext(context: str, message: str, **params: Any) -> str:
     return said % params if params else said
 
 
+def said(text: str) -> str:
+    """A refusal in the language spoken now: `text` is a literal message (its own message id)
+    or service.errors.Words (a message id and its values, some of them words too). English
+    where the catalogue lacks it (the web's own refusals are the web catalogue's:
+    web.i18n.said_in)."""
+    msgid = getattr(text, "msgid", None)
+    catalogue = words(_language.get())
+    if msgid is None:
+        return catalogue.gettext(str(text))
+    values = {
+        name: said(value) if hasattr(value, "msgid") else value
+        for name, value in text.values.items()  # type: ignore[attr-defined]
+    }
+    translated = catalogue.gettext(msgid)
+    return translated % values if values else translated
+
+
 def N_(message: str) -> str:
     """A message marked for the catalogue, said later through `gettext` (a table of words)."""
     return message

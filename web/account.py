@@ -32,7 +32,7 @@ from .blueprint import (
     signed_in,
     you,
 )
-from .i18n import browser_language, language_choices, stamp
+from .i18n import browser_language, language_choices, refusal, stamp
 from .push import devices as push_devices
 
 GAME_SUMMARIES = {
@@ -323,7 +323,7 @@ def save_settings():
         answer = services().players.update(you(), changes)
     except ServiceError as err:
         return _settings_page(
-            err.error.status, gettext("Nothing was saved: %(why)s.", why=err.message)
+            err.error.status, gettext("Nothing was saved: %(why)s.", why=refusal(err.message))
         )
     if "webhook_secret" in answer:
         return _settings_page(shown={gettext("Your webhook secret"): answer["webhook_secret"]})

@@ -16,6 +16,7 @@ from service.assembly import Services
 from service.errors import ServiceError
 
 from . import session as web_session
+from .i18n import refusal
 
 pages = Blueprint(
     "web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
@@ -219,7 +220,7 @@ def check_forms():
 
 @pages.errorhandler(ServiceError)
 def service_error(err: ServiceError):
-    return message(str(NOT_DONE), _sentence(err.message), err.error.status)
+    return message(str(NOT_DONE), _sentence(refusal(err.message)), err.error.status)
 
 
 @pages.errorhandler(CSRFError)

@@ -20,7 +20,16 @@ from typing import IO, Any
 
 from babel.lists import format_list
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
+from flask_babel import (
+    Babel,
+    force_locale,
+    format_date,
+    format_time,
+    get_locale,
+    get_translations,
+    gettext,
+    ngettext,
+)
 from redis.exceptions import RedisError
 
 from service import words as service_words
@@ -79,6 +88,30 @@ def reader_zone() -> str:
     """The signed-in reader's time zone (UTC without one)."""
     zone = _reader(current_app.extensions["turnpost"]["services"]).get("time_zone")
     return zone if zone in time_zones() else "UTC"
+
+
+def said_in(text: str, language: str) -> str:
+    """`text`, an English message (a literal, its own message id, or service.errors.Words, an
+    id and its values), in `language`: from this catalogue, else from the service's (the
+    engine's refusals, service/play/refusals.py), else English. A value that is words too is
+    said in `language` as well (a tournament's format)."""
+    if language == DEFAULT:
+        return str(text)
+    msgid = getattr(text, "msgid", str(text))
+    values = {  # a value may be words too
+        name: said_in(value, language) if hasattr(value, "msgid") else value
+        for name, value in getattr(text, "values", {}).items()
+    }
+    with force_locale(language):
+        translated = get_translations().gettext(msgid)
+    if translated == msgid:  # not a message of the pages: perhaps of the service
+        translated = service_words.words(language).gettext(msgid)
+    return translated % values if values else translated
+
+
+def refusal(text: str) -> str:
+    """A refusal (a ServiceError's message) in the page's language."""
+    return said_in(text, reader_language())
 
 
 def and_list(names: list[str]) -> str:

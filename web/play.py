@@ -21,7 +21,7 @@ from service.play.talk import TALK_EVENTS
 from store.record import EventType
 
 from .blueprint import find_player, me, page, pages, services, signed_in, you
-from .i18n import and_list, deadline_words, in_words, reader_language, stamp
+from .i18n import and_list, deadline_words, in_words, reader_language, refusal, stamp
 
 BUTTONS_AT_MOST = 12  # up to this many legal moves, each is a button of its own
 FINISHED_SHOWN = 20  # finished games listed on My games
@@ -382,7 +382,10 @@ def create_game():
         )
     except ServiceError as err:
         return _new_game_page(
-            name, dict(form), {"seats": gettext("Not created: %(why)s.", why=err.message)}, 422
+            name,
+            dict(form),
+            {"seats": gettext("Not created: %(why)s.", why=refusal(err.message))},
+            422,
         )
     return redirect(f"/games/{game['id']}", 303)
 
@@ -556,7 +559,9 @@ def play_move(game_id: str):
                 ),
             )
         return _game_page(
-            game_id, err.error.status, gettext("Nothing was played: %(why)s.", why=err.message)
+            game_id,
+            err.error.status,
+            gettext("Nothing was played: %(why)s.", why=refusal(err.message)),
         )
     flash(gettext("You played %(move)s.", move=answer["move"]))
     return redirect(f"/games/{game_id}#since", 303)
@@ -573,11 +578,13 @@ def send_message(game_id: str):
         )
     except TooMany as err:
         html, status, headers = _game_page(
-            game_id, 429, gettext("Not sent: %(why)s.", why=err.message)
+            game_id, 429, gettext("Not sent: %(why)s.", why=refusal(err.message))
         )
         return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(game_id, err.error.status, gettext("Not sent: %(why)s.", why=err.message))
+        return _game_page(
+            game_id, err.error.status, gettext("Not sent: %(why)s.", why=refusal(err.message))
+        )
     return redirect(f"/games/{game_id}#chat", 303)
 
 
@@ -625,11 +632,13 @@ def _talk(game_id: str, call, done: str, anchor: str = "proposals"):
         answer = call()
     except TooMany as err:
         html, status, headers = _game_page(
-            game_id, 429, gettext("Not done: %(why)s.", why=err.message)
+            game_id, 429, gettext("Not done: %(why)s.", why=refusal(err.message))
         )
         return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(game_id, err.error.status, gettext("Not done: %(why)s.", why=err.message))
+        return _game_page(
+            game_id, err.error.status, gettext("Not done: %(why)s.", why=refusal(err.message))
+        )
     if answer.get("status") == "void":
         done = gettext("The proposal no longer held (the game moved on): nothing changed.")
     flash(done)

@@ -12,6 +12,7 @@ from service.errors import ServiceError
 
 from .blueprint import me, page, pages, services, signed_in, you
 from .charts import rating_chart
+from .i18n import refusal
 
 PER_PAGE = 50
 
@@ -91,7 +92,7 @@ def block_player(player_id: str):
         services().players.set_blocked(player, sorted(wanted))
     except ServiceError as err:
         return player_page(
-            player_id, err.error.status, gettext("Not done: %(why)s.", why=err.message)
+            player_id, err.error.status, gettext("Not done: %(why)s.", why=refusal(err.message))
         )
     flash(gettext("Blocked.") if player_id in wanted else gettext("Unblocked."))
     return redirect(f"/players/{player_id}", 303)
@@ -104,7 +105,7 @@ def report_player(player_id: str):
         services().moderation.report(you(), request.form.get("reason", ""), player_id=player_id)
     except ServiceError as err:
         return player_page(
-            player_id, err.error.status, gettext("Not sent: %(why)s.", why=err.message)
+            player_id, err.error.status, gettext("Not sent: %(why)s.", why=refusal(err.message))
         )
     flash(gettext("Your report is sent to the moderators."))
     return redirect(f"/players/{player_id}", 303)

@@ -15,6 +15,7 @@ from service.tournaments.tournaments import FORMATS, SIZES, default_rounds
 from store.tournaments import TournamentEventType
 
 from .blueprint import me, page, pages, services, signed_in, you
+from .i18n import refusal
 from .play import CLOCK_WORDS, PER_MOVE_CLOCKS, TIMEOUT_WORDS, tournament_line
 
 FORMAT_WORDS = {
@@ -169,7 +170,9 @@ def create_tournament():
             start_at=start_at,
         )
     except ServiceError as err:
-        return _form(dict(form), {"form": gettext("Not created: %(why)s.", why=err.message)}, 422)
+        return _form(
+            dict(form), {"form": gettext("Not created: %(why)s.", why=refusal(err.message))}, 422
+        )
     flash(gettext("The tournament is created: sign up to play in it, and tell your friends."))
     return redirect(f"/tournaments/{made['id']}", 303)
 

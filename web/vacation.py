@@ -12,7 +12,7 @@ from flask_babel import gettext, ngettext
 from service.errors import ServiceError
 
 from .blueprint import me, pages, services, signed_in, you
-from .i18n import stamp
+from .i18n import refusal, stamp
 
 
 @pages.app_context_processor
@@ -70,7 +70,7 @@ def take_vacation():
     try:
         state = vacations.take(you(), request.form.get("from", ""), request.form.get("to", ""))
     except ServiceError as err:
-        flash(gettext("No vacation taken: %(why)s.", why=err.message))
+        flash(gettext("No vacation taken: %(why)s.", why=refusal(err.message)))
         return redirect("/settings#vacation", 303)
     flash(
         ngettext(

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine import match as runner
 from engine import registry
+from service.errors import Words
 from service.words import gettext, ngettext
 from store.record import Event, EventType, ProposalKind
 from store.snapshot import Agreements, OpenProposal, Snapshot
@@ -90,36 +91,54 @@ def asked(snap: Snapshot, seat: int) -> list[int]:
     return [s for s in living(snap) if s != seat and snap["seats"][s]["kind"] == "player"]
 
 
-def why_not(snap: Snapshot, seat: int, kind: str, days: int | None = None) -> str | None:
-    """Why `seat` may not propose `kind` now, in words; None when it may."""
+def why_not(snap: Snapshot, seat: int, kind: str, days: int | None = None) -> Words | None:
+    """Why `seat` may not propose `kind` now, in words (the API's, service.errors.Words); None
+    when it may."""
     found = of(snap)
     if snap["status"] != "active" or found is None:
-        return "proposals are made while the game is on"
+        return Words("proposals are made while the game is on")
     if seat not in living(snap):
-        return "you have left this game"
+        return Words("you have left this game")
     if kind not in KINDS:
-        return f"there is no proposal {kind!r}; the kinds are {', '.join(KINDS)}"
+        return Words(
+            "there is no proposal %(kind)r; the kinds are %(kinds)s",
+            kind=kind,
+            kinds=", ".join(KINDS),
+        )
     if any(p["kind"] == kind for p in found["open"]):
-        return f"a proposal to {WORDS[kind]} is already open: answer or withdraw it first"
+        return ALREADY_OPEN[kind]
     if kind == "takeback":
         last = found["last_move"]
         if last is None or last["seat"] != seat:
-            return "only the game's last move may be taken back, by its player"
+            return Words("only the game's last move may be taken back, by its player")
         if not last["undoable"]:
-            return (
+            return Words(
                 "that move cannot be taken back: it showed something hidden or drew a random "
                 "number (a card, a die)"
             )
     if kind == "pause":
         if snap["time_control"] is None:
-            return "this game has no clock to pause"
+            return Words("this game has no clock to pause")
         if days is None or not 1 <= days <= MAX_PAUSE_DAYS:
-            return f"a pause is of 1 to {MAX_PAUSE_DAYS} days"
+            return Words("a pause is of 1 to %(most)s days", most=MAX_PAUSE_DAYS)
     if kind == "draw" and any(snap["seats"][s]["kind"] == "bot" for s in living(snap) if s != seat):
-        return "a bot does not agree to share the result: play on, or resign"
+        return Words("a bot does not agree to share the result: play on, or resign")
     if kind == "abort" and max(found["turns"], default=0) > ABORT_TURNS:
-        return f"a game may be aborted in its first {ABORT_TURNS} rounds only"
+        return Words(
+            "a game may be aborted in its first %(rounds)s rounds only", rounds=ABORT_TURNS
+        )
     return None
+
+
+ALREADY_OPEN = {
+    "takeback": Words(
+        "a proposal to take back a move is already open: answer or withdraw it first"
+    ),
+    "pause": Words("a proposal to pause the clocks is already open: answer or withdraw it first"),
+    "draw": Words("a proposal to share the result is already open: answer or withdraw it first"),
+    "abort": Words("a proposal to abort the game is already open: answer or withdraw it first"),
+}
+"""The refusal of a second open proposal of a kind (its words are WORDS')."""
 
 
 def moot(snap: Snapshot) -> list[int]:

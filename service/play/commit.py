@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from service.errors import ErrorCode, OutcomeUnknown, ServiceError
+from service.errors import ErrorCode, OutcomeUnknown, ServiceError, game_not_found
 from service.play import agreements, history, lists
 from store.connection import StoreUnavailable
 from store.games import (
@@ -190,7 +190,7 @@ class Commits:
                 if snap is None:
                     if quiet is not None:
                         return quiet
-                    raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+                    raise game_not_found(game_id)
             draft = Draft(snap, int(self.clock() * 1000))
             try:
                 answer = decide(draft)

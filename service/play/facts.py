@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.errors import ErrorCode, ServiceError
+from service.errors import game_not_found
 from service.play import agreements, history, lists, logview, results, talk
 from service.play.games import invitation_of, seat_of, suspension_due
 from service.play.results import TournamentGameResult
@@ -206,7 +206,7 @@ def load(games: GameStore, game_id: str) -> GameFacts:
     """The game's facts now; 404 `game/not_found` when there is no such game."""
     found = read(games, game_id)
     if found is None:
-        raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+        raise game_not_found(game_id)
     return found
 
 

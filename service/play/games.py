@@ -22,11 +22,20 @@ from engine import registry
 from engine.bots import search
 from engine.core import Action, GameError, InvalidOptions, LogEntry, validate_options
 from engine.rng import Rng, commitment
-from service.errors import ErrorCode, ServiceError, StaleVersion
+from service.errors import (
+    ErrorCode,
+    ServiceError,
+    StaleVersion,
+    Words,
+    game_not_found,
+    no_game,
+    no_player,
+)
 from service.ids import new_id
 from service.play import agreements, boards, clock, history, lists, logview, move_words
 from service.play.commit import Commits, Draft, Idempotency
 from service.play.commit import ReplayedAnswer as ReplayedAnswer  # the API marks replays
+from service.play.refusals import refused
 from service.timefmt import iso
 from store.connection import StoreUnavailable
 from store.games import GameStore
@@ -113,7 +122,7 @@ class GameService:
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
         if snap is None:
-            raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+            raise game_not_found(game_id)
         return snap
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -264,22 +273,24 @@ class GameService:
         only (no bot seat) is."""
         game = registry.get(game_name)
         if game is None:
-            raise ServiceError(
-                ErrorCode.GAME_UNKNOWN,
-                f"there is no game {game_name!r}; the games are: "
-                f"{', '.join(sorted(registry.GAMES)) or 'none yet'}",
-            )
+            raise no_game(game_name, ErrorCode.GAME_UNKNOWN, registry.GAMES)
         info = game.info
         if not info.min_players <= len(seats) <= info.max_players:
             raise ServiceError(
                 ErrorCode.GAME_INVALID_SEATS,
-                f"{info.title} is played by {info.min_players} to {info.max_players} "
-                f"players; {len(seats)} seats were given",
+                Words(
+                    "%(title)s is played by %(least)s to %(most)s players; %(seats)s seats were "
+                    "given",
+                    title=info.title,
+                    least=info.min_players,
+                    most=info.max_players,
+                    seats=len(seats),
+                ),
             )
         try:
             options = validate_options(info, options)
         except InvalidOptions as err:
-            raise ServiceError.from_game_error(err) from None
+            raise refused(err) from None
         if if_declined not in IF_DECLINED:
             raise ServiceError(ErrorCode.REQUEST_INVALID, "if_declined must be cancel or open")
         seat_records = self._seat_records(creator, seats, game)
@@ -601,8 +612,12 @@ class GameService:
                 if entry not in bots_of(game):
                     raise ServiceError(
                         ErrorCode.GAME_INVALID_SEATS,
-                        f"there is no bot {entry!r} for {game.info.title}; its bots are: "
-                        f"{', '.join(bots_of(game))}",
+                        Words(
+                            "there is no bot %(bot)r for %(title)s; its bots are: %(bots)s",
+                            bot=entry,
+                            title=game.info.title,
+                            bots=", ".join(bots_of(game)),
+                        ),
                     )
                 records.append(
                     {
@@ -615,14 +630,18 @@ class GameService:
             elif isinstance(entry, str):
                 if entry in seen:
                     raise ServiceError(
-                        ErrorCode.GAME_INVALID_SEATS, f"player {entry} is given two seats"
+                        ErrorCode.GAME_INVALID_SEATS,
+                        Words("player %(player)s is given two seats", player=entry),
                     )
                 seen.add(entry)
                 profile = self._profile(entry, ErrorCode.GAME_INVALID_SEATS)
                 if profile.get("suspended"):
                     raise ServiceError(
                         ErrorCode.GAME_INVALID_SEATS,
-                        f"{profile['name']} cannot be seated: an operator suspended them",
+                        Words(
+                            "%(name)s cannot be seated: an operator suspended them",
+                            name=profile["name"],
+                        ),
                     )
                 records.append({"kind": "invited", "player_id": entry, "name": profile["name"]})
             else:
@@ -639,7 +658,10 @@ class GameService:
             if blocked:
                 raise ServiceError(
                     ErrorCode.GAME_INVALID_SEATS,
-                    f"{record['name']} cannot be seated with you: one of you has blocked the other",
+                    Words(
+                        "%(name)s cannot be seated with you: one of you has blocked the other",
+                        name=record["name"],
+                    ),
                 )
         friends = self.players.lets_seat([str(r["player_id"]) for r in others], creator)
         for record in records:
@@ -663,7 +685,7 @@ class GameService:
     def _profile(self, player_id: str, error: ErrorCode) -> dict[str, Any]:
         profile = self.players.get(player_id)
         if profile is None:
-            raise ServiceError(error, f"there is no player {player_id}")
+            raise no_player(player_id, error)
         return profile
 
 
@@ -691,7 +713,10 @@ def _join(
         if seat is not None and seat != invited:
             raise ServiceError(
                 ErrorCode.GAME_SEAT_TAKEN,
-                f"seat {invited} is reserved for you: join without a seat or with that one",
+                Words(
+                    "seat %(seat)s is reserved for you: join without a seat or with that one",
+                    seat=invited,
+                ),
             )
         chosen = invited
     elif not open_seats:
@@ -704,7 +729,11 @@ def _join(
     if chosen != invited and chosen not in open_seats:
         raise ServiceError(
             ErrorCode.GAME_SEAT_TAKEN,
-            f"seat {chosen} is not open; open seats: {', '.join(map(str, open_seats))}",
+            Words(
+                "seat %(seat)s is not open; open seats: %(open)s",
+                seat=chosen,
+                open=", ".join(map(str, open_seats)),
+            ),
         )
     joined = {"type": EventType.PLAYER_JOINED, "seat": chosen, "player_id": player_id, "name": name}
     if calendar is not None:
@@ -764,7 +793,7 @@ def _move(
     except runner.StaleMove as stale:
         raise StaleVersion(stale.current_version) from None
     except GameError as err:
-        raise ServiceError.from_game_error(err) from None
+        raise refused(err) from None
     _taken(draft, seat, moved)
     new = draft.snap
     return {
@@ -786,7 +815,7 @@ def _resign(draft: Draft, player_id: str) -> dict[str, Any]:
         try:
             _leave(draft, seat, "resigned")
         except GameError as err:
-            raise ServiceError.from_game_error(err) from None
+            raise refused(err) from None
     return summarize(draft.snap, draft.now_ms)
 
 
@@ -1096,8 +1125,9 @@ def _started(snap: Snapshot) -> dict[str, Any]:
         waiting = len(_waiting_seats(snap))
         raise ServiceError(
             ErrorCode.GAME_NOT_STARTED,
-            f"the game has not started: it waits for {waiting} more "
-            f"player{'s' if waiting != 1 else ''}",
+            Words("the game has not started: it waits for %(num)s more player", num=waiting)
+            if waiting == 1
+            else Words("the game has not started: it waits for %(num)s more players", num=waiting),
         )
     return snap["match"]
 
@@ -1140,7 +1170,11 @@ def check_time_control(control: dict | None, min_seconds: int) -> dict | None:
     if kind not in CLOCK_KINDS:
         raise ServiceError(
             ErrorCode.GAME_INVALID_TIME_CONTROL,
-            f"there is no clock {kind!r}; the clocks are: none, {', '.join(CLOCK_KINDS)}",
+            Words(
+                "there is no clock %(kind)r; the clocks are: none, %(kinds)s",
+                kind=kind,
+                kinds=", ".join(CLOCK_KINDS),
+            ),
         )
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(
@@ -1156,7 +1190,14 @@ def check_time_control(control: dict | None, min_seconds: int) -> dict | None:
         if not _whole(value, low, high):
             raise ServiceError(
                 ErrorCode.GAME_INVALID_TIME_CONTROL,
-                f"{name} ({meaning}) must be a whole number of seconds from {low} to {high}",
+                Words(
+                    "%(name)s (%(meaning)s) must be a whole number of seconds from %(low)s to "
+                    "%(high)s",
+                    name=name,
+                    meaning=meaning,
+                    low=low,
+                    high=high,
+                ),
             )
         recorded[name] = value
     if kind == "bank" and recorded["max_seconds"] < recorded["initial_seconds"]:
@@ -1170,11 +1211,17 @@ def check_time_control(control: dict | None, min_seconds: int) -> dict | None:
 def clock_bounds(min_seconds: int) -> dict[str, dict[str, tuple[int, int, str]]]:
     """Each kind of clock's fields: (least, most, meaning), in seconds."""
     return {
-        "per_move": {"per_move_seconds": (min_seconds, MAX_MOVE_SECONDS, "the time for each move")},
+        "per_move": {
+            "per_move_seconds": (min_seconds, MAX_MOVE_SECONDS, Words("the time for each move"))
+        },
         "bank": {
-            "initial_seconds": (min_seconds, MAX_BANK_SECONDS, "the bank at the start"),
-            "increment_seconds": (0, MAX_INCREMENT_SECONDS, "added after each of your moves"),
-            "max_seconds": (min_seconds, MAX_BANK_SECONDS, "the most the bank holds"),
+            "initial_seconds": (min_seconds, MAX_BANK_SECONDS, Words("the bank at the start")),
+            "increment_seconds": (
+                0,
+                MAX_INCREMENT_SECONDS,
+                Words("added after each of your moves"),
+            ),
+            "max_seconds": (min_seconds, MAX_BANK_SECONDS, Words("the most the bank holds")),
         },
     }
 

@@ -22,7 +22,7 @@ from typing import Any
 from engine import match as runner
 from engine import registry
 from engine.core import Game, GameError, LogEntry
-from service.errors import ErrorCode, ServiceError
+from service.errors import game_not_found
 from service.play import (
     agreements,
     boards,
@@ -760,7 +760,7 @@ class Tables:
     def load(self, game_id: str) -> Snapshot:
         snap = self.games.snapshot(game_id)
         if snap is None:
-            raise ServiceError(ErrorCode.GAME_NOT_FOUND, f"there is no game {game_id}")
+            raise game_not_found(game_id)
         return snap
 
     def for_player(

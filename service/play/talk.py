@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import match as runner
-from service.errors import ErrorCode, ServiceError, TooMany
+from service.errors import ErrorCode, ServiceError, TooMany, Words
 from service.play import agreements, history, logview
 from service.play.commit import Draft
 from service.play.games import GameService, seat_of, seated, void_moot_proposals
@@ -40,12 +40,12 @@ _REFUSED = re.compile(
     "[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
 _NAMES = {
-    "\r": "a line break (CR)",
-    "\n": "a line break (LF)",
-    "\t": "a tab",
-    "\x00": "a NUL character",
-    "\u2028": "a line separator",
-    "\u2029": "a paragraph separator",
+    "\r": Words("a line break (CR)"),
+    "\n": Words("a line break (LF)"),
+    "\t": Words("a tab"),
+    "\x00": Words("a NUL character"),
+    "\u2028": Words("a line separator"),
+    "\u2029": Words("a paragraph separator"),
 }
 SCAN_EVENTS = 1000
 """Events read at most for one page of messages (a page then ends early, with `next`)."""
@@ -64,20 +64,28 @@ def check_text(text: Any) -> str:
     if found:
         char = found.group()
         what = _NAMES.get(char) or (
-            "a lone surrogate"
+            Words("a lone surrogate")
             if "\ud800" <= char <= "\udfff"
-            else "a control character"
+            else Words("a control character")
             if unicodedata.category(char) == "Cc"
-            else "a character that changes the direction of the text"
+            else Words("a character that changes the direction of the text")
         )
         raise ServiceError(
             ErrorCode.CHAT_INVALID,
-            f"the message contains {what} (U+{ord(char):04X}): a message is plain text on one line",
+            Words(
+                "the message contains %(what)s (%(code)s): a message is plain text on one line",
+                what=what,
+                code=f"U+{ord(char):04X}",
+            ),
         )
     if len(text) > MAX_CHARS:
         raise ServiceError(
             ErrorCode.CHAT_INVALID,
-            f"a message has at most {MAX_CHARS} characters; this one has {len(text)}",
+            Words(
+                "a message has at most %(most)s characters; this one has %(count)s",
+                most=MAX_CHARS,
+                count=len(text),
+            ),
         )
     return text
 
@@ -276,10 +284,20 @@ class Talk:
         for seconds, most in ((60, self.limits.per_minute), (3600, self.limits.per_hour)):
             count, left = self.players.count_talk(player_id, seconds)
             if count > most:
-                window = "a minute" if seconds == 60 else "an hour"
                 raise TooMany(
-                    f"you may write at most {most} messages and proposals in {window}; "
-                    f"wait {left} seconds",
+                    Words(
+                        "you may write at most %(most)s messages and proposals in a minute; "
+                        "wait %(left)s seconds",
+                        most=most,
+                        left=left,
+                    )
+                    if seconds == 60
+                    else Words(
+                        "you may write at most %(most)s messages and proposals in an hour; "
+                        "wait %(left)s seconds",
+                        most=most,
+                        left=left,
+                    ),
                     retry_after=left,
                 )
 
@@ -327,7 +345,10 @@ class Talk:
         found = self.games.games.events(game_id, after=message - 1, count=1) if message > 0 else []
         event = found[0] if found else None
         if event is None or event["type"] != EventType.MESSAGE_SENT:
-            raise ServiceError(ErrorCode.REPORT_INVALID, f"{game_id} has no message {message}")
+            raise ServiceError(
+                ErrorCode.REPORT_INVALID,
+                Words("%(game)s has no message %(message)s", game=game_id, message=message),
+            )
         readers = list(event["to"])
         self.games.commits.run(game_id, lambda draft: _hide(draft, message, readers, reason))
         return reader_of(self.games.load(game_id), event["seat"])
@@ -460,7 +481,10 @@ def _asked(draft: Draft, player_id: str, proposal_id: int) -> tuple[int, OpenPro
     if proposal is None:
         raise ServiceError(
             ErrorCode.PROPOSAL_NOT_FOUND,
-            f"this game has no open proposal {proposal_id} (answered, withdrawn or lapsed)",
+            Words(
+                "this game has no open proposal %(proposal)s (answered, withdrawn or lapsed)",
+                proposal=proposal_id,
+            ),
         )
     return seat, proposal
 
@@ -472,11 +496,11 @@ def _answer(
     if seat not in proposal["waiting"]:
         raise ServiceError(
             ErrorCode.PROPOSAL_NOT_ASKED,
-            "you made this proposal: withdraw it instead"
+            Words("you made this proposal: withdraw it instead")
             if seat == proposal["seat"]
-            else "you have answered this proposal already"
+            else Words("you have answered this proposal already")
             if seat in proposal["accepted"]
-            else "you are not asked to answer this proposal",
+            else Words("you are not asked to answer this proposal"),
         )
     if not accept:
         return _close(draft, proposal, "declined", seat, undo)
@@ -557,8 +581,9 @@ def _say(draft: Draft, player_id: str, text: str, to: int | None) -> dict[str, A
     if snap["status"] != "active":
         raise ServiceError(
             ErrorCode.CHAT_CLOSED,
-            "messages are written while the game is on"
-            + ("; its messages stay readable" if snap["status"] == "finished" else ""),
+            Words("messages are written while the game is on; its messages stay readable")
+            if snap["status"] == "finished"
+            else Words("messages are written while the game is on"),
         )
     count = len(snap["seats"])
     if to is None:
@@ -575,8 +600,18 @@ def _say(draft: Draft, player_id: str, text: str, to: int | None) -> dict[str, A
             ]
             raise ServiceError(
                 ErrorCode.CHAT_BAD_RECIPIENT,
-                f"seat {to} is not another player of this game; the others are at seats "
-                f"{', '.join(map(str, players)) or 'none'}",
+                Words(
+                    "seat %(seat)s is not another player of this game; the others are at seats "
+                    "%(seats)s",
+                    seat=to,
+                    seats=", ".join(map(str, players)),
+                )
+                if players
+                else Words(
+                    "seat %(seat)s is not another player of this game; the others are at seats "
+                    "none",
+                    seat=to,
+                ),
             )
         readers = sorted({seat, to})
     draft.add(

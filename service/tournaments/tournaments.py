@@ -24,6 +24,7 @@ from engine.core import InvalidOptions, validate_options
 from service.errors import ErrorCode, ServiceError, Words, no_game, no_player
 from service.ids import new_id
 from service.play.games import GameService
+from service.play.refusals import refused
 from service.play.results import TournamentGameResult
 from service.ratings.ratings import Ratings
 from service.timefmt import iso
@@ -202,7 +203,7 @@ class TournamentService:
         try:
             checked = validate_options(info, options)
         except InvalidOptions as err:
-            raise ServiceError.from_game_error(err) from None
+            raise refused(err) from None
         now = self.now_ms()
         if start_at is not None and not now < start_at <= now + MAX_START_DAYS * 86_400_000:
             raise _invalid(Words("start_at must be in the future, within a year"))

@@ -136,3 +136,62 @@ def test_the_catalogs_descriptions_in_italian(client):
     )
     assert italian.json["on_timeout"]["forfeit"] == "perde la partita"
     assert [g["name"] for g in italian.json["games"]] == [g["name"] for g in english.json["games"]]
+
+
+def test_a_refusal_worded_with_values_is_said_in_the_clients_language(client, register):
+    _, ha = register("Ada")
+    assert_said_in_each_language(
+        answers(client, "get", "/v1/games/g_nothere", ha),
+        404,
+        "game/not_found",
+        "there is no game g_nothere",
+        "партии g_nothere нет",
+        "non c'è nessuna partita g_nothere",
+    )
+
+
+def test_a_missing_proposal_is_refused_in_the_clients_language(client, game):
+    g, ha = game
+    assert_said_in_each_language(
+        answers(client, "post", f"/v1/games/{g}/proposals/7/answer", ha, {"accept": True}),
+        404,
+        "proposal/not_found",
+        "this game has no open proposal 7 (answered, withdrawn or lapsed)",
+        "в этой партии нет открытого предложения 7 (на него ответили, его отозвали или его срок "
+        "истёк)",
+        "questa partita non ha nessuna proposta aperta 7 (ha avuto risposta, è stata ritirata o "
+        "è scaduta)",
+    )
+
+
+def test_the_engines_refusals_with_values_are_said_in_the_clients_language(client, game):
+    g, ha = game
+    legal = client.get(f"/v1/games/{g}/legal-moves", headers=ha).json["moves"]
+    assert "place 7 opp3" not in [m["notation"] for m in legal]
+    assert_said_in_each_language(
+        answers(
+            client,
+            "post",
+            f"/v1/games/{g}/moves",
+            ha,
+            {"notation": "place 7 opp3", "expected_version": 2},
+        ),
+        409,
+        "move/illegal",
+        "place 7 opp3 is not allowed now",
+        "ход place 7 opp3 сейчас не разрешён",
+        "la mossa place 7 opp3 ora non è consentita",
+    )
+    said = answers(
+        client,
+        "post",
+        f"/v1/games/{g}/moves",
+        ha,
+        {"notation": "place 7 opp9", "expected_version": 2},
+    )
+    assert [r.json["code"] for r in said] == ["move/malformed"] * 3
+    english, russian, italian = (r.json["message"] for r in said)
+    assert english.startswith("cannot read 'place 7 opp9': 'opp9' is not a space;")
+    assert russian.startswith("не удаётся прочитать 'place 7 opp9': 'opp9' — не клетка;")
+    assert italian.startswith("impossibile leggere 'place 7 opp9': 'opp9' non è uno spazio;")
+    assert [r.headers["Content-Language"] for r in said] == ["en", "ru", "it"]

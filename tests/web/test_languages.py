@@ -4,6 +4,7 @@ engine's refusals and options) has a translation in each catalogue, no word of a
 script is left outside them, and a page is in the language of its reader (their setting, else
 their browser's Accept-Language, else English). The API's answers: tests/api/test_api_languages.py."""
 
+import html
 import json
 import os
 import re
@@ -289,3 +290,32 @@ def test_the_words_a_pages_scripts_write_are_the_pages_in_its_language(app, serv
     assert said["ru"]["push_failed"] == "Здесь не удалось включить уведомления: %(why)s."
     assert said["it"]["chat_sent"] == "Inviato."
     assert said["ru"]["game_moved_reload"].startswith("Партия продвинулась")
+
+
+def test_a_refusal_worded_with_values_is_shown_in_the_pages_language(app, services, smtp):
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    ada = services.players.named("Ada", 1)[0]["id"]
+    bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])
+    game = services.games.create(ada, "nautilus", [ada, bo])["id"]
+    while (snap := services.games.load(game))["seats"][snap["active_seats"][0]]["player_id"] != ada:
+        move = services.games.legal_moves(game, bo)["moves"][0]["notation"]
+        services.games.play(game, bo, snap["version"], notation=move)
+    browser.get("/settings")  # a form of the new session's
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "UTC"}
+    browser.post("/settings", {**settings, "language": "ru"})
+    version = services.games.load(game)["version"]
+    r = browser.post(f"/games/{game}/move", {"version": str(version), "notation": "place 7 opp9"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422, page
+    assert "не удаётся прочитать 'place 7 opp9': 'opp9' — не клетка;" in page
+    assert "cannot read" not in page
+    r = browser.post(f"/games/{game}/chat", {"text": "good \u202eluck"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert "в сообщении есть символ, меняющий направление текста (U+202E)" in page
+    assert "changes the direction" not in page
+    r = browser.post("/games/g_nothere/proposals", {"kind": "draw"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 404 and "Партии g_nothere нет" in page, page
