@@ -27,11 +27,12 @@ from service.notify import emails
 from service.notify.notifications import preferences
 from service.notify.reply_addresses import read_reply_address, reply_address
 from service.play.games import GameService
+from service.play.refusals import worded
 from service.play.table import SeatTable, Tables
 from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
-from service.words import gettext, speaking
+from service.words import gettext, said, speaking
 from store.front_door import SenderQuota
 from store.notifications import NotificationStore
 from store.players import PlayerStore
@@ -252,7 +253,7 @@ class MailMoves:
         try:
             self.talk.say(game_id, player_id, reply.message, to)
         except ServiceError as err:  # TooMany too
-            return None, gettext("Your message was not sent: %(why)s.", why=err.message)
+            return None, gettext("Your message was not sent: %(why)s.", why=said(err.message))
         return reply.message, ""
 
     # -- answers ---------------------------------------------------------------------------
@@ -385,9 +386,13 @@ def _explain(err: ServiceError | GameError, step: str, version: int) -> str:
             step=step,
         )
     if code == "move/malformed":
-        return gettext(
-            "'%(step)s' could not be read as a move: %(why)s", step=step, why=err.message
-        )
+        return gettext("'%(step)s' could not be read as a move: %(why)s", step=step, why=_why(err))
     if code == "move/illegal":
-        return gettext("'%(step)s' is not a legal move now: %(why)s", step=step, why=err.message)
-    return gettext("'%(step)s' was not played: %(why)s", step=step, why=err.message)
+        return gettext("'%(step)s' is not a legal move now: %(why)s", step=step, why=_why(err))
+    return gettext("'%(step)s' was not played: %(why)s", step=step, why=_why(err))
+
+
+def _why(err: ServiceError | GameError) -> str:
+    """The refusal's reason in the language spoken now (the engine's, worded with values or
+    not, are the service catalogue's: service/play/refusals.py)."""
+    return said(err.message if isinstance(err, ServiceError) else worded(err.message))

@@ -118,3 +118,28 @@ def test_nautilus_and_the_nine_domains_moves_may_be_written_in_russian_and_itali
         "nautilus": {"keep", "eye", "submarine", "harpoon", "pass", "place", "move"},
         "ninedomains": {"play", "swap-domain", "swap-card", "pass"},
     }, "each move has a word in each language"
+
+
+def test_a_refused_reply_quotes_the_reason_in_russian(buttons, smtp):
+    services, game_id, seat = buttons
+    email = turn_email(services, smtp, game_id, seat, "ada@example.org")
+    outcome = services.mail_moves.receive(reply_to(email, "place 3 5", "ada@example.org"))
+    assert outcome.code == "move/illegal", outcome
+    text = " ".join(text_of(answer_to(smtp, "ada@example.org", "move/illegal")).split())
+    assert "«place 3 5» сейчас не допустимый ход: ход place 3 5 сейчас не разрешён" in text
+    assert "is not allowed now" not in text
+    outcome = services.mail_moves.receive(reply_to(email, "летать 3 5", "ada@example.org"))
+    assert outcome.code == "move/malformed", outcome
+    text = " ".join(text_of(answer_to(smtp, "ada@example.org", "move/malformed")).split())
+    assert "не удаётся прочитать 'летать 3 5': напишите 'roll', 'optout'" in text
+    assert "cannot read" not in text
+
+
+def test_a_message_refused_in_a_reply_is_answered_with_the_reason_in_russian(buttons, smtp):
+    services, game_id, seat = buttons
+    email = turn_email(services, smtp, game_id, seat, "ada@example.org")
+    reply = reply_to(email, "бросить\nsay to Bo: удачи", "ada@example.org")
+    assert services.mail_moves.receive(reply).code == "mail/played"
+    text = " ".join(text_of(answer_to(smtp, "ada@example.org", "mail/played")).split())
+    assert "личные сообщения — для партий на троих и больше: напишите всему столу" in text
+    assert "private messages" not in text

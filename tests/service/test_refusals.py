@@ -10,6 +10,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from engine import match as runner
 from engine import registry
@@ -22,6 +23,7 @@ from tests.engine.hidden_bid import GAME as HIDDEN_BID
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = registry.GAMES
+NAMES = {"service/translations": "service.po", "web/translations": "messages.po"}
 REFUSALS = {"GameError", "MalformedAction", "IllegalAction", "AlreadyLeft", "InvalidOptions"}
 
 
@@ -191,3 +193,23 @@ def test_no_refusal_of_the_service_is_built_at_run_time():
             if _built_at_run_time(node.args[index]):
                 built.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert built == []
+
+
+@pytest.mark.parametrize("language", ["ru", "it"])
+def test_a_refusal_in_both_catalogues_is_said_alike(language):
+    """The engine's and the table talk's refusals are in the service's catalogue too (the
+    answers to emailed moves quote them): the same words as the pages' and the API's."""
+
+    def catalogue(path):
+        with open(ROOT / path / language / "LC_MESSAGES" / NAMES[path], "rb") as f:
+            return {m.id: m for m in read_po(f, locale=language) if m.id}
+
+    service = catalogue("service/translations")
+    pages = catalogue("web/translations")
+    shared = [
+        m
+        for m in service.values()
+        if any(p.startswith(("engine/", "service/play/talk.py")) for p, _ in m.locations)
+    ]
+    assert len(shared) > 40
+    assert [m.id for m in shared if m.id in pages and pages[m.id].string != m.string] == []
