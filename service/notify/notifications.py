@@ -819,8 +819,8 @@ class NotificationService:
         }
 
     def _tournament_email(self, notice: Notice, fallback: bool, attempt: int) -> tuple[str, float]:
-        """A round's start or end, by email: never throttled (one a round), never stale (the
-        round began or ended whatever happened since)."""
+        """A round's start or end, by email, in the reader's language: never throttled (one a
+        round), never stale (the round began or ended whatever happened since)."""
         state = self.tournaments.state(notice.game_id) if self.tournaments else None
         if state is None or notice.seat >= len(state["players"]):
             return "gone", 0
@@ -835,23 +835,24 @@ class NotificationService:
                 return "off", 0
             fallback = True
         delivery_id = notice.delivery_id("email")
-        message = self._layout(
-            tournament_letters.letter(
-                state,
-                notice.event,
-                notice.version,
-                {"id": player_id, "name": profile["name"]},
-                self.settings.public_url,
-            ),
-            profile,
-            delivery_id,
-            None,
-            {
-                "X-Turnpost-Tournament": state["id"],
-                "X-Turnpost-Round": str(notice.version),
-                "X-Turnpost-Event": notice.event,
-            },
-        )
+        with speaking(profile.get("language")):
+            message = self._layout(
+                tournament_letters.letter(
+                    state,
+                    notice.event,
+                    notice.version,
+                    {"id": player_id, "name": profile["name"]},
+                    self.settings.public_url,
+                ),
+                profile,
+                delivery_id,
+                None,
+                {
+                    "X-Turnpost-Tournament": state["id"],
+                    "X-Turnpost-Round": str(notice.version),
+                    "X-Turnpost-Event": notice.event,
+                },
+            )
         return self._send_once(
             player_id,
             notice,

@@ -7,8 +7,10 @@ scores stay as they are."""
 from __future__ import annotations
 
 import email
+import re
 from email.policy import default
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +19,7 @@ from service.notify import emails, tournament_letters
 from service.notify.notifications import Notice
 from service.settings import Settings
 from service.words import speaking
+from store.outbox import OutboxStore
 from tests.addresses import confirm
 from tests.peers import html_of, text_of
 from transports.mailer import SmtpMailer
@@ -107,3 +110,91 @@ def _letters(language: str | None) -> str:
 
 def test_an_english_readers_tournament_letters_are_what_they_were():
     assert _letters(None) == GOLDEN.read_bytes().decode("utf-8")
+
+
+# English words a translated letter must not keep (names, titles and links aside).
+ENGLISH = (
+    "Hello",
+    "tournament",
+    "begun",
+    "over",
+    "round",
+    "against",
+    "first seat",
+    "bye",
+    "Your game",
+    "Standings",
+    "points",
+    "See the",
+    "you",
+    "pairings",
+    "Swiss",
+)
+
+
+@pytest.mark.parametrize("language", ["ru", "it"])
+def test_a_readers_tournament_letters_are_in_their_language(language):
+    said = _letters(language)
+    for english in ENGLISH:
+        kept = [
+            line
+            for line in said.splitlines()
+            if re.search(rf"\b{english}\b", line.replace("/tournaments/", ""))
+            and not line.startswith("== ")
+        ]
+        assert kept == [], english
+    assert f'<html lang="{language}">' in said
+    assert "http://turnpost.test/games/g_1" in said and "Cup" in said
+    assert "The Nine Domains" in said and "1½" in said
+
+
+def test_the_russian_and_italian_sentences_say_the_readers_place_and_games():
+    with speaking("ru"):
+        ended = tournament_letters.letter(*CASES["a Swiss round ends"], ADA, URL)
+        begun = tournament_letters.letter(*CASES["a round-robin begins"], ADA, URL)
+    assert ended.subject == "[turnpost] Cup: тур 1 из 2 окончен"
+    assert ended.greeting == "Здравствуйте, Ada!"
+    assert "Вы на 2-м месте, очков: ½." in ended.lead
+    assert begun.sections[0][0] == "Ваши игры:"
+    assert begun.sections[0][1][0] == ("против Bo (у вас первое место)", f"{URL}/games/g_1")
+    with speaking("it"):
+        over = tournament_letters.letter(*CASES["a Swiss tournament ends"], ADA, URL)
+        bye = tournament_letters.letter(*CASES["a Swiss round with the bye"], ADA, URL)
+    assert over.subject == "[turnpost] Cup: il torneo è finito"
+    assert over.lead.startswith("Il torneo Cup (The Nine Domains, sistema svizzero) è finito.")
+    assert "1. tu: 1½ (3)" in over.sections[-1][1]
+    assert bye.sections[0] == ("Questo turno:", ["riposi: un punto, senza giocare"])
+
+
+@pytest.mark.slow  # a tournament of three begins (its games created), an SMTP server
+def test_the_worker_emails_a_round_in_the_players_language(redis_client, smtp):
+    queued = []
+    deliveries = SimpleNamespace(queue=queued.extend)  # the test sends the one it reads
+    services = assemble(
+        redis_client, Settings(public_url=URL), mailer=SmtpMailer(smtp.url), deliveries=deliveries
+    )
+    outbox = OutboxStore(redis_client)
+    outbox.ensure_groups()
+    ada = services.players.register("Ada", email="ada@example.org")["id"]
+    confirm(redis_client, ada)
+    services.players.update(ada, {"language": "ru"})
+    others = [services.players.register(f"P{i}")["id"] for i in range(2)]
+    t = services.tournaments.create(
+        ada, "ninedomains", "round_robin", 3, {"per_move_seconds": 86400, "on_timeout": "forfeit"}
+    )
+    for player in [ada, *others]:
+        services.tournaments.sign_up(t["id"], player)
+    for _ in range(20):  # the start and its games, carried out as the worker does
+        entries = outbox.read("test", 100, 5)
+        if not entries:
+            break
+        for entry in entries:
+            services.consequences.carry_out(entry)
+        outbox.done(entries)
+    seat = [p["player_id"] for p in services.tournaments.get(t["id"])["players"]].index(ada)
+    notice = Notice(tournament_letters.ROUND_STARTED, t["id"], seat, 1)
+    assert services.notifications.email(notice)[0] == "sent"
+    message = smtp.wait_for(lambda m, rcpt: "ada@example.org" in rcpt)
+    assert "турнир" in text_of(message) and "Hello" not in text_of(message)
+    assert f"{URL}/games/" in text_of(message)  # the round began: its games are listed
+    assert '<html lang="ru">' in html_of(message)
