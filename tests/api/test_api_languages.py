@@ -136,3 +136,36 @@ def test_the_catalogs_descriptions_in_italian(client):
     )
     assert italian.json["on_timeout"]["forfeit"] == "perde la partita"
     assert [g["name"] for g in italian.json["games"]] == [g["name"] for g in english.json["games"]]
+
+
+def test_too_many_requests_are_refused_in_the_clients_language(redis_client):
+    """The rate limiter's 429 says its bucket and limits (notation, as configured) in the
+    language asked for; the code stays rate/limited, the English is what it was."""
+    from api.app import create_app
+    from api.front_door import FrontDoor
+
+    door = FrontDoor(limit_anonymous_per_ip="3/minute;100/hour", limit_reads_per_player="9/hour")
+    client = create_app(redis_client, front_door=door).test_client()
+    for _ in range(3):
+        assert client.get("/v1/games/g_nothere").status_code == 401
+    assert_said_in_each_language(
+        answers(client, "get", "/v1/games/g_nothere", {}),
+        429,
+        "rate/limited",
+        "too many requests (anonymous: at most 3/minute and 100/hour per address); wait the "
+        "Retry-After seconds",
+        "слишком много запросов (anonymous: не больше 3/minute и 100/hour с одного адреса); "
+        "подождите столько секунд, сколько сказано в Retry-After",
+        "troppe richieste (anonymous: al massimo 3/minute e 100/hour per indirizzo); aspetta "
+        "i secondi di Retry-After",
+    )
+    token = client.post("/v1/players", json={"name": "Ada"}).json["token"]
+    me = {"Authorization": f"Bearer {token}"}
+    for _ in range(9):
+        assert client.get("/v1/players/me", headers=me).status_code == 200
+    said = client.get("/v1/players/me", headers={**me, **RUSSIAN})
+    assert (said.status_code, said.json["code"]) == (429, "rate/limited")
+    assert said.json["message"] == (
+        "слишком много запросов (reads: не больше 9/hour на игрока); подождите столько секунд, "
+        "сколько сказано в Retry-After"
+    )
