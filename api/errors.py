@@ -26,7 +26,7 @@ from service.languages import DEFAULT
 from store.connection import STORE_AWAY
 from web.blueprint import error_page, wants_a_page
 
-from . import context, languages
+from . import context, field_words, languages
 from .schemas import ProblemSchema
 
 log = logging.getLogger("turnpost.api")
@@ -123,6 +123,7 @@ class TurnpostApi(Api):
             payload["message"] = data["message"]
         errors = data.get("errors") or data.get("messages")
         if errors:
+            errors = field_words.said_in(errors, languages.asked())
             payload["errors"] = errors
             payload["message"] = Words(
                 "the request does not match the schema: %(where)s", where=_summarize(errors)

@@ -25,7 +25,7 @@ from flask import Flask, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from redis.cluster import RedisCluster
 
-from service.errors import ServiceError
+from service.errors import ServiceError, Words
 from store import keys
 
 from . import context
@@ -43,17 +43,16 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
             key_function=key_function,
             scope=name,
             exempt_when=lambda: _bucket() != name,
-            error_message=f"too many requests ({name}: at most {limit.replace(';', ' and ')} "
-            f"per {whose}); wait the Retry-After seconds",
+            error_message=_too_many(name, limit, whose),
         )
 
     limits: list[str | Callable[[], str] | ApplicationLimit] = [
-        bucket("register", door.limit_register_per_ip, _client_ip, "address"),
-        bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, "address"),
-        bucket("sign_in", door.limit_sign_in_per_ip, _client_ip, "address"),
-        bucket("create", door.limit_create_per_player, _player, "player"),
-        bucket("moves", door.limit_moves_per_player, _player, "player"),
-        bucket("reads", door.limit_reads_per_player, _player, "player"),
+        bucket("register", door.limit_register_per_ip, _client_ip, PER_ADDRESS),
+        bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, PER_ADDRESS),
+        bucket("sign_in", door.limit_sign_in_per_ip, _client_ip, PER_ADDRESS),
+        bucket("create", door.limit_create_per_player, _player, PER_PLAYER),
+        bucket("moves", door.limit_moves_per_player, _player, PER_PLAYER),
+        bucket("reads", door.limit_reads_per_player, _player, PER_PLAYER),
     ]
     limiter = Limiter(
         _client_ip,
@@ -87,6 +86,30 @@ def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
         return response
 
     return limiter
+
+
+PER_ADDRESS, PER_PLAYER = "address", "player"
+
+
+def _too_many(bucket: str, limit: str, whose: str) -> Words:
+    """A 429's message: the bucket and its limits (their notation, as configured: "10/minute"),
+    in words said in the language the client asks for (api/languages.py)."""
+    limits: str = limit.split(";")[0]
+    for then in limit.split(";")[1:]:
+        limits = Words("%(limits)s and %(limit)s", limits=limits, limit=then)
+    if whose == PER_ADDRESS:
+        return Words(
+            "too many requests (%(bucket)s: at most %(limits)s per address); wait the "
+            "Retry-After seconds",
+            bucket=bucket,
+            limits=limits,
+        )
+    return Words(
+        "too many requests (%(bucket)s: at most %(limits)s per player); wait the Retry-After "
+        "seconds",
+        bucket=bucket,
+        limits=limits,
+    )
 
 
 def _storage(client: redis.Redis) -> dict:

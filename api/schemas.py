@@ -78,7 +78,12 @@ class ProblemSchema(Schema):
         validate=validate.OneOf([error.code for error in ErrorCode]),
     )
     message = string("What went wrong, in words")
-    errors = fields.Dict(metadata={"description": "Field-by-field validation errors"})
+    errors = fields.Dict(
+        metadata={
+            "description": "Field-by-field validation errors: by location and field name, "
+            "each field's messages in the language of `message`"
+        }
+    )
     current_version = fields.Integer(
         metadata={"description": "With move/stale_version: the game's version now"}
     )

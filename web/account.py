@@ -32,7 +32,7 @@ from .blueprint import (
     signed_in,
     you,
 )
-from .i18n import browser_language, language_choices, refusal, stamp
+from .i18n import browser_language, language_choices, reader_language, refusal, stamp
 from .push import devices as push_devices
 
 GAME_SUMMARIES = {
@@ -70,7 +70,8 @@ def home():
             "title": game.info.title,
             "players": _player_count(game.info.min_players, game.info.max_players),
             "summary": GAME_SUMMARIES.get(name, ""),
-            "picture": Markup(opening_html(name)),  # built by the board renderer, escaped
+            # built by the board renderer, escaped, in the page's language
+            "picture": Markup(opening_html(name, reader_language())),
         }
         for name, game in sorted(registry.GAMES.items())
     ]

@@ -7,24 +7,34 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import flash, jsonify, redirect, request, send_from_directory
+from flask import Response, flash, jsonify, redirect, request
 from flask_babel import gettext
 
 from service.errors import ErrorCode, ServiceError
 
 from .blueprint import pages, services, signed_in, you
+from .i18n import reader_language
 
-STATIC = Path(__file__).resolve().parent / "static"
+_WORKER = Path(__file__).resolve().parent / "static" / "sw.js"
 
 
 @pages.get("/sw.js")
 def service_worker():
     """The service worker, from the site's root so that its scope covers every page; never
-    cached long, so that a new version reaches browsers at their next visit."""
-    answer = send_from_directory(STATIC, "sw.js", mimetype="text/javascript", max_age=0)
+    cached long, so that a new version reaches browsers at their next visit. It has no page to
+    carry its words: they are written into it, in the language of the browser (or of the
+    signed-in player) that fetches it, which is the language of its next update."""
+    words = {"something_happened": gettext("Something happened in one of your games.")}
+    script = _WORKER.read_text().replace(
+        "const WORDS = {};", f"const WORDS = {json.dumps(words)};", 1
+    )
+    answer = Response(script, mimetype="text/javascript")
     answer.headers["Service-Worker-Allowed"] = "/"
     answer.headers["Cache-Control"] = "no-cache"
-    return answer
+    answer.headers["Content-Language"] = reader_language()
+    answer.vary.update(("Accept-Language", "Cookie"))
+    answer.add_etag()
+    return answer.make_conditional(request)
 
 
 def devices(player_id: str) -> dict:

@@ -819,8 +819,8 @@ class NotificationService:
         }
 
     def _tournament_email(self, notice: Notice, fallback: bool, attempt: int) -> tuple[str, float]:
-        """A round's start or end, by email: never throttled (one a round), never stale (the
-        round began or ended whatever happened since)."""
+        """A round's start or end, by email, in the reader's language: never throttled (one a
+        round), never stale (the round began or ended whatever happened since)."""
         state = self.tournaments.state(notice.game_id) if self.tournaments else None
         if state is None or notice.seat >= len(state["players"]):
             return "gone", 0
@@ -835,23 +835,24 @@ class NotificationService:
                 return "off", 0
             fallback = True
         delivery_id = notice.delivery_id("email")
-        message = self._layout(
-            tournament_letters.letter(
-                state,
-                notice.event,
-                notice.version,
-                {"id": player_id, "name": profile["name"]},
-                self.settings.public_url,
-            ),
-            profile,
-            delivery_id,
-            None,
-            {
-                "X-Turnpost-Tournament": state["id"],
-                "X-Turnpost-Round": str(notice.version),
-                "X-Turnpost-Event": notice.event,
-            },
-        )
+        with speaking(profile.get("language")):
+            message = self._layout(
+                tournament_letters.letter(
+                    state,
+                    notice.event,
+                    notice.version,
+                    {"id": player_id, "name": profile["name"]},
+                    self.settings.public_url,
+                ),
+                profile,
+                delivery_id,
+                None,
+                {
+                    "X-Turnpost-Tournament": state["id"],
+                    "X-Turnpost-Round": str(notice.version),
+                    "X-Turnpost-Event": notice.event,
+                },
+            )
         return self._send_once(
             player_id,
             notice,
@@ -1373,12 +1374,19 @@ class NotificationService:
         return ("sent" if any(d.outcome == "sent" for d in devices) else "failed"), 0
 
     def _push_message(self, game: GameFacts, notice: Notice, profile: dict) -> dict[str, Any]:
-        """The message's JSON: what the notification shows and the page it opens, from the
-        reader's table (or, for an invitation, names and the game's title)."""
+        """The message's JSON: what the notification shows, in the reader's language, and the
+        page it opens, from the reader's table (or, for an invitation, names and the game's
+        title)."""
+        with speaking(profile.get("language")) as language:
+            return self._push_said(game, notice, profile, language)
+
+    def _push_said(
+        self, game: GameFacts, notice: Notice, profile: dict, language: str
+    ) -> dict[str, Any]:
         url = f"{self.settings.public_url}/play/{game.id}"
         event, version = notice.event, game.version
         if notice.event in (GAME_INVITED, GAME_CANCELLED):
-            creator = _creator(self.players, game) or {"name": "a player"}
+            creator = _creator(self.players, game) or {"name": gettext("a player")}
             shown = push.invitation_message(
                 notice.event,
                 game.title,
@@ -1388,7 +1396,7 @@ class NotificationService:
                 url,
             )
         else:
-            table = self.tables.of(game, notice.seat, profile.get("time_zone"))
+            table = self.tables.of(game, notice.seat, profile.get("time_zone"), language=language)
             continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
             event = TURN_CONTINUES if continues else notice.event
             version = table.version

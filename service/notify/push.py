@@ -24,6 +24,7 @@ from service.play.table import SeatTable
 from service.secrets import ServerKeys
 from service.settings import Settings
 from service.timefmt import iso
+from service.words import gettext
 from store.notifications import NotificationStore
 from store.push import PushStore
 from transports import web_push
@@ -55,38 +56,66 @@ def shown(subscription: dict[str, Any]) -> dict[str, Any]:
 
 def turn_message(table: SeatTable, event: str, continues: bool, url: str, result: str) -> dict:
     """A turn, a reminder or a game's end, from the reader's table (`result`: the end's words,
-    "you won (scores: ...)", for a finished game)."""
+    "you won (scores: ...)", for a finished game), in the language spoken (service.words)."""
     others = [s.name for s in table.seats if not s.you]
-    with_whom = f"{table.title} with {', '.join(others)}" if others else table.title
+    with_whom = (
+        gettext("%(title)s with %(others)s", title=table.title, others=", ".join(others))
+        if others
+        else table.title
+    )
     you = table.you
-    deadline = f" Deadline: {you.deadline}." if you is not None and you.deadline else ""
     round_ = (table.view or {}).get("round")
-    where = f" (round {round_})" if round_ is not None else ""
     if event == "game.finished":
-        title, body = f"{with_whom}: the game is over", f"The game is over: {result}."
+        title = gettext("%(game)s: the game is over", game=with_whom)
+        body = gettext("The game is over: %(reason)s.", reason=result)
     elif event == "turn.reminder":
-        title, body = f"{with_whom}: reminder", f"It is still your move{where}.{deadline}"
+        title = gettext("%(game)s: reminder", game=with_whom)
+        body = (
+            gettext("It is still your move (round %(round)s).", round=round_)
+            if round_ is not None
+            else gettext("It is still your move.")
+        )
     elif continues:
-        title, body = f"{with_whom}: your turn goes on", f"Your next step{where}.{deadline}"
+        title = gettext("%(game)s: your turn goes on", game=with_whom)
+        body = (
+            gettext("Your next step (round %(round)s).", round=round_)
+            if round_ is not None
+            else gettext("Your next step.")
+        )
     else:
-        title, body = f"{with_whom}: your move", f"It is your move{where}.{deadline}"
+        title = gettext("%(game)s: your move", game=with_whom)
+        body = (
+            gettext("It is your move (round %(round)s).", round=round_)
+            if round_ is not None
+            else gettext("It is your move.")
+        )
+    if event != "game.finished" and you is not None and you.deadline:
+        body += " " + gettext("Deadline: %(deadline)s.", deadline=you.deadline)
     return {"title": title, "body": body.strip(), "url": url}
 
 
 def invitation_message(
     event: str, title: str, inviter: str, others: list[str], declined_by: str | None, url: str
 ) -> dict:
-    """An invitation, or the news that a game was cancelled: names and the game's title only."""
+    """An invitation, or the news that a game was cancelled: names and the game's title only,
+    in the language spoken (service.words)."""
     if event == "game.invited":
-        with_ = f" with {', '.join(others)}" if others else ""
         return {
-            "title": f"{inviter} invites you to {title}",
-            "body": f"A game of {title}{with_}: open it to accept or decline.",
+            "title": gettext("%(inviter)s invites you to %(title)s", inviter=inviter, title=title),
+            "body": gettext(
+                "A game of %(title)s with %(others)s: open it to accept or decline.",
+                title=title,
+                others=", ".join(others),
+            )
+            if others
+            else gettext("A game of %(title)s: open it to accept or decline.", title=title),
             "url": url,
         }
     return {
-        "title": f"{title}: the game is cancelled",
-        "body": f"{declined_by or 'An invited player'} declined, so the game will not start.",
+        "title": gettext("%(title)s: the game is cancelled", title=title),
+        "body": gettext("%(who)s declined, so the game will not start.", who=declined_by)
+        if declined_by
+        else gettext("An invited player declined, so the game will not start."),
         "url": url,
     }
 

@@ -9,6 +9,7 @@ from typing import Any
 from engine import registry
 from service.notify import emails
 from service.tournaments.tournaments import table
+from service.words import gettext, ngettext, pgettext
 from store.tournaments import Round, TournamentState
 
 ROUND_STARTED = "tournament.round_started"
@@ -44,7 +45,11 @@ def standing_lines(state: TournamentState, reader: str | None) -> list[str]:
     names = {p["player_id"]: p["name"] for p in state["players"]}
     lines = []
     for row in rows[:STANDINGS_SHOWN]:
-        who = "you" if row.player == reader else names.get(row.player, row.player)
+        who = (
+            pgettext("the reader, in a tournament's standings", "you")
+            if row.player == reader
+            else names.get(row.player, row.player)
+        )
         lines.append(f"{row.place}. {who}: {_points(row.points)} ({_points(row.tiebreak)})")
     return lines
 
@@ -52,32 +57,44 @@ def standing_lines(state: TournamentState, reader: str | None) -> list[str]:
 def letter(
     state: TournamentState, event: str, number: int, reader: dict, public_url: str
 ) -> emails.Letter:
-    """The email of a round's start or end to `reader` (a profile with `id` and `name`)."""
+    """The email of a round's start or end to `reader` (a profile with `id` and `name`), in
+    the language spoken (service.words.speaking)."""
     title = registry.GAMES[state["game"]].info.title
-    kind = "round-robin" if state["format"] == "round_robin" else "Swiss"
-    where = f"{state['name']} ({title}, {kind})"
+    swiss = state["format"] != "round_robin"
+    where = gettext(
+        "%(name)s (%(title)s, %(kind)s)",
+        name=state["name"],
+        title=title,
+        kind=gettext("Swiss") if swiss else gettext("round-robin"),
+    )
+    counted = {"name": state["name"], "where": where, "number": number, "rounds": state["rounds"]}
     page = f"{public_url}/tournaments/{state['id']}"
     sections: list[tuple[str, list[str | tuple[str, str]]]] = []
-    round_words = "" if state["format"] == "round_robin" else f"round {number} of {state['rounds']}"
     if event == ROUND_STARTED:
         games = your_games(state, number, reader["id"])
         found = round_of(state, number)
-        subject = f"{state['name']}: " + (
-            f"{round_words} has begun" if round_words else "it has begun"
-        )
-        lead = (
-            f"The tournament {where} has begun: your games are waiting for you."
-            if not round_words
-            else f"In the tournament {where}, {round_words} has begun."
-        )
+        if swiss:
+            subject = gettext("%(name)s: round %(number)s of %(rounds)s has begun", **counted)
+            lead = gettext(
+                "In the tournament %(where)s, round %(number)s of %(rounds)s has begun.", **counted
+            )
+        else:
+            subject = gettext("%(name)s: it has begun", **counted)
+            lead = gettext(
+                "The tournament %(where)s has begun: your games are waiting for you.", **counted
+            )
         if games:
             sections.append(
                 (
-                    "Your games:" if len(games) > 1 else "Your game:",
+                    ngettext("Your game:", "Your games:", len(games)),
                     [
                         (
-                            f"against {g['opponent']['name']}"
-                            + (" (you have the first seat)" if g["first_seat"] else ""),
+                            gettext(
+                                "against %(name)s (you have the first seat)",
+                                name=g["opponent"]["name"],
+                            )
+                            if g["first_seat"]
+                            else gettext("against %(name)s", name=g["opponent"]["name"]),
                             f"{public_url}/games/{g['game_id']}",
                         )
                         for g in games
@@ -85,29 +102,44 @@ def letter(
                 )
             )
         elif found and found["bye"] == reader["id"]:
-            sections.append(("This round:", ["you have the bye: a point, without a game"]))
+            sections.append(
+                (gettext("This round:"), [gettext("you have the bye: a point, without a game")])
+            )
     else:
-        over = state["status"] == "finished" and number == len(state["round_list"])
-        subject = f"{state['name']}: " + (
-            "the tournament is over" if over else f"{round_words} is over"
-        )
+        over = not swiss or (state["status"] == "finished" and number == len(state["round_list"]))
         mine = next((r for r in table(state) if r.player == reader["id"]), None)
-        place = (
-            f" You are {_ordinal(mine.place)} with {_points(mine.points)} points." if mine else ""
-        )
-        lead = (
-            f"The tournament {where} is over.{place}"
-            if over
-            else f"In the tournament {where}, {round_words} is over.{place} The next round's "
-            "pairings follow in a moment."
-        )
-    sections.append(("Standings (points, tiebreak):", list(standing_lines(state, reader["id"]))))
+        said = []
+        if over:
+            subject = gettext("%(name)s: the tournament is over", **counted)
+            said.append(gettext("The tournament %(where)s is over.", **counted))
+        else:
+            subject = gettext("%(name)s: round %(number)s of %(rounds)s is over", **counted)
+            said.append(
+                gettext(
+                    "In the tournament %(where)s, round %(number)s of %(rounds)s is over.",
+                    **counted,
+                )
+            )
+        if mine:
+            said.append(
+                gettext(
+                    "You are %(ordinal)s with %(points)s points.",
+                    ordinal=_ordinal(mine.place),
+                    points=_points(mine.points),
+                )
+            )
+        if not over:
+            said.append(gettext("The next round's pairings follow in a moment."))
+        lead = " ".join(said)
+    sections.append(
+        (gettext("Standings (points, tiebreak):"), list(standing_lines(state, reader["id"])))
+    )
     return emails.Letter(
         subject=f"[turnpost] {subject}",
-        greeting=f"Hello {reader['name']},",
+        greeting=emails.hello(reader["name"]),
         lead=lead,
         sections=sections,
-        links=[("See the tournament", page)],
+        links=[(gettext("See the tournament"), page)],
     )
 
 
@@ -144,5 +176,11 @@ def _points(value: float) -> str:
 
 
 def _ordinal(n: int) -> str:
+    """The place `n` as an ordinal in the language spoken ("2nd", "2-м", "2°")."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return pgettext(
+        "a place in the standings: 1st, 2nd, 3rd, 11th",
+        "%(place)s%(suffix)s",
+        place=n,
+        suffix=suffix,
+    )

@@ -195,3 +195,147 @@ def test_the_engines_refusals_with_values_are_said_in_the_clients_language(clien
     assert russian.startswith("не удаётся прочитать 'place 7 opp9': 'opp9' — не клетка;")
     assert italian.startswith("impossibile leggere 'place 7 opp9': 'opp9' non è uno spazio;")
     assert [r.headers["Content-Language"] for r in said] == ["en", "ru", "it"]
+
+
+def test_too_many_requests_are_refused_in_the_clients_language(redis_client):
+    """The rate limiter's 429 says its bucket and limits (notation, as configured) in the
+    language asked for; the code stays rate/limited, the English is what it was."""
+    from api.app import create_app
+    from api.front_door import FrontDoor
+
+    door = FrontDoor(limit_anonymous_per_ip="3/minute;100/hour", limit_reads_per_player="9/hour")
+    client = create_app(redis_client, front_door=door).test_client()
+    for _ in range(3):
+        assert client.get("/v1/games/g_nothere").status_code == 401
+    assert_said_in_each_language(
+        answers(client, "get", "/v1/games/g_nothere", {}),
+        429,
+        "rate/limited",
+        "too many requests (anonymous: at most 3/minute and 100/hour per address); wait the "
+        "Retry-After seconds",
+        "слишком много запросов (anonymous: не больше 3/minute и 100/hour с одного адреса); "
+        "подождите столько секунд, сколько сказано в Retry-After",
+        "troppe richieste (anonymous: al massimo 3/minute e 100/hour per indirizzo); aspetta "
+        "i secondi di Retry-After",
+    )
+    token = client.post("/v1/players", json={"name": "Ada"}).json["token"]
+    me = {"Authorization": f"Bearer {token}"}
+    for _ in range(9):
+        assert client.get("/v1/players/me", headers=me).status_code == 200
+    said = client.get("/v1/players/me", headers={**me, **RUSSIAN})
+    assert (said.status_code, said.json["code"]) == (429, "rate/limited")
+    assert said.json["message"] == (
+        "слишком много запросов (reads: не больше 9/hour на игрока); подождите столько секунд, "
+        "сколько сказано в Retry-After"
+    )
+
+
+def test_a_bodys_field_by_field_errors_are_said_in_the_clients_language(client, register):
+    """marshmallow's words in a 422's `errors` (and the message that sums them up) in the
+    language asked for; the field names, the values quoted (limits, choices) and the code stay
+    as they are, and English is marshmallow's own, word for word."""
+    _, ha = register("Ada")
+    body = {
+        "game": 5,
+        "seats": [],
+        "bogus": 1,
+        "time_control": {"per_move_seconds": -3, "on_timeout": "zzz"},
+    }
+    english, russian, italian = answers(client, "post", "/v1/games", ha, body)
+    assert english.json["errors"] == {
+        "json": {
+            "game": ["Not a valid string."],
+            "seats": ["Length must be between 1 and 6."],
+            "bogus": ["Unknown field."],
+            "time_control": {
+                "per_move_seconds": [
+                    "Must be greater than or equal to 1 and less than or equal to 4838400."
+                ],
+                "on_timeout": ["Must be one of: auto, forfeit."],
+            },
+        }
+    }
+    assert russian.json["errors"] == {
+        "json": {
+            "game": ["Не строка."],
+            "seats": ["Длина должна быть от 1 до 6."],
+            "bogus": ["Неизвестное поле."],
+            "time_control": {
+                "per_move_seconds": ["Должно быть не меньше 1 и не больше 4838400."],
+                "on_timeout": ["Должно быть одним из: auto, forfeit."],
+            },
+        }
+    }
+    assert russian.json["message"].startswith("запрос не соответствует схеме: game: Не строка.;")
+    assert "on_timeout: Должно быть одним из: auto, forfeit." in russian.json["message"]
+    assert italian.json["errors"]["json"]["bogus"] == ["Campo sconosciuto."]
+    assert italian.json["errors"]["json"]["seats"] == ["La lunghezza deve essere tra 1 e 6."]
+    for r, language in zip((english, russian, italian), ("en", "ru", "it")):
+        assert (r.status_code, r.json["code"]) == (422, "request/invalid")
+        assert r.headers["Content-Language"] == language
+    missing = client.post("/v1/games", json={}, headers={**ha, **ITALIAN})
+    assert missing.json["errors"]["json"]["game"] == ["Dato mancante per un campo obbligatorio."]
+    query = client.get("/v1/games?limit=abc", headers={**ha, **RUSSIAN})
+    assert query.json["errors"] == {"query": {"limit": ["Не целое число."]}}
+
+
+def test_every_message_marshmallow_words_for_our_fields_is_read_back_and_translated(app):
+    """marshmallow's own messages (as the installed version words them), each read back as a
+    template of api/field_words.py and said in Russian and Italian: a version of marshmallow
+    that words one differently fails here, not silently in English."""
+    from marshmallow import ValidationError, fields, validate
+
+    from api import field_words
+    from api.languages import said_in
+
+    worded = []
+    for field in (
+        fields.String(),
+        fields.Integer(),
+        fields.Float(),
+        fields.Boolean(),
+        fields.List(fields.Integer()),
+        fields.Dict(),
+        fields.Email(),
+        fields.Url(),
+        fields.UUID(),
+        fields.Date(),
+        fields.DateTime(),
+        fields.TimeDelta(),
+    ):
+        try:
+            field.deserialize(object())
+        except ValidationError as refused:
+            worded += refused.messages
+    checks = [
+        (validate.Range(min=1), 0),
+        (validate.Range(max=9), 10),
+        (validate.Range(min=1, min_inclusive=False), 1),
+        (validate.Range(max=9, max_inclusive=False), 9),
+        (validate.Range(min=1, max=9), 0),
+        (validate.Range(1, 9, min_inclusive=False), 1),
+        (validate.Range(1, 9, max_inclusive=False), 9),
+        (validate.Range(1, 9, min_inclusive=False, max_inclusive=False), 9),
+        (validate.Length(min=2), "a"),
+        (validate.Length(max=1), "ab"),
+        (validate.Length(2, 3), "a"),
+        (validate.Length(equal=2), "a"),
+        (validate.OneOf(["auto", "forfeit"]), "x"),
+        (validate.Equal(3), 4),
+        (validate.Regexp("^a$"), "b"),
+        (validate.ContainsOnly(["a"]), ["b"]),
+    ]
+    for validator, value in checks:
+        try:
+            validator(value)
+        except ValidationError as refused:
+            worded += refused.messages
+    worded += [fields.Field().error_messages[key] for key in ("required", "null")]
+    assert len(worded) == 30
+    with app.test_request_context():
+        for message in worded:
+            found = field_words.words_of(message)
+            assert found == message  # read back to the same English
+            for language in ("ru", "it"):
+                assert said_in(found, language) != message, (language, message)
+    assert field_words.words_of("Must be greater than 1.").values == {"min": "1"}

@@ -52,9 +52,9 @@ vm.runInNewContext(source, { self, URL, console });
 """
 
 
-def run(scenario: dict) -> list:
+def run(scenario: dict, worker: Path = WORKER) -> list:
     found = subprocess.run(
-        ["node", "-e", HARNESS, "--", str(WORKER), json.dumps({"open": [], **scenario})],
+        ["node", "-e", HARNESS, "--", str(worker), json.dumps({"open": [], **scenario})],
         capture_output=True,
         text=True,
         timeout=30,
@@ -103,3 +103,22 @@ def test_a_click_opens_the_games_page_on_this_site_only():
             "open": ["https://turnpost.example/games", "https://turnpost.example/play/g_1"],
         }
     ) == [["close"], ["focus", "https://turnpost.example/play/g_1"]]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ({}, "Something happened in one of your games."),
+        ({"Accept-Language": "ru"}, "Что-то произошло в одной из ваших партий."),
+        ({"Accept-Language": "it-IT,it;q=0.9"}, "È successo qualcosa in una delle tue partite."),
+    ],
+)
+def test_a_message_without_words_is_shown_in_the_browsers_language(app, tmp_path, asked, said):
+    """The worker has no page: /sw.js is served with its few words in the language of the
+    browser (or of the signed-in player) that fetches it."""
+    served = app.test_client().get("/sw.js", headers=asked)
+    assert "Accept-Language" in served.headers["Vary"]
+    worker = tmp_path / "sw.js"
+    worker.write_bytes(served.data)
+    ((what, title, options),) = run({"push": json.dumps({"url": "/play/g_1"})}, worker)
+    assert (what, title, options["body"]) == ("show", "turnpost", said)

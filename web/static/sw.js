@@ -4,6 +4,11 @@
 // API's document): title, body, url, tag (the game: a newer notification replaces the older).
 "use strict";
 
+// The words of a notification whose message says none, in the reader's language: /sw.js is
+// served with them in place of this empty object (web/push.py), as a page carries its
+// scripts' words.
+const WORDS = {};
+
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
@@ -26,7 +31,7 @@ self.addEventListener("push", (event) => {
     message = {};
   }
   const options = {
-    body: message.body || "Something happened in one of your games.",
+    body: message.body || WORDS.something_happened,
     data: { url: here(message.url || "/games") },
   };
   if (message.tag) {

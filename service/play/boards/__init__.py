@@ -19,6 +19,7 @@ from service.play.boards.common import Html
 from service.play.boards.table import Table
 from service.play.history import match_of, seat_view
 from service.play.logview import seat_name
+from service.words import speaking
 from store.snapshot import Snapshot
 
 RENDERERS = {
@@ -117,9 +118,10 @@ OPENING_SEED = b"turnpost: the front page's picture of each game"
 
 
 @cache
-def opening_html(game_name: str) -> Html:
+def opening_html(game_name: str, language: str | None = None) -> Html:
     """The table at the start of a game between its fewest players, as a spectator sees it
-    (always the same deal), for the front page's picture of the game."""
+    (always the same deal), for the front page's picture of the game, its words in `language`
+    (English when None): drawn once per language."""
     game = registry.GAMES[game_name]
     players = game.info.min_players
     match, _ = start(game, players, None, OPENING_SEED, 1)
@@ -130,4 +132,5 @@ def opening_html(game_name: str) -> Html:
         "active_seats": sorted(active_seats(game, match)),
         **game.view(match["state"], None),
     }
-    return html_board(view, ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"][:players], None)
+    with speaking(language):
+        return html_board(view, ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"][:players], None)
