@@ -433,7 +433,7 @@ class NotificationService:
                     notice.seat,
                     profile.get("time_zone"),
                     told_until=told_until,
-                    pickable=False,
+                    letter_lists=emails.listed_moves(self.settings.one_click_max_moves),
                     language=language,
                 ),
                 notice,
