@@ -798,9 +798,11 @@ class Tables:
         told_until: int | None = None,
         letter_lists: int | None = None,
         language: str | None = None,
+        blocked: frozenset[str] | None = None,
     ) -> SeatTable:
         """The table of a game whose facts were read already (service/play/facts.py): what a
-        notice tells its reader (see `build` for `told_until`, `letter_lists` and `language`)."""
+        notice tells its reader (see `build` for `told_until`, `letter_lists` and `language`;
+        `blocked`: the reader's blocked players, when read already)."""
         return self._of(
             game._snapshot,
             seat,
@@ -808,6 +810,7 @@ class Tables:
             told_until=told_until,
             letter_lists=letter_lists,
             language=language,
+            blocked=blocked,
         )
 
     def _of(
@@ -821,9 +824,10 @@ class Tables:
         told_until: int | None = None,
         letter_lists: int | None = None,
         language: str | None = None,
+        blocked: frozenset[str] | None = None,
     ) -> SeatTable:
         """The table of a snapshot already read (see `build` for `told_until`, `letter_lists`
-        and `language`)."""
+        and `language`; `blocked`: the reader's blocked players, read here when None)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
         wanted = [
@@ -843,11 +847,12 @@ class Tables:
             found = self.ratings.game_ratings(snap["id"])
             ratings = None if found is None else GameRatings.from_json(found)
         reader = snap["seats"][seat]["player_id"] if seat is not None else None
-        blocked = (
-            frozenset(self.players.blocked(reader))
-            if self.players is not None and reader is not None
-            else frozenset()
-        )
+        if blocked is None:
+            blocked = (
+                frozenset(self.players.blocked(reader))
+                if self.players is not None and reader is not None
+                else frozenset()
+            )
         return build(
             snap,
             seat,
