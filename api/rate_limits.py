@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 
 import redis
 from flask import Flask, g, request
@@ -37,28 +36,33 @@ log = logging.getLogger(__name__)
 
 
 def install(app: Flask, client: redis.Redis, door: FrontDoor) -> Limiter:
-    def bucket(name: str, limit: str, key_function, whose: str) -> ApplicationLimit:
-        return ApplicationLimit(
-            limit,
-            key_function=key_function,
-            scope=name,
-            exempt_when=lambda: _bucket() != name,
-            error_message=f"too many requests ({name}: at most {limit.replace(';', ' and ')} "
-            f"per {whose}); wait the Retry-After seconds",
-        )
-
-    limits: list[str | Callable[[], str] | ApplicationLimit] = [
-        bucket("register", door.limit_register_per_ip, _client_ip, "address"),
-        bucket("anonymous", door.limit_anonymous_per_ip, _client_ip, "address"),
-        bucket("sign_in", door.limit_sign_in_per_ip, _client_ip, "address"),
-        bucket("create", door.limit_create_per_player, _player, "player"),
-        bucket("moves", door.limit_moves_per_player, _player, "player"),
-        bucket("reads", door.limit_reads_per_player, _player, "player"),
-    ]
+    limits = {  # bucket: (its limit, whose requests it counts, "per" whom in its message)
+        "register": (door.limit_register_per_ip, _client_ip, "address"),
+        "anonymous": (door.limit_anonymous_per_ip, _client_ip, "address"),
+        "sign_in": (door.limit_sign_in_per_ip, _client_ip, "address"),
+        "create": (door.limit_create_per_player, _player, "player"),
+        "moves": (door.limit_moves_per_player, _player, "player"),
+        "reads": (door.limit_reads_per_player, _player, "player"),
+    }
+    refusals = {
+        name: f"too many requests ({name}: at most {limit.replace(';', ' and ')} per {whose}); "
+        "wait the Retry-After seconds"
+        for name, (limit, _, whose) in limits.items()
+    }
+    # One application limit that is the request's bucket's (its limit, key, scope and words),
+    # rather than one limit a bucket with all but one exempt: Flask-Limiter resolves, parses
+    # and hashes every limit it is given on every request, which cost more than the rest of a
+    # request's own work.
+    the_buckets_limit = ApplicationLimit(
+        lambda: limits[_bucket()][0],
+        key_function=lambda: limits[_bucket()][1](),
+        scope=lambda endpoint: _bucket(),
+        error_message=lambda: refusals[_bucket()],
+    )
     limiter = Limiter(
         _client_ip,
         app=app,
-        application_limits=limits,
+        application_limits=[the_buckets_limit],
         **_storage(client),
         strategy="sliding-window-counter",
         key_prefix=keys.RATE_LIMITS_PREFIX,
