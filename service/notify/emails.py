@@ -48,6 +48,12 @@ def mailable(address: str) -> str:
     return f"{local}@{ascii_domain}"
 
 
+def listed_moves(one_click_max_moves: int) -> int:
+    """The most legal moves a turn email lists in words (see moves_section): LISTED_MOVES, or
+    as many as may each have a one-click link."""
+    return max(LISTED_MOVES, one_click_max_moves)
+
+
 def moves_section(
     title: str,
     moves: Sequence[Move],

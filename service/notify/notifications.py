@@ -26,7 +26,7 @@ from service.timefmt import iso
 from service.words import gettext, ngettext, speaking
 from store.games import GameStore
 from store.notifications import NotificationStore
-from store.players import PlayerStore
+from store.players import Addressee, PlayerStore
 from store.quota import AddressQuota
 from store.record import Event, EventType, MessageSent
 from store.tournaments import TournamentEventType, TournamentState, TournamentStore
@@ -302,11 +302,12 @@ class NotificationService:
         if game is None:
             return "gone", 0
         player_id = _person(game.seats[notice.seat])
-        profile = self.players.get(player_id) if player_id else None
-        if player_id is None or not profile or not profile.get("email"):
+        addressee = self.players.addressee(player_id) if player_id else None
+        profile = addressee.profile if addressee else None
+        if addressee is None or player_id is None or not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
-        if not self.players.email_confirmed(player_id, profile):  # nothing but the letter
+        if not addressee.confirmed:  # nothing but the letter
             self._record(
                 player_id,
                 notice,
@@ -385,7 +386,7 @@ class NotificationService:
                     "/v1/games?invited=me",
                 )
                 return "throttled", 0
-        message = self._letter(game, notice, player_id, profile, delivery_id, continues)
+        message = self._letter(game, notice, player_id, addressee, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if holder is not None and holder.sent:
@@ -417,12 +418,13 @@ class NotificationService:
         game: GameFacts,
         notice: Notice,
         player_id: str,
-        profile: dict,
+        addressee: Addressee,
         delivery_id: str,
         continues: bool,
     ):
         """The email for the notice, in the reader's language; `continues`: a turn that goes
         on (see _goes_on)."""
+        profile = addressee.profile or {}
         with speaking(profile.get("language")) as language:
             if notice.event in (GAME_INVITED, GAME_CANCELLED):
                 return self._invitation_letter(game, notice, profile, delivery_id)
@@ -433,7 +435,8 @@ class NotificationService:
                     notice.seat,
                     profile.get("time_zone"),
                     told_until=told_until,
-                    pickable=False,
+                    blocked=addressee.blocked,
+                    letter_lists=emails.listed_moves(self.settings.one_click_max_moves),
                     language=language,
                 ),
                 notice,

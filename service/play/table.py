@@ -352,7 +352,7 @@ def build(
     told_until: int | None = None,
     ratings: GameRatings | None = None,
     blocked: frozenset[str] = frozenset(),
-    pickable: bool = True,
+    letter_lists: int | None = None,
     language: str | None = None,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it, its words in `language`
@@ -360,7 +360,7 @@ def build(
     with speaking(language) as spoken:
         return _build(
             snap, seat, recent, log_events, log_page, now_ms, zone, invited, page_size,
-            told_until, ratings, blocked, pickable, spoken,
+            told_until, ratings, blocked, letter_lists, spoken,
         )  # fmt: skip
 
 
@@ -377,7 +377,7 @@ def _build(
     told_until: int | None,
     ratings: GameRatings | None,
     blocked: frozenset[str],
-    pickable: bool,
+    letter_lists: int | None,
     language: str,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
@@ -385,10 +385,14 @@ def _build(
     latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
     of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game;
-    `ratings`: a finished rated game's rating changes (public once it is over); `pickable`:
-    whether the moves carry the board parts that pick them and preview them, with their labels
-    (a page's table; an email's has nothing to pick, and a hundred moves' parts are a good
-    part of a turn email's CPU)."""
+    `ratings`: a finished rated game's rating changes (public once it is over);
+    `letter_lists`: None for a page's table; for a letter's, the most moves the letter lists in
+    words (it sums up more). A letter's table is the cheaper one, as a letter is the most
+    frequent thing rendered (a turn email for most moves): its moves carry no board parts (a
+    letter has nothing to pick, and a hundred moves' parts cost more than the rest of the
+    letter), are put in words only when the letter lists them, and it has no log page
+    (`log_events` are not read into lines)."""
+    pickable = letter_lists is None
     game = history.game_of(snap)
     match = snap["match"]
     names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
@@ -412,8 +416,8 @@ def _build(
     )
     words = (
         move_words.said_to(game, view, snap["seats"], seat, [a for _, a in notated])
-        if notated and seat is not None
-        else []
+        if notated and seat is not None and (letter_lists is None or len(notated) <= letter_lists)
+        else [n for n, _ in notated]  # a letter that sums its moves up says none in words
     )
     moves = tuple(
         Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
@@ -489,7 +493,7 @@ def _build(
                     e["version"],
                     happening(game, snap["seats"], e, seat, history.deleted_players(snap)),
                 )
-                for e in log_events
+                for e in (log_events if pickable else ())
                 if logview.readable(e, seat, muted, hidden)
             ),
         ),
@@ -792,18 +796,21 @@ class Tables:
         seat: int | None,
         zone: str | None = None,
         told_until: int | None = None,
-        pickable: bool = True,
+        letter_lists: int | None = None,
         language: str | None = None,
+        blocked: frozenset[str] | None = None,
     ) -> SeatTable:
         """The table of a game whose facts were read already (service/play/facts.py): what a
-        notice tells its reader (see `build` for `told_until`, `pickable` and `language`)."""
+        notice tells its reader (see `build` for `told_until`, `letter_lists` and `language`;
+        `blocked`: the reader's blocked players, when read already)."""
         return self._of(
             game._snapshot,
             seat,
             zone,
             told_until=told_until,
-            pickable=pickable,
+            letter_lists=letter_lists,
             language=language,
+            blocked=blocked,
         )
 
     def _of(
@@ -815,34 +822,37 @@ class Tables:
         invited: bool = False,
         page_size: int = LOG_PAGE,
         told_until: int | None = None,
-        pickable: bool = True,
+        letter_lists: int | None = None,
         language: str | None = None,
+        blocked: frozenset[str] | None = None,
     ) -> SeatTable:
-        """The table of a snapshot already read (see `build` for `told_until`, `pickable`
-        and `language`)."""
+        """The table of a snapshot already read (see `build` for `told_until`, `letter_lists`
+        and `language`; `blocked`: the reader's blocked players, read here when None)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
-        recent, log_events = self.games.events_of(
-            [
-                (
-                    snap["id"],
-                    max(0, snap["version"] - SINCE_WINDOW) if seat is not None else snap["version"],
-                    SINCE_WINDOW,
-                ),
-                (snap["id"], (page - 1) * page_size, page_size),
-            ]
-        )
+        wanted = [
+            (
+                snap["id"],
+                max(0, snap["version"] - SINCE_WINDOW) if seat is not None else snap["version"],
+                SINCE_WINDOW,
+            )
+        ]
+        if letter_lists is None:  # a letter shows no page of the log
+            wanted.append((snap["id"], (page - 1) * page_size, page_size))
+        recent, *log_page = self.games.events_of(wanted)
+        log_events = log_page[0] if log_page else []
         now_ms = int(self.clock() * 1000)
         ratings = None
         if snap["status"] == "finished" and snap.get("rated"):
             found = self.ratings.game_ratings(snap["id"])
             ratings = None if found is None else GameRatings.from_json(found)
         reader = snap["seats"][seat]["player_id"] if seat is not None else None
-        blocked = (
-            frozenset(self.players.blocked(reader))
-            if self.players is not None and reader is not None
-            else frozenset()
-        )
+        if blocked is None:
+            blocked = (
+                frozenset(self.players.blocked(reader))
+                if self.players is not None and reader is not None
+                else frozenset()
+            )
         return build(
             snap,
             seat,
@@ -856,6 +866,6 @@ class Tables:
             told_until,
             ratings,
             blocked,
-            pickable,
+            letter_lists,
             language,
         )

@@ -190,17 +190,27 @@ def test_a_letters_table_has_the_same_moves_without_the_board_parts_a_page_picks
     recent, page = events[-table.SINCE_WINDOW :], table.log_pages(version)
     log = [e for e in events if e["version"] > (page - 1) * table.LOG_PAGE]
     page_table = table.build(snap, seat, recent, log, page, NOW)
-    letter_table = table.build(snap, seat, recent, log, page, NOW, pickable=False)
+    listing = len(page_table.moves)
+    letter_table = table.build(snap, seat, recent, log, page, NOW, letter_lists=listing)
+    summing_up = table.build(snap, seat, recent, log, page, NOW, letter_lists=listing - 1)
     assert page_table.moves and all(m.parts for m in page_table.moves)
+    assert any(m.description != m.notation for m in page_table.moves)
     assert [(m.notation, m.description) for m in letter_table.moves] == [
         (m.notation, m.description) for m in page_table.moves
     ]
-    assert not any(m.parts or m.changes for m in letter_table.moves)
-    assert letter_table.part_labels == {}
-    assert (letter_table.board_html, letter_table.forms) == (
-        page_table.board_html,
-        page_table.forms,
-    )
+    # a letter that sums its moves up has the same moves, none of them put in words
+    assert [(m.notation, m.description) for m in summing_up.moves] == [
+        (m.notation, m.notation) for m in page_table.moves
+    ]
+    for letter in (letter_table, summing_up):
+        assert not any(m.parts or m.changes for m in letter.moves)
+        assert letter.part_labels == {}
+        assert (letter.board_html, letter.forms, letter.since) == (
+            page_table.board_html,
+            page_table.forms,
+            page_table.since,
+        )
+        assert page_table.log.entries and not letter.log.entries
 
 
 def test_since_starts_at_the_last_email_when_that_came_first():
