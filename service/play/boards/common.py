@@ -141,7 +141,10 @@ class Html(str):
 
 
 def escape(value) -> Html:
-    if isinstance(value, Html):
+    kind = type(value)
+    if kind is str:
+        return _escaped(value)
+    if kind is Html or isinstance(value, Html):
         return value
     return _escaped(value if isinstance(value, str) else str(value))
 
@@ -155,12 +158,13 @@ def _escaped(text: str) -> Html:
 def el(tag: str, *children, style: str = "", **attrs) -> Html:
     """`<tag style=... attrs>children</tag>`; children may be strings, Html, numbers, None
     (left out) or lists of these. Attribute names: `class_` -> `class`, `_` -> `-`.
-    A board makes a hundred or more a turn email: the common cases (no attributes, children
-    that are markup or text already) go first."""
+    A board makes a hundred or more a turn email, and a turn email is what the workers do most:
+    the common cases (no attributes, children that are markup or text already) go first."""
     head = f'<{tag} style="{escape(style)}"' if style else f"<{tag}"
-    for key, value in attrs.items():
-        if value is not None:
-            head += f' {_attribute(key)}="{escape(value)}"'
+    if attrs:
+        for key, value in attrs.items():
+            if value is not None:
+                head += f' {_attribute(key)}="{escape(value)}"'
     return Html(f"{head}>{_inner(children)}</{tag}>")
 
 
@@ -185,17 +189,23 @@ def _attribute(key: str) -> str:
 
 
 def _inner(children) -> str:
-    """The children's markup, escaped where they are not Html already, in order."""
+    """The children's markup, escaped where they are not Html already, in order (the exact
+    types are asked first: most children are Html or plain text)."""
     out: list[str] = []
     for child in children:
-        if child is None:
+        kind = type(child)
+        if kind is Html:
+            out.append(child)
+        elif kind is str:
+            out.append(_escaped(child))
+        elif child is None:
             continue
-        if isinstance(child, str):
-            out.append(child if isinstance(child, Html) else _escaped(child))
-        elif isinstance(child, (list, tuple)):
+        elif kind is list or kind is tuple:
             out.append(_inner(child))
+        elif isinstance(child, Html):
+            out.append(child)
         else:
-            out.append(_escaped(str(child)))
+            out.append(_escaped(child if isinstance(child, str) else str(child)))
     return "".join(out)
 
 
