@@ -107,12 +107,20 @@ older one (the request's and the worker's writes of a commit are seconds apart, 
 entry's retries minutes)."""
 
 
-class GameStore:
+class LogStore:
+    """A store of logs (a game's, a tournament's) whose commits run store/append.lua and
+    whose open ones the lobby lists (store/lobby.lua)."""
+
     def __init__(self, client: redis.Redis):
         self.r = client
         self.on_cluster = is_cluster(client)
         self._append = Script(client, "append.lua")
         self._lobby = Script(client, "lobby.lua")
+
+
+class GameStore(LogStore):
+    def __init__(self, client: redis.Redis):
+        super().__init__(client)
         self._compact = Script(client, "compact.lua")
 
     def create(self, commit: Commit) -> bool:

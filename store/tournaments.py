@@ -16,8 +16,15 @@ import orjson
 import redis
 
 from . import keys
-from .connection import is_cluster
-from .games import LOBBY_MARKER_SECONDS, Appended, Script, Stale, run_pipeline, schedule_and_events
+from .games import (
+    LOBBY_MARKER_SECONDS,
+    Appended,
+    LogStore,
+    Script,
+    Stale,
+    run_pipeline,
+    schedule_and_events,
+)
 from .record import TimeControl, UnreadableRecord
 from .request_ids import REQUEST_ID
 
@@ -114,12 +121,9 @@ class TournamentCommit:
     schedule: list[tuple[int, str]] = field(default_factory=list)
 
 
-class TournamentStore:
+class TournamentStore(LogStore):
     def __init__(self, client: redis.Redis):
-        self.r = client
-        self.on_cluster = is_cluster(client)
-        self._append = Script(client, "append.lua")
-        self._lobby = Script(client, "lobby.lua")
+        super().__init__(client)
         self._project = Script(client, "project.lua")
 
     def append(self, commit: TournamentCommit) -> Appended | Stale:
