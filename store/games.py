@@ -6,6 +6,7 @@ import json
 import zlib
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -92,18 +93,34 @@ class Script:
         return self.cached(keys=keys, args=args, client=target)
 
 
+def schedule_and_events(
+    unschedule: list[str], schedule: list[tuple[int, str]], events: list[str]
+) -> list:
+    """append.lua's last arguments: the schedule's members to take out, those to put in (score,
+    member), then the events' JSON."""
+    return [len(unschedule), *unschedule, len(schedule), *chain.from_iterable(schedule), *events]
+
+
 LOBBY_MARKER_SECONDS = 7 * 86400
 """How long a game that left the lobby keeps the version it left at, against a late write of an
 older one (the request's and the worker's writes of a commit are seconds apart, an outbox
 entry's retries minutes)."""
 
 
-class GameStore:
+class LogStore:
+    """A store of logs (a game's, a tournament's) whose commits run store/append.lua and
+    whose open ones the lobby lists (store/lobby.lua)."""
+
     def __init__(self, client: redis.Redis):
         self.r = client
         self.on_cluster = is_cluster(client)
         self._append = Script(client, "append.lua")
         self._lobby = Script(client, "lobby.lua")
+
+
+class GameStore(LogStore):
+    def __init__(self, client: redis.Redis):
+        super().__init__(client)
         self._compact = Script(client, "compact.lua")
 
     def create(self, commit: Commit) -> bool:
@@ -137,13 +154,11 @@ class GameStore:
             commit.idempotency_ttl,
             game_id,
             REQUEST_ID.get(),
-            len(commit.unschedule),
-            *commit.unschedule,
-            len(commit.schedule),
+            "",  # a game's outbox entry has no kind
+            *schedule_and_events(
+                commit.unschedule, commit.schedule, [_json(stored(e)) for e in commit.events]
+            ),
         ]
-        for score, member in commit.schedule:
-            args += [score, member]
-        args += [_json(stored(e)) for e in commit.events]
         return (
             [
                 keys.game_log(game_id),

@@ -404,7 +404,7 @@ def player_rivals(player_id: str) -> str:
 
 
 # -- tournaments (store/tournaments.py): a tournament is placed in a bucket by its id, as a game
-# is, so that its commit (store/tournament_append.lua) writes its log, its state, its bucket's
+# is, so that its commit (store/append.lua) writes its log, its state, its bucket's
 # outbox entry and its bucket's schedule in one slot. Its games are games like any other, each
 # in its own bucket, created by the worker through the game service.
 

@@ -16,8 +16,15 @@ import orjson
 import redis
 
 from . import keys
-from .connection import is_cluster
-from .games import LOBBY_MARKER_SECONDS, Appended, Script, Stale, run_pipeline
+from .games import (
+    LOBBY_MARKER_SECONDS,
+    Appended,
+    LogStore,
+    Script,
+    Stale,
+    run_pipeline,
+    schedule_and_events,
+)
 from .record import TimeControl, UnreadableRecord
 from .request_ids import REQUEST_ID
 
@@ -114,37 +121,30 @@ class TournamentCommit:
     schedule: list[tuple[int, str]] = field(default_factory=list)
 
 
-class TournamentStore:
+class TournamentStore(LogStore):
     def __init__(self, client: redis.Redis):
-        self.r = client
-        self.on_cluster = is_cluster(client)
-        self._append = Script(client, "tournament_append.lua")
-        self._lobby = Script(client, "lobby.lua")
+        super().__init__(client)
         self._project = Script(client, "project.lua")
 
     def append(self, commit: TournamentCommit) -> Appended | Stale:
-        """Commit atomically (store/tournament_append.lua), or answer stale."""
+        """Commit atomically (store/append.lua, as a game's commit without an idempotency key),
+        or answer stale."""
         tid = commit.tournament_id
         bucket = keys.bucket_of(tid)
+        events = [_json({"schema": TOURNAMENT_SCHEMA, **e}) for e in commit.events]
         args: list = [
             commit.expected_version,
             _json(commit.state),
+            "",  # no idempotency key: KEYS[3] is not read
+            0,
             tid,
             REQUEST_ID.get(),
-            len(commit.unschedule),
-            *commit.unschedule,
-            len(commit.schedule),
+            "tournament",
+            *schedule_and_events(commit.unschedule, commit.schedule, events),
         ]
-        for score, member in commit.schedule:
-            args += [score, member]
-        args += [_json({"schema": TOURNAMENT_SCHEMA, **e}) for e in commit.events]
+        state = keys.tournament_state(tid)
         status, value = self._append(
-            [
-                keys.tournament_log(tid),
-                keys.tournament_state(tid),
-                keys.outbox(bucket),
-                keys.schedule(bucket),
-            ],
+            [keys.tournament_log(tid), state, state, keys.outbox(bucket), keys.schedule(bucket)],
             args,
         )
         return Appended(int(value)) if status == 1 else Stale(int(value))

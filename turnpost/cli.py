@@ -138,15 +138,16 @@ def main(argv: list[str] | None = None) -> int:
         help="write every turnpost key of REDIS_URL (or of the embedded server's --data folder, "
         "when it is not running) to FILE; safe while the server runs",
     )
-    backup.add_argument("file")
-    backup.add_argument("--data", default="data", help="the embedded server's folder (./data)")
     restore = commands.add_parser(
         "restore",
         help="write a backup's keys into REDIS_URL (or into the embedded server's --data "
         "folder, when it is not running), which must hold no turnpost key",
     )
-    restore.add_argument("file")
-    restore.add_argument("--data", default="data", help="the embedded server's folder (./data)")
+    for backup_or_restore in (backup, restore):
+        backup_or_restore.add_argument("file")
+        backup_or_restore.add_argument(
+            "--data", default="data", help="the embedded server's folder (./data)"
+        )
     restore.add_argument(
         "--replace",
         action="store_true",

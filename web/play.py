@@ -576,15 +576,8 @@ def send_message(game_id: str):
         services().talk.say(
             game_id, you(), request.form.get("text", ""), int(to) if to.isdecimal() else None
         )
-    except TooMany as err:
-        html, status, headers = _game_page(
-            game_id, 429, gettext("Not sent: %(why)s.", why=refusal(err.message))
-        )
-        return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(
-            game_id, err.error.status, gettext("Not sent: %(why)s.", why=refusal(err.message))
-        )
+        return _refused(game_id, err, gettext("Not sent: %(why)s.", why=refusal(err.message)))
     return redirect(f"/games/{game_id}#chat", 303)
 
 
@@ -630,19 +623,21 @@ def _talk(game_id: str, call, done: str, anchor: str = "proposals"):
     not."""
     try:
         answer = call()
-    except TooMany as err:
-        html, status, headers = _game_page(
-            game_id, 429, gettext("Not done: %(why)s.", why=refusal(err.message))
-        )
-        return html, status, {**headers, "Retry-After": str(err.retry_after)}
     except ServiceError as err:
-        return _game_page(
-            game_id, err.error.status, gettext("Not done: %(why)s.", why=refusal(err.message))
-        )
+        return _refused(game_id, err, gettext("Not done: %(why)s.", why=refusal(err.message)))
     if answer.get("status") == "void":
         done = gettext("The proposal no longer held (the game moved on): nothing changed.")
     flash(done)
     return redirect(f"/games/{game_id}#{anchor}", 303)
+
+
+def _refused(game_id: str, err: ServiceError, problem: str):
+    """The game page saying why a form was refused (`problem`), at the refusal's status; too
+    many requests answer 429 and say when to try again."""
+    if not isinstance(err, TooMany):
+        return _game_page(game_id, err.error.status, problem)
+    html, status, headers = _game_page(game_id, 429, problem)
+    return html, status, {**headers, "Retry-After": str(err.retry_after)}
 
 
 @pages.get("/games/<game_id>/resign")

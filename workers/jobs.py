@@ -121,28 +121,36 @@ def _email_surely(
     event: str, game_id: str, seat: int, version: int, tag: str, attempt: int = 1
 ) -> str:
     holder = Claimant(uuid.uuid4().hex)
-    return until_the_store_answers(
-        f"email {event} of {game_id} version {version}",
-        lambda: _email(event, game_id, seat, version, tag, attempt, holder),
-    )
+    delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
+    return _deliver_surely(delivery, lambda delivery: _email(delivery, holder))
 
 
-def _email(
-    event: str,
-    game_id: str,
-    seat: int,
-    version: int,
-    tag: str,
-    attempt: int,
-    holder: Claimant | None = None,
-) -> str:
+def _deliver_surely(delivery: Delivery, deliver: Callable[[Delivery], str]) -> str:
+    """`deliver` a notice on its channel, logged at each try, and again while Redis is away
+    (until_the_store_answers)."""
+    notice = delivery.notice
+
+    def logged() -> str:
+        log.info(
+            "%s: %s of %s version %d to seat %d, attempt %d",
+            delivery.channel,
+            notice.event,
+            notice.game_id,
+            notice.version,
+            notice.seat,
+            delivery.attempt,
+        )
+        return deliver(delivery)
+
+    what = f"{delivery.channel} {notice.event} of {notice.game_id} version {notice.version}"
+    return until_the_store_answers(what, logged)
+
+
+def _email(delivery: Delivery, holder: Claimant | None = None) -> str:
     """Email a notice. When the player's throttle window is open, or the send failed (the
     mail server away or refusing), the clock delivers it again later, until the send's
     attempts are used up (NotificationService.email)."""
-    delivery = Delivery("email", Notice(event, game_id, seat, version, tag), attempt)
-    log.info(
-        "email: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
-    )
+    attempt = delivery.attempt
     outcome, wait = services().notifications.email(delivery.notice, holder=holder, attempt=attempt)
     if outcome in ("deferred", "retry"):
         later().later(replace(delivery, attempt=attempt + 1), wait)
@@ -156,25 +164,14 @@ def webhook_notice(
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
     _follow_the_job()
-    return until_the_store_answers(
-        f"webhook {event} of {game_id} version {version}",
-        lambda: _webhook(event, game_id, seat, version, tag, attempt),
-    )
-
-
-def _webhook(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
     delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
-    log.info(
-        "webhook: %s of %s version %d to seat %d, attempt %d",
-        event,
-        game_id,
-        version,
-        seat,
-        attempt,
-    )
-    outcome, wait = services().notifications.webhook(delivery.notice, attempt)
+    return _deliver_surely(delivery, _webhook)
+
+
+def _webhook(delivery: Delivery) -> str:
+    outcome, wait = services().notifications.webhook(delivery.notice, delivery.attempt)
     if outcome == "retry":
-        later().later(replace(delivery, attempt=attempt + 1), wait)
+        later().later(replace(delivery, attempt=delivery.attempt + 1), wait)
     elif outcome == "busy":
         later().later(delivery, wait)
     elif outcome == "failed" and wait:  # the email standing in for it is tried again
@@ -191,20 +188,14 @@ def push_notice(
     answered 429, 5xx or nothing are tried again later by the clock, with backoff, and a
     reminder moved since it was scheduled waits for its new time."""
     _follow_the_job()
-    return until_the_store_answers(
-        f"push {event} of {game_id} version {version}",
-        lambda: _push(event, game_id, seat, version, tag, attempt),
-    )
-
-
-def _push(event: str, game_id: str, seat: int, version: int, tag: str, attempt: int) -> str:
     delivery = Delivery("push", Notice(event, game_id, seat, version, tag), attempt)
-    log.info(
-        "push: %s of %s version %d to seat %d, attempt %d", event, game_id, version, seat, attempt
-    )
-    outcome, wait = services().notifications.push(delivery.notice, attempt)
+    return _deliver_surely(delivery, _push)
+
+
+def _push(delivery: Delivery) -> str:
+    outcome, wait = services().notifications.push(delivery.notice, delivery.attempt)
     if outcome == "retry":
-        later().later(replace(delivery, attempt=attempt + 1), wait)
+        later().later(replace(delivery, attempt=delivery.attempt + 1), wait)
     elif outcome == "deferred":  # a reminder moved since it was scheduled: at its new time
         later().later(delivery, wait)
     return _counted(delivery, outcome, wait)

@@ -155,13 +155,17 @@ class MailMoves:
         """Play the reply's steps (its words of a move read in the player's `language` too)
         and answer in that language."""
         game_id, seat = table.game_id, table.seat
+
+        def answered(
+            played: list[str], code: str, note: str, said: str | None = None
+        ) -> MailOutcome:
+            """The answer to the reply, with the seat's table as it stands now."""
+            now = self.tables.for_seat(game_id, seat, language=language)
+            return self._answer(reply, answer_to, now, profile, played, code, note, said)
+
         steps = table.steps_of([notation_of(table.game, language, x) for x in reply.move_lines])
         if not steps and reply.message is None:
-            return self._answer(
-                reply,
-                answer_to,
-                self.tables.for_seat(game_id, seat, language=language),
-                profile,
+            return answered(
                 [],
                 "mail/unreadable",
                 gettext(
@@ -171,16 +175,7 @@ class MailMoves:
             )
         said, problem = self._say(reply, table, game_id, player_id)
         if not steps:
-            return self._answer(
-                reply,
-                answer_to,
-                self.tables.for_seat(game_id, seat, language=language),
-                profile,
-                [],
-                "mail/said" if said else "chat/refused",
-                problem or "",
-                said,
-            )
+            return answered([], "mail/said" if said else "chat/refused", problem or "", said)
         played: list[str] = []
         expected, note = version, problem
         for step in steps:
@@ -191,44 +186,21 @@ class MailMoves:
                     # words after the moves ("thanks!") end the reply; they are no error
                     note = gettext("Reading stopped at '%(step)s', which is not a move.", step=step)
                     break
-                return self._answer(
-                    reply,
-                    answer_to,
-                    self.tables.for_seat(game_id, seat, language=language),
-                    profile,
-                    played,
-                    err.code,
-                    " ".join(filter(None, [_explain(err, step, version), problem])),
-                    said,
+                return answered(
+                    played, err.code, _sentences(_explain(err, step, version), problem), said
                 )
             played.append(answer["move"])
             expected = answer["version"]
             if seat not in answer["game"]["active_seats"]:
                 rest = steps[len(played) :]
                 if rest:
-                    note = " ".join(
-                        filter(
-                            None,
-                            [
-                                gettext(
-                                    "Your turn ended there, so the rest was not played: %(rest)s.",
-                                    rest="; ".join(rest),
-                                ),
-                                problem,
-                            ],
-                        )
+                    ended = gettext(
+                        "Your turn ended there, so the rest was not played: %(rest)s.",
+                        rest="; ".join(rest),
                     )
+                    note = _sentences(ended, problem)
                 break
-        return self._answer(
-            reply,
-            answer_to,
-            self.tables.for_seat(game_id, seat, language=language),
-            profile,
-            played,
-            "mail/played",
-            note,
-            said,
-        )
+        return answered(played, "mail/played", note, said)
 
     def _say(
         self, reply: Reply, table: SeatTable, game_id: str, player_id: str
@@ -396,3 +368,8 @@ def _why(err: ServiceError | GameError) -> str:
     """The refusal's reason in the language spoken now (the engine's, worded with values or
     not, are the service catalogue's: service/play/refusals.py)."""
     return said(err.message if isinstance(err, ServiceError) else worded(err.message))
+
+
+def _sentences(*sentences: str | None) -> str:
+    """The sentences that say something, one after the other."""
+    return " ".join(filter(None, sentences))

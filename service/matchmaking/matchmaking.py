@@ -72,12 +72,7 @@ class Matchmaking:
 
     def get(self, player_id: str, title: str) -> dict[str, Any]:
         _title(title)
-        found = self.store.request(title, player_id)
-        if found is None:
-            raise ServiceError(
-                ErrorCode.MATCHMAKING_NOT_FOUND,
-                Words("you have not asked for a game of %(title)s", title=title),
-            )
+        found = _asked(self.store.request(title, player_id), title)
         return self.shown(found)
 
     def of_player(self, player_id: str) -> list[dict[str, Any]]:
@@ -88,12 +83,7 @@ class Matchmaking:
     def cancel(self, player_id: str, title: str) -> dict[str, Any]:
         """Stop waiting (a request matched already has its game: 409)."""
         _title(title)
-        found = self.store.cancel(title, player_id)
-        if found is None:
-            raise ServiceError(
-                ErrorCode.MATCHMAKING_NOT_FOUND,
-                Words("you have not asked for a game of %(title)s", title=title),
-            )
+        found = _asked(self.store.cancel(title, player_id), title)
         if found["status"] == "matched":
             raise ServiceError(
                 ErrorCode.MATCHMAKING_MATCHED,
@@ -181,3 +171,13 @@ def bot_item(title: str, player_id: str, asked_at: int) -> dict[str, Any]:
 def _title(title: str) -> None:
     if title not in registry.GAMES:
         raise no_game(title, ErrorCode.MATCHMAKING_NOT_FOUND, registry.GAMES)
+
+
+def _asked(request: dict[str, Any] | None, title: str) -> dict[str, Any]:
+    """The player's request of `title`, refused when they have none."""
+    if request is None:
+        raise ServiceError(
+            ErrorCode.MATCHMAKING_NOT_FOUND,
+            Words("you have not asked for a game of %(title)s", title=title),
+        )
+    return request

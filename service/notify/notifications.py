@@ -308,7 +308,7 @@ class NotificationService:
             return "off", 0
         prefs = preferences(profile)
         if not addressee.confirmed:  # nothing but the letter
-            self._record(
+            return self._record(
                 player_id,
                 notice,
                 "email",
@@ -317,7 +317,6 @@ class NotificationService:
                 f"not sent: {profile['email']} is not confirmed; follow the link of the letter "
                 "emailed to it (POST /v1/sign-in sends another)",
             )
-            return "unconfirmed", 0
         if notice.event == CHAT_MESSAGE:
             return self._chat_email(game, notice, player_id, profile, attempt)
         if notice.event in (PROPOSAL_MADE, PROPOSAL_CLOSED):
@@ -355,17 +354,12 @@ class NotificationService:
                 self.settings.invitation_email_seconds,
             )
         ):
-            self._record(
+            return self._invitation_throttled(
                 player_id,
                 notice,
-                "email",
-                delivery_id,
-                "throttled",
                 "another invitation from the same player was emailed within "
-                f"{self.settings.invitation_email_seconds:g} s; this one is listed "
-                "in GET /v1/games?invited=me",
+                f"{self.settings.invitation_email_seconds:g} s",
             )
-            return "throttled", 0
         if _invitation_news(game, notice):
             wait = self.quota.take(
                 "invitations",
@@ -375,17 +369,12 @@ class NotificationService:
                 member=delivery_id,
             )
             if wait:
-                self._record(
+                return self._invitation_throttled(
                     player_id,
                     notice,
-                    "email",
-                    delivery_id,
-                    "throttled",
                     f"{self.settings.invitations_per_address_per_hour} invitations were emailed "
-                    "to this address within the hour; this one is listed in GET "
-                    "/v1/games?invited=me",
+                    "to this address within the hour",
                 )
-                return "throttled", 0
         message = self._letter(game, notice, player_id, addressee, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
@@ -412,6 +401,14 @@ class NotificationService:
             emailed=None if notice.event == GAME_INVITED else game.version,
         )
         return "sent", 0
+
+    def _invitation_throttled(self, player_id: str, notice: Notice, why: str) -> tuple[str, float]:
+        """An invitation's email not sent (`why`): the invitation is still listed for the
+        player to find."""
+        detail = f"{why}; this one is listed in GET /v1/games?invited=me"
+        return self._record(
+            player_id, notice, "email", notice.delivery_id("email"), "throttled", detail
+        )
 
     def _letter(
         self,
@@ -763,8 +760,9 @@ class NotificationService:
                 self.notes.mark_webhook_slow(player_id, self.settings.webhook_slow_seconds)
         if result.ok:
             self.notes.set_webhook_failing(player_id, False)
-            self._record(player_id, notice, "webhook", delivery_id, "sent", result.detail, attempt)
-            return "sent", 0
+            return self._record(
+                player_id, notice, "webhook", delivery_id, "sent", result.detail, attempt
+            )
         already_failing = self.notes.webhook_failing(player_id)
         if attempt < self.settings.webhook_attempts and not already_failing:
             delay = self.settings.webhook_retry_seconds * 2 ** (attempt - 1)
@@ -1459,8 +1457,7 @@ class NotificationService:
             self._record(player_id, notice, "email", delivery_id, "retrying", detail, attempt)
             return "retry", delay
         detail = f"{reason}; given up after {attempt} attempts"
-        self._record(player_id, notice, "email", delivery_id, "failed", detail, attempt)
-        return "failed", 0
+        return self._record(player_id, notice, "email", delivery_id, "failed", detail, attempt)
 
     def _layout(
         self,
@@ -1494,8 +1491,7 @@ class NotificationService:
         by default, that the notice's moment passed before it went), and answer "superseded"."""
         if detail is None:
             detail = f"{_moved_on(notice)} before the {CHANNEL_WORDS[channel]} went"
-        self._record(player_id, notice, channel, delivery_id, "superseded", detail, attempt)
-        return "superseded", 0
+        return self._record(player_id, notice, channel, delivery_id, "superseded", detail, attempt)
 
     def _record(
         self,
@@ -1507,9 +1503,10 @@ class NotificationService:
         detail: str,
         attempt: int = 1,
         emailed: int | None = None,
-    ) -> None:
-        """Record a delivery in the player's list; `emailed`: the version of the game an email
-        was written at, kept for the next one's "since" (in the same round trip)."""
+    ) -> tuple[str, float]:
+        """Record a delivery in the player's list, and answer its status with nothing to wait
+        for; `emailed`: the version of the game an email was written at, kept for the next
+        one's "since" (in the same round trip)."""
         self.notes.record(
             player_id,
             {
@@ -1525,6 +1522,7 @@ class NotificationService:
             },
             emailed=None if emailed is None else (notice.game_id, emailed),
         )
+        return status, 0
 
 
 def _messages_section(table: SeatTable) -> tuple[str, list[str]]:

@@ -31,6 +31,17 @@ WEBHOOK_KINDS = ("signed", "discord", "slack")
 """signed: the JSON documented in docs/notifications.md, signed with the player's secret;
 discord, slack: a line of text in that chat app's incoming-webhook JSON (service.notify.chat_apps)."""
 MAX_FRIENDS = 500
+#: How a list of friends or of blocked players is refused: too long, and naming its owner.
+OTHERS_REFUSED = {
+    "friends": (
+        Words("at most %(most)d friends", most=MAX_FRIENDS),
+        Words("you cannot be your own friend here: you always take your own seat"),
+    ),
+    "blocked": (
+        Words("at most %(most)d blocked players", most=MAX_FRIENDS),
+        Words("you cannot block yourself"),
+    ),
+}
 
 
 def new_token() -> str:
@@ -306,53 +317,34 @@ class PlayerService:
     def friends(self, player_id: str) -> dict[str, Any]:
         """The players who may seat this one in a game without inviting them."""
         self._get(player_id)
-        ids = self.players.friends(player_id)
-        profiles = self.players.get_many(ids)
-        return {
-            "friends": [
-                {"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None
-            ]
-        }
+        return {"friends": self._named(self.players.friends(player_id))}
 
     def blocked(self, player_id: str) -> dict[str, Any]:
         """The players this one has blocked: no invitation from them, their messages hidden
         from this player, not seated together from the lobby."""
         self._get(player_id)
-        ids = sorted(self.players.blocked(player_id))
-        profiles = self.players.get_many(ids)
-        return {
-            "blocked": [
-                {"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None
-            ]
-        }
+        return {"blocked": self._named(sorted(self.players.blocked(player_id)))}
 
     def set_blocked(self, player_id: str, blocked: list[str]) -> dict[str, Any]:
         """Replace the players this one has blocked (all of them players, not the player)."""
-        wanted = self._others(
-            player_id,
-            blocked,
-            Words("at most %(most)d blocked players", most=MAX_FRIENDS),
-            Words("you cannot block yourself"),
-        )
-        self.players.set_blocked(player_id, wanted)
+        self.players.set_blocked(player_id, self._others(player_id, blocked, "blocked"))
         return self.blocked(player_id)
 
     def set_friends(self, player_id: str, friends: list[str]) -> dict[str, Any]:
         """Replace the player's friends (all of them players, not the player)."""
-        wanted = self._others(
-            player_id,
-            friends,
-            Words("at most %(most)d friends", most=MAX_FRIENDS),
-            Words("you cannot be your own friend here: you always take your own seat"),
-        )
-        self.players.set_friends(player_id, wanted)
+        self.players.set_friends(player_id, self._others(player_id, friends, "friends"))
         return self.friends(player_id)
 
-    def _others(
-        self, player_id: str, others: list[str], too_many: str, self_named: str
-    ) -> list[str]:
-        """`others` (a list of friends or of blocked players), sorted without repeats: at most
-        MAX_FRIENDS players who exist, the player not among them (else refused in words)."""
+    def _named(self, ids: list[str]) -> list[dict[str, str]]:
+        """The players of `ids` that still exist, each with their name."""
+        profiles = self.players.get_many(ids)
+        return [{"id": i, "name": p["name"]} for i, p in zip(ids, profiles) if p is not None]
+
+    def _others(self, player_id: str, others: list[str], kind: str) -> list[str]:
+        """`others` (the player's `kind` of list: friends or blocked), sorted without repeats:
+        at most MAX_FRIENDS players who exist, the player not among them (else refused in the
+        words of OTHERS_REFUSED)."""
+        too_many, self_named = OTHERS_REFUSED[kind]
         self._get(player_id)
         wanted = sorted(set(others))
         if len(wanted) > MAX_FRIENDS:
