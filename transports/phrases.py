@@ -6,7 +6,7 @@ babel.cfg extracts each `Phrase` written with a literal message."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 
 class Phrase(str):
@@ -17,7 +17,7 @@ class Phrase(str):
     msgid: str
     values: dict[str, Any]
 
-    def __new__(cls, msgid: str, **values: Any) -> Phrase:
+    def __new__(cls, msgid: str, **values: Any) -> Self:
         said = super().__new__(cls, msgid % values if values else msgid)
         said.msgid = msgid
         said.values = values
