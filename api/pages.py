@@ -101,7 +101,7 @@ def game_page(game_id: str):
 
 @pages.get("/m/<token>")
 def confirm_move(token: str):
-    state = _services().one_click.inspect(token)
+    state = _services().one_click.inspect(token, reader_language())
     if state.status == "ready":
         return _page(
             "one_click.html",
@@ -115,7 +115,7 @@ def confirm_move(token: str):
 
 @pages.post("/m/<token>")
 def play_move(token: str):
-    return _result(_services().one_click.confirm(token))
+    return _result(_services().one_click.confirm(token, reader_language()))
 
 
 def _result(state):
@@ -146,12 +146,12 @@ TURN_STATUS_CODES = {
 
 @pages.get("/t/<token>")
 def turn_page(token: str):
-    return _turn(_services().one_click.open_turn(token))
+    return _turn(_services().one_click.open_turn(token, reader_language()))
 
 
 @pages.post("/t/<token>")
 def play_turn(token: str):
-    return _turn(_services().one_click.play_turn(token, request.form))
+    return _turn(_services().one_click.play_turn(token, request.form, reader_language()))
 
 
 def _turn(page):
@@ -222,27 +222,27 @@ OUTCOMES = {
 
 @pages.get("/i/<token>")
 def confirm_invitation(token: str):
-    state = _services().one_click.inspect_invitation(token)
+    state = _services().one_click.inspect_invitation(token, reader_language())
     return _one_click_question(state, "invitation", "refused")
 
 
 @pages.post("/i/<token>")
 def answer_invitation(token: str):
     """Accepted: on to the game's page, which a signed-in invited player sees from their seat."""
-    state = _services().one_click.answer_invitation(token)
+    state = _services().one_click.answer_invitation(token, reader_language())
     return _one_click_answered(state, "invitation", "refused")
 
 
 @pages.get("/p/<token>")
 def confirm_proposal(token: str):
-    state = _services().one_click.inspect_proposal(token)
+    state = _services().one_click.inspect_proposal(token, reader_language())
     return _one_click_question(state, "proposal", "declined")
 
 
 @pages.post("/p/<token>")
 def answer_proposal(token: str):
     """Accepted: on to the game's page, which shows where the proposal stands."""
-    state = _services().one_click.answer_proposal(token)
+    state = _services().one_click.answer_proposal(token, reader_language())
     return _one_click_answered(state, "proposal", "declined")
 
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
+from transports.phrases import Phrase
+
 
 class ErrorCode(Enum):
     status: int
@@ -311,19 +313,11 @@ class ErrorCode(Enum):
     )
 
 
-class Words(str):
+class Words(Phrase):
     """A message with values, in English (`Words("there is no player %(player)s",
     player=pid)` is "there is no player p_1"), that keeps its gettext message id and values so
-    that it can be said in another language."""
-
-    msgid: str
-    values: dict[str, Any]
-
-    def __new__(cls, msgid: str, **values: Any) -> Words:
-        said = super().__new__(cls, msgid % values if values else msgid)
-        said.msgid = msgid
-        said.values = values
-        return said
+    that it can be said in another language (transports.phrases.Phrase, under the service's
+    name: a transport's Phrase passes through a ServiceError as it is)."""
 
 
 class ServiceError(Exception):

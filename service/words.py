@@ -28,6 +28,7 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from service.languages import DEFAULT, LANGUAGES
@@ -103,6 +104,12 @@ def said(text: str) -> str:
     }
     translated = catalogue.gettext(msgid)
     return translated % values if values else translated
+
+
+def number(value: float) -> str:
+    """A number in the language spoken, as its locale writes it: 0.25 is "0,25" in Russian
+    and Italian (Babel; no grouping of thousands, so that English reads as `{value:g}`)."""
+    return format_decimal(value, locale=_language.get(), group_separator=False)
 
 
 def N_(message: str) -> str:

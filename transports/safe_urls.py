@@ -25,6 +25,8 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from transports.phrases import Phrase
+
 DELIVERED = "delivered"
 COULD_NOT_CONNECT = "could not connect"
 
@@ -43,8 +45,17 @@ WRAPPERS = tuple(
 """IPv6 prefixes whose addresses carry an IPv4 address somewhere else: never a webhook's."""
 
 
+WEBHOOK = Phrase("webhook")
+"""What a URL is for, in the words of its refusals (`UrlPolicy.check`'s `name`)."""
+
+
 class UnsafeUrl(ValueError):
-    """The URL may not be used as a webhook; the message says why, in a player's words."""
+    """The URL may not be used as a webhook; the message says why, in a player's words (its
+    `words`: a Phrase, which the service says in the reader's language)."""
+
+    def __init__(self, words: Phrase):
+        super().__init__(words)
+        self.words = words
 
 
 @dataclass(frozen=True)
@@ -61,31 +72,41 @@ class UrlPolicy:
     allow_http: bool = False
     allow_loopback: bool = False
 
-    def check(self, url: str, name: str = "webhook") -> Target:
+    def check(self, url: str, name: Phrase = WEBHOOK) -> Target:
         """The URL's target with a checked address, or UnsafeUrl (whose words call the URL by
         its `name`: a webhook, a push service)."""
         try:
             parts = urlsplit(url)
             port = parts.port
         except ValueError as err:
-            raise UnsafeUrl(f"the {name} URL cannot be read") from err
+            raise UnsafeUrl(Phrase("the %(name)s URL cannot be read", name=name)) from err
         if parts.scheme != "https" and not (self.allow_http and parts.scheme == "http"):
-            raise UnsafeUrl(f"a {name} URL must start with https://")
+            raise UnsafeUrl(Phrase("a %(name)s URL must start with https://", name=name))
         if not parts.hostname:
-            raise UnsafeUrl(f"the {name} URL has no host")
+            raise UnsafeUrl(Phrase("the %(name)s URL has no host", name=name))
         if parts.username or parts.password:
-            raise UnsafeUrl(f"a {name} URL may not carry a user name or password")
+            raise UnsafeUrl(
+                Phrase("a %(name)s URL may not carry a user name or password", name=name)
+            )
         port = port or (443 if parts.scheme == "https" else 80)
         try:
             found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
-            raise UnsafeUrl(f"the {name} host {parts.hostname} does not resolve") from err
+            raise UnsafeUrl(
+                Phrase(
+                    "the %(name)s host %(host)s does not resolve", name=name, host=parts.hostname
+                )
+            ) from err
         addresses = [str(info[4][0]) for info in found]
         refused = [address for address in addresses if not self._allowed(address)]
         if refused or not addresses:
             raise UnsafeUrl(
-                f"the {name} host {parts.hostname} resolves to an address that "
-                "is not public (loopback, private, link-local, reserved, or an IPv6 tunnel's)"
+                Phrase(
+                    "the %(name)s host %(host)s resolves to an address that is not public "
+                    "(loopback, private, link-local, reserved, or an IPv6 tunnel's)",
+                    name=name,
+                    host=parts.hostname,
+                )
             )
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         return Target(parts.scheme, parts.hostname, port, path, addresses[0])

@@ -25,6 +25,7 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from transports import safe_urls
+from transports.phrases import Phrase
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 MAX_PAYLOAD = 3000
@@ -76,8 +77,17 @@ class VapidKeys:
         return Vapid02.from_raw(self.private.encode()).sign(claims)["Authorization"]
 
 
+PUSH_SERVICE = Phrase("push service")
+"""What a subscription's endpoint is, in the words of its refusals (safe_urls.UnsafeUrl)."""
+
+
 class InvalidSubscription(ValueError):
-    """A subscription that cannot be used; the message says why, in a person's words."""
+    """A subscription that cannot be used; the message says why, in a person's words (its
+    `words`: a Phrase, which the service says in the reader's language)."""
+
+    def __init__(self, words: Phrase):
+        super().__init__(words)
+        self.words = words
 
 
 @dataclass(frozen=True)
@@ -93,18 +103,18 @@ class Subscription:
             point = unb64url(self.p256dh)
             secret = unb64url(self.auth)
         except ValueError as err:
-            raise InvalidSubscription("the subscription's keys are not base64url") from err
+            raise InvalidSubscription(Phrase("the subscription's keys are not base64url")) from err
         if len(secret) != 16:
-            raise InvalidSubscription("the subscription's auth key must be 16 bytes")
+            raise InvalidSubscription(Phrase("the subscription's auth key must be 16 bytes"))
         try:
             ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
         except ValueError as err:
             raise InvalidSubscription(
-                "the subscription's p256dh key is not an uncompressed P-256 point"
+                Phrase("the subscription's p256dh key is not an uncompressed P-256 point")
             ) from err
         if len(point) != 65:
-            raise InvalidSubscription("the subscription's p256dh key must be 65 bytes")
-        policy.check(self.endpoint, "push service")
+            raise InvalidSubscription(Phrase("the subscription's p256dh key must be 65 bytes"))
+        policy.check(self.endpoint, PUSH_SERVICE)
 
     def encrypt(self, payload: bytes) -> bytes:
         """The body for this browser: aes128gcm (RFC 8291), under a fresh server key."""
@@ -153,7 +163,7 @@ def send(
     endpoint is still a safe URL. `topic` (at most 32 base64url characters) lets the service
     replace a message not yet delivered by a newer one of the same topic."""
     try:
-        target = policy.check(subscription.endpoint, "push service")
+        target = policy.check(subscription.endpoint, PUSH_SERVICE)
     except UnsafeUrl:
         return PushResult(None, safe_urls.COULD_NOT_CONNECT)
     body = subscription.encrypt(json.dumps(message, separators=(",", ":")).encode())

@@ -12,10 +12,12 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from engine import registry
 from service.errors import ServiceError
 from service.tournaments.tournaments import FORMATS, SIZES, default_rounds
+from service.tournaments.tournaments import points as points_words
+from service.words import speaking
 from store.tournaments import TournamentEventType
 
 from .blueprint import me, page, pages, services, signed_in, you
-from .i18n import refusal
+from .i18n import reader_language, refusal
 from .play import CLOCK_WORDS, PER_MOVE_CLOCKS, TIMEOUT_WORDS, tournament_line
 
 FORMAT_WORDS = {
@@ -26,11 +28,9 @@ STREAM_EVENTS = " ".join(sorted(TournamentEventType))
 
 
 def points(value: float) -> str:
-    """2.5 as "2½"."""
-    whole = int(value)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:g}"
+    """2.5 as "2½", 0.25 as "0,25" in a Russian or Italian page."""
+    with speaking(reader_language()):
+        return points_words(value)
 
 
 pages.add_app_template_filter(points, "points")

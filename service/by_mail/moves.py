@@ -365,8 +365,9 @@ def _explain(err: ServiceError | GameError, step: str, version: int) -> str:
 
 
 def _why(err: ServiceError | GameError) -> str:
-    """The refusal's reason in the language spoken now (the engine's, worded with values or
-    not, are the service catalogue's: service/play/refusals.py)."""
+    """The refusal's reason in the language spoken now: the engine's (worded with values or
+    not: service/play/refusals.py) and the service's refusals of a move (the game busy, not
+    started...: babel-service.cfg) are the service catalogue's."""
     return said(err.message if isinstance(err, ServiceError) else worded(err.message))
 
 

@@ -15,6 +15,7 @@ from email.header import Header
 from email.utils import formataddr, make_msgid, parseaddr
 from functools import cache
 
+from service.errors import Words
 from service.languages import DEFAULT
 from service.play import composer
 from service.play.boards import Html
@@ -28,23 +29,25 @@ LISTED_MOVES = 60
 
 def mailable(address: str) -> str:
     """`address` as every mail server takes it: its domain in ASCII (IDNA: "Bücher.example" is
-    mailed as "xn--bcher-kva.example"). ValueError, in words, for an address that cannot be
+    mailed as "xn--bcher-kva.example"). ValueError, in words (service.errors.Words), for an address that cannot be
     written so: one without a part before and after its @, or whose part before the @ is not
     ASCII (that needs SMTPUTF8, which not every server on a letter's way speaks)."""
     local, at, domain = address.strip().rpartition("@")
     if not (at and local and domain):
-        raise ValueError("an email address is a name, an @ and a domain")
+        raise ValueError(Words("an email address is a name, an @ and a domain"))
     if not local.isascii():
         raise ValueError(
-            "the part of an email address before the @ must be plain ASCII letters, digits "
-            "and signs (not every mail server can carry others)"
+            Words(
+                "the part of an email address before the @ must be plain ASCII letters, digits "
+                "and signs (not every mail server can carry others)"
+            )
         )
     if domain.isascii():
         return f"{local}@{domain}"  # as it was written
     try:
         ascii_domain = domain.lower().encode("idna").decode("ascii")
     except UnicodeError as err:
-        raise ValueError(f"{domain!r} is not a domain name") from err
+        raise ValueError(Words("%(domain)r is not a domain name", domain=domain)) from err
     return f"{local}@{ascii_domain}"
 
 

@@ -20,6 +20,9 @@ Both expire with the turn's clock (or after LIFETIME_WITHOUT_CLOCK).
   signed for the asked seat and the proposal (links.PROPOSAL). Its page asks first; its button
   answers, as the player asked (service.play.talk's `answer`). A proposal no longer waiting for
   this seat's answer is said to be. They expire with the proposal's deadline.
+
+Each page's sentences, its table and its refusals are said in the `language` its reader reads
+(the page's: web.i18n), from the service's catalogue (service/words.py).
 """
 
 from __future__ import annotations
@@ -39,15 +42,21 @@ from service.notify.links import (
     read_link,
     sign_link,
 )
+from service.play.agreements import proposed
 from service.play.games import GameService
 from service.play.table import SeatTable, Tables
 from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.words import N_, gettext, language, said, speaking
 from store.notifications import NotificationStore
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
-SEAT_GIVEN_UP = "The move was not played: this seat was given up before the game began."
+SEAT_GIVEN_UP = N_("The move was not played: this seat was given up before the game began.")
+EXPIRED = N_("This link has expired: the turn it was made for is over.")
+NOT_VALID = N_("This link is not valid. Was it copied whole?")
+NO_GAME = N_("There is no such game.")
+USED = N_("This link was already used.")
 
 
 class TurnLinks(NamedTuple):
@@ -181,39 +190,48 @@ class OneClick:
 
     # -- the turn page -----------------------------------------------------------------------
 
-    def open_turn(self, token: str) -> TurnPage:
-        """The turn page's content: what the seat sees and may do, if the turn is still on."""
+    def open_turn(self, token: str, language: str | None = None) -> TurnPage:
+        """The turn page's content: what the seat sees and may do, if the turn is still on,
+        in `language`."""
+        with speaking(language):
+            return self._open_turn(token)
+
+    def _open_turn(self, token: str) -> TurnPage:
         try:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
-                return TurnPage(
-                    "expired", "This link has expired: the turn it was made for is over."
-                )
-            return TurnPage("invalid", "This link is not valid. Was it copied whole?")
+                return TurnPage("expired", gettext(EXPIRED))
+            return TurnPage("invalid", gettext(NOT_VALID))
         if link.notation != TURN_PAGE:
-            return TurnPage("invalid", "This is a link for one move, not a turn page.")
+            return TurnPage("invalid", gettext("This is a link for one move, not a turn page."))
         table = self._table(link)
         if table is None:
-            return TurnPage("invalid", "There is no such game.")
+            return TurnPage("invalid", gettext(NO_GAME))
         page = TurnPage("ready", "", link, table)
         if table.status != "active":
-            return replace(page, status="over", message="The game is over.")
+            return replace(page, status="over", message=gettext("The game is over."))
         if not _current(table, link):
             return replace(
                 page,
                 status="stale",
-                message=(
+                message=gettext(
                     "The game has moved on since this page was made: your latest email has the "
                     "page for your turn now."
                 ),
             )
         return page
 
-    def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
+    def play_turn(
+        self, token: str, fields: Mapping[str, str], language: str | None = None
+    ) -> TurnPage:
         """Play the move the submitted form describes; the page after it (the next step's,
-        when the turn goes on, with what the move caused)."""
-        page = self.open_turn(token)
+        when the turn goes on, with what the move caused), in `language`."""
+        with speaking(language):
+            return self._play_turn(token, fields)
+
+    def _play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
+        page = self._open_turn(token)
         if page.status != "ready" or page.link is None or page.table is None:
             return page
         link, table = page.link, page.table
@@ -222,11 +240,11 @@ class OneClick:
             return replace(
                 page,
                 status="refused",
-                message=("That combination is not one of your legal moves: choose again."),
+                message=gettext("That combination is not one of your legal moves: choose again."),
             )
         player_id = table.seats[link.seat].player_id
         if player_id is None:
-            return replace(page, status="refused", message=SEAT_GIVEN_UP)
+            return replace(page, status="refused", message=gettext(SEAT_GIVEN_UP))
         try:
             answer = self.games.play(
                 link.game_id,
@@ -236,21 +254,23 @@ class OneClick:
                 idempotency_key=f"turn-{link.link_id}",
             )
         except ServiceError as err:
-            return replace(
-                page, status="refused", message=f"The move was not played: {err.message}"
-            )
+            return replace(page, status="refused", message=_not_played(err))
         after = self._table(link) or table
         played = replace(
-            page, status="played", message=f"You played {answer['move']}.", table=after
+            page,
+            status="played",
+            message=gettext("You played %(move)s.", move=answer["move"]),
+            table=after,
         )
         if after.your_turn and after.turn_since is not None and after.turn_since > link.version:
             return replace(played, next_url=self.turn_url(after))
         return played
 
     def _table(self, link: MoveLink) -> SeatTable | None:
-        """The link's seat's table now; None if there is no such game."""
+        """The link's seat's table now, in the language spoken; None if there is no such
+        game."""
         try:
-            return self.tables.for_seat(link.game_id, link.seat)
+            return self.tables.for_seat(link.game_id, link.seat, language=language())
         except ServiceError as err:
             if err.error is not ErrorCode.GAME_NOT_FOUND:
                 raise
@@ -270,9 +290,10 @@ class OneClick:
             )
         )
 
-    def inspect_invitation(self, token: str) -> InvitationState:
-        """What the link would do, without doing it."""
-        return self._invitation(token)[0]
+    def inspect_invitation(self, token: str, language: str | None = None) -> InvitationState:
+        """What the link would do, without doing it (said in `language`)."""
+        with speaking(language):
+            return self._invitation(token)[0]
 
     def _invitation(self, token: str) -> tuple[InvitationState, str | None]:
         """What the link would do, and while it may still be answered, who is invited."""
@@ -281,39 +302,48 @@ class OneClick:
         except LinkError as err:
             if err.code == "link/expired":
                 return InvitationState(
-                    "expired", "This link has expired: answer the invitation on the game's page."
+                    "expired",
+                    gettext("This link has expired: answer the invitation on the game's page."),
                 ), None
-            return InvitationState("invalid", "This link is not valid. Was it copied whole?"), None
+            return InvitationState("invalid", gettext(NOT_VALID)), None
         if link.notation not in (ACCEPT, REFUSE):
-            return InvitationState("invalid", "This link is not valid."), None
+            return InvitationState("invalid", gettext("This link is not valid.")), None
         state = InvitationState("ready", "", link.game_id, link.notation)
         table = self._table(link)
         if table is None:
-            return replace(state, status="invalid", message="There is no such game."), None
+            return replace(state, status="invalid", message=gettext(NO_GAME)), None
         seat = table.seats[link.seat]
         if table.status != "open" or seat.kind != "invited":
             return replace(
                 state,
                 status="answered",
-                message="This invitation has been answered already, or the game was "
-                "cancelled: the game's page shows where it stands.",
+                message=gettext(
+                    "This invitation has been answered already, or the game was "
+                    "cancelled: the game's page shows where it stands."
+                ),
             ), None
-        others = [s.name for s in table.seats if s.seat != link.seat]
-        with_whom = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
-        invited = f"{seat.name.removesuffix(' (invited)')}, you are invited to a game of " + (
-            f"{table.title} with {with_whom}."
+        invited = gettext(
+            "%(name)s, you are invited to a game of %(title)s with %(others)s.",
+            name=_unmarked(seat.name),
+            title=table.title,
+            others=_and([s.name for s in table.seats if s.seat != link.seat]),
         )
         if link.notation == ACCEPT:
-            message = (
-                f"{invited} Accept, and you take your seat: the game starts once every invited "
-                "player has accepted."
+            then = gettext(
+                "Accept, and you take your seat: the game starts once every invited player has "
+                "accepted."
             )
         else:
-            message = f"{invited} Refuse, and you will not be seated in it."
-        return replace(state, message=message), seat.player_id
+            then = gettext("Refuse, and you will not be seated in it.")
+        return replace(state, message=f"{invited} {then}"), seat.player_id
 
-    def answer_invitation(self, token: str) -> InvitationState:
-        """Accept or refuse, as the link says, for the player invited to its seat."""
+    def answer_invitation(self, token: str, language: str | None = None) -> InvitationState:
+        """Accept or refuse, as the link says, for the player invited to its seat (said in
+        `language`)."""
+        with speaking(language):
+            return self._answer_invitation(token)
+
+    def _answer_invitation(self, token: str) -> InvitationState:
         state, player_id = self._invitation(token)
         if state.status != "ready" or player_id is None or state.game_id is None:
             return state
@@ -323,17 +353,17 @@ class OneClick:
             else:
                 summary = self.games.decline(state.game_id, player_id)
         except ServiceError as err:
-            return replace(state, status="failed", message=f"Nothing was done: {err.message}.")
+            return replace(state, status="failed", message=_nothing_done(err))
         if state.answer == REFUSE:
-            return replace(state, status="refused", message="You refused the invitation.")
+            return replace(state, status="refused", message=gettext("You refused the invitation."))
         started = summary["status"] == "active"
         return replace(
             state,
             status="accepted",
             started=started,
-            message="You accepted: the game has begun."
+            message=gettext("You accepted: the game has begun.")
             if started
-            else "You accepted: the game begins once every invited player has accepted.",
+            else gettext("You accepted: the game begins once every invited player has accepted."),
         )
 
     # -- a proposal's answer ---------------------------------------------------------------
@@ -353,9 +383,10 @@ class OneClick:
             )
         )
 
-    def inspect_proposal(self, token: str) -> ProposalState:
-        """What the link would do, without doing it."""
-        return self._proposal(token)[0]
+    def inspect_proposal(self, token: str, language: str | None = None) -> ProposalState:
+        """What the link would do, without doing it (said in `language`)."""
+        with speaking(language):
+            return self._proposal(token)[0]
 
     def _proposal(self, token: str) -> tuple[ProposalState, str | None]:
         """What the link would do, and while the proposal waits for the seat's answer, who
@@ -365,15 +396,16 @@ class OneClick:
         except LinkError as err:
             if err.code == "link/expired":
                 return ProposalState(
-                    "expired", "This link has expired: the proposal lapsed at its deadline."
+                    "expired",
+                    gettext("This link has expired: the proposal lapsed at its deadline."),
                 ), None
-            return ProposalState("invalid", "This link is not valid. Was it copied whole?"), None
+            return ProposalState("invalid", gettext(NOT_VALID)), None
         if link.notation not in (ACCEPT, DECLINE):
-            return ProposalState("invalid", "This link is not valid."), None
+            return ProposalState("invalid", gettext("This link is not valid.")), None
         state = ProposalState("ready", "", link.game_id, link.notation, link.version)
         table = self._table(link)
         if table is None:
-            return replace(state, status="invalid", message="There is no such game."), None
+            return replace(state, status="invalid", message=gettext(NO_GAME)), None
         player_id = table.seats[link.seat].player_id
         found = next(
             (
@@ -387,18 +419,25 @@ class OneClick:
             return replace(
                 state,
                 status="answered",
-                message="This proposal is not waiting for your answer: it was answered, "
-                "withdrawn or lapsed. The game's page shows where it stands.",
+                message=gettext(
+                    "This proposal is not waiting for your answer: it was answered, "
+                    "withdrawn or lapsed. The game's page shows where it stands."
+                ),
             ), None
-        proposes = f"{found['name']} proposes to {found['words']}."
+        proposes = f"{proposed(found, found['name'])}."
         if link.notation == ACCEPT:
-            message = f"{proposes} Accept, and it is agreed once every player asked accepts."
+            then = gettext("Accept, and it is agreed once every player asked accepts.")
         else:
-            message = f"{proposes} Decline, and it is closed: nothing changes."
-        return replace(state, message=message), player_id
+            then = gettext("Decline, and it is closed: nothing changes.")
+        return replace(state, message=f"{proposes} {then}"), player_id
 
-    def answer_proposal(self, token: str) -> ProposalState:
-        """Accept or decline, as the link says, for the player asked at its seat."""
+    def answer_proposal(self, token: str, language: str | None = None) -> ProposalState:
+        """Accept or decline, as the link says, for the player asked at its seat (said in
+        `language`)."""
+        with speaking(language):
+            return self._answer_proposal(token)
+
+    def _answer_proposal(self, token: str) -> ProposalState:
         state, player_id = self._proposal(token)
         if (
             state.status != "ready"
@@ -411,39 +450,43 @@ class OneClick:
         try:
             answer = self.talk.answer(state.game_id, player_id, state.proposal, accept)
         except ServiceError as err:
-            return replace(state, status="failed", message=f"Nothing was done: {err.message}.")
+            return replace(state, status="failed", message=_nothing_done(err))
         if not accept:
-            return replace(state, status="declined", message="You declined the proposal.")
+            return replace(state, status="declined", message=gettext("You declined the proposal."))
         return replace(
             state,
             status="accepted",
-            message="You accepted: the proposal is agreed."
+            message=gettext("You accepted: the proposal is agreed.")
             if answer["status"] == "accepted"
-            else "You accepted: the others asked are still to answer."
+            else gettext("You accepted: the others asked are still to answer.")
             if answer["status"] == "open"
-            else "You accepted, but what it was about changed first: it is void.",
+            else gettext("You accepted, but what it was about changed first: it is void."),
         )
 
     # -- a one-click move --------------------------------------------------------------------
 
-    def inspect(self, token: str) -> LinkState:
-        """What opening the link would do, without doing it."""
+    def inspect(self, token: str, language: str | None = None) -> LinkState:
+        """What opening the link would do, without doing it (said in `language`)."""
+        with speaking(language):
+            return self._inspect(token)
+
+    def _inspect(self, token: str) -> LinkState:
         try:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
-                return LinkState(
-                    "expired", "This link has expired: the turn it was made for is over."
-                )
-            return LinkState("invalid", "This link is not valid. Was it copied whole?")
+                return LinkState("expired", gettext(EXPIRED))
+            return LinkState("invalid", gettext(NOT_VALID))
         if self.notes.is_claimed(f"link-{link.link_id}"):
-            return LinkState("used", "This link was already used.", link)
+            return LinkState("used", gettext(USED), link)
         table = self._table(link)
         if table is None or table.status != "active" or not _current(table, link):
             return LinkState(
                 "stale",
-                "The game has moved on since this email: this move "
-                "can no longer be played from it.",
+                gettext(
+                    "The game has moved on since this email: this move "
+                    "can no longer be played from it."
+                ),
                 link,
             )
         move = next((m for m in table.moves if m.notation == link.notation), None)
@@ -455,16 +498,20 @@ class OneClick:
             table.seats[link.seat].player_id,
         )
 
-    def confirm(self, token: str) -> LinkState:
-        """Play the link's move, once."""
-        state = self.inspect(token)
+    def confirm(self, token: str, language: str | None = None) -> LinkState:
+        """Play the link's move, once (said in `language`)."""
+        with speaking(language):
+            return self._confirm(token)
+
+    def _confirm(self, token: str) -> LinkState:
+        state = self._inspect(token)
         link = state.link
         if state.status != "ready" or link is None:  # a ready state always has its link
             return state
         if not self.notes.claim(f"link-{link.link_id}"):
-            return LinkState("used", "This link was already used.", link)
+            return LinkState("used", gettext(USED), link)
         if state.player_id is None:
-            return LinkState("refused", SEAT_GIVEN_UP, link)
+            return LinkState("refused", gettext(SEAT_GIVEN_UP), link)
         try:
             answer = self.games.play(
                 link.game_id,
@@ -474,8 +521,29 @@ class OneClick:
                 idempotency_key=f"link-{link.link_id}",
             )
         except ServiceError as err:
-            return LinkState("refused", f"The move was not played: {err.message}", link)
-        return LinkState("played", f"Played {answer['move']}.", link)
+            return LinkState("refused", _not_played(err), link)
+        return LinkState("played", gettext("Played %(move)s.", move=answer["move"]), link)
+
+
+def _not_played(err: ServiceError) -> str:
+    """A move's refusal, its reason in the language spoken (the service's: service.words)."""
+    return gettext("The move was not played: %(why)s", why=said(err.message))
+
+
+def _nothing_done(err: ServiceError) -> str:
+    return gettext("Nothing was done: %(why)s.", why=said(err.message))
+
+
+def _and(names: list[str]) -> str:
+    """ "Ada, Bo and Cy" in the language spoken."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(one)s and %(other)s", one=", ".join(names[:-1]), other=names[-1])
+
+
+def _unmarked(name: str) -> str:
+    """An invited seat's name without its mark ("Ann (invited)": "Ann")."""
+    return name.removesuffix(gettext("%(name)s (invited)", name=""))
 
 
 def _current(table: SeatTable, link: MoveLink) -> bool:

@@ -164,9 +164,9 @@ class PushDevices:
         try:
             subscription.check(self.settings.webhook_urls)
         except InvalidSubscription as err:
-            raise ServiceError(ErrorCode.PUSH_INVALID_SUBSCRIPTION, str(err)) from err
+            raise ServiceError(ErrorCode.PUSH_INVALID_SUBSCRIPTION, err.words) from err
         except UnsafeUrl as err:
-            raise ServiceError(ErrorCode.PUSH_UNSAFE_ENDPOINT, str(err)) from err
+            raise ServiceError(ErrorCode.PUSH_UNSAFE_ENDPOINT, err.words) from err
         kept = {
             "id": subscription_id(endpoint),
             "endpoint": endpoint,

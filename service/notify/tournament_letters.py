@@ -8,7 +8,7 @@ from typing import Any
 
 from engine import registry
 from service.notify import emails
-from service.tournaments.tournaments import table
+from service.tournaments.tournaments import points, table
 from service.words import gettext, ngettext, pgettext
 from store.tournaments import Round, TournamentState
 
@@ -50,7 +50,7 @@ def standing_lines(state: TournamentState, reader: str | None) -> list[str]:
             if row.player == reader
             else names.get(row.player, row.player)
         )
-        lines.append(f"{row.place}. {who}: {_points(row.points)} ({_points(row.tiebreak)})")
+        lines.append(f"{row.place}. {who}: {points(row.points)} ({points(row.tiebreak)})")
     return lines
 
 
@@ -125,7 +125,7 @@ def letter(
                 gettext(
                     "You are %(ordinal)s with %(points)s points.",
                     ordinal=_ordinal(mine.place),
-                    points=_points(mine.points),
+                    points=points(mine.points),
                 )
             )
         if not over:
@@ -165,14 +165,6 @@ def payload(
             "page": f"{public_url}/tournaments/{state['id']}",
         },
     }
-
-
-def _points(value: float) -> str:
-    whole = int(value)
-    half = value - whole
-    if half == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:g}"
 
 
 def _ordinal(n: int) -> str:

@@ -85,7 +85,7 @@ class PlayerService:
             try:
                 self.webhook_urls.check(url)
             except UnsafeUrl as err:
-                raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, str(err)) from err
+                raise ServiceError(ErrorCode.PLAYER_UNSAFE_WEBHOOK, err.words) from err
 
     def register(
         self,
@@ -405,7 +405,7 @@ def _mailable(email: str | None) -> str | None:
     try:
         return emails.mailable(email)
     except ValueError as err:
-        raise ServiceError(ErrorCode.PLAYER_INVALID, str(err)) from err
+        raise ServiceError(ErrorCode.PLAYER_INVALID, err.args[0]) from err
 
 
 def _address(email: str | None) -> str:

@@ -75,7 +75,7 @@ class SignIn:
         try:
             address = emails.mailable(address)
         except ValueError as err:
-            raise ServiceError(ErrorCode.REQUEST_INVALID, str(err)) from err
+            raise ServiceError(ErrorCode.REQUEST_INVALID, err.args[0]) from err
         wait = self._take(address)
         if wait:
             raise TooMany(

@@ -31,6 +31,7 @@ from service.timefmt import iso
 from service.tournaments import events
 from service.tournaments.pairing import SwissPlayer, round_robin, swiss
 from service.tournaments.standings import Played, Row, standings
+from service.words import number
 from store.games import Appended
 from store.players import PlayerStore
 from store.record import TournamentLink
@@ -53,6 +54,15 @@ MAX_NAME = 80
 MAX_START_DAYS = 366
 ATTEMPTS = 16
 LISTED = 100
+
+
+def points(value: float) -> str:
+    """Points or a tiebreak as people write them, in the language spoken: 2.5 as "2½", 0.25
+    as "0.25" ("0,25" in Russian and Italian)."""
+    whole = int(value)
+    if value - whole == 0.5:
+        return f"{whole}½" if whole else "½"
+    return number(value)
 
 
 def default_rounds(size: int) -> int:

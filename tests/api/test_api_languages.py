@@ -2,7 +2,11 @@
 `message` and the catalog's descriptions in Russian or Italian, their codes unchanged, and in
 English, word for word as before, when the client asks for none."""
 
+import base64
+
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from tests.api.conftest import befriend
 
@@ -339,3 +343,79 @@ def test_every_message_marshmallow_words_for_our_fields_is_read_back_and_transla
             for language in ("ru", "it"):
                 assert said_in(found, language) != message, (language, message)
     assert field_words.words_of("Must be greater than 1.").values == {"min": "1"}
+
+
+def test_a_validators_refusals_are_said_in_the_clients_language(client, register):
+    """The words of the checks under the service (an address that mail cannot carry, a webhook
+    or push service URL that is not safe, a push subscription's keys) are the catalogue's too."""
+    said = answers(
+        client, "post", "/v1/players", {}, {"name": "Ada", "webhook_url": "http://example.org/h"}
+    )
+    assert_said_in_each_language(
+        said,
+        422,
+        "player/unsafe_webhook",
+        "a webhook URL must start with https://",
+        "адрес (URL) вебхука должен начинаться с https://",
+        "l'URL di un webhook deve cominciare con https://",
+    )
+    said = answers(client, "post", "/v1/sign-in", {}, {"email": "ünï@example.org"})
+    assert_said_in_each_language(
+        said,
+        422,
+        "request/invalid",
+        "the part of an email address before the @ must be plain ASCII letters, digits and "
+        "signs (not every mail server can carry others)",
+        "часть адреса почты до @ должна состоять из обычных латинских букв, цифр и знаков "
+        "ASCII (не каждый почтовый сервер передаёт другие)",
+        "la parte di un indirizzo email prima della @ deve essere di sole lettere, cifre e "
+        "segni ASCII (non ogni server di posta ne trasporta altri)",
+    )
+    domain = "xn--ü.example"  # no IDNA label: "xn--" is for ASCII
+    said = answers(client, "post", "/v1/players", {}, {"name": "Ada", "email": f"ada@{domain}"})
+    assert_said_in_each_language(
+        said,
+        422,
+        "player/invalid",
+        f"'{domain}' is not a domain name",
+        f"'{domain}' — не имя домена",
+        f"'{domain}' non è un nome di dominio",
+    )
+    _ada, headers = register("Ada")
+    keys = {"p256dh": "A" * 87, "auth": "A" * 22}  # 65 bytes, but no point of P-256
+    said = answers(
+        client,
+        "post",
+        "/v1/players/me/push-subscriptions",
+        headers,
+        {"endpoint": "https://push.example.org/x", "keys": keys},
+    )
+    assert_said_in_each_language(
+        said,
+        422,
+        "push/invalid_subscription",
+        "the subscription's p256dh key is not an uncompressed P-256 point",
+        "ключ p256dh подписки — не несжатая точка P-256",
+        "la chiave p256dh dell'iscrizione non è un punto P-256 non compresso",
+    )
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    keys = {"p256dh": base64.urlsafe_b64encode(point).decode().rstrip("="), "auth": "A" * 22}
+    said = answers(
+        client,
+        "post",
+        "/v1/players/me/push-subscriptions",
+        headers,
+        {"endpoint": "http://push.example.org/x", "keys": keys},
+    )
+    assert_said_in_each_language(  # what the URL is for is said in the language too
+        said,
+        422,
+        "push/unsafe_endpoint",
+        "a push service URL must start with https://",
+        "адрес (URL) службы push должен начинаться с https://",
+        "l'URL di un servizio push deve cominciare con https://",
+    )

@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from service.assembly import assemble
+from service.by_mail.moves import _explain
 from service.by_mail.verbs import notation_of, unambiguous, verbs
+from service.errors import ServiceError
 from service.settings import Settings
+from service.words import speaking
 from tests.addresses import confirm_all
 from tests.peers import text_of
 from tests.service.test_mail_moves import DOMAIN, answer_to, reply_to, turn_email
@@ -143,3 +146,30 @@ def test_a_message_refused_in_a_reply_is_answered_with_the_reason_in_russian(but
     text = " ".join(text_of(answer_to(smtp, "ada@example.org", "mail/played")).split())
     assert "личные сообщения — для партий на троих и больше: напишите всему столу" in text
     assert "private messages" not in text
+
+
+def test_the_services_refusals_of_a_move_are_quoted_in_the_players_language(buttons):
+    """A refusal of the service's own (not the engine's, not the table talk's) that an answer
+    to an emailed move quotes: the game busy after every attempt, the game not started."""
+    services, game_id, _seat = buttons
+    with pytest.raises(ServiceError) as busy:
+        services.games.commits.run(game_id, lambda draft: None, attempts=0)
+    assert busy.value.code == "game/busy"
+    ada, bo, cy = (services.players.register(n)["id"] for n in ("Ann", "Ben", "Cat"))
+    waiting = services.games.create(ada, "buttons", [ada, bo, cy])["id"]
+    with pytest.raises(ServiceError) as not_started:
+        services.games.play(waiting, ada, 1, notation="roll")
+    assert not_started.value.code == "game/not_started"
+    english = [_explain(err.value, "roll", 3) for err in (busy, not_started)]
+    assert english == [
+        "'roll' was not played: the game is busy; try again",
+        "'roll' was not played: the game has not started: it waits for 2 more players",
+    ]
+    with speaking("ru"):
+        assert [_explain(err.value, "roll", 3) for err in (busy, not_started)] == [
+            "«roll» не сыгран: партия занята; попробуйте ещё раз",
+            "«roll» не сыгран: партия не началась: она ждёт ещё игроков — 2",
+        ]
+    with speaking("it"):
+        said = _explain(busy.value, "roll", 3)
+        assert said.startswith("'roll' non è stata giocata: ") and "try again" not in said

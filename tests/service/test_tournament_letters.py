@@ -198,3 +198,15 @@ def test_the_worker_emails_a_round_in_the_players_language(redis_client, smtp):
     assert "турнир" in text_of(message) and "Hello" not in text_of(message)
     assert f"{URL}/games/" in text_of(message)  # the round began: its games are listed
     assert '<html lang="ru">' in html_of(message)
+
+
+def test_a_tiebreak_with_decimals_is_written_in_the_readers_locale():
+    """Ada drew with Bo, who has half a point: her Sonneborn-Berger is a quarter."""
+    drawn = [_round(1, [_board("g_1", "p_ada", "p_bo", 0.5), _board("g_2", "p_cy", "p_ada")])]
+    state = _state("round_robin", "running", 3, drawn)
+    assert "1. you: ½ (0.25)" in tournament_letters.standing_lines(state, "p_ada")
+    for language in ("ru", "it"):
+        with speaking(language):
+            lines = tournament_letters.standing_lines(state, "p_ada")
+        assert any(line.endswith(": ½ (0,25)") for line in lines), lines
+        assert not any("0.25" in line for line in lines)

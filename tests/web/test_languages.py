@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from flask import render_template_string
 
 from tests.web.conftest import Browser, sign_up
 
@@ -319,3 +320,12 @@ def test_a_refusal_worded_with_values_is_shown_in_the_pages_language(app, servic
     r = browser.post("/games/g_nothere/proposals", {"kind": "draw"})
     page = html.unescape(r.get_data(as_text=True))
     assert r.status_code == 404 and "Партии g_nothere нет" in page, page
+
+
+def test_points_and_tiebreaks_on_a_page_are_written_in_its_locale(app):
+    template = "{{ 0.25 | points }} {{ 2.5 | points }} {{ 3 | points }} {{ 12.75 | points }}"
+    said = {}
+    for accept in ("en", "ru", "it"):
+        with app.test_request_context("/", headers={"Accept-Language": accept}):
+            said[accept] = render_template_string(template)
+    assert said == {"en": "0.25 2½ 3 12.75", "ru": "0,25 2½ 3 12,75", "it": "0,25 2½ 3 12,75"}
