@@ -146,12 +146,12 @@ TURN_STATUS_CODES = {
 
 @pages.get("/t/<token>")
 def turn_page(token: str):
-    return _turn(_services().one_click.open_turn(token))
+    return _turn(_services().one_click.open_turn(token, reader_language()))
 
 
 @pages.post("/t/<token>")
 def play_turn(token: str):
-    return _turn(_services().one_click.play_turn(token, request.form))
+    return _turn(_services().one_click.play_turn(token, request.form, reader_language()))
 
 
 def _turn(page):

@@ -44,10 +44,11 @@ from service.play.table import SeatTable, Tables
 from service.play.talk import Talk
 from service.secrets import ServerKeys
 from service.settings import Settings
+from service.words import N_, gettext, speaking
 from store.notifications import NotificationStore
 
 LIFETIME_WITHOUT_CLOCK = 14 * 24 * 3600
-SEAT_GIVEN_UP = "The move was not played: this seat was given up before the game began."
+SEAT_GIVEN_UP = N_("The move was not played: this seat was given up before the game began.")
 
 
 class TurnLinks(NamedTuple):
@@ -181,39 +182,50 @@ class OneClick:
 
     # -- the turn page -----------------------------------------------------------------------
 
-    def open_turn(self, token: str) -> TurnPage:
-        """The turn page's content: what the seat sees and may do, if the turn is still on."""
+    def open_turn(self, token: str, language: str | None = None) -> TurnPage:
+        """The turn page's content: what the seat sees and may do, if the turn is still on,
+        in `language` (the page's: English when None)."""
+        with speaking(language):
+            return self._open_turn(token, language)
+
+    def _open_turn(self, token: str, language: str | None) -> TurnPage:
         try:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
                 return TurnPage(
-                    "expired", "This link has expired: the turn it was made for is over."
+                    "expired", gettext("This link has expired: the turn it was made for is over.")
                 )
-            return TurnPage("invalid", "This link is not valid. Was it copied whole?")
+            return TurnPage("invalid", gettext("This link is not valid. Was it copied whole?"))
         if link.notation != TURN_PAGE:
-            return TurnPage("invalid", "This is a link for one move, not a turn page.")
-        table = self._table(link)
+            return TurnPage("invalid", gettext("This is a link for one move, not a turn page."))
+        table = self._table(link, language)
         if table is None:
-            return TurnPage("invalid", "There is no such game.")
+            return TurnPage("invalid", gettext("There is no such game."))
         page = TurnPage("ready", "", link, table)
         if table.status != "active":
-            return replace(page, status="over", message="The game is over.")
+            return replace(page, status="over", message=gettext("The game is over."))
         if not _current(table, link):
             return replace(
                 page,
                 status="stale",
-                message=(
+                message=gettext(
                     "The game has moved on since this page was made: your latest email has the "
                     "page for your turn now."
                 ),
             )
         return page
 
-    def play_turn(self, token: str, fields: Mapping[str, str]) -> TurnPage:
+    def play_turn(
+        self, token: str, fields: Mapping[str, str], language: str | None = None
+    ) -> TurnPage:
         """Play the move the submitted form describes; the page after it (the next step's,
-        when the turn goes on, with what the move caused)."""
-        page = self.open_turn(token)
+        when the turn goes on, with what the move caused), in `language`."""
+        with speaking(language):
+            return self._play_turn(token, fields, language)
+
+    def _play_turn(self, token: str, fields: Mapping[str, str], language: str | None) -> TurnPage:
+        page = self._open_turn(token, language)
         if page.status != "ready" or page.link is None or page.table is None:
             return page
         link, table = page.link, page.table
@@ -222,11 +234,11 @@ class OneClick:
             return replace(
                 page,
                 status="refused",
-                message=("That combination is not one of your legal moves: choose again."),
+                message=gettext("That combination is not one of your legal moves: choose again."),
             )
         player_id = table.seats[link.seat].player_id
         if player_id is None:
-            return replace(page, status="refused", message=SEAT_GIVEN_UP)
+            return replace(page, status="refused", message=gettext(SEAT_GIVEN_UP))
         try:
             answer = self.games.play(
                 link.game_id,
@@ -237,20 +249,25 @@ class OneClick:
             )
         except ServiceError as err:
             return replace(
-                page, status="refused", message=f"The move was not played: {err.message}"
+                page,
+                status="refused",
+                message=gettext("The move was not played: %(why)s", why=err.message),
             )
-        after = self._table(link) or table
+        after = self._table(link, language) or table
         played = replace(
-            page, status="played", message=f"You played {answer['move']}.", table=after
+            page,
+            status="played",
+            message=gettext("You played %(move)s.", move=answer["move"]),
+            table=after,
         )
         if after.your_turn and after.turn_since is not None and after.turn_since > link.version:
             return replace(played, next_url=self.turn_url(after))
         return played
 
-    def _table(self, link: MoveLink) -> SeatTable | None:
-        """The link's seat's table now; None if there is no such game."""
+    def _table(self, link: MoveLink, language: str | None = None) -> SeatTable | None:
+        """The link's seat's table now, in `language`; None if there is no such game."""
         try:
-            return self.tables.for_seat(link.game_id, link.seat)
+            return self.tables.for_seat(link.game_id, link.seat, language=language)
         except ServiceError as err:
             if err.error is not ErrorCode.GAME_NOT_FOUND:
                 raise
