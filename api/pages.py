@@ -101,7 +101,7 @@ def game_page(game_id: str):
 
 @pages.get("/m/<token>")
 def confirm_move(token: str):
-    state = _services().one_click.inspect(token)
+    state = _services().one_click.inspect(token, reader_language())
     if state.status == "ready":
         return _page(
             "one_click.html",
@@ -115,7 +115,7 @@ def confirm_move(token: str):
 
 @pages.post("/m/<token>")
 def play_move(token: str):
-    return _result(_services().one_click.confirm(token))
+    return _result(_services().one_click.confirm(token, reader_language()))
 
 
 def _result(state):

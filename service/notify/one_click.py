@@ -443,45 +443,58 @@ class OneClick:
 
     # -- a one-click move --------------------------------------------------------------------
 
-    def inspect(self, token: str) -> LinkState:
-        """What opening the link would do, without doing it."""
+    def inspect(self, token: str, language: str | None = None) -> LinkState:
+        """What opening the link would do, without doing it, in `language` (English when
+        None)."""
+        with speaking(language):
+            return self._inspect(token, language)
+
+    def _inspect(self, token: str, language: str | None) -> LinkState:
         try:
             link = self._read(token)
         except LinkError as err:
             if err.code == "link/expired":
                 return LinkState(
-                    "expired", "This link has expired: the turn it was made for is over."
+                    "expired", gettext("This link has expired: the turn it was made for is over.")
                 )
-            return LinkState("invalid", "This link is not valid. Was it copied whole?")
+            return LinkState("invalid", gettext("This link is not valid. Was it copied whole?"))
         if self.notes.is_claimed(f"link-{link.link_id}"):
-            return LinkState("used", "This link was already used.", link)
-        table = self._table(link)
+            return LinkState("used", gettext("This link was already used."), link)
+        table = self._table(link, language)
         if table is None or table.status != "active" or not _current(table, link):
             return LinkState(
                 "stale",
-                "The game has moved on since this email: this move "
-                "can no longer be played from it.",
+                gettext(
+                    "The game has moved on since this email: this move can no longer be played "
+                    "from it."
+                ),
                 link,
             )
         move = next((m for m in table.moves if m.notation == link.notation), None)
         words = move.description if move else link.notation
         return LinkState(
             "ready",
-            f"{words}?" if words == link.notation else f"{words} ({link.notation})?",
+            gettext("%(move)s?", move=words)
+            if words == link.notation
+            else gettext("%(move)s (%(notation)s)?", move=words, notation=link.notation),
             link,
             table.seats[link.seat].player_id,
         )
 
-    def confirm(self, token: str) -> LinkState:
-        """Play the link's move, once."""
-        state = self.inspect(token)
+    def confirm(self, token: str, language: str | None = None) -> LinkState:
+        """Play the link's move, once; what happened in `language`."""
+        with speaking(language):
+            return self._confirm(token, language)
+
+    def _confirm(self, token: str, language: str | None) -> LinkState:
+        state = self._inspect(token, language)
         link = state.link
         if state.status != "ready" or link is None:  # a ready state always has its link
             return state
         if not self.notes.claim(f"link-{link.link_id}"):
-            return LinkState("used", "This link was already used.", link)
+            return LinkState("used", gettext("This link was already used."), link)
         if state.player_id is None:
-            return LinkState("refused", SEAT_GIVEN_UP, link)
+            return LinkState("refused", gettext(SEAT_GIVEN_UP), link)
         try:
             answer = self.games.play(
                 link.game_id,
@@ -491,8 +504,10 @@ class OneClick:
                 idempotency_key=f"link-{link.link_id}",
             )
         except ServiceError as err:
-            return LinkState("refused", f"The move was not played: {err.message}", link)
-        return LinkState("played", f"Played {answer['move']}.", link)
+            return LinkState(
+                "refused", gettext("The move was not played: %(why)s", why=err.message), link
+            )
+        return LinkState("played", gettext("Played %(move)s.", move=answer["move"]), link)
 
 
 def _current(table: SeatTable, link: MoveLink) -> bool:
