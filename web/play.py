@@ -309,7 +309,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
             {
                 "key": key,
                 "label": OPTION_LABELS.get(key) or key.replace("_", " ").capitalize(),
-                "description": spec.description,
+                "description": gettext(spec.description),
                 "choices": [_json_text(c) for c in _choices(spec)],
                 "value": values.get(f"option.{key}", _json_text(spec.default)),
                 "default": _json_text(spec.default),
