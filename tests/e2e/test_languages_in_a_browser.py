@@ -256,8 +256,11 @@ class Reader:
         assert self.services.players.profile(player)["language"] == self.language.code
         return player
 
-    def new_game(self, title: str, other: str, options: dict[str, str]) -> str:
+    def new_game(self, title: str, other: str, options: dict[str, str], english) -> str:
+        """A game with `other` in seat 2, made through the new-game form, whose words (the
+        options' descriptions and values too) are the reader's."""
         page = self.open(f"/games/new?game={title}", "new-game")
+        check_surfaces(self, "the new-game form", {"main form": ""}, english)
         page.get_by_label(self.language.seat_name).fill(other)
         for label, value in options.items():
             page.get_by_label(label).select_option(value)
@@ -423,6 +426,10 @@ CONSONAR_ENGLISH = COMMON_ENGLISH + listed(
 )
 
 
+# (an option's values are its JSON text, true or false, as its description says them)
+OPTIONS_ENGLISH = listed("the game ends, with 2 players, the seed, page says")
+
+
 def test_a_russian_browser_learns_buttons_and_plays_it_in_russian(site, browser):
     server, _, services = site
     vera = Reader(browser, site, RUSSIAN, "Вера", "vera@example.org")
@@ -432,7 +439,7 @@ def test_a_russian_browser_learns_buttons_and_plays_it_in_russian(site, browser)
     check_surfaces(vera, "how to play", {"#goal": "звёзд", "#turn": "пуговиц"}, ())
 
     bo = opponent(server, "Bo Lang", me)
-    game_id = vera.new_game("buttons", "Bo Lang", {})
+    game_id = vera.new_game("buttons", "Bo Lang", {}, COMMON_ENGLISH + OPTIONS_ENGLISH)
     vera.check("game-started")
     api_moves(bo, game_id, quick)
 
@@ -498,7 +505,8 @@ def test_an_italian_browser_learns_con_sonar_and_plays_it_in_italian(site, brows
     check_surfaces(lia, "how to play", {"#goal": "sottomarini"}, ())
 
     cy = opponent(server, "Cy Lang", me)
-    game_id = lia.new_game("consonar", "Cy Lang", {"Fine con sottomarini rimasti": "10"})
+    options = {"Fine con sottomarini rimasti": "10"}
+    game_id = lia.new_game("consonar", "Cy Lang", options, CONSONAR_ENGLISH + OPTIONS_ENGLISH)
     lia.check("game-started")
     api_moves(cy, game_id, calm)
 
