@@ -14,6 +14,7 @@ from engine import registry
 from service.play.how_to_play import LESSONS, PAGES, READER, page_path, positions
 
 from .blueprint import page, pages
+from .i18n import reader_language
 
 
 @pages.get(PAGES)
@@ -31,7 +32,7 @@ def how_to_play(game: str):
         abort(404)
     info = registry.GAMES[game].info
     lesson = LESSONS[game]
-    opening, turn, end = positions(game)
+    opening, turn, end = positions(game, reader_language())
     return page(
         f"how_to_play/{game}.html",
         gettext("How to play %(title)s", title=info.title),

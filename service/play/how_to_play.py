@@ -19,6 +19,7 @@ from engine import registry
 from engine.match import Match, active_seats, legal_actions, move, start
 from service.play.boards import Html, html_board, scores_of
 from service.play.move_words import said_to
+from service.words import speaking
 
 PAGES = "/how-to-play"
 """The how-to-play pages' address: PAGES + "/" + a title's name."""
@@ -205,12 +206,14 @@ def position(lesson: Lesson, kind: str, count: int) -> Position:
 
 
 @cache
-def positions(game: str) -> tuple[Position, Position, Position]:
-    """The opening, the turn and the end of the title's lesson."""
+def positions(game: str, language: str | None = None) -> tuple[Position, Position, Position]:
+    """The opening, the turn and the end of the title's lesson, their boards and moves in
+    `language` (English when None)."""
     lesson = LESSONS[game]
     everything = len(lesson.moves())
-    return (
-        position(lesson, "opening", 0),
-        position(lesson, "turn", lesson.turn_at),
-        position(lesson, "end", everything),
-    )
+    with speaking(language):
+        return (
+            position(lesson, "opening", 0),
+            position(lesson, "turn", lesson.turn_at),
+            position(lesson, "end", everything),
+        )
