@@ -436,7 +436,12 @@ def test_a_russian_browser_learns_buttons_and_plays_it_in_russian(site, browser)
     me = vera.sign_up()
     page = vera.open("/how-to-play/buttons", "how-to-play-buttons")
     expect(page.get_by_role("heading", name="Как играть в Buttons")).to_be_visible()
-    check_surfaces(vera, "how to play", {"#goal": "звёзд", "#turn": "пуговиц"}, ())
+    check_surfaces(
+        vera,
+        "how to play",
+        {"#goal": "звёзд", "#turn": "пуговиц", "figure .board-frame": "раунд", "main": ""},
+        BUTTONS_ENGLISH,
+    )
 
     bo = opponent(server, "Bo Lang", me)
     game_id = vera.new_game("buttons", "Bo Lang", {}, COMMON_ENGLISH + OPTIONS_ENGLISH)
@@ -502,7 +507,12 @@ def test_an_italian_browser_learns_con_sonar_and_plays_it_in_italian(site, brows
     me = lia.sign_up()
     page = lia.open("/how-to-play/consonar", "how-to-play-consonar")
     expect(page.get_by_role("heading", name="Come si gioca a Con Sonar!")).to_be_visible()
-    check_surfaces(lia, "how to play", {"#goal": "sottomarini"}, ())
+    check_surfaces(
+        lia,
+        "how to play",
+        {"#goal": "sottomarini", "figure .board-frame": "livell", "main": ""},
+        CONSONAR_ENGLISH,
+    )
 
     cy = opponent(server, "Cy Lang", me)
     options = {"Fine con sottomarini rimasti": "10"}
