@@ -15,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tests.web.conftest import Browser, sign_up
+from web.play import won_words
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = ("ru", "it")
@@ -289,3 +290,19 @@ def test_the_words_a_pages_scripts_write_are_the_pages_in_its_language(app, serv
     assert said["ru"]["push_failed"] == "Здесь не удалось включить уведомления: %(why)s."
     assert said["it"]["chat_sent"] == "Inviato."
     assert said["ru"]["game_moved_reload"].startswith("Партия продвинулась")
+
+
+@pytest.mark.parametrize(
+    "accept,said",
+    [
+        ("en", "you and Bo share the win"),
+        ("ru", "вы и Bo делите победу"),
+        ("it", "tu e Bo condividete la vittoria"),
+    ],
+)
+def test_a_shared_win_on_a_game_page_is_conjugated_for_the_reader_among_the_winners(
+    app, accept, said
+):
+    with app.test_request_context(headers={"Accept-Language": accept}):
+        assert won_words(["Ada", "Bo"], {"winners": [0, 1]}, 0) == said
+        assert "Ada" in won_words(["Ada", "Bo"], {"winners": [0, 1]}, None)
