@@ -269,7 +269,8 @@ class Reader:
         return page.url.rsplit("/", 1)[1]
 
     def finished(self, game_id: str) -> None:
-        """The finished game's page, once its ratings are worked out (by the worker)."""
+        """The finished game's page, once its ratings are worked out (by the worker, before
+        the finished email, which tells them)."""
         for _ in range(50):
             self.open(f"/games/{game_id}", "game-over")
             if self.page.locator("#ratings ul").count():
@@ -488,6 +489,7 @@ def test_a_russian_browser_learns_buttons_and_plays_it_in_russian(site, browser)
         play_on_the_page(vera, f"game-page-{i}-played", quick)
 
     to_the_end(services, game_id, [me, bo.id], quick)
+    finished = vera.letter(game_id, "game.finished")
     vera.finished(game_id)
     check_surfaces(
         vera,
@@ -495,7 +497,10 @@ def test_a_russian_browser_learns_buttons_and_plays_it_in_russian(site, browser)
         {".status": "Игра окончена", "#ratings": "Вы", ".board-frame": "", "#log": ""},
         BUTTONS_ENGLISH,
     )
-    finished = vera.letter(game_id, "game.finished")
+    vera.open(f"/play/{game_id}", "public-page")  # linked from the turn page
+    check_surfaces(vera, "the public page", {"main": "Игра окончена"}, BUTTONS_ENGLISH)
+    vera.open("/games", "my-games")
+    check_surfaces(vera, "my games", {"main": "Buttons"}, COMMON_ENGLISH)
     vera.read_letter(finished, "finished-email")
     check_email(finished, ("Buttons", "окончена", "Рейтинги"), BUTTONS_ENGLISH)
     vera.context.close()
@@ -552,6 +557,7 @@ def test_an_italian_browser_learns_con_sonar_and_plays_it_in_italian(site, brows
         play_on_the_page(lia, f"game-page-{i}-played", calm)
 
     to_the_end(services, game_id, [me, cy.id], quick)
+    finished = lia.letter(game_id, "game.finished")
     lia.finished(game_id)
     check_surfaces(
         lia,
@@ -559,7 +565,10 @@ def test_an_italian_browser_learns_con_sonar_and_plays_it_in_italian(site, brows
         {".status": "Partita finita", "#ratings": "Tu", ".board-frame": "", "#log": ""},
         CONSONAR_ENGLISH,
     )
-    finished = lia.letter(game_id, "game.finished")
+    lia.open(f"/play/{game_id}", "public-page")
+    check_surfaces(lia, "the public page", {"main": "Partita finita"}, CONSONAR_ENGLISH)
+    lia.open("/games", "my-games")
+    check_surfaces(lia, "my games", {"main": "Con Sonar!"}, COMMON_ENGLISH)
     lia.read_letter(finished, "finished-email")
     check_email(finished, ("Con Sonar!", "finita", "Punteggi"), CONSONAR_ENGLISH)
     lia.context.close()
