@@ -222,9 +222,12 @@ class Reader:
         return self.page
 
     def check(self, what: str) -> None:
-        """The page is in the reader's language and fits a phone's width."""
+        """The page is in the reader's language (its tab's title too) and fits a phone's
+        width."""
         page = self.page
         expect(page.locator("html")).to_have_attribute("lang", self.language.code)
+        leaked = english_in(page.title(), COMMON_ENGLISH)
+        assert not leaked, f"{what}'s title in {self.language.code}: {leaked} in {page.title()}"
         found = page.evaluate(SIDEWAYS)
         assert not found, f"{what} in {self.language.code} at {PHONE['width']} px: {found}"
         if SCREENSHOTS:
