@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import flash, redirect, request
 from flask import g as per_request
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import gettext, lazy_gettext, ngettext, pgettext
 
 from engine import registry
 from service.errors import ErrorCode, ServiceError, TooMany
@@ -197,6 +197,8 @@ def won_words(names: list[str], outcome: dict[str, Any], seat: int | None) -> st
     said = [gettext("you") if s == seat else names[s] for s in winners]
     if len(said) == 1:
         return gettext("%(name)s won", name=said[0])
+    if seat in winners:  # "you" among the subjects: the languages conjugate for it
+        return pgettext("the reader among the winners", "%(names)s share the win", names=_and(said))
     return gettext("%(names)s share the win", names=_and(said))
 
 
@@ -307,7 +309,7 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
             {
                 "key": key,
                 "label": OPTION_LABELS.get(key) or key.replace("_", " ").capitalize(),
-                "description": spec.description,
+                "description": gettext(spec.description),
                 "choices": [_json_text(c) for c in _choices(spec)],
                 "value": values.get(f"option.{key}", _json_text(spec.default)),
                 "default": _json_text(spec.default),

@@ -40,7 +40,7 @@ from service.play.facts import GameFacts
 from service.play.games import clock_record, invitation_of, refused_by, seat_of
 from service.ratings.ratings import GameRatings, RatingChange
 from service.timefmt import duration, in_words, iso, stamp
-from service.words import N_, gettext, ngettext, speaking
+from service.words import N_, gettext, ngettext, pgettext, speaking
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
@@ -261,7 +261,8 @@ class SeatTable:
         if self.ratings is None:
             return ()
         ordered = sorted(self.ratings.changes, key=lambda c: (c.seat != self.seat, c.seat))
-        return tuple(c.words(you=c.seat == self.seat) for c in ordered)
+        with speaking(self.language):
+            return tuple(c.words(you=c.seat == self.seat) for c in ordered)
 
     @property
     def your_rating(self) -> RatingChange | None:
@@ -327,8 +328,9 @@ class SeatTable:
 
     @property
     def players(self) -> str:
-        """ "Ann vs Ben (refused)"."""
-        return " vs ".join(s.name for s in self.seats)
+        """ "Ann vs Ben (refused)", in the reader's language ("Ann против Ben")."""
+        with speaking(self.language):
+            return f" {gettext('vs')} ".join(s.name for s in self.seats)
 
     @property
     def you(self) -> SeatLine | None:
@@ -570,7 +572,15 @@ def won_words(names: list[str], outcome: Mapping[str, Any], seat: int | None) ->
             if seat in outcome["winners"]
             else gettext("%(who)s won", who=said[0])
         )
-    return gettext("%(some)s and %(last)s share the win", some=", ".join(said[:-1]), last=said[-1])
+    some, last = ", ".join(said[:-1]), said[-1]
+    if seat in outcome["winners"]:  # "you" among the subjects: the languages conjugate for it
+        return pgettext(
+            YOU_AMONG_WINNERS, "%(some)s and %(last)s share the win", some=some, last=last
+        )
+    return gettext("%(some)s and %(last)s share the win", some=some, last=last)
+
+
+YOU_AMONG_WINNERS = "the reader among the winners"
 
 
 def seat_name(snap: Snapshot, seat: int) -> str:

@@ -15,6 +15,7 @@ from service.ratings.model import CENTRE, MU, SCALE, Skill, combined, rate
 from service.ratings.results import Result, ResultSeat
 from service.settings import Settings
 from service.timefmt import iso
+from service.words import gettext
 from store.ratings import Entrant, RatingStore
 
 APPLY_ATTEMPTS = 16
@@ -78,11 +79,16 @@ class RatingChange:
         }
 
     def words(self, you: bool = False) -> str:
-        """ "Ada: 1500 → 1542 (+42), provisional"."""
-        who = "You" if you else self.name
-        sign = "+" if self.change >= 0 else "-"
-        note = ", provisional" if self.after.provisional else ""
-        return f"{who}: {self.before.rating} → {self.after.rating} ({sign}{abs(self.change)}){note}"
+        """ "Ada: 1500 → 1542 (+42), provisional", in the language spoken (service/words.py)."""
+        said = {
+            "who": gettext("You") if you else self.name,
+            "before": self.before.rating,
+            "after": self.after.rating,
+            "change": f"{'+' if self.change >= 0 else '-'}{abs(self.change)}",
+        }
+        if self.after.provisional:
+            return gettext("%(who)s: %(before)s → %(after)s (%(change)s), provisional", **said)
+        return gettext("%(who)s: %(before)s → %(after)s (%(change)s)", **said)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from service import words
+from service.play.table import won_words
 from service.timefmt import duration, in_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +89,16 @@ def test_the_words_are_in_the_language_of_the_block_and_english_outside_one():
     assert words.language() == "en"
     assert in_words(day_and_hours, 0) == "in 3 days and 5 hours (Sunday 4 January 1970, 05:00 UTC)"
     assert words.words("it").ngettext("%(num)d hour", "%(num)d hours", 2) == "%(num)d ore"
+
+
+def test_a_shared_win_with_the_reader_among_the_winners_is_conjugated_for_them():
+    """Russian and Italian conjugate the verb for "you" among its subjects ("вы и Bo делите",
+    "tu e Bo condividete"); English says what it always did."""
+    names, shared = ["Ada", "Bo", "Cy"], {"winners": [0, 1]}
+    assert won_words(names, shared, 0) == "you and Bo share the win"
+    with words.speaking("ru"):
+        assert won_words(names, shared, 0) == "вы и Bo делите победу"
+        assert won_words(names, shared, 2) == "победу делят Ada и Bo"
+    with words.speaking("it"):
+        assert won_words(names, shared, 1) == "Ada e tu condividete la vittoria"
+        assert won_words(names, shared, None) == "la vittoria è condivisa da Ada e Bo"

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from flask import render_template_string
 
 from tests.web.conftest import Browser, sign_up
+from web.play import won_words
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = ("ru", "it")
@@ -329,3 +330,19 @@ def test_points_and_tiebreaks_on_a_page_are_written_in_its_locale(app):
         with app.test_request_context("/", headers={"Accept-Language": accept}):
             said[accept] = render_template_string(template)
     assert said == {"en": "0.25 2½ 3 12.75", "ru": "0,25 2½ 3 12,75", "it": "0,25 2½ 3 12,75"}
+
+
+@pytest.mark.parametrize(
+    "accept,said",
+    [
+        ("en", "you and Bo share the win"),
+        ("ru", "вы и Bo делите победу"),
+        ("it", "tu e Bo condividete la vittoria"),
+    ],
+)
+def test_a_shared_win_on_a_game_page_is_conjugated_for_the_reader_among_the_winners(
+    app, accept, said
+):
+    with app.test_request_context(headers={"Accept-Language": accept}):
+        assert won_words(["Ada", "Bo"], {"winners": [0, 1]}, 0) == said
+        assert "Ada" in won_words(["Ada", "Bo"], {"winners": [0, 1]}, None)
