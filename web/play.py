@@ -310,9 +310,9 @@ def _new_game_page(name: str, values: dict, problems: dict, status: int = 200):
                 "key": key,
                 "label": OPTION_LABELS.get(key) or key.replace("_", " ").capitalize(),
                 "description": gettext(spec.description),
-                "choices": [_json_text(c) for c in _choices(spec)],
+                "choices": [(_json_text(c), _shown(c)) for c in _choices(spec)],
                 "value": values.get(f"option.{key}", _json_text(spec.default)),
-                "default": _json_text(spec.default),
+                "default": _shown(spec.default),
             }
             for key, spec in info.options.items()
         ],
@@ -326,6 +326,14 @@ def _choices(spec) -> tuple:
 def _json_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    return str(value)
+
+
+def _shown(value: Any) -> str:
+    """An option's value as the form shows it: a yes or no in the page's language, with the
+    API's word that the option's description uses ("yes (true)")."""
+    if isinstance(value, bool):
+        return gettext("yes (true)") if value else gettext("no (false)")
     return str(value)
 
 

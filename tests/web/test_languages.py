@@ -346,3 +346,38 @@ def test_a_shared_win_on_a_game_page_is_conjugated_for_the_reader_among_the_winn
     with app.test_request_context(headers={"Accept-Language": accept}):
         assert won_words(["Ada", "Bo"], {"winners": [0, 1]}, 0) == said
         assert "Ada" in won_words(["Ada", "Bo"], {"winners": [0, 1]}, None)
+
+
+def test_a_yes_or_no_option_is_offered_in_the_pages_language_and_still_sets_the_option(
+    app, services, smtp
+):
+    """The new-game form's yes-or-no options read "да (true)" in Russian ("yes (true)" in
+    English): the reader's word, with the API's that the option's description uses; the form
+    sends the API's value."""
+    browser = Browser(app)
+    sign_up(browser, services, smtp, "Ada", "ada@example.org")
+    ada = services.players.named("Ada", 1)[0]["id"]
+    bo = services.players.register("Bo", email="bo@example.org")["id"]
+    services.players.set_friends(bo, [ada])
+    english = browser.get("/games/new?game=nautilus").get_data(as_text=True)
+    assert '<option value="true">yes (true)</option>' in english
+    assert '<option value="false" selected>no (false)</option>' in english
+    settings = {"name": "Ada", "email": "ada@example.org", "time_zone": "Europe/Rome"}
+    browser.post("/settings", {**settings, "language": "ru"})
+    russian = browser.get("/games/new?game=nautilus").get_data(as_text=True)
+    assert '<option value="true">да (true)</option>' in russian
+    assert '<option value="false" selected>нет (false)</option>' in russian
+    assert ">true<" not in russian and ">false<" not in russian
+    r = browser.post(
+        "/games/new",
+        {
+            "game": "nautilus",
+            "seat.1": "player",
+            "seat.1.name": "Bo",
+            "option.anchor_placed_card": "true",
+            "option.hidden_domains": "false",
+        },
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)
+    game = services.games.load(r.headers["Location"].rsplit("/", 1)[1])
+    assert game["options"] == {"anchor_placed_card": True, "hidden_domains": False}
