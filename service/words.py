@@ -70,22 +70,29 @@ def words(language: str | None) -> NullTranslations:
 
 
 def gettext(message: str, **params: Any) -> str:
-    """`message` in the language spoken now, its `%(name)s` placeholders filled in."""
-    said = words(_language.get()).gettext(message)
+    """`message` in the language spoken now, its `%(name)s` placeholders filled in. English is
+    the message itself, with no catalogue asked: a turn email says about 160 messages."""
+    spoken = _language.get()
+    said = message if spoken == DEFAULT else words(spoken).gettext(message)
     return said % params if params else said
 
 
 def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
     """The form of `singular`/`plural` for `num` in the language spoken now (Russian has
     three), with `%(num)d` and the other placeholders filled in."""
-    said = words(_language.get()).ngettext(singular, plural, num)
+    spoken = _language.get()
+    if spoken == DEFAULT:
+        said = singular if num == 1 else plural
+    else:
+        said = words(spoken).ngettext(singular, plural, num)
     return said % {"num": num, **params}
 
 
 def pgettext(context: str, message: str, **params: Any) -> str:
     """`gettext` of a message that the languages may say differently in `context` (English
     says "sunk" under a ladder and atop a scoring column alike)."""
-    said = str(words(_language.get()).pgettext(context, message))
+    spoken = _language.get()
+    said = message if spoken == DEFAULT else str(words(spoken).pgettext(context, message))
     return said % params if params else said
 
 

@@ -166,19 +166,21 @@ class PlayerStore:
             return _confirmed(profile, None)
         return _confirmed(profile, self.r.get(keys.email_confirmed(player_id)))
 
-    def addressee(self, player_id: str) -> Addressee:
-        """What an email to the player needs of them, in one round trip (a turn email is the
-        most frequent thing the workers do): see Addressee."""
+    def addressee(self, player_id: str, game_id: str) -> Addressee:
+        """What an email to the player about a game needs of them, in one round trip (a turn
+        email is the most frequent thing the workers do): see Addressee."""
         pipe = self.r.pipeline(transaction=False)
         pipe.get(keys.player(player_id))
         pipe.get(keys.email_confirmed(player_id))
         pipe.smembers(keys.player_blocked(player_id))
-        raw, proof, blocked = pipe.execute()
+        pipe.hget(keys.emailed_versions(player_id), game_id)
+        raw, proof, blocked, emailed = pipe.execute()
         profile = None if raw is None else json.loads(raw)
         return Addressee(
             profile,
             profile is not None and _confirmed(profile, proof),
             frozenset(b.decode() for b in blocked),
+            None if emailed is None else int(emailed),
         )
 
     def index_email(self, player_id: str, email: str) -> None:
@@ -455,13 +457,15 @@ class PlayerStore:
 
 @dataclass(frozen=True)
 class Addressee:
-    """A player as an email to them needs them: `profile` (None: no such player), whether
-    their address may be mailed (`PlayerStore.email_confirmed`), and the players whose
-    messages they do not read."""
+    """A player as an email to them about a game needs them: `profile` (None: no such player),
+    whether their address may be mailed (`PlayerStore.email_confirmed`), the players whose
+    messages they do not read, and the version of the game their last email about it was
+    written at (`NotificationStore.last_emailed`), if any."""
 
     profile: dict[str, Any] | None
     confirmed: bool
     blocked: frozenset[str]
+    last_emailed: int | None
 
 
 def _confirmed(profile: dict[str, Any], proof: bytes | None) -> bool:

@@ -302,7 +302,7 @@ class NotificationService:
         if game is None:
             return "gone", 0
         player_id = _person(game.seats[notice.seat])
-        addressee = self.players.addressee(player_id) if player_id else None
+        addressee = self.players.addressee(player_id, game.id) if player_id else None
         profile = addressee.profile if addressee else None
         if addressee is None or player_id is None or not profile or not profile.get("email"):
             return "off", 0
@@ -375,7 +375,7 @@ class NotificationService:
                     f"{self.settings.invitations_per_address_per_hour} invitations were emailed "
                     "to this address within the hour",
                 )
-        message = self._letter(game, notice, player_id, addressee, delivery_id, continues)
+        message = self._letter(game, notice, addressee, delivery_id, continues)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if holder is not None and holder.sent:
@@ -414,7 +414,6 @@ class NotificationService:
         self,
         game: GameFacts,
         notice: Notice,
-        player_id: str,
         addressee: Addressee,
         delivery_id: str,
         continues: bool,
@@ -425,13 +424,12 @@ class NotificationService:
         with speaking(profile.get("language")) as language:
             if notice.event in (GAME_INVITED, GAME_CANCELLED):
                 return self._invitation_letter(game, notice, profile, delivery_id)
-            told_until = self.notes.last_emailed(player_id, game.id)
             return self._turn_letter(
                 self.tables.of(
                     game,
                     notice.seat,
                     profile.get("time_zone"),
-                    told_until=told_until,
+                    told_until=addressee.last_emailed,
                     blocked=addressee.blocked,
                     letter_lists=emails.listed_moves(self.settings.one_click_max_moves),
                     language=language,
