@@ -67,52 +67,54 @@ def schedule_leased(bucket: int) -> str:
 
 
 def player(player_id: str) -> str:
+    """The player's profile (JSON). Every key of the player starts with this one, so that all
+    carry the hash tag {player id}."""
     return f"{PREFIX}:player:{{{player_id}}}"
 
 
 def player_calendar(player_id: str) -> str:
     """JSON: the player's vacations and the number of its latest change (service/players/
     vacations.py)."""
-    return f"{PREFIX}:player:{{{player_id}}}:calendar"
+    return f"{player(player_id)}:calendar"
 
 
 def player_games(player_id: str) -> str:
     """Sorted set of the player's games, scored by last activity (ms)."""
-    return f"{PREFIX}:player:{{{player_id}}}:games"
+    return f"{player(player_id)}:games"
 
 
 def player_inbox(player_id: str) -> str:
     """Sorted set of games awaiting the player's move, scored by deadline (or since, in ms)."""
-    return f"{PREFIX}:player:{{{player_id}}}:inbox"
+    return f"{player(player_id)}:inbox"
 
 
 def player_invitations(player_id: str) -> str:
     """Sorted set of the games with a seat reserved for the player, who has not answered yet,
     scored by the game's creation (ms)."""
-    return f"{PREFIX}:player:{{{player_id}}}:invitations"
+    return f"{player(player_id)}:invitations"
 
 
 def player_friends(player_id: str) -> str:
     """Set of the players who may seat this player in a game without inviting them."""
-    return f"{PREFIX}:player:{{{player_id}}}:friends"
+    return f"{player(player_id)}:friends"
 
 
 def invitation_window(invitee: str, inviter: str) -> str:
     """Present while no other invitation email from `inviter` may go to `invitee`; holds the
     delivery id of the one that took the window."""
-    return f"{PREFIX}:player:{{{invitee}}}:invited-by:{inviter}"
+    return f"{player(invitee)}:invited-by:{inviter}"
 
 
 def player_seen(player_id: str) -> str:
     """Hash: game id -> the version the player's lists were last written from (so that an
     older commit's update never overwrites a newer one)."""
-    return f"{PREFIX}:player:{{{player_id}}}:seen"
+    return f"{player(player_id)}:seen"
 
 
 def player_blocked(player_id: str) -> str:
     """Set of the players this player has blocked: no invitation from them, their messages
     hidden from this player, not seated together from the lobby."""
-    return f"{PREFIX}:player:{{{player_id}}}:blocked"
+    return f"{player(player_id)}:blocked"
 
 
 REPORTS = f"{PREFIX}:{{moderation}}:reports"
@@ -123,7 +125,7 @@ AUDIT = f"{PREFIX}:{{moderation}}:audit"
 
 def player_talk(player_id: str, seconds: int) -> str:
     """How many messages and proposals the player wrote in the current window of `seconds`."""
-    return f"{PREFIX}:player:{{{player_id}}}:talk:{seconds}"
+    return f"{player(player_id)}:talk:{seconds}"
 
 
 def token(token_hash: str) -> str:
@@ -133,7 +135,7 @@ def token(token_hash: str) -> str:
 
 def player_token(player_id: str) -> str:
     """The SHA-256 of the player's current API token (so a new one can revoke it)."""
-    return f"{PREFIX}:player:{{{player_id}}}:token"
+    return f"{player(player_id)}:token"
 
 
 def email_players(address_hash: str) -> str:
@@ -161,12 +163,12 @@ def sign_in_link(link_hash: str) -> str:
 def web_session(player_id: str, session_hash: str) -> str:
     """JSON of a web session (signed in, last seen, browser), until it expires or ends; named
     by the SHA-256 of the secret its cookie holds."""
-    return f"{PREFIX}:player:{{{player_id}}}:session:{session_hash}"
+    return f"{player(player_id)}:session:{session_hash}"
 
 
 def web_sessions(player_id: str) -> str:
     """Set of the SHA-256 names of a player's web sessions (some may have expired)."""
-    return f"{PREFIX}:player:{{{player_id}}}:sessions"
+    return f"{player(player_id)}:sessions"
 
 
 def address_quota(kind: str, address_hash: str) -> str:
@@ -178,7 +180,7 @@ def address_quota(kind: str, address_hash: str) -> str:
 def email_confirmed(player_id: str) -> str:
     """The SHA-256 of the address whose owner followed a link emailed to it for this player:
     the player's address is confirmed while it is that one."""
-    return f"{PREFIX}:player:{{{player_id}}}:email-confirmed"
+    return f"{player(player_id)}:email-confirmed"
 
 
 def used_stream_ticket(nonce_hash: str) -> str:
@@ -200,33 +202,33 @@ def lobby_left(game_id: str) -> str:
 
 def player_deliveries(player_id: str) -> str:
     """List of the player's latest notification deliveries, newest first (JSON)."""
-    return f"{PREFIX}:player:{{{player_id}}}:deliveries"
+    return f"{player(player_id)}:deliveries"
 
 
 def player_deliveries_count(player_id: str) -> str:
     """How many deliveries were ever recorded for the player: each record's `seq`."""
-    return f"{PREFIX}:player:{{{player_id}}}:deliveries:count"
+    return f"{player(player_id)}:deliveries:count"
 
 
 def player_webhook(player_id: str) -> str:
     """Hash: the player's webhook secret (encrypted) and whether the webhook is failing."""
-    return f"{PREFIX}:player:{{{player_id}}}:webhook"
+    return f"{player(player_id)}:webhook"
 
 
 def player_webhook_in_flight(player_id: str) -> str:
     """Sorted set: the deliveries being posted to the player's webhook now, scored by when
     their hold runs out (a worker that died frees its slot then)."""
-    return f"{PREFIX}:player:{{{player_id}}}:webhook:in-flight"
+    return f"{player(player_id)}:webhook:in-flight"
 
 
 def player_webhook_slow(player_id: str) -> str:
     """Present while the player's webhook is not called: it left a delivery unanswered."""
-    return f"{PREFIX}:player:{{{player_id}}}:webhook:slow"
+    return f"{player(player_id)}:webhook:slow"
 
 
 def player_push(player_id: str) -> str:
     """Hash: the player's Web Push subscriptions, by id -> JSON (endpoint, keys, device)."""
-    return f"{PREFIX}:player:{{{player_id}}}:push"
+    return f"{player(player_id)}:push"
 
 
 PLAYER_PUSH_PATTERN = f"{PREFIX}:player:*:push"
@@ -236,23 +238,23 @@ PLAYER_PUSH_PATTERN = f"{PREFIX}:player:*:push"
 def player_feeds(player_id: str) -> str:
     """The generation of the player's feed addresses (a counter: a rotation adds one, and the
     addresses of an older generation answer 404)."""
-    return f"{PREFIX}:player:{{{player_id}}}:feeds"
+    return f"{player(player_id)}:feeds"
 
 
 def player_events(player_id: str) -> str:
     """Stream: what concerns the player across all their games (turns, invitations, ends),
     for GET /v1/players/me/stream; capped (store.players.PLAYER_EVENTS_KEPT)."""
-    return f"{PREFIX}:player:{{{player_id}}}:events"
+    return f"{player(player_id)}:events"
 
 
 def player_event_claim(player_id: str, event_id: str) -> str:
     """Set once an event is in the player's stream: a commit carried out again adds nothing."""
-    return f"{PREFIX}:player:{{{player_id}}}:event:{event_id}"
+    return f"{player(player_id)}:event:{event_id}"
 
 
 def emailed_versions(player_id: str) -> str:
     """Hash: game id -> the version the player's last email about that game was written at."""
-    return f"{PREFIX}:player:{{{player_id}}}:emailed"
+    return f"{player(player_id)}:emailed"
 
 
 def deliveries_retrying(channel: str) -> str:
@@ -263,18 +265,18 @@ def deliveries_retrying(channel: str) -> str:
 
 def email_throttle(player_id: str, game_id: str) -> str:
     """Present while a player may not get another email about a game."""
-    return f"{PREFIX}:player:{{{player_id}}}:throttle:{game_id}"
+    return f"{player(player_id)}:throttle:{game_id}"
 
 
 def chat_email_throttle(player_id: str, game_id: str) -> str:
     """Present while no other email about a game's messages may go to the player."""
-    return f"{PREFIX}:player:{{{player_id}}}:chat-throttle:{game_id}"
+    return f"{player(player_id)}:chat-throttle:{game_id}"
 
 
 def chat_line_window(player_id: str, game_id: str) -> str:
     """Present while no other chat app's line about a game's messages may go to the player's
     webhook; holds the delivery id of the one that took the window."""
-    return f"{PREFIX}:player:{{{player_id}}}:chat-line:{game_id}"
+    return f"{player(player_id)}:chat-line:{game_id}"
 
 
 def claimed(name: str) -> str:
@@ -325,7 +327,7 @@ QUEUE_NAME = "turnpost"
 
 def player_streams(player_id: str) -> str:
     """Sorted set of the player's open streams, scored by when each expires (seconds)."""
-    return f"{PREFIX}:player:{{{player_id}}}:streams"
+    return f"{player(player_id)}:streams"
 
 
 def mail_sender(address: str) -> str:
@@ -382,25 +384,25 @@ def player_results(player_id: str, title: str | None = None) -> str:
     """Sorted set of the player's finished games (of one title, when given), scored by their
     end (ms)."""
     tail = f":{title}" if title else ""
-    return f"{PREFIX}:player:{{{player_id}}}:results{tail}"
+    return f"{player(player_id)}:results{tail}"
 
 
 def player_result_records(player_id: str) -> str:
     """Hash: game id -> the player's result in that finished game (JSON): place, the others,
     the rating before and after. Written once per game (store/player_result.lua)."""
-    return f"{PREFIX}:player:{{{player_id}}}:result-records"
+    return f"{player(player_id)}:result-records"
 
 
 def player_tally(player_id: str) -> str:
     """Hash of counts per title: `<title>:games`, `<title>:rated`, `<title>:wins`,
     `<title>:place:<n>`."""
-    return f"{PREFIX}:player:{{{player_id}}}:tally"
+    return f"{player(player_id)}:tally"
 
 
 def player_rivals(player_id: str) -> str:
     """Hash: `<title>:<other player>:won|lost|drawn` -> how many finished games the player
     placed above, below or level with the other."""
-    return f"{PREFIX}:player:{{{player_id}}}:rivals"
+    return f"{player(player_id)}:rivals"
 
 
 # -- tournaments (store/tournaments.py): a tournament is placed in a bucket by its id, as a game
@@ -436,12 +438,12 @@ def lobby_tournament_left(tournament_id: str) -> str:
 
 def player_tournaments(player_id: str) -> str:
     """Sorted set of the tournaments the player signed up to, scored by when they did (ms)."""
-    return f"{PREFIX}:player:{{{player_id}}}:tournaments"
+    return f"{player(player_id)}:tournaments"
 
 
 def player_tournaments_seen(player_id: str) -> str:
     """Hash: tournament id -> the version the player's list was last written from."""
-    return f"{PREFIX}:player:{{{player_id}}}:tournaments:seen"
+    return f"{player(player_id)}:tournaments:seen"
 
 
 # -- matchmaking (store/matchmaking.py): a title's pool of players waiting for a rated game and
