@@ -358,34 +358,10 @@ def build(
     language: str | None = None,
 ) -> SeatTable:
     """The table of `snap` as `seat` (None: a spectator) sees it, its words in `language`
-    (service/words.py; English when None)."""
-    with speaking(language) as spoken:
-        return _build(
-            snap, seat, recent, log_events, log_page, now_ms, zone, invited, page_size,
-            told_until, ratings, blocked, letter_lists, spoken,
-        )  # fmt: skip
-
-
-def _build(
-    snap: Snapshot,
-    seat: int | None,
-    recent: Sequence[Event],
-    log_events: Sequence[Event],
-    log_page: int,
-    now_ms: int,
-    zone: str | None,
-    invited: bool,
-    page_size: int,
-    told_until: int | None,
-    ratings: GameRatings | None,
-    blocked: frozenset[str],
-    letter_lists: int | None,
-    language: str,
-) -> SeatTable:
-    """The table of `snap` as `seat` (None: a spectator) sees it (`blocked`: the players whose
-    messages the reader does not read). `recent` are the game's
-    latest events (at most SINCE_WINDOW, for "since your last move"); `log_events` the events
-    of page `log_page` of the log (`page_size` events a page); times in words in `zone`;
+    (service/words.py; English when None). `blocked`: the players whose messages the reader
+    does not read. `recent` are the game's latest events (at most SINCE_WINDOW, for "since your
+    last move"); `log_events` the events of page `log_page` of the log (`page_size` events a
+    page); times in words in `zone`;
     `told_until`: for an email, the version of the reader's last email about the game;
     `ratings`: a finished rated game's rating changes (public once it is over);
     `letter_lists`: None for a page's table; for a letter's, the most moves the letter lists in
@@ -394,139 +370,147 @@ def _build(
     letter has nothing to pick, and a hundred moves' parts cost more than the rest of the
     letter), are put in words only when the letter lists them, and it has no log page
     (`log_events` are not read into lines)."""
-    pickable = letter_lists is None
-    game = history.game_of(snap)
-    match = snap["match"]
-    names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
-    view = history.seat_view(snap, seat) if match is not None else None
-    outcome = match["outcome"] if match is not None else None
-    marks = (
-        parts.marks(view, happened_since(recent[since_start(recent, seat, told_until)[0] :], seat))
-        if view is not None and seat is not None
-        else frozenset()
-    )
-    board_text, board_html, score = (
-        _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome, marks)
-        if view is not None
-        else (None, None, None)
-    )
-    your_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
-    notated = (
-        runner.notated_legal_actions(game, match, seat)
-        if your_turn and match is not None and seat is not None
-        else []
-    )
-    words = (
-        move_words.said_to(game, view, snap["seats"], seat, [a for _, a in notated])
-        if notated and seat is not None and (letter_lists is None or len(notated) <= letter_lists)
-        else [n for n, _ in notated]  # a letter that sums its moves up says none in words
-    )
-    moves = tuple(
-        Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
-        if view is not None and pickable
-        else Move(n, a, w)
-        for (n, a), w in zip(notated, words)
-    )
-    legal = [dict(m.action) for m in moves]
-    deleted = history.deleted_players(snap)
-    since = since_last_move(game, snap["seats"], recent, seat, told_until, deleted)
-    muted, hidden = logview.unseen(snap, blocked)
-    chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
-    chat_since = _chat_since(chat, recent, seat, told_until)
-    seat_lines = tuple(
-        SeatLine(
-            seat=s,
-            name=names[s],
-            kind=record["kind"],
-            player_id=None if record["player_id"] in deleted else record["player_id"],
-            you=s == seat,
-            to_move=snap["status"] == "active" and s in snap["active_seats"],
-            deadline=_deadline_words(snap, s, now_ms, zone),
-            deadline_ms=_deadline(snap, s),
-            **_clock_of(snap, s, now_ms, zone),
-            language=language,
+    with speaking(language) as spoken:
+        pickable = letter_lists is None
+        game = history.game_of(snap)
+        match = snap["match"]
+        names = [seat_name(snap, s) for s in range(len(snap["seats"]))]
+        view = history.seat_view(snap, seat) if match is not None else None
+        outcome = match["outcome"] if match is not None else None
+        marks = (
+            parts.marks(
+                view, happened_since(recent[since_start(recent, seat, told_until)[0] :], seat)
+            )
+            if view is not None and seat is not None
+            else frozenset()
         )
-        for s, record in enumerate(snap["seats"])
-    )
-    labels = (
-        {
-            part: logview.game_words(snap["game"], parts.label(view, part), snap["seats"], seat)
-            for part in dict.fromkeys(p for m in moves for p in m.parts)
-        }
-        if view is not None and seat is not None
-        else {}
-    )
-    return SeatTable(
-        game_id=snap["id"],
-        game=snap["game"],
-        title=game.info.title,
-        version=snap["version"],
-        status=snap["status"],
-        seat=seat,
-        seats=seat_lines,
-        active_seats=tuple(snap["active_seats"]),
-        clock=clock_words(snap, now_ms),
-        on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
-        clock_kind=snap["time_control"].get("kind", "per_move") if snap["time_control"] else None,
-        view=view,
-        board_text=board_text,
-        board_html=board_html,
-        score=score,
-        since=since[1],
-        since_heading=gettext(since[0]),
-        moves=moves,
-        forms=tuple(composer.forms(legal, phrases.field_words(game.info.field_words))),
-        notation_help=tuple(
-            logview.game_words(snap["game"], line, snap["seats"])
-            for line in composer.notation_lines(game.info.notation, {a["type"] for a in legal})
-        ),
-        turn_since=match["seat_since"][seat]
-        if your_turn and match is not None and seat is not None
-        else None,
-        outcome=outcome,
-        won=None if outcome is None else won_words(names, outcome, seat),
-        log=LogPage(
-            page=log_page,
-            pages=log_pages(snap["version"], page_size),
-            size=page_size,
-            total=snap["version"],
-            entries=tuple(
-                Happening(
-                    e["version"],
-                    happening(game, snap["seats"], e, seat, history.deleted_players(snap)),
-                )
-                for e in (log_events if pickable else ())
-                if logview.readable(e, seat, muted, hidden)
+        board_text, board_html, score = (
+            _drawn(view, [logview.seat_name(r) for r in snap["seats"]], outcome, marks)
+            if view is not None
+            else (None, None, None)
+        )
+        your_turn = seat is not None and snap["status"] == "active" and seat in snap["active_seats"]
+        notated = (
+            runner.notated_legal_actions(game, match, seat)
+            if your_turn and match is not None and seat is not None
+            else []
+        )
+        words = (
+            move_words.said_to(game, view, snap["seats"], seat, [a for _, a in notated])
+            if notated
+            and seat is not None
+            and (letter_lists is None or len(notated) <= letter_lists)
+            else [n for n, _ in notated]  # a letter that sums its moves up says none in words
+        )
+        moves = tuple(
+            Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
+            if view is not None and pickable
+            else Move(n, a, w)
+            for (n, a), w in zip(notated, words)
+        )
+        legal = [dict(m.action) for m in moves]
+        deleted = history.deleted_players(snap)
+        since = since_last_move(game, snap["seats"], recent, seat, told_until, deleted)
+        muted, hidden = logview.unseen(snap, blocked)
+        chat = talk.chat_lines(recent, snap["seats"], seat, zone, muted, hidden)
+        chat_since = _chat_since(chat, recent, seat, told_until)
+        seat_lines = tuple(
+            SeatLine(
+                seat=s,
+                name=names[s],
+                kind=record["kind"],
+                player_id=None if record["player_id"] in deleted else record["player_id"],
+                you=s == seat,
+                to_move=snap["status"] == "active" and s in snap["active_seats"],
+                deadline=_deadline_words(snap, s, now_ms, zone),
+                deadline_ms=_deadline(snap, s),
+                **_clock_of(snap, s, now_ms, zone),
+                language=spoken,
+            )
+            for s, record in enumerate(snap["seats"])
+        )
+        labels = (
+            {
+                part: logview.game_words(snap["game"], parts.label(view, part), snap["seats"], seat)
+                for part in dict.fromkeys(p for m in moves for p in m.parts)
+            }
+            if view is not None and seat is not None
+            else {}
+        )
+        return SeatTable(
+            game_id=snap["id"],
+            game=snap["game"],
+            title=game.info.title,
+            version=snap["version"],
+            status=snap["status"],
+            seat=seat,
+            seats=seat_lines,
+            active_seats=tuple(snap["active_seats"]),
+            clock=clock_words(snap, now_ms),
+            on_timeout=snap["time_control"]["on_timeout"] if snap["time_control"] else None,
+            clock_kind=snap["time_control"].get("kind", "per_move")
+            if snap["time_control"]
+            else None,
+            view=view,
+            board_text=board_text,
+            board_html=board_html,
+            score=score,
+            since=since[1],
+            since_heading=gettext(since[0]),
+            moves=moves,
+            forms=tuple(composer.forms(legal, phrases.field_words(game.info.field_words))),
+            notation_help=tuple(
+                logview.game_words(snap["game"], line, snap["seats"])
+                for line in composer.notation_lines(game.info.notation, {a["type"] for a in legal})
             ),
-        ),
-        invited=invited,
-        updated_ms=snap["updated_at"],
-        rated=snap.get("rated", False),
-        ratings=ratings if snap["status"] == "finished" else None,
-        chat=chat[-CHAT_SHOWN:],
-        chat_since=chat_since[-CHAT_SHOWN:],
-        chat_open=seat is not None and snap["status"] == "active",
-        private_to=tuple(
-            line
-            for line in seat_lines
-            if seat is not None
-            and len(seat_lines) >= 3
-            and line.kind == "player"
-            and line.seat != seat
-        ),
-        proposals=tuple(
-            _proposal_line(p, names, seat, now_ms, zone) for p in agreements.open_proposals(snap)
-        ),
-        may_propose=()
-        if seat is None
-        else tuple(k for k in agreements.KINDS if agreements.why_not(snap, seat, k, 1) is None),
-        paused_until=in_words(agreements.paused_until(snap), now_ms, zone)
-        if agreements.paused_until(snap) > now_ms
-        else None,
-        marks=marks,
-        part_labels=labels,
-        language=language,
-    )
+            turn_since=match["seat_since"][seat]
+            if your_turn and match is not None and seat is not None
+            else None,
+            outcome=outcome,
+            won=None if outcome is None else won_words(names, outcome, seat),
+            log=LogPage(
+                page=log_page,
+                pages=log_pages(snap["version"], page_size),
+                size=page_size,
+                total=snap["version"],
+                entries=tuple(
+                    Happening(
+                        e["version"],
+                        happening(game, snap["seats"], e, seat, history.deleted_players(snap)),
+                    )
+                    for e in (log_events if pickable else ())
+                    if logview.readable(e, seat, muted, hidden)
+                ),
+            ),
+            invited=invited,
+            updated_ms=snap["updated_at"],
+            rated=snap.get("rated", False),
+            ratings=ratings if snap["status"] == "finished" else None,
+            chat=chat[-CHAT_SHOWN:],
+            chat_since=chat_since[-CHAT_SHOWN:],
+            chat_open=seat is not None and snap["status"] == "active",
+            private_to=tuple(
+                line
+                for line in seat_lines
+                if seat is not None
+                and len(seat_lines) >= 3
+                and line.kind == "player"
+                and line.seat != seat
+            ),
+            proposals=tuple(
+                _proposal_line(p, names, seat, now_ms, zone)
+                for p in agreements.open_proposals(snap)
+            ),
+            may_propose=()
+            if seat is None
+            else tuple(k for k in agreements.KINDS if agreements.why_not(snap, seat, k, 1) is None),
+            paused_until=in_words(agreements.paused_until(snap), now_ms, zone)
+            if agreements.paused_until(snap) > now_ms
+            else None,
+            marks=marks,
+            part_labels=labels,
+            language=spoken,
+        )
 
 
 def _proposal_line(
