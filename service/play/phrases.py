@@ -54,7 +54,8 @@ def phrase(pattern: str, said: Message, to_you: Message | None = None, **parts: 
 
 
 def exactly(*sentences: str) -> tuple[Phrase, ...]:
-    """Phrases for sentences said always the same (a title's notation help)."""
+    """Phrases for sentences said always the same, each written once: a title's fixed log lines,
+    outcomes and moves, its notation help."""
     return tuple(phrase(re.escape(sentence), sentence) for sentence in sentences)
 
 
@@ -154,10 +155,7 @@ CELL = r"row (?P<row>\d), column (?P<col>\d)"
 WHO = r"(?P<who>\{seat\d\})"
 
 BUTTONS = (
-    phrase(
-        r"each player receives a board layout and bonus colour cards",
-        N_("each player receives a board layout and bonus colour cards"),
-    ),
+    *exactly(N_("each player receives a board layout and bonus colour cards")),
     phrase(
         rf"round (?P<round>\d+) begins; {WHO} holds the red card and starts",
         N_("round %(round)s begins; %(who)s holds the red card and starts"),
@@ -211,18 +209,16 @@ BUTTONS = (
         N_("you placed stars at %(cells)s"),
         cells=_cells,
     ),
-    phrase(r"the game is over", N_("the game is over")),
-    phrase(r"the bonus cards are passed clockwise", N_("the bonus cards are passed clockwise")),
+    *exactly(N_("the game is over"), N_("the bonus cards are passed clockwise")),
     phrase(
         rf"{WHO} left the game; their bonus cards go to (?P<heir>{SEAT})",
         N_("%(who)s left the game; their bonus cards go to %(heir)s"),
         N_("you left the game; your bonus cards go to %(heir)s"),
     ),
     # its outcomes
-    phrase(r"a player completed a line of 5 stars", N_("a player completed a line of 5 stars")),
-    phrase(r"a player reached 12 stars", N_("a player reached 12 stars")),
+    *exactly(N_("a player completed a line of 5 stars"), N_("a player reached 12 stars")),
     # its moves, as said to the mover
-    phrase(r"Roll the dice", N_("Roll the dice")),
+    *exactly(N_("Roll the dice")),
     # how its moves are written (the notation itself stays, at each line's start)
     *exactly(
         N_("roll: on your turn, roll the dice"),
@@ -238,7 +234,7 @@ BUTTONS = (
             "Opt out of the round, keeping your %(num)d buttons",
         ),
     ),
-    phrase(r"Let the gold dice pass", N_("Let the gold dice pass")),
+    *exactly(N_("Let the gold dice pass")),
     phrase(
         rf"Turn your button at {CELL} \((?P<colour>\w+)\) into a star",
         N_("Turn your button at row %(row)s, column %(col)s (%(colour)s) into a star"),
@@ -344,10 +340,7 @@ CONSONAR = (
     ),
     phrase(rf"{WHO} ends the turn", N_("%(who)s ends the turn"), N_("you end the turn")),
     phrase(rf"{CARD} is turned face up", N_("%(card)s is turned face up")),
-    phrase(
-        r"the Fleet discard pile is shuffled into a new deck",
-        N_("the Fleet discard pile is shuffled into a new deck"),
-    ),
+    *exactly(N_("the Fleet discard pile is shuffled into a new deck")),
     phrase(
         rf"{WHO} draws (?P<num>\d+) Fleet cards?",
         N_plural("%(who)s draws %(num)d Fleet card", "%(who)s draws %(num)d Fleet cards"),
@@ -360,17 +353,14 @@ CONSONAR = (
         colour=_consonar_colour,
     ),
     # its outcomes
-    phrase(r"all submarines have been sunk", N_("all submarines have been sunk")),
+    *exactly(N_("all submarines have been sunk")),
     phrase(
         r"only (?P<num>\d+) submarines are left",
         N_plural("only %(num)d submarine is left", "only %(num)d submarines are left"),
     ),
-    phrase(
-        r"a used Torpedo card could not be replaced",
-        N_("a used Torpedo card could not be replaced"),
-    ),
+    *exactly(N_("a used Torpedo card could not be replaced")),
     # its moves, as said to the mover
-    phrase(r"End your turn without a Torpedo card", N_("End your turn without a Torpedo card")),
+    *exactly(N_("End your turn without a Torpedo card")),
     *exactly(
         N_(
             "fleet CARD@SUB: play a Fleet card (colour b g o p r y and value -1 +2 -3 +4 -5 +6) "
@@ -711,8 +701,7 @@ NAUTILUS = (
         cards=_domain_cards,
     ),
     # its outcomes
-    phrase(r"a player won 3 domains", N_("a player won 3 domains")),
-    phrase(r"six rounds played", N_("six rounds played")),
+    *exactly(N_("a player won 3 domains"), N_("six rounds played")),
     # how its moves are written (the notation itself stays, at each line's start)
     *exactly(
         N_(
@@ -751,16 +740,13 @@ NAUTILUS = (
         N_("Use the Eye: see %(whose)s"),
         whose=DIVERS_OF,
     ),
-    phrase(
-        r"Use the Submarine: draw 2 Divers from the pile and keep one",
-        N_("Use the Submarine: draw 2 Divers from the pile and keep one"),
-    ),
+    *exactly(N_("Use the Submarine: draw 2 Divers from the pile and keep one")),
     phrase(
         rf"Use the Harpoon: take a Diver at random from (?P<source>{SEAT})",
         N_("Use the Harpoon: take a Diver at random %(source)s"),
         source=FROM_SEAT,
     ),
-    phrase(r"Use no Special now", N_("Use no Special now")),
+    *exactly(N_("Use no Special now")),
     phrase(
         r"Keep the (?P<card>\d+) and put the (?P<back>\d+) back",
         N_("Keep %(card)s and put %(back)s back"),
@@ -876,10 +862,7 @@ SLOT = r"(?P<slot>left|middle|right)"
 PLACE_WORDS = r"(?:on the left|in the middle|on the right)"
 
 NINEDOMAINS = (
-    phrase(
-        r"the nine domains are dealt face down into three piles of three",
-        N_("the nine domains are dealt face down into three piles of three"),
-    ),
+    *exactly(N_("the nine domains are dealt face down into three piles of three")),
     phrase(
         r"both players receive the special cards (?P<cards>.+)",
         N_("both players receive the special cards %(cards)s"),
@@ -963,20 +946,19 @@ NINEDOMAINS = (
         N_("your %(card)s %(slot)s has nothing to swap"),
         slot=_in_slot,
     ),
-    phrase(
-        r"both players show all four elements: elements are ignored from now on",
-        N_("both players show all four elements: elements are ignored from now on"),
-    ),
+    *exactly(N_("both players show all four elements: elements are ignored from now on")),
     phrase(
         rf"{WHO} shows all four elements and wins",
         N_("%(who)s shows all four elements and wins"),
         N_("you show all four elements and win"),
     ),
     # its outcomes
-    phrase(r"all four elements", N_("all four elements")),
-    phrase(r"most victory points", N_("most victory points")),
-    phrase(r"equal points, more domains", N_("equal points, more domains")),
-    phrase(r"draw: equal points and domains", N_("draw: equal points and domains")),
+    *exactly(
+        N_("all four elements"),
+        N_("most victory points"),
+        N_("equal points, more domains"),
+        N_("draw: equal points and domains"),
+    ),
     # how its moves are written (the notation itself stays, at each line's start)
     *exactly(
         N_("play L M R: your cards for the left, middle and right slots, e.g. play 3+ 0 5"),
