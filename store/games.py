@@ -15,6 +15,7 @@ from redis.exceptions import NoScriptError
 
 from . import keys
 from .connection import is_cluster
+from .reads import Read, at_once
 from .record import Event, read_event, stored
 from .request_ids import REQUEST_ID
 from .snapshot import Snapshot
@@ -263,33 +264,32 @@ class GameStore(LogStore):
     def events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Event]:
         """Events with version > after, oldest first, each with its "version"; from the
         archive once the game's log is compacted (both are read in one round trip)."""
-        pipe = self.r.pipeline(transaction=False)
-        pipe.xrange(
-            keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+", count=count
-        )
-        pipe.get(keys.game_archive(game_id))
-        entries, archive = pipe.execute()
-        if archive is not None:
-            return _from_archive(archive, after, count)
-        return [_decode(entry_id, fields) for entry_id, fields in entries]
+        return self.events_read(game_id, after, count).run(self.r)
+
+    def events_read(
+        self, game_id: str, after: int = 0, count: int | None = None
+    ) -> Read[list[Event]]:
+        """`events` as a read that store.reads.at_once may run with others."""
+
+        def queue(pipe) -> None:
+            pipe.xrange(
+                keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+", count=count
+            )
+            pipe.get(keys.game_archive(game_id))
+
+        def answer(replies: list) -> list[Event]:
+            entries, archive = replies
+            if archive is not None:
+                return _from_archive(archive, after, count)
+            return [_decode(entry_id, fields) for entry_id, fields in entries]
+
+        return Read(queue, 2, answer)
 
     def events_of(self, wanted: list[tuple[str, int, int]]) -> list[list[Event]]:
         """`events(game_id, after, count)` of each (game_id, after, count), in one round trip."""
         if not wanted:
             return []
-        pipe = self.r.pipeline(transaction=False)
-        for game_id, after, count in wanted:
-            pipe.xrange(
-                keys.game_log(game_id), min=f"({after}-0" if after else "-", max="+", count=count
-            )
-            pipe.get(keys.game_archive(game_id))
-        found = pipe.execute()
-        return [
-            _from_archive(archive, after, count)
-            if archive is not None
-            else [_decode(entry_id, fields) for entry_id, fields in entries]
-            for (_, after, count), entries, archive in zip(wanted, found[0::2], found[1::2])
-        ]
+        return list(at_once(self.r, *(self.events_read(*each) for each in wanted)))
 
     def wait_events(self, game_id: str, after: int, block_ms: int) -> list[Event]:
         """Block until events after `after` exist (or the time runs out). A compacted game

@@ -13,6 +13,7 @@ import redis
 
 from . import keys
 from .games import Script
+from .reads import Read
 from .token_cache import TokenCache
 
 
@@ -169,19 +170,28 @@ class PlayerStore:
     def addressee(self, player_id: str, game_id: str) -> Addressee:
         """What an email to the player about a game needs of them, in one round trip (a turn
         email is the most frequent thing the workers do): see Addressee."""
-        pipe = self.r.pipeline(transaction=False)
-        pipe.get(keys.player(player_id))
-        pipe.get(keys.email_confirmed(player_id))
-        pipe.smembers(keys.player_blocked(player_id))
-        pipe.hget(keys.emailed_versions(player_id), game_id)
-        raw, proof, blocked, emailed = pipe.execute()
-        profile = None if raw is None else json.loads(raw)
-        return Addressee(
-            profile,
-            profile is not None and _confirmed(profile, proof),
-            frozenset(b.decode() for b in blocked),
-            None if emailed is None else int(emailed),
-        )
+        return self.addressee_read(player_id, game_id).run(self.r)
+
+    def addressee_read(self, player_id: str, game_id: str) -> Read[Addressee]:
+        """`addressee` as a read that store.reads.at_once may run with others."""
+
+        def queue(pipe) -> None:
+            pipe.get(keys.player(player_id))
+            pipe.get(keys.email_confirmed(player_id))
+            pipe.smembers(keys.player_blocked(player_id))
+            pipe.hget(keys.emailed_versions(player_id), game_id)
+
+        def answer(replies: list) -> Addressee:
+            raw, proof, blocked, emailed = replies
+            profile = None if raw is None else json.loads(raw)
+            return Addressee(
+                profile,
+                profile is not None and _confirmed(profile, proof),
+                frozenset(b.decode() for b in blocked),
+                None if emailed is None else int(emailed),
+            )
+
+        return Read(queue, 4, answer)
 
     def index_email(self, player_id: str, email: str) -> None:
         self.r.sadd(keys.email_players(address_hash(email)), player_id)

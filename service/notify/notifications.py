@@ -28,6 +28,7 @@ from store.games import GameStore
 from store.notifications import NotificationStore
 from store.players import Addressee, PlayerStore
 from store.quota import AddressQuota
+from store.reads import at_once
 from store.record import Event, EventType, MessageSent
 from store.tournaments import TournamentEventType, TournamentState, TournamentStore
 from transports.mailer import Mail, Mailer
@@ -302,9 +303,17 @@ class NotificationService:
         if game is None:
             return "gone", 0
         player_id = _person(game.seats[notice.seat])
-        addressee = self.players.addressee(player_id, game.id) if player_id else None
-        profile = addressee.profile if addressee else None
-        if addressee is None or player_id is None or not profile or not profile.get("email"):
+        if player_id is None:
+            return "off", 0
+        # the reader and the game's recent events (for the letter's table, and whether the
+        # turn goes on) in one round trip
+        addressee, recent = at_once(
+            self.games.r,
+            self.players.addressee_read(player_id, game.id),
+            self.tables.recent_read(game, notice.seat),
+        )
+        profile = addressee.profile
+        if not profile or not profile.get("email"):
             return "off", 0
         prefs = preferences(profile)
         if not addressee.confirmed:  # nothing but the letter
@@ -335,7 +344,7 @@ class NotificationService:
             return "deferred", wait
         # the steps of one turn are not throttled against each other: "your turn goes on"
         # comes at once
-        continues = notice.event == TURN_STARTED and self._goes_on(game, notice)
+        continues = notice.event == TURN_STARTED and self._goes_on(game, notice, recent)
         windowed = notice.event == TURN_STARTED and not fallback and not continues
         if windowed:
             wait = self.notes.throttle(
@@ -375,7 +384,7 @@ class NotificationService:
                     f"{self.settings.invitations_per_address_per_hour} invitations were emailed "
                     "to this address within the hour",
                 )
-        message = self._letter(game, notice, addressee, delivery_id, continues)
+        message = self._letter(game, notice, addressee, delivery_id, continues, recent)
         # claimed only once the letter is written: nothing between the claim and the send
         # touches Redis, so a Redis failure cannot leave a claimed email unsent
         if holder is not None and holder.sent:
@@ -417,9 +426,11 @@ class NotificationService:
         addressee: Addressee,
         delivery_id: str,
         continues: bool,
+        recent: list[Event],
     ):
         """The email for the notice, in the reader's language; `continues`: a turn that goes
-        on (see _goes_on)."""
+        on (see _goes_on); `recent`: the game's recent events for the reader's seat
+        (Tables.recent_read)."""
         profile = addressee.profile or {}
         with speaking(profile.get("language")) as language:
             if notice.event in (GAME_INVITED, GAME_CANCELLED):
@@ -433,6 +444,7 @@ class NotificationService:
                     blocked=addressee.blocked,
                     letter_lists=emails.listed_moves(self.settings.one_click_max_moves),
                     language=language,
+                    recent=recent,
                 ),
                 notice,
                 profile,
@@ -658,14 +670,17 @@ class NotificationService:
         # a job may run a little before its time (RQ's schedules are in whole seconds)
         return 0 if due is None or due <= now + REMINDER_EARLY_MS else (due - now) / 1000
 
-    def _goes_on(self, game: GameFacts, notice: Notice) -> bool:
+    def _goes_on(self, game: GameFacts, notice: Notice, recent: Sequence[Event] = ()) -> bool:
         """Whether this turn notice continues a turn: the seat's own step began it and the
         seat alone may act (a multi-step turn, such as Con Sonar!'s fleet move then torpedo,
         delay or end). A step that ends a round in which others act too (The Nine Domains'
-        last card laid) starts a new turn instead."""
+        last card laid) starts a new turn instead. The event that began it is read unless it
+        is among `recent` (the game's latest events, read already)."""
         if notice.event not in (TURN_STARTED, TURN_REMINDER) or notice.version < 1:
             return False
-        began = self.games.events(game.id, after=notice.version - 1, count=1)
+        began = [e for e in recent if e["version"] == notice.version] or self.games.events(
+            game.id, after=notice.version - 1, count=1
+        )
         return goes_on(game, notice, began[0] if began else None)
 
     # -- webhooks ------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from service.words import N_, gettext, ngettext, pgettext, speaking
 from store.games import GameStore
 from store.players import PlayerStore
 from store.ratings import RatingStore
+from store.reads import Read
 from store.record import Event, EventType, SeatRecord
 from store.snapshot import OpenProposal, Snapshot
 
@@ -738,6 +739,13 @@ def happened_since(events: Sequence[Event], seat: int) -> tuple[parts.Happened, 
     return tuple(happened)
 
 
+def _recent_window(snap: Snapshot, seat: int | None) -> tuple[int, int]:
+    """(after, count): the recent events a table as `seat` reads, for "since your last move"
+    (a spectator's table reads none)."""
+    version = snap["version"]
+    return (max(0, version - SINCE_WINDOW) if seat is not None else version), SINCE_WINDOW
+
+
 class Tables:
     """Reads a game and builds a reader's table (two round trips: the snapshot, then the
     events for "since your last move" and the log's page)."""
@@ -793,10 +801,12 @@ class Tables:
         letter_lists: int | None = None,
         language: str | None = None,
         blocked: frozenset[str] | None = None,
+        recent: Sequence[Event] | None = None,
     ) -> SeatTable:
         """The table of a game whose facts were read already (service/play/facts.py): what a
         notice tells its reader (see `build` for `told_until`, `letter_lists` and `language`;
-        `blocked`: the reader's blocked players, when read already)."""
+        `blocked`: the reader's blocked players, when read already; `recent`: the game's
+        recent events for the seat, when read already with `recent_read`)."""
         return self._of(
             game._snapshot,
             seat,
@@ -805,7 +815,13 @@ class Tables:
             letter_lists=letter_lists,
             language=language,
             blocked=blocked,
+            recent=recent,
         )
+
+    def recent_read(self, game: GameFacts, seat: int | None) -> Read[list[Event]]:
+        """The game's recent events that its table as `seat` shows (see `build`), as a read
+        that store.reads.at_once may run with others; `of` takes them as `recent`."""
+        return self.games.events_read(game.id, *_recent_window(game._snapshot, seat))
 
     def _of(
         self,
@@ -819,22 +835,20 @@ class Tables:
         letter_lists: int | None = None,
         language: str | None = None,
         blocked: frozenset[str] | None = None,
+        recent: Sequence[Event] | None = None,
     ) -> SeatTable:
         """The table of a snapshot already read (see `build` for `told_until`, `letter_lists`
-        and `language`; `blocked`: the reader's blocked players, read here when None)."""
+        and `language`; `blocked`: the reader's blocked players, read here when None;
+        `recent`: its recent events, read here when None)."""
         pages = log_pages(snap["version"], page_size)
         page = page if page is not None and 1 <= page <= pages else pages
-        wanted = [
-            (
-                snap["id"],
-                max(0, snap["version"] - SINCE_WINDOW) if seat is not None else snap["version"],
-                SINCE_WINDOW,
-            )
-        ]
+        wanted = [] if recent is not None else [(snap["id"], *_recent_window(snap, seat))]
         if letter_lists is None:  # a letter shows no page of the log
             wanted.append((snap["id"], (page - 1) * page_size, page_size))
-        recent, *log_page = self.games.events_of(wanted)
-        log_events = log_page[0] if log_page else []
+        read = self.games.events_of(wanted)
+        if recent is None:
+            recent = read.pop(0)
+        log_events = read[0] if read else []
         now_ms = int(self.clock() * 1000)
         ratings = None
         if snap["status"] == "finished" and snap.get("rated"):
