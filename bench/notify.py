@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from pathlib import Path
 
+from bench.results import replace_section
 from bench.worker import worker_on_valkey
 from engine.rng import Rng
 from service.assembly import assemble
@@ -95,13 +95,7 @@ def section(latencies: list[float]) -> str:
 
 def main() -> None:
     result = section(measure())
-    path = Path(__file__).parent / "RESULTS.md"
-    text = path.read_text()
-    if "\n## Move to email" in text:
-        start = text.index("\n## Move to email")
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end:] if end != -1 else "")
-    path.write_text(text.rstrip("\n") + "\n" + result)
+    replace_section("Move to email", result)
     print(result)
 
 

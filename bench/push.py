@@ -16,6 +16,7 @@ import os
 import time
 from pathlib import Path
 
+from bench.results import replace_section
 from bench.worker import worker_on_valkey
 from service.assembly import assemble
 from service.settings import Settings
@@ -100,14 +101,7 @@ def section(found: dict[str, float]) -> str:
 
 def main() -> None:
     result = section(measure())
-    path = Path(__file__).parent / "RESULTS.md"
-    text = path.read_text()
-    marker = "\n## Web Push deliveries"
-    if marker in text:
-        start = text.index(marker)
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end:] if end != -1 else "")
-    path.write_text(text.rstrip("\n") + "\n" + result)
+    replace_section("Web Push deliveries (`python -m bench.push`)", result)
     print(result)
 
 
