@@ -1,5 +1,5 @@
-"""The heuristic bots against the heuristic bots of 2026-11-24 (bench/baseline_bots/, copied
-from engine/bots/ before the fixes of issue 20): N games per title, two players, seats
+"""The heuristic bots against the heuristic bots of 2026-11-24 (bench/baseline_bots/: engine/bots/
+as it was before the fixes of issue 20): N games per title, two players, seats
 alternating, default options; an outright win counts for its bot, a shared win for neither.
 
     .venv/bin/python -m bench.bots [titles...] [--games N]
@@ -14,24 +14,22 @@ import os
 import sys
 import time
 
+from bench.playout import play_out
 from bench.results import replace_section
-from engine import match as runner
 from engine import registry
+from engine.core import Action
 from engine.rng import Rng
 
 
 def duel(game, baseline, seed: bytes, new_seat: int) -> int | None:
     """One game: the seat that won outright (None for a shared win)."""
     picker = Rng(b"bots:" + seed)
-    m, _ = runner.start(game, 2, None, seed, 1)
-    version = 1
-    while m["outcome"] is None:
-        seat = picker.choice(sorted(runner.active_seats(game, m)))
+
+    def choose(m, seat: int, legal: list[Action], version: int) -> Action:
         bot = game.bots["heuristic"] if seat == new_seat else baseline
-        view = game.view(m["state"], seat)
-        action = bot(view, runner.legal_actions(game, m, seat), picker)
-        version += 1
-        m, _ = runner.act(game, m, seat, action, seed, version)
+        return bot(game.view(m["state"], seat), legal, picker)
+
+    m = play_out(game, seed, picker, choose)
     winners = m["outcome"]["winners"]
     return winners[0] if len(winners) == 1 else None
 

@@ -30,11 +30,11 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
+from bench.playout import play_out
 from bench.results import replace_section
-from engine import match as runner
 from engine import registry
 from engine.bots.search import clone, expert_move
-from engine.core import State
+from engine.core import Action, State
 from engine.rng import Rng
 from service.play.games import cpu_budget
 
@@ -42,22 +42,19 @@ from service.play.games import cpu_budget
 def duel(game, seed: bytes, expert_seat: int, seconds: float, times: list[float]) -> int | None:
     """One game: the seat that won outright (None for a shared win)."""
     picker = Rng(b"expert:" + seed)
-    m, _ = runner.start(game, 2, None, seed, 1)
-    version = 1
-    while m["outcome"] is None:
-        seat = picker.choice(sorted(runner.active_seats(game, m)))
-        legal = runner.legal_actions(game, m, seat)
-        if seat == expert_seat:
-            started = time.thread_time()
-            expert = registry.EXPERTS[game.info.name]
-            budget = cpu_budget(seconds)
-            action = expert_move(game, expert, m["state"], seat, legal, picker, budget)
-            if len(legal) > 1:
-                times.append(time.thread_time() - started)
-        else:
-            action = game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
-        version += 1
-        m, _ = runner.act(game, m, seat, action, seed, version)
+
+    def choose(m, seat: int, legal: list[Action], version: int) -> Action:
+        if seat != expert_seat:
+            return game.bots["heuristic"](game.view(m["state"], seat), legal, picker)
+        started = time.thread_time()
+        expert = registry.EXPERTS[game.info.name]
+        budget = cpu_budget(seconds)
+        action = expert_move(game, expert, m["state"], seat, legal, picker, budget)
+        if len(legal) > 1:
+            times.append(time.thread_time() - started)
+        return action
+
+    m = play_out(game, seed, picker, choose)
     winners = m["outcome"]["winners"]
     return winners[0] if len(winners) == 1 else None
 

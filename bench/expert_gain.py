@@ -34,11 +34,10 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from bench.expert import bot_setting
-from engine import match as runner
+from bench.playout import play_out
 from engine import registry
 from engine.bots.search import Luck, expert_move, playout
 from engine.core import Action, Game, State
@@ -86,21 +85,6 @@ def mean_and_error(values: list[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-Chooser = Callable[[dict[str, Any], int, list[Action], int], Action]
-
-
-def play(game: Game, seed: bytes, picker: Rng, choose: Chooser) -> None:
-    """One game of two players to its end: `picker` draws which active seat moves next and
-    `choose(match, seat, legal, version)` its move (`version`: the log's length before it)."""
-    m, _ = runner.start(game, 2, None, seed, 1)
-    version = 1
-    while m["outcome"] is None:
-        seat = picker.choice(sorted(runner.active_seats(game, m)))
-        action = choose(m, seat, runner.legal_actions(game, m, seat), version)
-        version += 1
-        m, _ = runner.act(game, m, seat, action, seed, version)
-
-
 def departures(name: str, first: int, games: int, pairs: int, seconds: float) -> None:
     game = registry.GAMES[name]
     decisions, found = 0, []
@@ -143,7 +127,7 @@ def departures_in_game(game: Game, i: int, pairs: int, seconds: float) -> tuple[
             )
         return action
 
-    play(game, seed, picker, choose)
+    play_out(game, seed, picker, choose)
     return decisions, found
 
 
@@ -180,7 +164,7 @@ def self_play_positions(game: Game, i: int, every: int) -> list[Position]:
             positions.append(Position(m["state"], seat, legal, heuristic, key, version))
         return heuristic
 
-    play(game, seed, picker, choose)
+    play_out(game, seed, picker, choose)
     return positions
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from engine import match as runner
+from bench.playout import play_out
 from engine.games.ninedomains import GAME
 from engine.rng import Rng
 
@@ -21,13 +21,10 @@ from engine.rng import Rng
 def ending(seed: bytes, full_purple: bool) -> str:
     """How one random game ends: "elements", "void" or "points"."""
     picker = Rng(b"elements:" + seed)
-    m, _ = runner.start(GAME, 2, {"full_purple": full_purple}, seed, 1)
-    version = 1
-    while m["outcome"] is None:
-        seat = picker.choice(sorted(runner.active_seats(GAME, m)))
-        action = picker.choice(runner.legal_actions(GAME, m, seat))
-        version += 1
-        m, _ = runner.act(GAME, m, seat, action, seed, version)
+    options = {"full_purple": full_purple}
+    m = play_out(
+        GAME, seed, picker, lambda _m, _seat, legal, _version: picker.choice(legal), 2, options
+    )
     g = m["state"]
     if g["element_winner"] is not None:
         return "elements"

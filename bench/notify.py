@@ -11,19 +11,15 @@ of one notification on an idle system, not a throughput figure.
 
 from __future__ import annotations
 
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
+from bench.results import replace_section
+from bench.worker import worker_on_valkey
 from engine.rng import Rng
 from service.assembly import assemble
 from service.settings import Settings
 from store.connection import connect
-from store.embedded import EmbeddedValkey
 from tests.peers import SmtpInbox
 
 MOVES = 300
@@ -36,66 +32,52 @@ def percentile(values: list[float], p: float) -> float:
 
 def measure() -> list[float]:
     latencies: list[float] = []
-    with tempfile.TemporaryDirectory() as data, SmtpInbox() as smtp:
-        server = EmbeddedValkey(data, appendonly=False).start()
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "SMTP_URL": smtp.url,
-            "EMAIL_DELAY_SECONDS": "0",
-            "EMAIL_THROTTLE_SECONDS": "0",
-        }
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "turnpost.cli", "worker"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            client = connect(server.url)
-            settings = Settings(email_delay_seconds=0, email_throttle_seconds=0)
-            services = assemble(client, settings)
-            people = [
-                services.players.register(n, email=f"{n}@example.org")["id"] for n in ("ada", "bo")
-            ]
-            for player_id, name in zip(people, ("ada", "bo")):  # as if by the emailed link
-                services.players.players.confirm_email(player_id, f"{name}@example.org")
-            services.players.set_friends(people[1], [people[0]])
-            picker = Rng(b"bench-notify" + bytes(32))
-            game_id = services.games.create(people[0], "nautilus", people)["id"]
-            while len(latencies) < MOVES:
-                summary = services.games.summary(game_id)
-                if summary["status"] == "finished":
-                    game_id = services.games.create(people[0], "nautilus", people)["id"]
-                    continue
-                mover = summary["active_seats"][0]
-                moves = services.games.legal_moves(game_id, people[mover])["moves"]
-                answer = services.games.play(
-                    game_id,
-                    people[mover],
-                    summary["version"],
-                    action=picker.choice(moves)["action"],
-                )
-                committed = time.time()
-                version = str(answer["version"])
-                if answer["game"]["status"] != "active":
-                    continue
-                smtp.wait_for(
-                    lambda m, r, v=version, g=game_id: (
-                        m["X-Turnpost-Game"] == g and m["X-Turnpost-Version"] == v
-                    ),
-                    timeout=30,
-                )
-                arrived = next(
-                    at
-                    for _, m, at in reversed(smtp.messages)
-                    if m["X-Turnpost-Game"] == game_id and m["X-Turnpost-Version"] == version
-                )
-                latencies.append((arrived - committed) * 1000)
-        finally:
-            worker.terminate()
-            worker.wait(10)
-            server.stop()
+    with (
+        SmtpInbox() as smtp,
+        worker_on_valkey(
+            {"SMTP_URL": smtp.url, "EMAIL_DELAY_SECONDS": "0", "EMAIL_THROTTLE_SECONDS": "0"}
+        ) as (server, _),
+    ):
+        client = connect(server.url)
+        settings = Settings(email_delay_seconds=0, email_throttle_seconds=0)
+        services = assemble(client, settings)
+        people = [
+            services.players.register(n, email=f"{n}@example.org")["id"] for n in ("ada", "bo")
+        ]
+        for player_id, name in zip(people, ("ada", "bo")):  # as if by the emailed link
+            services.players.players.confirm_email(player_id, f"{name}@example.org")
+        services.players.set_friends(people[1], [people[0]])
+        picker = Rng(b"bench-notify" + bytes(32))
+        game_id = services.games.create(people[0], "nautilus", people)["id"]
+        while len(latencies) < MOVES:
+            summary = services.games.summary(game_id)
+            if summary["status"] == "finished":
+                game_id = services.games.create(people[0], "nautilus", people)["id"]
+                continue
+            mover = summary["active_seats"][0]
+            moves = services.games.legal_moves(game_id, people[mover])["moves"]
+            answer = services.games.play(
+                game_id,
+                people[mover],
+                summary["version"],
+                action=picker.choice(moves)["action"],
+            )
+            committed = time.time()
+            version = str(answer["version"])
+            if answer["game"]["status"] != "active":
+                continue
+            smtp.wait_for(
+                lambda m, r, v=version, g=game_id: (
+                    m["X-Turnpost-Game"] == g and m["X-Turnpost-Version"] == v
+                ),
+                timeout=30,
+            )
+            arrived = next(
+                at
+                for _, m, at in reversed(smtp.messages)
+                if m["X-Turnpost-Game"] == game_id and m["X-Turnpost-Version"] == version
+            )
+            latencies.append((arrived - committed) * 1000)
     return latencies
 
 
@@ -113,13 +95,7 @@ def section(latencies: list[float]) -> str:
 
 def main() -> None:
     result = section(measure())
-    path = Path(__file__).parent / "RESULTS.md"
-    text = path.read_text()
-    if "\n## Move to email" in text:
-        start = text.index("\n## Move to email")
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end:] if end != -1 else "")
-    path.write_text(text.rstrip("\n") + "\n" + result)
+    replace_section("Move to email", result)
     print(result)
 
 

@@ -13,16 +13,14 @@ the last message; the worker's CPU per message comes from /proc.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
+from bench.results import replace_section
+from bench.worker import worker_on_valkey
 from service.assembly import assemble
 from service.settings import Settings
 from store.connection import connect
-from store.embedded import EmbeddedValkey
 from tests.peers import PushService
 
 GAMES = 300
@@ -41,44 +39,30 @@ def cpu_seconds(pid: int) -> float:
 
 
 def measure() -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as data, CountingPushService() as push:
-        server = EmbeddedValkey(data, appendonly=False).start()
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "PUSH_DELAY_SECONDS": "0",
-            "WEBHOOK_ALLOW_HTTP": "1",
-            "WEBHOOK_ALLOW_LOOPBACK": "1",
-        }
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "turnpost.cli", "worker"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            settings = Settings(webhook_allow_http=True, webhook_allow_loopback=True)
-            services = assemble(connect(server.url), settings)
-            ada = services.players.register("Ada")["id"]
-            bo = services.players.register("Bo")["id"]
-            services.players.set_friends(bo, [ada])
-            sub = push.browser("bo").subscription
-            services.push.add(bo, sub["endpoint"], **sub["keys"], device="bench")
-            services.games.create(ada, "ninedomains", [ada, bo])  # warm-up
-            push.wait_count(1, timeout=60)
-            cpu_before = cpu_seconds(worker.pid)
-            load = os.getloadavg()[0]
-            started = time.time()
-            for _ in range(GAMES):
-                services.games.create(ada, "ninedomains", [ada, bo])
-            created = time.time()
-            push.wait_count(GAMES + 1, timeout=600)
-            last = max(r["at"] for r in push.requests)
-            cpu = cpu_seconds(worker.pid) - cpu_before
-        finally:
-            worker.terminate()
-            worker.wait(10)
-            server.stop()
+    with (
+        CountingPushService() as push,
+        worker_on_valkey(
+            {"PUSH_DELAY_SECONDS": "0", "WEBHOOK_ALLOW_HTTP": "1", "WEBHOOK_ALLOW_LOOPBACK": "1"}
+        ) as (server, worker),
+    ):
+        settings = Settings(webhook_allow_http=True, webhook_allow_loopback=True)
+        services = assemble(connect(server.url), settings)
+        ada = services.players.register("Ada")["id"]
+        bo = services.players.register("Bo")["id"]
+        services.players.set_friends(bo, [ada])
+        sub = push.browser("bo").subscription
+        services.push.add(bo, sub["endpoint"], **sub["keys"], device="bench")
+        services.games.create(ada, "ninedomains", [ada, bo])  # warm-up
+        push.wait_count(1, timeout=60)
+        cpu_before = cpu_seconds(worker.pid)
+        load = os.getloadavg()[0]
+        started = time.time()
+        for _ in range(GAMES):
+            services.games.create(ada, "ninedomains", [ada, bo])
+        created = time.time()
+        push.wait_count(GAMES + 1, timeout=600)
+        last = max(r["at"] for r in push.requests)
+        cpu = cpu_seconds(worker.pid) - cpu_before
     seconds = last - started
     return {
         "messages": GAMES,
@@ -117,14 +101,7 @@ def section(found: dict[str, float]) -> str:
 
 def main() -> None:
     result = section(measure())
-    path = Path(__file__).parent / "RESULTS.md"
-    text = path.read_text()
-    marker = "\n## Web Push deliveries"
-    if marker in text:
-        start = text.index(marker)
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end:] if end != -1 else "")
-    path.write_text(text.rstrip("\n") + "\n" + result)
+    replace_section("Web Push deliveries (`python -m bench.push`)", result)
     print(result)
 
 

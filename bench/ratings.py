@@ -27,10 +27,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.http import Conn, run_threads
+from bench.playout import play_out
 from bench.results import replace_section
-from engine import match as runner
 from engine import registry
 from engine.bots.search import expert_move
+from engine.core import Action
 from engine.rng import Rng
 from service.play.games import cpu_budget
 from service.ratings.model import Skill
@@ -70,19 +71,15 @@ def header(what: str) -> str:
 def play(game, seed: bytes, seats: tuple[str, str]) -> list[int]:
     """One game between two bots; each seat's place."""
     picker = Rng(b"ladder:" + seed)
-    m, _ = runner.start(game, 2, None, seed, 1)
-    version = 1
-    while m["outcome"] is None:
-        seat = picker.choice(sorted(runner.active_seats(game, m)))
-        legal = runner.legal_actions(game, m, seat)
+
+    def choose(m, seat: int, legal: list[Action], version: int) -> Action:
         if seats[seat] == "expert":
             expert = registry.EXPERTS[game.info.name]
             budget = cpu_budget(EXPERT_SECONDS)
-            action = expert_move(game, expert, m["state"], seat, legal, picker, budget)
-        else:
-            action = game.bots[seats[seat]](game.view(m["state"], seat), legal, picker)
-        version += 1
-        m, _ = runner.act(game, m, seat, action, seed, version)
+            return expert_move(game, expert, m["state"], seat, legal, picker, budget)
+        return game.bots[seats[seat]](game.view(m["state"], seat), legal, picker)
+
+    m = play_out(game, seed, picker, choose)
     winners = m["outcome"]["winners"]
     return [1 if s in winners else 2 for s in range(2)]
 

@@ -258,6 +258,21 @@ def seconds_per_game(data_dir: Path, policy: str) -> float:
         return (time.monotonic() - started) / CALIBRATION_GAMES
 
 
+def due_moment(what: str, n_games: int, per_game: float) -> tuple[float, int]:
+    """Now (epoch s) and the moment the deadlines of a batch of `n_games` games are to fall due
+    (epoch ms): SAFETY times the time to create them (`per_game` s each), then MARGIN_SECONDS,
+    from now; said on stderr after `what`, the batch."""
+    started = time.time()
+    due_ms = (math.ceil(started + per_game * n_games * SAFETY) + MARGIN_SECONDS) * 1000
+    print(
+        f"{what}, {per_game * 1000:.1f} ms per game; deadlines due "
+        f"{(due_ms / 1000 - started):.0f} s from now",
+        file=sys.stderr,
+        flush=True,
+    )
+    return started, due_ms
+
+
 def log_lengths(client, game_ids: list[str]) -> list[int]:
     with client.pipeline(transaction=False) as pipe:
         for game_id in game_ids:
@@ -285,14 +300,7 @@ def measure(policy: str, deadlines: int, limit: int) -> dict:
         per_game = seconds_per_game(Path(tmp) / "calibration", policy)
         with served(Path(tmp) / "data") as (bench, workers):
             client = bench.client
-            started = time.time()
-            due_ms = (math.ceil(started + per_game * n_games * SAFETY) + MARGIN_SECONDS) * 1000
-            print(
-                f"{policy}: {n_games} games, {per_game * 1000:.1f} ms per game; deadlines "
-                f"due {(due_ms / 1000 - started):.0f} s from now",
-                file=sys.stderr,
-                flush=True,
-            )
+            started, due_ms = due_moment(f"{policy}: {n_games} games", n_games, per_game)
             game_ids = [bench.create(policy, due_ms) for _ in range(n_games)]
             armed = time.time()
             seat_deadline = {}
@@ -376,14 +384,8 @@ def measure_mix(deadlines: int, limit: int) -> dict:
             per_game = (time.monotonic() - started) / CALIBRATION_GAMES
         with served(Path(tmp) / "data", lambda v: MixBench(v, n_players)) as (bench, workers):
             client = bench.client
-            started = time.time()
-            due_ms = (math.ceil(started + per_game * n_games * SAFETY) + MARGIN_SECONDS) * 1000
-            print(
-                f"mix: {n_games} games, {n_players} players, {per_game * 1000:.1f} ms per "
-                f"game; deadlines due {(due_ms / 1000 - started):.0f} s from now",
-                file=sys.stderr,
-                flush=True,
-            )
+            what = f"mix: {n_games} games, {n_players} players"
+            started, due_ms = due_moment(what, n_games, per_game)
             game_ids = [bench.create(due_ms) for _ in range(n_games)]
             armed = time.time()
             away = (due_ms - VACATION_LEAD_S * 1000, due_ms + VACATION_S * 1000)

@@ -4,65 +4,15 @@ engine/games/ninedomains.py)."""
 from __future__ import annotations
 
 from engine.bots import random_bot
+from engine.bots.ninedomains import card_worth, slot_expectation
 from engine.core import Action, Bot, Rng, View
-from engine.games.ninedomains import (
-    BASE_CARDS,
-    DOMAIN_POINTS,
-    ELEMENTS,
-    FOUR_PLUS_LAST_ROUND,
-    ROUNDS,
-    SLOTS,
-    THREE_PLUS_MARGIN,
-    THREE_PLUS_POINTS,
-    card_symbol,
-    card_value,
-    combat_bonuses,
-    elements_of,
-    fight_slot,
-)
-
-
-def _opponent_cards(view: View, me: int) -> list[str]:
-    """The cards the opponent still holds (hand and face-down cards): everything they were
-    dealt minus what they have used; all of it is public knowledge."""
-    owned = list(BASE_CARDS) + list(view["specials"])
-    for c in view["used"][1 - me]:
-        owned.remove(c)
-    return owned
-
-
-def _card_worth(card: str) -> float:
-    """A rough general strength of a card, used to keep strong cards for later."""
-    return {"*": 2.5, "0": 1.0}.get(card, card_value(card) + 0.3 * card_symbol(card))
+from engine.games.ninedomains import DOMAIN_POINTS, ELEMENTS, SLOTS, combat_bonuses, elements_of
 
 
 def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
     r = view["round"]
-    opp = _opponent_cards(view, me)
     values = [DOMAIN_POINTS[d] for d in view["face_up"]]
-    later = ROUNDS - r
-    cache: dict[tuple[int, str, int], float] = {}
-
-    def expect(slot: int, card: str, bonus: int) -> float:
-        key = (slot, card, bonus)
-        if key not in cache:
-            total = 0.0
-            for o in opp:
-                theirs = view["carry"][1 - me][slot]
-                if o == "4+" and r == ROUNDS:
-                    theirs += FOUR_PLUS_LAST_ROUND
-                f = fight_slot([card, o], [bonus, theirs])
-                if f["winner"] == 0:
-                    total += values[slot]
-                    if (
-                        card == "3+"
-                        and f["how"] == "strength"
-                        and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
-                    ):
-                        total += THREE_PLUS_POINTS
-            cache[key] = total / len(opp) - 0.3 * later * _card_worth(card)
-        return cache[key]
-
+    expect = slot_expectation(view, me, values, 0.3)
     best, best_score = legal[0], None
     for a in legal:
         cards = a["cards"]
@@ -86,7 +36,7 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
                     score -= 100
             return score
         if a["type"] == "swap-card":
-            return _card_worth(a["used"]) - _card_worth(a["hand"])
+            return card_worth(a["used"]) - card_worth(a["hand"])
         return 0.0
 
     return max(legal, key=gain)
