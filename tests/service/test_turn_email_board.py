@@ -8,6 +8,7 @@ import pytest
 
 from service.notify.notifications import TURN_STARTED, Notice, NotificationService
 from service.play import boards
+from service.play.facts import read
 from service.play.games import GameService
 from service.settings import Settings
 from store.games import GameStore
@@ -99,3 +100,44 @@ def test_a_turn_email_links_to_the_how_to_play_page_of_its_title(table, smtp):
     page = f"{Settings().public_url}/how-to-play/buttons"
     assert f"How to play Buttons: {page}" in text_of(message)
     assert f'<a href="{page}">How to play Buttons</a>' in html_of(message)
+
+
+def test_a_turn_email_waits_for_redis_four_times(table, smtp, monkeypatch):
+    """The game's facts; the reader with the game's recent events (store.reads.at_once: the
+    letter's table and "your turn goes on" both use them); the claim before the send; the
+    record after it. A turn email is the most frequent thing the workers do."""
+    from redis.connection import Connection
+
+    players, games, notify = table
+    ada = players.register("Ada", email="ada@example.org")["id"]
+    bo = players.register("Bo", email="bo@example.org")["id"]
+    players.set_friends(bo, [ada])
+    game_id = games.create(ada, "buttons", [ada, bo])["id"]
+    people = [ada, bo]
+
+    def notice(seat):
+        return Notice(TURN_STARTED, game_id, seat, read(notify.games, game_id).seat_since[seat])
+
+    seat = games.load(game_id)["active_seats"][0]
+    assert notify.email(notice(seat))[0] == "sent"  # scripts cached, pools open
+    while seat in games.load(game_id)["active_seats"]:  # the seat's whole turn
+        play(
+            games,
+            game_id,
+            people[seat],
+            games.legal_moves(game_id, people[seat])["moves"][0]["notation"],
+        )
+    seat = games.load(game_id)["active_seats"][0]
+    turn = notice(seat)
+    trips = []
+    send = Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        trips.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(Connection, "send_packed_command", counted)
+    outcome = notify.email(turn)
+    monkeypatch.undo()
+    assert outcome[0] == "sent"
+    assert len(trips) == 4, [bytes(c[0] if isinstance(c, list) else c)[:60] for c in trips]
