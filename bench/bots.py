@@ -1,5 +1,5 @@
-"""The heuristic bots against the heuristic bots of 2026-11-24 (bench/baseline_bots/: engine/bots/
-as it was before the fixes of issue 20): N games per title, two players, seats
+"""The heuristic bots against the heuristic bots of 2026-11-24 (bench/baseline_bots/, copied
+from engine/bots/ before the fixes of issue 20): N games per title, two players, seats
 alternating, default options; an outright win counts for its bot, a shared win for neither.
 
     .venv/bin/python -m bench.bots [titles...] [--games N]
