@@ -4,15 +4,49 @@ engine/games/ninedomains.py)."""
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.ninedomains import card_worth, slot_expectation
+from engine.bots.ninedomains import card_worth, opponent_cards
 from engine.core import Action, Bot, Rng, View
-from engine.games.ninedomains import DOMAIN_POINTS, ELEMENTS, SLOTS, combat_bonuses, elements_of
+from engine.games.ninedomains import (
+    DOMAIN_POINTS,
+    ELEMENTS,
+    FOUR_PLUS_LAST_ROUND,
+    ROUNDS,
+    SLOTS,
+    THREE_PLUS_MARGIN,
+    THREE_PLUS_POINTS,
+    combat_bonuses,
+    elements_of,
+    fight_slot,
+)
 
 
 def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
     r = view["round"]
+    opp = opponent_cards(view, me)
     values = [DOMAIN_POINTS[d] for d in view["face_up"]]
-    expect = slot_expectation(view, me, values, 0.3)
+    later = ROUNDS - r
+    cache: dict[tuple[int, str, int], float] = {}
+
+    def expect(slot: int, card: str, bonus: int) -> float:
+        key = (slot, card, bonus)
+        if key not in cache:
+            total = 0.0
+            for o in opp:
+                theirs = view["carry"][1 - me][slot]
+                if o == "4+" and r == ROUNDS:
+                    theirs += FOUR_PLUS_LAST_ROUND
+                f = fight_slot([card, o], [bonus, theirs])
+                if f["winner"] == 0:
+                    total += values[slot]
+                    if (
+                        card == "3+"
+                        and f["how"] == "strength"
+                        and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
+                    ):
+                        total += THREE_PLUS_POINTS
+            cache[key] = total / len(opp) - 0.3 * later * card_worth(card)
+        return cache[key]
+
     best, best_score = legal[0], None
     for a in legal:
         cards = a["cards"]
