@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.buttons import bust_chance
 from engine.core import Action, Bot, Rng, View
 from engine.games.buttons import (
     BUTTON,
@@ -17,8 +16,18 @@ from engine.games.buttons import (
     cell,
     cells_marked,
     colour_of,
+    is_legal_cell,
     put_mark,
 )
+
+
+def _bust_chance(board: str, black_dice: int) -> float:
+    """The chance that a roll with `black_dice` black dice leaves no legal cell."""
+    total = 0.0
+    for row in range(1, SIZE + 1):
+        free = sum(1 for col in range(1, SIZE + 1) if is_legal_cell(board, row, col))
+        total += ((SIZE - free) / SIZE) ** black_dice
+    return total / SIZE
 
 
 def _cell_value(board: str, layout: int, bonus: list[str], row: int, col: int) -> float:
@@ -56,7 +65,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         if "optout" not in kinds:
             return {"type": "roll"}
         stars, _, _ = award_stars(board, layout, me["bonus"])
-        risk = bust_chance(board, view["dice_in_play"] + 1)
+        risk = _bust_chance(board, view["dice_in_play"] + 1)
         return {"type": "optout"} if risk * stars > (1 - risk) * 0.6 else {"type": "roll"}
     if "star" in kinds:
         for r, c in view["my_star_picks"]:

@@ -3,23 +3,63 @@
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.consonar import greedy_move, hit_chance
 from engine.core import Action, Bot, Rng, View
+from engine.games.consonar import DIE, FLEET_INFO, HIGH, LOW
+
+
+def _hit_chance(rung: int, torpedoes: int) -> float:
+    miss = (DIE - (rung - 1)) / DIE
+    return 1 - miss**torpedoes
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     """Greedy: sink others' exposed submarines, defuse own-colour threats, dive own submarines,
     push others' up; keep queueing while a card helps, and line up a good Torpedo shot."""
     me = view["my_colour"]
+    ladder = view["ladder"]
     row = {t["card"]: t for t in view["torpedo_row"]}
 
     def shot_value(card: str, sub: str, rung: int) -> float:
         """Expected points: +1 for a sinking (but -2 for losing an own survivor), -1 a miss."""
-        p = hit_chance(rung, row[card]["torpedoes"])
+        p = _hit_chance(rung, row[card]["torpedoes"])
         gain = -1 if sub[0] == me else 1
         return p * gain - (1 - p)
 
-    return greedy_move(view, legal, shot_value)
+    def best_shot_after(
+        arrow: str, moved: str | None = None, rung_after: int | None = None
+    ) -> float:
+        best = 0.0
+        for t in row.values():
+            if t["symbol"] != arrow:
+                continue
+            if t["colour"] == me:
+                best = max(best, 1.0)
+                continue
+            subs = [s for s in (t["colour"] + "1", t["colour"] + "2") if ladder[s] is not None]
+            for s in subs or [s for s in ladder if ladder[s] is not None and s[0] != me]:
+                rung = rung_after if s == moved and rung_after is not None else ladder[s]
+                best = max(best, shot_value(t["card"], s, rung))
+        return best
+
+    def value(a: Action) -> float:
+        kind = a["type"]
+        if kind == "end":
+            return 0.0
+        if kind == "defuse":
+            return 1.2
+        if kind == "delay":
+            return 0.3 if row[a["card"]]["colour"] == me else -0.5
+        if kind == "torpedo":
+            return shot_value(a["card"], a["sub"], ladder[a["sub"]])
+        info = FLEET_INFO[a["card"]]
+        rung = ladder[a["sub"]]
+        after = min(HIGH, max(LOW, rung + info["value"]))
+        move: float = (after - rung) * (-0.4 if a["sub"][0] == me else 0.15)
+        return move + best_shot_after(info["arrow"], a["sub"], after) - 0.05
+
+    best = max(value(a) for a in legal)
+    choices = [a for a in legal if value(a) >= best - 1e-9]
+    return choices[0]
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}

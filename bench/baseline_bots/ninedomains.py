@@ -4,9 +4,9 @@ engine/games/ninedomains.py)."""
 from __future__ import annotations
 
 from engine.bots import random_bot
-from engine.bots.ninedomains import card_worth, opponent_cards
 from engine.core import Action, Bot, Rng, View
 from engine.games.ninedomains import (
+    BASE_CARDS,
     DOMAIN_POINTS,
     ELEMENTS,
     FOUR_PLUS_LAST_ROUND,
@@ -14,15 +14,31 @@ from engine.games.ninedomains import (
     SLOTS,
     THREE_PLUS_MARGIN,
     THREE_PLUS_POINTS,
+    card_symbol,
+    card_value,
     combat_bonuses,
     elements_of,
     fight_slot,
 )
 
 
+def _opponent_cards(view: View, me: int) -> list[str]:
+    """The cards the opponent still holds (hand and face-down cards): everything they were
+    dealt minus what they have used; all of it is public knowledge."""
+    owned = list(BASE_CARDS) + list(view["specials"])
+    for c in view["used"][1 - me]:
+        owned.remove(c)
+    return owned
+
+
+def _card_worth(card: str) -> float:
+    """A rough general strength of a card, used to keep strong cards for later."""
+    return {"*": 2.5, "0": 1.0}.get(card, card_value(card) + 0.3 * card_symbol(card))
+
+
 def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
     r = view["round"]
-    opp = opponent_cards(view, me)
+    opp = _opponent_cards(view, me)
     values = [DOMAIN_POINTS[d] for d in view["face_up"]]
     later = ROUNDS - r
     cache: dict[tuple[int, str, int], float] = {}
@@ -44,7 +60,7 @@ def _heuristic_play(view: View, legal: list[Action], me: int) -> Action:
                         and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
                     ):
                         total += THREE_PLUS_POINTS
-            cache[key] = total / len(opp) - 0.3 * later * card_worth(card)
+            cache[key] = total / len(opp) - 0.3 * later * _card_worth(card)
         return cache[key]
 
     best, best_score = legal[0], None
@@ -70,7 +86,7 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
                     score -= 100
             return score
         if a["type"] == "swap-card":
-            return card_worth(a["used"]) - card_worth(a["hand"])
+            return _card_worth(a["used"]) - _card_worth(a["hand"])
         return 0.0
 
     return max(legal, key=gain)

@@ -26,7 +26,7 @@ from engine.games.ninedomains import (
 )
 
 
-def opponent_cards(view: View, me: int) -> list[str]:
+def _opponent_cards(view: View, me: int) -> list[str]:
     """The cards the opponent still holds (hand and face-down cards): everything they were
     dealt minus what they have used; all of it is public knowledge."""
     owned = list(BASE_CARDS) + list(view["specials"])
@@ -35,9 +35,8 @@ def opponent_cards(view: View, me: int) -> list[str]:
     return owned
 
 
-def card_worth(card: str) -> float:
-    """A rough general strength of a card, used to keep strong cards for later. The baseline bot
-    of 2026-11-24 reads it, and `opponent_cards`, too (bench/baseline_bots/)."""
+def _card_worth(card: str) -> float:
+    """A rough general strength of a card, used to keep strong cards for later."""
     return {"*": 2.5, "0": 1.0}.get(card, card_value(card) + 0.3 * card_symbol(card))
 
 
@@ -63,7 +62,7 @@ def _domain_worth(view: View, me: int, domain: str) -> float:
 
 def _heuristic_play(view: View, legal: list[Action], me: int, rng: Rng) -> Action:
     r = view["round"]
-    opp = opponent_cards(view, me)
+    opp = _opponent_cards(view, me)
     values = [_domain_worth(view, me, d) for d in view["face_up"]]
     later = ROUNDS - r
     cache: dict[tuple[int, str, int], float] = {}
@@ -85,7 +84,7 @@ def _heuristic_play(view: View, legal: list[Action], me: int, rng: Rng) -> Actio
                         and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
                     ):
                         total += THREE_PLUS_POINTS
-            cache[key] = total / len(opp) - SPEND_COST * later * card_worth(card)
+            cache[key] = total / len(opp) - SPEND_COST * later * _card_worth(card)
         return cache[key]
 
     scored = []
@@ -113,7 +112,7 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
                     score += 100  # a swap that gives me all four elements wins at once
             return score
         if a["type"] == "swap-card":
-            return card_worth(a["used"]) - card_worth(a["hand"])
+            return _card_worth(a["used"]) - _card_worth(a["hand"])
         return 0.0
 
     return max(legal, key=gain)
