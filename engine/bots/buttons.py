@@ -28,9 +28,8 @@ from engine.games.buttons import (
 )
 
 
-def bust_chance(board: str, black_dice: int) -> float:
-    """The chance that a roll with `black_dice` black dice leaves no legal cell. The baseline bot
-    of 2026-11-24 reads it too (bench/baseline_bots/)."""
+def _bust_chance(board: str, black_dice: int) -> float:
+    """The chance that a roll with `black_dice` black dice leaves no legal cell."""
     total = 0.0
     for row in range(1, SIZE + 1):
         free = sum(1 for col in range(1, SIZE + 1) if is_legal_cell(board, row, col))
@@ -126,7 +125,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
         if stars and _completes_a_line(board, stars):
             return {"type": "optout"}  # a line of five wins: never risk it on a roll
         dice = view["dice_in_play"] + 1
-        risk = bust_chance(board, dice)
+        risk = _bust_chance(board, dice)
         gain = _roll_gain(board, layout, me["bonus"], stars, dice)
         return {"type": "optout"} if risk * stars > gain else {"type": "roll"}
     if "star" in kinds:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.bots import random_bot
 from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
 from engine.games.consonar import DIE, FLEET_INFO, HIGH, LOW
 
 
-def hit_chance(rung: int, torpedoes: int) -> float:
-    """The chance that a Torpedo card's `torpedoes` d8 sink a submarine on `rung` (a roll below
-    the rung hits). The baseline bot of 2026-11-24 reads it too (bench/baseline_bots/)."""
+def _hit_chance(rung: int, torpedoes: int) -> float:
     miss = (DIE - (rung - 1)) / DIE
     return 1 - miss**torpedoes
 
@@ -21,6 +17,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     """Greedy: sink others' exposed submarines, defuse own-colour threats, dive own submarines,
     push others' up; keep queueing while a card helps, and line up a good Torpedo shot."""
     me = view["my_colour"]
+    ladder = view["ladder"]
     row = {t["card"]: t for t in view["torpedo_row"]}
     mine = view["sunk"][view["you"]]
     colours_sunk = {s[0] for s in mine}
@@ -28,28 +25,13 @@ def heuristic_bot(view: View, legal: list[Action], rng: Rng) -> Action:
     def shot_value(card: str, sub: str, rung: int) -> float:
         """Expected points: +1 for a sinking (but -2 for losing an own survivor), +1 more when
         it completes a pair, a share of a group's +2 for a new colour; -1 a miss."""
-        p = hit_chance(rung, row[card]["torpedoes"])
+        p = _hit_chance(rung, row[card]["torpedoes"])
         if sub[0] == me:
             gain = -1.0
         else:
             partner = sub[0] + ("2" if sub[1] == "1" else "1")
             gain = 1.0 + (partner in mine) + (0.5 if sub[0] not in colours_sunk else 0.0)
         return p * gain - (1 - p)
-
-    return greedy_move(view, legal, shot_value)
-
-
-def greedy_move(
-    view: View, legal: list[Action], shot_value: Callable[[str, str, int], float]
-) -> Action:
-    """The legal action of the highest value, the first of equals, where `shot_value(card, sub,
-    rung)` is what firing the Torpedo card `card` at `sub` on `rung` is worth: a Fleet card is
-    worth its move (down for an own submarine, up for another's) and the best shot it lines up.
-    The heuristic's, and the baseline bot's of 2026-11-24 with its own `shot_value`
-    (bench/baseline_bots/consonar.py)."""
-    me = view["my_colour"]
-    ladder = view["ladder"]
-    row = {t["card"]: t for t in view["torpedo_row"]}
 
     def best_shot_after(
         arrow: str, moved: str | None = None, rung_after: int | None = None

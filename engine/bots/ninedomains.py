@@ -3,8 +3,6 @@ engine/games/ninedomains.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from engine.bots import random_bot
 from engine.bots.search import ExpertParts, clone
 from engine.core import Action, Bot, Rng, State, View
@@ -37,9 +35,8 @@ def _opponent_cards(view: View, me: int) -> list[str]:
     return owned
 
 
-def card_worth(card: str) -> float:
-    """A rough general strength of a card, used to keep strong cards for later. The baseline bot
-    of 2026-11-24 reads it too (bench/baseline_bots/)."""
+def _card_worth(card: str) -> float:
+    """A rough general strength of a card, used to keep strong cards for later."""
     return {"*": 2.5, "0": 1.0}.get(card, card_value(card) + 0.3 * card_symbol(card))
 
 
@@ -63,16 +60,10 @@ def _domain_worth(view: View, me: int, domain: str) -> float:
     return worth
 
 
-def slot_expectation(
-    view: View, me: int, values: Sequence[float], spend_cost: float
-) -> Callable[[int, str, int], float]:
-    """`expect(slot, card, bonus)`: what laying `card` in `slot` with `bonus` is worth on average
-    against each card the opponent may lay there (the slot's `values[slot]` when it wins, and
-    the 3+'s points), less `spend_cost` times its strength for each round still to come.
-    The heuristic's, and the baseline bot's of 2026-11-24 with its own values and cost
-    (bench/baseline_bots/ninedomains.py)."""
+def _heuristic_play(view: View, legal: list[Action], me: int, rng: Rng) -> Action:
     r = view["round"]
     opp = _opponent_cards(view, me)
+    values = [_domain_worth(view, me, d) for d in view["face_up"]]
     later = ROUNDS - r
     cache: dict[tuple[int, str, int], float] = {}
 
@@ -93,16 +84,9 @@ def slot_expectation(
                         and f["strengths"][0] - f["strengths"][1] >= THREE_PLUS_MARGIN
                     ):
                         total += THREE_PLUS_POINTS
-            cache[key] = total / len(opp) - spend_cost * later * card_worth(card)
+            cache[key] = total / len(opp) - SPEND_COST * later * _card_worth(card)
         return cache[key]
 
-    return expect
-
-
-def _heuristic_play(view: View, legal: list[Action], me: int, rng: Rng) -> Action:
-    r = view["round"]
-    values = [_domain_worth(view, me, d) for d in view["face_up"]]
-    expect = slot_expectation(view, me, values, SPEND_COST)
     scored = []
     for a in legal:
         cards = a["cards"]
@@ -128,7 +112,7 @@ def _heuristic_decision(view: View, legal: list[Action], me: int) -> Action:
                     score += 100  # a swap that gives me all four elements wins at once
             return score
         if a["type"] == "swap-card":
-            return card_worth(a["used"]) - card_worth(a["hand"])
+            return _card_worth(a["used"]) - _card_worth(a["hand"])
         return 0.0
 
     return max(legal, key=gain)
