@@ -268,6 +268,46 @@ class OneClick:
                 raise
             return None
 
+    # -- an invitation's or a proposal's answer links ---------------------------------------
+
+    def _answer_links(
+        self,
+        path: str,
+        purpose: bytes,
+        game_id: str,
+        seat: int,
+        version: int,
+        expires: int,
+        no: str,
+    ) -> list[str]:
+        """An invitation's or a proposal's links (/`path`/<token>): to accept, and to answer
+        `no`, signed for `purpose` with the first link key."""
+        key = self.keys.link_keys[0]
+        url = f"{self.settings.public_url}/{path}/"
+        return [
+            url + sign_link(key, game_id, seat, version, answer, expires, purpose)
+            for answer in (ACCEPT, no)
+        ]
+
+    def _asked(
+        self, token: str, purpose: bytes, no: str, expired: str
+    ) -> tuple[AnswerState, MoveLink | None, SeatTable | None]:
+        """An invitation's or a proposal's answer link (ACCEPT or `no`, signed for `purpose`):
+        "ready", with the link and its seat's table; or why it cannot be answered (`expired`,
+        not valid, its game gone)."""
+        try:
+            link = self._read(token, purpose)
+        except LinkError as err:
+            return AnswerState(*_closed(err, expired)), None, None
+        if link.notation not in (ACCEPT, no):
+            return AnswerState("invalid", gettext("This link is not valid.")), None, None
+        proposal = link.version if purpose == PROPOSAL else None
+        state = AnswerState("ready", "", link.game_id, link.notation, proposal)
+        table = self._table(link)
+        if table is None:
+            return replace(state, status="invalid", message=gettext(NO_GAME)), None, None
+        return state, link, table
+
     # -- an invitation's answer -------------------------------------------------------------
 
     def invitation_links(self, game_id: str, seat: int) -> InvitationLinks:
@@ -354,25 +394,6 @@ class OneClick:
             *self._answer_links("p", PROPOSAL, game_id, seat, proposal, expires, DECLINE)
         )
 
-    def _answer_links(
-        self,
-        path: str,
-        purpose: bytes,
-        game_id: str,
-        seat: int,
-        version: int,
-        expires: int,
-        no: str,
-    ) -> list[str]:
-        """An invitation's or a proposal's links (/`path`/<token>): to accept, and to answer
-        `no`, signed for `purpose` with the first link key."""
-        key = self.keys.link_keys[0]
-        url = f"{self.settings.public_url}/{path}/"
-        return [
-            url + sign_link(key, game_id, seat, version, answer, expires, purpose)
-            for answer in (ACCEPT, no)
-        ]
-
     def inspect_proposal(self, token: str, language: str | None = None) -> AnswerState:
         """What the link would do, without doing it (said in `language`)."""
         with speaking(language):
@@ -441,25 +462,6 @@ class OneClick:
             if answer["status"] == "open"
             else gettext("You accepted, but what it was about changed first: it is void."),
         )
-
-    def _asked(
-        self, token: str, purpose: bytes, no: str, expired: str
-    ) -> tuple[AnswerState, MoveLink | None, SeatTable | None]:
-        """An invitation's or a proposal's answer link (ACCEPT or `no`, signed for `purpose`):
-        "ready", with the link and its seat's table; or why it cannot be answered (`expired`,
-        not valid, its game gone)."""
-        try:
-            link = self._read(token, purpose)
-        except LinkError as err:
-            return AnswerState(*_closed(err, expired)), None, None
-        if link.notation not in (ACCEPT, no):
-            return AnswerState("invalid", gettext("This link is not valid.")), None, None
-        proposal = link.version if purpose == PROPOSAL else None
-        state = AnswerState("ready", "", link.game_id, link.notation, proposal)
-        table = self._table(link)
-        if table is None:
-            return replace(state, status="invalid", message=gettext(NO_GAME)), None, None
-        return state, link, table
 
     # -- a one-click move --------------------------------------------------------------------
 
