@@ -34,6 +34,19 @@ def free_cluster_port() -> int:
         return port
 
 
+def stop_process(process: subprocess.Popen, timeout: float) -> None:
+    """SIGTERM, then SIGKILL should it still run after `timeout` seconds; a process that has
+    ended already is left alone."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class EmbeddedValkey:
     """A valkey-server child process on a loopback port, data in `data_dir`, AOF on."""
 
@@ -113,14 +126,8 @@ class EmbeddedValkey:
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        if self.process is not None:
+            stop_process(self.process, timeout)
 
     def kill(self) -> None:
         """SIGKILL, as a crash would (used by the durability test)."""
@@ -345,12 +352,6 @@ class EmbeddedSentinelGroup:
 
     def stop(self) -> None:
         for sentinel in self.sentinels:
-            if sentinel.poll() is None:
-                sentinel.terminate()
-                try:
-                    sentinel.wait(10)
-                except subprocess.TimeoutExpired:
-                    sentinel.kill()
-                    sentinel.wait()
+            stop_process(sentinel, 10)
         self.replica.stop()
         self.primary.stop()

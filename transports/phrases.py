@@ -22,3 +22,12 @@ class Phrase(str):
         said.msgid = msgid
         said.values = values
         return said
+
+
+class PhrasedError(ValueError):
+    """A ValueError whose message is a Phrase, kept as `words` for the service to say in the
+    reader's language."""
+
+    def __init__(self, words: Phrase):
+        super().__init__(words)
+        self.words = words

@@ -25,7 +25,7 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from transports.phrases import Phrase
+from transports.phrases import Phrase, PhrasedError
 
 DELIVERED = "delivered"
 COULD_NOT_CONNECT = "could not connect"
@@ -49,13 +49,8 @@ WEBHOOK = Phrase("webhook")
 """What a URL is for, in the words of its refusals (`UrlPolicy.check`'s `name`)."""
 
 
-class UnsafeUrl(ValueError):
-    """The URL may not be used as a webhook; the message says why, in a player's words (its
-    `words`: a Phrase, which the service says in the reader's language)."""
-
-    def __init__(self, words: Phrase):
-        super().__init__(words)
-        self.words = words
+class UnsafeUrl(PhrasedError):
+    """The URL may not be used as a webhook; the message says why, in a player's words."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from transports import safe_urls
-from transports.phrases import Phrase
+from transports.phrases import Phrase, PhrasedError
 from transports.safe_urls import UnsafeUrl, UrlPolicy
 
 MAX_PAYLOAD = 3000
@@ -81,13 +81,8 @@ PUSH_SERVICE = Phrase("push service")
 """What a subscription's endpoint is, in the words of its refusals (safe_urls.UnsafeUrl)."""
 
 
-class InvalidSubscription(ValueError):
-    """A subscription that cannot be used; the message says why, in a person's words (its
-    `words`: a Phrase, which the service says in the reader's language)."""
-
-    def __init__(self, words: Phrase):
-        super().__init__(words)
-        self.words = words
+class InvalidSubscription(PhrasedError):
+    """A subscription that cannot be used; the message says why, in a person's words."""
 
 
 @dataclass(frozen=True)

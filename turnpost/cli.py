@@ -338,14 +338,10 @@ class Supervised:
             self.process = self._start()
 
     def stop(self) -> None:
+        from store.embedded import stop_process
+
         self.stopping.set()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, STOP_SECONDS)
 
 
 def worker_command(args) -> int:

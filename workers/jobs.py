@@ -163,18 +163,14 @@ def webhook_notice(
     """POST a notice to the player's webhook; retry with backoff, then fall back to email.
     When the player has their cap of deliveries in flight, this one waits in the schedule
     (the same attempt) rather than hold a worker."""
-    _follow_the_job()
-    delivery = Delivery("webhook", Notice(event, game_id, seat, version, tag), attempt)
-    return _deliver_surely(delivery, _webhook)
+    notice = Notice(event, game_id, seat, version, tag)
+    return _notice_job(Delivery("webhook", notice, attempt), _webhook)
 
 
 def _webhook(delivery: Delivery) -> str:
     outcome, wait = services().notifications.webhook(delivery.notice, delivery.attempt)
-    if outcome == "retry":
-        later().later(replace(delivery, attempt=delivery.attempt + 1), wait)
-    elif outcome == "busy":
-        later().later(delivery, wait)
-    elif outcome == "failed" and wait:  # the email standing in for it is tried again
+    _left_to_the_clock(delivery, outcome, wait)
+    if outcome == "failed" and wait:  # the email standing in for it is tried again
         stand_in = Delivery("email", delivery.notice, 2)
         later().later(stand_in, wait)
         _counted(stand_in, "retry", wait)
@@ -187,18 +183,31 @@ def push_notice(
     """Send a notice to the player's devices by Web Push; the devices whose push service
     answered 429, 5xx or nothing are tried again later by the clock, with backoff, and a
     reminder moved since it was scheduled waits for its new time."""
-    _follow_the_job()
-    delivery = Delivery("push", Notice(event, game_id, seat, version, tag), attempt)
-    return _deliver_surely(delivery, _push)
+    notice = Notice(event, game_id, seat, version, tag)
+    return _notice_job(Delivery("push", notice, attempt), _push)
 
 
 def _push(delivery: Delivery) -> str:
     outcome, wait = services().notifications.push(delivery.notice, delivery.attempt)
+    _left_to_the_clock(delivery, outcome, wait)
+    return _counted(delivery, outcome, wait)
+
+
+def _notice_job(delivery: Delivery, deliver: Callable[[Delivery], str]) -> str:
+    """A webhook or push job: `deliver` its delivery surely, with the request that caused it
+    in every line it logs."""
+    _follow_the_job()
+    return _deliver_surely(delivery, deliver)
+
+
+def _left_to_the_clock(delivery: Delivery, outcome: str, wait: float) -> None:
+    """A webhook's or push message's next attempt after a "retry"; the same attempt when it
+    was put off (WAITING: a webhook's receiver busy, a reminder moved since it was scheduled),
+    in `wait` seconds."""
     if outcome == "retry":
         later().later(replace(delivery, attempt=delivery.attempt + 1), wait)
-    elif outcome == "deferred":  # a reminder moved since it was scheduled: at its new time
+    elif outcome in WAITING:
         later().later(delivery, wait)
-    return _counted(delivery, outcome, wait)
 
 
 def digest_email(

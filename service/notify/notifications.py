@@ -613,12 +613,8 @@ class NotificationService:
             links=links,
             footer=footer,
         )
-        return self._layout(
-            letter,
-            profile,
-            delivery_id,
-            reply_to,
-            _game_headers(game_id, table.version, notice.event),
+        return self._game_mail(
+            letter, profile, delivery_id, game_id, table.version, notice.event, reply_to
         )
 
     def _invitation_letter(self, game: GameFacts, notice: Notice, profile: dict, delivery_id: str):
@@ -652,13 +648,7 @@ class NotificationService:
                 else creator["name"],
                 declined_by=game.refused[-1] if game.refused else "an invited player",
             )
-        return self._layout(
-            letter,
-            profile,
-            delivery_id,
-            None,
-            _game_headers(game.id, game.version, notice.event),
-        )
+        return self._game_mail(letter, profile, delivery_id, game.id, game.version, notice.event)
 
     def reminder_wait(self, game: GameFacts, notice: Notice) -> float:
         """Seconds until a reminder is due, when a weekend, a vacation or a pause the table
@@ -1128,12 +1118,8 @@ class NotificationService:
             )
             + f" {hourly}",
         )
-        return self._layout(
-            letter,
-            profile,
-            delivery_id,
-            reply_to,
-            _game_headers(table.game_id, table.version, CHAT_MESSAGE),
+        return self._game_mail(
+            letter, profile, delivery_id, table.game_id, table.version, CHAT_MESSAGE, reply_to
         )
 
     def _chat_payload(self, game: GameFacts, notice: Notice, delivery_id: str) -> dict[str, Any]:
@@ -1236,12 +1222,8 @@ class NotificationService:
             lead=lead,
             links=links,
         )
-        return self._layout(
-            letter,
-            profile,
-            delivery_id,
-            None,
-            _game_headers(table.game_id, table.version, notice.event),
+        return self._game_mail(
+            letter, profile, delivery_id, table.game_id, table.version, notice.event
         )
 
     def _proposal_payload(
@@ -1491,6 +1473,25 @@ class NotificationService:
             headers,
         )
 
+    def _game_mail(
+        self,
+        letter: emails.Letter,
+        profile: dict,
+        delivery_id: str,
+        game_id: str,
+        version: int,
+        event: str,
+        reply_to: str | None = None,
+    ) -> Mail:
+        """A letter about a game, with headers naming the game, its version and the event,
+        for the reader's mail filters."""
+        headers = {
+            "X-Turnpost-Game": game_id,
+            "X-Turnpost-Version": str(version),
+            "X-Turnpost-Event": event,
+        }
+        return self._layout(letter, profile, delivery_id, reply_to, headers)
+
     def _superseded(
         self,
         player_id: str,
@@ -1605,15 +1606,6 @@ def _invitation_news(game: GameFacts, notice: Notice) -> bool:
     if notice.event == GAME_INVITED:
         return True
     return notice.event == GAME_CANCELLED and game.seats[notice.seat].kind == "invited"
-
-
-def _game_headers(game_id: str, version: int, event: str) -> dict[str, str]:
-    """An email's headers about the game it is from, for the reader's mail filters."""
-    return {
-        "X-Turnpost-Game": game_id,
-        "X-Turnpost-Version": str(version),
-        "X-Turnpost-Event": event,
-    }
 
 
 def _person(seat: SeatFacts) -> str | None:

@@ -96,17 +96,6 @@ INVITED_AT = 1
 """The version every invitation is made at (the game's GameCreated reserves its seats)."""
 
 
-@dataclass(frozen=True)
-class InvitationState:
-    status: str  # ready | accepted | refused | answered | expired | invalid | failed
-    message: str
-    game_id: str | None = None
-    answer: str | None = None
-    """ACCEPT or REFUSE: what the link does."""
-    started: bool = False
-    """Accepted: the game began with this answer."""
-
-
 class ProposalLinks(NamedTuple):
     accept: str
     decline: str
@@ -117,13 +106,18 @@ DECLINE = "decline"
 
 
 @dataclass(frozen=True)
-class ProposalState:
-    status: str  # ready | accepted | declined | answered | expired | invalid | failed
+class AnswerState:
+    """What an invitation's or a proposal's answer link does, or did."""
+
+    status: str  # ready | accepted | refused (declined) | answered | expired | invalid | failed
     message: str
     game_id: str | None = None
     answer: str | None = None
-    """ACCEPT or DECLINE: what the link does."""
+    """ACCEPT, or REFUSE (an invitation) or DECLINE (a proposal): what the link does."""
     proposal: int | None = None
+    """A proposal's link: the proposal it answers."""
+    started: bool = False
+    """An accepted invitation: the game began with this answer."""
 
 
 @dataclass(frozen=True)
@@ -200,9 +194,7 @@ class OneClick:
         try:
             link = self._read(token)
         except LinkError as err:
-            if err.code == "link/expired":
-                return TurnPage("expired", gettext(EXPIRED))
-            return TurnPage("invalid", gettext(NOT_VALID))
+            return TurnPage(*_closed(err, EXPIRED))
         if link.notation != TURN_PAGE:
             return TurnPage("invalid", gettext("This is a link for one move, not a turn page."))
         table = self._table(link)
@@ -276,42 +268,66 @@ class OneClick:
                 raise
             return None
 
+    # -- an invitation's or a proposal's answer links ---------------------------------------
+
+    def _answer_links(
+        self,
+        path: str,
+        purpose: bytes,
+        game_id: str,
+        seat: int,
+        version: int,
+        expires: int,
+        no: str,
+    ) -> list[str]:
+        """An invitation's or a proposal's links (/`path`/<token>): to accept, and to answer
+        `no`, signed for `purpose` with the first link key."""
+        key = self.keys.link_keys[0]
+        url = f"{self.settings.public_url}/{path}/"
+        return [
+            url + sign_link(key, game_id, seat, version, answer, expires, purpose)
+            for answer in (ACCEPT, no)
+        ]
+
+    def _asked(
+        self, token: str, purpose: bytes, no: str, expired: str
+    ) -> tuple[AnswerState, MoveLink | None, SeatTable | None]:
+        """An invitation's or a proposal's answer link (ACCEPT or `no`, signed for `purpose`):
+        "ready", with the link and its seat's table; or why it cannot be answered (`expired`,
+        not valid, its game gone)."""
+        try:
+            link = self._read(token, purpose)
+        except LinkError as err:
+            return AnswerState(*_closed(err, expired)), None, None
+        if link.notation not in (ACCEPT, no):
+            return AnswerState("invalid", gettext("This link is not valid.")), None, None
+        proposal = link.version if purpose == PROPOSAL else None
+        state = AnswerState("ready", "", link.game_id, link.notation, proposal)
+        table = self._table(link)
+        if table is None:
+            return replace(state, status="invalid", message=gettext(NO_GAME)), None, None
+        return state, link, table
+
     # -- an invitation's answer -------------------------------------------------------------
 
     def invitation_links(self, game_id: str, seat: int) -> InvitationLinks:
         """An invitation email's links: to accept, and to refuse, the seat reserved."""
         expires = int(self.clock()) + LIFETIME_WITHOUT_CLOCK
-        key = self.keys.link_keys[0]
-        url = f"{self.settings.public_url}/i/"
         return InvitationLinks(
-            *(
-                url + sign_link(key, game_id, seat, INVITED_AT, answer, expires, INVITATION)
-                for answer in (ACCEPT, REFUSE)
-            )
+            *self._answer_links("i", INVITATION, game_id, seat, INVITED_AT, expires, REFUSE)
         )
 
-    def inspect_invitation(self, token: str, language: str | None = None) -> InvitationState:
+    def inspect_invitation(self, token: str, language: str | None = None) -> AnswerState:
         """What the link would do, without doing it (said in `language`)."""
         with speaking(language):
             return self._invitation(token)[0]
 
-    def _invitation(self, token: str) -> tuple[InvitationState, str | None]:
+    def _invitation(self, token: str) -> tuple[AnswerState, str | None]:
         """What the link would do, and while it may still be answered, who is invited."""
-        try:
-            link = self._read(token, INVITATION)
-        except LinkError as err:
-            if err.code == "link/expired":
-                return InvitationState(
-                    "expired",
-                    gettext("This link has expired: answer the invitation on the game's page."),
-                ), None
-            return InvitationState("invalid", gettext(NOT_VALID)), None
-        if link.notation not in (ACCEPT, REFUSE):
-            return InvitationState("invalid", gettext("This link is not valid.")), None
-        state = InvitationState("ready", "", link.game_id, link.notation)
-        table = self._table(link)
-        if table is None:
-            return replace(state, status="invalid", message=gettext(NO_GAME)), None
+        expired = N_("This link has expired: answer the invitation on the game's page.")
+        state, link, table = self._asked(token, INVITATION, REFUSE, expired)
+        if link is None or table is None:
+            return state, None
         seat = table.seats[link.seat]
         if table.status != "open" or seat.kind != "invited":
             return replace(
@@ -337,13 +353,13 @@ class OneClick:
             then = gettext("Refuse, and you will not be seated in it.")
         return replace(state, message=f"{invited} {then}"), seat.player_id
 
-    def answer_invitation(self, token: str, language: str | None = None) -> InvitationState:
+    def answer_invitation(self, token: str, language: str | None = None) -> AnswerState:
         """Accept or refuse, as the link says, for the player invited to its seat (said in
         `language`)."""
         with speaking(language):
             return self._answer_invitation(token)
 
-    def _answer_invitation(self, token: str) -> InvitationState:
+    def _answer_invitation(self, token: str) -> AnswerState:
         state, player_id = self._invitation(token)
         if state.status != "ready" or player_id is None or state.game_id is None:
             return state
@@ -373,39 +389,23 @@ class OneClick:
     ) -> ProposalLinks:
         """A proposal email's links: to accept, and to decline, the proposal the seat is asked
         to answer; they live until the proposal's deadline."""
-        key = self.keys.link_keys[0]
-        url = f"{self.settings.public_url}/p/"
         expires = deadline_ms // 1000
         return ProposalLinks(
-            *(
-                url + sign_link(key, game_id, seat, proposal, answer, expires, PROPOSAL)
-                for answer in (ACCEPT, DECLINE)
-            )
+            *self._answer_links("p", PROPOSAL, game_id, seat, proposal, expires, DECLINE)
         )
 
-    def inspect_proposal(self, token: str, language: str | None = None) -> ProposalState:
+    def inspect_proposal(self, token: str, language: str | None = None) -> AnswerState:
         """What the link would do, without doing it (said in `language`)."""
         with speaking(language):
             return self._proposal(token)[0]
 
-    def _proposal(self, token: str) -> tuple[ProposalState, str | None]:
+    def _proposal(self, token: str) -> tuple[AnswerState, str | None]:
         """What the link would do, and while the proposal waits for the seat's answer, who
         holds the seat."""
-        try:
-            link = self._read(token, PROPOSAL)
-        except LinkError as err:
-            if err.code == "link/expired":
-                return ProposalState(
-                    "expired",
-                    gettext("This link has expired: the proposal lapsed at its deadline."),
-                ), None
-            return ProposalState("invalid", gettext(NOT_VALID)), None
-        if link.notation not in (ACCEPT, DECLINE):
-            return ProposalState("invalid", gettext("This link is not valid.")), None
-        state = ProposalState("ready", "", link.game_id, link.notation, link.version)
-        table = self._table(link)
-        if table is None:
-            return replace(state, status="invalid", message=gettext(NO_GAME)), None
+        expired = N_("This link has expired: the proposal lapsed at its deadline.")
+        state, link, table = self._asked(token, PROPOSAL, DECLINE, expired)
+        if link is None or table is None:
+            return state, None
         player_id = table.seats[link.seat].player_id
         found = next(
             (
@@ -431,13 +431,13 @@ class OneClick:
             then = gettext("Decline, and it is closed: nothing changes.")
         return replace(state, message=f"{proposes} {then}"), player_id
 
-    def answer_proposal(self, token: str, language: str | None = None) -> ProposalState:
+    def answer_proposal(self, token: str, language: str | None = None) -> AnswerState:
         """Accept or decline, as the link says, for the player asked at its seat (said in
         `language`)."""
         with speaking(language):
             return self._answer_proposal(token)
 
-    def _answer_proposal(self, token: str) -> ProposalState:
+    def _answer_proposal(self, token: str) -> AnswerState:
         state, player_id = self._proposal(token)
         if (
             state.status != "ready"
@@ -474,9 +474,7 @@ class OneClick:
         try:
             link = self._read(token)
         except LinkError as err:
-            if err.code == "link/expired":
-                return LinkState("expired", gettext(EXPIRED))
-            return LinkState("invalid", gettext(NOT_VALID))
+            return LinkState(*_closed(err, EXPIRED))
         if self.notes.is_claimed(f"link-{link.link_id}"):
             return LinkState("used", gettext(USED), link)
         table = self._table(link)
@@ -523,6 +521,14 @@ class OneClick:
         except ServiceError as err:
             return LinkState("refused", _not_played(err), link)
         return LinkState("played", gettext("Played %(move)s.", move=answer["move"]), link)
+
+
+def _closed(err: LinkError, expired: str) -> tuple[str, str]:
+    """A link that does not read: its status and message, in the language spoken ("expired"
+    and `expired`, or "invalid")."""
+    if err.code == "link/expired":
+        return "expired", gettext(expired)
+    return "invalid", gettext(NOT_VALID)
 
 
 def _not_played(err: ServiceError) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -375,27 +375,23 @@ class PlayerService:
 
 
 def _check_kind(kind: str | None) -> None:
-    if kind is not None and kind not in WEBHOOK_KINDS:
-        raise ServiceError(
-            ErrorCode.PLAYER_INVALID,
-            Words(
-                "a webhook's kind is one of %(kinds)s, not %(given)r",
-                kinds=", ".join(WEBHOOK_KINDS),
-                given=kind,
-            ),
-        )
+    kinds = ", ".join(WEBHOOK_KINDS)
+    refusal = Words("a webhook's kind is one of %(kinds)s, not %(given)r", kinds=kinds, given=kind)
+    _check_one_of(kind, WEBHOOK_KINDS, refusal)
 
 
 def _check_language(language: str | None) -> None:
-    if language is not None and language not in LANGUAGES:
-        raise ServiceError(
-            ErrorCode.PLAYER_INVALID,
-            Words(
-                "a language is one of %(languages)s, not %(given)r",
-                languages=", ".join(LANGUAGES),
-                given=language,
-            ),
-        )
+    languages = ", ".join(LANGUAGES)
+    refusal = Words(
+        "a language is one of %(languages)s, not %(given)r", languages=languages, given=language
+    )
+    _check_one_of(language, LANGUAGES, refusal)
+
+
+def _check_one_of(given: str | None, allowed: Collection[str], refusal: Words) -> None:
+    """PLAYER_INVALID with `refusal` unless `given` is None or one of `allowed`."""
+    if given is not None and given not in allowed:
+        raise ServiceError(ErrorCode.PLAYER_INVALID, refusal)
 
 
 def _mailable(email: str | None) -> str | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -71,7 +71,7 @@ class Skill:
         return self.mu - 3 * self.sigma
 
     def to_json(self) -> dict[str, Any]:
-        return {"mu": self.mu, "sigma": self.sigma, "games": self.games}
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Skill:

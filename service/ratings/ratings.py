@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine import registry
@@ -44,14 +44,8 @@ class RatingChange:
         return self.after.rating - self.before.rating
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "name": self.name,
-            "place": self.place,
-            "before": self.before.to_json(),
-            "after": self.after.to_json(),
-        }
+        """Its fields, the skills as Skill.to_json writes them."""
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RatingChange:
@@ -101,12 +95,8 @@ class GameRatings:
     changes: tuple[RatingChange, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "game": self.game,
-            "at": self.at,
-            "changes": [c.to_json() for c in self.changes],
-        }
+        """Its fields, each change as RatingChange.to_json writes it."""
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRatings:
