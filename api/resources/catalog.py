@@ -27,8 +27,7 @@ blp = Blueprint(
 
 @blp.route("")
 class Catalog(MethodView):
-    @blp.doc(security=[], operationId="getCatalog")
-    @blp.response(200, CatalogSchema)
+    @blp.operation("getCatalog", 200, CatalogSchema, security=[])
     def get(self):
         """The games this server hosts"""
         language = asked()

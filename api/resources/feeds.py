@@ -6,7 +6,6 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..schemas import FeedsSchema
 
 blp = Blueprint(
@@ -19,16 +18,12 @@ blp = Blueprint(
 
 @blp.route("")
 class Feeds(MethodView):
-    @blp.doc(operationId="getFeeds")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, FeedsSchema)
+    @blp.operation("getFeeds", 200, FeedsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """The secret addresses of your calendar of deadlines and your feed of turns"""
         return context.services().feeds.addresses(context.caller())
 
-    @blp.doc(operationId="rotateFeeds")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(201, FeedsSchema)
+    @blp.operation("rotateFeeds", 201, FeedsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def post(self):
         """New addresses for your calendar and feed; the old ones answer 404 at once"""
         return context.services().feeds.rotate(context.caller()), 201

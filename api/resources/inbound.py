@@ -8,7 +8,6 @@ from flask.views import MethodView
 from service.errors import ErrorCode, ServiceError, Words
 
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..schemas import InboundResultSchema
 
 blp = Blueprint(
@@ -23,9 +22,12 @@ SECRET_HEADER = "Turnpost-Inbound-Secret"
 
 @blp.route("/email")
 class InboundEmail(MethodView):
-    @blp.doc(
+    @blp.operation(
+        "receiveEmail",
+        200,
+        InboundResultSchema,
+        errors=[ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY],
         security=[],
-        operationId="receiveEmail",
         parameters=[
             {
                 "in": "header",
@@ -40,8 +42,6 @@ class InboundEmail(MethodView):
             "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}},
         },
     )
-    @raises(ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY)
-    @blp.response(200, InboundResultSchema)
     def post(self):
         """Read a player's emailed reply and play it (the answer goes to them by email)"""
         services = current_app.extensions["turnpost"]["services"]
