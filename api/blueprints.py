@@ -65,3 +65,9 @@ class Blueprint(flask_smorest.Blueprint):
             return view
 
         return declare
+
+    @classmethod
+    def resource(cls, name: str, url_prefix: str, description: str) -> Blueprint:
+        """A resource's operations: their names start with `name`, their paths with
+        `url_prefix`; `description` says what they are (the OpenAPI tag)."""
+        return cls(name, __name__, url_prefix=url_prefix, description=description)

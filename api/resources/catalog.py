@@ -17,11 +17,8 @@ from ..blueprints import Blueprint
 from ..languages import asked, headers, said_in
 from ..schemas import CatalogSchema
 
-blp = Blueprint(
-    "catalog",
-    __name__,
-    url_prefix="/v1/catalog",
-    description="The games: player counts, options, how to write moves",
+blp = Blueprint.resource(
+    "catalog", "/v1/catalog", "The games: player counts, options, how to write moves"
 )
 
 

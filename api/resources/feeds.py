@@ -8,11 +8,10 @@ from .. import context
 from ..blueprints import Blueprint
 from ..schemas import FeedsSchema
 
-blp = Blueprint(
+blp = Blueprint.resource(
     "feeds",
-    __name__,
-    url_prefix="/v1/players/me/feeds",
-    description="Your deadlines as an iCalendar feed, your turns as an Atom feed",
+    "/v1/players/me/feeds",
+    "Your deadlines as an iCalendar feed, your turns as an Atom feed",
 )
 
 

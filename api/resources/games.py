@@ -33,11 +33,8 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "games",
-    __name__,
-    url_prefix="/v1/games",
-    description="Games: create and join, read your view, play, follow the log",
+blp = Blueprint.resource(
+    "games", "/v1/games", "Games: create and join, read your view, play, follow the log"
 )
 
 IDEMPOTENCY_HEADER = {

@@ -10,11 +10,8 @@ from service.errors import ErrorCode, ServiceError, Words
 from ..blueprints import Blueprint
 from ..schemas import InboundResultSchema
 
-blp = Blueprint(
-    "inbound",
-    __name__,
-    url_prefix="/v1/inbound",
-    description="Moves that arrive by email, from an inbound-mail service",
+blp = Blueprint.resource(
+    "inbound", "/v1/inbound", "Moves that arrive by email, from an inbound-mail service"
 )
 
 SECRET_HEADER = "Turnpost-Inbound-Secret"

@@ -13,12 +13,7 @@ from ..paging import next_page
 from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
 from ..schemas import NEXT_PAGE
 
-blp = Blueprint(
-    "leaderboards",
-    __name__,
-    url_prefix="/v1/leaderboards",
-    description="The best rated players of each game",
-)
+blp = Blueprint.resource("leaderboards", "/v1/leaderboards", "The best rated players of each game")
 
 
 @blp.route("/<game>")

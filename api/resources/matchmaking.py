@@ -11,11 +11,8 @@ from ..json_answers import json_answer
 from ..matchmaking_schemas import MatchAskSchema, MatchRequestSchema
 from ..schemas import location_header
 
-blp = Blueprint(
-    "matchmaking",
-    __name__,
-    url_prefix="/v1/matchmaking",
-    description="Matchmaking: a rated game against someone near your rating",
+blp = Blueprint.resource(
+    "matchmaking", "/v1/matchmaking", "Matchmaking: a rated game against someone near your rating"
 )
 
 

@@ -45,11 +45,8 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "players",
-    __name__,
-    url_prefix="/v1/players",
-    description="Registering, your profile and your notification settings",
+blp = Blueprint.resource(
+    "players", "/v1/players", "Registering, your profile and your notification settings"
 )
 
 
@@ -371,11 +368,8 @@ class MyStream(MethodView):
         return event_stream(player, after, wait)
 
 
-sign_in_blp = Blueprint(
-    "sign_in",
-    __name__,
-    url_prefix="/v1/sign-in",
-    description="A new API token by email, when yours is lost",
+sign_in_blp = Blueprint.resource(
+    "sign_in", "/v1/sign-in", "A new API token by email, when yours is lost"
 )
 
 SIGN_IN_ACCEPTED = (

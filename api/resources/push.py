@@ -9,11 +9,8 @@ from .. import context
 from ..blueprints import Blueprint
 from ..schemas import PushSubscriptionCreateSchema, PushSubscriptionSchema, PushSubscriptionsSchema
 
-blp = Blueprint(
-    "push",
-    __name__,
-    url_prefix="/v1/players/me/push-subscriptions",
-    description="Notifications on your devices by Web Push",
+blp = Blueprint.resource(
+    "push", "/v1/players/me/push-subscriptions", "Notifications on your devices by Web Push"
 )
 
 

@@ -24,11 +24,8 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "talk",
-    __name__,
-    url_prefix="/v1/games",
-    description="Table talk: the players' messages in a game, part of its log",
+blp = Blueprint.resource(
+    "talk", "/v1/games", "Table talk: the players' messages in a game, part of its log"
 )
 
 
@@ -131,11 +128,8 @@ class ProposalWithdraw(MethodView):
         return context.services().talk.withdraw(game_id, context.caller(), _proposal_id(proposal))
 
 
-reports_blp = Blueprint(
-    "reports",
-    __name__,
-    url_prefix="/v1/reports",
-    description="Reports of a message or a player, for the operators",
+reports_blp = Blueprint.resource(
+    "reports", "/v1/reports", "Reports of a message or a player, for the operators"
 )
 
 

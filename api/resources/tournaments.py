@@ -23,11 +23,10 @@ from ..tournament_schemas import (
     TournamentSchema,
 )
 
-blp = Blueprint(
+blp = Blueprint.resource(
     "tournaments",
-    __name__,
-    url_prefix="/v1/tournaments",
-    description="Tournaments: round-robins and Swiss events of two-player games",
+    "/v1/tournaments",
+    "Tournaments: round-robins and Swiss events of two-player games",
 )
 
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")
