@@ -1,6 +1,6 @@
 """The Blueprint every operation of the API is declared on: flask-smorest's, whose body and
-query schemas are made once, when an operation is declared, and whose `operation(...)` states
-an operation's OpenAPI in one call.
+query schemas are made once, when an operation is declared; `Blueprint.resource(...)` declares a
+resource module's blueprint and `blp.operation(...)` an operation's OpenAPI, each in one call.
 
 webargs makes a new instance of a schema given as a class for every request it reads, and a
 new marshmallow schema deep-copies its declared fields: about a tenth of a small POST's time.
@@ -68,6 +68,8 @@ class Blueprint(flask_smorest.Blueprint):
 
     @classmethod
     def resource(cls, name: str, url_prefix: str, description: str) -> Blueprint:
-        """A resource's operations: their names start with `name`, their paths with
-        `url_prefix`; `description` says what they are (the OpenAPI tag)."""
+        """A resource module's blueprint: its endpoints are named `name.<view>`, its paths
+        start with `url_prefix`, and `name` with `description` is its tag in the OpenAPI
+        document. Its import name is this module's: a resource has no templates or static
+        files of its own."""
         return cls(name, __name__, url_prefix=url_prefix, description=description)
