@@ -2,8 +2,9 @@
 
 The OpenAPI document lists, for each operation and status, the codes that operation may answer
 with (api/spec_plugin.py writes them). The codes every operation of a kind shares (a bad body, a
-missing token) are added there by rule; an operation names its own with `raises(...)`; the
-schemathesis run checks that every error it sees carries a code its operation documents.
+missing token) are added there by rule; an operation names its own with `raises(...)`, which
+`Blueprint.operation(errors=...)` applies (api/blueprints.py); the schemathesis run checks that
+every error it sees carries a code its operation documents.
 """
 
 from __future__ import annotations

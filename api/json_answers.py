@@ -6,7 +6,7 @@ dicts of plain values. Dumping them through their schemas again cost most of suc
 (The Nine Domains' opening, 504 moves, took 28 of its 37 ms in marshmallow), and changed
 nothing: tests/api/test_json_answers.py checks, on thousands of positions of every game, that
 each answer equals what its schema dumps. The schemas still describe these answers in the
-OpenAPI document (`@blp.response`), and flask-smorest passes a `Response` through as it is.
+OpenAPI document (`@blp.operation`'s answer), and flask-smorest passes a `Response` through as it is.
 """
 
 from __future__ import annotations

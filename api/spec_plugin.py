@@ -7,7 +7,8 @@ treatment without anyone remembering to:
   whose schema is the shared `Problem` with `code` narrowed to the codes it may carry (listed
   in its description too, and machine-readable as `x-error-codes`). The codes come from
   api/error_codes.py: the ones of the operation's kind (a body, a JSON body, query
-  parameters, a bearer token) by rule, and its own from `raises(...)`;
+  parameters, a bearer token) by rule, and its own from `raises(...)` (`blp.operation`'s
+  `errors`);
 - its description comes from api/operation_docs.py, and its links from LINKS;
 - the examples recorded for its operationId (api/examples.py) go into its bodies.
 

@@ -17,18 +17,14 @@ from ..blueprints import Blueprint
 from ..languages import asked, headers, said_in
 from ..schemas import CatalogSchema
 
-blp = Blueprint(
-    "catalog",
-    __name__,
-    url_prefix="/v1/catalog",
-    description="The games: player counts, options, how to write moves",
+blp = Blueprint.resource(
+    "catalog", "/v1/catalog", "The games: player counts, options, how to write moves"
 )
 
 
 @blp.route("")
 class Catalog(MethodView):
-    @blp.doc(security=[], operationId="getCatalog")
-    @blp.response(200, CatalogSchema)
+    @blp.operation("getCatalog", 200, CatalogSchema, security=[])
     def get(self):
         """The games this server hosts"""
         language = asked()

@@ -6,29 +6,23 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..schemas import FeedsSchema
 
-blp = Blueprint(
+blp = Blueprint.resource(
     "feeds",
-    __name__,
-    url_prefix="/v1/players/me/feeds",
-    description="Your deadlines as an iCalendar feed, your turns as an Atom feed",
+    "/v1/players/me/feeds",
+    "Your deadlines as an iCalendar feed, your turns as an Atom feed",
 )
 
 
 @blp.route("")
 class Feeds(MethodView):
-    @blp.doc(operationId="getFeeds")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, FeedsSchema)
+    @blp.operation("getFeeds", 200, FeedsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """The secret addresses of your calendar of deadlines and your feed of turns"""
         return context.services().feeds.addresses(context.caller())
 
-    @blp.doc(operationId="rotateFeeds")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(201, FeedsSchema)
+    @blp.operation("rotateFeeds", 201, FeedsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def post(self):
         """New addresses for your calendar and feed; the old ones answer 404 at once"""
         return context.services().feeds.rotate(context.caller()), 201

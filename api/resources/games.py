@@ -14,7 +14,7 @@ from store.record import EventType
 
 from .. import context, metrics
 from ..blueprints import Blueprint
-from ..error_codes import SEATED_WRITE_CODES, raises
+from ..error_codes import SEATED_WRITE_CODES
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..game_views import GameViewSchema, LegalMovesSchema, MoveSchema
 from ..json_answers import json_answer
@@ -33,11 +33,8 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "games",
-    __name__,
-    url_prefix="/v1/games",
-    description="Games: create and join, read your view, play, follow the log",
+blp = Blueprint.resource(
+    "games", "/v1/games", "Games: create and join, read your view, play, follow the log"
 )
 
 IDEMPOTENCY_HEADER = {
@@ -91,16 +88,20 @@ IF_NONE_MATCH = {
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(operationId="createGame")
-    @raises(
-        ErrorCode.GAME_UNKNOWN,
-        ErrorCode.GAME_INVALID_SEATS,
-        ErrorCode.GAME_INVALID_OPTIONS,
-        ErrorCode.GAME_INVALID_TIME_CONTROL,
-        ErrorCode.SERVER_UNAVAILABLE,
+    @blp.operation(
+        "createGame",
+        201,
+        GameSummarySchema,
+        headers=LOCATION,
+        body=GameCreateSchema,
+        errors=[
+            ErrorCode.GAME_UNKNOWN,
+            ErrorCode.GAME_INVALID_SEATS,
+            ErrorCode.GAME_INVALID_OPTIONS,
+            ErrorCode.GAME_INVALID_TIME_CONTROL,
+            ErrorCode.SERVER_UNAVAILABLE,
+        ],
     )
-    @blp.arguments(GameCreateSchema)
-    @blp.response(201, GameSummarySchema, headers=LOCATION)
     def post(self, body):
         """Create a game: the seats are player ids (others are invited), bots, or null"""
         game = context.games().create(
@@ -115,12 +116,14 @@ class Games(MethodView):
         metrics.created(game["game"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
-    @blp.doc(operationId="listGames")
-    @raises(ErrorCode.REQUEST_INVALID)
-    # one instance for every request: webargs builds a new one from a class each time, which
-    # deep-copies its fields (a sixth of the inbox's CPU); loading keeps no state in it
-    @blp.arguments(GameListQuerySchema(), location="query")
-    @blp.response(200, GameListSchema, headers=NEXT_PAGE)
+    @blp.operation(
+        "listGames",
+        200,
+        GameListSchema,
+        headers=NEXT_PAGE,
+        query=GameListQuerySchema,
+        errors=[ErrorCode.REQUEST_INVALID],
+    )
     def get(self, query):
         """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
@@ -145,9 +148,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @blp.doc(operationId="getGame")
-    @raises(ErrorCode.GAME_NOT_FOUND)
-    @blp.response(200, GameSummarySchema)
+    @blp.operation("getGame", 200, GameSummarySchema, errors=[ErrorCode.GAME_NOT_FOUND])
     def get(self, game_id):
         """A game's summary: status, seats, version, who is to move, deadline, outcome"""
         context.caller()
@@ -156,18 +157,22 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
-    @blp.doc(operationId="joinGame")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.GAME_FULL,
-        ErrorCode.GAME_ALREADY_SEATED,
-        ErrorCode.GAME_SEAT_TAKEN,
-        ErrorCode.GAME_BUSY,
-        ErrorCode.GAME_CANCELLED,
+    @blp.operation(
+        "joinGame",
+        200,
+        GameSummarySchema,
+        body=JoinSchema,
+        body_required=False,
+        errors=[
+            ErrorCode.GAME_NOT_FOUND,
+            ErrorCode.PLAYER_NOT_FOUND,
+            ErrorCode.GAME_FULL,
+            ErrorCode.GAME_ALREADY_SEATED,
+            ErrorCode.GAME_SEAT_TAKEN,
+            ErrorCode.GAME_BUSY,
+            ErrorCode.GAME_CANCELLED,
+        ],
     )
-    @blp.arguments(JoinSchema, required=False)
-    @blp.response(200, GameSummarySchema)
     def post(self, body, game_id):
         """Take an open seat, or the seat reserved for you (accepting the invitation)"""
         return context.games().join(game_id, context.caller(), body.get("seat"))
@@ -175,9 +180,13 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
-    @blp.doc(operationId="rematchGame")
-    @raises(*SEATED_WRITE_CODES, ErrorCode.GAME_NOT_FINISHED, ErrorCode.GAME_INVALID_SEATS)
-    @blp.response(201, GameSummarySchema, headers=LOCATION)
+    @blp.operation(
+        "rematchGame",
+        201,
+        GameSummarySchema,
+        headers=LOCATION,
+        errors=[*SEATED_WRITE_CODES, ErrorCode.GAME_NOT_FINISHED, ErrorCode.GAME_INVALID_SEATS],
+    )
     @blp.alt_response(200, schema=GameSummarySchema, description="The rematch asked for before")
     def post(self, game_id):
         """Ask for a rematch of a finished game"""
@@ -189,14 +198,17 @@ class Rematch(MethodView):
 
 @blp.route("/<game_id>/decline")
 class Decline(MethodView):
-    @blp.doc(operationId="declineGame")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_INVITED,
-        ErrorCode.GAME_CANCELLED,
-        ErrorCode.GAME_BUSY,
+    @blp.operation(
+        "declineGame",
+        200,
+        GameSummarySchema,
+        errors=[
+            ErrorCode.GAME_NOT_FOUND,
+            ErrorCode.GAME_NOT_INVITED,
+            ErrorCode.GAME_CANCELLED,
+            ErrorCode.GAME_BUSY,
+        ],
     )
-    @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Refuse an invitation to a game"""
         return context.games().decline(game_id, context.caller())
@@ -215,16 +227,16 @@ TEXT_BOARD = {
 
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.doc(
-        operationId="getView", parameters=[IF_NONE_MATCH], responses={200: {"content": TEXT_BOARD}}
-    )
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED)
-    @blp.response(
+    @blp.operation(
+        "getView",
         200,
         GameViewSchema,
         headers=ETAG,
         description="Your view as JSON; with `Accept: text/plain` the board as "
         "text, drawn from the same view",
+        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_STARTED, ErrorCode.GAME_CANCELLED],
+        parameters=[IF_NONE_MATCH],
+        responses={200: {"content": TEXT_BOARD}},
     )
     @blp.alt_response(
         304, description="Not modified: the game is at the version you hold", headers=ETAG
@@ -250,14 +262,17 @@ class View(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @blp.doc(operationId="getLegalMoves")
-    @raises(
-        ErrorCode.GAME_NOT_FOUND,
-        ErrorCode.GAME_NOT_A_PLAYER,
-        ErrorCode.GAME_NOT_STARTED,
-        ErrorCode.GAME_CANCELLED,
+    @blp.operation(
+        "getLegalMoves",
+        200,
+        LegalMovesSchema,
+        errors=[
+            ErrorCode.GAME_NOT_FOUND,
+            ErrorCode.GAME_NOT_A_PLAYER,
+            ErrorCode.GAME_NOT_STARTED,
+            ErrorCode.GAME_CANCELLED,
+        ],
     )
-    @blp.response(200, LegalMovesSchema)
     def get(self, game_id):
         """Your legal moves now, structured and in notation (empty when it is not your turn)"""
         return json_answer(context.games().legal_moves_for_json(game_id, context.caller()))
@@ -265,21 +280,26 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
-    @blp.doc(operationId="playMove", parameters=[IDEMPOTENCY_HEADER])
-    @raises(
-        *SEATED_WRITE_CODES,
-        ErrorCode.GAME_NOT_STARTED,
-        ErrorCode.GAME_CANCELLED,
-        ErrorCode.MOVE_STALE_VERSION,
-        ErrorCode.MOVE_NOT_YOUR_TURN,
-        ErrorCode.MOVE_ILLEGAL,
-        ErrorCode.MOVE_GAME_OVER,
-        ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.MOVE_MALFORMED,
-        ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
+    @blp.operation(
+        "playMove",
+        201,
+        MoveResultSchema,
+        headers={**LOCATION, **REPLAYED},
+        body=MoveSchema,
+        errors=[
+            *SEATED_WRITE_CODES,
+            ErrorCode.GAME_NOT_STARTED,
+            ErrorCode.GAME_CANCELLED,
+            ErrorCode.MOVE_STALE_VERSION,
+            ErrorCode.MOVE_NOT_YOUR_TURN,
+            ErrorCode.MOVE_ILLEGAL,
+            ErrorCode.MOVE_GAME_OVER,
+            ErrorCode.GAME_ALREADY_RESIGNED,
+            ErrorCode.MOVE_MALFORMED,
+            ErrorCode.REQUEST_IDEMPOTENCY_MISMATCH,
+        ],
+        parameters=[IDEMPOTENCY_HEADER],
     )
-    @blp.arguments(MoveSchema)
-    @blp.response(201, MoveResultSchema, headers={**LOCATION, **REPLAYED})
     def post(self, body, game_id):
         """Play a move (notation or action) made on expected_version"""
         if ("notation" in body) == ("action" in body):
@@ -309,10 +329,14 @@ class Moves(MethodView):
 
 @blp.route("/<game_id>/log")
 class Log(MethodView):
-    @blp.doc(operationId="getLog")
-    @raises(ErrorCode.GAME_NOT_FOUND)
-    @blp.arguments(LogQuerySchema, location="query")
-    @blp.response(200, LogSchema, headers=NEXT_PAGE)
+    @blp.operation(
+        "getLog",
+        200,
+        LogSchema,
+        headers=NEXT_PAGE,
+        query=LogQuerySchema,
+        errors=[ErrorCode.GAME_NOT_FOUND],
+    )
     def get(self, query, game_id):
         """The event log as you may see it; page with after=<last version you have>"""
         log = context.games().log(game_id, context.caller(), query["after"], query["limit"])
@@ -322,14 +346,17 @@ class Log(MethodView):
 
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
-    @blp.doc(operationId="resignGame")
-    @raises(
-        *SEATED_WRITE_CODES,
-        ErrorCode.MOVE_GAME_OVER,
-        ErrorCode.GAME_ALREADY_RESIGNED,
-        ErrorCode.GAME_CANCELLED,
+    @blp.operation(
+        "resignGame",
+        200,
+        GameSummarySchema,
+        errors=[
+            *SEATED_WRITE_CODES,
+            ErrorCode.MOVE_GAME_OVER,
+            ErrorCode.GAME_ALREADY_RESIGNED,
+            ErrorCode.GAME_CANCELLED,
+        ],
     )
-    @blp.response(200, GameSummarySchema)
     def post(self, game_id):
         """Resign (or leave a game that has not started)"""
         return context.games().resign(game_id, context.caller())
@@ -337,8 +364,9 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(
-        operationId="streamLog",
+    @blp.operation(
+        "streamLog",
+        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY],
         parameters=RESUME_PARAMETERS,
         security=TOKEN_OR_TICKET,
         responses={
@@ -357,7 +385,6 @@ class Stream(MethodView):
             },
         },
     )
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self, game_id):
         """The log as you may see it, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()

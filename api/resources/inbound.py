@@ -8,14 +8,10 @@ from flask.views import MethodView
 from service.errors import ErrorCode, ServiceError, Words
 
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..schemas import InboundResultSchema
 
-blp = Blueprint(
-    "inbound",
-    __name__,
-    url_prefix="/v1/inbound",
-    description="Moves that arrive by email, from an inbound-mail service",
+blp = Blueprint.resource(
+    "inbound", "/v1/inbound", "Moves that arrive by email, from an inbound-mail service"
 )
 
 SECRET_HEADER = "Turnpost-Inbound-Secret"
@@ -23,9 +19,12 @@ SECRET_HEADER = "Turnpost-Inbound-Secret"
 
 @blp.route("/email")
 class InboundEmail(MethodView):
-    @blp.doc(
+    @blp.operation(
+        "receiveEmail",
+        200,
+        InboundResultSchema,
+        errors=[ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY],
         security=[],
-        operationId="receiveEmail",
         parameters=[
             {
                 "in": "header",
@@ -40,8 +39,6 @@ class InboundEmail(MethodView):
             "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}},
         },
     )
-    @raises(ErrorCode.INBOUND_DISABLED, ErrorCode.INBOUND_BAD_SECRET, ErrorCode.INBOUND_EMPTY)
-    @blp.response(200, InboundResultSchema)
     def post(self):
         """Read a player's emailed reply and play it (the answer goes to them by email)"""
         services = current_app.extensions["turnpost"]["services"]

@@ -8,26 +8,25 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..json_answers import json_answer
 from ..paging import next_page
 from ..rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
 from ..schemas import NEXT_PAGE
 
-blp = Blueprint(
-    "leaderboards",
-    __name__,
-    url_prefix="/v1/leaderboards",
-    description="The best rated players of each game",
-)
+blp = Blueprint.resource("leaderboards", "/v1/leaderboards", "The best rated players of each game")
 
 
 @blp.route("/<game>")
 class Leaderboard(MethodView):
-    @blp.doc(security=[], operationId="getLeaderboard")
-    @raises(ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.REQUEST_INVALID)
-    @blp.arguments(LeaderboardQuerySchema, location="query")
-    @blp.response(200, LeaderboardSchema, headers=NEXT_PAGE)
+    @blp.operation(
+        "getLeaderboard",
+        200,
+        LeaderboardSchema,
+        headers=NEXT_PAGE,
+        query=LeaderboardQuerySchema,
+        errors=[ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.REQUEST_INVALID],
+        security=[],
+    )
     def get(self, query, game):
         """A game's leaderboard: the players with enough rated games who played one lately"""
         board = context.services().ratings.leaderboard(game, query["page"], query["per_page"])

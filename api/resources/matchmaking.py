@@ -7,16 +7,12 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..json_answers import json_answer
 from ..matchmaking_schemas import MatchAskSchema, MatchRequestSchema
 from ..schemas import location_header
 
-blp = Blueprint(
-    "matchmaking",
-    __name__,
-    url_prefix="/v1/matchmaking",
-    description="Matchmaking: a rated game against someone near your rating",
+blp = Blueprint.resource(
+    "matchmaking", "/v1/matchmaking", "Matchmaking: a rated game against someone near your rating"
 )
 
 
@@ -26,10 +22,15 @@ def matchmaking():
 
 @blp.route("/<game>")
 class Request(MethodView):
-    @blp.doc(operationId="askForMatch")
-    @raises(ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND)
-    @blp.arguments(MatchAskSchema, required=False)
-    @blp.response(201, MatchRequestSchema, headers=location_header("Your request"))
+    @blp.operation(
+        "askForMatch",
+        201,
+        MatchRequestSchema,
+        headers=location_header("Your request"),
+        body=MatchAskSchema,
+        body_required=False,
+        errors=[ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND],
+    )
     @blp.alt_response(200, schema=MatchRequestSchema, description="You were waiting already")
     def post(self, body, game):
         """Ask for a rated game of this title against someone near your rating"""
@@ -38,17 +39,18 @@ class Request(MethodView):
         )
         return json_answer(found, 201 if made else 200, {"Location": f"{blp.url_prefix}/{game}"})
 
-    @blp.doc(operationId="getMatch")
-    @raises(ErrorCode.MATCHMAKING_NOT_FOUND)
-    @blp.response(200, MatchRequestSchema)
+    @blp.operation("getMatch", 200, MatchRequestSchema, errors=[ErrorCode.MATCHMAKING_NOT_FOUND])
     def get(self, game):
         """Your latest request for a game of this title: waiting, matched (with your game) or
         cancelled"""
         return json_answer(matchmaking().get(context.caller(), game))
 
-    @blp.doc(operationId="cancelMatch")
-    @raises(ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.MATCHMAKING_MATCHED)
-    @blp.response(200, MatchRequestSchema)
+    @blp.operation(
+        "cancelMatch",
+        200,
+        MatchRequestSchema,
+        errors=[ErrorCode.MATCHMAKING_NOT_FOUND, ErrorCode.MATCHMAKING_MATCHED],
+    )
     def delete(self, game):
         """Stop waiting for a game of this title"""
         return json_answer(matchmaking().cancel(context.caller(), game))

@@ -14,7 +14,6 @@ from service.notify import tournament_letters
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
 from ..own_data_schemas import AccountDeletedSchema, AccountDeleteQuerySchema, PlayerExportSchema
@@ -46,23 +45,21 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "players",
-    __name__,
-    url_prefix="/v1/players",
-    description="Registering, your profile and your notification settings",
+blp = Blueprint.resource(
+    "players", "/v1/players", "Registering, your profile and your notification settings"
 )
 
 
 @blp.route("")
 class Players(MethodView):
-    @blp.doc(security=[], operationId="registerPlayer")
-    @raises(ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
-    @blp.arguments(PlayerCreateSchema)
-    @blp.response(
+    @blp.operation(
+        "registerPlayer",
         201,
         PlayerCreatedSchema,
         headers=location_header("Your profile (with the token as bearer)"),
+        body=PlayerCreateSchema,
+        errors=[ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK],
+        security=[],
     )
     def post(self, body):
         """Register a player; the answer holds the API token, shown only once. An `email`
@@ -70,10 +67,13 @@ class Players(MethodView):
         it is emailed nothing else"""
         return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
 
-    @blp.doc(operationId="findPlayers")
-    @raises(ErrorCode.REQUEST_INVALID)
-    @blp.arguments(PlayerSearchQuerySchema, location="query")
-    @blp.response(200, PlayerSearchSchema)
+    @blp.operation(
+        "findPlayers",
+        200,
+        PlayerSearchSchema,
+        query=PlayerSearchQuerySchema,
+        errors=[ErrorCode.REQUEST_INVALID],
+    )
     def get(self, query):
         """Find players by the start of their name, to seat or invite them by id"""
         context.caller()
@@ -82,9 +82,7 @@ class Players(MethodView):
 
 @blp.route("/<player_id>")
 class PublicPlayer(MethodView):
-    @blp.doc(operationId="getPlayer")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, PublicPlayerSchema)
+    @blp.operation("getPlayer", 200, PublicPlayerSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self, player_id):
         """A player's public profile: their name, ratings and record, and their games with you"""
         reader = context.caller()
@@ -94,25 +92,34 @@ class PublicPlayer(MethodView):
 
 @blp.route("/me")
 class Me(MethodView):
-    @blp.doc(operationId="getMe")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, PlayerSchema)
+    @blp.operation("getMe", 200, PlayerSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """Your profile and notification settings"""
         return context.players().profile(context.caller())
 
-    @blp.doc(operationId="deleteMe")
-    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_CONFIRM_MISMATCH)
-    @blp.arguments(AccountDeleteQuerySchema, location="query")
-    @blp.response(200, AccountDeletedSchema)
+    @blp.operation(
+        "deleteMe",
+        200,
+        AccountDeletedSchema,
+        query=AccountDeleteQuerySchema,
+        errors=[ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_CONFIRM_MISMATCH],
+    )
     def delete(self, query):
         """Delete your account, confirmed with your player id"""
         return context.services().own_data.delete(context.caller(), query["confirm"])
 
-    @blp.doc(operationId="updateMe")
-    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID, ErrorCode.PLAYER_UNSAFE_WEBHOOK)
-    @blp.arguments(PlayerPatchSchema, required=False)
-    @blp.response(200, PlayerSchema)
+    @blp.operation(
+        "updateMe",
+        200,
+        PlayerSchema,
+        body=PlayerPatchSchema,
+        body_required=False,
+        errors=[
+            ErrorCode.PLAYER_NOT_FOUND,
+            ErrorCode.PLAYER_INVALID,
+            ErrorCode.PLAYER_UNSAFE_WEBHOOK,
+        ],
+    )
     def patch(self, changes):
         """Change your name, email, webhook or notification settings (a first webhook gets
         its secret in this answer)"""
@@ -121,9 +128,8 @@ class Me(MethodView):
 
 @blp.route("/me/export")
 class Export(MethodView):
-    @blp.doc(operationId="exportMe")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(
+    @blp.operation(
+        "exportMe",
         200,
         PlayerExportSchema,
         headers={
@@ -132,6 +138,7 @@ class Export(MethodView):
                 "schema": {"type": "string"},
             }
         },
+        errors=[ErrorCode.PLAYER_NOT_FOUND],
     )
     def get(self):
         """Everything the server holds about you, as one JSON document"""
@@ -145,17 +152,18 @@ class Export(MethodView):
 
 @blp.route("/me/friends")
 class Friends(MethodView):
-    @blp.doc(operationId="getFriends")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, FriendsSchema)
+    @blp.operation("getFriends", 200, FriendsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """The players who may seat you in a game without an invitation"""
         return context.players().friends(context.caller())
 
-    @blp.doc(operationId="setFriends")
-    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS)
-    @blp.arguments(FriendsUpdateSchema)
-    @blp.response(200, FriendsSchema)
+    @blp.operation(
+        "setFriends",
+        200,
+        FriendsSchema,
+        body=FriendsUpdateSchema,
+        errors=[ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS],
+    )
     def put(self, body):
         """Set the players who may seat you in a game without an invitation (the whole list)"""
         return context.players().set_friends(context.caller(), body["friends"])
@@ -163,31 +171,30 @@ class Friends(MethodView):
 
 @blp.route("/me/vacation")
 class Vacation(MethodView):
-    @blp.doc(operationId="getVacation")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, VacationStateSchema)
+    @blp.operation("getVacation", 200, VacationStateSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """Your vacations ahead and the vacation days you have left this year"""
         return _vacations().state(context.caller())
 
-    @blp.doc(operationId="takeVacation")
-    @raises(
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.VACATION_INVALID,
-        ErrorCode.VACATION_NOT_ENOUGH_DAYS,
-        ErrorCode.VACATION_OVERLAPS,
+    @blp.operation(
+        "takeVacation",
+        201,
+        VacationStateSchema,
+        body=VacationTakeSchema,
+        errors=[
+            ErrorCode.PLAYER_NOT_FOUND,
+            ErrorCode.VACATION_INVALID,
+            ErrorCode.VACATION_NOT_ENOUGH_DAYS,
+            ErrorCode.VACATION_OVERLAPS,
+        ],
     )
-    @blp.arguments(VacationTakeSchema)
-    @blp.response(201, VacationStateSchema)
     def post(self, body):
         """Take a vacation: your clocks in every game stand still from one date to another"""
         return _vacations().take(
             context.caller(), body["from_date"].isoformat(), body["to_date"].isoformat()
         )
 
-    @blp.doc(operationId="endVacation")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, VacationStateSchema)
+    @blp.operation("endVacation", 200, VacationStateSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def delete(self):
         """Come back: end the vacation you are on now and cancel those ahead"""
         return _vacations().end(context.caller())
@@ -202,17 +209,18 @@ def _vacations():
 
 @blp.route("/me/blocked")
 class Blocked(MethodView):
-    @blp.doc(operationId="getBlocked")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, BlockedSchema)
+    @blp.operation("getBlocked", 200, BlockedSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def get(self):
         """The players you have blocked"""
         return context.players().blocked(context.caller())
 
-    @blp.doc(operationId="setBlocked")
-    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS)
-    @blp.arguments(BlockedUpdateSchema)
-    @blp.response(200, BlockedSchema)
+    @blp.operation(
+        "setBlocked",
+        200,
+        BlockedSchema,
+        body=BlockedUpdateSchema,
+        errors=[ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_INVALID_FRIENDS],
+    )
     def put(self, body):
         """Set the players you have blocked (the whole list)"""
         return context.players().set_blocked(context.caller(), body["blocked"])
@@ -220,12 +228,12 @@ class Blocked(MethodView):
 
 @blp.route("/me/webhook-secret")
 class WebhookSecret(MethodView):
-    @blp.doc(operationId="rotateWebhookSecret")
-    @raises(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_NO_WEBHOOK)
-    @blp.response(
+    @blp.operation(
+        "rotateWebhookSecret",
         201,
         WebhookSecretSchema,
         headers=location_header("Your profile, whose webhook it signs"),
+        errors=[ErrorCode.PLAYER_NOT_FOUND, ErrorCode.PLAYER_NO_WEBHOOK],
     )
     def post(self):
         """Make a new webhook secret; the old one stops working at once"""
@@ -238,12 +246,12 @@ class WebhookSecret(MethodView):
 
 @blp.route("/me/token")
 class Token(MethodView):
-    @blp.doc(operationId="rotateToken")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(
+    @blp.operation(
+        "rotateToken",
         201,
         TokenSchema,
         headers=location_header("Your profile (with the new token as bearer)"),
+        errors=[ErrorCode.PLAYER_NOT_FOUND],
     )
     def post(self):
         """Make a new API token; the old one stops working at once, and every web session
@@ -257,10 +265,14 @@ class Token(MethodView):
 
 @blp.route("/me/deliveries")
 class Deliveries(MethodView):
-    @blp.doc(operationId="listDeliveries")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.arguments(DeliveryQuerySchema, location="query")
-    @blp.response(200, DeliveryListSchema, headers=NEXT_PAGE)
+    @blp.operation(
+        "listDeliveries",
+        200,
+        DeliveryListSchema,
+        headers=NEXT_PAGE,
+        query=DeliveryQuerySchema,
+        errors=[ErrorCode.PLAYER_NOT_FOUND],
+    )
     def get(self, query):
         """Your latest email and webhook deliveries, newest first"""
         found = context.players().deliveries(context.caller(), query["limit"], query.get("before"))
@@ -275,9 +287,7 @@ class Deliveries(MethodView):
 
 @blp.route("/me/stream-ticket")
 class StreamTicket(MethodView):
-    @blp.doc(operationId="makeStreamTicket")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(201, StreamTicketSchema)
+    @blp.operation("makeStreamTicket", 201, StreamTicketSchema, errors=[ErrorCode.PLAYER_NOT_FOUND])
     def post(self):
         """A ticket that opens your event streams from a browser's EventSource"""
         return context.players().stream_ticket(context.caller()), 201
@@ -312,8 +322,9 @@ RESUME_PARAMETERS = resume_parameters(
 
 @blp.route("/me/stream")
 class MyStream(MethodView):
-    @blp.doc(
-        operationId="streamMyEvents",
+    @blp.operation(
+        "streamMyEvents",
+        errors=[ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY],
         security=[{"bearerAuth": []}, {"streamTicket": []}],
         parameters=RESUME_PARAMETERS,
         responses={
@@ -336,7 +347,6 @@ class MyStream(MethodView):
             }
         },
     )
-    @raises(ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self):
         """Your events across all your games, live (server-sent events), resumable"""
         player = context.caller()
@@ -358,11 +368,8 @@ class MyStream(MethodView):
         return event_stream(player, after, wait)
 
 
-sign_in_blp = Blueprint(
-    "sign_in",
-    __name__,
-    url_prefix="/v1/sign-in",
-    description="A new API token by email, when yours is lost",
+sign_in_blp = Blueprint.resource(
+    "sign_in", "/v1/sign-in", "A new API token by email, when yours is lost"
 )
 
 SIGN_IN_ACCEPTED = (
@@ -374,9 +381,9 @@ SIGN_IN_ACCEPTED = (
 
 @sign_in_blp.route("")
 class SignIn(MethodView):
-    @sign_in_blp.doc(security=[], operationId="requestSignIn")
-    @sign_in_blp.arguments(SignInRequestSchema)
-    @sign_in_blp.response(202, SignInAcceptedSchema)
+    @sign_in_blp.operation(
+        "requestSignIn", 202, SignInAcceptedSchema, body=SignInRequestSchema, security=[]
+    )
     def post(self, body):
         """Email a sign-in link to a registered address: one letter naming each account
         registered with it (following a link also confirms the address for that account);

@@ -7,34 +7,33 @@ from service.errors import ErrorCode
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import raises
 from ..schemas import PushSubscriptionCreateSchema, PushSubscriptionSchema, PushSubscriptionsSchema
 
-blp = Blueprint(
-    "push",
-    __name__,
-    url_prefix="/v1/players/me/push-subscriptions",
-    description="Notifications on your devices by Web Push",
+blp = Blueprint.resource(
+    "push", "/v1/players/me/push-subscriptions", "Notifications on your devices by Web Push"
 )
 
 
 @blp.route("")
 class PushSubscriptions(MethodView):
-    @blp.doc(operationId="listPushSubscriptions")
-    @raises(ErrorCode.PLAYER_NOT_FOUND)
-    @blp.response(200, PushSubscriptionsSchema)
+    @blp.operation(
+        "listPushSubscriptions", 200, PushSubscriptionsSchema, errors=[ErrorCode.PLAYER_NOT_FOUND]
+    )
     def get(self):
         """The server's push key and your devices with notifications on"""
         return context.services().push.listed(context.caller())
 
-    @blp.doc(operationId="addPushSubscription")
-    @raises(
-        ErrorCode.PUSH_INVALID_SUBSCRIPTION,
-        ErrorCode.PUSH_UNSAFE_ENDPOINT,
-        ErrorCode.PUSH_TOO_MANY,
+    @blp.operation(
+        "addPushSubscription",
+        201,
+        PushSubscriptionSchema,
+        body=PushSubscriptionCreateSchema,
+        errors=[
+            ErrorCode.PUSH_INVALID_SUBSCRIPTION,
+            ErrorCode.PUSH_UNSAFE_ENDPOINT,
+            ErrorCode.PUSH_TOO_MANY,
+        ],
     )
-    @blp.arguments(PushSubscriptionCreateSchema)
-    @blp.response(201, PushSubscriptionSchema)
     def post(self, body):
         """Turn notifications on for a device: keep its browser's push subscription"""
         return (
@@ -51,9 +50,7 @@ class PushSubscriptions(MethodView):
 
 @blp.route("/<subscription_id>")
 class PushSubscription(MethodView):
-    @blp.doc(operationId="removePushSubscription")
-    @raises(ErrorCode.PUSH_NOT_FOUND)
-    @blp.response(204)
+    @blp.operation("removePushSubscription", 204, errors=[ErrorCode.PUSH_NOT_FOUND])
     def delete(self, subscription_id):
         """Turn notifications off for a device"""
         context.services().push.remove(context.caller(), subscription_id)

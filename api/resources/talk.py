@@ -7,7 +7,7 @@ from service.errors import ErrorCode, ServiceError, Words
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import SEATED_WRITE_CODES, raises
+from ..error_codes import SEATED_WRITE_CODES
 from ..paging import log_page
 from ..schemas import (
     NEXT_PAGE,
@@ -24,26 +24,25 @@ from ..schemas import (
     location_header,
 )
 
-blp = Blueprint(
-    "talk",
-    __name__,
-    url_prefix="/v1/games",
-    description="Table talk: the players' messages in a game, part of its log",
+blp = Blueprint.resource(
+    "talk", "/v1/games", "Table talk: the players' messages in a game, part of its log"
 )
 
 
 @blp.route("/<game_id>/chat")
 class Chat(MethodView):
-    @blp.doc(operationId="sendMessage")
-    @raises(
-        *SEATED_WRITE_CODES,
-        ErrorCode.CHAT_CLOSED,
-        ErrorCode.CHAT_INVALID,
-        ErrorCode.CHAT_BAD_RECIPIENT,
-    )
-    @blp.arguments(ChatPostSchema)
-    @blp.response(
-        201, ChatMessageSchema, headers=location_header("The game's messages from this one on")
+    @blp.operation(
+        "sendMessage",
+        201,
+        ChatMessageSchema,
+        headers=location_header("The game's messages from this one on"),
+        body=ChatPostSchema,
+        errors=[
+            *SEATED_WRITE_CODES,
+            ErrorCode.CHAT_CLOSED,
+            ErrorCode.CHAT_INVALID,
+            ErrorCode.CHAT_BAD_RECIPIENT,
+        ],
     )
     def post(self, body, game_id):
         """Write to the table, or privately to one other player (`to`: their seat)"""
@@ -51,10 +50,14 @@ class Chat(MethodView):
         after = message["version"] - 1
         return message, 201, {"Location": f"{blp.url_prefix}/{game_id}/chat?after={after}"}
 
-    @blp.doc(operationId="listMessages")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER)
-    @blp.arguments(ChatQuerySchema, location="query")
-    @blp.response(200, ChatListSchema, headers=NEXT_PAGE)
+    @blp.operation(
+        "listMessages",
+        200,
+        ChatListSchema,
+        headers=NEXT_PAGE,
+        query=ChatQuerySchema,
+        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.GAME_NOT_A_PLAYER],
+    )
     def get(self, query, game_id):
         """The messages you may read, oldest first; page with after=<the `next` of a page>"""
         found = context.services().talk.messages(
@@ -66,17 +69,19 @@ class Chat(MethodView):
 
 @blp.route("/<game_id>/proposals")
 class Proposals(MethodView):
-    @blp.doc(operationId="listProposals")
-    @raises(ErrorCode.GAME_NOT_FOUND)
-    @blp.response(200, ProposalListSchema)
+    @blp.operation("listProposals", 200, ProposalListSchema, errors=[ErrorCode.GAME_NOT_FOUND])
     def get(self, game_id):
         """The game's open proposals, and what you may propose now"""
         return context.services().talk.proposals(game_id, context.caller())
 
-    @blp.doc(operationId="makeProposal")
-    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_ALLOWED)
-    @blp.arguments(ProposalPostSchema)
-    @blp.response(201, ProposalSchema, headers=location_header("The game's proposals"))
+    @blp.operation(
+        "makeProposal",
+        201,
+        ProposalSchema,
+        headers=location_header("The game's proposals"),
+        body=ProposalPostSchema,
+        errors=[*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_ALLOWED],
+    )
     def post(self, body, game_id):
         """Propose a takeback of your last move, a pause of the clocks, a shared result or an abort"""
         proposal = context.services().talk.propose(
@@ -96,10 +101,13 @@ def _proposal_id(text: str) -> int:
 
 @blp.route("/<game_id>/proposals/<proposal>/answer")
 class ProposalAnswer(MethodView):
-    @blp.doc(operationId="answerProposal")
-    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED)
-    @blp.arguments(ProposalAnswerSchema)
-    @blp.response(200, ProposalSchema)
+    @blp.operation(
+        "answerProposal",
+        200,
+        ProposalSchema,
+        body=ProposalAnswerSchema,
+        errors=[*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED],
+    )
     def post(self, body, game_id, proposal):
         """Accept or decline a proposal you are asked to answer"""
         return context.services().talk.answer(
@@ -109,28 +117,31 @@ class ProposalAnswer(MethodView):
 
 @blp.route("/<game_id>/proposals/<proposal>/withdraw")
 class ProposalWithdraw(MethodView):
-    @blp.doc(operationId="withdrawProposal")
-    @raises(*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED)
-    @blp.response(200, ProposalSchema)
+    @blp.operation(
+        "withdrawProposal",
+        200,
+        ProposalSchema,
+        errors=[*SEATED_WRITE_CODES, ErrorCode.PROPOSAL_NOT_FOUND, ErrorCode.PROPOSAL_NOT_ASKED],
+    )
     def post(self, game_id, proposal):
         """Withdraw a proposal you made"""
         return context.services().talk.withdraw(game_id, context.caller(), _proposal_id(proposal))
 
 
-reports_blp = Blueprint(
-    "reports",
-    __name__,
-    url_prefix="/v1/reports",
-    description="Reports of a message or a player, for the operators",
+reports_blp = Blueprint.resource(
+    "reports", "/v1/reports", "Reports of a message or a player, for the operators"
 )
 
 
 @reports_blp.route("")
 class Reports(MethodView):
-    @reports_blp.doc(operationId="report")
-    @raises(ErrorCode.GAME_NOT_FOUND, ErrorCode.REPORT_INVALID, ErrorCode.CHAT_INVALID)
-    @reports_blp.arguments(ReportPostSchema)
-    @reports_blp.response(202, ReportReceivedSchema)
+    @reports_blp.operation(
+        "report",
+        202,
+        ReportReceivedSchema,
+        body=ReportPostSchema,
+        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.REPORT_INVALID, ErrorCode.CHAT_INVALID],
+    )
     def post(self, body):
         """Report a message you may read, or a player, with a reason"""
         return context.services().moderation.report(

@@ -12,7 +12,7 @@ from store.tournaments import TournamentEventType
 
 from .. import context
 from ..blueprints import Blueprint
-from ..error_codes import TOURNAMENT_WRITE_CODES, raises
+from ..error_codes import TOURNAMENT_WRITE_CODES
 from ..event_streams import Event, event_schema, event_stream, resume_parameters, resume_point
 from ..json_answers import json_answer
 from ..schemas import location_header
@@ -23,11 +23,10 @@ from ..tournament_schemas import (
     TournamentSchema,
 )
 
-blp = Blueprint(
+blp = Blueprint.resource(
     "tournaments",
-    __name__,
-    url_prefix="/v1/tournaments",
-    description="Tournaments: round-robins and Swiss events of two-player games",
+    "/v1/tournaments",
+    "Tournaments: round-robins and Swiss events of two-player games",
 )
 
 VERSION_TEXT = re.compile(r"[0-9]{1,15}")
@@ -46,16 +45,20 @@ def tournaments():
 
 @blp.route("")
 class Tournaments(MethodView):
-    @blp.doc(operationId="createTournament")
-    @raises(
-        ErrorCode.GAME_UNKNOWN,
-        ErrorCode.GAME_INVALID_OPTIONS,
-        ErrorCode.GAME_INVALID_TIME_CONTROL,
-        ErrorCode.TOURNAMENT_INVALID,
-        ErrorCode.PLAYER_NOT_FOUND,
+    @blp.operation(
+        "createTournament",
+        201,
+        TournamentSchema,
+        headers=location_header("The tournament"),
+        body=TournamentCreateSchema,
+        errors=[
+            ErrorCode.GAME_UNKNOWN,
+            ErrorCode.GAME_INVALID_OPTIONS,
+            ErrorCode.GAME_INVALID_TIME_CONTROL,
+            ErrorCode.TOURNAMENT_INVALID,
+            ErrorCode.PLAYER_NOT_FOUND,
+        ],
     )
-    @blp.arguments(TournamentCreateSchema)
-    @blp.response(201, TournamentSchema, headers=location_header("The tournament"))
     def post(self, body):
         """Create a tournament, taking sign-ups (you are not signed up by creating it)"""
         start = body["start_at"]
@@ -73,10 +76,13 @@ class Tournaments(MethodView):
         )
         return json_answer(made, 201, {"Location": f"{blp.url_prefix}/{made['id']}"})
 
-    @blp.doc(operationId="listTournaments")
-    @raises(ErrorCode.REQUEST_INVALID)
-    @blp.arguments(TournamentListQuerySchema, location="query")
-    @blp.response(200, TournamentListSchema)
+    @blp.operation(
+        "listTournaments",
+        200,
+        TournamentListSchema,
+        query=TournamentListQuerySchema,
+        errors=[ErrorCode.REQUEST_INVALID],
+    )
     def get(self, query):
         """The tournaments taking sign-ups (the lobby's); entered=me yours"""
         player = context.caller()
@@ -87,9 +93,7 @@ class Tournaments(MethodView):
 
 @blp.route("/<tournament_id>")
 class Tournament(MethodView):
-    @blp.doc(operationId="getTournament")
-    @raises(ErrorCode.TOURNAMENT_NOT_FOUND)
-    @blp.response(200, TournamentSchema)
+    @blp.operation("getTournament", 200, TournamentSchema, errors=[ErrorCode.TOURNAMENT_NOT_FOUND])
     def get(self, tournament_id):
         """A tournament: its players, standings with tiebreaks, and each round's games"""
         return json_answer(tournaments().get(tournament_id, context.caller()))
@@ -97,14 +101,17 @@ class Tournament(MethodView):
 
 @blp.route("/<tournament_id>/signup")
 class SignUp(MethodView):
-    @blp.doc(operationId="signUpToTournament")
-    @raises(
-        *TOURNAMENT_WRITE_CODES,
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.TOURNAMENT_CLOSED,
-        ErrorCode.TOURNAMENT_ALREADY_SIGNED_UP,
+    @blp.operation(
+        "signUpToTournament",
+        200,
+        TournamentSchema,
+        errors=[
+            *TOURNAMENT_WRITE_CODES,
+            ErrorCode.PLAYER_NOT_FOUND,
+            ErrorCode.TOURNAMENT_CLOSED,
+            ErrorCode.TOURNAMENT_ALREADY_SIGNED_UP,
+        ],
     )
-    @blp.response(200, TournamentSchema)
     def post(self, tournament_id):
         """Sign up to a tournament taking sign-ups"""
         return json_answer(tournaments().sign_up(tournament_id, context.caller()))
@@ -112,9 +119,16 @@ class SignUp(MethodView):
 
 @blp.route("/<tournament_id>/withdraw")
 class Withdraw(MethodView):
-    @blp.doc(operationId="withdrawFromTournament")
-    @raises(*TOURNAMENT_WRITE_CODES, ErrorCode.TOURNAMENT_NOT_ENTERED, ErrorCode.TOURNAMENT_OVER)
-    @blp.response(200, TournamentSchema)
+    @blp.operation(
+        "withdrawFromTournament",
+        200,
+        TournamentSchema,
+        errors=[
+            *TOURNAMENT_WRITE_CODES,
+            ErrorCode.TOURNAMENT_NOT_ENTERED,
+            ErrorCode.TOURNAMENT_OVER,
+        ],
+    )
     def post(self, tournament_id):
         """Leave a tournament: off the list before it starts, withdrawn after"""
         return json_answer(tournaments().leave(tournament_id, context.caller()))
@@ -122,8 +136,13 @@ class Withdraw(MethodView):
 
 @blp.route("/<tournament_id>/stream")
 class Stream(MethodView):
-    @blp.doc(
-        operationId="streamTournament",
+    @blp.operation(
+        "streamTournament",
+        errors=[
+            ErrorCode.TOURNAMENT_NOT_FOUND,
+            ErrorCode.REQUEST_INVALID,
+            ErrorCode.STREAM_TOO_MANY,
+        ],
         parameters=resume_parameters(
             {"type": "string", "pattern": r"^[0-9]{0,15}$"},
             "The last version you received: the stream resumes after it",
@@ -142,7 +161,6 @@ class Stream(MethodView):
             "204": {"description": "The tournament is over and you have its last event"},
         },
     )
-    @raises(ErrorCode.TOURNAMENT_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY)
     def get(self, tournament_id):
         """The tournament's log, live (server-sent events), resumable with Last-Event-ID"""
         player = context.caller()
