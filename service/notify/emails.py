@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.header import Header
 from email.utils import formataddr, make_msgid, parseaddr
-from functools import cache
+from functools import cache, lru_cache
 
 from service.errors import Words
 from service.languages import DEFAULT
@@ -145,7 +145,7 @@ def layout(
     than through the header registry of `email.policy` and its generator, which cost a turn
     email more than its letter did (bench/RESULTS.md, "Email deliveries"). A header value
     with a line break is refused (ValueError), as the standard library refuses it."""
-    sender_name, sender = parseaddr(mail_from)
+    sender_name, sender = _sender(mail_from)
     lines = [
         _header("Subject", letter.subject),
         _mailbox("From", sender_name, sender),
@@ -230,6 +230,12 @@ def _part(subtype: str, text: str) -> str:
         f'Content-Type: text/{subtype}; charset="utf-8"{CRLF}'
         f"Content-Transfer-Encoding: {encoding}{CRLF}{CRLF}" + body.replace("\n", CRLF)
     )
+
+
+@lru_cache(maxsize=8)
+def _sender(mail_from: str) -> tuple[str, str]:
+    """The setting MAIL_FROM as (display name, address), parsed once, not at every email."""
+    return parseaddr(mail_from)
 
 
 @cache
