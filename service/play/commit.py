@@ -16,9 +16,9 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from service.errors import ErrorCode, OutcomeUnknown, ServiceError, game_not_found
 from service.play import agreements, history, lists
@@ -47,30 +47,44 @@ tell whether it was applied, before it answers 503 server/unavailable (outcome u
 RETRY_AFTER_SECONDS = 5
 
 A = TypeVar("A")
+R = TypeVar("R", bound=Mapping[str, object])  # a game's snapshot, a tournament's state
 
 
-class Draft:
-    """The next commit on a game as a decision makes it: the snapshot read (`before`, None for
-    a new game), the events added, each stamped with the decision's time and the next version,
-    and the snapshot they fold into (`snap`)."""
+class Drafting(Generic[R]):
+    """The next commit on a record (a game's snapshot, a tournament's state) as a decision
+    makes it: the record read (`before`, None for a new one), the events added, each stamped
+    with the decision's time and the record's next version, and the record they fold into."""
 
-    def __init__(self, before: Snapshot | None, now_ms: int) -> None:
+    def __init__(self, before: R | None, now_ms: int) -> None:
         self.before = before
         self.now_ms = now_ms
-        self.events: list[Event] = []
+        self.events: list[Any] = []
         self._after = before
+
+    def _after_them(self, new: str) -> R:
+        """The record as the events added so far leave it (`new`: the event a new one's draft
+        begins with)."""
+        if self._after is None:
+            raise ValueError(f"a draft of a new record begins with {new}")
+        return self._after
+
+    def _stamped(self, unstamped: dict[str, Any]) -> dict[str, Any]:
+        """The event as it will be stored: the decision's time and the record's next version."""
+        version = 1 if self._after is None else cast(int, self._after["version"]) + 1
+        return {**unstamped, "at": self.now_ms, "version": version}
+
+
+class Draft(Drafting[Snapshot]):
+    """The next commit on a game (see Drafting)."""
 
     @property
     def snap(self) -> Snapshot:
         """The game as the events added so far leave it."""
-        if self._after is None:
-            raise ValueError("a new game's draft begins with GameCreated")
-        return self._after
+        return self._after_them("GameCreated")
 
     def add(self, unstamped: dict[str, Any], computed: dict[str, Any] | None = None) -> None:
         """Add an event; `computed` is the match the engine computed for it (see history.fold)."""
-        version = (0 if self._after is None else self._after["version"]) + 1
-        event = cast(Event, {**unstamped, "at": self.now_ms, "version": version})
+        event = cast(Event, self._stamped(unstamped))
         self._after = history.fold(self._after, event, computed)
         self.events.append(event)
 

@@ -23,6 +23,7 @@ from engine import registry
 from engine.core import InvalidOptions, validate_options
 from service.errors import ErrorCode, ServiceError, Words, no_game, no_player
 from service.ids import new_id
+from service.play.commit import Drafting
 from service.play.games import GameService
 from service.play.refusals import refused
 from service.play.results import TournamentGameResult
@@ -76,24 +77,15 @@ def game_id_for(tournament_id: str, round_no: int, board: int) -> str:
     return f"g_{tournament_id.removeprefix('t_')}-{round_no}-{board}"
 
 
-class Draft:
-    """The next commit on a tournament, as a decision makes it (as service.play.commit's)."""
-
-    def __init__(self, before: TournamentState | None, now_ms: int):
-        self.before = before
-        self.now_ms = now_ms
-        self.events: list[dict[str, Any]] = []
-        self._after = before
+class Draft(Drafting[TournamentState]):
+    """The next commit on a tournament (see service.play.commit.Drafting)."""
 
     @property
     def state(self) -> TournamentState:
-        if self._after is None:
-            raise ValueError("a new tournament's draft begins with TournamentCreated")
-        return self._after
+        return self._after_them("TournamentCreated")
 
     def add(self, unstamped: dict[str, Any]) -> None:
-        version = (0 if self._after is None else self._after["version"]) + 1
-        event = {**unstamped, "at": self.now_ms, "version": version}
+        event = self._stamped(unstamped)
         self._after = events.fold(self._after, event)
         self.events.append(event)
 
