@@ -155,32 +155,55 @@ def _escaped(text: str) -> Html:
     return Html(html.escape(clean(text), quote=True))
 
 
+@lru_cache(maxsize=1024)  # about 600 bytes an entry (a style and a part's name)
+def start_tag(tag: str, style: str = "", **attrs) -> Html:
+    """`<tag style="..." attrs...>`, every value escaped (None: left out). Attribute names:
+    `class_` -> `class`, `_` -> `-`. A board's repeated elements start with one of these, made
+    once (at import, or the first time a style and a part are drawn), and their content is put
+    in with an f-string: `f"{ROW_LABEL}{escape(name)}</td>"`."""
+    head = f'<{tag} style="{escape(style)}"' if style else f"<{tag}"
+    for key, value in attrs.items():
+        if value is not None:
+            head += f' {_attribute(key)}="{escape(value)}"'
+    return Html(head + ">")
+
+
 def el(tag: str, *children, style: str = "", **attrs) -> Html:
     """`<tag style=... attrs>children</tag>`; children may be strings, Html, numbers, None
-    (left out) or lists of these. Attribute names: `class_` -> `class`, `_` -> `-`.
-    A board makes a hundred or more a turn email, and a turn email is what the workers do most:
-    the common cases (no attributes, children that are markup or text already) go first."""
-    head = f'<{tag} style="{escape(style)}"' if style else f"<{tag}"
-    if attrs:
-        for key, value in attrs.items():
-            if value is not None:
-                head += f' {_attribute(key)}="{escape(value)}"'
-    return Html(f"{head}>{_inner(children)}</{tag}>")
+    (left out) or lists of these (see `start_tag` for the attributes). For the parts a board
+    draws once; those it repeats are f-strings of `start_tag`s and `markup`."""
+    return Html(f"{start_tag(tag, style, **attrs)}{_inner(children)}</{tag}>")
 
 
-def layout_table(*children, style: str = "", **attrs) -> Html:
-    """A table that only lays out its cells (e-mail clients know no other grid): no spacing or
-    border of its own, and screen readers read its cells as text, not as a table."""
-    return el(
+def markup(child) -> Html:
+    """One child of an element as markup: Html as it is, any other string (a name, free text)
+    or number escaped, None nothing, a list or tuple its items in order."""
+    kind = type(child)
+    if kind is Html:
+        return child
+    if kind is str:
+        return _escaped(child)
+    return Html(_inner((child,)))
+
+
+def layout_start(style: str = "", **attrs) -> Html:
+    """The start of a table that only lays out its cells (e-mail clients know no other grid):
+    no spacing or border of its own, and screen readers read its cells as text, not as a
+    table."""
+    return start_tag(
         "table",
-        *children,
-        style=style,
+        style,
         role="presentation",
         cellpadding="0",
         cellspacing="0",
         border="0",
         **attrs,
     )
+
+
+def layout_table(*children, style: str = "", **attrs) -> Html:
+    """A `layout_start` table of `children` (its rows)."""
+    return Html(f"{layout_start(style, **attrs)}{_inner(children)}</table>")
 
 
 @cache  # the attribute names of the boards' code: a few dozen
@@ -214,36 +237,37 @@ INK = "#1d2733"
 MUTED = "#5b6775"
 LINE = "#c9d1da"
 
+FRAME = layout_start(
+    f"{FONT};border:1px solid {LINE};border-collapse:separate;"
+    "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
+    bgcolor="#ffffff",
+)
+TITLE_BAR = start_tag(
+    "td", "padding:10px 12px;background:#eef2f6;border-bottom:1px solid " + LINE, bgcolor="#eef2f6"
+)
+TITLE = start_tag("div", "font-size:18px;font-weight:bold")
+SUBTITLE = start_tag("div", f"font-size:13px;color:{MUTED}")
+FRAME_PART = start_tag("td", "padding:10px 12px")
+
 
 def board_frame(title: str, subtitle: str, *body) -> Html:
     """The outer box of every HTML board: a title bar and the game's parts below it."""
-    head = el(
-        "tr",
-        el(
-            "td",
-            el("div", title, style="font-size:18px;font-weight:bold"),
-            el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
-            style="padding:10px 12px;background:#eef2f6;border-bottom:1px solid " + LINE,
-            bgcolor="#eef2f6",
-        ),
+    parts = "".join(f"<tr>{FRAME_PART}{markup(part)}</td></tr>" for part in body if part)
+    return Html(
+        f"{FRAME}<tr>{TITLE_BAR}{TITLE}{escape(title)}</div>"
+        f"{SUBTITLE}{escape(subtitle)}</div></td></tr>{parts}</table>"
     )
-    rows = [el("tr", el("td", part, style="padding:10px 12px")) for part in body if part]
-    return layout_table(
-        head,
-        *rows,
-        style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
-        "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
-        bgcolor="#ffffff",
-    )
+
+
+HEADING = start_tag(
+    "div",
+    "font-size:13px;font-weight:bold;text-transform:uppercase;"
+    f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0",
+)
 
 
 def heading(text: str) -> Html:
-    return el(
-        "div",
-        text,
-        style=f"font-size:13px;font-weight:bold;text-transform:uppercase;"
-        f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0",
-    )
+    return Html(f"{HEADING}{escape(text)}</div>")
 
 
 def chip(
@@ -293,15 +317,26 @@ def part_el(
     that the game page can offer it to be picked; `marked` when what happened since the
     reader's last move changed it: the class `changed`, a ring, and the words in its title
     (not the colour alone)."""
+    return Html(f"{part_start(tag, part, marked, style, title, **attrs)}{_inner(children)}</{tag}>")
+
+
+def part_start(
+    tag: str,
+    part: str | None,
+    marked: bool = False,
+    style: str = "",
+    title: str | None = None,
+    **attrs,
+) -> Html:
+    """The start of a `part_el`."""
     if marked:
         words = gettext(MARK_WORDS)
         style = f"{style};{MARK_STYLE}" if style else MARK_STYLE
         title = f"{title}: {words}" if title else words
         attrs["data_new"] = gettext(BADGE)
-    return el(
+    return start_tag(
         tag,
-        *children,
-        style=style,
+        style,
         data_part=part,
         class_="changed" if marked else None,
         title=title,
@@ -309,69 +344,77 @@ def part_el(
     )
 
 
+@cache  # the styles of the boards' paragraphs: a few
+def _paragraph(style: str) -> Html:
+    return start_tag("p", f"margin:4px 0;{style}")
+
+
 def paragraph(*content, style: str = "") -> Html:
-    return el("p", *content, style=f"margin:4px 0;{style}")
+    return Html(f"{_paragraph(style)}{_inner(content)}</p>")
+
+
+_TH = "padding:4px 6px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
+# a heading's word never breaks (a name in one may: wrap it in `breakable`)
+TH, TH_RIGHT = (
+    start_tag("th", f"{_TH};overflow-wrap:normal{right}") for right in ("", ";text-align:right")
+)
+_TD = "padding:4px 6px;border-bottom:1px solid #e3e8ee;font-size:13px"
+TD, TD_RIGHT = (start_tag("td", _TD + right) for right in ("", ";text-align:right"))
+DATA_TABLE = start_tag(
+    "table",
+    cellpadding="0",
+    cellspacing="0",
+    border="0",
+    style="border-collapse:collapse;margin:2px 0",
+)
 
 
 def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) -> Html:
     """A small bordered table of facts (scores, battles)."""
     right = set(align_right)
-    # a heading's word never breaks (a name in one may: wrap it in `breakable`)
-    th = (
-        "padding:4px 6px;border-bottom:2px solid "
-        + LINE
-        + ";text-align:left;font-size:13px;overflow-wrap:normal"
+    head = "".join(
+        f"{TH_RIGHT if i in right else TH}{markup(h)}</th>" for i, h in enumerate(header)
     )
-    td = "padding:4px 6px;border-bottom:1px solid #e3e8ee;font-size:13px"
-    head = el(
-        "tr",
-        [
-            el("th", h, style=th + (";text-align:right" if i in right else ""))
-            for i, h in enumerate(header)
-        ],
-    )
-    body = [
-        el(
-            "tr",
-            [
-                el("td", c, style=td + (";text-align:right" if i in right else ""))
-                for i, c in enumerate(row)
-            ],
-        )
+    body = "".join(
+        "<tr>"
+        + "".join(f"{TD_RIGHT if i in right else TD}{markup(c)}</td>" for i, c in enumerate(row))
+        + "</tr>"
         for row in rows
-    ]
-    return el(
-        "table",
-        head,
-        *body,
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
-        style="border-collapse:collapse;margin:2px 0",
     )
+    return Html(f"{DATA_TABLE}<tr>{head}</tr>{body}</table>")
+
+
+BREAKABLE = start_tag("span", "overflow-wrap:anywhere")
 
 
 def breakable(text: str) -> Html:
     """Text (a name) that may break anywhere, even where its surroundings keep words whole."""
-    return el("span", text, style="overflow-wrap:anywhere")
+    return Html(f"{BREAKABLE}{escape(text)}</span>")
+
+
+def fluid_start(widest: int, style: str = "", **attrs) -> Html:
+    """The start of a grid of equal columns (its first row's cells) that takes the width it
+    is given, up to `widest` px: on a phone its columns narrow instead of pushing the board
+    past the screen. Rows of one cell spanning every column carry labels."""
+    return layout_start(
+        f"width:100%;max-width:{widest}px;table-layout:fixed;{style}", width="100%", **attrs
+    )
 
 
 def fluid_grid(rows: list, widest: int, style: str = "", **attrs) -> Html:
-    """A grid of equal columns (its first row's cells) that takes the width it is given, up to
-    `widest` px: on a phone its columns narrow instead of pushing the board past the screen.
-    Rows of one cell spanning every column carry labels."""
-    return layout_table(
-        rows,
-        width="100%",
-        style=f"width:100%;max-width:{widest}px;table-layout:fixed;{style}",
-        **attrs,
-    )
+    """A `fluid_start` table of `rows`."""
+    return Html(f"{fluid_start(widest, style, **attrs)}{markup(rows)}</table>")
 
 
 def cards_in_a_row(cards: list) -> Html:
     """Cards side by side that wrap onto a new line when the screen is narrow (each card an
     inline block: `card_box`)."""
-    return el("div", cards)
+    return Html(f"<div>{markup(cards)}</div>")
+
+
+@cache  # the cards' styles: a few dozen
+def _card_style(gap: int, style: str) -> str:
+    return f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}"
 
 
 def card_box(
@@ -385,16 +428,12 @@ def card_box(
     """One card of `cards_in_a_row`; `part`: the board part it shows, `marked` when it changed
     since the reader's last move (see `part_el`)."""
     return part_el(
-        "div",
-        *content,
-        part=part,
-        marked=marked,
-        style=f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
-        **attrs,
+        "div", *content, part=part, marked=marked, style=_card_style(gap, style), **attrs
     )
 
 
-def soft_hyphens(word: str, at: int) -> Html:
-    """A long word that may break (with a hyphen) after `at` letters in a narrow column (a
-    soft hyphen, written as markup: `clean` turns format characters into spaces)."""
-    return Html(escape(word[:at]) + "&shy;" + escape(word[at:]))
+def hyphenated(word: str) -> Html:
+    """A word with "|" where it may break in a narrow column (with a hyphen: a soft hyphen,
+    written as markup, since `clean` turns format characters into spaces): each language's own
+    syllables, "sotto|ma|ri|no"."""
+    return Html("&shy;".join(escape(part) for part in word.split("|")))

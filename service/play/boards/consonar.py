@@ -16,9 +16,9 @@ from service.play.boards.common import (
     cards_in_a_row,
     data_table,
     el,
-    escape,
     fluid_grid,
     heading,
+    hyphenated,
     joined,
     paragraph,
     part_el,
@@ -322,19 +322,13 @@ NATION_WORDS = {
 language's own syllables: "Оран|же|вый", "Aran|cio|ne")."""
 
 
-def breakable(word: str) -> Html:
-    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup,
-    as `soft_hyphens` does)."""
-    return Html("&shy;".join(escape(part) for part in word.split("|")))
-
-
 def nation_word(colour: str) -> Html:
-    return breakable(gettext(NATION_WORDS[colour]))
+    return hyphenated(gettext(NATION_WORDS[colour]))
 
 
 def neutral_word() -> Html:
     """ "neutral" under a nation nobody plays ("|" where it may break, as a nation's name)."""
-    return breakable(gettext("neutral"))
+    return hyphenated(gettext("neutral"))
 
 
 def ladder_html(t: Table) -> Html:
@@ -415,7 +409,7 @@ def torpedo_card(card: dict, marked: bool = False) -> Html:
     return card_box(
         el("div", card["card"], style="font-size:16px;font-weight:bold"),
         el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
-        el("div", breakable(symbol_word(card["symbol"])), style="font-size:12px"),
+        el("div", hyphenated(symbol_word(card["symbol"])), style="font-size:12px"),
         part=named.torpedo(card["card"]),
         marked=marked,
         style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
@@ -427,7 +421,7 @@ def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
     """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
     defused cards (defuse)."""
     return card_box(
-        el("div", breakable(title), style="font-size:13px;font-weight:bold"),
+        el("div", hyphenated(title), style="font-size:13px;font-weight:bold"),
         el("div", words, style="font-size:12px"),
         part=part,
         marked=t.marked(part),
@@ -443,9 +437,9 @@ def fleet_card(card: dict, marked: bool = False) -> Html:
         el("div", card["card"], style="font-size:11px"),
         el(
             "div",
-            breakable(symbol_word(card["symbol"])),
+            hyphenated(symbol_word(card["symbol"])),
             " \u2192 ",
-            breakable(symbol_word(card["arrow"])),
+            hyphenated(symbol_word(card["arrow"])),
             style="font-size:11px",
         ),
         part=named.hand(card["card"]),

@@ -16,9 +16,9 @@ from service.play.boards.common import (
     chip,
     data_table,
     el,
-    escape,
     fluid_grid,
     heading,
+    hyphenated,
     joined,
     pad,
     paragraph,
@@ -392,11 +392,6 @@ def face_down(v: dict) -> str:
 SPECIAL_FACES = {0: (N_("Fish|bone"), "#6b6f76"), 15: (N_("Kra|ken"), "#4b2a6b")}
 """The Specials that lie on the grid: their names, with "|" where they may break in a phone's
 narrow column."""
-
-
-def hyphenated(word: str) -> Html:
-    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup)."""
-    return Html("&shy;".join(escape(part) for part in word.split("|")))
 
 
 def card_html(card, anchored=None) -> Html:
