@@ -353,6 +353,15 @@ def paragraph(*content, style: str = "") -> Html:
     return Html(f"{_paragraph(style)}{_inner(content)}</p>")
 
 
+def strong_paragraph(text: str) -> Html:
+    """A paragraph in bold: what happens now, atop a board."""
+    return Html(f"{_paragraph('')}<strong>{escape(text)}</strong></p>")
+
+
+FOOTER = start_tag("div", f"border-top:1px solid {LINE};padding-top:6px")
+"""The start of a board's last part: its notes below a line."""
+
+
 _TH = "padding:4px 6px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
 # a heading's word never breaks (a name in one may: wrap it in `breakable`)
 TH, TH_RIGHT = (
@@ -412,9 +421,18 @@ def cards_in_a_row(cards: list) -> Html:
     return Html(f"<div>{markup(cards)}</div>")
 
 
-@cache  # the cards' styles: a few dozen
-def _card_style(gap: int, style: str) -> str:
-    return f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}"
+def card_start(
+    style: str = "", gap: int = 6, part: str | None = None, marked: bool = False, **attrs
+) -> Html:
+    """The start of one card of `cards_in_a_row` (an inline block); `part`: the board part it
+    shows, `marked` when it changed since the reader's last move (see `part_el`)."""
+    return part_start(
+        "div",
+        part,
+        marked,
+        f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
+        **attrs,
+    )
 
 
 def card_box(
@@ -425,11 +443,8 @@ def card_box(
     marked: bool = False,
     **attrs,
 ) -> Html:
-    """One card of `cards_in_a_row`; `part`: the board part it shows, `marked` when it changed
-    since the reader's last move (see `part_el`)."""
-    return part_el(
-        "div", *content, part=part, marked=marked, style=_card_style(gap, style), **attrs
-    )
+    """One card of `cards_in_a_row`: a `card_start` with its content."""
+    return Html(f"{card_start(style, gap, part, marked, **attrs)}{_inner(content)}</div>")
 
 
 def hyphenated(word: str) -> Html:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from functools import cache
 
 from service.play.boards.common import (
+    FOOTER,
     INK,
-    LINE,
     MUTED,
     Html,
     board_frame,
@@ -16,13 +16,16 @@ from service.play.boards.common import (
     chip,
     data_table,
     el,
-    fluid_grid,
+    escape,
+    fluid_start,
     heading,
     hyphenated,
     joined,
     pad,
     paragraph,
-    part_el,
+    part_start,
+    start_tag,
+    strong_paragraph,
     table,
     width,
     wrap,
@@ -463,51 +466,48 @@ def _domain_html(card: tuple[str, int] | None, language: str) -> Html:
     )
 
 
+COLUMN_LABEL = start_tag("td", "color:#d6e6f0;font-size:11px;text-align:center")
+NAME_ROW = start_tag("td", "padding:2px 4px;color:#d6e6f0;font-size:12px", colspan="5")
+SPACE = "padding:3px"
+DOMAIN = start_tag("td", SPACE)
+GRID = fluid_start(
+    420,
+    "background:#0b3d5a;border-radius:8px;padding:6px;border-collapse:separate",
+    bgcolor="#0b3d5a",
+)
+
+
 def grid_html(t: Table) -> Html:
     """The two sides and the Domain cards between them, five columns sharing the board's
     width; each side's name above (the opponent's) or below (the reader's) its cards, as at a
     real table."""
     v = t.view
     top, bottom = sides(t)
-    label = "padding:2px 4px;color:#d6e6f0;font-size:12px"
 
     def name_row(seat):
-        return el("tr", el("td", t.name(seat), colspan="5", style=label))
+        return f"<tr>{NAME_ROW}{escape(t.name(seat))}</td></tr>"
 
     def side(seat):
-        return el(
-            "tr",
-            [
-                part_el(
-                    "td",
-                    card_html(c, v["anchored"] if c == v["anchored"] else None),
-                    part=named.space(seat, col),
-                    marked=t.marked(named.space(seat, col)),
-                    style="padding:3px",
-                )
-                for col, c in enumerate(v["board"][seat], start=1)
-            ],
-        )
+        spaces = []
+        for col, card in enumerate(v["board"][seat], start=1):
+            part = named.space(seat, col)
+            drawn = card_html(card, v["anchored"] if card == v["anchored"] else None)
+            spaces.append(f"{part_start('td', part, t.marked(part), SPACE)}{drawn}</td>")
+        return f"<tr>{''.join(spaces)}</tr>"
 
-    row_cards = v["domain_row"] or [None] * 5
-    cols = el(
-        "tr",
-        [
-            el(
-                "td",
-                gettext("column %(col)s", col=c),
-                style="color:#d6e6f0;font-size:11px;text-align:center",
-            )
-            for c in range(1, 6)
-        ],
+    labels = [gettext("column %(col)s", col=c) for c in range(1, 6)]
+    columns = "".join(f"{COLUMN_LABEL}{escape(label)}</td>" for label in labels)
+    domains = "".join(f"{DOMAIN}{domain_html(c)}</td>" for c in v["domain_row"] or [None] * 5)
+    return Html(
+        f"{GRID}<tr>{columns}</tr>{name_row(top)}{side(top)}<tr>{domains}</tr>"
+        f"{side(bottom)}{name_row(bottom)}</table>"
     )
-    domains = el("tr", [el("td", domain_html(c), style="padding:3px") for c in row_cards])
-    return fluid_grid(
-        [cols, name_row(top), side(top), domains, side(bottom), name_row(bottom)],
-        420,
-        "background:#0b3d5a;border-radius:8px;padding:6px;border-collapse:separate",
-        bgcolor="#0b3d5a",
-    )
+
+
+DOMAIN_NAME = {
+    domain: start_tag("span", f"color:{colour};white-space:nowrap")
+    for domain, colour in DOMAIN_COLOUR.items()
+}
 
 
 def points_html(t: Table) -> Html:
@@ -519,20 +519,17 @@ def points_html(t: Table) -> Html:
     header = [gettext("Points")] + [breakable(row[0]) for row in sides_]
     body = []
     for d, domain in enumerate(v["domains"]):
-        cells: list = [
-            el(
-                "span",
-                domain_name(domain),
-                style=f"color:{DOMAIN_COLOUR[domain]};white-space:nowrap",
-            )
-        ]
+        cells: list = [Html(f"{DOMAIN_NAME[domain]}{escape(domain_name(domain))}</span>")]
         for row in sides_:
             value = row[1 + d]
             cells.append(
-                el("strong", value[:-1] + " \u2714") if value.endswith("*") else value.strip()
+                Html(f"<strong>{escape(value[:-1])} \u2714</strong>")
+                if value.endswith("*")
+                else value.strip()
             )
         body.append(cells)
-    body.append([el("strong", gettext("Won"))] + [el("strong", row[-1].strip()) for row in sides_])
+    won = [gettext("Won")] + [row[-1].strip() for row in sides_]
+    body.append([Html(f"<strong>{escape(cell)}</strong>") for cell in won])
     return data_table(header, body, align_right=range(1, len(sides_) + 1))
 
 
@@ -564,12 +561,9 @@ def hand_html(t: Table) -> Html | None:
             gettext("Your Submarine drew, keep one: "),
             [diver_chip(t, c, named.drawn(c)) for c in v["submarine_drawn"]],
         )
-    return el(
-        "div",
-        heading(gettext("Your hand")),
-        paragraph(cards or gettext("no Divers"), "\u00a0\u00a0", held),
-        choosing,
-    )
+    hand = paragraph(cards or gettext("no Divers"), "\u00a0\u00a0", held)
+    title = heading(gettext("Your hand"))
+    return Html(f"<div>{title}{hand}{choosing or ''}</div>")
 
 
 def html(t: Table) -> Html:
@@ -591,19 +585,20 @@ def html(t: Table) -> Html:
     return board_frame(
         "Nautilus",
         subtitle,
-        paragraph(el("strong", situation(t))),
+        strong_paragraph(situation(t)),
         grid_html(t),
-        el(
-            "div",
-            heading(gettext("Points per domain")),
-            points_html(t),
-            paragraph(
+        Html(
+            "<div>"
+            + heading(gettext("Points per domain"))
+            + points_html(t)
+            + paragraph(
                 gettext("\u2714 won for good; three domains win the game."),
                 style=f"color:{MUTED};font-size:12px",
-            ),
+            )
+            + "</div>"
         ),
         hand_html(t),
-        el("div", notes, style=f"border-top:1px solid {LINE};padding-top:6px"),
+        Html(f"{FOOTER}{''.join(notes)}</div>"),
     )
 
 
