@@ -282,10 +282,19 @@ OUT_OF_THE_ROUND = layout_start(SPACES + ";outline:2px dashed #5b6775;outline-of
 """Out of the round: a dashed frame (fading it would make its letters hard to read)."""
 
 
-@cache  # a row of each seat's board: 24 at most
-def row_parts(seat: int, row: int) -> tuple[str, ...]:
-    """The names of a row's cells as board parts."""
-    return tuple(named.cell(seat, row, col) for col in range(1, 7))
+@lru_cache(maxsize=512)  # about 1.6 KB an entry
+def row_html(
+    seat: int, row: int, colours_: str, buttons: str, marks: frozenset[str], spoken: str
+) -> Html:
+    """Row `row` of seat `seat`'s board: its number and its six spaces; `marks`: the parts to
+    mark among the board's cells."""
+    cells = "".join(
+        cell_html(colour, mark, part, part in marks, spoken)
+        for colour, mark, part in zip(
+            colours_, buttons, (named.cell(seat, row, col) for col in range(1, 7))
+        )
+    )
+    return Html(f"<tr>{ROW_NUMBERS[row - 1]}{cells}</tr>")
 
 
 @lru_cache(maxsize=64)  # about 20 KB an entry
@@ -299,18 +308,15 @@ def board_html(
     """Seat `seat`'s board as an HTML table of coloured spaces, with the facts above it;
     `marks`: the parts to mark among its cells."""
     p = dict(zip(PLAYER_FIELDS, player))
-    rows = []
-    for r, (colours_, buttons) in enumerate(zip(p["colours"], p["board"]), start=1):
-        cells = "".join(
-            cell_html(colour, mark, part, part in marks, spoken)
-            for colour, mark, part in zip(colours_, buttons, row_parts(seat, r))
-        )
-        rows.append(f"<tr>{ROW_NUMBERS[r - 1]}{cells}</tr>")
+    rows = "".join(
+        row_html(seat, r, colours_, buttons, marks, spoken)
+        for r, (colours_, buttons) in enumerate(zip(p["colours"], p["board"]), start=1)
+    )
     spaces = OUT_OF_THE_ROUND if p["status"] in ("bust", "left") else IN_THE_ROUND
     facts = " \u00b7 ".join(player_facts(player))
     return Html(
         f"<div>{PLAYER_NAME}{escape(label)}</div>{PLAYER_FACTS}{escape(facts)}</div>"
-        f"{spaces}{COLUMN_NUMBERS}{''.join(rows)}</table></div>"
+        f"{spaces}{COLUMN_NUMBERS}{rows}</table></div>"
     )
 
 

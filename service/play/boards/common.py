@@ -329,6 +329,8 @@ def part_start(
     **attrs,
 ) -> Html:
     """The start of a `part_el`."""
+    if not marked and title is None and not attrs:
+        return start_tag(tag, style, data_part=part)
     if marked:
         words = gettext(MARK_WORDS)
         style = f"{style};{MARK_STYLE}" if style else MARK_STYLE
@@ -447,6 +449,7 @@ def card_box(
     return Html(f"{card_start(style, gap, part, marked, **attrs)}{_inner(content)}</div>")
 
 
+@lru_cache(maxsize=256)  # about 300 bytes an entry; the words are a few dozen a language
 def hyphenated(word: str) -> Html:
     """A word with "|" where it may break in a narrow column (with a hyphen: a soft hyphen,
     written as markup, since `clean` turns format characters into spaces): each language's own

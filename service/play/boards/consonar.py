@@ -135,13 +135,16 @@ def owners(t: Table) -> dict[str, int]:
     return {colour: seat for seat, colour in enumerate(v["nations"]) if seat not in v["removed"]}
 
 
+SUBMARINES = tuple(f"{c}{number}" for c in COLOURS for number in (1, 2))
+
+
 def ladder_rows(t: Table) -> list[list[list[str]]]:
     """Per rung (8 down to 1), per colour, the submarines there."""
     ladder = t.view["ladder"]
-    return [
-        [sorted(s for s in (f"{c}1", f"{c}2") if ladder.get(s) == rung) for c in COLOURS]
-        for rung in RUNGS
-    ]
+    at: dict[tuple, list[str]] = {}
+    for sub in SUBMARINES:
+        at.setdefault((ladder.get(sub), sub[0]), []).append(sub)
+    return [[at.get((rung, c), []) for c in COLOURS] for rung in RUNGS]
 
 
 def sunk_by_colour(t: Table) -> list[list[str]]:
