@@ -7,8 +7,16 @@ external CSS. And on a phone's screen, 360 px wide, without a media query (a mai
 drop them): a board is no wider than about 300 px at its narrowest. Rows of cards wrap (inline
 blocks), grids share the width they are given (`fluid_grid`), labels sit above a row rather
 than beside it, and any word may break (`overflow-wrap:anywhere`, inherited from the frame)
-rather than push a board past the screen's edge. `el()` is the only way a board makes a tag; every string it is given is escaped
-unless it is already `Html`, so a player called `<script>` is shown as text.
+rather than push a board past the screen's edge.
+
+Nothing from outside reaches the HTML unescaped: a player called `<script>` is shown as text.
+A tag starts with `start_tag` (or `part_start`, `card_start`, `layout_start`), which escapes
+every attribute's value; what goes between tags is `Html` (markup made here, safe as it is) or
+goes through `escape` (or `markup`, which also takes lists). A turn email draws a board for
+every reader, and the workers do little else, so a board is not built element by element: the
+starts of the elements it repeats (a cell, a card, a row, a label) are made once, at import or
+cached, and each row or card is one f-string of them with the values that come from the view
+and the names escaped. `el()` builds an element from its children for the rare ones.
 
 The caches of the boards live as long as their process, and the background worker and the HTTP
 workers draw boards for every turn email and page all day: each cache is bounded by what it
@@ -304,22 +312,6 @@ BADGE = N_("new")
 """The badge on a marked part (web/static/turnpost.css shows the element's `data-new`)."""
 
 
-def part_el(
-    tag: str,
-    *children,
-    part: str | None,
-    marked: bool = False,
-    style: str = "",
-    title: str | None = None,
-    **attrs,
-) -> Html:
-    """An element that shows a board part (service/play/parts): its name in `data-part`, so
-    that the game page can offer it to be picked; `marked` when what happened since the
-    reader's last move changed it: the class `changed`, a ring, and the words in its title
-    (not the colour alone)."""
-    return Html(f"{part_start(tag, part, marked, style, title, **attrs)}{_inner(children)}</{tag}>")
-
-
 def part_start(
     tag: str,
     part: str | None,
@@ -328,7 +320,10 @@ def part_start(
     title: str | None = None,
     **attrs,
 ) -> Html:
-    """The start of a `part_el`."""
+    """The start of an element that shows a board part (service/play/parts): its name in
+    `data-part`, so that the game page can offer it to be picked; `marked` when what happened
+    since the reader's last move changed it: the class `changed`, a ring, and the words in its
+    title (not the colour alone)."""
     if not marked and title is None and not attrs:
         return start_tag(tag, style, data_part=part)
     if marked:
@@ -344,6 +339,11 @@ def part_start(
         title=title,
         **attrs,
     )
+
+
+def part_el(tag: str, *children, part: str | None, **start) -> Html:
+    """A `part_start` element (`start`: its keywords) with its children."""
+    return Html(f"{part_start(tag, part, **start)}{_inner(children)}</{tag}>")
 
 
 @cache  # the styles of the boards' paragraphs: a few

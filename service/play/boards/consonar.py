@@ -411,11 +411,6 @@ def rung_html(
     return Html(f"{RUNG_STARTS[rung]}{RUNG_LABEL}{rung}</td>{''.join(drawn)}</tr>")
 
 
-TORPEDO_CARD = {
-    c: f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
-    f"border-radius:6px;background:#fbfbf7;color:{INK}"
-    for c in COLOURS
-}
 TORPEDO_NAME = start_tag("div", "font-size:16px;font-weight:bold")
 TORPEDOES = start_tag("div", "font-size:14px;letter-spacing:2px")
 TORPEDO = "\u25cf"  # one a torpedo the card fires
@@ -423,9 +418,11 @@ TORPEDO_SYMBOL = start_tag("div", "font-size:12px")
 
 
 def torpedo_card(card: dict, marked: bool = False) -> Html:
-    start = card_start(
-        TORPEDO_CARD[card["colour"]], part=named.torpedo(card["card"]), marked=marked
+    style = (
+        f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[card['colour']]};"
+        f"border-radius:6px;background:#fbfbf7;color:{INK}"
     )
+    start = card_start(style, part=named.torpedo(card["card"]), marked=marked)
     return Html(
         f"{start}{TORPEDO_NAME}{escape(card['card'])}</div>"
         f"{TORPEDOES}{TORPEDO * card['torpedoes']}</div>"
@@ -450,17 +447,17 @@ def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
     )
 
 
-FLEET_CARD = {
-    c: f"width:96px;padding:6px;text-align:center;border-radius:6px;"
-    f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}"
-    for c in COLOURS
-}
 FLEET_MOVE = start_tag("div", "font-size:20px;font-weight:bold")
 FLEET_WORDS = start_tag("div", "font-size:11px")
 
 
 def fleet_card(card: dict, marked: bool = False) -> Html:
-    start = card_start(FLEET_CARD[card["colour"]], part=named.hand(card["card"]), marked=marked)
+    c = card["colour"]
+    style = (
+        f"width:96px;padding:6px;text-align:center;border-radius:6px;"
+        f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}"
+    )
+    start = card_start(style, part=named.hand(card["card"]), marked=marked)
     return Html(
         f"{start}{FLEET_MOVE}{card['value']:+d}</div>{FLEET_WORDS}{escape(card['card'])}</div>"
         f"{FLEET_WORDS}{hyphenated(symbol_word(card['symbol']))} \u2192 "

@@ -107,35 +107,34 @@ def sides(t: Table) -> tuple[int, int]:
     return 1 - bottom, bottom
 
 
+CHOOSING = {
+    "draft": (
+        N_("You keep one of the two Specials you drew; the other is given."),
+        N_("%(who)s keeps one of two Specials; the other is given."),
+    ),
+    "start": (
+        N_("Start of the round: you may use a start-of-round Special or pass."),
+        N_("%(who)s may use a start-of-round Special or pass."),
+    ),
+    "submarine": (
+        N_("You keep one of the two Divers your Submarine drew."),
+        N_("%(who)s keeps one of two Divers the Submarine drew."),
+    ),
+    "harpoon": (
+        N_("You give one Diver back after your Harpoon."),
+        N_("%(who)s gives one Diver back after the Harpoon."),
+    ),
+}
+"""The phases in which a seat chooses: the words for the reader, and for the others."""
+
+
 def situation(t: Table) -> str:
     v = t.view
     phase = v["phase"]
     if phase == "over":
         return t.result() or gettext("The game is over.")
-    if phase == "draft":
-        return acting(
-            t,
-            N_("You keep one of the two Specials you drew; the other is given."),
-            N_("%(who)s keeps one of two Specials; the other is given."),
-        )
-    if phase == "start":
-        return acting(
-            t,
-            N_("Start of the round: you may use a start-of-round Special or pass."),
-            N_("%(who)s may use a start-of-round Special or pass."),
-        )
-    if phase == "submarine":
-        return acting(
-            t,
-            N_("You keep one of the two Divers your Submarine drew."),
-            N_("%(who)s keeps one of two Divers the Submarine drew."),
-        )
-    if phase == "harpoon":
-        return acting(
-            t,
-            N_("You give one Diver back after your Harpoon."),
-            N_("%(who)s gives one Diver back after the Harpoon."),
-        )
+    if phase in CHOOSING:
+        return acting(t, *CHOOSING[phase])
     placed = gettext("%(num)s of 10 cards placed", num=v["placements"])
     if phase == "move":
         pending = v["pending_move"]
