@@ -242,7 +242,7 @@ def removed_card(colour: str) -> str:
     return gettext("Bonus card out of the game: %(colour)s.", colour=gettext(COLOUR_NAMES[colour]))
 
 
-@lru_cache(maxsize=2048)  # about 640 bytes an entry (a part per seat and cell)
+@lru_cache(maxsize=1024)  # about 720 bytes an entry (a part per seat and cell; rows are cached)
 def cell_html(
     colour: str, mark: str, part: str | None = None, marked: bool = False, spoken: str = "en"
 ) -> Html:
@@ -282,7 +282,7 @@ OUT_OF_THE_ROUND = layout_start(SPACES + ";outline:2px dashed #5b6775;outline-of
 """Out of the round: a dashed frame (fading it would make its letters hard to read)."""
 
 
-@lru_cache(maxsize=512)  # about 1.6 KB an entry
+@lru_cache(maxsize=256)  # about 3.4 KB an entry (the key and the row)
 def row_html(
     seat: int, row: int, colours_: str, buttons: str, marks: frozenset[str], spoken: str
 ) -> Html:
