@@ -8,12 +8,13 @@ keeps one position in STEP, each with the seat to move as its reader and, as its
 parts the move that led there changed (what a turn email marks is of that kind). A round clears
 the boards' caches, then draws each kept position once with `time.process_time()` around the
 whole round: a worker drawing the positions of games as they go, its caches filling as they
-would. A child's figure is the median of ROUNDS rounds; the report is the median of the
-children's.
+would. A child keeps the median of its ROUNDS rounds and the least; the report gives the median
+of the children's medians, and the least round of all (the figure least disturbed by the other
+work of a shared machine).
 
-`--digest` prints instead, per title, a digest of every board drawn from those positions and
-more (every seat and a spectator; no marks, the move's marks, every part on the board marked;
-English, Russian and Italian): two trees whose digests are equal draw byte-identical boards.
+`--digest` prints instead, per title, a digest of every board drawn from the positions of
+DIGEST_GAMES games (every seat and a spectator; no marks, the move's marks, every part on the
+board marked; English, Russian and Italian): two trees with equal digests draw the same bytes.
 
     python -m bench.boards [--before /tmp/boards-before] [--children 3]
     python -m bench.boards --digest [--before /tmp/boards-before]
@@ -38,15 +39,16 @@ TITLES = ("buttons", "consonar", "nautilus", "ninedomains")
 GAMES = 4  # seeded games of each title
 STEP = 2  # one position of every STEP kept
 ROUNDS = 15
+DIGEST_GAMES = 8
 LANGUAGES = ("en", "ru", "it")
 
 
 # -- the child: runs with the measured tree's code ------------------------------------------
 
 
-def tables(name: str, every_seat: bool = False, step: int = STEP) -> list[tuple]:
-    """(view, names, outcome, marks) of one position in `step` of GAMES seeded games of `name`,
-    read by the seat to move (`every_seat`: by every seat and a spectator)."""
+def tables(name: str, every_seat: bool = False, step: int = STEP, games: int = GAMES) -> list:
+    """(view, names, outcome, marks) of one position in `step` of `games` seeded games of
+    `name`, read by the seat to move (`every_seat`: by every seat and a spectator)."""
     from engine import match as runner
     from engine import registry
     from service.play import parts
@@ -58,7 +60,7 @@ def tables(name: str, every_seat: bool = False, step: int = STEP) -> list[tuple]
 
     title, game = POSITIONS[name], registry.GAMES[name]
     found = []
-    for i in range(GAMES):
+    for i in range(games):
         n = title.players[i % len(title.players)]
         seed = conformance.seed_of(3000 + i)
         steps: list[tuple] = []
@@ -121,7 +123,7 @@ def child_digest() -> dict:
     for name in TITLES:
         digest = hashlib.sha256()
         count = 0
-        for view, names, outcome, marks in tables(name, every_seat=True):
+        for view, names, outcome, marks in tables(name, every_seat=True, games=DIGEST_GAMES):
             for language in LANGUAGES:
                 with speaking(language):
                     digest.update(boards.text_board(view, names, outcome).encode())
