@@ -383,13 +383,12 @@ DATA_TABLE = start_tag(
 def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) -> Html:
     """A small bordered table of facts (scores, battles)."""
     right = set(align_right)
-    head = "".join(
-        f"{TH_RIGHT if i in right else TH}{markup(h)}</th>" for i, h in enumerate(header)
-    )
+    heads = [TH_RIGHT if i in right else TH for i in range(len(header))]
+    head = "".join(f"{start}{markup(h)}</th>" for start, h in zip(heads, header))
+    columns = max(map(len, rows), default=0)
+    cells = [TD_RIGHT if i in right else TD for i in range(columns)]
     body = "".join(
-        "<tr>"
-        + "".join(f"{TD_RIGHT if i in right else TD}{markup(c)}</td>" for i, c in enumerate(row))
-        + "</tr>"
+        "<tr>" + "".join(f"{start}{markup(c)}</td>" for start, c in zip(cells, row)) + "</tr>"
         for row in rows
     )
     return Html(f"{DATA_TABLE}<tr>{head}</tr>{body}</table>")

@@ -37,6 +37,11 @@ from service.words import N_, gettext, language, ngettext, pgettext
 
 def short(domain: str) -> str:
     """A domain's name in a text board's column (with its points: at most 10 letters)."""
+    return _short(domain, language())
+
+
+@cache  # five domains in each language
+def _short(domain: str, spoken: str) -> str:
     return {
         "science": pgettext("domain, short", "Sci"),
         "exploration": pgettext("domain, short", "Expl"),
