@@ -36,19 +36,20 @@ from pathlib import Path
 
 TREE = Path(__file__).resolve().parent.parent
 TITLES = ("buttons", "consonar", "nautilus", "ninedomains")
-GAMES = 4  # seeded games of each title
+GAMES = {"buttons": 4, "consonar": 4, "nautilus": 4, "ninedomains": 16}
+"""Seeded games of each title (one of The Nine Domains is some 8 moves)."""
 STEP = 2  # one position of every STEP kept
 ROUNDS = 15
-DIGEST_GAMES = 8
+DIGEST_GAMES = 8  # (four times as many of The Nine Domains)
 LANGUAGES = ("en", "ru", "it")
 
 
 # -- the child: runs with the measured tree's code ------------------------------------------
 
 
-def tables(name: str, every_seat: bool = False, step: int = STEP, games: int = GAMES) -> list:
-    """(view, names, outcome, marks) of one position in `step` of `games` seeded games of
-    `name`, read by the seat to move (`every_seat`: by every seat and a spectator)."""
+def tables(name: str, every_seat: bool = False, step: int = STEP, games: int = 0) -> list:
+    """(view, names, outcome, marks) of one position in `step` of `games` (GAMES') seeded
+    games of `name`, read by the seat to move (`every_seat`: by every seat and a spectator)."""
     from engine import match as runner
     from engine import registry
     from service.play import parts
@@ -60,7 +61,7 @@ def tables(name: str, every_seat: bool = False, step: int = STEP, games: int = G
 
     title, game = POSITIONS[name], registry.GAMES[name]
     found = []
-    for i in range(games):
+    for i in range(games or GAMES[name]):
         n = title.players[i % len(title.players)]
         seed = conformance.seed_of(3000 + i)
         steps: list[tuple] = []
@@ -123,7 +124,9 @@ def child_digest() -> dict:
     for name in TITLES:
         digest = hashlib.sha256()
         count = 0
-        for view, names, outcome, marks in tables(name, every_seat=True, games=DIGEST_GAMES):
+        for view, names, outcome, marks in tables(
+            name, every_seat=True, games=DIGEST_GAMES * GAMES[name] // 4
+        ):
             for language in LANGUAGES:
                 with speaking(language):
                     digest.update(boards.text_board(view, names, outcome).encode())
