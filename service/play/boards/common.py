@@ -5,7 +5,7 @@ HTML boards must look right in Gmail, Outlook and Apple Mail: tables for layout,
 only (with `bgcolor` next to `background` for Outlook's Word engine), no SVG, no scripts, no
 external CSS. And on a phone's screen, 360 px wide, without a media query (a mail client may
 drop them): a board is no wider than about 300 px at its narrowest. Rows of cards wrap (inline
-blocks), grids share the width they are given (`fluid_grid`), labels sit above a row rather
+blocks), grids share the width they are given (`fluid_start`), labels sit above a row rather
 than beside it, and any word may break (`overflow-wrap:anywhere`, inherited from the frame)
 rather than push a board past the screen's edge.
 
@@ -209,11 +209,6 @@ def layout_start(style: str = "", **attrs) -> Html:
     )
 
 
-def layout_table(*children, style: str = "", **attrs) -> Html:
-    """A `layout_start` table of `children` (its rows)."""
-    return Html(f"{layout_start(style, **attrs)}{_inner(children)}</table>")
-
-
 @cache  # the attribute names of the boards' code: a few dozen
 def _attribute(key: str) -> str:
     return key.rstrip("_").replace("_", "-")
@@ -409,11 +404,6 @@ def fluid_start(widest: int, style: str = "", **attrs) -> Html:
     return layout_start(
         f"width:100%;max-width:{widest}px;table-layout:fixed;{style}", width="100%", **attrs
     )
-
-
-def fluid_grid(rows: list, widest: int, style: str = "", **attrs) -> Html:
-    """A `fluid_start` table of `rows`."""
-    return Html(f"{fluid_start(widest, style, **attrs)}{markup(rows)}</table>")
 
 
 def cards_in_a_row(cards: list) -> Html:
