@@ -163,7 +163,7 @@ def _escaped(text: str) -> Html:
     return Html(html.escape(clean(text), quote=True))
 
 
-@lru_cache(maxsize=1024)  # about 600 bytes an entry (a style and a part's name)
+@lru_cache(maxsize=1024)  # about 630 bytes an entry (a style and a part's name)
 def start_tag(tag: str, style: str = "", **attrs) -> Html:
     """`<tag style="..." attrs...>`, every value escaped (None: left out). Attribute names:
     `class_` -> `class`, `_` -> `-`. A board's repeated elements start with one of these, made
