@@ -1,22 +1,27 @@
-"""The boards (service/play/boards): golden files of recorded positions, and every position of 200
+"""The boards (service/play/boards): golden files of recorded positions (and of one with every
+part marked, in Russian or Italian), hostile names that stay text, and every position of 200
 seeded games per title drawn for every seat and a spectator with nothing hidden in them.
 
 Regenerate the golden files after an intended change of a board:
     UPDATE_GOLDEN_BOARDS=1 .venv/bin/python -m pytest tests/service/test_boards.py -k golden
-and read the diff before committing it.
+and read the diff before committing it. A change meant to draw the same boards (a faster way to
+draw them) leaves every golden file as it is; `python -m bench.boards --digest --before TREE`
+compares many more boards with another tree's.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from engine.rng import Rng
-from service.play.boards import seat_boards
+from service.play.boards import _parts, html_board, seat_boards
 from service.play.boards.common import TEXT_WIDTH, width
+from service.words import speaking
 from tests.engine import conformance
 from tests.service.boards_positions import NAMES, TITLES, perturbed, positions, snapshot
 
@@ -39,6 +44,7 @@ MAIL_SAFE_ATTRIBUTES = {
     "title",
     "data-part",  # the parts a move picks on the game page (service/play/parts)
     "class",  # `changed`: a part marked as changed since the reader's last move
+    "data-new",  # the badge of such a part ("new", in the reader's language)
 }
 
 
@@ -107,6 +113,57 @@ def test_golden_boards(name):
                 assert path.read_text(encoding="utf-8") == content, (
                     f"{name}/{path.name} differs from the golden board"
                 )
+
+
+def every_part(html: str) -> frozenset[str]:
+    """The board parts an HTML board names."""
+    return frozenset(re.findall(r'data-part="([^"]*)"', html))
+
+
+MARKED_LANGUAGE = {"nautilus": "it", "consonar": "ru", "buttons": "it", "ninedomains": "ru"}
+
+
+@pytest.mark.parametrize("name", sorted(TITLES))
+def test_golden_boards_with_every_part_marked_in_another_language(name):
+    """The middle position for seat 0 with every part on it marked as changed (a ring, the
+    class, the words in the title, the badge), in Russian or Italian: drawn as the golden
+    file says."""
+    _, chosen = golden_positions(name)
+    version, match = chosen["middle"]
+    view, names, outcome = _parts(snapshot(name, match, version), 0)
+    with speaking(MARKED_LANGUAGE[name]):
+        parts = every_part(html_board(view, names, outcome))
+        html = html_board(view, names, outcome, parts)
+    check_board("\n", html)
+    assert len(parts) >= 5 and html.count('class="changed"') == len(parts)
+    path = GOLDEN / name / f"middle-seat0-marked-{MARKED_LANGUAGE[name]}.html"
+    if os.environ.get("UPDATE_GOLDEN_BOARDS") == "1":
+        path.write_text(html + "\n", encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == html + "\n", f"{name}/{path.name} differs"
+
+
+@pytest.mark.parametrize("name", sorted(TITLES))
+def test_no_name_reaches_a_board_unescaped(name):
+    """Every golden position, for every seat and a spectator, marked and not, in English and
+    Russian: hostile names (markup, quotes, an ampersand, a newline) are text, never markup,
+    and no attribute is broken open by a quote."""
+    n, chosen = golden_positions(name)
+    hostile = ["<script>x</script>", '"><b onclick=x>', "A & B 'C'", "<i>Di</i>", "Ed", "Fay"]
+    shown = set()
+    for version, match in chosen.values():
+        for seat in viewers(n):
+            view, names, outcome = _parts(snapshot(name, match, version, hostile), seat)
+            for language in ("en", "ru"):
+                with speaking(language):
+                    plain = html_board(view, names, outcome)
+                    for html in (plain, html_board(view, names, outcome, every_part(plain))):
+                        markup = Markup(html)
+                        assert markup.tags <= MAIL_SAFE_TAGS, markup.tags - MAIL_SAFE_TAGS
+                        assert markup.attributes <= MAIL_SAFE_ATTRIBUTES
+                        assert "<script" not in html and "<b " not in html and "<i>" not in html
+                        text = "".join(markup.text)
+                        shown |= {who for who in hostile[:n] if who in text}
+    assert shown == set(hostile[:n]), shown  # each seat's name, whole, as text
 
 
 def test_golden_positions_are_what_their_names_say():

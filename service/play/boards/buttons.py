@@ -7,18 +7,21 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from service.play.boards.common import (
+    FOOTER,
     INK,
-    LINE,
     MUTED,
     Html,
     board_frame,
     card_box,
     cards_in_a_row,
     el,
-    layout_table,
+    escape,
+    layout_start,
     pad,
     paragraph,
     part_el,
+    start_tag,
+    strong_paragraph,
     wrap,
 )
 from service.play.boards.table import Table
@@ -239,7 +242,7 @@ def removed_card(colour: str) -> str:
     return gettext("Bonus card out of the game: %(colour)s.", colour=gettext(COLOUR_NAMES[colour]))
 
 
-@lru_cache(maxsize=2048)  # about 640 bytes an entry (a part per seat and cell)
+@lru_cache(maxsize=1024)  # about 720 bytes an entry (a part per seat and cell; rows are cached)
 def cell_html(
     colour: str, mark: str, part: str | None = None, marked: bool = False, spoken: str = "en"
 ) -> Html:
@@ -264,8 +267,34 @@ def cell_html(
 
 
 NUMBER_STYLE = f"font-size:10px;color:{MUTED};text-align:center"
-COLUMN_NUMBERS = el("tr", el("td", ""), [el("td", str(c), style=NUMBER_STYLE) for c in range(1, 7)])
-ROW_NUMBERS = [el("td", str(r), style=NUMBER_STYLE + ";padding-right:3px") for r in range(1, 7)]
+COLUMN_NUMBER = start_tag("td", NUMBER_STYLE)
+COLUMN_NUMBERS = Html(
+    "<tr><td></td>" + "".join(f"{COLUMN_NUMBER}{c}</td>" for c in range(1, 7)) + "</tr>"
+)
+ROW_NUMBERS = [
+    start_tag("td", NUMBER_STYLE + ";padding-right:3px") + f"{r}</td>" for r in range(1, 7)
+]
+PLAYER_NAME = start_tag("div", "font-weight:bold")
+PLAYER_FACTS = start_tag("div", f"font-size:12px;color:{MUTED}")
+SPACES = "border-collapse:separate;margin-top:4px"
+IN_THE_ROUND = layout_start(SPACES)
+OUT_OF_THE_ROUND = layout_start(SPACES + ";outline:2px dashed #5b6775;outline-offset:2px")
+"""Out of the round: a dashed frame (fading it would make its letters hard to read)."""
+
+
+@lru_cache(maxsize=256)  # about 3.4 KB an entry (the key and the row)
+def row_html(
+    seat: int, row: int, colours_: str, buttons: str, marks: frozenset[str], spoken: str
+) -> Html:
+    """Row `row` of seat `seat`'s board: its number and its six spaces; `marks`: the parts to
+    mark among the board's cells."""
+    cells = "".join(
+        cell_html(colour, mark, part, part in marks, spoken)
+        for colour, mark, part in zip(
+            colours_, buttons, (named.cell(seat, row, col) for col in range(1, 7))
+        )
+    )
+    return Html(f"<tr>{ROW_NUMBERS[row - 1]}{cells}</tr>")
 
 
 @lru_cache(maxsize=64)  # about 20 KB an entry
@@ -279,26 +308,15 @@ def board_html(
     """Seat `seat`'s board as an HTML table of coloured spaces, with the facts above it;
     `marks`: the parts to mark among its cells."""
     p = dict(zip(PLAYER_FIELDS, player))
-    rows = [COLUMN_NUMBERS]
-    for r in range(6):
-        cells = []
-        for c in range(6):
-            part = named.cell(seat, r + 1, c + 1)
-            cells.append(
-                cell_html(p["colours"][r][c], p["board"][r][c], part, part in marks, spoken)
-            )
-        rows.append(el("tr", ROW_NUMBERS[r], cells))
-    faded = p["status"] in ("bust", "left")
-    return el(
-        "div",
-        el("div", label, style="font-weight:bold"),
-        el("div", " \u00b7 ".join(player_facts(player)), style=f"font-size:12px;color:{MUTED}"),
-        layout_table(
-            rows,
-            # out of the round: a dashed frame (fading it would make its letters hard to read)
-            style="border-collapse:separate;margin-top:4px"
-            + (";outline:2px dashed #5b6775;outline-offset:2px" if faded else ""),
-        ),
+    rows = "".join(
+        row_html(seat, r, colours_, buttons, marks, spoken)
+        for r, (colours_, buttons) in enumerate(zip(p["colours"], p["board"]), start=1)
+    )
+    spaces = OUT_OF_THE_ROUND if p["status"] in ("bust", "left") else IN_THE_ROUND
+    facts = " \u00b7 ".join(player_facts(player))
+    return Html(
+        f"<div>{PLAYER_NAME}{escape(label)}</div>{PLAYER_FACTS}{escape(facts)}</div>"
+        f"{spaces}{COLUMN_NUMBERS}{rows}</table></div>"
     )
 
 
@@ -339,26 +357,26 @@ def html(t: Table) -> Html:
     return board_frame(
         "Buttons",
         subtitle,
-        el("div", [paragraph(el("strong", line)) for line in situation(t)]),
-        el(
-            "div",
-            cards_in_a_row([card_box(d) for d in dice_cells]) if dice_cells else None,
-            paragraph(dice_line(t), style=f"color:{MUTED}"),
+        Html(f"<div>{''.join(strong_paragraph(line) for line in situation(t))}</div>"),
+        Html(
+            "<div>"
+            + (cards_in_a_row([card_box(d) for d in dice_cells]) if dice_cells else "")
+            + f"{paragraph(dice_line(t), style=f'color:{MUTED}')}</div>"
         )
         if v["phase"] in ("turn", "place")
         else None,
         grid,
-        el(
-            "div",
-            paragraph(
+        Html(
+            FOOTER
+            + paragraph(
                 gettext(
                     "\u25cf a button of this round, \u2605 a star; the letters name "
                     "the printed colours (R red, Y yellow, G green, B blue)."
                 ),
                 style=f"font-size:12px;color:{MUTED}",
-            ),
-            v["removed_card"] and paragraph(removed_card(v["removed_card"])),
-            style=f"border-top:1px solid {LINE};padding-top:6px",
+            )
+            + (paragraph(removed_card(v["removed_card"])) if v["removed_card"] else "")
+            + "</div>"
         ),
     )
 

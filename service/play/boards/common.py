@@ -5,10 +5,18 @@ HTML boards must look right in Gmail, Outlook and Apple Mail: tables for layout,
 only (with `bgcolor` next to `background` for Outlook's Word engine), no SVG, no scripts, no
 external CSS. And on a phone's screen, 360 px wide, without a media query (a mail client may
 drop them): a board is no wider than about 300 px at its narrowest. Rows of cards wrap (inline
-blocks), grids share the width they are given (`fluid_grid`), labels sit above a row rather
+blocks), grids share the width they are given (`fluid_start`), labels sit above a row rather
 than beside it, and any word may break (`overflow-wrap:anywhere`, inherited from the frame)
-rather than push a board past the screen's edge. `el()` is the only way a board makes a tag; every string it is given is escaped
-unless it is already `Html`, so a player called `<script>` is shown as text.
+rather than push a board past the screen's edge.
+
+Nothing from outside reaches the HTML unescaped: a player called `<script>` is shown as text.
+A tag starts with `start_tag` (or `part_start`, `card_start`, `layout_start`), which escapes
+every attribute's value; what goes between tags is `Html` (markup made here, safe as it is) or
+goes through `escape` (or `markup`, which also takes lists). A turn email draws a board for
+every reader, and the workers do little else, so a board is not built element by element: the
+starts of the elements it repeats (a cell, a card, a row, a label) are made once, at import or
+cached, and each row or card is one f-string of them with the values that come from the view
+and the names escaped. `el()` builds an element from its children for the rare ones.
 
 The caches of the boards live as long as their process, and the background worker and the HTTP
 workers draw boards for every turn email and page all day: each cache is bounded by what it
@@ -155,26 +163,44 @@ def _escaped(text: str) -> Html:
     return Html(html.escape(clean(text), quote=True))
 
 
+@lru_cache(maxsize=1024)  # about 630 bytes an entry (a style and a part's name)
+def start_tag(tag: str, style: str = "", **attrs) -> Html:
+    """`<tag style="..." attrs...>`, every value escaped (None: left out). Attribute names:
+    `class_` -> `class`, `_` -> `-`. A board's repeated elements start with one of these, made
+    once (at import, or the first time a style and a part are drawn), and their content is put
+    in with an f-string: `f"{ROW_LABEL}{escape(name)}</td>"`."""
+    head = f'<{tag} style="{escape(style)}"' if style else f"<{tag}"
+    for key, value in attrs.items():
+        if value is not None:
+            head += f' {_attribute(key)}="{escape(value)}"'
+    return Html(head + ">")
+
+
 def el(tag: str, *children, style: str = "", **attrs) -> Html:
     """`<tag style=... attrs>children</tag>`; children may be strings, Html, numbers, None
-    (left out) or lists of these. Attribute names: `class_` -> `class`, `_` -> `-`.
-    A board makes a hundred or more a turn email, and a turn email is what the workers do most:
-    the common cases (no attributes, children that are markup or text already) go first."""
-    head = f'<{tag} style="{escape(style)}"' if style else f"<{tag}"
-    if attrs:
-        for key, value in attrs.items():
-            if value is not None:
-                head += f' {_attribute(key)}="{escape(value)}"'
-    return Html(f"{head}>{_inner(children)}</{tag}>")
+    (left out) or lists of these (see `start_tag` for the attributes). For the parts a board
+    draws once; those it repeats are f-strings of `start_tag`s and `markup`."""
+    return Html(f"{start_tag(tag, style, **attrs)}{_inner(children)}</{tag}>")
 
 
-def layout_table(*children, style: str = "", **attrs) -> Html:
-    """A table that only lays out its cells (e-mail clients know no other grid): no spacing or
-    border of its own, and screen readers read its cells as text, not as a table."""
-    return el(
+def markup(child) -> Html:
+    """One child of an element as markup: Html as it is, any other string (a name, free text)
+    or number escaped, None nothing, a list or tuple its items in order."""
+    kind = type(child)
+    if kind is Html:
+        return child
+    if kind is str:
+        return _escaped(child)
+    return Html(_inner((child,)))
+
+
+def layout_start(style: str = "", **attrs) -> Html:
+    """The start of a table that only lays out its cells (e-mail clients know no other grid):
+    no spacing or border of its own, and screen readers read its cells as text, not as a
+    table."""
+    return start_tag(
         "table",
-        *children,
-        style=style,
+        style,
         role="presentation",
         cellpadding="0",
         cellspacing="0",
@@ -214,36 +240,37 @@ INK = "#1d2733"
 MUTED = "#5b6775"
 LINE = "#c9d1da"
 
+FRAME = layout_start(
+    f"{FONT};border:1px solid {LINE};border-collapse:separate;"
+    "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
+    bgcolor="#ffffff",
+)
+TITLE_BAR = start_tag(
+    "td", "padding:10px 12px;background:#eef2f6;border-bottom:1px solid " + LINE, bgcolor="#eef2f6"
+)
+TITLE = start_tag("div", "font-size:18px;font-weight:bold")
+SUBTITLE = start_tag("div", f"font-size:13px;color:{MUTED}")
+FRAME_PART = start_tag("td", "padding:10px 12px")
+
 
 def board_frame(title: str, subtitle: str, *body) -> Html:
     """The outer box of every HTML board: a title bar and the game's parts below it."""
-    head = el(
-        "tr",
-        el(
-            "td",
-            el("div", title, style="font-size:18px;font-weight:bold"),
-            el("div", subtitle, style=f"font-size:13px;color:{MUTED}"),
-            style="padding:10px 12px;background:#eef2f6;border-bottom:1px solid " + LINE,
-            bgcolor="#eef2f6",
-        ),
+    parts = "".join(f"<tr>{FRAME_PART}{markup(part)}</td></tr>" for part in body if part)
+    return Html(
+        f"{FRAME}<tr>{TITLE_BAR}{TITLE}{escape(title)}</div>"
+        f"{SUBTITLE}{escape(subtitle)}</div></td></tr>{parts}</table>"
     )
-    rows = [el("tr", el("td", part, style="padding:10px 12px")) for part in body if part]
-    return layout_table(
-        head,
-        *rows,
-        style=f"{FONT};border:1px solid {LINE};border-collapse:separate;"
-        "background:#ffffff;max-width:680px;overflow-wrap:anywhere",
-        bgcolor="#ffffff",
-    )
+
+
+HEADING = start_tag(
+    "div",
+    "font-size:13px;font-weight:bold;text-transform:uppercase;"
+    f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0",
+)
 
 
 def heading(text: str) -> Html:
-    return el(
-        "div",
-        text,
-        style=f"font-size:13px;font-weight:bold;text-transform:uppercase;"
-        f"letter-spacing:0.04em;color:{MUTED};margin:0 0 6px 0",
-    )
+    return Html(f"{HEADING}{escape(text)}</div>")
 
 
 def chip(
@@ -280,28 +307,28 @@ BADGE = N_("new")
 """The badge on a marked part (web/static/turnpost.css shows the element's `data-new`)."""
 
 
-def part_el(
+def part_start(
     tag: str,
-    *children,
     part: str | None,
     marked: bool = False,
     style: str = "",
     title: str | None = None,
     **attrs,
 ) -> Html:
-    """An element that shows a board part (service/play/parts): its name in `data-part`, so
-    that the game page can offer it to be picked; `marked` when what happened since the
-    reader's last move changed it: the class `changed`, a ring, and the words in its title
-    (not the colour alone)."""
+    """The start of an element that shows a board part (service/play/parts): its name in
+    `data-part`, so that the game page can offer it to be picked; `marked` when what happened
+    since the reader's last move changed it: the class `changed`, a ring, and the words in its
+    title (not the colour alone)."""
+    if not marked and title is None and not attrs:
+        return start_tag(tag, style, data_part=part)
     if marked:
         words = gettext(MARK_WORDS)
         style = f"{style};{MARK_STYLE}" if style else MARK_STYLE
         title = f"{title}: {words}" if title else words
         attrs["data_new"] = gettext(BADGE)
-    return el(
+    return start_tag(
         tag,
-        *children,
-        style=style,
+        style,
         data_part=part,
         class_="changed" if marked else None,
         title=title,
@@ -309,69 +336,94 @@ def part_el(
     )
 
 
+def part_el(tag: str, *children, part: str | None, **start) -> Html:
+    """A `part_start` element (`start`: its keywords) with its children."""
+    return Html(f"{part_start(tag, part, **start)}{_inner(children)}</{tag}>")
+
+
+@cache  # the styles of the boards' paragraphs: a few
+def _paragraph(style: str) -> Html:
+    return start_tag("p", f"margin:4px 0;{style}")
+
+
 def paragraph(*content, style: str = "") -> Html:
-    return el("p", *content, style=f"margin:4px 0;{style}")
+    return Html(f"{_paragraph(style)}{_inner(content)}</p>")
+
+
+def strong_paragraph(text: str) -> Html:
+    """A paragraph in bold: what happens now, atop a board."""
+    return Html(f"{_paragraph('')}<strong>{escape(text)}</strong></p>")
+
+
+FOOTER = start_tag("div", f"border-top:1px solid {LINE};padding-top:6px")
+"""The start of a board's last part: its notes below a line."""
+
+
+_TH = "padding:4px 6px;border-bottom:2px solid " + LINE + ";text-align:left;font-size:13px"
+# a heading's word never breaks (a name in one may: wrap it in `breakable`)
+TH, TH_RIGHT = (
+    start_tag("th", f"{_TH};overflow-wrap:normal{right}") for right in ("", ";text-align:right")
+)
+_TD = "padding:4px 6px;border-bottom:1px solid #e3e8ee;font-size:13px"
+TD, TD_RIGHT = (start_tag("td", _TD + right) for right in ("", ";text-align:right"))
+DATA_TABLE = start_tag(
+    "table",
+    cellpadding="0",
+    cellspacing="0",
+    border="0",
+    style="border-collapse:collapse;margin:2px 0",
+)
 
 
 def data_table(header: list, rows: list[list], align_right: Iterable[int] = ()) -> Html:
     """A small bordered table of facts (scores, battles)."""
     right = set(align_right)
-    # a heading's word never breaks (a name in one may: wrap it in `breakable`)
-    th = (
-        "padding:4px 6px;border-bottom:2px solid "
-        + LINE
-        + ";text-align:left;font-size:13px;overflow-wrap:normal"
-    )
-    td = "padding:4px 6px;border-bottom:1px solid #e3e8ee;font-size:13px"
-    head = el(
-        "tr",
-        [
-            el("th", h, style=th + (";text-align:right" if i in right else ""))
-            for i, h in enumerate(header)
-        ],
-    )
-    body = [
-        el(
-            "tr",
-            [
-                el("td", c, style=td + (";text-align:right" if i in right else ""))
-                for i, c in enumerate(row)
-            ],
-        )
+    heads = [TH_RIGHT if i in right else TH for i in range(len(header))]
+    head = "".join(f"{start}{markup(h)}</th>" for start, h in zip(heads, header))
+    columns = max(map(len, rows), default=0)
+    cells = [TD_RIGHT if i in right else TD for i in range(columns)]
+    body = "".join(
+        "<tr>" + "".join(f"{start}{markup(c)}</td>" for start, c in zip(cells, row)) + "</tr>"
         for row in rows
-    ]
-    return el(
-        "table",
-        head,
-        *body,
-        cellpadding="0",
-        cellspacing="0",
-        border="0",
-        style="border-collapse:collapse;margin:2px 0",
     )
+    return Html(f"{DATA_TABLE}<tr>{head}</tr>{body}</table>")
+
+
+BREAKABLE = start_tag("span", "overflow-wrap:anywhere")
 
 
 def breakable(text: str) -> Html:
     """Text (a name) that may break anywhere, even where its surroundings keep words whole."""
-    return el("span", text, style="overflow-wrap:anywhere")
+    return Html(f"{BREAKABLE}{escape(text)}</span>")
 
 
-def fluid_grid(rows: list, widest: int, style: str = "", **attrs) -> Html:
-    """A grid of equal columns (its first row's cells) that takes the width it is given, up to
-    `widest` px: on a phone its columns narrow instead of pushing the board past the screen.
-    Rows of one cell spanning every column carry labels."""
-    return layout_table(
-        rows,
-        width="100%",
-        style=f"width:100%;max-width:{widest}px;table-layout:fixed;{style}",
-        **attrs,
+def fluid_start(widest: int, style: str = "", **attrs) -> Html:
+    """The start of a grid of equal columns (its first row's cells) that takes the width it
+    is given, up to `widest` px: on a phone its columns narrow instead of pushing the board
+    past the screen. Rows of one cell spanning every column carry labels."""
+    return layout_start(
+        f"width:100%;max-width:{widest}px;table-layout:fixed;{style}", width="100%", **attrs
     )
 
 
 def cards_in_a_row(cards: list) -> Html:
     """Cards side by side that wrap onto a new line when the screen is narrow (each card an
     inline block: `card_box`)."""
-    return el("div", cards)
+    return Html(f"<div>{markup(cards)}</div>")
+
+
+def card_start(
+    style: str = "", gap: int = 6, part: str | None = None, marked: bool = False, **attrs
+) -> Html:
+    """The start of one card of `cards_in_a_row` (an inline block); `part`: the board part it
+    shows, `marked` when it changed since the reader's last move (see `part_el`)."""
+    return part_start(
+        "div",
+        part,
+        marked,
+        f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
+        **attrs,
+    )
 
 
 def card_box(
@@ -382,19 +434,13 @@ def card_box(
     marked: bool = False,
     **attrs,
 ) -> Html:
-    """One card of `cards_in_a_row`; `part`: the board part it shows, `marked` when it changed
-    since the reader's last move (see `part_el`)."""
-    return part_el(
-        "div",
-        *content,
-        part=part,
-        marked=marked,
-        style=f"display:inline-block;vertical-align:top;margin:0 {gap}px {gap}px 0;{style}",
-        **attrs,
-    )
+    """One card of `cards_in_a_row`: a `card_start` with its content."""
+    return Html(f"{card_start(style, gap, part, marked, **attrs)}{_inner(content)}</div>")
 
 
-def soft_hyphens(word: str, at: int) -> Html:
-    """A long word that may break (with a hyphen) after `at` letters in a narrow column (a
-    soft hyphen, written as markup: `clean` turns format characters into spaces)."""
-    return Html(escape(word[:at]) + "&shy;" + escape(word[at:]))
+@lru_cache(maxsize=256)  # about 300 bytes an entry; the words are a few dozen a language
+def hyphenated(word: str) -> Html:
+    """A word with "|" where it may break in a narrow column (with a hyphen: a soft hyphen,
+    written as markup, since `clean` turns format characters into spaces): each language's own
+    syllables, "sotto|ma|ri|no"."""
+    return Html("&shy;".join(escape(part) for part in word.split("|")))

@@ -7,21 +7,25 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from service.play.boards.common import (
+    FOOTER,
     INK,
     LINE,
     MUTED,
     Html,
     board_frame,
-    card_box,
+    card_start,
     cards_in_a_row,
     data_table,
-    el,
     escape,
-    fluid_grid,
+    fluid_start,
     heading,
+    hyphenated,
     joined,
     paragraph,
     part_el,
+    part_start,
+    start_tag,
+    strong_paragraph,
     table,
     wrap,
 )
@@ -131,13 +135,16 @@ def owners(t: Table) -> dict[str, int]:
     return {colour: seat for seat, colour in enumerate(v["nations"]) if seat not in v["removed"]}
 
 
+SUBMARINES = tuple(f"{c}{number}" for c in COLOURS for number in (1, 2))
+
+
 def ladder_rows(t: Table) -> list[list[list[str]]]:
     """Per rung (8 down to 1), per colour, the submarines there."""
     ladder = t.view["ladder"]
-    return [
-        [sorted(s for s in (f"{c}1", f"{c}2") if ladder.get(s) == rung) for c in COLOURS]
-        for rung in RUNGS
-    ]
+    at: dict[tuple, list[str]] = {}
+    for sub in SUBMARINES:
+        at.setdefault((ladder.get(sub), sub[0]), []).append(sub)
+    return [[at.get((rung, c), []) for c in COLOURS] for rung in RUNGS]
 
 
 def sunk_by_colour(t: Table) -> list[list[str]]:
@@ -322,137 +329,143 @@ NATION_WORDS = {
 language's own syllables: "Оран|же|вый", "Aran|cio|ne")."""
 
 
-def breakable(word: str) -> Html:
-    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup,
-    as `soft_hyphens` does)."""
-    return Html("&shy;".join(escape(part) for part in word.split("|")))
-
-
 def nation_word(colour: str) -> Html:
-    return breakable(gettext(NATION_WORDS[colour]))
+    return hyphenated(gettext(NATION_WORDS[colour]))
 
 
 def neutral_word() -> Html:
     """ "neutral" under a nation nobody plays ("|" where it may break, as a nation's name)."""
-    return breakable(gettext("neutral"))
+    return hyphenated(gettext("neutral"))
+
+
+RUNG_HEAD = start_tag("td", f"{LABEL_COLUMN};color:#ffffff;vertical-align:bottom")
+NATION_HEAD = {
+    c: start_tag(
+        "td",
+        f"padding:4px 1px;text-align:center;vertical-align:top;background:{PAINT[c]};"
+        f"color:{TEXT_ON.get(c, '#ffffff')};border-radius:4px 4px 0 0",
+        bgcolor=PAINT[c],
+    )
+    for c in COLOURS
+}
+NATION = start_tag("div", "font-size:11px;font-weight:bold")
+OWNER = start_tag("div", "font-size:11px")
+SUNK_ROW = start_tag("tr", "background:#eef2f6", bgcolor="#eef2f6")
+SUNK_LABEL = start_tag("td", f"{LABEL_COLUMN};color:#5b6775")
+SUNK = start_tag("td", "padding:4px 2px;text-align:center")
+LADDER = fluid_start(480, "border-collapse:collapse;background:#0b3d5a", bgcolor="#0b3d5a")
 
 
 def ladder_html(t: Table) -> Html:
     """The ladder: a column per nation sharing the board's width (each nation's owner, the
     reader's "(you)" among them, named at its top), a row per rung."""
     held = owners(t)
-    head_cells = [
-        el("td", gettext("rung"), style=f"{LABEL_COLUMN};color:#ffffff;vertical-align:bottom")
-    ]
-    for c in COLOURS:
-        owner = held.get(c)
-        head_cells.append(
-            el(
-                "td",
-                el("div", nation_word(c), style="font-size:11px;font-weight:bold"),
-                el(
-                    "div",
-                    t.name(owner, 12) if owner is not None else neutral_word(),
-                    style="font-size:11px",
-                ),
-                style=f"padding:4px 1px;text-align:center;vertical-align:top;"
-                f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')};"
-                "border-radius:4px 4px 0 0",
-                bgcolor=PAINT[c],
-            )
-        )
-    rows = [el("tr", head_cells)]
+    rung_words, sunk_words = gettext("rung"), gettext("sunk")
+    head = "".join(
+        f"{NATION_HEAD[c]}{NATION}{nation_word(c)}</div>"
+        f"{OWNER}{neutral_word() if held.get(c) is None else escape(t.name(held[c], 12))}</div>"
+        "</td>"
+        for c in COLOURS
+    )
+    rungs = []
     for rung, cells in zip(RUNGS, ladder_rows(t)):
         marked = frozenset(p for p in t.marks if p.startswith(("sub:", "rung:" + str(rung) + ":")))
-        rows.append(rung_html(rung, tuple(tuple(subs) for subs in cells), marked))
-    rows.append(
-        el(
-            "tr",
-            el("td", gettext("sunk"), style=f"{LABEL_COLUMN};color:#5b6775"),
-            [
-                el(
-                    "td",
-                    [sub_chip(s, True, t.marked(named.sunk(s))) for s in subs] or "\u00a0",
-                    style="padding:4px 2px;text-align:center",
-                )
-                for subs in sunk_by_colour(t)
-            ],
-            style="background:#eef2f6",
-            bgcolor="#eef2f6",
-        )
+        rungs.append(rung_html(rung, tuple(tuple(subs) for subs in cells), marked))
+    sunk = "".join(
+        f"{SUNK}{''.join(sub_chip(s, True, t.marked(named.sunk(s))) for s in subs) or NBSP}</td>"
+        for subs in sunk_by_colour(t)
     )
-    return fluid_grid(rows, 480, "border-collapse:collapse;background:#0b3d5a", bgcolor="#0b3d5a")
+    return Html(
+        f"{LADDER}<tr>{RUNG_HEAD}{escape(rung_words)}</td>{head}</tr>{''.join(rungs)}"
+        f"{SUNK_ROW}{SUNK_LABEL}{escape(sunk_words)}</td>{sunk}</tr></table>"
+    )
+
+
+NBSP = "\u00a0"
+"""An empty cell's content (a cell without any keeps no height in some mail clients)."""
+RUNG_LABEL = start_tag("td", f"{LABEL_COLUMN};color:#ffffff")
+RUNG_CELL = "padding:3px 2px;text-align:center;border-top:1px solid #7fa7c4"
+
+
+def rung_start(rung: int) -> Html:
+    """The start of a rung's row, the water darker the deeper it is (dark enough at the top
+    for its white label to read)."""
+    depth = 150 - (8 - rung) * 12
+    shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
+    return start_tag("tr", f"background:{shade}", bgcolor=shade)
+
+
+RUNG_STARTS = {rung: rung_start(rung) for rung in RUNGS}
 
 
 @lru_cache(maxsize=256)  # about 2.7 KB an entry; the ways subs share a rung are millions
 def rung_html(
     rung: int, cells: tuple[tuple[str, ...], ...], marks: frozenset[str] = frozenset()
 ) -> Html:
-    """One rung of the ladder, the water darker the deeper it is (dark enough at the top for
-    its white label to read); `marks`: the parts to mark among its submarines and cells."""
-    depth = 150 - (8 - rung) * 12
-    shade = "#%02x%02x%02x" % (depth // 3, depth // 2 + 40, depth + 40)
-    return el(
-        "tr",
-        el("td", str(rung), style=f"{LABEL_COLUMN};color:#ffffff"),
-        [
-            part_el(
-                "td",
-                [sub_chip(s, False, named.sub(s) in marks) for s in subs] or "\u00a0",
-                part=named.rung(rung, colour),
-                marked=named.rung(rung, colour) in marks,
-                style="padding:3px 2px;text-align:center;border-top:1px solid #7fa7c4",
-            )
-            for colour, subs in zip(COLOURS, cells)
-        ],
-        style=f"background:{shade}",
-        bgcolor=shade,
-    )
+    """One rung of the ladder; `marks`: the parts to mark among its submarines and cells."""
+    drawn = []
+    for colour, subs in zip(COLOURS, cells):
+        part = named.rung(rung, colour)
+        chips = "".join(sub_chip(s, False, named.sub(s) in marks) for s in subs)
+        drawn.append(f"{part_start('td', part, part in marks, RUNG_CELL)}{chips or NBSP}</td>")
+    return Html(f"{RUNG_STARTS[rung]}{RUNG_LABEL}{rung}</td>{''.join(drawn)}</tr>")
+
+
+TORPEDO_NAME = start_tag("div", "font-size:16px;font-weight:bold")
+TORPEDOES = start_tag("div", "font-size:14px;letter-spacing:2px")
+TORPEDO = "\u25cf"  # one a torpedo the card fires
+TORPEDO_SYMBOL = start_tag("div", "font-size:12px")
 
 
 def torpedo_card(card: dict, marked: bool = False) -> Html:
-    c = card["colour"]
-    return card_box(
-        el("div", card["card"], style="font-size:16px;font-weight:bold"),
-        el("div", "\u25cf" * card["torpedoes"], style="font-size:14px;letter-spacing:2px"),
-        el("div", breakable(symbol_word(card["symbol"])), style="font-size:12px"),
-        part=named.torpedo(card["card"]),
-        marked=marked,
-        style=f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[c]};"
-        f"border-radius:6px;background:#fbfbf7;color:{INK}",
+    style = (
+        f"width:86px;padding:6px;text-align:center;border:2px solid {PAINT[card['colour']]};"
+        f"border-radius:6px;background:#fbfbf7;color:{INK}"
     )
+    start = card_start(style, part=named.torpedo(card["card"]), marked=marked)
+    return Html(
+        f"{start}{TORPEDO_NAME}{escape(card['card'])}</div>"
+        f"{TORPEDOES}{TORPEDO * card['torpedoes']}</div>"
+        f"{TORPEDO_SYMBOL}{hyphenated(symbol_word(card['symbol']))}</div></div>"
+    )
+
+
+PILE = (
+    f"width:86px;padding:6px;text-align:center;border:2px dashed {LINE};"
+    f"border-radius:6px;background:#eef2f6;color:{INK}"
+)
+PILE_NAME = start_tag("div", "font-size:13px;font-weight:bold")
+PILE_WORDS = start_tag("div", "font-size:12px")
 
 
 def pile_cell(t: Table, part: str, title: str, words: str) -> Html:
     """A pile beside the Torpedo row, a target of a Torpedo card: the deck (delay) or the
     defused cards (defuse)."""
-    return card_box(
-        el("div", breakable(title), style="font-size:13px;font-weight:bold"),
-        el("div", words, style="font-size:12px"),
-        part=part,
-        marked=t.marked(part),
-        style=f"width:86px;padding:6px;text-align:center;border:2px dashed {LINE};"
-        f"border-radius:6px;background:#eef2f6;color:{INK}",
+    return Html(
+        f"{card_start(PILE, part=part, marked=t.marked(part))}"
+        f"{PILE_NAME}{hyphenated(title)}</div>{PILE_WORDS}{escape(words)}</div></div>"
     )
+
+
+FLEET_MOVE = start_tag("div", "font-size:20px;font-weight:bold")
+FLEET_WORDS = start_tag("div", "font-size:11px")
 
 
 def fleet_card(card: dict, marked: bool = False) -> Html:
     c = card["colour"]
-    return card_box(
-        el("div", f"{card['value']:+d}", style="font-size:20px;font-weight:bold"),
-        el("div", card["card"], style="font-size:11px"),
-        el(
-            "div",
-            breakable(symbol_word(card["symbol"])),
-            " \u2192 ",
-            breakable(symbol_word(card["arrow"])),
-            style="font-size:11px",
-        ),
-        part=named.hand(card["card"]),
-        marked=marked,
-        style=f"width:96px;padding:6px;text-align:center;border-radius:6px;"
-        f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}",
+    style = (
+        f"width:96px;padding:6px;text-align:center;border-radius:6px;"
+        f"background:{PAINT[c]};color:{TEXT_ON.get(c, '#ffffff')}"
     )
+    start = card_start(style, part=named.hand(card["card"]), marked=marked)
+    return Html(
+        f"{start}{FLEET_MOVE}{card['value']:+d}</div>{FLEET_WORDS}{escape(card['card'])}</div>"
+        f"{FLEET_WORDS}{hyphenated(symbol_word(card['symbol']))} \u2192 "
+        f"{hyphenated(symbol_word(card['arrow']))}</div></div>"
+    )
+
+
+UNDER_THE_NAME = start_tag("div", f"font-size:12px;color:{MUTED}")
 
 
 def players_html(t: Table) -> Html:
@@ -461,7 +474,7 @@ def players_html(t: Table) -> Html:
     header = [rows[0][0], *rows[0][2:]]
     body = [
         [
-            [el("div", row[0]), el("div", row[1], style=f"font-size:12px;color:{MUTED}")],
+            Html(f"<div>{escape(row[0])}</div>{UNDER_THE_NAME}{escape(row[1])}</div>"),
             *row[2:],
         ]
         for row in rows[1:]
@@ -476,9 +489,10 @@ def html(t: Table) -> Html:
         if v["current"] is not None
         else ""
     )
+    played, strike = played_line(t), strike_line(t)
     parts = [
-        paragraph(el("strong", situation(t))),
-        played_line(t) and paragraph(played_line(t)),
+        strong_paragraph(situation(t)),
+        played and paragraph(played),
         ladder_html(t),
         paragraph(
             gettext(
@@ -488,57 +502,55 @@ def html(t: Table) -> Html:
             style=f"color:{MUTED};font-size:12px",
         ),
     ]
-    torpedoes = el(
-        "div",
-        heading(gettext("Torpedo row \u00b7 %(count)s in the deck", count=v["torpedo_deck"])),
-        cards_in_a_row(
-            [torpedo_card(c, t.marked(named.torpedo(c["card"]))) for c in v["torpedo_row"]]
-            + [
-                pile_cell(
-                    t,
-                    named.TORPEDO_DECK,
-                    gettext("Deck"),
-                    gettext("%(count)s face down", count=v["torpedo_deck"]),
-                ),
-                pile_cell(
-                    t,
-                    named.DEFUSED,
-                    gettext("Defused"),
-                    " ".join(v["torpedo_removed"]) or gettext("none yet"),
-                ),
-            ]
+    torpedo_row = [torpedo_card(c, t.marked(named.torpedo(c["card"]))) for c in v["torpedo_row"]]
+    piles = [
+        pile_cell(
+            t,
+            named.TORPEDO_DECK,
+            gettext("Deck"),
+            gettext("%(count)s face down", count=v["torpedo_deck"]),
         ),
-        paragraph(
-            # the defused: beside the row
-            gettext("Used for a hit: %(used)s.", used=joined(v["torpedo_discard"])),
-            style=f"color:{MUTED}",
+        pile_cell(
+            t,
+            named.DEFUSED,
+            gettext("Defused"),
+            " ".join(v["torpedo_removed"]) or gettext("none yet"),
         ),
-        strike_line(t) and paragraph(strike_line(t)),
-    )
-    parts.append(torpedoes)
-    if v["hand"] is not None:
-        parts.append(
-            el(
-                "div",
-                heading(gettext("Your hand (symbol \u2192 the symbol it calls)")),
-                cards_in_a_row([fleet_card(c, t.marked(named.hand(c["card"]))) for c in v["hand"]])
-                if v["hand"]
-                else paragraph(gettext("empty")),
-            )
-        )
-    parts.append(el("div", heading(gettext("Players")), players_html(t)))
+    ]
     parts.append(
-        el(
-            "div",
-            paragraph(deck_words(v)),
-            paragraph(
-                gettext(
-                    "Symbols in arrow order: %(symbols)s.",
-                    symbols=" \u2192 ".join(symbol(s) for s in (*SYMBOLS, SYMBOLS[0])),
-                ),
+        Html(
+            "<div>"
+            + heading(gettext("Torpedo row \u00b7 %(count)s in the deck", count=v["torpedo_deck"]))
+            + cards_in_a_row(torpedo_row + piles)
+            + paragraph(
+                # the defused: beside the row
+                gettext("Used for a hit: %(used)s.", used=joined(v["torpedo_discard"])),
+                style=f"color:{MUTED}",
+            )
+            + (paragraph(strike) if strike else "")
+            + "</div>"
+        )
+    )
+    if v["hand"] is not None:
+        hand = (
+            cards_in_a_row([fleet_card(c, t.marked(named.hand(c["card"]))) for c in v["hand"]])
+            if v["hand"]
+            else paragraph(gettext("empty"))
+        )
+        title = heading(gettext("Your hand (symbol \u2192 the symbol it calls)"))
+        parts.append(Html(f"<div>{title}{hand}</div>"))
+    players = heading(gettext("Players"))
+    parts.append(Html(f"<div>{players}{players_html(t)}</div>"))
+    symbols = " \u2192 ".join(symbol(s) for s in (*SYMBOLS, SYMBOLS[0]))
+    parts.append(
+        Html(
+            FOOTER
+            + paragraph(deck_words(v))
+            + paragraph(
+                gettext("Symbols in arrow order: %(symbols)s.", symbols=symbols),
                 style=f"color:{MUTED};font-size:12px",
-            ),
-            style=f"border-top:1px solid {LINE};padding-top:6px",
+            )
+            + "</div>"
         )
     )
     return board_frame("Con Sonar!", subtitle, *parts)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from functools import cache
 
 from service.play.boards.common import (
+    FOOTER,
     INK,
-    LINE,
     MUTED,
     Html,
     board_frame,
@@ -17,12 +17,15 @@ from service.play.boards.common import (
     data_table,
     el,
     escape,
-    fluid_grid,
+    fluid_start,
     heading,
+    hyphenated,
     joined,
     pad,
     paragraph,
-    part_el,
+    part_start,
+    start_tag,
+    strong_paragraph,
     table,
     width,
     wrap,
@@ -34,6 +37,11 @@ from service.words import N_, gettext, language, ngettext, pgettext
 
 def short(domain: str) -> str:
     """A domain's name in a text board's column (with its points: at most 10 letters)."""
+    return _short(domain, language())
+
+
+@cache  # five domains in each language
+def _short(domain: str, spoken: str) -> str:
     return {
         "science": pgettext("domain, short", "Sci"),
         "exploration": pgettext("domain, short", "Expl"),
@@ -104,35 +112,34 @@ def sides(t: Table) -> tuple[int, int]:
     return 1 - bottom, bottom
 
 
+CHOOSING = {
+    "draft": (
+        N_("You keep one of the two Specials you drew; the other is given."),
+        N_("%(who)s keeps one of two Specials; the other is given."),
+    ),
+    "start": (
+        N_("Start of the round: you may use a start-of-round Special or pass."),
+        N_("%(who)s may use a start-of-round Special or pass."),
+    ),
+    "submarine": (
+        N_("You keep one of the two Divers your Submarine drew."),
+        N_("%(who)s keeps one of two Divers the Submarine drew."),
+    ),
+    "harpoon": (
+        N_("You give one Diver back after your Harpoon."),
+        N_("%(who)s gives one Diver back after the Harpoon."),
+    ),
+}
+"""The phases in which a seat chooses: the words for the reader, and for the others."""
+
+
 def situation(t: Table) -> str:
     v = t.view
     phase = v["phase"]
     if phase == "over":
         return t.result() or gettext("The game is over.")
-    if phase == "draft":
-        return acting(
-            t,
-            N_("You keep one of the two Specials you drew; the other is given."),
-            N_("%(who)s keeps one of two Specials; the other is given."),
-        )
-    if phase == "start":
-        return acting(
-            t,
-            N_("Start of the round: you may use a start-of-round Special or pass."),
-            N_("%(who)s may use a start-of-round Special or pass."),
-        )
-    if phase == "submarine":
-        return acting(
-            t,
-            N_("You keep one of the two Divers your Submarine drew."),
-            N_("%(who)s keeps one of two Divers the Submarine drew."),
-        )
-    if phase == "harpoon":
-        return acting(
-            t,
-            N_("You give one Diver back after your Harpoon."),
-            N_("%(who)s gives one Diver back after the Harpoon."),
-        )
+    if phase in CHOOSING:
+        return acting(t, *CHOOSING[phase])
     placed = gettext("%(num)s of 10 cards placed", num=v["placements"])
     if phase == "move":
         pending = v["pending_move"]
@@ -394,11 +401,6 @@ SPECIAL_FACES = {0: (N_("Fish|bone"), "#6b6f76"), 15: (N_("Kra|ken"), "#4b2a6b")
 narrow column."""
 
 
-def hyphenated(word: str) -> Html:
-    """A word with "|" where it may break (with a hyphen: a soft hyphen, written as markup)."""
-    return Html("&shy;".join(escape(part) for part in word.split("|")))
-
-
 def card_html(card, anchored=None) -> Html:
     """A card on the grid: as wide as its column, up to 72 px."""
     return _card_html(card, anchored, language())
@@ -468,51 +470,48 @@ def _domain_html(card: tuple[str, int] | None, language: str) -> Html:
     )
 
 
+COLUMN_LABEL = start_tag("td", "color:#d6e6f0;font-size:11px;text-align:center")
+NAME_ROW = start_tag("td", "padding:2px 4px;color:#d6e6f0;font-size:12px", colspan="5")
+SPACE = "padding:3px"
+DOMAIN = start_tag("td", SPACE)
+GRID = fluid_start(
+    420,
+    "background:#0b3d5a;border-radius:8px;padding:6px;border-collapse:separate",
+    bgcolor="#0b3d5a",
+)
+
+
 def grid_html(t: Table) -> Html:
     """The two sides and the Domain cards between them, five columns sharing the board's
     width; each side's name above (the opponent's) or below (the reader's) its cards, as at a
     real table."""
     v = t.view
     top, bottom = sides(t)
-    label = "padding:2px 4px;color:#d6e6f0;font-size:12px"
 
     def name_row(seat):
-        return el("tr", el("td", t.name(seat), colspan="5", style=label))
+        return f"<tr>{NAME_ROW}{escape(t.name(seat))}</td></tr>"
 
     def side(seat):
-        return el(
-            "tr",
-            [
-                part_el(
-                    "td",
-                    card_html(c, v["anchored"] if c == v["anchored"] else None),
-                    part=named.space(seat, col),
-                    marked=t.marked(named.space(seat, col)),
-                    style="padding:3px",
-                )
-                for col, c in enumerate(v["board"][seat], start=1)
-            ],
-        )
+        spaces = []
+        for col, card in enumerate(v["board"][seat], start=1):
+            part = named.space(seat, col)
+            drawn = card_html(card, v["anchored"] if card == v["anchored"] else None)
+            spaces.append(f"{part_start('td', part, t.marked(part), SPACE)}{drawn}</td>")
+        return f"<tr>{''.join(spaces)}</tr>"
 
-    row_cards = v["domain_row"] or [None] * 5
-    cols = el(
-        "tr",
-        [
-            el(
-                "td",
-                gettext("column %(col)s", col=c),
-                style="color:#d6e6f0;font-size:11px;text-align:center",
-            )
-            for c in range(1, 6)
-        ],
+    labels = [gettext("column %(col)s", col=c) for c in range(1, 6)]
+    columns = "".join(f"{COLUMN_LABEL}{escape(label)}</td>" for label in labels)
+    domains = "".join(f"{DOMAIN}{domain_html(c)}</td>" for c in v["domain_row"] or [None] * 5)
+    return Html(
+        f"{GRID}<tr>{columns}</tr>{name_row(top)}{side(top)}<tr>{domains}</tr>"
+        f"{side(bottom)}{name_row(bottom)}</table>"
     )
-    domains = el("tr", [el("td", domain_html(c), style="padding:3px") for c in row_cards])
-    return fluid_grid(
-        [cols, name_row(top), side(top), domains, side(bottom), name_row(bottom)],
-        420,
-        "background:#0b3d5a;border-radius:8px;padding:6px;border-collapse:separate",
-        bgcolor="#0b3d5a",
-    )
+
+
+DOMAIN_NAME = {
+    domain: start_tag("span", f"color:{colour};white-space:nowrap")
+    for domain, colour in DOMAIN_COLOUR.items()
+}
 
 
 def points_html(t: Table) -> Html:
@@ -524,20 +523,17 @@ def points_html(t: Table) -> Html:
     header = [gettext("Points")] + [breakable(row[0]) for row in sides_]
     body = []
     for d, domain in enumerate(v["domains"]):
-        cells: list = [
-            el(
-                "span",
-                domain_name(domain),
-                style=f"color:{DOMAIN_COLOUR[domain]};white-space:nowrap",
-            )
-        ]
+        cells: list = [Html(f"{DOMAIN_NAME[domain]}{escape(domain_name(domain))}</span>")]
         for row in sides_:
             value = row[1 + d]
             cells.append(
-                el("strong", value[:-1] + " \u2714") if value.endswith("*") else value.strip()
+                Html(f"<strong>{escape(value[:-1])} \u2714</strong>")
+                if value.endswith("*")
+                else value.strip()
             )
         body.append(cells)
-    body.append([el("strong", gettext("Won"))] + [el("strong", row[-1].strip()) for row in sides_])
+    won = [gettext("Won")] + [row[-1].strip() for row in sides_]
+    body.append([Html(f"<strong>{escape(cell)}</strong>") for cell in won])
     return data_table(header, body, align_right=range(1, len(sides_) + 1))
 
 
@@ -569,12 +565,9 @@ def hand_html(t: Table) -> Html | None:
             gettext("Your Submarine drew, keep one: "),
             [diver_chip(t, c, named.drawn(c)) for c in v["submarine_drawn"]],
         )
-    return el(
-        "div",
-        heading(gettext("Your hand")),
-        paragraph(cards or gettext("no Divers"), "\u00a0\u00a0", held),
-        choosing,
-    )
+    hand = paragraph(cards or gettext("no Divers"), "\u00a0\u00a0", held)
+    title = heading(gettext("Your hand"))
+    return Html(f"<div>{title}{hand}{choosing or ''}</div>")
 
 
 def html(t: Table) -> Html:
@@ -596,19 +589,20 @@ def html(t: Table) -> Html:
     return board_frame(
         "Nautilus",
         subtitle,
-        paragraph(el("strong", situation(t))),
+        strong_paragraph(situation(t)),
         grid_html(t),
-        el(
-            "div",
-            heading(gettext("Points per domain")),
-            points_html(t),
-            paragraph(
+        Html(
+            "<div>"
+            + heading(gettext("Points per domain"))
+            + points_html(t)
+            + paragraph(
                 gettext("\u2714 won for good; three domains win the game."),
                 style=f"color:{MUTED};font-size:12px",
-            ),
+            )
+            + "</div>"
         ),
         hand_html(t),
-        el("div", notes, style=f"border-top:1px solid {LINE};padding-top:6px"),
+        Html(f"{FOOTER}{''.join(notes)}</div>"),
     )
 
 

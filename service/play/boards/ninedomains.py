@@ -11,12 +11,14 @@ from service.play.boards.common import (
     Html,
     board_frame,
     data_table,
-    el,
-    fluid_grid,
+    escape,
+    fluid_start,
     heading,
     joined,
     paragraph,
-    part_el,
+    part_start,
+    start_tag,
+    strong_paragraph,
     table,
     wrap,
 )
@@ -307,35 +309,29 @@ def played() -> str:
     return gettext("Played so far:")
 
 
+CARD_CHIP = (
+    "display:inline-block;min-width:22px;padding:4px 6px;margin:0 4px 4px 0;text-align:center;"
+    f"border:2px solid #b8962e;border-radius:5px;background:#fffdf5;color:{INK};font-weight:bold"
+)
+
+
 def card_chip(t: Table, card: str, part: str) -> Html:
     """A card of a hand, or a used one."""
-    return part_el(
-        "span",
-        card,
-        part=part,
-        marked=t.marked(part),
-        style=f"display:inline-block;min-width:22px;padding:4px 6px;"
-        f"margin:0 4px 4px 0;text-align:center;"
-        f"border:2px solid #b8962e;border-radius:5px;"
-        f"background:#fffdf5;color:{INK};font-weight:bold",
-    )
+    return Html(f"{part_start('span', part, t.marked(part), CARD_CHIP)}{escape(card)}</span>")
 
 
 def used_html(t: Table) -> Html:
     """The cards each player has played, face up (a 3- takes one back)."""
     v = t.view
-    return el(
-        "div",
-        paragraph(played()),
-        [
-            paragraph(
-                f"{t.name(seat, 16)}: ",
-                [card_chip(t, card, named.used(seat, card)) for card in v["used"][seat]]
-                or gettext("none"),
-            )
-            for seat in (0, 1)
-        ],
-    )
+    none = gettext("none")
+    seats = [
+        paragraph(
+            f"{t.name(seat, 16)}: ",
+            [card_chip(t, card, named.used(seat, card)) for card in v["used"][seat]] or none,
+        )
+        for seat in (0, 1)
+    ]
+    return Html(f"<div>{paragraph(played())}{''.join(seats)}</div>")
 
 
 def stake_lines(t: Table) -> list[str]:
@@ -386,186 +382,135 @@ def goal() -> str:
 
 CARD = "max-width:110px;margin:0 auto;text-align:center"
 """A card in the slots: as wide as its column, up to 110 px."""
+FOUGHT = start_tag(
+    "div", f"{CARD};padding:16px 0;color:{MUTED};border:1px dashed {LINE};border-radius:8px"
+)
+DOMAIN_CARD = {
+    element: start_tag(
+        "div",
+        f"{CARD};padding:8px 0;border-radius:8px;"
+        f"background:{paint};color:#ffffff;border:2px solid #ffffff",
+        bgcolor=paint,
+    )
+    for element, paint in PAINT.items()
+}
+SMALL_DOMAIN = {
+    element: "display:inline-block;padding:2px 6px;margin:1px 3px 1px 0;border-radius:4px;"
+    f"background:{paint};color:#ffffff;font-size:12px;font-weight:bold;white-space:nowrap"
+    for element, paint in PAINT.items()
+}
+POINTS = start_tag("div", "font-size:26px;font-weight:bold")
+POINT_WORD = start_tag("div", "font-size:11px")
+ELEMENT = start_tag("div", "font-size:12px;margin-top:4px")
+DOMAIN_NAME = POINT_WORD
 
 
 def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     if domain is None:
-        return el(
-            "div",
-            gettext("fought"),
-            style=f"{CARD};padding:16px 0;color:{MUTED};border:1px dashed {LINE};border-radius:8px",
-        )
+        return Html(f"{FOUGHT}{escape(gettext('fought'))}</div>")
     d = domain_info(t)[domain]
-    element = element_words(d)
-    paint = PAINT[d["element"]]
     if small:
         part = named.domain(domain)
-        return part_el(
-            "span",
-            f"{domain} \u00b7 {d['points']}",
-            part=part,
-            marked=t.marked(part),
-            style=f"display:inline-block;padding:2px 6px;margin:1px 3px 1px 0;"
-            f"border-radius:4px;background:{paint};color:#ffffff;font-size:12px;"
-            "font-weight:bold;white-space:nowrap",
-        )
-    return el(
-        "div",
-        el("div", str(d["points"]), style="font-size:26px;font-weight:bold"),
-        el("div", ngettext("point", "points", d["points"]), style="font-size:11px"),
-        el("div", element, style="font-size:12px;margin-top:4px"),
-        el("div", domain, style="font-size:11px"),
-        style=f"{CARD};padding:8px 0;border-radius:8px;"
-        f"background:{paint};color:#ffffff;border:2px solid #ffffff",
-        bgcolor=paint,
+        start = part_start("span", part, t.marked(part), SMALL_DOMAIN[d["element"]])
+        words = f"{domain} \u00b7 {d['points']}"
+        return Html(f"{start}{escape(words)}</span>")
+    points = ngettext("point", "points", d["points"])
+    return Html(
+        f"{DOMAIN_CARD[d['element']]}{POINTS}{d['points']}</div>{POINT_WORD}{escape(points)}</div>"
+        f"{ELEMENT}{escape(element_words(d))}</div>{DOMAIN_NAME}{escape(domain)}</div></div>"
     )
+
+
+FACE_DOWN = start_tag(
+    "div", f"{CARD};padding:9px 0;border-radius:6px;background:#3b4a5a;color:#cfd8e3;font-size:12px"
+)
+FACE_UP = start_tag(
+    "div",
+    f"{CARD};padding:5px 0;border-radius:6px;background:#fffdf5;color:{INK};"
+    "border:2px solid #b8962e;font-size:18px;font-weight:bold",
+)
 
 
 def laid_card(text_: str, face_down: bool) -> Html:
     if face_down:
-        return el(
-            "div",
-            gettext("face down"),
-            style=f"{CARD};padding:9px 0;border-radius:6px;background:#3b4a5a;"
-            "color:#cfd8e3;font-size:12px",
-        )
-    return el(
-        "div",
-        text_,
-        style=f"{CARD};padding:5px 0;border-radius:6px;background:#fffdf5;color:{INK};"
-        "border:2px solid #b8962e;font-size:18px;font-weight:bold",
-    )
+        return Html(f"{FACE_DOWN}{escape(gettext('face down'))}</div>")
+    return Html(f"{FACE_UP}{escape(text_)}</div>")
+
+
+SLOT = "padding:4px;vertical-align:top"
+SLOT_NAME = start_tag("td", f"font-size:12px;color:{MUTED};text-align:center")
+LABEL = start_tag("td", f"padding:2px 4px;font-size:12px;color:{MUTED}", colspan="3")
+TAKES_IT = start_tag("div", "font-size:11px;font-weight:bold;text-align:center")
+NOT_LAID = start_tag(
+    "div",
+    f"{CARD};padding:8px 0;font-size:12px;color:{MUTED};border:1px dashed {LINE};border-radius:6px",
+)
+NOTE = start_tag("div", f"font-size:11px;color:{MUTED}")
+STAKE = "padding:4px"
+BELOW = start_tag("div", f"font-size:11px;color:{MUTED};text-align:center")
+SLOTS = fluid_start(
+    390,
+    "border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
+    bgcolor="#f3efe4",
+)
 
 
 def slots_html(t: Table) -> Html:
     v = t.view
     seats = [other(t.you), t.you] if t.you is not None else [1, 0]
-    label = f"padding:2px 4px;font-size:12px;color:{MUTED}"
 
     def label_row(text_):
-        return el("tr", el("td", text_, colspan="3", style=label))
+        return f"<tr>{LABEL}{escape(text_)}</td></tr>"
 
     fought = last_fought(t)
+    takes_it, not_laid = gettext("takes it"), gettext("not laid yet")
+
+    def slot_cell(seat, slot):
+        """The card `seat` laid in `slot` (or the one it fought with), and a word below."""
+        part = named.slot(seat, slot)
+        start = part_start("td", part, t.marked(part), SLOT)
+        if fought is not None:
+            battle = fought.get(slot)
+            card = laid_card(battle["cards"][seat], False) if battle else ""
+            won = battle is not None and battle["winner"] == seat
+            return f"{start}{card}{f'{TAKES_IT}{escape(takes_it)}</div>' if won else ''}</td>"
+        if seat == t.you and v["my_cards"] is not None:
+            card = laid_card(v["my_cards"][slot], False)
+        elif v["committed"][seat]:
+            card = laid_card("", True)
+        else:
+            card = Html(f"{NOT_LAID}{escape(not_laid)}</div>")
+        carry = v["carry"][seat][slot]
+        if carry:
+            next_card = gettext("next card here %(bonus)s", bonus=f"{carry:+d}")
+            return f"{start}{card}{NOTE}{escape(next_card)}</div></td>"
+        return f"{start}{card}</td>"
 
     def seat_row(seat):
-        cells = []
-        for slot in range(3):
-            if fought is not None:
-                battle = fought.get(slot)
-                card = laid_card(battle["cards"][seat], False) if battle else None
-                won = battle is not None and battle["winner"] == seat
-                cells.append(
-                    part_el(
-                        "td",
-                        card,
-                        el(
-                            "div",
-                            gettext("takes it"),
-                            style="font-size:11px;font-weight:bold;text-align:center",
-                        )
-                        if won
-                        else None,
-                        part=named.slot(seat, slot),
-                        marked=t.marked(named.slot(seat, slot)),
-                        style="padding:4px;vertical-align:top",
-                    )
-                )
-                continue
-            if seat == t.you and v["my_cards"] is not None:
-                card = laid_card(v["my_cards"][slot], False)
-            elif v["committed"][seat]:
-                card = laid_card("", True)
-            else:
-                card = el(
-                    "div",
-                    gettext("not laid yet"),
-                    style=f"{CARD};padding:8px 0;font-size:12px;"
-                    f"color:{MUTED};border:1px dashed {LINE};"
-                    "border-radius:6px",
-                )
-            carry = v["carry"][seat][slot]
-            bonus = f"{carry:+d}"
-            note = (
-                el(
-                    "div",
-                    gettext("next card here %(bonus)s", bonus=bonus),
-                    style=f"font-size:11px;color:{MUTED}",
-                )
-                if carry
-                else None
-            )
-            cells.append(
-                part_el(
-                    "td",
-                    card,
-                    note,
-                    part=named.slot(seat, slot),
-                    marked=t.marked(named.slot(seat, slot)),
-                    style="padding:4px;vertical-align:top",
-                )
-            )
-        return el("tr", cells)
+        return f"<tr>{''.join(slot_cell(seat, slot) for slot in range(3))}</tr>"
 
-    head = el(
-        "tr",
-        [
-            el(
-                "td",
-                capitalised(slot_word(s)),
-                style=f"font-size:12px;color:{MUTED};text-align:center",
-            )
-            for s in range(3)
-        ],
-    )
+    head = "".join(f"{SLOT_NAME}{escape(capitalised(slot_word(s)))}</td>" for s in range(3))
+    stakes = []
     if fought is not None:
         stakes_label = gettext("Round %(round)s", round=v["battles"][-1]["round"])
-        stakes = el(
-            "tr",
-            [
-                part_el(
-                    "td",
-                    domain_card(t, fought[s]["domain"]) if s in fought else None,
-                    part=named.stake(s),
-                    marked=t.marked(named.stake(s)),
-                    style="padding:4px",
-                )
-                for s in range(3)
-            ],
-        )
+        for s in range(3):
+            card = domain_card(t, fought[s]["domain"]) if s in fought else ""
+            start = part_start("td", named.stake(s), t.marked(named.stake(s)), STAKE)
+            stakes.append(f"{start}{card}</td>")
     else:
         stakes_label = gettext("At stake")
-        stakes = el(
-            "tr",
-            [
-                part_el(
-                    "td",
-                    domain_card(t, d),
-                    el(
-                        "div",
-                        gettext("%(num)s face down below", num=n),
-                        style=f"font-size:11px;color:{MUTED};text-align:center",
-                    ),
-                    part=named.stake(i),
-                    marked=t.marked(named.stake(i)),
-                    style="padding:4px",
-                )
-                for i, (d, n) in enumerate(zip(v["face_up"], v["pile_sizes"]))
-            ],
-        )
-    return fluid_grid(
-        [
-            head,
-            label_row(t.name(seats[0], 16)),
-            seat_row(seats[0]),
-            label_row(stakes_label),
-            stakes,
-            seat_row(seats[1]),
-            label_row(t.name(seats[1], 16)),
-        ],
-        390,
-        "border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
-        bgcolor="#f3efe4",
+        for i, (d, n) in enumerate(zip(v["face_up"], v["pile_sizes"])):
+            below = gettext("%(num)s face down below", num=n)
+            start = part_start("td", named.stake(i), t.marked(named.stake(i)), STAKE)
+            stakes.append(f"{start}{domain_card(t, d)}{BELOW}{escape(below)}</div></td>")
+    return Html(
+        f"{SLOTS}<tr>{head}</tr>{label_row(t.name(seats[0], 16))}{seat_row(seats[0])}"
+        f"{label_row(stakes_label)}<tr>{''.join(stakes)}</tr>"
+        f"{seat_row(seats[1])}{label_row(t.name(seats[1], 16))}</table>"
     )
+
+
+ELEMENTS_HELD = start_tag("div", f"font-size:12px;color:{MUTED}")
 
 
 def html(t: Table) -> Html:
@@ -573,53 +518,45 @@ def html(t: Table) -> Html:
     rows = player_rows(t)
     players = []
     for seat, row in zip((0, 1), rows[1:]):
+        domains = "".join(domain_card(t, d, small=True) for d in v["domains"][seat])
+        elements = gettext("elements: %(elements)s", elements=row[4])
         players.append(
             [
-                [
-                    el("div", row[0]),
-                    el("div", [domain_card(t, d, small=True) for d in v["domains"][seat]]),
-                    el(
-                        "div",
-                        gettext("elements: %(elements)s", elements=row[4]),
-                        style=f"font-size:12px;color:{MUTED}",
-                    ),
-                ],
-                el("strong", row[1]),
+                Html(
+                    f"<div>{escape(row[0])}</div><div>{domains}</div>"
+                    f"{ELEMENTS_HELD}{escape(elements)}</div>"
+                ),
+                Html(f"<strong>{escape(row[1])}</strong>"),
                 row[2],
             ]
         )
     hand = None
     if v["hand"] is not None:
-        hand = el(
-            "div",
-            heading(gettext("Your hand")),
-            [card_chip(t, card, named.hand(card)) for card in v["hand"]] or gettext("empty"),
+        chips = "".join(card_chip(t, card, named.hand(card)) for card in v["hand"])
+        hand = Html(
+            f"<div>{heading(gettext('Your hand'))}{chips or escape(gettext('empty'))}</div>"
         )
+    lines = [
+        used_html(t) if line.startswith(played()) else paragraph(line)
+        for line in card_lines(t)[1 if hand else 0 :]
+    ]
     parts = [
-        el("div", [paragraph(el("strong", line)) for line in situation(t)]),
+        Html(f"<div>{''.join(strong_paragraph(line) for line in situation(t))}</div>"),
         slots_html(t),
         hand,
-        el(
-            "div",
-            [
-                used_html(t) if line.startswith(played()) else paragraph(line)
-                for line in card_lines(t)[1 if hand else 0 :]
-            ],
-        ),
-        el(
-            "div",
-            heading(gettext("Players")),
-            data_table(rows[0][:3], players, align_right=(1, 2)),
-            paragraph(goal(), style=f"font-size:12px;color:{MUTED}"),
+        Html(f"<div>{''.join(lines)}</div>"),
+        Html(
+            "<div>"
+            + heading(gettext("Players"))
+            + data_table(rows[0][:3], players, align_right=(1, 2))
+            + paragraph(goal(), style=f"font-size:12px;color:{MUTED}")
+            + "</div>"
         ),
     ]
     if v["battles"]:
+        battles = "".join(paragraph(line) for line in battle_sentences(t))
         parts.append(
-            el(
-                "div",
-                heading(gettext("Battles (strength in brackets)")),
-                [paragraph(line) for line in battle_sentences(t)],
-            )
+            Html(f"<div>{heading(gettext('Battles (strength in brackets)'))}{battles}</div>")
         )
     return board_frame(
         "The Nine Domains",
