@@ -26,7 +26,6 @@ from service.play.boards.table import Table
 from service.play.parts import ninedomains as named
 from service.words import N_, gettext, ngettext, pgettext
 
-SLOTS = ("left", "middle", "right")
 ELEMENTS = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "purple": N_("purple")}
 HOW = {
     "effect": N_("effect"),
@@ -448,7 +447,7 @@ NOT_LAID = start_tag(
 NOTE = start_tag("div", f"font-size:11px;color:{MUTED}")
 STAKE = "padding:4px"
 BELOW = start_tag("div", f"font-size:11px;color:{MUTED};text-align:center")
-SLOTS = fluid_start(
+SLOTS_FRAME = fluid_start(
     390,
     "border-collapse:separate;background:#f3efe4;border-radius:8px;padding:6px",
     bgcolor="#f3efe4",
@@ -504,7 +503,7 @@ def slots_html(t: Table) -> Html:
             start = part_start("td", named.stake(i), t.marked(named.stake(i)), STAKE)
             stakes.append(f"{start}{domain_card(t, d)}{BELOW}{escape(below)}</div></td>")
     return Html(
-        f"{SLOTS}<tr>{head}</tr>{label_row(t.name(seats[0], 16))}{seat_row(seats[0])}"
+        f"{SLOTS_FRAME}<tr>{head}</tr>{label_row(t.name(seats[0], 16))}{seat_row(seats[0])}"
         f"{label_row(stakes_label)}<tr>{''.join(stakes)}</tr>"
         f"{seat_row(seats[1])}{label_row(t.name(seats[1], 16))}</table>"
     )
