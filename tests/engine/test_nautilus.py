@@ -425,6 +425,33 @@ def test_pinned_cards_own_arrow_still_acts():
     assert g["phase"] == "move" and moves(g, 0) == ["move me1 opp1"]
 
 
+@pytest.mark.parametrize("pins_the_placed_card", [False, True, None])  # None: an older game
+def test_a_placement_is_legal_exactly_when_the_list_holds_it_under_each_rule_of_the_anchor(
+    pins_the_placed_card,
+):
+    """The place phase's own is_legal (N.is_place_legal) answers as the legal list does for
+    every card, space and pin a placement could name, with the Anchor in hand under each of its
+    rules (tests/engine/test_is_legal.py checks random games, all with the default rule)."""
+    g = placing(
+        "3 . 9 . .", "5 . . . 12", hands=[[7, 14], [2]], specials=[["anchor", "kraken"], []]
+    )
+    if pins_the_placed_card is None:
+        g.pop("anchor_placed_card", None)
+    else:
+        g["anchor_placed_card"] = pins_the_placed_card
+    legal = GAME.legal_actions(g, 0)
+    named = [
+        {"type": "place", "card": card, "side": side, "col": col, "anchor": pin}
+        for card in range(16)
+        for side in ("me", "opp", "them")
+        for col in range(7)
+        for pin in [None, *range(16)]
+    ]
+    assert sum(GAME.is_legal(g, 0, a) for a in named) == len(legal)
+    for action in named:
+        assert GAME.is_legal(g, 0, action) == (action in legal), action
+
+
 def eye_game():
     g = new_game(6)
     nemo = g["nemo"]
