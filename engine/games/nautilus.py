@@ -484,6 +484,23 @@ def placement_order(action: Action) -> tuple[str, str, str, str]:
     )
 
 
+def place_choice(g: State, seat: int) -> list[Any]:
+    """What decides a seat's place_actions, for the runner's digest of its choice without the
+    list (up to some 900 actions): its placeable cards, the empty spaces of its side and the
+    other's, and the cards the Anchor may pin with each card (none without the Anchor)."""
+    on_board = [c for row in g["board"] for c in row if c is not None]
+    has_anchor = "anchor" in g["specials"][seat]
+    cards = placeable(g, seat)
+    return [
+        cards,
+        [
+            [col for col in range(COLUMNS) if g["board"][side][col] is None]
+            for side in (seat, other(seat))
+        ],
+        [anchorable(g, on_board, card) if has_anchor else [] for card in cards],
+    ]
+
+
 def is_place_legal(g: State, seat: int, action: Action) -> bool:
     """Whether `action` is among place_actions, without listing them: a placeable card on an
     empty space of either side, pinning nothing or, with the Anchor, a card it may pin. Each
@@ -668,7 +685,13 @@ PHASE_RULES = {
         {"harpoon_give": harpoon_give},
         continues=lambda g, seat: True,
     ),
-    "place": Phase(placer_seat, place_actions, {"place": place_card}, is_legal=is_place_legal),
+    "place": Phase(
+        placer_seat,
+        place_actions,
+        {"place": place_card},
+        is_legal=is_place_legal,
+        choice_key=place_choice,
+    ),
     "move": Phase(arrow_player, move_actions, {"move": move_card}, continues=lambda g, seat: True),
     "over": OVER,
 }

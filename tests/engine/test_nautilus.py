@@ -1,5 +1,8 @@
 """Nautilus: one test per rule line of docs/games/rules/nautilus.md, and its worked examples."""
 
+import itertools
+import json
+
 import pytest
 
 from engine import match as runner
@@ -450,6 +453,35 @@ def test_a_placement_is_legal_exactly_when_the_list_holds_it_under_each_rule_of_
     assert sum(GAME.is_legal(g, 0, a) for a in named) == len(legal)
     for action in named:
         assert GAME.is_legal(g, 0, action) == (action in legal), action
+
+
+def test_a_placements_choice_key_is_equal_exactly_where_its_legal_list_is():
+    """The place phase's choice_key (N.place_choice) stands for the placer's list: over
+    positions that differ in one card on the board, an empty space, a card in hand, the Anchor
+    held or not, or its rule, two keys are equal exactly when the lists are
+    (tests/engine/test_choice_key.py's random positions seldom meet two so alike)."""
+    boards = [
+        ("3 . 9 . .", "5 . . . 12"),
+        ("4 . 9 . .", "5 . . . 12"),
+        ("3 . 9 . .", "5 . 12 . ."),
+        ("3 . 9 . 11", "5 . . . 12"),
+    ]
+    hands = [[[7, 14], [2]], [[7, 13], [2]]]
+    specials = [[["anchor"], []], [[], []], [["kraken"], []], [["anchor", "kraken"], []]]
+    keys, lists = [], []
+    for (mine, theirs), hand, special, rule in itertools.product(
+        boards, hands, specials, [False, True, None]
+    ):
+        g = placing(mine, theirs, hands=hand, specials=special)
+        if rule is None:
+            g.pop("anchor_placed_card", None)  # a game from before the option
+        else:
+            g["anchor_placed_card"] = rule
+        keys.append(json.dumps(GAME.choice_key(g, 0)))
+        lists.append(json.dumps(GAME.legal_actions(g, 0)))
+    assert 1 < len(set(keys)) < len(keys)  # some alike, not all
+    for i, j in itertools.combinations(range(len(keys)), 2):
+        assert (keys[i] == keys[j]) == (lists[i] == lists[j]), (keys[i], keys[j])
 
 
 def eye_game():
