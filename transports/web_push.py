@@ -22,7 +22,6 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from transports import safe_urls
 from transports.phrases import Phrase, PhrasedError
@@ -115,6 +114,10 @@ class Subscription:
         """The body for this browser: aes128gcm (RFC 8291), under a fresh server key."""
         if len(payload) > MAX_PAYLOAD:
             raise ValueError(f"a push message has at most {MAX_PAYLOAD} bytes")
+        # imported on a push's first use: pywebpush brings aiohttp, a quarter of a second of
+        # CPU in every process that loads the app (each HTTP worker, each background worker)
+        from pywebpush import WebPusher
+
         pusher = WebPusher(
             {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
         )

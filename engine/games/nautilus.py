@@ -84,6 +84,7 @@ DOMAINS_TO_WIN = 3
 WIN_POINTS = 4
 WIN_POINTS_AFTER_BLOT = 3
 SIDES = ("me", "opp")
+PLACE_KEYS = {"type", "card", "side", "col", "anchor"}  # the fields of a placement
 LEGACY_ANCHOR_PLACED_CARD = True  # the Anchor's rule of the games created before the option
 PHASES = ("draft", "start", "submarine", "harpoon", "place", "move", "over")
 ACTION_TYPES = (
@@ -464,7 +465,58 @@ def place_actions(g: State, seat: int) -> list[Action]:
                         {"type": "place", "card": card, "side": name, "col": col + 1, "anchor": a}
                         for a in anchors
                     )
-    return in_order(actions)
+    return sorted(actions, key=placement_order)
+
+
+def placement_order(action: Action) -> tuple[str, str, str, str]:
+    """A placement's place in `in_order`'s order, without writing its JSON text: the text
+    compares its fields in the order of their keys (anchor, card, col, side), each as JSON
+    writes it ("null" for no pin, which sorts after the digits), and a field that is a prefix
+    of another's sorts first as the comma that follows it comes before any digit or letter,
+    as a shorter string sorts first in a tuple. A few times faster than the text, and the
+    lists of a placement are the longest of the game (up to some 900 actions)."""
+    anchor = action["anchor"]
+    return (
+        "null" if anchor is None else str(anchor),
+        str(action["card"]),
+        str(action["col"]),
+        action["side"],
+    )
+
+
+def place_choice(g: State, seat: int) -> list[Any]:
+    """What decides a seat's place_actions, for the runner's digest of its choice without the
+    list (up to some 900 actions): its placeable cards, the empty spaces of its side and the
+    other's, and the cards the Anchor may pin with each card (none without the Anchor)."""
+    on_board = [c for row in g["board"] for c in row if c is not None]
+    has_anchor = "anchor" in g["specials"][seat]
+    cards = placeable(g, seat)
+    return [
+        cards,
+        [
+            [col for col in range(COLUMNS) if g["board"][side][col] is None]
+            for side in (seat, other(seat))
+        ],
+        [anchorable(g, on_board, card) if has_anchor else [] for card in cards],
+    ]
+
+
+def is_place_legal(g: State, seat: int, action: Action) -> bool:
+    """Whether `action` is among place_actions, without listing them: a placeable card on an
+    empty space of either side, pinning nothing or, with the Anchor, a card it may pin. Each
+    field is compared with ==, as the list's membership does."""
+    if not isinstance(action, dict) or action.keys() != PLACE_KEYS or action["type"] != "place":
+        return False
+    cards = [c for c in placeable(g, seat) if c == action["card"]]
+    sides = [s for s, name in ((seat, "me"), (other(seat), "opp")) if name == action["side"]]
+    cols = [c for c in range(COLUMNS) if c + 1 == action["col"]]
+    if not (cards and sides and cols) or g["board"][sides[0]][cols[0]] is not None:
+        return False
+    pins: list[int | None] = [None]
+    if "anchor" in g["specials"][seat]:
+        on_board = [c for row in g["board"] for c in row if c is not None]
+        pins += anchorable(g, on_board, cards[0])
+    return action["anchor"] in pins
 
 
 def anchorable(g: State, on_board: list[int], card: int) -> list[int]:
@@ -633,7 +685,13 @@ PHASE_RULES = {
         {"harpoon_give": harpoon_give},
         continues=lambda g, seat: True,
     ),
-    "place": Phase(placer_seat, place_actions, {"place": place_card}),
+    "place": Phase(
+        placer_seat,
+        place_actions,
+        {"place": place_card},
+        is_legal=is_place_legal,
+        choice_key=place_choice,
+    ),
     "move": Phase(arrow_player, move_actions, {"move": move_card}, continues=lambda g, seat: True),
     "over": OVER,
 }

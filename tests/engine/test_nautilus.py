@@ -1,5 +1,8 @@
 """Nautilus: one test per rule line of docs/games/rules/nautilus.md, and its worked examples."""
 
+import itertools
+import json
+
 import pytest
 
 from engine import match as runner
@@ -423,6 +426,62 @@ def test_pinned_cards_own_arrow_still_acts():
     g["anchor_placed_card"] = True  # only then may the card being placed be pinned
     act(g, 0, "place 9 me2 anchor 9")
     assert g["phase"] == "move" and moves(g, 0) == ["move me1 opp1"]
+
+
+@pytest.mark.parametrize("pins_the_placed_card", [False, True, None])  # None: an older game
+def test_a_placement_is_legal_exactly_when_the_list_holds_it_under_each_rule_of_the_anchor(
+    pins_the_placed_card,
+):
+    """The place phase's own is_legal (N.is_place_legal) answers as the legal list does for
+    every card, space and pin a placement could name, with the Anchor in hand under each of its
+    rules (tests/engine/test_is_legal.py checks random games, all with the default rule)."""
+    g = placing(
+        "3 . 9 . .", "5 . . . 12", hands=[[7, 14], [2]], specials=[["anchor", "kraken"], []]
+    )
+    if pins_the_placed_card is None:
+        g.pop("anchor_placed_card", None)
+    else:
+        g["anchor_placed_card"] = pins_the_placed_card
+    legal = GAME.legal_actions(g, 0)
+    named = [
+        {"type": "place", "card": card, "side": side, "col": col, "anchor": pin}
+        for card in range(16)
+        for side in ("me", "opp", "them")
+        for col in range(7)
+        for pin in [None, *range(16)]
+    ]
+    assert sum(GAME.is_legal(g, 0, a) for a in named) == len(legal)
+    for action in named:
+        assert GAME.is_legal(g, 0, action) == (action in legal), action
+
+
+def test_a_placements_choice_key_is_equal_exactly_where_its_legal_list_is():
+    """The place phase's choice_key (N.place_choice) stands for the placer's list: over
+    positions that differ in one card on the board, an empty space, a card in hand, the Anchor
+    held or not, or its rule, two keys are equal exactly when the lists are
+    (tests/engine/test_choice_key.py's random positions seldom meet two so alike)."""
+    boards = [
+        ("3 . 9 . .", "5 . . . 12"),
+        ("4 . 9 . .", "5 . . . 12"),
+        ("3 . 9 . .", "5 . 12 . ."),
+        ("3 . 9 . 11", "5 . . . 12"),
+    ]
+    hands = [[[7, 14], [2]], [[7, 13], [2]]]
+    specials = [[["anchor"], []], [[], []], [["kraken"], []], [["anchor", "kraken"], []]]
+    keys, lists = [], []
+    for (mine, theirs), hand, special, rule in itertools.product(
+        boards, hands, specials, [False, True, None]
+    ):
+        g = placing(mine, theirs, hands=hand, specials=special)
+        if rule is None:
+            g.pop("anchor_placed_card", None)  # a game from before the option
+        else:
+            g["anchor_placed_card"] = rule
+        keys.append(json.dumps(GAME.choice_key(g, 0)))
+        lists.append(json.dumps(GAME.legal_actions(g, 0)))
+    assert 1 < len(set(keys)) < len(keys)  # some alike, not all
+    for i, j in itertools.combinations(range(len(keys)), 2):
+        assert (keys[i] == keys[j]) == (lists[i] == lists[j]), (keys[i], keys[j])
 
 
 def eye_game():
