@@ -406,7 +406,8 @@ DOMAIN_NAME = POINT_WORD
 
 def domain_card(t: Table, domain: str | None, small: bool = False) -> Html:
     if domain is None:
-        return Html(f"{FOUGHT}{escape(gettext('fought'))}</div>")
+        fought = gettext("fought")  # outside the f-string: Babel reads no call inside one
+        return Html(f"{FOUGHT}{escape(fought)}</div>")
     d = domain_info(t)[domain]
     if small:
         part = named.domain(domain)
@@ -432,7 +433,8 @@ FACE_UP = start_tag(
 
 def laid_card(text_: str, face_down: bool) -> Html:
     if face_down:
-        return Html(f"{FACE_DOWN}{escape(gettext('face down'))}</div>")
+        words = gettext("face down")  # outside the f-string: Babel reads no call inside one
+        return Html(f"{FACE_DOWN}{escape(words)}</div>")
     return Html(f"{FACE_UP}{escape(text_)}</div>")
 
 
@@ -532,9 +534,8 @@ def html(t: Table) -> Html:
     hand = None
     if v["hand"] is not None:
         chips = "".join(card_chip(t, card, named.hand(card)) for card in v["hand"])
-        hand = Html(
-            f"<div>{heading(gettext('Your hand'))}{chips or escape(gettext('empty'))}</div>"
-        )
+        title, empty = gettext("Your hand"), gettext("empty")  # Babel reads no f-string's calls
+        hand = Html(f"<div>{heading(title)}{chips or escape(empty)}</div>")
     lines = [
         used_html(t) if line.startswith(played()) else paragraph(line)
         for line in card_lines(t)[1 if hand else 0 :]
@@ -554,9 +555,8 @@ def html(t: Table) -> Html:
     ]
     if v["battles"]:
         battles = "".join(paragraph(line) for line in battle_sentences(t))
-        parts.append(
-            Html(f"<div>{heading(gettext('Battles (strength in brackets)'))}{battles}</div>")
-        )
+        title = gettext("Battles (strength in brackets)")  # Babel reads no f-string's calls
+        parts.append(Html(f"<div>{heading(title)}{battles}</div>"))
     return board_frame(
         "The Nine Domains",
         gettext("Round %(round)s of %(rounds)s", round=v["round"], rounds=v["rounds"]),
