@@ -80,13 +80,8 @@ $(AXE_STAMP): $(AXE)/package.json $(AXE)/package-lock.json
 # where the environment says not to write them: a run then starts in seconds, not half a minute.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Four workers on two cores (tests wait on servers and browsers); `worksteal` hands each a
-# quarter and lets a worker that runs dry take half of the longest queue left, where the default
-# `load` hands out batches of up to an eighth of what is left and never takes one back, so that
-# a worker handed a batch of long tests (the engine's conformance games) can run on alone at the
-# end while the others have nothing left (pytest-xdist 3.2 or newer).
 test: $(DEV_STAMP) $(CATALOGUES) lint $(BROWSER) $(AXE_STAMP)
-	$(BIN)/python -m pytest -n 4 --dist worksteal -q --durations=25
+	$(BIN)/python -m pytest -n 4 -q --durations=25
 
 # The loop while working: every test but the slow, end-to-end, browser, fault and cluster ones
 # (their markers: pyproject.toml), in parallel, no linters; `make test` stays the whole suite.
