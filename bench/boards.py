@@ -18,7 +18,7 @@ drawn from the positions of DIGEST_GAMES games (every seat and a spectator; Engl
 Italian; the HTML boards with no marks, the move's marks, every part on the board marked): two
 trees with equal digests draw the same bytes.
 
-    python -m bench.boards [--text] [--before /tmp/boards-before] [--children 3]
+    python -m bench.boards [--text] [--language ru] [--before /tmp/boards-before] [--children 3]
     python -m bench.boards --digest [--before /tmp/boards-before]
     python -m bench.boards --profile nautilus [--text]  # cProfile of one board of this tree
 
@@ -100,13 +100,15 @@ def draw(kind: str):
     return boards.html_board
 
 
-def child_times(kind: str = "html") -> dict:
-    """ms of CPU per board of `kind`, per title: the median of ROUNDS rounds."""
+def child_times(kind: str = "html", language: str = "en") -> dict:
+    """ms of CPU per board of `kind` in `language`, per title: the median of ROUNDS rounds."""
     import time
 
     from service.play import boards
+    from service.words import speaking, words
 
     board = draw(kind)
+    words(language)  # its catalogue read before the rounds
     result: dict = {"code": {"boards": boards.__file__}, "ms": {}, "least": {}, "boards": {}}
     caches = board_caches()
     for name in TITLES:
@@ -116,8 +118,9 @@ def child_times(kind: str = "html") -> dict:
             for cache in caches:
                 cache.cache_clear()
             start = time.process_time()
-            for view, names, outcome, marks in drawn:
-                board(view, names, outcome, marks)
+            with speaking(language):
+                for view, names, outcome, marks in drawn:
+                    board(view, names, outcome, marks)
             rounds.append((time.process_time() - start) * 1000 / len(drawn))
         result["ms"][name] = statistics.median(rounds)
         result["least"][name] = min(rounds)
@@ -153,21 +156,25 @@ def child_digest() -> dict:
     return result
 
 
-def child_profile(name: str, kind: str = "html", sort: str = "tottime", lines: int = 14) -> None:
-    """cProfile of drawing one position of `name` (its middle one) many times, warm caches."""
+def child_profile(name: str, kind: str = "html", language: str = "en", lines: int = 14) -> None:
+    """cProfile of drawing one position of `name` (its middle one) many times in `language`,
+    warm caches."""
     import cProfile
     import pstats
+
+    from service.words import speaking
 
     board = draw(kind)
     drawn = tables(name)
     view, names, outcome, marks = drawn[len(drawn) // 2]
-    board(view, names, outcome, marks)
-    profile = cProfile.Profile()
-    profile.enable()
-    for _ in range(2000):
+    with speaking(language):
         board(view, names, outcome, marks)
-    profile.disable()
-    pstats.Stats(profile).sort_stats(sort).print_stats(lines)
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(2000):
+            board(view, names, outcome, marks)
+        profile.disable()
+    pstats.Stats(profile).sort_stats("tottime").print_stats(lines)
 
 
 # -- the parent -----------------------------------------------------------------------------
@@ -209,11 +216,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--digest", action="store_true", help="digests of the boards drawn")
     parser.add_argument("--profile", choices=TITLES, help="cProfile one board of this tree")
     parser.add_argument("--text", action="store_true", help="text boards rather than HTML")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="the boards' words")
     args = parser.parse_args(argv)
     kind = "text" if args.text else "html"
     if args.profile:
         sys.path.insert(0, str(TREE))
-        child_profile(args.profile, kind)
+        child_profile(args.profile, kind, args.language)
         return
     trees = {"after": TREE} | ({"before": args.before} if args.before else {})
     if args.digest:
@@ -231,12 +239,13 @@ def main(argv: list[str]) -> None:
     runs: dict[str, list[dict]] = {label: [] for label in trees}
     for _ in range(args.children):
         for label, tree in reversed(trees.items()):
-            runs[label].append(run_child(tree, f"child_times({kind!r})"))
+            runs[label].append(run_child(tree, f"child_times({kind!r}, {args.language!r})"))
     load = os.getloadavg()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"load {load[0]:.2f} {load[1]:.2f}; {args.children} children a tree, "
-        f"{ROUNDS} rounds each; ms of CPU per {kind.upper() if kind == 'html' else kind} board"
+        f"{ROUNDS} rounds each; ms of CPU per {kind.upper() if kind == 'html' else kind} board "
+        f"in {args.language!r}"
     )
     for figure, words in (
         ("ms", "the median of the children's medians"),
