@@ -31,6 +31,7 @@ import html
 import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from itertools import zip_longest
 
 from service.words import N_, gettext
 
@@ -63,12 +64,14 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return out + "…"
 
 
-@lru_cache(maxsize=4096)  # about 210 bytes an entry (keys are lines of text)
 def width(text: str) -> int:
     """Columns a monospace terminal gives `text`: wide East Asian characters take two,
-    combining marks none."""
-    if text.isascii():
-        return len(text)
+    combining marks none (ASCII, most of a board, is one a character: no cache asked)."""
+    return len(text) if text.isascii() else _width(text)
+
+
+@lru_cache(maxsize=4096)  # about 210 bytes an entry (keys are lines of text)
+def _width(text: str) -> int:
     total = 0
     for c in text:
         if unicodedata.combining(c):
@@ -78,49 +81,77 @@ def width(text: str) -> int:
 
 
 def pad(text: str, columns: int) -> str:
-    return text + " " * max(0, columns - width(text))
+    """`text` and spaces to fill `columns` (str.ljust counts characters, not columns: it is
+    given the characters `columns` make for this text)."""
+    return text.ljust(columns + len(text) - width(text))
 
 
 def rpad(text: str, columns: int) -> str:
-    return " " * max(0, columns - width(text)) + text
+    return text.rjust(columns + len(text) - width(text))
 
 
 def wrap(lines: list[str], columns: int = TEXT_WIDTH) -> list[str]:
     """Lines longer than `columns` broken at spaces, the rest indented by two."""
     out = []
     for line in lines:
-        while width(line) > columns and " " in line.strip():
-            cut = _cut(line, columns)
-            out.append(line[:cut].rstrip())
-            line = "  " + line[cut:].lstrip()
-        out.append(line)
+        # a line takes at most two columns a character: most are seen to fit by their length
+        if len(line) <= columns and (line.isascii() or 2 * len(line) <= columns):
+            out.append(line)
+        else:
+            out += _broken(line, columns)
     return out
+
+
+@lru_cache(maxsize=512)  # about 1 KB an entry (a long line and its lines)
+def _broken(line: str, columns: int) -> tuple[str, ...]:
+    """`line` broken as `wrap` breaks it; cached: a board's long lines (its notes, what
+    happens now) come back in every board."""
+    out = []
+    while width(line) > columns and " " in line.strip():
+        cut = _cut(line, columns)
+        out.append(line[:cut].rstrip())
+        line = "  " + line[cut:].lstrip()
+    out.append(line)
+    return tuple(out)
 
 
 def _cut(line: str, columns: int) -> int:
     """Where to break `line`: the last space within `columns`, else the first space."""
-    best, used = None, 0
-    for i, c in enumerate(line):
-        if c == " " and i > 2:
-            if used > columns:
-                break
-            best = i
-        used += width(c)
-    if best is not None:
+    if line.isascii():  # a column a character
+        best = line.rfind(" ", 3, columns + 1)
+    else:
+        best, used = -1, 0
+        for i, c in enumerate(line):
+            if c == " " and i > 2:
+                if used > columns:
+                    break
+                best = i
+            used += width(c)
+    if best >= 0:
         return best
     return line.index(" ", 3) if " " in line[3:] else len(line)
 
 
 def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> list[str]:
     """Rows of cells as aligned lines (columns in `right` are right-aligned)."""
-    right = set(right)
-    count = max((len(r) for r in rows), default=0)
-    widths = [max((width(r[i]) for r in rows if i < len(r)), default=0) for i in range(count)]
-    lines = []
-    for row in rows:
-        cells = [(rpad if i in right else pad)(cell, widths[i]) for i, cell in enumerate(row)]
-        lines.append((" " * gap).join(cells).rstrip())
-    return lines
+    spans = [[width(cell) for cell in row] for row in rows]
+    widths = [max(column) for column in zip_longest(*spans, fillvalue=0)]
+    justify = [str.ljust] * len(widths)
+    for i in right:
+        if i < len(justify):
+            justify[i] = str.rjust
+    spacer = " " * gap
+    # str.ljust and str.rjust count characters: a cell is given the characters its column's
+    # width makes for it
+    return [
+        spacer.join(
+            [
+                justify[i](cell, widths[i] + len(cell) - span)
+                for i, (cell, span) in enumerate(zip(row, columns))
+            ]
+        ).rstrip()
+        for row, columns in zip(rows, spans)
+    ]
 
 
 def seat_label(names: list[str], seat: int, you: int | None, limit: int = NAME_LIMIT) -> str:
