@@ -156,7 +156,9 @@ def child_digest() -> dict:
     return result
 
 
-def child_profile(name: str, kind: str = "html", language: str = "en", lines: int = 14) -> None:
+def child_profile(
+    name: str, kind: str = "html", language: str = "en", sort: str = "tottime", lines: int = 14
+) -> None:
     """cProfile of drawing one position of `name` (its middle one) many times in `language`,
     warm caches."""
     import cProfile
@@ -174,7 +176,7 @@ def child_profile(name: str, kind: str = "html", language: str = "en", lines: in
         for _ in range(2000):
             board(view, names, outcome, marks)
         profile.disable()
-    pstats.Stats(profile).sort_stats("tottime").print_stats(lines)
+    pstats.Stats(profile).sort_stats(sort).print_stats(lines)
 
 
 # -- the parent -----------------------------------------------------------------------------
@@ -215,13 +217,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--children", type=int, default=3, help="children per tree")
     parser.add_argument("--digest", action="store_true", help="digests of the boards drawn")
     parser.add_argument("--profile", choices=TITLES, help="cProfile one board of this tree")
+    parser.add_argument("--sort", default="tottime", help="the profile's order (cumtime...)")
     parser.add_argument("--text", action="store_true", help="text boards rather than HTML")
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="the boards' words")
     args = parser.parse_args(argv)
     kind = "text" if args.text else "html"
     if args.profile:
         sys.path.insert(0, str(TREE))
-        child_profile(args.profile, kind, args.language)
+        child_profile(args.profile, kind, args.language, args.sort)
         return
     trees = {"after": TREE} | ({"before": args.before} if args.before else {})
     if args.digest:

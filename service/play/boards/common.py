@@ -134,24 +134,25 @@ def _cut(line: str, columns: int) -> int:
 
 def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> list[str]:
     """Rows of cells as aligned lines (columns in `right` are right-aligned)."""
-    spans = [[width(cell) for cell in row] for row in rows]
+    right = set(right)
+    spans = [list(map(width, row)) for row in rows]
     widths = [max(column) for column in zip_longest(*spans, fillvalue=0)]
-    justify = [str.ljust] * len(widths)
-    for i in right:
-        if i < len(justify):
-            justify[i] = str.rjust
     spacer = " " * gap
-    # str.ljust and str.rjust count characters: a cell is given the characters its column's
-    # width makes for it
-    return [
-        spacer.join(
-            [
-                justify[i](cell, widths[i] + len(cell) - span)
-                for i, (cell, span) in enumerate(zip(row, columns))
-            ]
-        ).rstrip()
-        for row, columns in zip(rows, spans)
-    ]
+    # a full row whose cells take a column a character (most rows: no wide characters nor
+    # combining marks) is one format of the widths, which count characters
+    full = spacer.join(f"{{:{'>' if i in right else '<'}{w}}}" for i, w in enumerate(widths))
+    lines = []
+    for row, span in zip(rows, spans):
+        if len(row) == len(widths) and span == list(map(len, row)):
+            lines.append(full.format(*row).rstrip())
+            continue
+        # else each cell is given the characters its column's width makes for it
+        cells = [
+            (cell.rjust if i in right else cell.ljust)(widths[i] + len(cell) - columns)
+            for i, (cell, columns) in enumerate(zip(row, span))
+        ]
+        lines.append(spacer.join(cells).rstrip())
+    return lines
 
 
 def seat_label(names: list[str], seat: int, you: int | None, limit: int = NAME_LIMIT) -> str:
