@@ -135,15 +135,19 @@ def _cut(line: str, columns: int) -> int:
 def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> list[str]:
     """Rows of cells as aligned lines (columns in `right` are right-aligned)."""
     right = set(right)
-    spans = [list(map(width, row)) for row in rows]
+    lengths = [list(map(len, row)) for row in rows]
+    spans = [  # the columns each cell takes: its length when the row is ASCII
+        length if "".join(row).isascii() else list(map(width, row))
+        for row, length in zip(rows, lengths)
+    ]
     widths = [max(column) for column in zip_longest(*spans, fillvalue=0)]
     spacer = " " * gap
     # a full row whose cells take a column a character (most rows: no wide characters nor
     # combining marks) is one format of the widths, which count characters
     full = spacer.join(f"{{:{'>' if i in right else '<'}{w}}}" for i, w in enumerate(widths))
     lines = []
-    for row, span in zip(rows, spans):
-        if len(row) == len(widths) and span == list(map(len, row)):
+    for row, length, span in zip(rows, lengths, spans):
+        if len(row) == len(widths) and span == length:
             lines.append(full.format(*row).rstrip())
             continue
         # else each cell is given the characters its column's width makes for it

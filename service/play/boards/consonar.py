@@ -71,7 +71,14 @@ def symbol(name: str | None) -> str:
 def symbol_word(name: str | None) -> str:
     """A ship symbol's name, with "|" where it may break in a card's narrow column (a
     language's long words: "sotto|ma|ri|no")."""
-    return gettext(SYMBOL_WORDS[name]) if name in SYMBOL_WORDS else name or "-"
+    said = symbol_words(language()).get(name)
+    return (name or "-") if said is None else said
+
+
+@cache  # six symbols in each language
+def symbol_words(spoken: str) -> dict[str | None, str]:
+    """The ship symbols' names in the language spoken (`spoken`: the cache's key)."""
+    return {name: gettext(word) for name, word in SYMBOL_WORDS.items()}
 
 
 def colour_of(seat_or_colour) -> str:
@@ -158,16 +165,7 @@ def sunk_by_colour(ladder: dict) -> list[list[str]]:
 
 def score_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [
-        [
-            pgettext("scoring area", "Player"),
-            pgettext("scoring area", "nation"),
-            pgettext("scoring area", "hand"),
-            pgettext("scoring area", "sunk"),
-            pgettext("scoring area", "missed"),
-            pgettext("scoring area", "score"),
-        ]
-    ]
+    rows = [list(score_heads(language()))]
     for seat in range(len(v["nations"])):
         rows.append(
             [
@@ -180,6 +178,19 @@ def score_rows(t: Table) -> list[list[str]]:
             ]
         )
     return rows
+
+
+@cache  # in each language
+def score_heads(spoken: str) -> tuple[str, ...]:
+    """The scoring table's column heads in the language spoken (`spoken`: the cache's key)."""
+    return (
+        pgettext("scoring area", "Player"),
+        pgettext("scoring area", "nation"),
+        pgettext("scoring area", "hand"),
+        pgettext("scoring area", "sunk"),
+        pgettext("scoring area", "missed"),
+        pgettext("scoring area", "score"),
+    )
 
 
 def strike_line(t: Table) -> str | None:

@@ -208,19 +208,9 @@ def slot_rows(t: Table) -> list[list[str]]:
 def battle_rows(t: Table) -> list[list[str]]:
     """One row per slot fought: the cards with their strength (and bonus), who took it, how."""
     v = t.view
-    rows = [
-        [
-            gettext("Round"),
-            gettext("slot"),
-            gettext("domain"),
-            t.name(0, 12),
-            "",
-            t.name(1, 12),
-            gettext("won by"),
-            gettext("how"),
-        ]
-    ]
     spoken = language()
+    round_, slot, domain, won_by, how = battle_heads(spoken)
+    rows = [[round_, slot, domain, t.name(0, 12), "", t.name(1, 12), won_by, how]]
     slots, hows = slot_words(spoken), how_words(spoken)
     vs, nobody, you = gettext("vs"), gettext("nobody"), gettext("you")
     for b in v["battles"]:
@@ -252,6 +242,13 @@ def battle_rows(t: Table) -> list[list[str]]:
     return rows
 
 
+@cache  # in each language
+def battle_heads(spoken: str) -> tuple[str, ...]:
+    """The battles' column heads but the players' in the language spoken (`spoken`: the
+    cache's key)."""
+    return gettext("Round"), gettext("slot"), gettext("domain"), gettext("won by"), gettext("how")
+
+
 def battle_lines(t: Table) -> list[str]:
     """The battles as text: the card columns headed by the short names, strength in brackets."""
     rows = battle_rows(t)
@@ -261,15 +258,7 @@ def battle_lines(t: Table) -> list[str]:
 
 def player_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [
-        [
-            gettext("Player"),
-            gettext("points"),
-            pgettext("victory points", "bonus"),
-            gettext("domains"),
-            gettext("elements"),
-        ]
-    ]
+    rows = [list(player_heads(language()))]
     for seat in (0, 1):
         rows.append(
             [
@@ -281,6 +270,18 @@ def player_rows(t: Table) -> list[list[str]]:
             ]
         )
     return rows
+
+
+@cache  # in each language
+def player_heads(spoken: str) -> tuple[str, ...]:
+    """The players' table's column heads in the language spoken (`spoken`: the cache's key)."""
+    return (
+        gettext("Player"),
+        gettext("points"),
+        pgettext("victory points", "bonus"),
+        gettext("domains"),
+        gettext("elements"),
+    )
 
 
 def card_lines(t: Table) -> list[str]:
