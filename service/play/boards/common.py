@@ -16,7 +16,10 @@ goes through `escape` (or `markup`, which also takes lists). A turn email draws 
 every reader, and the workers do little else, so a board is not built element by element: the
 starts of the elements it repeats (a cell, a card, a row, a label) are made once, at import or
 cached, and each row or card is one f-string of them with the values that come from the view
-and the names escaped. `el()` builds an element from its children for the rare ones.
+and the names escaped. `el()` builds an element from its children for the rare ones. Text
+boards likewise: ASCII is measured by its length (`width` asks its cache only for other
+text), a table's full rows of one-column characters are one format of its widths, a long line
+is broken once (`_broken`), and the games look the words they repeat up once per language.
 
 The caches of the boards live as long as their process, and the background worker and the HTTP
 workers draw boards for every turn email and page all day: each cache is bounded by what it
