@@ -213,20 +213,12 @@ def battle_rows(t: Table) -> list[list[str]]:
     rows = [[round_, slot, domain, t.name(0, 12), "", t.name(1, 12), won_by, how]]
     slots, hows = slot_words(spoken), how_words(spoken)
     vs, nobody, you = gettext("vs"), gettext("nobody"), gettext("you")
+    winners = [you if seat == t.you else t.bare_name(seat)[:12] for seat in (0, 1)]
     for b in v["battles"]:
         cards = [
-            f"{b['cards'][s]} ({b['strengths'][s]}"
-            + (f", {b['bonuses'][s]:+d}" if b["bonuses"][s] else "")
-            + ")"
-            for s in (0, 1)
+            f"{card} ({strength}{f', {bonus:+d}' if bonus else ''})"
+            for card, strength, bonus in zip(b["cards"], b["strengths"], b["bonuses"])
         ]
-        winner = (
-            nobody
-            if b["winner"] is None
-            else you
-            if b["winner"] == t.you
-            else t.bare_name(b["winner"])[:12]
-        )
         rows.append(
             [
                 str(b["round"]),
@@ -235,7 +227,7 @@ def battle_rows(t: Table) -> list[list[str]]:
                 cards[0],
                 vs,
                 cards[1],
-                winner,
+                nobody if b["winner"] is None else winners[b["winner"]],
                 hows.get(b["how"], b["how"]),
             ]
         )
