@@ -17,9 +17,9 @@ every reader, and the workers do little else, so a board is not built element by
 starts of the elements it repeats (a cell, a card, a row, a label) are made once, at import or
 cached, and each row or card is one f-string of them with the values that come from the view
 and the names escaped. `el()` builds an element from its children for the rare ones. Text
-boards likewise: ASCII is measured by its length (`width` asks its cache only for other
-text), a table's full rows of one-column characters are one format of its widths, a long line
-is broken once (`_broken`), and the games look the words they repeat up once per language.
+boards likewise: a table measures an ASCII row by its cells' lengths and lays a full row of
+one-column characters out with one format of its widths, a long line is broken once
+(`_broken`), and the games look the words they repeat up once per language.
 
 The caches of the boards live as long as their process, and the background worker and the HTTP
 workers draw boards for every turn email and page all day: each cache is bounded by what it
@@ -67,14 +67,12 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return out + "…"
 
 
+@lru_cache(maxsize=4096)  # about 210 bytes an entry (keys are lines of text)
 def width(text: str) -> int:
     """Columns a monospace terminal gives `text`: wide East Asian characters take two,
-    combining marks none (ASCII, most of a board, is one a character: no cache asked)."""
-    return len(text) if text.isascii() else _width(text)
-
-
-@lru_cache(maxsize=4096)  # about 210 bytes an entry (keys are lines of text)
-def _width(text: str) -> int:
+    combining marks none."""
+    if text.isascii():
+        return len(text)
     total = 0
     for c in text:
         if unicodedata.combining(c):
