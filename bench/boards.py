@@ -1,5 +1,6 @@
-"""What an HTML board costs: CPU milliseconds of `html_board` per board and game, for the code of
-this tree and of another (the "before"), measured in the same conditions.
+"""What a board costs: CPU milliseconds of `html_board` (or, with `--text`, of `text_board`) per
+board and game, for the code of this tree and of another (the "before"), measured in the same
+conditions.
 
 Each tree is measured in fresh child processes whose imports come from that tree (its directory
 first on sys.path), the two trees' children alternating. A child plays a few seeded games of
@@ -12,13 +13,14 @@ would. A child keeps the median of its ROUNDS rounds and the least; the report g
 of the children's medians, and the least round of all (the figure least disturbed by the other
 work of a shared machine).
 
-`--digest` prints instead, per title, a digest of every board drawn from the positions of
-DIGEST_GAMES games (every seat and a spectator; no marks, the move's marks, every part on the
-board marked; English, Russian and Italian): two trees with equal digests draw the same bytes.
+`--digest` prints instead, per title, a digest of every text board and one of every HTML board
+drawn from the positions of DIGEST_GAMES games (every seat and a spectator; English, Russian and
+Italian; the HTML boards with no marks, the move's marks, every part on the board marked): two
+trees with equal digests draw the same bytes.
 
-    python -m bench.boards [--before /tmp/boards-before] [--children 3]
+    python -m bench.boards [--text] [--language ru] [--before /tmp/boards-before] [--children 3]
     python -m bench.boards --digest [--before /tmp/boards-before]
-    python -m bench.boards --profile nautilus   # cProfile of one board of this tree
+    python -m bench.boards --profile nautilus [--text]  # cProfile of one board of this tree
 
 (`git worktree add --detach /tmp/boards-before <commit>` makes a "before" tree.)
 """
@@ -88,12 +90,25 @@ def board_caches() -> list:
     return list(caches().values())
 
 
-def child_times() -> dict:
-    """ms of CPU per HTML board, per title: the median of ROUNDS rounds."""
+def draw(kind: str):
+    """`draw(view, names, outcome, marks)`: the board of `kind` ("html" or "text"; a text board
+    has no marks)."""
+    from service.play import boards
+
+    if kind == "text":
+        return lambda view, names, outcome, marks: boards.text_board(view, names, outcome)
+    return boards.html_board
+
+
+def child_times(kind: str = "html", language: str = "en") -> dict:
+    """ms of CPU per board of `kind` in `language`, per title: the median of ROUNDS rounds."""
     import time
 
     from service.play import boards
+    from service.words import speaking, words
 
+    board = draw(kind)
+    words(language)  # its catalogue read before the rounds
     result: dict = {"code": {"boards": boards.__file__}, "ms": {}, "least": {}, "boards": {}}
     caches = board_caches()
     for name in TITLES:
@@ -103,8 +118,9 @@ def child_times() -> dict:
             for cache in caches:
                 cache.cache_clear()
             start = time.process_time()
-            for view, names, outcome, marks in drawn:
-                boards.html_board(view, names, outcome, marks)
+            with speaking(language):
+                for view, names, outcome, marks in drawn:
+                    board(view, names, outcome, marks)
             rounds.append((time.process_time() - start) * 1000 / len(drawn))
         result["ms"][name] = statistics.median(rounds)
         result["least"][name] = min(rounds)
@@ -122,39 +138,44 @@ def child_digest() -> dict:
 
     result: dict = {"code": {"boards": boards.__file__}, "digest": {}, "boards": {}}
     for name in TITLES:
-        digest = hashlib.sha256()
+        text, digest = hashlib.sha256(), hashlib.sha256()
         count = 0
         for view, names, outcome, marks in tables(
             name, every_seat=True, games=DIGEST_GAMES * GAMES[name] // 4
         ):
             for language in LANGUAGES:
                 with speaking(language):
-                    digest.update(boards.text_board(view, names, outcome).encode())
+                    text.update(boards.text_board(view, names, outcome).encode())
                     plain = boards.html_board(view, names, outcome)
                     every = frozenset(re.findall(r'data-part="([^"]*)"', plain))
                     for marked in (frozenset(), marks, every):
                         digest.update(boards.html_board(view, names, outcome, marked).encode())
                         count += 1
-        result["digest"][name] = digest.hexdigest()[:16]
-        result["boards"][name] = count
+        result["digest"][name] = {"text": text.hexdigest()[:16], "html": digest.hexdigest()[:16]}
+        result["boards"][name] = {"text": count // 3, "html": count}
     return result
 
 
-def child_profile(name: str, sort: str = "tottime", lines: int = 14) -> None:
-    """cProfile of drawing one position of `name` (its middle one) many times, warm caches."""
+def child_profile(
+    name: str, kind: str = "html", language: str = "en", sort: str = "tottime", lines: int = 14
+) -> None:
+    """cProfile of drawing one position of `name` (its middle one) many times in `language`,
+    warm caches."""
     import cProfile
     import pstats
 
-    from service.play import boards
+    from service.words import speaking
 
+    board = draw(kind)
     drawn = tables(name)
     view, names, outcome, marks = drawn[len(drawn) // 2]
-    boards.html_board(view, names, outcome, marks)
-    profile = cProfile.Profile()
-    profile.enable()
-    for _ in range(2000):
-        boards.html_board(view, names, outcome, marks)
-    profile.disable()
+    with speaking(language):
+        board(view, names, outcome, marks)
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(2000):
+            board(view, names, outcome, marks)
+        profile.disable()
     pstats.Stats(profile).sort_stats(sort).print_stats(lines)
 
 
@@ -162,15 +183,15 @@ def child_profile(name: str, sort: str = "tottime", lines: int = 14) -> None:
 
 
 def run_child(tree: Path, what: str) -> dict:
-    """`what` ("child_times" or "child_digest") in a fresh interpreter whose imports come from
-    `tree` first."""
+    """`what` (a call: "child_times('text')", "child_digest()") in a fresh interpreter whose
+    imports come from `tree` first."""
     script = (
         "import importlib.util, json, sys\n"
         f"sys.path.insert(0, {str(tree)!r})\n"
         f"spec = importlib.util.spec_from_file_location('bench_boards', {__file__!r})\n"
         "module = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(module)\n"
-        f"print(json.dumps(module.{what}()))\n"
+        f"print(json.dumps(module.{what}))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],
@@ -196,29 +217,38 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--children", type=int, default=3, help="children per tree")
     parser.add_argument("--digest", action="store_true", help="digests of the boards drawn")
     parser.add_argument("--profile", choices=TITLES, help="cProfile one board of this tree")
+    parser.add_argument("--sort", default="tottime", help="the profile's order (cumtime...)")
+    parser.add_argument("--text", action="store_true", help="text boards rather than HTML")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="the boards' words")
     args = parser.parse_args(argv)
+    kind = "text" if args.text else "html"
     if args.profile:
         sys.path.insert(0, str(TREE))
-        child_profile(args.profile)
+        child_profile(args.profile, kind, args.language, args.sort)
         return
     trees = {"after": TREE} | ({"before": args.before} if args.before else {})
     if args.digest:
-        digests = {label: run_child(tree, "child_digest") for label, tree in trees.items()}
+        digests = {label: run_child(tree, "child_digest()") for label, tree in trees.items()}
         for name in TITLES:
-            found = {label: d["digest"][name] for label, d in digests.items()}
-            same = len(set(found.values())) == 1
-            boards = digests["after"]["boards"][name]
-            print(f"{name}: {boards} boards, {found}{' (the same)' if same else ' DIFFER'}")
+            for drawn in ("text", "html"):
+                found = {label: d["digest"][name][drawn] for label, d in digests.items()}
+                same = len(set(found.values())) == 1
+                boards = digests["after"]["boards"][name][drawn]
+                print(
+                    f"{name}, {drawn}: {boards} boards, {found}"
+                    f"{' (the same)' if same else ' DIFFER'}"
+                )
         return
     runs: dict[str, list[dict]] = {label: [] for label in trees}
     for _ in range(args.children):
         for label, tree in reversed(trees.items()):
-            runs[label].append(run_child(tree, "child_times"))
+            runs[label].append(run_child(tree, f"child_times({kind!r}, {args.language!r})"))
     load = os.getloadavg()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"load {load[0]:.2f} {load[1]:.2f}; {args.children} children a tree, "
-        f"{ROUNDS} rounds each; ms of CPU per HTML board"
+        f"{ROUNDS} rounds each; ms of CPU per {kind.upper() if kind == 'html' else kind} board "
+        f"in {args.language!r}"
     )
     for figure, words in (
         ("ms", "the median of the children's medians"),

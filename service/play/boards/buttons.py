@@ -96,16 +96,17 @@ def player_facts(player: tuple) -> list[str]:
     return facts
 
 
-@lru_cache(maxsize=64)  # about 860 bytes an entry
+@lru_cache(maxsize=64)  # about 1.3 KB an entry
 def board_block(label: str, player: tuple, spoken: str = "en") -> tuple[str, ...]:
-    """One player's board in text: name, four lines of facts, the 6 x 6 grid."""
+    """One player's board in text: name, four lines of facts, the 6 x 6 grid; each line
+    padded to the block's width and the gap beside it (two blocks go side by side)."""
     p = dict(zip(PLAYER_FIELDS, player))
     facts = player_facts(player)
     lines = [label] + facts[:3] + [facts[3] if p["stars_due"] else ""]
     lines.append("   " + "".join(f" {c} " for c in range(1, 7)))
     for r in range(6):
         lines.append(row_text(r + 1, p["colours"][r], p["board"][r]))
-    return tuple(lines)
+    return tuple(pad(line, BLOCK + 2) + "  " for line in lines)
 
 
 @lru_cache(maxsize=1024)  # about 240 bytes an entry
@@ -219,8 +220,7 @@ def text(t: Table) -> str:
             board_block(t.name(s, 20), player_of(t, s), language())
             for s in seats[first : first + 2]
         ]
-        for row in zip(*blocks):
-            out.append("".join(pad(part, BLOCK + 2) + "  " for part in row).rstrip())
+        out += ["".join(row).rstrip() for row in zip(*blocks)]
         out.append("")
     out.append(gettext("Letters are the printed colours: r red, y yellow, g green, b blue;"))
     out.append(gettext("(R) a button of this round on red, *R* a star on red."))

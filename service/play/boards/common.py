@@ -16,7 +16,10 @@ goes through `escape` (or `markup`, which also takes lists). A turn email draws 
 every reader, and the workers do little else, so a board is not built element by element: the
 starts of the elements it repeats (a cell, a card, a row, a label) are made once, at import or
 cached, and each row or card is one f-string of them with the values that come from the view
-and the names escaped. `el()` builds an element from its children for the rare ones.
+and the names escaped. `el()` builds an element from its children for the rare ones. Text
+boards likewise: a table measures an ASCII row by its cells' lengths and lays a full row of
+one-column characters out with one format of its widths, a long line is broken once
+(`_broken`), and the games look the words they repeat up once per language.
 
 The caches of the boards live as long as their process, and the background worker and the HTTP
 workers draw boards for every turn email and page all day: each cache is bounded by what it
@@ -31,6 +34,7 @@ import html
 import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from itertools import zip_longest
 
 from service.words import N_, gettext
 
@@ -78,35 +82,53 @@ def width(text: str) -> int:
 
 
 def pad(text: str, columns: int) -> str:
-    return text + " " * max(0, columns - width(text))
+    """`text` and spaces to fill `columns` (str.ljust counts characters, not columns: it is
+    given the characters `columns` make for this text)."""
+    return text.ljust(columns + len(text) - width(text))
 
 
 def rpad(text: str, columns: int) -> str:
-    return " " * max(0, columns - width(text)) + text
+    return text.rjust(columns + len(text) - width(text))
 
 
 def wrap(lines: list[str], columns: int = TEXT_WIDTH) -> list[str]:
     """Lines longer than `columns` broken at spaces, the rest indented by two."""
     out = []
     for line in lines:
-        while width(line) > columns and " " in line.strip():
-            cut = _cut(line, columns)
-            out.append(line[:cut].rstrip())
-            line = "  " + line[cut:].lstrip()
-        out.append(line)
+        # a line takes at most two columns a character: most are seen to fit by their length
+        if len(line) <= columns and (line.isascii() or 2 * len(line) <= columns):
+            out.append(line)
+        else:
+            out += _broken(line, columns)
     return out
+
+
+@lru_cache(maxsize=512)  # about 1 KB an entry (a long line and its lines)
+def _broken(line: str, columns: int) -> tuple[str, ...]:
+    """`line` broken as `wrap` breaks it; cached: a board's long lines (its notes, what
+    happens now) come back in every board."""
+    out = []
+    while width(line) > columns and " " in line.strip():
+        cut = _cut(line, columns)
+        out.append(line[:cut].rstrip())
+        line = "  " + line[cut:].lstrip()
+    out.append(line)
+    return tuple(out)
 
 
 def _cut(line: str, columns: int) -> int:
     """Where to break `line`: the last space within `columns`, else the first space."""
-    best, used = None, 0
-    for i, c in enumerate(line):
-        if c == " " and i > 2:
-            if used > columns:
-                break
-            best = i
-        used += width(c)
-    if best is not None:
+    if line.isascii():  # a column a character
+        best = line.rfind(" ", 3, columns + 1)
+    else:
+        best, used = -1, 0
+        for i, c in enumerate(line):
+            if c == " " and i > 2:
+                if used > columns:
+                    break
+                best = i
+            used += width(c)
+    if best >= 0:
         return best
     return line.index(" ", 3) if " " in line[3:] else len(line)
 
@@ -114,12 +136,27 @@ def _cut(line: str, columns: int) -> int:
 def table(rows: list[list[str]], gap: int = 2, right: Iterable[int] = ()) -> list[str]:
     """Rows of cells as aligned lines (columns in `right` are right-aligned)."""
     right = set(right)
-    count = max((len(r) for r in rows), default=0)
-    widths = [max((width(r[i]) for r in rows if i < len(r)), default=0) for i in range(count)]
+    lengths = [list(map(len, row)) for row in rows]
+    spans = [  # the columns each cell takes: its length when the row is ASCII
+        length if "".join(row).isascii() else list(map(width, row))
+        for row, length in zip(rows, lengths)
+    ]
+    widths = [max(column) for column in zip_longest(*spans, fillvalue=0)]
+    spacer = " " * gap
+    # a full row whose cells take a column a character (most rows: no wide characters nor
+    # combining marks) is one format of the widths, which count characters
+    full = spacer.join(f"{{:{'>' if i in right else '<'}{w}}}" for i, w in enumerate(widths))
     lines = []
-    for row in rows:
-        cells = [(rpad if i in right else pad)(cell, widths[i]) for i, cell in enumerate(row)]
-        lines.append((" " * gap).join(cells).rstrip())
+    for row, length, span in zip(rows, lengths, spans):
+        if len(row) == len(widths) and span == length:
+            lines.append(full.format(*row).rstrip())
+            continue
+        # else each cell is given the characters its column's width makes for it
+        cells = [
+            (cell.rjust if i in right else cell.ljust)(widths[i] + len(cell) - columns)
+            for i, (cell, columns) in enumerate(zip(row, span))
+        ]
+        lines.append(spacer.join(cells).rstrip())
     return lines
 
 

@@ -71,13 +71,25 @@ def symbol(name: str | None) -> str:
 def symbol_word(name: str | None) -> str:
     """A ship symbol's name, with "|" where it may break in a card's narrow column (a
     language's long words: "sotto|ma|ri|no")."""
-    return gettext(SYMBOL_WORDS[name]) if name in SYMBOL_WORDS else name or "-"
+    said = symbol_words(language()).get(name)
+    return (name or "-") if said is None else said
+
+
+@cache  # six symbols in each language
+def symbol_words(spoken: str) -> dict[str | None, str]:
+    """The ship symbols' names in the language spoken (`spoken`: the cache's key)."""
+    return {name: gettext(word) for name, word in SYMBOL_WORDS.items()}
 
 
 def colour_of(seat_or_colour) -> str:
-    if seat_or_colour in COLOUR_NAMES:
-        return gettext(COLOUR_NAMES[seat_or_colour])
-    return str(seat_or_colour)
+    said = colour_words(language()).get(seat_or_colour)
+    return str(seat_or_colour) if said is None else said
+
+
+@cache  # six colours in each language
+def colour_words(spoken: str) -> dict[str, str]:
+    """The nations' colours in the language spoken (`spoken`: the cache's key)."""
+    return {c: gettext(word) for c, word in COLOUR_NAMES.items()}
 
 
 def nation(t: Table, seat: int) -> str:
@@ -138,32 +150,22 @@ def owners(t: Table) -> dict[str, int]:
 SUBMARINES = tuple(f"{c}{number}" for c in COLOURS for number in (1, 2))
 
 
-def ladder_rows(t: Table) -> list[list[list[str]]]:
-    """Per rung (8 down to 1), per colour, the submarines there."""
-    ladder = t.view["ladder"]
+def ladder_rows(ladder: dict) -> list[list[list[str]]]:
+    """Per rung (8 down to 1), per colour, the submarines there (`ladder`: the view's, each
+    submarine's rung, None when sunk)."""
     at: dict[tuple, list[str]] = {}
     for sub in SUBMARINES:
         at.setdefault((ladder.get(sub), sub[0]), []).append(sub)
     return [[at.get((rung, c), []) for c in COLOURS] for rung in RUNGS]
 
 
-def sunk_by_colour(t: Table) -> list[list[str]]:
-    ladder = t.view["ladder"]
+def sunk_by_colour(ladder: dict) -> list[list[str]]:
     return [[s for s in (f"{c}1", f"{c}2") if ladder.get(s) is None] for c in COLOURS]
 
 
 def score_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [
-        [
-            pgettext("scoring area", "Player"),
-            pgettext("scoring area", "nation"),
-            pgettext("scoring area", "hand"),
-            pgettext("scoring area", "sunk"),
-            pgettext("scoring area", "missed"),
-            pgettext("scoring area", "score"),
-        ]
-    ]
+    rows = [list(score_heads(language()))]
     for seat in range(len(v["nations"])):
         rows.append(
             [
@@ -176,6 +178,19 @@ def score_rows(t: Table) -> list[list[str]]:
             ]
         )
     return rows
+
+
+@cache  # in each language
+def score_heads(spoken: str) -> tuple[str, ...]:
+    """The scoring table's column heads in the language spoken (`spoken`: the cache's key)."""
+    return (
+        pgettext("scoring area", "Player"),
+        pgettext("scoring area", "nation"),
+        pgettext("scoring area", "hand"),
+        pgettext("scoring area", "sunk"),
+        pgettext("scoring area", "missed"),
+        pgettext("scoring area", "score"),
+    )
 
 
 def strike_line(t: Table) -> str | None:
@@ -221,6 +236,23 @@ def deck_words(v: dict) -> str:
     return said
 
 
+def ladder_lines(t: Table) -> tuple[str, ...]:
+    """The ladder in text: a column per nation, a row per rung (8 at the top), the sunk."""
+    ladder = t.view["ladder"]
+    return _ladder_lines(tuple(ladder.get(sub) for sub in SUBMARINES), language())
+
+
+@lru_cache(maxsize=256)  # about 2 KB an entry; every reader of a position sees the same ladder
+def _ladder_lines(rungs: tuple, spoken: str) -> tuple[str, ...]:
+    """`ladder_lines` of the submarines' rungs (in SUBMARINES' order) in `spoken`."""
+    ladder = dict(zip(SUBMARINES, rungs))
+    rows = [[gettext("Ladder")] + [colour_of(c) for c in COLOURS]]
+    for rung, cells in zip(RUNGS, ladder_rows(ladder)):
+        rows.append([gettext("rung %(rung)s", rung=rung)] + [" ".join(c) or "." for c in cells])
+    rows.append([gettext("sunk")] + [" ".join(c) for c in sunk_by_colour(ladder)])
+    return tuple(table(rows))
+
+
 def text(t: Table) -> str:
     v = t.view
     head = gettext("CON SONAR! - turn %(turn)s", turn=v["turn"])
@@ -230,11 +262,7 @@ def text(t: Table) -> str:
     if played := played_line(t):
         out.append(played)
     out.append("")
-    rows = [[gettext("Ladder")] + [colour_of(c) for c in COLOURS]]
-    for rung, cells in zip(RUNGS, ladder_rows(t)):
-        rows.append([gettext("rung %(rung)s", rung=rung)] + [" ".join(c) or "." for c in cells])
-    rows.append([gettext("sunk")] + [" ".join(c) for c in sunk_by_colour(t)])
-    out += table(rows)
+    out += ladder_lines(t)
     held = owners(t)
     nations = [f"{colour_of(c)} {t.name(s)}" for c, s in held.items()]
     out.append(
@@ -368,12 +396,12 @@ def ladder_html(t: Table) -> Html:
         for c in COLOURS
     )
     rungs = []
-    for rung, cells in zip(RUNGS, ladder_rows(t)):
+    for rung, cells in zip(RUNGS, ladder_rows(t.view["ladder"])):
         marked = frozenset(p for p in t.marks if p.startswith(("sub:", "rung:" + str(rung) + ":")))
         rungs.append(rung_html(rung, tuple(tuple(subs) for subs in cells), marked))
     sunk = "".join(
         f"{SUNK}{''.join(sub_chip(s, True, t.marked(named.sunk(s))) for s in subs) or NBSP}</td>"
-        for subs in sunk_by_colour(t)
+        for subs in sunk_by_colour(t.view["ladder"])
     )
     return Html(
         f"{LADDER}<tr>{RUNG_HEAD}{escape(rung_words)}</td>{head}</tr>{''.join(rungs)}"

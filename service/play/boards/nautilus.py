@@ -64,7 +64,19 @@ GRID_NAME = 15  # a name beside the grid: 15 + " (you)" + 5 columns of 10 fit in
 
 
 def special(name: str) -> str:
-    return gettext(named.SPECIAL_NAMES[name])
+    return special_words(language())[name]
+
+
+@cache  # six names in each language
+def special_words(spoken: str) -> dict[str, str]:
+    """The Specials' names in the language spoken (`spoken`: the cache's key)."""
+    return {name: gettext(word) for name, word in named.SPECIAL_NAMES.items()}
+
+
+@cache  # five words in each language
+def column_words(spoken: str) -> tuple[str, ...]:
+    """The text grid's column heads, "col 1" to "col 5", in the language spoken."""
+    return tuple(gettext("col %(col)s", col=c) for c in range(1, 6))
 
 
 def card_words(card) -> str:
@@ -355,7 +367,7 @@ def text(t: Table) -> str:
     label = max(width(domains_label), *(width(t.name(s, GRID_NAME)) for s in (0, 1))) + 2
 
     def row(title, cells):
-        return (pad(title, label) + "".join(pad(c, COLUMN) for c in cells)).rstrip()
+        return (pad(title, label) + "".join([pad(c, COLUMN) for c in cells])).rstrip()
 
     def side(seat):
         cells = []
@@ -364,7 +376,7 @@ def text(t: Table) -> str:
             cells.append(card_words(card) + mark)
         return row(t.name(seat, GRID_NAME), cells)
 
-    out.append(row("", [gettext("col %(col)s", col=c) for c in range(1, 6)]))
+    out.append(row("", column_words(language())))
     out.append(side(top))
     row_cards = v["domain_row"]
     out.append(

@@ -4,6 +4,8 @@ fought so far, and each player's domains, elements and points."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from service.play.boards.common import (
     INK,
     LINE,
@@ -24,7 +26,7 @@ from service.play.boards.common import (
 )
 from service.play.boards.table import Table
 from service.play.parts import ninedomains as named
-from service.words import N_, gettext, ngettext, pgettext
+from service.words import N_, gettext, language, ngettext, pgettext
 
 ELEMENTS = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "purple": N_("purple")}
 HOW = {
@@ -40,11 +42,19 @@ MODES = {"per_game": N_("per game"), "per_round": N_("per round")}
 
 def slot_word(slot: int) -> str:
     """ "left", "middle", "right" in the language spoken now."""
-    return (
-        pgettext("slot", "left"),
-        pgettext("slot", "middle"),
-        pgettext("slot", "right"),
-    )[slot]
+    return slot_words(language())[slot]
+
+
+@cache  # three words in each language
+def slot_words(spoken: str) -> tuple[str, str, str]:
+    """The slots' names in the language spoken (`spoken`: the cache's key)."""
+    return pgettext("slot", "left"), pgettext("slot", "middle"), pgettext("slot", "right")
+
+
+@cache  # five words in each language
+def how_words(spoken: str) -> dict[str, str]:
+    """What decided a slot's fight (HOW), in the language spoken (`spoken`: the cache's key)."""
+    return {how: gettext(word) for how, word in HOW.items()}
 
 
 def capitalised(word: str) -> str:
@@ -70,14 +80,14 @@ def domain_info(t: Table) -> dict[str, dict]:
     return {d["id"]: d for d in t.view["domain_table"]}
 
 
-def domain_words(t: Table, domain: str) -> str:
-    """ "red4 (red, 4 points)", "purple3a (half purple, 3 points)", "plain6 (no element, 6)"."""
-    d = domain_info(t)[domain]
+def domain_words(d: dict) -> str:
+    """ "red4 (red, 4 points)", "purple3a (half purple, 3 points)", "plain6 (no element, 6)"
+    (`d`: the domain's entry in the view's `domain_table`)."""
     return ngettext(
         "%(domain)s (%(element)s, %(num)d point)",
         "%(domain)s (%(element)s, %(num)d points)",
         d["points"],
-        domain=domain,
+        domain=d["id"],
         element=element_words(d),
     )
 
@@ -198,45 +208,37 @@ def slot_rows(t: Table) -> list[list[str]]:
 def battle_rows(t: Table) -> list[list[str]]:
     """One row per slot fought: the cards with their strength (and bonus), who took it, how."""
     v = t.view
-    rows = [
-        [
-            gettext("Round"),
-            gettext("slot"),
-            gettext("domain"),
-            t.name(0, 12),
-            "",
-            t.name(1, 12),
-            gettext("won by"),
-            gettext("how"),
-        ]
-    ]
+    spoken = language()
+    round_, slot, domain, won_by, how = battle_heads(spoken)
+    rows = [[round_, slot, domain, t.name(0, 12), "", t.name(1, 12), won_by, how]]
+    slots, hows = slot_words(spoken), how_words(spoken)
+    vs, nobody, you = gettext("vs"), gettext("nobody"), gettext("you")
+    winners = [you if seat == t.you else t.bare_name(seat)[:12] for seat in (0, 1)]
     for b in v["battles"]:
         cards = [
-            f"{b['cards'][s]} ({b['strengths'][s]}"
-            + (f", {b['bonuses'][s]:+d}" if b["bonuses"][s] else "")
-            + ")"
-            for s in (0, 1)
+            f"{card} ({strength}{f', {bonus:+d}' if bonus else ''})"
+            for card, strength, bonus in zip(b["cards"], b["strengths"], b["bonuses"])
         ]
-        winner = (
-            gettext("nobody")
-            if b["winner"] is None
-            else gettext("you")
-            if b["winner"] == t.you
-            else t.bare_name(b["winner"])[:12]
-        )
         rows.append(
             [
                 str(b["round"]),
-                slot_word(b["slot"]),
+                slots[b["slot"]],
                 b["domain"],
                 cards[0],
-                gettext("vs"),
+                vs,
                 cards[1],
-                winner,
-                gettext(HOW[b["how"]]) if b["how"] in HOW else b["how"],
+                nobody if b["winner"] is None else winners[b["winner"]],
+                hows.get(b["how"], b["how"]),
             ]
         )
     return rows
+
+
+@cache  # in each language
+def battle_heads(spoken: str) -> tuple[str, ...]:
+    """The battles' column heads but the players' in the language spoken (`spoken`: the
+    cache's key)."""
+    return gettext("Round"), gettext("slot"), gettext("domain"), gettext("won by"), gettext("how")
 
 
 def battle_lines(t: Table) -> list[str]:
@@ -248,15 +250,7 @@ def battle_lines(t: Table) -> list[str]:
 
 def player_rows(t: Table) -> list[list[str]]:
     v = t.view
-    rows = [
-        [
-            gettext("Player"),
-            gettext("points"),
-            pgettext("victory points", "bonus"),
-            gettext("domains"),
-            gettext("elements"),
-        ]
-    ]
+    rows = [list(player_heads(language()))]
     for seat in (0, 1):
         rows.append(
             [
@@ -268,6 +262,18 @@ def player_rows(t: Table) -> list[list[str]]:
             ]
         )
     return rows
+
+
+@cache  # in each language
+def player_heads(spoken: str) -> tuple[str, ...]:
+    """The players' table's column heads in the language spoken (`spoken`: the cache's key)."""
+    return (
+        gettext("Player"),
+        gettext("points"),
+        pgettext("victory points", "bonus"),
+        gettext("domains"),
+        gettext("elements"),
+    )
 
 
 def card_lines(t: Table) -> list[str]:
@@ -334,8 +340,9 @@ def used_html(t: Table) -> Html:
 
 
 def stake_lines(t: Table) -> list[str]:
+    info = domain_info(t)
     return [
-        f"  {slot_word(slot)}: {domain_words(t, d)}"
+        f"  {slot_word(slot)}: {domain_words(info[d])}"
         for slot, d in enumerate(t.view["face_up"])
         if d
     ]
@@ -355,9 +362,9 @@ def text(t: Table) -> str:
         + [""]
     )
     out += table(slot_rows(t))
-    if stake_lines(t):
+    if stakes := stake_lines(t):
         out.append(gettext("Domains at stake:"))
-        out += stake_lines(t)
+        out += stakes
     out.append("")
     out += card_lines(t)
     out.append("")
