@@ -48,6 +48,7 @@ def test_a_json_body_sent_as_another_type_is_415(client, register):
     assert client.get("/v1/players/me", headers=headers).json["name"] == "Ada"
 
 
+@pytest.mark.slow
 def test_replies_from_any_address_takes_only_booleans(client, register):
     _, headers = register("Ada")
     for value in (0, 1, "yes", "true", None):

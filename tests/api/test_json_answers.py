@@ -88,6 +88,7 @@ def test_views_and_legal_moves_are_what_their_schemas_dump(name):
             checked += 1
 
 
+@pytest.mark.slow
 def test_summaries_lists_and_move_answers_are_what_their_schemas_dump(redis_client):
     players = PlayerService(PlayerStore(redis_client))
     games = GameService(GameStore(redis_client), PlayerStore(redis_client), clock=lambda: 1e9)

@@ -186,6 +186,7 @@ def test_the_invitation_and_proposal_pages_are_in_the_readers_language(site):
     assert "Вы отклонили предложение." in page_text(declined), page_text(declined)
 
 
+@pytest.mark.slow
 def test_a_signed_in_players_setting_wins_over_the_browser_on_the_turn_page(redis_client, smtp):
     app = create_app(redis_client, settings=Settings(public_url=BASE), mailer=SmtpMailer(smtp.url))
     services = app.extensions["turnpost"]["services"]

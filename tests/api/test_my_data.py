@@ -79,6 +79,7 @@ def test_my_export_as_documented_with_my_views_and_nobody_elses_secrets(
     assert client.get("/v1/players/me/export").status_code == 401
 
 
+@pytest.mark.slow
 def test_deleting_my_account(client, register, redis_client):
     (ada_id, ada), (bo_id, bo) = people(client, register)
     client.patch("/v1/players/me", json={"email": "ada@example.org"}, headers=ada)

@@ -85,6 +85,7 @@ def test_a_turn_off_by_email_sends_no_turn_email_but_the_end_still_comes(redis_c
 
 
 @pytest.mark.parametrize("kind", ["turn", "game_over"])
+@pytest.mark.slow
 def test_the_settings_page_saves_the_choice_of_each_notice_and_channel(redis_client, smtp, kind):
     app = create_app(
         redis_client,

@@ -45,6 +45,7 @@ def operations(doc):
                 yield method.upper(), path, operation
 
 
+@pytest.mark.slow
 def test_committed_document_matches_the_code():
     assert COMMITTED.exists(), "openapi/openapi.json is missing: run `make openapi`"
     difference = drift(COMMITTED.read_text(), generated())
@@ -73,6 +74,7 @@ def test_document_is_valid_openapi():
     validate(json.loads(generated()))
 
 
+@pytest.mark.slow
 def test_every_game_has_its_view_legal_moves_and_action():
     schemas = json.loads(generated())["components"]["schemas"]
     for oneof in ("GameView", "LegalMoves"):
@@ -84,6 +86,7 @@ def test_every_game_has_its_view_legal_moves_and_action():
         assert ref["$ref"].removeprefix("#/components/schemas/") in schemas
 
 
+@pytest.mark.slow
 def test_every_operation_is_named_tagged_summarized_and_lists_its_errors():
     doc = json.loads(generated())
     tags = {t["name"]: t.get("description") for t in doc["tags"]}
@@ -134,6 +137,7 @@ def test_every_refusal_of_the_engine_is_in_the_table():
         assert ErrorCode.of(refusal.code), refusal
 
 
+@pytest.mark.slow
 def test_the_app_serves_the_document_and_offline_docs(redis_client):
     client = create_app(redis_client).test_client()
     served = client.get("/openapi.json")

@@ -48,6 +48,7 @@ def one_click_links(services, smtp, game_id, seat, address):
     ]
 
 
+@pytest.mark.slow
 def test_a_new_link_key_signs_while_the_old_one_still_verifies(redis_client, smtp, test_game):
     _, before = app_with(redis_client, smtp, link_signing_keys=(OLD_LINK_KEY,))
     ada = before.players.register("Ada", email="ada@example.org")["id"]
@@ -65,6 +66,7 @@ def test_a_new_link_key_signs_while_the_old_one_still_verifies(redis_client, smt
     assert redis_client.get(keys.SERVER_SECRET) is None, "configured keys are not stored"
 
 
+@pytest.mark.slow
 def test_webhook_secrets_follow_a_new_key_after_the_upgrade(redis_client, smtp):
     client, _before = app_with(redis_client, smtp, webhook_secret_keys=(OLD_FERNET,))
     r = client.post("/v1/players", json={"name": "Ada", "webhook_url": "http://127.0.0.1:9/h"})
@@ -153,6 +155,7 @@ def test_a_sign_in_link_expires(redis_client, smtp):
         assert answer.status_code == 404 and b"tp_" not in answer.data
 
 
+@pytest.mark.slow
 def test_an_address_that_changed_gets_the_links_and_the_old_one_does_not(redis_client, smtp):
     client, services = app_with(redis_client, smtp)
     r = client.post("/v1/players", json={"name": "Ada", "email": "ada@example.org"})

@@ -49,6 +49,7 @@ def site(redis_client, smtp):
     return app, services, ada, game
 
 
+@pytest.mark.slow
 def test_every_page_kind_has_a_policy_without_inline_script(site):
     _, services, ada, game = site
     seat = services.games.games.snapshot(game)["active_seats"][0]

@@ -4,6 +4,8 @@ app over WSGI."""
 
 import time
 
+import pytest
+
 from api.app import create_app
 from api.front_door import FrontDoor
 
@@ -33,6 +35,7 @@ def test_a_ticket_opens_the_streams_and_nothing_else(redis_client):
     assert client.get(f"/v1/games/{game}/stream?ticket={another}").status_code == 200
 
 
+@pytest.mark.slow
 def test_a_ticket_opens_one_stream_once(redis_client):
     """A ticket copied from a URL (a proxy's log, a browser's history) opens nothing more."""
     client, app, ada, ticket = setup(redis_client)

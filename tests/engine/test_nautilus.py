@@ -429,6 +429,7 @@ def test_pinned_cards_own_arrow_still_acts():
 
 
 @pytest.mark.parametrize("pins_the_placed_card", [False, True, None])  # None: an older game
+@pytest.mark.slow
 def test_a_placement_is_legal_exactly_when_the_list_holds_it_under_each_rule_of_the_anchor(
     pins_the_placed_card,
 ):

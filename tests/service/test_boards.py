@@ -143,6 +143,7 @@ def test_golden_boards_with_every_part_marked_in_another_language(name):
 
 
 @pytest.mark.parametrize("name", sorted(TITLES))
+@pytest.mark.slow
 def test_no_name_reaches_a_board_unescaped(name):
     """Every golden position, for every seat and a spectator, marked and not, in English and
     Russian: hostile names (markup, quotes, an ampersand, a newline) are text, never markup,

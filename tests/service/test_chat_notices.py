@@ -168,6 +168,7 @@ def test_the_turn_email_lists_the_messages_since_the_readers_last_move(world, sm
     assert chat_email(notify, game_id, reader, said["version"])[0] == "superseded"
 
 
+@pytest.mark.slow
 def test_a_webhook_per_message_carries_it_to_its_reader_only(world):
     players, games, talk, notify = world
     with WebhookReceiver() as hook:
@@ -208,6 +209,7 @@ def test_chat_emails_can_be_turned_off(world, smtp):
     assert chat_email(notify, game_id, 0, sent["version"])[0] == "off"
 
 
+@pytest.mark.slow
 def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
     players, games, talk, notify = world
     with WebhookReceiver() as hook:
@@ -252,6 +254,7 @@ def test_proposals_are_told_as_a_turn_to_whom_they_concern(world, smtp):
         assert told == [("proposal.closed", 0), ("proposal.closed", 2)]  # not Bo, who closed it
 
 
+@pytest.mark.slow
 def test_hostile_messages_are_told_inert_in_the_emails_and_the_webhook(world, smtp):
     """Every text of the red team's list that is taken reaches the message email and the turn
     email as written in the text part, escaped in the HTML part (never markup, no link made

@@ -79,6 +79,7 @@ def ranges(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(ranges())
+@pytest.mark.slow
 def test_the_clock_runs_exactly_when_the_reference_says(found):
     t0, t1, cal = found
     assert clock.running_ms(t0, t1, cal) == reference_running(t0, t1, cal)
@@ -86,6 +87,7 @@ def test_the_clock_runs_exactly_when_the_reference_says(found):
 
 @settings(max_examples=300, deadline=None)
 @given(times, calendars(START, weekends=True))
+@pytest.mark.slow
 def test_no_time_is_charged_on_a_weekend_day_nor_in_a_vacation(t, cal):
     cal = clock.Calendar(
         cal.zone, True, tuple((t + a - START, t + b - START) for a, b in cal.vacations)
@@ -97,6 +99,7 @@ def test_no_time_is_charged_on_a_weekend_day_nor_in_a_vacation(t, cal):
 
 @settings(max_examples=150, deadline=None)
 @given(times, st.integers(0, 15 * DAY), st.data())
+@pytest.mark.slow
 def test_the_deadline_is_when_the_bank_is_used_up(t0, bank, data):
     cal = data.draw(calendars(t0))
     due = clock.advance(t0, bank, cal)
@@ -133,6 +136,7 @@ def games(draw):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
+@pytest.mark.slow
 def test_a_bank_stays_within_its_cap_and_gets_one_increment_a_turn(game):
     """Each step is charged; only the step that ends the turn credits the increment (a
     multi-step turn is one move), and the clock per move gives its time afresh at each step

@@ -97,6 +97,7 @@ def kinds(due):
 
 
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
+@pytest.mark.slow
 def test_turn_starts_and_the_end_of_every_title_ask_for_the_right_notices(redis_client, name):
     count = registry.GAMES[name].info.min_players
     commits = record_game(redis_client, name, lambda people: people[:count])

@@ -4,12 +4,15 @@ they are the same whatever the game's hidden state and seed, and never show the 
 
 import copy
 
+import pytest
+
 from service.play import history
 from service.play.facts import GameFacts
 from store.record import read_event
 from tests.service.recorded_games import load
 
 
+@pytest.mark.slow
 def test_a_games_facts_know_nothing_hidden():
     steps = 0
     for recorded in load():

@@ -143,6 +143,7 @@ def test_unreadable_reply_is_refused(table, smtp):
     assert "No move was found" in text_of(answer_to(smtp, "ada@example.org", "mail/unreadable"))
 
 
+@pytest.mark.slow
 def test_unknown_token_is_dropped_without_an_answer(table, smtp):
     services, game_id, _ada, _ = table
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")
@@ -158,6 +159,7 @@ def test_unknown_token_is_dropped_without_an_answer(table, smtp):
     assert services.games.summary(game_id)["version"] == 2
 
 
+@pytest.mark.slow
 def test_wrong_sender_is_dropped_without_an_answer_even_with_the_right_token(table, smtp):
     services, game_id, ada, _ = table
     email = turn_email(services, smtp, game_id, 0, "ada@example.org")

@@ -49,6 +49,7 @@ def check_sequences(sequences: list[tuple[str, ...]], where: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(TITLES))
+@pytest.mark.slow
 def test_every_legal_move_is_picked_by_parts_of_the_seats_own_board(name):
     game = registry.GAMES[name]
     rnd = random.Random(f"parts {name}")

@@ -178,6 +178,7 @@ def test_two_games_of_one_player_ending_at_once_both_count(world, redis_client, 
     assert changes[0].after == a
 
 
+@pytest.mark.slow
 def test_a_bot_is_rated_as_a_player_of_its_own_and_twice_seated_counts_twice(world, redis_client):
     (ada,) = people(world, "Ada")
     game_id = world.games.create(ada, "consonar", [ada, "bot:random", "bot:random"], rated=True)[

@@ -178,6 +178,7 @@ def _built_at_run_time(node: ast.expr) -> bool:
     )
 
 
+@pytest.mark.slow
 def test_no_refusal_of_the_service_is_built_at_run_time():
     """A ServiceError's (or TooMany's) message is a literal or Words: an f-string, a sum or a
     choice of strings is no message id, so no catalogue could say it."""

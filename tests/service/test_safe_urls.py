@@ -80,6 +80,7 @@ def deliver(url, policy=LOOPBACK_FOR_TESTS, timeout=2.0):
     )
 
 
+@pytest.mark.slow
 def test_delivery_checks_the_address_again():
     with WebhookReceiver() as receiver:
         result = deliver(receiver.url, UrlPolicy(allow_http=True))  # loopback now refused

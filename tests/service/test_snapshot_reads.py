@@ -56,5 +56,6 @@ def test_the_read_models_are_not_counted(source):
     assert snapshot_reads.count(source) == (0, 0)
 
 
+@pytest.mark.slow
 def test_nothing_outside_play_reads_a_snapshot_or_calls_its_internals():
     assert snapshot_reads.totals() == ([], 0, 0)

@@ -4,6 +4,8 @@ On a real Valkey, with whole games played through the service."""
 import random
 import time
 
+import pytest
+
 from service.play.games import GameService
 from service.players.accounts import PlayerService
 from store import keys
@@ -27,6 +29,7 @@ def finished_game(redis_client, name="consonar"):
     return games, game_id, people
 
 
+@pytest.mark.slow
 def test_a_compacted_log_reads_the_same_in_a_third_of_the_memory(redis_client):
     games, game_id, people = finished_game(redis_client)
     store = games.games

@@ -6,6 +6,8 @@ what only Python's json reads."""
 import json
 import math
 
+import pytest
+
 from service.play import history
 from store.games import _json, read_snapshot
 from store.record import read_event
@@ -17,6 +19,7 @@ def exactly(value) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+@pytest.mark.slow
 def test_every_recorded_snapshot_reads_as_json_reads_it():
     read = 0
     for game in load():

@@ -10,6 +10,8 @@ import json
 import re
 from html import unescape
 
+import pytest
+
 from tests.web.test_game_pages import new_game
 from tests.web.test_seat_tables import friends  # noqa: F401  (a fixture)
 
@@ -59,6 +61,7 @@ def test_the_seat_to_move_gets_its_moves_as_board_picks_and_the_other_nothing(fr
     assert f"You played {notation}" in mover.text(f"/games/{game_id}")
 
 
+@pytest.mark.slow
 def test_the_others_placement_is_marked_on_the_readers_board(friends):  # noqa: F811
     ada, bo = friends
     game_id = new_game(ada, "nautilus", **{"seat.1": "player", "seat.1.name": "Bo"})

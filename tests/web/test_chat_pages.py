@@ -37,6 +37,7 @@ def chat_section(html: str) -> str:
     return found.group(0) if found else ""
 
 
+@pytest.mark.slow
 def test_a_message_is_sent_from_the_page_and_read_by_the_players_not_spectators(
     app, services, smtp
 ):
@@ -55,6 +56,7 @@ def test_a_message_is_sent_from_the_page_and_read_by_the_players_not_spectators(
     assert "Good luck" not in spectator.text(f"/play/{game_id}")
 
 
+@pytest.mark.slow
 def test_a_private_message_shows_on_two_pages_of_three(app, services, smtp):
     ada, bo, cy = people(app, services, smtp, ["Ada", "Bo", "Cy"])
     game_id = new_game(ada, "consonar", "Bo", "Cy")
@@ -68,6 +70,7 @@ def test_a_private_message_shows_on_two_pages_of_three(app, services, smtp):
     assert "ally with me" not in bo.text(f"/games/{game_id}")
 
 
+@pytest.mark.slow
 def test_hostile_text_is_refused_in_words_or_shown_as_text(app, services, smtp):
     ada, bo = people(app, services, smtp, ["Ada", "Bo"])
     game_id = new_game(ada, "buttons", "Bo")
@@ -143,6 +146,7 @@ def test_a_takeback_is_proposed_and_accepted_from_the_pages(app, services, smtp)
     assert again.status_code == 404 and "Not done:" in again.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_a_player_is_blocked_and_a_message_reported_from_the_pages(app, services, smtp):
     ada, bo = people(app, services, smtp, ["Ada", "Bo"])
     game_id = new_game(ada, "nautilus", "Bo")

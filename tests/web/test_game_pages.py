@@ -114,6 +114,7 @@ def test_a_game_against_a_friend_found_by_name_is_played_to_the_end(ada_and_bo, 
     assert "Game over" in finished.split("Finished")[1]
 
 
+@pytest.mark.slow
 def test_a_form_sent_again_after_the_game_moved_on_plays_nothing(ada_and_bo, services):
     ada, bo = ada_and_bo
     bo.get("/settings")
@@ -143,6 +144,7 @@ def test_a_form_sent_again_after_the_game_moved_on_plays_nothing(ada_and_bo, ser
     assert services.games.load(game_id)["version"] == moved
 
 
+@pytest.mark.slow
 def test_a_tampered_move_form_plays_nothing(ada_and_bo, services):
     ada, bo = ada_and_bo
     bo.get("/settings")
@@ -203,6 +205,7 @@ def test_a_game_with_an_open_seat_is_joined_from_the_lobby(ada_and_bo, services)
     assert f"/games/{game_id}/join" not in bo.text("/lobby")
 
 
+@pytest.mark.slow
 def test_resigning_asks_first_and_a_rematch_follows(ada_and_bo, services):
     ada, bo = ada_and_bo
     bo.get("/settings")
@@ -259,6 +262,7 @@ def test_a_player_sees_the_table_from_their_seat_and_a_stranger_as_a_spectator(
     assert hands and "YOUR HAND" not in seen["cy"].upper().split("THE GAME SO FAR")[0]
 
 
+@pytest.mark.slow
 def test_each_move_button_says_the_move_in_words_beside_its_notation(ada_and_bo, services):
     """Buttons: the first turn is a roll (one button), the roll a few placements."""
     ada, bo = ada_and_bo
@@ -286,6 +290,7 @@ def test_each_move_button_says_the_move_in_words_beside_its_notation(ada_and_bo,
     assert buttons_seen > 6  # a roll's placements, not rolls alone
 
 
+@pytest.mark.slow
 def test_no_control_of_a_move_form_chooses_a_move_for_the_player(ada_and_bo, services):
     """The Nine Domains' cards: every drop-down starts on a prompt, not on a card, and is
     required, so pressing Play at once plays nothing (a whole game was once played that way,

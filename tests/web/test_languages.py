@@ -245,6 +245,7 @@ def test_a_games_deadlines_are_in_the_readers_language_and_time_zone(app, servic
     assert "/games" in browser.text("/games") and "через 2 дня и 23 часа" in browser.text("/games")
 
 
+@pytest.mark.slow
 def test_a_vacation_is_told_in_the_readers_language(app, services, smtp):
     browser = Browser(app)
     sign_up(browser, services, smtp, "Ada", "ada@example.org")
@@ -294,6 +295,7 @@ def test_the_words_a_pages_scripts_write_are_the_pages_in_its_language(app, serv
     assert said["ru"]["game_moved_reload"].startswith("Партия продвинулась")
 
 
+@pytest.mark.slow
 def test_a_refusal_worded_with_values_is_shown_in_the_pages_language(app, services, smtp):
     browser = Browser(app)
     sign_up(browser, services, smtp, "Ada", "ada@example.org")

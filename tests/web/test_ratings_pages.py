@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from service.settings import Settings
 from store.outbox import Entry
 from tests.web.conftest import Browser, sign_up
@@ -27,6 +29,7 @@ def finish(services, game_id):
     consequences.carry_out(Entry(0, "0-0", game_id, snap["version"], snap["version"]))
 
 
+@pytest.mark.slow
 def test_a_finished_rated_game_its_ratings_the_leaderboard_and_the_player_pages(
     app, services, smtp
 ):

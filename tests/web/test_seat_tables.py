@@ -78,6 +78,7 @@ def assert_no_snapshot_given(contexts, seed):
     return {name for name, _ in given}
 
 
+@pytest.mark.slow
 def test_no_template_is_given_the_snapshot(friends, services, contexts):
     ada, bo = friends
     game_id = new_game(ada, "ninedomains", **{"seat.1": "player", "seat.1.name": "Bo"})
@@ -115,6 +116,7 @@ def emailed_lines(text: str, heading: str) -> list[str]:
     return [line.strip() for line in block.splitlines()]
 
 
+@pytest.mark.slow
 def test_the_turn_email_turn_page_and_game_page_show_one_table(friends, services, smtp, contexts):
     """Bo moves, then Ada reads her turn three ways: the same "since your last move" lines
     and the same moves in each (and neither page's template is given the snapshot)."""

@@ -130,6 +130,7 @@ def test_a_new_api_token_ends_every_other_session(app, smtp, ada):
     refused(app, laptop, player, game, r.json["token"])
 
 
+@pytest.mark.slow
 def test_the_settings_list_the_sessions_and_sign_out_one(app, smtp, ada):
     player, token = ada
     laptop, phone = signed_in(app, smtp), signed_in(app, smtp, agent=PHONE)

@@ -10,6 +10,8 @@ import json
 import random
 import re
 
+import pytest
+
 from tests.web.conftest import Browser, sign_up
 
 DAY = 86400
@@ -53,6 +55,7 @@ def page_text(browser, game_id):
     return page, words + " ".join(json.dumps(json.loads(d), ensure_ascii=False) for d in data)
 
 
+@pytest.mark.slow
 def test_a_russian_reader_reads_buttons_in_russian_and_an_english_one_in_english(
     app, services, smtp
 ):
@@ -110,6 +113,7 @@ def test_a_russian_reader_reads_buttons_in_russian_and_an_english_one_in_english
     assert not re.search("[а-яё]", bobs.split("Русский")[0].split("Since your last move")[1])
 
 
+@pytest.mark.slow
 def test_an_italian_reader_reads_con_sonar_in_italian(app, services, smtp):
     lia, lia_id = reader(app, services, smtp, "Lia", "it")
     bob, bob_id = reader(app, services, smtp, "Bob", "en")
@@ -163,6 +167,7 @@ def test_an_italian_reader_reads_con_sonar_in_italian(app, services, smtp):
     assert "A time bank of 3 days, +12 hours a move, at most 5 days" in bobs
 
 
+@pytest.mark.slow
 def test_a_russian_reader_reads_nautilus_in_russian(app, services, smtp):
     anya, anya_id = reader(app, services, smtp, "Anya", "ru")
     bob, bob_id = reader(app, services, smtp, "Bob", "en")
@@ -223,6 +228,7 @@ def test_a_russian_reader_reads_nautilus_in_russian(app, services, smtp):
     assert re.search(r"Anya\s+to move", bobs)
 
 
+@pytest.mark.slow
 def test_an_italian_reader_reads_the_nine_domains_in_italian(app, services, smtp):
     lia, lia_id = reader(app, services, smtp, "Lia", "it")
     bob, bob_id = reader(app, services, smtp, "Bob", "en")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from html import unescape
 
+import pytest
+
 from service.assembly import assemble
 from service.settings import Settings
 from store.outbox import OutboxStore
@@ -37,6 +39,7 @@ def text(browser, path):
     return unescape(browser.text(path))
 
 
+@pytest.mark.slow
 def test_create_sign_up_from_the_lobby_and_play(app, services, smtp):
     ada, bo = Browser(app), Browser(app)
     sign_up(ada, services, smtp, "Ada", "ada@example.org")

@@ -200,6 +200,7 @@ def test_a_flood_of_messages_posts_one_line_an_hour_to_each_readers_chat_app(
         assert "/play/" + game_id in line
 
 
+@pytest.mark.slow
 def test_a_private_message_alone_is_not_told_to_a_chat_app(redis_client):
     """A channel may be read by others than its player: a private message is not even said to
     have come (its reader is told by email)."""
@@ -236,6 +237,7 @@ def test_a_long_line_is_cut_to_discords_limit_and_slacks_control_characters_are_
     Draft202012Validator(SLACK).validate(slack)
 
 
+@pytest.mark.slow
 def test_chat_webhooks_on_the_servers_own_network_are_refused(redis_client):
     client = create_app(redis_client).test_client()
     for kind in ("discord", "slack"):
@@ -259,6 +261,7 @@ def test_chat_webhooks_on_the_servers_own_network_are_refused(redis_client):
     assert client.get("/v1/players/me", headers=me).json["webhook_url"] is None
 
 
+@pytest.mark.slow
 def test_a_chat_post_to_a_loopback_address_is_not_made_in_production():
     """Checked again at delivery: an address that became internal is not connected to."""
     with WebhookReceiver() as receiver:

@@ -199,6 +199,7 @@ def test_a_player_who_leaves_before_the_start_is_off_the_list(world):
     "policy",
     ["forfeit", pytest.param("auto", marks=pytest.mark.slow)],  # the computer plays on
 )
+@pytest.mark.slow
 def test_a_withdrawn_players_games_are_resolved_by_the_clocks_policy(world, policy):
     """Under forfeit they lose their open games at once; under auto the computer plays them
     to their end. The tournament ends all the same."""
