@@ -427,12 +427,20 @@ class PlayerStore:
         found = pipe.execute()
         return [bool(a or b) for a, b in zip(found[0::2], found[1::2])]
 
+    def delete_profile(self, player_id: str, name: str, email: str | None) -> None:
+        """The player's profile, its address's confirmation, and their entries in the indexes
+        of names and addresses: from here on nothing finds them to write to."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.delete(keys.player(player_id), keys.email_confirmed(player_id))
+        pipe.zrem(keys.PLAYER_NAMES, _name_entry(name, player_id))
+        if email:
+            pipe.srem(keys.email_players(address_hash(email)), player_id)
+        pipe.execute()
+
     def delete_player(self, player_id: str, name: str, email: str | None) -> None:
         """Every key of the player's (all share their hash tag), and their entries in the
         indexes of names and addresses."""
-        self.r.zrem(keys.PLAYER_NAMES, _name_entry(name, player_id))
-        if email:
-            self.r.srem(keys.email_players(address_hash(email)), player_id)
+        self.delete_profile(player_id, name, email)
         for key in self.r.scan_iter(match=keys.player(player_id) + "*", count=1000):
             self.r.delete(key)
 

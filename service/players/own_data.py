@@ -132,8 +132,11 @@ class OwnData:
                 "says it)",
             )
         profile = self.players.profile(player_id)
-        # signed out and out of every pairing first, so that no game starts meanwhile
+        # signed out, and their profile gone, first: no email, push or webhook reaches them
+        # about what the steps below do, nor about a move someone makes meanwhile
         self.store.revoke_token(player_id)
+        self.store.delete_profile(player_id, profile["name"], profile.get("email"))
+        # out of every pairing, so that no game starts meanwhile
         self.players.sessions.end_all(player_id)
         for title in sorted(registry.GAMES):  # out of the pool; named so by whom they met
             self.matchmaking.forget(title, player_id, DELETED_NAME)
@@ -154,6 +157,7 @@ class OwnData:
         # their standings, pairings, letters and stream; a sign-up they withdrew, too
         for tournament_id in self.tournaments.ever_entered(player_id):
             self.tournaments.forget_player(tournament_id, player_id)
+        # every key of theirs left, some written by the steps above
         self.store.delete_player(player_id, profile["name"], profile.get("email"))
         return {"deleted": True, "games": resolved, "renamed": forgotten}
 
