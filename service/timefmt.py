@@ -1,6 +1,7 @@
 """Times are stored as epoch milliseconds and shown as ISO 8601 in UTC, or in words: in the
 language spoken now (service/words.py), dates as Babel writes them in that language."""
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -9,6 +10,11 @@ from babel.dates import format_date
 
 from service.languages import DEFAULT
 from service.words import N_plural, gettext, language, ngettext
+
+
+def epoch_ms(clock: Callable[[], float]) -> int:
+    """The time `clock` (epoch seconds: `time.time`, or a test's) tells, in epoch milliseconds."""
+    return int(clock() * 1000)
 
 
 def iso(ms: int | None) -> str | None:

@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from service.errors import ErrorCode, ServiceError, Words, no_player
 from service.play.games import GameService, seat_calendar_copy
 from service.settings import Settings
-from service.timefmt import iso
+from service.timefmt import epoch_ms, iso
 from store.players import PlayerStore
 from store.schedule import ScheduleStore
 
@@ -45,9 +45,6 @@ class VacationService:
     settings: Settings
     clock: Callable[[], float] = time.time
 
-    def now_ms(self) -> int:
-        return int(self.clock() * 1000)
-
     @property
     def day_ms(self) -> int:
         return int(self.settings.day_seconds * 1000)
@@ -59,7 +56,7 @@ class VacationService:
         when they are away (None: they are not)."""
         zone = self._zone(player_id)
         calendar = self.players.calendar(player_id)
-        now = self.now_ms()
+        now = epoch_ms(self.clock)
         used = _used(calendar, _year(now))
         ahead = [v for v in calendar["vacations"] if v["end"] > now]
         away = [v for v in ahead if v["start"] <= now]
@@ -93,7 +90,7 @@ class VacationService:
             raise ServiceError(
                 ErrorCode.VACATION_INVALID, "from and to are dates such as 2026-12-24"
             ) from None
-        now = self.now_ms()
+        now = epoch_ms(self.clock)
         today = datetime.fromtimestamp(now / 1000, _tz(zone)).date()
         if start_day < today or end_day < start_day:
             raise ServiceError(
@@ -135,7 +132,7 @@ class VacationService:
     def end(self, player_id: str) -> dict[str, Any]:
         """The player is back: the vacation they are on ends now (the days not begun are given
         back) and those ahead are cancelled."""
-        now = self.now_ms()
+        now = epoch_ms(self.clock)
         zone = self._zone(player_id)
 
         def back(calendar: dict[str, Any]) -> dict[str, Any] | None:
@@ -194,7 +191,7 @@ class VacationService:
         if _used(calendar, _year(at_ms)) >= self.settings.vacation_days_a_year:
             raise _NoDayLeft
         day = {"start": at_ms, "end": at_ms + self.day_ms, "days": 1, "auto": True}
-        return {**calendar, "vacations": [*_kept(calendar, self.now_ms()), day]}
+        return {**calendar, "vacations": [*_kept(calendar, epoch_ms(self.clock)), day]}
 
     def zone_changed(self, player_id: str) -> None:
         """The player's time zone changed: their games with weekends off count them anew."""
@@ -202,7 +199,7 @@ class VacationService:
 
     def _change(self, player_id: str, change) -> dict[str, Any] | None:
         """Change the calendar, the copying to the games made safe by the schedule."""
-        now = self.now_ms()
+        now = epoch_ms(self.clock)
         item = calendar_item(player_id)
         safety = now + int(self.settings.schedule_lease_seconds * 1000)
         self.schedule.add(player_id, safety, item)
@@ -217,7 +214,7 @@ class VacationService:
         """Copy the player's calendar to every game of theirs that holds an older copy: how
         many games were changed."""
         zone, calendar = self.players.calendars([player_id])[0]
-        copy = seat_calendar_copy(zone, calendar, self.now_ms())
+        copy = seat_calendar_copy(zone, calendar, epoch_ms(self.clock))
         if copy is None:
             return 0
         changed = 0

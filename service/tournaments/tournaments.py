@@ -28,7 +28,7 @@ from service.play.games import GameService
 from service.play.refusals import refused
 from service.play.results import TournamentGameResult
 from service.ratings.ratings import Ratings
-from service.timefmt import iso
+from service.timefmt import epoch_ms, iso
 from service.tournaments import events
 from service.tournaments.pairing import SwissPlayer, round_robin, swiss
 from service.tournaments.standings import Played, Row, standings
@@ -98,9 +98,6 @@ class TournamentService:
     ratings: Ratings
     clock: Callable[[], float] = time.time
 
-    def now_ms(self) -> int:
-        return int(self.clock() * 1000)
-
     # -- the loop ------------------------------------------------------------------------------
 
     def _run(
@@ -122,7 +119,7 @@ class TournamentService:
                     ErrorCode.TOURNAMENT_NOT_FOUND,
                     Words("there is no tournament %(tournament)s", tournament=tournament_id),
                 )
-            draft = Draft(before, self.now_ms())
+            draft = Draft(before, epoch_ms(self.clock))
             answer = decide(draft)
             if not draft.events:
                 return answer
@@ -206,7 +203,7 @@ class TournamentService:
             checked = validate_options(info, options)
         except InvalidOptions as err:
             raise refused(err) from None
-        now = self.now_ms()
+        now = epoch_ms(self.clock)
         if start_at is not None and not now < start_at <= now + MAX_START_DAYS * 86_400_000:
             raise _invalid(Words("start_at must be in the future, within a year"))
         title = (name or "").strip() or f"{info.title} {_format_words(format)}"
@@ -416,7 +413,7 @@ class TournamentService:
             state = self.store.state(tournament_id)
             if state is None:
                 return None
-            if start_due(state, self.now_ms()):
+            if start_due(state, epoch_ms(self.clock)):
                 seeds = self.ratings.skills(
                     state["game"], [p["player_id"] for p in state["players"]]
                 )

@@ -21,7 +21,7 @@ from service.assembly import assemble
 from service.errors import ServiceError
 from service.play import clock
 from service.settings import Settings
-from service.timefmt import iso
+from service.timefmt import epoch_ms, iso
 from service.tournaments.events import replay
 from store import keys
 from store.outbox import OutboxStore
@@ -278,7 +278,7 @@ def test_a_player_who_runs_out_of_time_under_forfeit_is_withdrawn(world, redis_c
 def test_a_tournament_starts_at_its_date_or_is_cancelled_with_too_few(world, monkeypatch):
     services, worker = world
     people = register(services, 4)
-    now = services.tournaments.now_ms()
+    now = epoch_ms(services.tournaments.clock)
     full = services.tournaments.create(
         people[0], "ninedomains", "swiss", 8, CLOCK, start_at=now + 60_000, rounds=2
     )
