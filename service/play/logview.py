@@ -251,6 +251,24 @@ def _done(kind: str, mine: bool, proposer: str) -> str:
     return gettext("The game is aborted, with no result")
 
 
+CLOSED_WORDS = {
+    "withdrawn": (
+        N_("you withdraw the proposal to %(asks)s"),
+        N_("%(who)s withdraws the proposal to %(asks)s"),
+    ),
+    "lapsed": (
+        N_("Your proposal to %(asks)s lapsed unanswered"),
+        N_("%(who)s's proposal to %(asks)s lapsed unanswered"),
+    ),
+    "void": (
+        N_("Your proposal to %(asks)s is void: the game moved on"),
+        N_("%(who)s's proposal to %(asks)s is void: the game moved on"),
+    ),
+}
+"""How a proposal withdrawn, lapsed or void is told: in its proposer's own voice, and as the
+others read it (the proposer as %(who)s)."""
+
+
 def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> str:
     """A proposal's event in one line, in the reader's voice and language ("you propose to
     take back your last move"; "Bo accepts: Ada's last move is taken back")."""
@@ -298,26 +316,8 @@ def proposal_line(event: Event, seats: list[SeatRecord], reader: int | None) -> 
             N_("%(who)s declines %(proposal)s"),
             proposal=proposal,
         )
-    if event["result"] == "withdrawn":
-        return said(
-            proposer,
-            N_("you withdraw the proposal to %(asks)s"),
-            N_("%(who)s withdraws the proposal to %(asks)s"),
-            asks=asked,
-        )
-    if event["result"] == "lapsed":
-        return said(
-            proposer,
-            N_("Your proposal to %(asks)s lapsed unanswered"),
-            N_("%(who)s's proposal to %(asks)s lapsed unanswered"),
-            asks=asked,
-        )
-    return said(
-        proposer,
-        N_("Your proposal to %(asks)s is void: the game moved on"),
-        N_("%(who)s's proposal to %(asks)s is void: the game moved on"),
-        asks=asked,
-    )
+    yours, theirs = CLOSED_WORDS[event["result"]]
+    return said(proposer, yours, theirs, asks=asked)
 
 
 def render(
