@@ -28,11 +28,9 @@ trees with equal digests draw the same bytes.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -182,33 +180,6 @@ def child_profile(
 # -- the parent -----------------------------------------------------------------------------
 
 
-def run_child(tree: Path, what: str) -> dict:
-    """`what` (a call: "child_times('text')", "child_digest()") in a fresh interpreter whose
-    imports come from `tree` first."""
-    script = (
-        "import importlib.util, json, sys\n"
-        f"sys.path.insert(0, {str(tree)!r})\n"
-        f"spec = importlib.util.spec_from_file_location('bench_boards', {__file__!r})\n"
-        "module = importlib.util.module_from_spec(spec)\n"
-        "spec.loader.exec_module(module)\n"
-        f"print(json.dumps(module.{what}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree)},
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise RuntimeError(f"the child failed in {tree}:\n{done.stderr}")
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    for module, path in result["code"].items():
-        if not Path(path).resolve().is_relative_to(tree.resolve()):
-            raise RuntimeError(f"{module} came from {path}, not from {tree}")
-    return result
-
-
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -226,9 +197,13 @@ def main(argv: list[str]) -> None:
         sys.path.insert(0, str(TREE))
         child_profile(args.profile, kind, args.language, args.sort)
         return
+    from bench.children import run_child  # the parent's: a child imports from its tree
+
     trees = {"after": TREE} | ({"before": args.before} if args.before else {})
     if args.digest:
-        digests = {label: run_child(tree, "child_digest()") for label, tree in trees.items()}
+        digests = {
+            label: run_child(tree, __file__, "child_digest()") for label, tree in trees.items()
+        }
         for name in TITLES:
             for drawn in ("text", "html"):
                 found = {label: d["digest"][name][drawn] for label, d in digests.items()}
@@ -242,7 +217,9 @@ def main(argv: list[str]) -> None:
     runs: dict[str, list[dict]] = {label: [] for label in trees}
     for _ in range(args.children):
         for label, tree in reversed(trees.items()):
-            runs[label].append(run_child(tree, f"child_times({kind!r}, {args.language!r})"))
+            runs[label].append(
+                run_child(tree, __file__, f"child_times({kind!r}, {args.language!r})")
+            )
     load = os.getloadavg()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "

@@ -28,7 +28,6 @@ before it are not):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -196,32 +195,14 @@ def child(moves: int) -> dict:
 # -- the parent -----------------------------------------------------------------------------
 
 
-def run_child(tree: Path, moves: int) -> dict:
-    """The child in a fresh interpreter whose imports come from `tree` first."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    for name in ("REDIS_URL", "SMTP_URL", "EMAIL_DELAY_SECONDS", "EMAIL_THROTTLE_SECONDS"):
-        env.pop(name, None)
-    script = (
-        "import importlib.util, json, sys\n"
-        f"sys.path.insert(0, {str(tree)!r})\n"
-        f"spec = importlib.util.spec_from_file_location('move_cost', {__file__!r})\n"
-        "module = importlib.util.module_from_spec(spec)\n"
-        "spec.loader.exec_module(module)\n"
-        f"print(json.dumps(module.child({moves})))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=tree,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    for name, path in result["code"].items():
-        if not Path(path).resolve().is_relative_to(tree.resolve()):
-            raise RuntimeError(f"{name} came from {path}, not from {tree}")
-    return result
+def run_in(tree: Path, moves: int) -> dict:
+    """The child on `tree`'s code, without this machine's Redis and email settings: it starts
+    its own Valkey and sends no email."""
+    from bench.children import run_child  # the parent's: a child imports from `tree`
+
+    mine = ("REDIS_URL", "SMTP_URL", "EMAIL_DELAY_SECONDS", "EMAIL_THROTTLE_SECONDS")
+    environ = {name: value for name, value in os.environ.items() if name not in mine}
+    return run_child(tree, __file__, f"child({moves})", environ)
 
 
 def summary(label: str, result: dict) -> dict:
@@ -248,7 +229,7 @@ def summary(label: str, result: dict) -> dict:
 
 
 def measure(before: Path, moves: int) -> tuple[dict, dict]:
-    return (summary("before", run_child(before, moves)), summary("after", run_child(TREE, moves)))
+    return (summary("before", run_in(before, moves)), summary("after", run_in(TREE, moves)))
 
 
 def table(before: dict, after: dict) -> str:

@@ -99,7 +99,6 @@ class Games(MethodView):
             ErrorCode.GAME_INVALID_SEATS,
             ErrorCode.GAME_INVALID_OPTIONS,
             ErrorCode.GAME_INVALID_TIME_CONTROL,
-            ErrorCode.SERVER_UNAVAILABLE,
         ],
     )
     def post(self, body):
@@ -116,14 +115,7 @@ class Games(MethodView):
         metrics.created(game["game"])
         return game, 201, {"Location": f"{blp.url_prefix}/{game['id']}"}
 
-    @blp.operation(
-        "listGames",
-        200,
-        GameListSchema,
-        headers=NEXT_PAGE,
-        query=GameListQuerySchema,
-        errors=[ErrorCode.REQUEST_INVALID],
-    )
+    @blp.operation("listGames", 200, GameListSchema, headers=NEXT_PAGE, query=GameListQuerySchema)
     def get(self, query):
         """Your games; awaiting=me your inbox, invited=me your invitations, status=open the lobby"""
         player = context.caller()
@@ -366,7 +358,7 @@ class Resign(MethodView):
 class Stream(MethodView):
     @blp.operation(
         "streamLog",
-        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY],
+        errors=[ErrorCode.GAME_NOT_FOUND, ErrorCode.STREAM_TOO_MANY],
         parameters=RESUME_PARAMETERS,
         security=TOKEN_OR_TICKET,
         responses={

@@ -24,7 +24,7 @@ class Leaderboard(MethodView):
         LeaderboardSchema,
         headers=NEXT_PAGE,
         query=LeaderboardQuerySchema,
-        errors=[ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.REQUEST_INVALID],
+        errors=[ErrorCode.LEADERBOARD_NOT_FOUND],
         security=[],
     )
     def get(self, query, game):

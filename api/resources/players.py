@@ -67,13 +67,7 @@ class Players(MethodView):
         it is emailed nothing else"""
         return context.players().register(**body), 201, {"Location": f"{blp.url_prefix}/me"}
 
-    @blp.operation(
-        "findPlayers",
-        200,
-        PlayerSearchSchema,
-        query=PlayerSearchQuerySchema,
-        errors=[ErrorCode.REQUEST_INVALID],
-    )
+    @blp.operation("findPlayers", 200, PlayerSearchSchema, query=PlayerSearchQuerySchema)
     def get(self, query):
         """Find players by the start of their name, to seat or invite them by id"""
         context.caller()
@@ -324,7 +318,7 @@ RESUME_PARAMETERS = resume_parameters(
 class MyStream(MethodView):
     @blp.operation(
         "streamMyEvents",
-        errors=[ErrorCode.REQUEST_INVALID, ErrorCode.STREAM_TOO_MANY],
+        errors=[ErrorCode.STREAM_TOO_MANY],
         security=[{"bearerAuth": []}, {"streamTicket": []}],
         parameters=RESUME_PARAMETERS,
         responses={

@@ -76,13 +76,7 @@ class Tournaments(MethodView):
         )
         return json_answer(made, 201, {"Location": f"{blp.url_prefix}/{made['id']}"})
 
-    @blp.operation(
-        "listTournaments",
-        200,
-        TournamentListSchema,
-        query=TournamentListQuerySchema,
-        errors=[ErrorCode.REQUEST_INVALID],
-    )
+    @blp.operation("listTournaments", 200, TournamentListSchema, query=TournamentListQuerySchema)
     def get(self, query):
         """The tournaments taking sign-ups (the lobby's); entered=me yours"""
         player = context.caller()
@@ -140,7 +134,6 @@ class Stream(MethodView):
         "streamTournament",
         errors=[
             ErrorCode.TOURNAMENT_NOT_FOUND,
-            ErrorCode.REQUEST_INVALID,
             ErrorCode.STREAM_TOO_MANY,
         ],
         parameters=resume_parameters(

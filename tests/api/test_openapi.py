@@ -10,8 +10,10 @@ import pytest
 from openapi_spec_validator import validate
 
 from api.app import create_app, openapi_document
+from api.error_codes import EXTENSION
 from api.game_schemas.nautilus import NautilusActionSchema
 from api.schemas import ProblemSchema
+from api.spec_plugin import ContractPlugin
 from engine import registry
 from engine.core import GameError
 from service.errors import ErrorCode
@@ -111,6 +113,25 @@ def test_every_operation_is_named_tagged_summarized_and_lists_its_errors():
         assert "500" in op["responses"], where
     assert len(ids) == len(set(ids)), "operationIds must be unique"
     assert all(path.startswith("/v1/") for path in doc["paths"]), "pages stay out of the API"
+
+
+@pytest.mark.slow  # builds the app's document
+def test_no_operation_names_a_code_its_kind_always_has(monkeypatch):
+    """`errors=[...]` names an operation's own codes; those of its kind (any operation's, a
+    body's, a query's, a token's: api/error_codes.py) are added by rule, not named again."""
+    named_again = {}
+    codes = ContractPlugin._codes
+
+    def checked(self, operation):
+        kind = codes(self, {k: v for k, v in operation.items() if k != EXTENSION})
+        again = [c for c in operation.get(EXTENSION, []) if ErrorCode.of(c) in kind]
+        if again:
+            named_again[operation["operationId"]] = again
+        return codes(self, operation)
+
+    monkeypatch.setattr(ContractPlugin, "_codes", checked)
+    generated()
+    assert named_again == {}
 
 
 def test_the_headers_are_documented():
