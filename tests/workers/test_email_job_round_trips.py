@@ -1,6 +1,6 @@
 """What RQ's side of the worker sends to Redis besides the emails' own reads and records: a
 job of turn emails (workers.jobs.email_notices) counts its outcomes for /metrics once, at its
-end."""
+end; RQ's heartbeat is one round trip."""
 
 import threading
 
@@ -79,3 +79,16 @@ def test_a_job_of_emails_counts_them_in_one_round_trip(
     assert len(smtp.messages) == GAMES
     assert _sent(redis_client) - before == GAMES, "every email counted"
     assert trips[0] == 1, f"{trips[0]} round trips to the tallies for {GAMES} emails"
+
+
+def test_rqs_heartbeat_is_one_round_trip(redis_client, monkeypatch):
+    """RQ beats alone at least twice a job (before it waits for the next, and after each): the
+    worker's hash and two expiries, one round trip rather than three."""
+    rq = _InProcessWorker([Queue(QUEUE_NAME, connection=redis_client)], connection=redis_client)
+    rq.register_birth()
+    trips = _trips_to(rq.key, monkeypatch)
+    rq.heartbeat(600)
+    monkeypatch.undo()
+    assert trips[0] == 1
+    assert 540 < redis_client.ttl(rq.key) <= 600
+    assert redis_client.hget(rq.key, "last_heartbeat")
