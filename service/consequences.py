@@ -574,9 +574,9 @@ class Consequences:
         """Queue what is due now; schedule the rest (on the pipeline `pipe`)."""
         now = self.now_ms()
         self.deliveries.queue([d for at, d in deliveries if at <= now])
-        for at, delivery in deliveries:
-            if at > now:
-                self.schedule.add(delivery.notice.game_id, at, delivery.item(), pipe)
+        self.schedule.add_many(
+            [(d.notice.game_id, at, d.item()) for at, d in deliveries if at > now], pipe
+        )
 
     # -- the clock ---------------------------------------------------------------------------
 
