@@ -54,6 +54,7 @@ from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
 from store.push import PushStore
+from store.reads import Read, at_once
 from store.record import Event
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
@@ -326,8 +327,9 @@ class Consequences:
 
     def begin(self, entries: list[Entry]) -> Batch:
         """What a batch of entries shares, read and written together: their games' facts
-        (one read), the games' lists (one round trip) and the seated people's contacts (one
-        read). Raises if that could not be done: then every entry stays pending."""
+        (one read), the games' lists (one round trip), then the entries' events with the
+        seated people's contacts (one read). Raises if that could not be done: then every
+        entry stays pending."""
         entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
         games = dict(zip(game_ids, read_many(self.game_store, game_ids)))
@@ -338,12 +340,26 @@ class Consequences:
             for e in entries
             if e.first <= e.version
         ]
+        people = [
+            (game.id, seat.seat, seat.player_id)
+            for game in found
+            for seat in game.seats
+            if seat.kind in NOTIFIED_KINDS and seat.player_id is not None
+        ]
+        player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
+        reads: list[Read[Any]] = [self.game_store.events_read(*each) for each in commits]
+        reads.append(self.players.profiles_read(player_ids))
+        if self.push is not None:
+            reads.append(self.push.counts_read(player_ids))
+        read_now = at_once(self.game_store.r, *reads)
         began = {
             (game_id, after + 1): {event["version"]: event for event in events}
-            for (game_id, after, _), events in zip(commits, self.game_store.events_of(commits))
+            for (game_id, after, _), events in zip(commits, read_now)
         }
+        profiles = dict(zip(player_ids, read_now[len(commits)]))
+        devices = dict(zip(player_ids, read_now[len(commits) + 1])) if self.push else {}
         writes = self.game_store.r.pipeline(transaction=False)
-        return Batch(games, self._contacts(found), began, writes)
+        return Batch(games, _contacts(found, people, profiles, devices), began, writes)
 
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
@@ -547,29 +563,6 @@ class Consequences:
                 pipe=batch.writes,
             )
 
-    def _contacts(self, games: list[GameFacts]) -> dict[str, dict[int, Contact]]:
-        """Each game's seated people by seat, as they can be told."""
-        people = [
-            (game.id, seat.seat, seat.player_id)
-            for game in games
-            for seat in game.seats
-            if seat.kind in NOTIFIED_KINDS and seat.player_id is not None
-        ]
-        player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
-        by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
-        devices = dict(zip(player_ids, self.push.counts(player_ids))) if self.push else {}
-        found: dict[str, dict[int, Contact]] = {game.id: {} for game in games}
-        for game_id, seat, player_id in people:
-            profile = by_id[player_id]
-            if profile:
-                found[game_id][seat] = Contact(
-                    bool(profile.get("email")),
-                    bool(profile.get("webhook_url")),
-                    bool(devices.get(player_id)),
-                    bool(profile.get("suspended")),
-                )
-        return found
-
     def send(self, deliveries: list[tuple[int, Delivery]], pipe) -> None:
         """Queue what is due now; schedule the rest (on the pipeline `pipe`)."""
         now = self.now_ms()
@@ -658,6 +651,27 @@ class Consequences:
         self.schedule.add(
             delivery.notice.game_id, self.now_ms() + int(seconds * 1000), delivery.item()
         )
+
+
+def _contacts(
+    games: list[GameFacts],
+    people: list[tuple[str, int, str]],
+    profiles: dict[str, dict[str, Any] | None],
+    devices: dict[str, int],
+) -> dict[str, dict[int, Contact]]:
+    """Each game's seated people (game, seat, player) by seat, as they can be told, from
+    their profiles and their counts of Web Push devices."""
+    found: dict[str, dict[int, Contact]] = {game.id: {} for game in games}
+    for game_id, seat, player_id in people:
+        profile = profiles[player_id]
+        if profile:
+            found[game_id][seat] = Contact(
+                bool(profile.get("email")),
+                bool(profile.get("webhook_url")),
+                bool(devices.get(player_id)),
+                bool(profile.get("suspended")),
+            )
+    return found
 
 
 def _round_games(state: TournamentState, number: int, player_id: str) -> list[str]:

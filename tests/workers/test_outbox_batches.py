@@ -217,3 +217,27 @@ def test_a_batch_waits_between_its_entries_while_the_clock_works(services, worke
     step.join(10)
     assert not step.is_alive() and len(carried) == 3
     assert pending(redis_client) == 0
+
+
+@pytest.mark.slow  # over a second: not in make test-fast
+def test_a_batch_waits_for_redis_three_times_before_its_entries(
+    services, worker, redis_client, round_trips
+):
+    """Consequences.begin: the games' facts; their lists; the entries' events with the
+    seated people's profiles and push devices, in one read."""
+    players, games = services
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(6)]
+    for first, second in zip(people[::2], people[1::2]):
+        players.set_friends(second, [first])
+    while worker.outbox_step():  # what the sign-ups caused
+        pass
+    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    entries = worker.outbox.read(worker.name, 100, 1)
+    assert len(entries) == len(made)
+    round_trips[0] = 0
+    batch = worker.consequences.begin(entries)
+    assert round_trips[0] == 3
+    for game in made:
+        assert set(batch.contacts[game["id"]]) == {0, 1}
+        assert all(contact.email for contact in batch.contacts[game["id"]].values())
+        assert batch.began[(game["id"], 1)], "the game's events"
