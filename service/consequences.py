@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,6 +51,7 @@ from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.settings import Settings
 from service.tournaments.tournaments import TournamentService
+from store import tallies
 from store.games import GameStore, run_pipeline
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
@@ -263,6 +265,11 @@ class Batch:
     """Each entry's events by version, by (game, first version)."""
     writes: Any
     """A pipeline of the writes that wait for the batch's end."""
+    counts: Counter[str] = field(default_factory=Counter)
+    """What the batch counted for the metrics (store.tallies), written with `writes`."""
+
+    def count(self, name: str, **labels: str) -> None:
+        self.counts[tallies.field(name, labels)] += 1
 
 
 class Deliveries(Protocol):
@@ -366,6 +373,8 @@ class Consequences:
         deliveries), in one round trip. Raises if they could not be written: then every entry
         stays pending. (`len`, not the pipeline's `command_stack`: a cluster's pipeline keeps
         its commands elsewhere, and its `command_stack` stays empty.)"""
+        if self.tallies is not None:
+            self.tallies.add(batch.counts, batch.writes)
         if len(batch.writes):
             run_pipeline(batch.writes)
 
@@ -415,14 +424,15 @@ class Consequences:
                 game.id,
                 due.wake_at,
                 {"kind": "wake", "game": game.id, "version": game.version},
+                batch.writes,
             )
         for seat in due.bot_seats:
             if self.games.bot_move(game.id, seat, game.version):
-                self._count("turnpost_computer_moves_total", game=game.game, why="bot")
+                batch.count("turnpost_computer_moves_total", game=game.game, why="bot")
                 batch.games.pop(game.id, None)
         for seat in due.replacements:
             if self.games.play_for_timed_out(game.id, seat):
-                self._count("turnpost_computer_moves_total", game=game.game, why="timeout")
+                batch.count("turnpost_computer_moves_total", game=game.game, why="timeout")
                 batch.games.pop(game.id, None)
         for player_id in due.suspended:
             if self.games.apply_timeout_policy(game.id, player_id):
@@ -430,11 +440,12 @@ class Consequences:
         if self._withdrawn_turns(game):
             batch.games.pop(entry.game_id, None)
         if ended:
-            self._count("turnpost_games_finished_total", game=game.game)
+            batch.count("turnpost_games_finished_total", game=game.game)
             self.schedule.add(
                 game.id,
                 self.now_ms() + int(self.settings.finished_log_days * 86_400_000),
                 {"kind": "compact", "game": game.id},
+                batch.writes,
             )
 
     def _record_result(self, game: GameFacts) -> None:

@@ -53,14 +53,16 @@ class WorkerTallies:
         finally:
             self._holding.counts = None
 
-    def add(self, counts: Counter[str]) -> None:
-        """Counts kept by `holding`, in one round trip."""
+    def add(self, counts: Counter[str], pipe=None) -> None:
+        """Counts kept by `holding` (by field), in one round trip; on `pipe`, if given (run
+        by the caller)."""
         if not counts:
             return
-        pipe = self.r.pipeline(transaction=False)
+        writes = pipe if pipe is not None else self.r.pipeline(transaction=False)
         for name, n in counts.items():
-            pipe.hincrby(keys.WORKER_TALLIES, name, n)
-        pipe.execute()
+            writes.hincrby(keys.WORKER_TALLIES, name, n)
+        if pipe is None:
+            writes.execute()
 
     def observe(self, name: str, values: Iterable[float], **labels: str) -> None:
         """Values into a histogram with LATENESS_BUCKETS_SECONDS, in one round trip."""
