@@ -53,6 +53,7 @@ from service.settings import Settings
 from service.tournaments.tournaments import TournamentService
 from store import tallies
 from store.games import GameStore, run_pipeline
+from store.notifications import NotificationStore
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
 from store.push import PushStore
@@ -267,6 +268,10 @@ class Batch:
     """A pipeline of the writes that wait for the batch's end."""
     counts: Counter[str] = field(default_factory=Counter)
     """What the batch counted for the metrics (store.tallies), written with `writes`."""
+    windows: dict[str, dict[int, int]] = field(default_factory=dict)
+    """By game, then seat: how long (ms) its person's window for the game's turn emails
+    stays taken (service.notify: one turn email per player and game per
+    EMAIL_THROTTLE_SECONDS); a seat whose window is free is left out."""
 
     def count(self, name: str, **labels: str) -> None:
         self.counts[tallies.field(name, labels)] += 1
@@ -302,6 +307,7 @@ class Consequences:
         vacations: VacationService | None = None,
         tournaments: TournamentService | None = None,
         matchmaking: Matchmaking | None = None,
+        notes: NotificationStore | None = None,
     ):
         self.push = push
         """Whose devices have Web Push on; None: nobody's are asked."""
@@ -326,6 +332,9 @@ class Consequences:
         """Runs tournaments (their entries, their games' results); None: nothing is run."""
         self.matchmaking = matchmaking
         """Pairs those who asked for a rated game; None: nobody is paired."""
+        self.notes = notes
+        """Where the players' windows for turn emails are read; None: a turn email is queued
+        without looking (its job then puts off one whose window is taken)."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -335,8 +344,8 @@ class Consequences:
     def begin(self, entries: list[Entry]) -> Batch:
         """What a batch of entries shares, read and written together: their games' facts
         (one read), the games' lists (one round trip), then the entries' events with the
-        seated people's contacts (one read). Raises if that could not be done: then every
-        entry stays pending."""
+        seated people's contacts and their windows for turn emails (one read). Raises if that
+        could not be done: then every entry stays pending."""
         entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
         games = dict(zip(game_ids, read_many(self.game_store, game_ids)))
@@ -358,15 +367,24 @@ class Consequences:
         reads.append(self.players.profiles_read(player_ids))
         if self.push is not None:
             reads.append(self.push.counts_read(player_ids))
-        read_now = at_once(self.game_store.r, *reads)
+        notes = self.notes if self.settings.email_throttle_seconds > 0 else None
+        if notes is not None:
+            reads.append(notes.windows_read([(p, g) for g, _, p in people]))
+        read_now = list(at_once(self.game_store.r, *reads))
         began = {
             (game_id, after + 1): {event["version"]: event for event in events}
             for (game_id, after, _), events in zip(commits, read_now)
         }
-        profiles = dict(zip(player_ids, read_now[len(commits)]))
-        devices = dict(zip(player_ids, read_now[len(commits) + 1])) if self.push else {}
+        after_events = read_now[len(commits) :]
+        profiles = dict(zip(player_ids, after_events.pop(0)))
+        devices = dict(zip(player_ids, after_events.pop(0))) if self.push is not None else {}
+        windows: dict[str, dict[int, int]] = {}
+        for (game_id, seat, _), left in zip(people, after_events.pop(0) if notes else []):
+            if left:
+                windows.setdefault(game_id, {})[seat] = left
         writes = self.game_store.r.pipeline(transaction=False)
-        return Batch(games, _contacts(found, people, profiles, devices), began, writes)
+        contacts = _contacts(found, people, profiles, devices)
+        return Batch(games, contacts, began, writes, windows=windows)
 
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
@@ -412,7 +430,7 @@ class Consequences:
         ended = game.status == "finished" and entry.version == game.version
         if ended:
             self._record_result(game)  # before the end's notices, which show the ratings
-        self.send(due.deliveries, batch.writes)
+        self.send(self._after_the_window(game, entry, batch, due.deliveries), batch.writes)
         events = list(batch.began.get((entry.game_id, entry.first), {}).values())
         contacts = batch.contacts.get(entry.game_id, {})
         self.send(
@@ -447,6 +465,36 @@ class Consequences:
                 {"kind": "compact", "game": game.id},
                 batch.writes,
             )
+
+    def _after_the_window(
+        self, game: GameFacts, entry: Entry, batch: Batch, deliveries: list[tuple[int, Delivery]]
+    ) -> list[tuple[int, Delivery]]:
+        """`deliveries`, a turn email whose reader's window for the game is taken (one turn
+        email per player and game per EMAIL_THROTTLE_SECONDS, service.notify) put off until
+        the window frees: queued now, its job would only put it off (`deferred`, counted as
+        such here) and run again then, where the email is decided as ever. The next step of
+        a turn that goes on is not held back (its email comes at once), nor is any other
+        notice or channel."""
+        windows = batch.windows.get(game.id)
+        if not windows:
+            return deliveries
+        began = batch.began.get((entry.game_id, entry.first), {})
+        now = self.now_ms()
+        found = []
+        for at, delivery in deliveries:
+            notice = delivery.notice
+            left = windows.get(notice.seat, 0)
+            if (
+                left
+                and delivery.channel == "email"
+                and notice.event == TURN_STARTED
+                and not goes_on(game, notice, began.get(notice.version))
+                and at < now + left
+            ):
+                at = now + left
+                batch.count("turnpost_deliveries_total", channel="email", outcome="deferred")
+            found.append((at, delivery))
+        return found
 
     def _record_result(self, game: GameFacts) -> None:
         """The finished game in its players' ratings (if rated) and records: once, however
