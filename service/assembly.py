@@ -147,6 +147,7 @@ def assemble(
             vacations=vacations,
             tournaments=tournaments,
             matchmaking=matchmaking,
+            notes=notes,
         )
     )
     return Services(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,10 +51,13 @@ from service.players.vacations import VacationService
 from service.ratings.ratings import Ratings
 from service.settings import Settings
 from service.tournaments.tournaments import TournamentService
+from store import tallies
 from store.games import GameStore, run_pipeline
+from store.notifications import NotificationStore
 from store.outbox import Entry, OutboxStore
 from store.players import PlayerStore
 from store.push import PushStore
+from store.reads import Read, at_once
 from store.record import Event
 from store.schedule import ScheduleStore
 from store.tallies import WorkerTallies
@@ -262,6 +266,15 @@ class Batch:
     """Each entry's events by version, by (game, first version)."""
     writes: Any
     """A pipeline of the writes that wait for the batch's end."""
+    counts: Counter[str] = field(default_factory=Counter)
+    """What the batch counted for the metrics (store.tallies), written with `writes`."""
+    windows: dict[str, dict[int, int]] = field(default_factory=dict)
+    """By game, then seat: how long (ms) its person's window for the game's turn emails
+    stays taken (service.notify: one turn email per player and game per
+    EMAIL_THROTTLE_SECONDS); a seat whose window is free is left out."""
+
+    def count(self, name: str, **labels: str) -> None:
+        self.counts[tallies.field(name, labels)] += 1
 
 
 class Deliveries(Protocol):
@@ -294,6 +307,7 @@ class Consequences:
         vacations: VacationService | None = None,
         tournaments: TournamentService | None = None,
         matchmaking: Matchmaking | None = None,
+        notes: NotificationStore | None = None,
     ):
         self.push = push
         """Whose devices have Web Push on; None: nobody's are asked."""
@@ -318,6 +332,9 @@ class Consequences:
         """Runs tournaments (their entries, their games' results); None: nothing is run."""
         self.matchmaking = matchmaking
         """Pairs those who asked for a rated game; None: nobody is paired."""
+        self.notes = notes
+        """Where the players' windows for turn emails are read; None: a turn email is queued
+        without looking (its job then puts off one whose window is taken)."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -326,8 +343,9 @@ class Consequences:
 
     def begin(self, entries: list[Entry]) -> Batch:
         """What a batch of entries shares, read and written together: their games' facts
-        (one read), the games' lists (one round trip) and the seated people's contacts (one
-        read). Raises if that could not be done: then every entry stays pending."""
+        (one read), the games' lists (one round trip), then the entries' events with the
+        seated people's contacts and their windows for turn emails (one read). Raises if that
+        could not be done: then every entry stays pending."""
         entries = [entry for entry in entries if entry.kind == "game"]  # a tournament reads its own
         game_ids = list(dict.fromkeys(entry.game_id for entry in entries))
         games = dict(zip(game_ids, read_many(self.game_store, game_ids)))
@@ -338,18 +356,43 @@ class Consequences:
             for e in entries
             if e.first <= e.version
         ]
+        people = [
+            (game.id, seat.seat, seat.player_id)
+            for game in found
+            for seat in game.seats
+            if seat.kind in NOTIFIED_KINDS and seat.player_id is not None
+        ]
+        player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
+        reads: list[Read[Any]] = [self.game_store.events_read(*each) for each in commits]
+        reads.append(self.players.profiles_read(player_ids))
+        if self.push is not None:
+            reads.append(self.push.counts_read(player_ids))
+        notes = self.notes if self.settings.email_throttle_seconds > 0 else None
+        if notes is not None:
+            reads.append(notes.windows_read([(p, g) for g, _, p in people]))
+        read_now = list(at_once(self.game_store.r, *reads))
         began = {
             (game_id, after + 1): {event["version"]: event for event in events}
-            for (game_id, after, _), events in zip(commits, self.game_store.events_of(commits))
+            for (game_id, after, _), events in zip(commits, read_now)
         }
+        after_events = read_now[len(commits) :]
+        profiles = dict(zip(player_ids, after_events.pop(0)))
+        devices = dict(zip(player_ids, after_events.pop(0))) if self.push is not None else {}
+        windows: dict[str, dict[int, int]] = {}
+        for (game_id, seat, _), left in zip(people, after_events.pop(0) if notes else []):
+            if left:
+                windows.setdefault(game_id, {})[seat] = left
         writes = self.game_store.r.pipeline(transaction=False)
-        return Batch(games, self._contacts(found), began, writes)
+        contacts = _contacts(found, people, profiles, devices)
+        return Batch(games, contacts, began, writes, windows=windows)
 
     def finish(self, batch: Batch) -> None:
         """The batch's writes that waited for its end (each person's events, the later
         deliveries), in one round trip. Raises if they could not be written: then every entry
         stays pending. (`len`, not the pipeline's `command_stack`: a cluster's pipeline keeps
         its commands elsewhere, and its `command_stack` stays empty.)"""
+        if self.tallies is not None:
+            self.tallies.add(batch.counts, batch.writes)
         if len(batch.writes):
             run_pipeline(batch.writes)
 
@@ -387,7 +430,7 @@ class Consequences:
         ended = game.status == "finished" and entry.version == game.version
         if ended:
             self._record_result(game)  # before the end's notices, which show the ratings
-        self.send(due.deliveries, batch.writes)
+        self.send(self._after_the_window(game, entry, batch, due.deliveries), batch.writes)
         events = list(batch.began.get((entry.game_id, entry.first), {}).values())
         contacts = batch.contacts.get(entry.game_id, {})
         self.send(
@@ -399,14 +442,15 @@ class Consequences:
                 game.id,
                 due.wake_at,
                 {"kind": "wake", "game": game.id, "version": game.version},
+                batch.writes,
             )
         for seat in due.bot_seats:
             if self.games.bot_move(game.id, seat, game.version):
-                self._count("turnpost_computer_moves_total", game=game.game, why="bot")
+                batch.count("turnpost_computer_moves_total", game=game.game, why="bot")
                 batch.games.pop(game.id, None)
         for seat in due.replacements:
             if self.games.play_for_timed_out(game.id, seat):
-                self._count("turnpost_computer_moves_total", game=game.game, why="timeout")
+                batch.count("turnpost_computer_moves_total", game=game.game, why="timeout")
                 batch.games.pop(game.id, None)
         for player_id in due.suspended:
             if self.games.apply_timeout_policy(game.id, player_id):
@@ -414,12 +458,43 @@ class Consequences:
         if self._withdrawn_turns(game):
             batch.games.pop(entry.game_id, None)
         if ended:
-            self._count("turnpost_games_finished_total", game=game.game)
+            batch.count("turnpost_games_finished_total", game=game.game)
             self.schedule.add(
                 game.id,
                 self.now_ms() + int(self.settings.finished_log_days * 86_400_000),
                 {"kind": "compact", "game": game.id},
+                batch.writes,
             )
+
+    def _after_the_window(
+        self, game: GameFacts, entry: Entry, batch: Batch, deliveries: list[tuple[int, Delivery]]
+    ) -> list[tuple[int, Delivery]]:
+        """`deliveries`, a turn email whose reader's window for the game is taken (one turn
+        email per player and game per EMAIL_THROTTLE_SECONDS, service.notify) put off until
+        the window frees: queued now, its job would only put it off (`deferred`, counted as
+        such here) and run again then, where the email is decided as ever. The next step of
+        a turn that goes on is not held back (its email comes at once), nor is any other
+        notice or channel."""
+        windows = batch.windows.get(game.id)
+        if not windows:
+            return deliveries
+        began = batch.began.get((entry.game_id, entry.first), {})
+        now = self.now_ms()
+        found = []
+        for at, delivery in deliveries:
+            notice = delivery.notice
+            left = windows.get(notice.seat, 0)
+            if (
+                left
+                and delivery.channel == "email"
+                and notice.event == TURN_STARTED
+                and not goes_on(game, notice, began.get(notice.version))
+                and at < now + left
+            ):
+                at = now + left
+                batch.count("turnpost_deliveries_total", channel="email", outcome="deferred")
+            found.append((at, delivery))
+        return found
 
     def _record_result(self, game: GameFacts) -> None:
         """The finished game in its players' ratings (if rated) and records: once, however
@@ -547,36 +622,13 @@ class Consequences:
                 pipe=batch.writes,
             )
 
-    def _contacts(self, games: list[GameFacts]) -> dict[str, dict[int, Contact]]:
-        """Each game's seated people by seat, as they can be told."""
-        people = [
-            (game.id, seat.seat, seat.player_id)
-            for game in games
-            for seat in game.seats
-            if seat.kind in NOTIFIED_KINDS and seat.player_id is not None
-        ]
-        player_ids = list(dict.fromkeys(player_id for _, _, player_id in people))
-        by_id = dict(zip(player_ids, self.players.get_many(player_ids)))
-        devices = dict(zip(player_ids, self.push.counts(player_ids))) if self.push else {}
-        found: dict[str, dict[int, Contact]] = {game.id: {} for game in games}
-        for game_id, seat, player_id in people:
-            profile = by_id[player_id]
-            if profile:
-                found[game_id][seat] = Contact(
-                    bool(profile.get("email")),
-                    bool(profile.get("webhook_url")),
-                    bool(devices.get(player_id)),
-                    bool(profile.get("suspended")),
-                )
-        return found
-
     def send(self, deliveries: list[tuple[int, Delivery]], pipe) -> None:
         """Queue what is due now; schedule the rest (on the pipeline `pipe`)."""
         now = self.now_ms()
         self.deliveries.queue([d for at, d in deliveries if at <= now])
-        for at, delivery in deliveries:
-            if at > now:
-                self.schedule.add(delivery.notice.game_id, at, delivery.item(), pipe)
+        self.schedule.add_many(
+            [(d.notice.game_id, at, d.item()) for at, d in deliveries if at > now], pipe
+        )
 
     # -- the clock ---------------------------------------------------------------------------
 
@@ -658,6 +710,27 @@ class Consequences:
         self.schedule.add(
             delivery.notice.game_id, self.now_ms() + int(seconds * 1000), delivery.item()
         )
+
+
+def _contacts(
+    games: list[GameFacts],
+    people: list[tuple[str, int, str]],
+    profiles: dict[str, dict[str, Any] | None],
+    devices: dict[str, int],
+) -> dict[str, dict[int, Contact]]:
+    """Each game's seated people (game, seat, player) by seat, as they can be told, from
+    their profiles and their counts of Web Push devices."""
+    found: dict[str, dict[int, Contact]] = {game.id: {} for game in games}
+    for game_id, seat, player_id in people:
+        profile = profiles[player_id]
+        if profile:
+            found[game_id][seat] = Contact(
+                bool(profile.get("email")),
+                bool(profile.get("webhook_url")),
+                bool(devices.get(player_id)),
+                bool(profile.get("suspended")),
+            )
+    return found
 
 
 def _round_games(state: TournamentState, number: int, player_id: str) -> list[str]:

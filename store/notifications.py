@@ -14,6 +14,7 @@ import redis
 from . import keys
 from .games import Script
 from .players import token_hash
+from .reads import Read
 
 DELIVERY_LOG_LENGTH = 200
 CLAIM_SECONDS = 30 * 24 * 3600
@@ -123,6 +124,16 @@ class NotificationStore:
             return 0.0
         left = self.r.pttl(key)
         return max(left, 1) / 1000 if left and left > 0 else 0.001
+
+    def windows_read(self, pairs: list[tuple[str, str]]) -> Read[list[int]]:
+        """How long (ms) each (player, game)'s window for turn emails (`throttle`) stays taken,
+        0 when it is free, as a read that store.reads.at_once may run with others."""
+
+        def queue(pipe) -> None:
+            for player_id, game_id in pairs:
+                pipe.pttl(keys.email_throttle(player_id, game_id))
+
+        return Read(queue, len(pairs), lambda replies: [max(int(ms), 0) for ms in replies])
 
     def free_window(self, player_id: str, game_id: str, about: str = "turns") -> None:
         """Give the window `throttle` took back: its email was not sent after all."""

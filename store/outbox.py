@@ -111,13 +111,17 @@ class OutboxStore:
         return claimed
 
     def done(self, entries: list[Entry]) -> None:
+        """Acknowledge and delete carried-out entries, in one round trip: an XACK and an XDEL
+        for each bucket's, however many."""
         if not entries:
             return
-        pipe = self.r.pipeline(transaction=False)
+        by_stream: dict[str, list[str]] = {}
         for entry in entries:
-            stream = keys.outbox(entry.bucket)
-            pipe.xack(stream, keys.OUTBOX_GROUP, entry.entry_id)
-            pipe.xdel(stream, entry.entry_id)
+            by_stream.setdefault(keys.outbox(entry.bucket), []).append(entry.entry_id)
+        pipe = self.r.pipeline(transaction=False)
+        for stream, ids in by_stream.items():
+            pipe.xack(stream, keys.OUTBOX_GROUP, *ids)
+            pipe.xdel(stream, *ids)
         pipe.execute()
 
     def add(self, game_id: str, version: int, kind: str = "game") -> None:

@@ -112,10 +112,19 @@ class PlayerStore:
     def get_many(self, player_ids: list[str]) -> list[dict[str, Any] | None]:
         if not player_ids:
             return []
-        pipe = self.r.pipeline(transaction=False)
-        for player_id in player_ids:
-            pipe.get(keys.player(player_id))
-        return [None if raw is None else json.loads(raw) for raw in pipe.execute()]
+        return self.profiles_read(player_ids).run(self.r)
+
+    def profiles_read(self, player_ids: list[str]) -> Read[list[dict[str, Any] | None]]:
+        """`get_many` as a read that store.reads.at_once may run with others."""
+
+        def queue(pipe) -> None:
+            for player_id in player_ids:
+                pipe.get(keys.player(player_id))
+
+        def answer(replies: list) -> list[dict[str, Any] | None]:
+            return [None if raw is None else json.loads(raw) for raw in replies]
+
+        return Read(queue, len(player_ids), answer)
 
     def save(self, player_id: str, profile: dict[str, Any]) -> None:
         """Write the profile; when its email changed, move the player in the index of

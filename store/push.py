@@ -10,6 +10,7 @@ from typing import Any
 import redis
 
 from . import keys
+from .reads import Read
 
 
 class PushStore:
@@ -71,10 +72,16 @@ class PushStore:
         """How many subscriptions each player has (one round trip)."""
         if not player_ids:
             return []
-        pipe = self.r.pipeline(transaction=False)
-        for player_id in player_ids:
-            pipe.hlen(keys.player_push(player_id))
-        return [int(n) for n in pipe.execute()]
+        return self.counts_read(player_ids).run(self.r)
+
+    def counts_read(self, player_ids: list[str]) -> Read[list[int]]:
+        """`counts` as a read that store.reads.at_once may run with others."""
+
+        def queue(pipe) -> None:
+            for player_id in player_ids:
+                pipe.hlen(keys.player_push(player_id))
+
+        return Read(queue, len(player_ids), lambda replies: [int(n) for n in replies])
 
     def remove_made_with_other_keys(self, public_key: str) -> Iterator[str]:
         """Remove every subscription not made with `public_key` (after a rotation: they were

@@ -51,7 +51,16 @@ class ScheduleStore:
 
     def add(self, game_id: str, at_ms: int, item: dict[str, Any], pipe=None) -> None:
         """Schedule an item of a game (in the game's bucket); adding it twice keeps one."""
-        (pipe or self.r).zadd(keys.schedule(keys.bucket_of(game_id)), {member(item): at_ms})
+        self.add_many([(game_id, at_ms, item)], pipe)
+
+    def add_many(self, items: list[tuple[str, int, dict[str, Any]]], pipe=None) -> None:
+        """Schedule items of games (game id, when, what): one ZADD for those of a bucket (a
+        turn's two reminders and its delayed email are one command, not three)."""
+        by_bucket: dict[str, dict[str, int]] = {}
+        for game_id, at_ms, item in items:
+            by_bucket.setdefault(keys.schedule(keys.bucket_of(game_id)), {})[member(item)] = at_ms
+        for key, scores in by_bucket.items():
+            (pipe or self.r).zadd(key, scores)
 
     def take_due(
         self, now_ms: int, limit: int, lease_ms: int = LEASE_MS

@@ -10,7 +10,8 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
 from typing import TypeVar
@@ -96,7 +97,7 @@ def email_notices(batch: list[list]) -> list[str]:
     of ours, or Redis away for good) is logged, the batch goes on, and it fails the job at
     the end."""
     outcomes, gave_up = [], None
-    with services().notifications.mailer.session():
+    with services().notifications.mailer.session(), _counted_at_the_end():
         for *notice, request_id in batch:
             REQUEST_ID.set(request_id)
             try:
@@ -107,6 +108,22 @@ def email_notices(batch: list[list]) -> list[str]:
     if gave_up is not None:
         raise gave_up
     return outcomes
+
+
+@contextmanager
+def _counted_at_the_end() -> Iterator[None]:
+    """The outcomes counted inside the block (`_counted`) written to the tallies in one round
+    trip at its end, however it ends (again while Redis is away), rather than one each: the
+    round trip was one of the five an email waited for."""
+    tallies = later().tallies
+    if tallies is None:
+        yield
+        return
+    with tallies.holding() as counts:
+        try:
+            yield
+        finally:
+            until_the_store_answers("tallies", lambda: tallies.add(counts))
 
 
 def email_notice(

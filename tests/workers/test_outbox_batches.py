@@ -217,3 +217,67 @@ def test_a_batch_waits_between_its_entries_while_the_clock_works(services, worke
     step.join(10)
     assert not step.is_alive() and len(carried) == 3
     assert pending(redis_client) == 0
+
+
+@pytest.mark.slow  # over a second: not in make test-fast
+def test_a_batch_waits_for_redis_three_times_before_its_entries(
+    services, worker, redis_client, round_trips
+):
+    """Consequences.begin: the games' facts; their lists; the entries' events with the
+    seated people's profiles and push devices, in one read."""
+    players, games = services
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(6)]
+    for first, second in zip(people[::2], people[1::2]):
+        players.set_friends(second, [first])
+    while worker.outbox_step():  # what the sign-ups caused
+        pass
+    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    entries = worker.outbox.read(worker.name, 100, 1)
+    assert len(entries) == len(made)
+    round_trips[0] = 0
+    batch = worker.consequences.begin(entries)
+    assert round_trips[0] == 3
+    for game in made:
+        assert set(batch.contacts[game["id"]]) == {0, 1}
+        assert all(contact.email for contact in batch.contacts[game["id"]].values())
+        assert batch.began[(game["id"], 1)], "the game's events"
+
+
+@pytest.mark.slow  # over a second: not in make test-fast
+def test_a_finished_games_count_and_compaction_go_with_the_batchs_writes(
+    services, worker, redis_client, monkeypatch
+):
+    """The metrics' count of a finished game and its log's compaction date are written with
+    the batch's other writes (one round trip), before its entries are acknowledged."""
+    from redis.connection import Connection
+
+    from store.schedule import member
+    from store.tallies import WorkerTallies, field
+
+    players, games = services
+    a, b = players.register("Ada")["id"], players.register("Bo")["id"]
+    players.set_friends(b, [a])
+    made = [games.create(a, "nautilus", [a, b])["id"] for _ in range(3)]
+    while worker.outbox_step():  # what the sign-ups and the games' creation caused
+        pass
+    for game_id in made:
+        games.resign(game_id, b)
+    trips = []
+    send = Connection.send_packed_command
+
+    def kept(self, command, check_health=True):
+        parts = [command] if isinstance(command, (bytes, str)) else command
+        trips.append(b"".join(bytes(part) for part in parts))
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(Connection, "send_packed_command", kept)
+    assert worker.outbox_step()
+    monkeypatch.undo()
+    assert pending(redis_client) == 0
+    counted = [t for t in trips if keys.WORKER_TALLIES.encode() in t]
+    assert len(counted) == 1 and b'"compact"' in counted[0], "one round trip, the batch's writes"
+    tally = WorkerTallies(redis_client).read()
+    assert tally[field("turnpost_games_finished_total", {"game": "nautilus"})] == 3
+    for game_id in made:
+        item = member({"kind": "compact", "game": game_id})
+        assert redis_client.zscore(keys.schedule(keys.bucket_of(game_id)), item)
