@@ -191,19 +191,37 @@ def look(page: Page, name: str) -> None:
             page.set_viewport_size(size)
 
 
-def move(page: Page, rnd: random.Random) -> bool:
+# The game's page as the players read it, in one round trip: its status line (null unless there
+# is exactly one), whether it has a "Your move" part, and the moves that part offers (how many
+# buttons; for each form, the values of each of its drop-downs' options, the prompt's empty).
+SHOWN = """() => {
+  const status = document.querySelectorAll(".status");
+  const mine = document.getElementById("your-move");
+  return {
+    status: status.length === 1 ? status[0].innerText : null,
+    mine: !!mine,
+    buttons: mine ? mine.querySelectorAll("ul.moves button").length : 0,
+    forms: mine ? [...mine.querySelectorAll("form.composer")].map((form) =>
+      [...form.querySelectorAll("select")].map((select) =>
+        [...select.querySelectorAll("option")].map((o) => o.getAttribute("value")))) : [],
+  };
+}"""
+
+
+def move(page: Page, rnd: random.Random, shown: dict | None = None) -> bool:
     """Make a move from the game's page shown, if it offers one: a button when there are few
     moves, else a choice in each drop-down of one form. Whether a move was played (a
-    combination that is not allowed is answered on the page, and nothing is played)."""
-    buttons = page.locator("#your-move ul.moves button")
-    forms = page.locator("#your-move form.composer")
-    if buttons.count():
-        buttons.nth(rnd.randrange(buttons.count())).click()
-    elif forms.count():
-        form = forms.nth(rnd.randrange(forms.count()))
-        for select in form.locator("select").all():
-            values = [o.get_attribute("value") for o in select.locator("option").all()]
-            select.select_option(value=rnd.choice([v for v in values if v]))  # not the prompt
+    combination that is not allowed is answered on the page, and nothing is played).
+    `shown` is what SHOWN read of the page, if it was read already."""
+    shown = shown or page.evaluate(SHOWN)
+    if shown["buttons"]:
+        page.locator("#your-move ul.moves button").nth(rnd.randrange(shown["buttons"])).click()
+    elif shown["forms"]:
+        i = rnd.randrange(len(shown["forms"]))
+        form = page.locator("#your-move form.composer").nth(i)
+        for j, values in enumerate(shown["forms"][i]):
+            chosen = rnd.choice([v for v in values if v])  # not the prompt
+            form.locator("select").nth(j).select_option(value=chosen)
         form.get_by_role("button", name="Play").click()
     else:
         return False
@@ -217,11 +235,13 @@ def play_to_the_end(people: list[Person], game_id: str, rnd: random.Random) -> i
     moves, turn = 0, 0
     page = people[0].open(f"/games/{game_id}")
     for _ in range(5000):
-        if "Game over" in page.locator(".status").inner_text():
+        shown = page.evaluate(SHOWN)
+        assert shown["status"] is not None, f"not one status line on {page.url}"
+        if "Game over" in shown["status"]:
             return moves
-        if move(page, rnd):
+        if move(page, rnd, shown):
             moves += 1
-        elif not page.locator("#your-move").count():
+        elif not shown["mine"]:
             page.goto("about:blank")  # its stream closes: no redraw while the other plays
             turn += 1
             page = people[turn % len(people)].open(f"/games/{game_id}")
