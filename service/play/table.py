@@ -403,13 +403,15 @@ def build(
             and (letter_lists is None or len(notated) <= letter_lists)
             else [n for n, _ in notated]  # a letter that sums its moves up says none in words
         )
-        moves = tuple(
-            Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
+        legal = [a for _, a in notated]
+        moves = (
+            tuple(
+                Move(n, a, w, parts.picks(view, a), parts.changes(view, a))
+                for (n, a), w in zip(notated, words)
+            )
             if view is not None and pickable
-            else Move(n, a, w)
-            for (n, a), w in zip(notated, words)
+            else tuple(map(Move, [n for n, _ in notated], legal, words))  # with no board parts
         )
-        legal = [dict(m.action) for m in moves]
         deleted = history.deleted_players(snap)
         since = since_last_move(game, snap["seats"], recent, seat, told_until, deleted)
         muted, hidden = logview.unseen(snap, blocked)
