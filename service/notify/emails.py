@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import binascii
 import html
+import os
 import re
 import socket
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.header import Header
@@ -157,7 +157,7 @@ def layout(
     if reply_to:
         lines.append(_header("Reply-To", reply_to))
     lines += [_header(name, value) for name, value in (headers or {}).items()]
-    boundary = f"=_{uuid.uuid4().hex}"  # never in a quoted-printable part ("=" starts "=XX")
+    boundary = f"=_{os.urandom(16).hex()}"  # never in a quoted-printable part ("=" starts "=XX")
     lines += [
         "MIME-Version: 1.0",
         _header("Content-Type", f'multipart/alternative; boundary="{boundary}"'),
