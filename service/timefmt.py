@@ -32,8 +32,10 @@ def in_words(deadline_ms: int, now_ms: int, zone: str | None = None) -> str:
 
 
 def stamp(ms: int, zone: str | None = None) -> str:
-    """'Monday 23 November 2026, 15:05 Europe/Rome' (UTC when `zone` is None or unknown)."""
-    tz = ZoneInfo(zone) if zone in time_zones() else UTC
+    """'Monday 23 November 2026, 15:05 Europe/Rome' (UTC when `zone` is None or unknown). A
+    reader without a zone costs no look at the machine's zones (`time_zones` reads them all,
+    some 75 ms, once per process: a worker's first turn email paid it)."""
+    tz = ZoneInfo(zone) if zone is not None and zone in time_zones() else UTC
     when = datetime.fromtimestamp(ms / 1000, tz)
     named = zone if tz is not UTC else "UTC"
     if language() == DEFAULT:

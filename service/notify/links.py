@@ -100,7 +100,10 @@ def _b64(data: bytes) -> str:
 
 
 def _mac(secret: bytes, payload: str, purpose: bytes) -> str:
-    digest = hmac.new(secret, purpose + payload.encode(), hashlib.sha256).digest()
+    """hmac.digest: OpenSSL's HMAC in one call, the same bytes as an hmac.new object's digest
+    at a fraction of its cost (a turn email signs its turn page's link and up to a dozen
+    moves')."""
+    digest = hmac.digest(secret, purpose + payload.encode(), "sha256")
     return _b64(digest[:_MAC_BYTES])
 
 

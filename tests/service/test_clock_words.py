@@ -101,3 +101,15 @@ def test_the_other_players_vacation_is_told_with_its_end(world, smtp):
     name = ["Ada", "Bo"][other]
     assert f"{name} is on vacation until {stamp(back)}." in text
     assert "Your bank holds 10 days." in text  # the reader's own clock runs
+
+
+def test_a_time_in_utc_is_told_without_reading_the_machines_time_zones():
+    """A reader without a time zone is told times in UTC; reading every zone the machine
+    knows (service.timefmt.time_zones) is for readers who have one."""
+    from service.timefmt import time_zones
+
+    time_zones.cache_clear()
+    assert stamp(1_795_000_000_000, None).endswith(" UTC")
+    assert time_zones.cache_info().currsize == 0
+    assert stamp(1_795_000_000_000, "Europe/Rome").endswith(" Europe/Rome")
+    assert stamp(1_795_000_000_000, "Mars/Olympus") == stamp(1_795_000_000_000, None)

@@ -50,3 +50,26 @@ def test_forms_offer_exactly_the_legal_actions_in_the_games_words():
         **{f"cards.{i}": json.dumps(legal[0]["cards"][0]) for i in range(3)},
     }
     assert composer.action_from(same_card_thrice, legal) is None
+
+
+def test_a_fields_options_are_its_values_once_each_in_order_told_apart_by_their_json():
+    """1, True and "1" are three options (Python finds 1 == True); a value met again is not
+    offered twice, whether every value is plain or some are lists."""
+    plain = [{"type": "t", "x": v} for v in (1, True, "1", None, 1, True, 0, False, "1")]
+    (form,) = composer.forms(plain)
+    assert form.choices[0].options == (
+        ("1", "1"),
+        ("true", "True"),
+        ('"1"', "1"),
+        ("null", "none"),
+        ("0", "0"),
+        ("false", "False"),
+    )
+    mixed = [{"type": "t", "x": v} for v in (1, [1, 2], True, [1, 2], 1, "a")]
+    (form,) = composer.forms(mixed)
+    assert form.choices[0].options == (
+        ("1", "1"),
+        ("[1, 2]", "[1, 2]"),
+        ("true", "True"),
+        ('"a"', "a"),
+    )

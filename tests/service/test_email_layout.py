@@ -3,11 +3,14 @@ message whatever names and words it carries: the standard library's parser reads
 defect, the very subject, names, addresses, headers, text and HTML that were given; every line
 is ASCII, ends in CRLF and keeps within the limits, and no header can be injected."""
 
+import binascii
 import email
 import re
 from email.policy import default
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.notify import emails
 from service.play.boards import Html
@@ -110,3 +113,34 @@ def test_a_header_cannot_be_injected(case):
         laid_out("Ada", "words", **{"X-Turnpost-Code": REFUSED[case]})
     with pytest.raises(ValueError):
         laid_out(REFUSED[case], "words")
+
+
+# bytes that meet binascii's rules: "=", a dot, spaces, tabs, both line breaks, NUL, a control
+# byte, non-ASCII (a UTF-8 middle dot), and enough plain letters for lines past the width
+QP_PIECES = st.sampled_from(
+    [b"=", b".", b" ", b"\t", b"\n", b"\r", b"\r\n", b"\x00", b"\x1b", b"\xc2\xb7", b"<td>", b"a"]
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.one_of(QP_PIECES, st.integers(1, 90).map(lambda n: b"x" * n)), max_size=40).map(
+        b"".join
+    )
+)
+def test_a_part_is_quoted_printable_as_binascii_writes_it_byte_for_byte(data):
+    """emails.quoted_printable is binascii.b2a_qp(istext=True) made fast for long lines: the
+    same bytes for any text, soft breaks, =XX never cut, spaces before a line break, dots
+    alone on a line and all."""
+    assert emails.quoted_printable(data) == binascii.b2a_qp(data, istext=True)
+
+
+@pytest.mark.parametrize("width", [73, 74, 75, 76, 77, 150, 151, 152])
+@pytest.mark.parametrize("tail", [b"", b"=", b"\xc2\xb7", b".", b"=\n", b"a\n", b"\n."])
+def test_quoted_printable_breaks_at_binascii_columns(width, tail):
+    """The soft breaks around the line's width: a plain byte ending the line, an =XX that
+    would straddle the width."""
+    for lead in (b"", b"=", b"==", b"\xc2\xb7"):
+        data = lead + b"h" * width + tail
+        assert emails.quoted_printable(data) == binascii.b2a_qp(data, istext=True)
