@@ -11,7 +11,7 @@ from cryptography.fernet import Fernet
 from api.app import create_app
 from api.front_door import FrontDoor
 from service.notify.notifications import TURN_STARTED, Notice
-from service.secrets import upgrade_secrets
+from service.secrets import ServerKeys, upgrade_secrets
 from service.settings import Settings
 from store import keys
 from store.notifications import NotificationStore
@@ -186,3 +186,11 @@ def test_a_sign_in_request_needs_an_address(redis_client, smtp, body):
     client, _ = app_with(redis_client, smtp)
     r = client.post("/v1/sign-in", json=body)
     assert r.status_code == 422 and r.json["code"] == "request/invalid"
+
+
+def test_a_seats_reply_token_is_the_one_earlier_emails_carry(redis_client):
+    """A reply token made by the code before (hmac.new's MAC, at b6307ff) is made again alike:
+    the Reply-To addresses of emails already in the players' inboxes keep reaching the seat."""
+    settings = Settings(link_signing_keys=("a link signing key of forty-three characters",))
+    server_keys = ServerKeys(settings, NotificationStore(redis_client))
+    assert server_keys.reply_token("g_12345678", 1) == "fd2fd2b5f99896326fe05266be318fe3"
