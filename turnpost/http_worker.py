@@ -1,15 +1,19 @@
-"""The HTTP worker process of `turnpost serve`: gunicorn's gevent worker, stopping quietly and
-sending an answer's headers with its body in one write."""
+"""The HTTP worker process of `turnpost serve`: gunicorn's gevent worker, stopping quietly,
+sending an answer's headers with its body in one write, and letting redis-py look at its
+connections without a turn of gevent's loop."""
 
 from __future__ import annotations
 
+import select
 import signal
 import warnings
+from typing import Any
 
-from gevent.monkey import MonkeyPatchWarning
+from gevent.monkey import MonkeyPatchWarning, get_original
 from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers import ggevent
+from redis._parsers import hiredis
 
 
 class GeventWorker(ggevent.GeventWorker):
@@ -30,6 +34,7 @@ class GeventWorker(ggevent.GeventWorker):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MonkeyPatchWarning)
             super().patch()
+        hiredis.select = SelectForRedis()
 
     def init_process(self) -> None:
         wsgi.Response = OneWriteResponse  # the class gunicorn's wsgi.create answers with
@@ -80,3 +85,36 @@ class OneWriteResponse(wsgi.Response):
         lines = self.default_headers()
         lines.extend(f"{name}: {value}\r\n" for name, value in self.headers)
         return ("".join(lines) + "\r\n").encode("latin-1")
+
+
+class SelectForRedis:
+    """The `select` module as redis-py's hiredis parser sees it in a gevent worker: the same,
+    but for a `poll` that does not wait (timeout 0) on the operating system's own poll().
+
+    Before every command redis-py asks whether the connection the pool hands out has anything
+    to read (`can_read`: data left over, or a connection the server closed), and the token
+    cache asks it of its tracking connection before every authenticated request. It asks with
+    `select.poll()` and a timeout of 0, which gevent's patched module answers by starting a
+    watcher and switching to its loop and back: about 40 µs of CPU each time, a tenth of a
+    baseline GET. A poll of timeout 0 never waits, so the system's answers it just as well and
+    blocks no other greenlet; any poll that may wait still goes to gevent's."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(select, name)  # the constants, and whatever else redis-py reads
+
+    class poll:  # select.poll's name, as redis-py calls it
+        def __init__(self) -> None:
+            self.registered: list[tuple[Any, int]] = []
+
+        def register(self, fd: Any, eventmask: int) -> None:
+            self.registered.append((fd, eventmask))
+
+        def poll(self, timeout: float | None = None) -> list[tuple[int, int]]:
+            poller = SYSTEM_POLL() if timeout == 0 else select.poll()
+            for fd, eventmask in self.registered:
+                poller.register(fd, eventmask)
+            return poller.poll(timeout)
+
+
+SYSTEM_POLL = get_original("select", "poll")
+"""The operating system's poll, whether or not gevent has patched `select` yet."""
