@@ -16,7 +16,7 @@ from gunicorn.config import Config
 from gunicorn.http.parser import RequestParser
 from redis._parsers import hiredis
 
-from turnpost.http_worker import OneWriteResponse, SelectForRedis
+from turnpost.http_worker import OneWriteResponse, SelectForRedis, SettledConfig
 
 
 class CountingSocket(socket.socket):
@@ -187,3 +187,28 @@ def test_redis_py_still_tells_a_connection_it_may_not_use(redis_client, monkeypa
     finally:
         pool.release(connection)
     assert redis_client.ping()
+
+
+# gunicorn's settings, read once by a worker
+
+
+def test_a_worker_reads_each_setting_once_and_as_gunicorn_has_it():
+    asked = []
+
+    class Counting(Config):
+        def __getattr__(self, name):
+            if name != "settings":
+                asked.append(name)
+            return super().__getattr__(name)
+
+    config = Counting()
+    config.set("keepalive", 7)
+    config.set("forwarded_allow_ips", "10.0.0.1,10.0.0.2")
+    settled = SettledConfig(config)
+    for _ in range(3):
+        for name in config.settings:
+            assert getattr(settled, name) == getattr(config, name), name
+    assert settled.keepalive == 7
+    assert not settled.is_ssl
+    assert [str(n) for n in settled.forwarded_allow_networks()] == ["10.0.0.1/32", "10.0.0.2/32"]
+    assert asked.count("keepalive") == 1 + 3  # settled's one read, and the three reads above
