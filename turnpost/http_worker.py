@@ -117,7 +117,9 @@ class SelectForRedis:
     `select.poll()` and a timeout of 0, which gevent's patched module answers by starting a
     watcher and switching to its loop and back: about 40 µs of CPU each time, a tenth of a
     baseline GET. A poll of timeout 0 never waits, so the system's answers it just as well and
-    blocks no other greenlet; any poll that may wait still goes to gevent's."""
+    blocks no other greenlet; any poll that may wait still goes to gevent's. It stands as
+    `select` in redis-py 8.1's private module redis._parsers.hiredis, whose connections
+    check themselves with it (tests/api/test_http_worker.py fails should that change)."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(select, name)  # the constants, and whatever else redis-py reads

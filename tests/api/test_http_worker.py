@@ -212,3 +212,22 @@ def test_a_worker_reads_each_setting_once_and_as_gunicorn_has_it():
     assert not settled.is_ssl
     assert [str(n) for n in settled.forwarded_allow_networks()] == ["10.0.0.1/32", "10.0.0.2/32"]
     assert asked.count("keepalive") == 1 + 3  # settled's one read, and the three reads above
+
+
+def test_redis_py_checks_its_connections_through_the_module_the_worker_replaces(
+    redis_client, monkeypatch
+):
+    """The worker replaces `select` in redis-py's hiredis parser (a private module of redis-py
+    8.1): should an upgrade check connections otherwise, this fails rather than the worker
+    quietly paying gevent's poll again."""
+    polls = []
+
+    class Counting(SelectForRedis):
+        class poll(SelectForRedis.poll):  # the name it stands for
+            def poll(self, timeout=None):
+                polls.append(timeout)
+                return super().poll(timeout)
+
+    monkeypatch.setattr(hiredis, "select", Counting())
+    redis_client.get("tp:test:polled")
+    assert polls and all(timeout == 0 for timeout in polls)
