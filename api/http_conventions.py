@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 from flask_cors import CORS
+from werkzeug.datastructures import Headers
 
 from .errors import SECURED_BLUEPRINTS
 
@@ -59,12 +60,15 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
         environ = asked.environ
         if asked.blueprint in SECURED_BLUEPRINTS and "HTTP_AUTHORIZATION" in environ:
             headers = response.headers
-            cache_control = headers.get("Cache-Control")
+            cache_control = header(headers, "Cache-Control")
             if cache_control is None:
                 headers["Cache-Control"] = "private, no-cache"
             elif "private" not in cache_control:
                 headers["Cache-Control"] = "private, " + cache_control
-            response.vary.add("Authorization")
+            if header(headers, "Vary") is None:
+                headers["Vary"] = "Authorization"  # what vary.add writes in an answer without
+            else:
+                response.vary.add("Authorization")
         if cors_origins and asked.path.startswith("/v1/"):
             response.vary.add("Origin")
         if (
@@ -77,3 +81,15 @@ def register(app: Flask, cors_origins: tuple[str, ...]) -> None:
             if any(header in environ for header in CONDITIONS):
                 response.make_conditional(asked)
         return response
+
+
+def header(headers: Headers, name: str) -> str | None:
+    """The first value of the header `name` (in any case), or None. As `headers.get(name)`,
+    but werkzeug's raises and catches an exception (a KeyError that is also an HTTP error,
+    some 5 µs to make) for a header that is absent, as most that an answer is asked for
+    are."""
+    wanted = name.lower()
+    for key, value in headers:
+        if key.lower() == wanted:
+            return value
+    return None

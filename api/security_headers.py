@@ -29,6 +29,8 @@ import re
 
 from flask import Flask, Response, request
 
+from .http_conventions import header
+
 PAGE_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -84,8 +86,8 @@ def install(app: Flask, public_url: str, hsts_seconds: int) -> None:
                 headers["Content-Security-Policy"] = docs_policies[html]
             else:
                 headers["Content-Security-Policy"] = PAGE_POLICY
-        else:
-            headers.setdefault("Content-Security-Policy", OTHER_POLICY)
+        elif header(headers, "Content-Security-Policy") is None:  # one of its own is kept
+            headers["Content-Security-Policy"] = OTHER_POLICY
         headers["X-Frame-Options"] = "DENY"
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Referrer-Policy"] = "same-origin"

@@ -52,7 +52,10 @@ class CookieSessions(SecureCookieSessionInterface):
             app.secret_key = derived[0]  # flask-wtf signs its CSRF tokens with it too
 
     def open_session(self, app: Flask, request: Request):
-        if app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+        if (
+            "HTTP_COOKIE" not in request.environ  # the API's calls: no cookies to parse
+            or app.config["SESSION_COOKIE_NAME"] not in request.cookies
+        ):
             return self.session_class()
         self.use_keys(app)
         return super().open_session(app, request)

@@ -2,8 +2,10 @@
 Location on 201, conditional GETs by RFC 9110, per-player caching headers, CORS."""
 
 import pytest
+from werkzeug.datastructures import Headers
 
 from api.app import create_app
+from api.http_conventions import header
 from service.settings import Settings
 from tests.api.test_games_api import new_game
 
@@ -134,8 +136,18 @@ def test_per_player_answers_are_private_and_vary_by_token(client, register, test
         r = client.get(url, headers=ha)
         assert "private" in r.headers["Cache-Control"], url
         assert "Authorization" in r.headers["Vary"], url
+        assert r.headers.getlist("Vary") == [r.headers["Vary"]], url  # one Vary header
+    # an error's answer varies by its language too: both are said
+    assert r.headers["Vary"] == "Accept-Language, Authorization"
     public = client.get("/v1/catalog")
     assert "private" not in public.headers.get("Cache-Control", "")
+
+
+def test_a_header_is_found_in_any_case_and_an_absent_one_is_none():
+    headers = Headers([("Vary", "Origin"), ("ETag", '"1"'), ("vary", "Accept")])
+    assert header(headers, "vary") == "Origin" == headers.get("vary")
+    assert header(headers, "ETAG") == '"1"'
+    assert header(headers, "Cache-Control") is None is headers.get("Cache-Control")
 
 
 def test_no_cross_origin_access_unless_the_origin_is_listed(redis_client, register):
