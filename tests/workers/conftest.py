@@ -9,6 +9,7 @@ from store.games import GameStore
 from store.players import PlayerStore
 from tests.addresses import ConfirmedPlayers
 from transports.safe_urls import UrlPolicy
+from workers.process import WorkerProcess
 
 
 @pytest.fixture
@@ -60,3 +61,41 @@ def start_workers(valkey):
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def in_process_worker(valkey, smtp, monkeypatch):
+    """A WorkerProcess whose steps the test takes in this process, sending to `smtp`; its jobs
+    build their services from the environment, so the settings go there too. Settings are
+    environment variables of service/settings.py (EMAIL_THROTTLE_SECONDS, ...)."""
+    made = []
+
+    def make(**settings):
+        env = {
+            "REDIS_URL": valkey.url,
+            "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
+            "EMAIL_DELAY_SECONDS": "0",
+            **settings,
+        }
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        process = WorkerProcess(env)
+        process.outbox.ensure_groups()
+        made.append(process)
+        return process
+
+    yield make
+    for process in made:
+        process.stop.set()
+
+
+def friends_in_pairs(players, worker, count: int) -> list[tuple[str, str]]:
+    """`count` pairs of players with addresses, the second of each letting the first seat them,
+    and what their sign-ups caused carried out."""
+    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(2 * count)]
+    pairs = list(zip(people[::2], people[1::2]))
+    for first, second in pairs:
+        players.set_friends(second, [first])
+    while worker.outbox_step():
+        pass
+    return pairs

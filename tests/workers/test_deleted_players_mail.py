@@ -8,30 +8,13 @@ import time
 
 import pytest
 
+from bench.run import settled
 from service.assembly import assemble
 from service.settings import Settings
-from store.outbox import OutboxStore
 from store.players import PlayerStore
 from tests.addresses import confirm
-from workers.queue import queue
 
 ADA, BO = "ada@example.org", "bo@example.org"
-
-
-def wait_caught_up(client, quiet_seconds: float = 1.0) -> None:
-    """Until the worker has had nothing to do (no outbox entry waiting, no job queued or
-    running) for `quiet_seconds`."""
-    outbox, jobs = OutboxStore(client), queue(client)
-    give_up = time.monotonic() + 60
-    quiet_since = None
-    while True:
-        assert time.monotonic() < give_up, "the worker did not catch up"
-        busy = outbox.backlog()["waiting"] or jobs.count or jobs.started_job_registry.count
-        now = time.monotonic()
-        quiet_since = None if busy else (quiet_since or now)
-        if quiet_since is not None and now - quiet_since >= quiet_seconds:
-            return
-        time.sleep(0.05)
 
 
 def move(api, game_id, player_id):
@@ -59,14 +42,14 @@ def test_the_deletions_own_consequences_email_the_deleted_player_nothing(
     invited = api.games.create(bo, "buttons", [bo, ada])["id"]  # Ada is invited by Bo
     api.players.set_friends(bo, [])
     asked = api.games.create(ada, "buttons", [ada, bo])["id"]  # Bo is invited by Ada
-    wait_caught_up(redis_client)
+    settled(redis_client, quiet_seconds=1.0, at_most_seconds=60)
     assert smtp.wait_for(lambda m, rcpt: BO in rcpt and m["X-Turnpost-Game"] == going)
 
     last_step = PlayerStore.delete_player
 
     def after_the_worker(store, *args, **kwargs):
         move(api, going, bo)  # now it is Ada's turn, or her seat's
-        wait_caught_up(redis_client)
+        settled(redis_client, quiet_seconds=1.0, at_most_seconds=60)
         return last_step(store, *args, **kwargs)
 
     monkeypatch.setattr(PlayerStore, "delete_player", after_the_worker)
@@ -74,7 +57,7 @@ def test_the_deletions_own_consequences_email_the_deleted_player_nothing(
     answer = api.own_data.delete(ada, ada)
     assert set(answer["games"]) >= {waiting, invited, asked}, answer
     assert going in answer["renamed"], answer
-    wait_caught_up(redis_client)
+    settled(redis_client, quiet_seconds=1.0, at_most_seconds=60)
 
     to_ada = [m for rcpt, m, at in smtp.messages if ADA in rcpt and at >= began]
     assert to_ada == [], [(m["X-Turnpost-Event"], m["Subject"]) for m in to_ada]

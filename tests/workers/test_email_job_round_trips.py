@@ -10,26 +10,16 @@ from rq import Queue
 
 from store import keys
 from store.tallies import WorkerTallies, field
-from workers.process import WorkerProcess, _InProcessWorker
+from tests.workers.conftest import friends_in_pairs
+from workers.process import _InProcessWorker
 from workers.queue import QUEUE_NAME
 
 GAMES = 6
 
 
 @pytest.fixture
-def worker(valkey, smtp, monkeypatch):
-    env = {
-        "REDIS_URL": valkey.url,
-        "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
-        "EMAIL_DELAY_SECONDS": "0",
-        "EMAIL_THROTTLE_SECONDS": "0",
-    }
-    for name, value in env.items():  # the jobs build their services from the environment
-        monkeypatch.setenv(name, value)
-    process = WorkerProcess(env)
-    process.outbox.ensure_groups()
-    yield process
-    process.stop.set()
+def worker(in_process_worker):
+    return in_process_worker(EMAIL_THROTTLE_SECONDS="0")
 
 
 def _trips_to(key: str, monkeypatch) -> list[int]:
@@ -59,14 +49,10 @@ def test_a_job_of_emails_counts_them_in_one_round_trip(
     services, worker, redis_client, smtp, monkeypatch
 ):
     players, games = services
-    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(2 * GAMES)]
-    for first, second in zip(people[::2], people[1::2]):
-        players.set_friends(second, [first])
-    while worker.outbox_step():  # what the sign-ups caused
-        pass
+    pairs = friends_in_pairs(players, worker, GAMES)
     jobs = Queue(QUEUE_NAME, connection=redis_client)
     jobs.empty()
-    for first, second in zip(people[::2], people[1::2]):
+    for first, second in pairs:
         games.create(first, "nautilus", [first, second])
     assert worker.outbox_step()
     assert jobs.count == 1 and len(jobs.jobs[0].args[0]) == GAMES

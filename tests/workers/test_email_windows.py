@@ -11,26 +11,15 @@ from rq import Queue
 
 from store import keys
 from store.tallies import WorkerTallies, field
-from workers.process import WorkerProcess, _InProcessWorker
+from workers.process import _InProcessWorker
 from workers.queue import QUEUE_NAME
 
 WINDOW = 60
 
 
 @pytest.fixture
-def worker(valkey, smtp, monkeypatch):
-    env = {
-        "REDIS_URL": valkey.url,
-        "SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
-        "EMAIL_DELAY_SECONDS": "0",
-        "EMAIL_THROTTLE_SECONDS": str(WINDOW),
-    }
-    for name, value in env.items():  # the jobs build their services from the environment
-        monkeypatch.setenv(name, value)
-    process = WorkerProcess(env)
-    process.outbox.ensure_groups()
-    yield process
-    process.stop.set()
+def worker(in_process_worker):
+    return in_process_worker(EMAIL_THROTTLE_SECONDS=str(WINDOW))
 
 
 def run_jobs(redis_client) -> None:

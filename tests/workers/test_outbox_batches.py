@@ -12,6 +12,7 @@ from rq import Queue
 from engine.rng import Rng
 from store import keys
 from store.outbox import OutboxStore
+from tests.workers.conftest import friends_in_pairs
 from workers import process as worker_process
 from workers.process import WorkerProcess, _InProcessWorker
 from workers.queue import QUEUE_NAME
@@ -53,13 +54,9 @@ def test_a_batch_of_turns_shares_its_reads_and_its_email_jobs(
     services, worker, redis_client, round_trips
 ):
     players, games = services
-    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(2 * GAMES)]
-    for first, second in zip(people[::2], people[1::2]):
-        players.set_friends(second, [first])
-    while worker.outbox_step():  # what the sign-ups caused
-        pass
+    pairs = friends_in_pairs(players, worker, GAMES)
     Queue(QUEUE_NAME, connection=redis_client).empty()
-    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    made = [games.create(p, "nautilus", [p, q]) for p, q in pairs]
     assert pending(redis_client) == GAMES
     round_trips[0] = 0
     assert worker.outbox_step()
@@ -148,13 +145,9 @@ def test_an_entry_whose_writes_fail_stays_pending_alone(services, worker, redis_
     one, and only the game of that person stays pending. The turn emails the batch queued
     before its writes failed, and queued again one by one, are queued once."""
     players, games = services
-    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(10)]
-    for first, second in zip(people[::2], people[1::2]):
-        players.set_friends(second, [first])
-    while worker.outbox_step():
-        pass
+    pairs = friends_in_pairs(players, worker, 5)
     Queue(QUEUE_NAME, connection=redis_client).empty()
-    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    made = [games.create(p, "nautilus", [p, q]) for p, q in pairs]
     poisoned = made[2]
     mover = poisoned["seats"][poisoned["active_seats"][0]]["player_id"]
     redis_client.set(keys.player_events(mover), "not a stream")
@@ -226,12 +219,8 @@ def test_a_batch_waits_for_redis_three_times_before_its_entries(
     """Consequences.begin: the games' facts; their lists; the entries' events with the
     seated people's profiles and push devices, in one read."""
     players, games = services
-    people = [players.register(f"P{i}", email=f"p{i}@example.org")["id"] for i in range(6)]
-    for first, second in zip(people[::2], people[1::2]):
-        players.set_friends(second, [first])
-    while worker.outbox_step():  # what the sign-ups caused
-        pass
-    made = [games.create(p, "nautilus", [p, q]) for p, q in zip(people[::2], people[1::2])]
+    pairs = friends_in_pairs(players, worker, 3)
+    made = [games.create(p, "nautilus", [p, q]) for p, q in pairs]
     entries = worker.outbox.read(worker.name, 100, 1)
     assert len(entries) == len(made)
     round_trips[0] = 0
