@@ -183,7 +183,15 @@ def test_a_suspended_players_turns_go_to_the_computer_as_they_come(
         who = (ada, bo, cy)[seat]
         legal = games.legal_moves(game_id, who)
         games.play(game_id, who, legal["version"], action=picker.choice(legal["moves"])["action"])
-    events = games.games.events(game_id)
+
+    def followed():
+        """The log once every timeout in it has the event after it: the worker may have just
+        timed Bo out again, its computer's move still to come."""
+        log = games.games.events(game_id)
+        last = [e["version"] for e in log if e["type"] == "TurnTimedOut"]
+        return log if not last or last[-1] < len(log) else None
+
+    events = wait_for(followed, timeout=20)
     timed = [e for e in events if e["type"] == "TurnTimedOut"]
     assert timed and {e["seat"] for e in timed} == {1}
     for e in timed:  # each followed by the computer's move for Bo
